@@ -1,0 +1,1 @@
+"""A real reference wallet server (gRPC + PostgreSQL) with fault injection."""
