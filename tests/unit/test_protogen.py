@@ -1,0 +1,89 @@
+"""The committed generated protobuf code matches the protos, and the protos pass buf."""
+
+from __future__ import annotations
+
+import filecmp
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rgs import protogen
+
+ROOT = protogen.REPO_ROOT
+REGENERATE = "run `python -m rgs.protogen` and commit the result"
+
+
+def _committed_generated_files() -> set[Path]:
+    out = protogen.DEFAULT_OUT_ROOT
+    return {
+        p.relative_to(out)
+        for p in (out / "rgs").rglob("*")
+        if p.is_file() and p.name.endswith(protogen.GENERATED_SUFFIXES)
+    }
+
+
+def test_committed_generated_code_is_current(tmp_path: Path) -> None:
+    result = protogen.generate(out_root=tmp_path)
+    fresh = set(result.files)
+    committed = _committed_generated_files()
+    assert fresh, "no protos found"
+    missing = sorted(str(p) for p in fresh - committed)
+    extra = sorted(str(p) for p in committed - fresh)
+    assert not missing, f"generated files missing from services/: {missing}; {REGENERATE}"
+    assert not extra, f"stale generated files in services/: {extra}; {REGENERATE}"
+    stale = [
+        str(rel)
+        for rel in sorted(fresh)
+        if not filecmp.cmp(tmp_path / rel, protogen.DEFAULT_OUT_ROOT / rel, shallow=False)
+    ]
+    assert not stale, f"generated code is stale: {stale}; {REGENERATE}"
+
+
+def test_generated_packages_have_init_files() -> None:
+    for rel in _committed_generated_files():
+        assert (protogen.DEFAULT_OUT_ROOT / rel.parent / "__init__.py").exists(), rel
+
+
+def _buf() -> str:
+    found = Path(sys.executable).parent / "buf"
+    if found.exists():
+        return str(found)
+    which = shutil.which("buf")
+    if which is None:
+        pytest.fail("buf not found: run `bash .ci/setup` (dev extra installs buf-bin)")
+    return which
+
+
+def test_protos_pass_buf_lint() -> None:
+    run = subprocess.run(
+        [_buf(), "lint", "proto"], check=False, cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def _main_has_protos() -> bool:
+    run = subprocess.run(
+        ["git", "ls-tree", "-r", "--name-only", "main", "--", "proto"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return run.returncode == 0 and any(n.endswith(".proto") for n in run.stdout.split())
+
+
+def test_protos_have_no_wire_json_breaking_change_against_main() -> None:
+    if not _main_has_protos():
+        pytest.skip("branch main has no committed protos to compare against")
+    run = subprocess.run(
+        [_buf(), "breaking", "proto", "--against", ".git#branch=main,subdir=proto"],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
