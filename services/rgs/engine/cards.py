@@ -104,7 +104,8 @@ class Shoe:
         try:
             i = self._cards.index(code)
         except ValueError:
-            raise ShoeExhausted(f"no {code} left in the shoe", rule="draw_without_replacement") from None
+            raise ShoeExhausted(f"no {code} left in the shoe",
+                                rule="draw_without_replacement") from None
         self.take(i)
 
 

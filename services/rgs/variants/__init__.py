@@ -13,8 +13,8 @@ from rgs.engine.errors import EngineError
 from rgs.engine.rules import (
     CashOutTable,
     InsuranceOffer,
-    PerfectPairsPaytable,
     Peek,
+    PerfectPairsPaytable,
     RuleSet,
     Surrender,
     TableLimits,
