@@ -1,0 +1,251 @@
+"""HMAC_DRBG with SHA-256, as specified in NIST SP 800-90A Rev. 1, §10.1.2.
+
+Two layers:
+
+* :class:`HmacDrbg` is the bare mechanism: Update, Instantiate, Reseed and Generate exactly as
+  written in §10.1.2.2–10.1.2.5. It is deterministic given its inputs, which is what lets the
+  NIST CAVP known-answer vectors pin it (``tests/unit/rng/test_rng_drbg_cavp.py``).
+* :class:`Drbg` is the instance the RGS uses: it owns an :class:`HmacDrbg`, takes its entropy
+  input and nonce from an :class:`EntropySource` (the operating system, health-tested, see
+  :mod:`rgs.rng.entropy`), reseeds when the reseed counter reaches the configured interval and,
+  when asked for prediction resistance, reseeds before the request (the Generate function of
+  §9.3.1).
+
+The security strength is 256 bits (SHA-256's maximum for HMAC_DRBG): entropy input is 256 bits,
+the nonce 128 bits. Output is produced in whole bytes; one Generate request is at most 2^19 bits
+(65,536 bytes), the SP 800-90A limit.
+"""
+
+from __future__ import annotations
+
+import hmac
+import itertools
+import os
+import socket
+import threading
+import time
+import uuid
+from typing import Protocol
+
+from rgs.rng.errors import DrbgError, DrbgUninstantiated, ReseedRequired
+
+#: SP 800-90A Table 2, HMAC_DRBG: max_number_of_bits_per_request = 2^19.
+MAX_BYTES_PER_REQUEST = (1 << 19) // 8
+#: SP 800-90A Table 2: reseed_interval ≤ 2^48 requests.
+MAX_RESEED_INTERVAL = 1 << 48
+#: SP 800-90A Table 2: personalization string and additional input ≤ 2^35 bits.
+MAX_INPUT_BYTES = (1 << 35) // 8
+#: Security strength of HMAC_DRBG with SHA-256 (SP 800-57 Part 1, Table 3).
+SECURITY_STRENGTH_BITS = 256
+#: Entropy input per (re)seed: security_strength bits.
+ENTROPY_BYTES = SECURITY_STRENGTH_BITS // 8
+#: Nonce: at least security_strength / 2 bits (SP 800-90A §8.6.7).
+NONCE_BYTES = SECURITY_STRENGTH_BITS // 16
+#: Default reseed interval (Generate requests between reseeds). Far below the 2^48 ceiling so
+#: that fresh OS entropy enters the state often: with 4 KiB refills that is a reseed every 4 MiB.
+DEFAULT_RESEED_INTERVAL = 1024
+
+_OUTLEN = 32
+
+
+def _hmac(key: bytes, data: bytes) -> bytes:
+    return hmac.digest(key, data, "sha256")
+
+
+class HmacDrbg:
+    """The HMAC_DRBG mechanism (SHA-256): working state ``K``, ``V`` and the reseed counter.
+
+    Use :meth:`instantiate`; all inputs are explicit so that known-answer tests can drive it.
+    """
+
+    __slots__ = ("_k", "_reseed_counter", "_v", "reseed_interval")
+
+    def __init__(self, *, reseed_interval: int = DEFAULT_RESEED_INTERVAL) -> None:
+        if not 1 <= reseed_interval <= MAX_RESEED_INTERVAL:
+            raise DrbgError(f"reseed_interval must be in [1, 2^48], got {reseed_interval}")
+        self.reseed_interval = reseed_interval
+        self._k = b""
+        self._v = b""
+        self._reseed_counter = 0
+
+    @classmethod
+    def instantiate(cls, *, entropy_input: bytes, nonce: bytes, personalization: bytes = b"",
+                    reseed_interval: int = DEFAULT_RESEED_INTERVAL) -> HmacDrbg:
+        """HMAC_DRBG_Instantiate_algorithm (§10.1.2.3)."""
+        drbg = cls(reseed_interval=reseed_interval)
+        _check_input("personalization string", personalization)
+        drbg._k = b"\x00" * _OUTLEN
+        drbg._v = b"\x01" * _OUTLEN
+        drbg._update(entropy_input + nonce + personalization)
+        drbg._reseed_counter = 1
+        return drbg
+
+    @property
+    def instantiated(self) -> bool:
+        """True while the DRBG holds a working state."""
+        return bool(self._k)
+
+    @property
+    def reseed_counter(self) -> int:
+        """Generate requests since the last (re)seed, plus one (§10.1.2.1)."""
+        return self._reseed_counter
+
+    @property
+    def reseed_due(self) -> bool:
+        """True when the next Generate would be refused until a reseed (§10.1.2.5 step 1)."""
+        return self._reseed_counter > self.reseed_interval
+
+    def uninstantiate(self) -> None:
+        """Erase the working state (§9.4); every later call raises :class:`DrbgUninstantiated`."""
+        self._k = b""
+        self._v = b""
+        self._reseed_counter = 0
+
+    def reseed(self, *, entropy_input: bytes, additional_input: bytes = b"") -> None:
+        """HMAC_DRBG_Reseed_algorithm (§10.1.2.4)."""
+        self._require_state()
+        _check_input("additional input", additional_input)
+        self._update(entropy_input + additional_input)
+        self._reseed_counter = 1
+
+    def generate(self, nbytes: int, *, additional_input: bytes = b"") -> bytes:
+        """HMAC_DRBG_Generate_algorithm (§10.1.2.5): ``nbytes`` pseudorandom bytes.
+
+        Raises :class:`ReseedRequired` when the reseed interval is exhausted (step 1), leaving the
+        state untouched so the caller can reseed and retry.
+        """
+        self._require_state()
+        if not 0 <= nbytes <= MAX_BYTES_PER_REQUEST:
+            raise DrbgError(f"one request is at most {MAX_BYTES_PER_REQUEST} bytes, got {nbytes}")
+        _check_input("additional input", additional_input)
+        if self._reseed_counter > self.reseed_interval:
+            raise ReseedRequired("the reseed interval is exhausted; reseed before generating")
+        if additional_input:
+            self._update(additional_input)
+        k, v = self._k, self._v
+        blocks = []
+        for _ in range(-(-nbytes // _OUTLEN)):
+            v = _hmac(k, v)
+            blocks.append(v)
+        self._v = v
+        self._update(additional_input)
+        self._reseed_counter += 1
+        return b"".join(blocks)[:nbytes]
+
+    def _update(self, provided_data: bytes) -> None:
+        """HMAC_DRBG_Update (§10.1.2.2)."""
+        k = _hmac(self._k, self._v + b"\x00" + provided_data)
+        v = _hmac(k, self._v)
+        if provided_data:
+            k = _hmac(k, v + b"\x01" + provided_data)
+            v = _hmac(k, v)
+        self._k, self._v = k, v
+
+    def _require_state(self) -> None:
+        if not self._k:
+            raise DrbgUninstantiated("the DRBG is not instantiated (or was put in the error state)")
+
+
+def _check_input(what: str, data: bytes) -> None:
+    if len(data) > MAX_INPUT_BYTES:
+        raise DrbgError(f"{what} longer than 2^35 bits")
+
+
+class EntropySource(Protocol):
+    """Full-entropy bytes for seeding. Raises :class:`~rgs.rng.errors.EntropySourceFailure`."""
+
+    def get_entropy(self, nbytes: int) -> bytes:
+        """Return ``nbytes`` bytes of entropy input, or raise if the source is unhealthy."""
+        ...
+
+
+# next() on itertools.count is atomic under the GIL: a process-wide instance number.
+_instance_numbers = itertools.count(1)
+
+
+def personalization_string(label: str = "rgs") -> bytes:
+    """A personalization string unique to this process and DRBG instance (SP 800-90A §8.7.1).
+
+    It is not secret and adds no entropy; it makes two instances differ even if the OS handed them
+    the same seed: host name, process id, a per-process random UUID, the boot-independent
+    nanosecond clock and a per-process instance counter. The seed itself always comes from the
+    entropy source, never from these values.
+    """
+    n = next(_instance_numbers)
+    parts = (label, socket.gethostname(), str(os.getpid()), _PROCESS_UUID, str(time.time_ns()),
+             str(time.perf_counter_ns()), str(n))
+    return "|".join(parts).encode()
+
+
+_PROCESS_UUID = uuid.uuid4().hex
+
+
+class Drbg:
+    """An HMAC_DRBG instance seeded and reseeded from an :class:`EntropySource`.
+
+    ``generate`` follows the Generate function of SP 800-90A §9.3.1: a reseed happens before the
+    request when prediction resistance is requested (or set as the instance's default) or when the
+    reseed interval is exhausted. Any entropy failure puts the instance in the error state: the
+    working state is erased and every later call fails, so no output is ever produced from a
+    state that could not be refreshed. Thread-safe.
+    """
+
+    __slots__ = ("_entropy", "_label", "_lock", "_mech", "_pid", "prediction_resistance")
+
+    def __init__(self, entropy: EntropySource, *, reseed_interval: int = DEFAULT_RESEED_INTERVAL,
+                 prediction_resistance: bool = False, label: str = "rgs") -> None:
+        self._entropy = entropy
+        self._label = label
+        self._lock = threading.Lock()
+        self.prediction_resistance = prediction_resistance
+        self._mech = HmacDrbg(reseed_interval=reseed_interval)
+        self._pid = 0
+        self._instantiate(reseed_interval)
+
+    def _instantiate(self, reseed_interval: int) -> None:
+        try:
+            seed = self._entropy.get_entropy(ENTROPY_BYTES + NONCE_BYTES)
+        except BaseException:
+            self._mech.uninstantiate()
+            raise
+        self._mech = HmacDrbg.instantiate(
+            entropy_input=seed[:ENTROPY_BYTES], nonce=seed[ENTROPY_BYTES:],
+            personalization=personalization_string(self._label), reseed_interval=reseed_interval)
+        self._pid = os.getpid()
+
+    @property
+    def reseed_interval(self) -> int:
+        """Generate requests allowed between two reseeds."""
+        return self._mech.reseed_interval
+
+    @property
+    def instantiated(self) -> bool:
+        """False once the instance is in the error state."""
+        return self._mech.instantiated
+
+    def reseed(self, additional_input: bytes = b"") -> None:
+        """Reseed now from the entropy source (§9.2)."""
+        with self._lock:
+            self._reseed(additional_input)
+
+    def generate(self, nbytes: int, *, additional_input: bytes = b"",
+                 prediction_resistance: bool | None = None) -> bytes:
+        """``nbytes`` bytes (at most 65,536 per call), reseeding first when §9.3.1 says so."""
+        pr = self.prediction_resistance if prediction_resistance is None else prediction_resistance
+        with self._lock:
+            if os.getpid() != self._pid:
+                # A forked child must never replay its parent's stream: new seed, new string.
+                self._instantiate(self._mech.reseed_interval)
+            if pr or self._mech.reseed_due:
+                self._reseed(additional_input)
+                additional_input = b""
+            return self._mech.generate(nbytes, additional_input=additional_input)
+
+    def _reseed(self, additional_input: bytes) -> None:
+        self._mech._require_state()
+        try:
+            entropy = self._entropy.get_entropy(ENTROPY_BYTES)
+        except BaseException:
+            self._mech.uninstantiate()
+            raise
+        self._mech.reseed(entropy_input=entropy, additional_input=additional_input)
