@@ -1,0 +1,1 @@
+"""Numbered ``.sql`` migrations of the ``sandbox_wallet`` schema (package data)."""
