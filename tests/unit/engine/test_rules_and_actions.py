@@ -164,7 +164,7 @@ def test_forced_cards_come_out_of_the_shoe_first_and_are_not_dealt_twice() -> No
     src = ForcedCards(["AS", "KH"], then=shoe)
     assert [src.draw(), src.draw()] == ["AS", "KH"]
     rest = [src.draw() for _ in range(50)]
-    assert sorted(rest + ["AS", "KH"]) == sorted(DECK)
+    assert sorted([*rest, "AS", "KH"]) == sorted(DECK)
     with pytest.raises(ShoeExhausted):
         src.draw()
     with pytest.raises(ShoeExhausted):
