@@ -33,8 +33,9 @@ def parse_settings(argv: Sequence[str] | None = None) -> SandboxWalletSettings:
     parser.add_argument("--tls-cert-file", type=Path)
     parser.add_argument("--tls-key-file", type=Path)
     parser.add_argument("--tls-client-ca-file", type=Path, help="require client certs (mTLS)")
-    parser.add_argument("--no-demo-players", dest="seed_demo_players", action="store_false",
-                        default=None)
+    parser.add_argument(
+        "--no-demo-players", dest="seed_demo_players", action="store_false", default=None
+    )
     parser.add_argument("--fault-seed", type=int)
     ns = parser.parse_args(argv)
     overrides: dict[str, Any] = {k: v for k, v in vars(ns).items() if v is not None}
@@ -46,8 +47,13 @@ async def serve(settings: SandboxWalletSettings) -> None:
     running = await start(settings)
     log.info("sandbox wallet listening on %s (database %s)", running.target, running.database_url)
     for player in DEMO_PLAYERS:
-        log.info("demo player %s: %s %d minor units%s", player.player_id, player.currency,
-                 player.balance, " (blocked)" if player.blocked else "")
+        log.info(
+            "demo player %s: %s %d minor units%s",
+            player.player_id,
+            player.currency,
+            player.balance,
+            " (blocked)" if player.blocked else "",
+        )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

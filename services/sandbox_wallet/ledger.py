@@ -145,9 +145,7 @@ class PostgresLedger:
             raise WalletRefusal(Reason.PLAYER_NOT_FOUND, f"no player {query.player_id}")
         account = _player(row)
         if account.currency != query.currency:
-            raise WalletRefusal(
-                Reason.WRONG_CURRENCY, f"player's wallet is in {account.currency}"
-            )
+            raise WalletRefusal(Reason.WRONG_CURRENCY, f"player's wallet is in {account.currency}")
         return account
 
     async def apply(self, call: MoneyCall) -> Movement:
@@ -169,8 +167,7 @@ class PostgresLedger:
                 call.player_id,
             )
             existing = await conn.fetchrow(
-                f"SELECT {_TXN_COLUMNS} FROM sandbox_wallet.transactions"
-                " WHERE transaction_id = $1",
+                f"SELECT {_TXN_COLUMNS} FROM sandbox_wallet.transactions WHERE transaction_id = $1",
                 call.transaction_id,
             )
             if existing is not None:

@@ -1,0 +1,1 @@
+"""Test helpers shared by every tier (databases, real servers); fixtures live in conftest.py."""

@@ -1,0 +1,62 @@
+"""Template databases migrated once per test run, copied into a fresh database per test.
+
+``CREATE DATABASE … TEMPLATE`` copies a migrated schema in milliseconds, so every test gets its
+own isolated database without re-running migrations. Template and test database names are
+random, so test runs of different engineers can share one PostgreSQL server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+
+from rgs import devdb
+from rgs.devdb import Migrate
+from sandbox_wallet.migrate import migrate_template as migrate_sandbox_wallet
+
+RGS_TEMPLATE = "rgs"
+"""Template label of the RGS's own schema (journal, outbox)."""
+
+SANDBOX_WALLET_TEMPLATE = "sandbox_wallet"
+"""Template label of the sandbox wallet's schema."""
+
+TEMPLATE_MIGRATIONS: dict[str, Migrate] = {
+    # The journal's migrations plug in here once they exist (see rgs.devdb.Migrate).
+    RGS_TEMPLATE: devdb.no_migrations,
+    SANDBOX_WALLET_TEMPLATE: migrate_sandbox_wallet,
+}
+"""How each template is migrated, by label."""
+
+
+class DatabaseTemplates:
+    """The template databases of one test run, each created and migrated on first use."""
+
+    def __init__(self, server_url: str, migrations: Mapping[str, Migrate]) -> None:
+        self.server_url = server_url
+        self._migrations = dict(migrations)
+        self._names: dict[str, str] = {}
+        self._lock = asyncio.Lock()
+
+    async def template(self, label: str) -> str:
+        """Return the name of the migrated template database for ``label``."""
+        async with self._lock:
+            if label not in self._names:
+                name = devdb.unique_name(f"tpl_{label}")
+                await devdb.create_template(self.server_url, name, self._migrations[label])
+                self._names[label] = name
+            return self._names[label]
+
+    async def fresh(self, label: str) -> tuple[str, str]:
+        """Create a new database copied from ``label``'s template; return (name, url)."""
+        template = await self.template(label)
+        name = devdb.unique_name(f"test_{label}")
+        # Copies from one template must not overlap: PostgreSQL refuses a template in use.
+        async with self._lock:
+            url = await devdb.create_database(self.server_url, name, template=template)
+        return name, url
+
+    async def drop_all(self) -> None:
+        """Drop every template this run made."""
+        for name in self._names.values():
+            await devdb.drop_template(self.server_url, name)
+        self._names.clear()
