@@ -1,0 +1,175 @@
+"""An in-memory :class:`~rgs.service.ports.Journal` for unit tests and experiments.
+
+It keeps the same contract as :class:`~rgs.journal.postgres.PostgresJournal`: a player's journal
+is held exclusively, ``commit_round`` is all-or-nothing, events are append-only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+
+from rgs.journal.errors import JournalBusy
+from rgs.service.model import Movement, Session, StoredRequest, StoredRound
+from rgs.wallet.port import MoneyKind
+
+
+@dataclass(slots=True)
+class _Tables:
+    keys: dict[str, str] = field(default_factory=dict)
+    sessions: dict[tuple[str, str], Session] = field(default_factory=dict)
+    rounds: dict[tuple[str, str], StoredRound] = field(default_factory=dict)
+    requests: dict[tuple[str, str], StoredRequest] = field(default_factory=dict)
+    movements: dict[tuple[str, str], Movement] = field(default_factory=dict)
+    order: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _is_open(m: Movement) -> bool:
+    if m.kind is MoneyKind.DEBIT:
+        return m.status in ("pending", "unknown", "applied")
+    return m.status in ("pending", "unknown")
+
+
+class InMemoryPlayerJournal:
+    """One player's journal while held."""
+
+    def __init__(self, tables: _Tables, player_key: str, clock: Callable[[], datetime]) -> None:
+        self._t = tables
+        self._key = player_key
+        self._clock = clock
+
+    async def find_request(self, request_id: str) -> StoredRequest | None:
+        """The idempotency record of ``request_id``."""
+        return self._t.requests.get((self._key, request_id))
+
+    async def get_round(self, round_id: str) -> StoredRound | None:
+        """One of this player's rounds."""
+        return self._t.rounds.get((self._key, round_id))
+
+    async def active_round(self) -> StoredRound | None:
+        """The unfinished round."""
+        return next((r for (k, _), r in self._t.rounds.items()
+                     if k == self._key and not r.finished), None)
+
+    async def movements(self, round_id: str) -> list[Movement]:
+        """A round's movements, oldest first."""
+        return [self._t.movements[k] for k in self._t.order
+                if k[0] == self._key and self._t.movements[k].round_id == round_id]
+
+    async def open_movements(self) -> list[Movement]:
+        """Outbox rows not final yet."""
+        return [self._t.movements[k] for k in self._t.order
+                if k[0] == self._key and _is_open(self._t.movements[k])]
+
+    async def record_movement(self, movement: Movement) -> None:
+        """Write an outbox row."""
+        k = (self._key, movement.transaction_id)
+        if k not in self._t.movements:
+            self._t.movements[k] = movement
+            self._t.order.append(k)
+
+    async def settle_movement(self, transaction_id: str, status: str,
+                              balance_after: int | None) -> None:
+        """Record a call's outcome."""
+        k = (self._key, transaction_id)
+        m = self._t.movements[k]
+        self._t.movements[k] = replace(
+            m, status=status, balance_after=m.balance_after if balance_after is None
+            else balance_after)
+
+    async def commit_round(self, *, round: StoredRound, new_events_from: int,
+                           request: StoredRequest | None, movements: Sequence[Movement] = (),
+                           booked: Sequence[str] = ()) -> None:
+        """Header, events, record and outbox rows, all at once."""
+        k = (self._key, round.round_id)
+        old = self._t.rounds.get(k)
+        if old is not None and tuple(round.events[:len(old.events)]) != old.events:
+            raise AssertionError("round_events is append-only")
+        now = self._clock()
+        created = old.created_at if old is not None else now
+        finished = (old.finished_at if old is not None and old.finished_at else
+                    (now if round.finished else None))
+        self._t.rounds[k] = replace(round, created_at=created, finished_at=finished)
+        if request is not None:
+            self._t.requests[(self._key, request.request_id)] = request
+        for m in movements:
+            await self.record_movement(m)
+        for txn in booked:
+            mk = (self._key, txn)
+            if self._t.movements[mk].status == "applied":
+                self._t.movements[mk] = replace(self._t.movements[mk], status="booked")
+
+    async def update_response(self, request_id: str, response: str) -> None:
+        """Replace a stored response."""
+        k = (self._key, request_id)
+        self._t.requests[k] = replace(self._t.requests[k], response=response)
+
+    async def save_session(self, session: Session, token_hash: str,
+                           request: StoredRequest) -> None:
+        """Store a session and its request record."""
+        self._t.sessions[(self._key, token_hash)] = session
+        self._t.requests[(self._key, request.request_id)] = request
+
+
+class InMemoryJournal:
+    """The whole journal in dictionaries."""
+
+    def __init__(self, *, clock: Callable[[], datetime] | None = None,
+                 lock_wait_s: float = 5.0) -> None:
+        self.tables = _Tables()
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._clock = clock or (lambda: datetime.now(UTC))
+        self._wait = lock_wait_s
+
+    @asynccontextmanager
+    async def player(self, player_key: str) -> AsyncIterator[InMemoryPlayerJournal]:
+        """Hold a player's journal."""
+        lock = self._locks[player_key]
+        try:
+            await asyncio.wait_for(lock.acquire(), self._wait)
+        except TimeoutError as exc:
+            raise JournalBusy("the player's journal is held by another call") from exc
+        try:
+            yield InMemoryPlayerJournal(self.tables, player_key, self._clock)
+        finally:
+            lock.release()
+
+    async def operator_for_key(self, key_hash: str) -> str | None:
+        """The operator of an API key hash."""
+        return self.tables.keys.get(key_hash)
+
+    async def add_operator_key(self, *, operator_id: str, key_hash: str, label: str) -> None:
+        """Store an API key hash."""
+        self.tables.keys[key_hash] = operator_id
+
+    async def find_session(self, player_key: str, token_hash: str) -> Session | None:
+        """The session of a token hash."""
+        return self.tables.sessions.get((player_key, token_hash))
+
+    async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:
+        """A round."""
+        return self.tables.rounds.get((player_key, round_id))
+
+    async def active_round(self, player_key: str) -> StoredRound | None:
+        """The unfinished round."""
+        return await InMemoryPlayerJournal(self.tables, player_key, self._clock).active_round()
+
+    async def list_rounds(self, player_key: str, brand_id: str, *,
+                          before: tuple[datetime, str] | None, limit: int) -> list[StoredRound]:
+        """Rounds newest first."""
+        rows = [r for (k, _), r in self.tables.rounds.items()
+                if k == player_key and r.brand_id == brand_id]
+        rows.sort(key=lambda r: (r.created_at or datetime.min.replace(tzinfo=UTC), r.round_id),
+                  reverse=True)
+        if before is not None:
+            rows = [r for r in rows if (r.created_at, r.round_id) < before]
+        return rows[:limit]
+
+    async def movements(self, player_key: str, round_id: str) -> list[Movement]:
+        """A round's movements."""
+        return await InMemoryPlayerJournal(self.tables, player_key, self._clock).movements(
+            round_id)

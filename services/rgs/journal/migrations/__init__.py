@@ -1,0 +1,1 @@
+"""Numbered SQL migrations of the round journal (package data)."""

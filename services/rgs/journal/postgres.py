@@ -1,0 +1,342 @@
+"""The :class:`~rgs.service.ports.Journal` port on PostgreSQL (asyncpg).
+
+A player's journal is held with a session advisory lock keyed by the player's shard key on a
+pooled connection, so two replicas (or two requests on one replica) never run calls of the same
+player at once; a duplicate request waits for the first to commit and then finds its stored
+response. If a process dies, PostgreSQL drops its connection and the lock with it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import Any, ParamSpec, TypeVar
+
+import asyncpg
+
+from rgs.journal.codec import decode_event, encode_event, event_kind
+from rgs.journal.errors import JournalBusy, JournalUnavailable
+from rgs.journal.migrate import SCHEMA
+from rgs.service.model import Movement, Session, StoredRequest, StoredRound
+from rgs.wallet.port import MoneyKind
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+#: First key of the two-key advisory lock: keeps player locks apart from other lock users.
+_PLAYER_LOCK_CLASS = 0x52_47
+
+# -- queries (named here, in one place)
+
+Q_LOCK_PLAYER = "SELECT pg_advisory_lock($1, hashtext($2))"
+Q_UNLOCK_PLAYER = "SELECT pg_advisory_unlock($1, hashtext($2))"
+Q_SET_LOCK_TIMEOUT = "SELECT set_config('lock_timeout', $1, false)"
+Q_OPERATOR_FOR_KEY = "SELECT operator_id FROM operator_api_keys WHERE key_hash = $1"
+Q_ADD_OPERATOR_KEY = """
+INSERT INTO operator_api_keys (key_hash, operator_id, label) VALUES ($1, $2, $3)
+ON CONFLICT (key_hash) DO UPDATE SET label = EXCLUDED.label"""
+Q_FIND_SESSION = """
+SELECT session_id, player_key, operator_id, brand_id, player_id, currency, expires_at
+FROM sessions WHERE player_key = $1 AND token_hash = $2"""
+Q_INSERT_SESSION = """
+INSERT INTO sessions (player_key, token_hash, session_id, operator_id, brand_id, player_id,
+                      currency, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"""
+_ROUND_COLUMNS = """round_id, player_key, session_id, operator_id, brand_id, player_id, currency,
+variant, seq, status, forced_cards, total_staked, total_paid, created_at, finished_at"""
+Q_GET_ROUND = f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND round_id = $2"
+Q_ACTIVE_ROUND = (f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 "
+                  "AND status IN ('insurance', 'player_turn')")
+Q_LIST_ROUNDS = f"""
+SELECT {_ROUND_COLUMNS} FROM rounds
+WHERE player_key = $1 AND brand_id = $2
+  AND ($3::timestamptz IS NULL OR (created_at, round_id) < ($3::timestamptz, $4::text))
+ORDER BY created_at DESC, round_id DESC LIMIT $5"""
+Q_ROUND_EVENTS = """
+SELECT kind, payload::text AS payload FROM round_events
+WHERE player_key = $1 AND round_id = $2 ORDER BY event_no"""
+Q_UPSERT_ROUND = """
+INSERT INTO rounds (player_key, round_id, session_id, operator_id, brand_id, player_id, currency,
+                    variant, seq, status, forced_cards, total_staked, total_paid, finished_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+        CASE WHEN $10 IN ('settled', 'voided') THEN clock_timestamp() END)
+ON CONFLICT (player_key, round_id) DO UPDATE SET
+    seq = EXCLUDED.seq, status = EXCLUDED.status, total_staked = EXCLUDED.total_staked,
+    total_paid = EXCLUDED.total_paid, updated_at = clock_timestamp(),
+    finished_at = COALESCE(rounds.finished_at, EXCLUDED.finished_at)"""
+Q_INSERT_EVENT = """
+INSERT INTO round_events (player_key, round_id, event_no, kind, payload)
+VALUES ($1, $2, $3, $4, $5::jsonb)"""
+Q_FIND_REQUEST = """
+SELECT request_id, method, request_hash, response FROM idempotency_records
+WHERE player_key = $1 AND request_id = $2"""
+Q_INSERT_REQUEST = """
+INSERT INTO idempotency_records (player_key, request_id, method, request_hash, response)
+VALUES ($1, $2, $3, $4, $5)"""
+Q_UPDATE_RESPONSE = """
+UPDATE idempotency_records SET response = $3, updated_at = now()
+WHERE player_key = $1 AND request_id = $2"""
+_MOVEMENT_COLUMNS = """transaction_id, round_id, kind, amount, status, balance_after,
+debit_transaction_id, session_id, currency"""
+Q_ROUND_MOVEMENTS = f"""
+SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
+WHERE player_key = $1 AND round_id = $2 ORDER BY created_at, transaction_id"""
+Q_OPEN_MOVEMENTS = f"""
+SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
+WHERE player_key = $1 AND status IN ('pending', 'unknown', 'applied')
+  AND NOT (kind <> 'debit' AND status = 'applied')
+ORDER BY created_at, transaction_id"""
+Q_INSERT_MOVEMENT = """
+INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
+                                 balance_after, debit_transaction_id, session_id, currency)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+ON CONFLICT (player_key, transaction_id) DO NOTHING"""
+Q_SETTLE_MOVEMENT = """
+UPDATE wallet_transactions SET status = $3, balance_after = COALESCE($4, balance_after),
+                               updated_at = clock_timestamp()
+WHERE player_key = $1 AND transaction_id = $2"""
+Q_BOOK_DEBIT = """
+UPDATE wallet_transactions SET status = 'booked', updated_at = clock_timestamp()
+WHERE player_key = $1 AND transaction_id = $2 AND status = 'applied'"""
+
+
+def _translated(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """Translate driver errors into the journal's own, once, at this edge."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await fn(*args, **kwargs)
+        except asyncpg.LockNotAvailableError as exc:
+            raise JournalBusy("the player's journal is held by another call") from exc
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise JournalUnavailable(f"journal: {type(exc).__name__}: {exc}") from exc
+
+    return wrapper
+
+
+def _session(r: asyncpg.Record) -> Session:
+    return Session(session_id=r["session_id"], player_key=r["player_key"],
+                   operator_id=r["operator_id"], brand_id=r["brand_id"],
+                   player_id=r["player_id"], currency=r["currency"], expires_at=r["expires_at"])
+
+
+def _movement(r: asyncpg.Record) -> Movement:
+    return Movement(transaction_id=r["transaction_id"], round_id=r["round_id"],
+                    kind=MoneyKind(r["kind"]), amount=r["amount"], status=r["status"],
+                    balance_after=r["balance_after"],
+                    debit_transaction_id=r["debit_transaction_id"], session_id=r["session_id"],
+                    currency=r["currency"])
+
+
+async def _round(conn: Any, r: asyncpg.Record | None) -> StoredRound | None:
+    if r is None:
+        return None
+    rows = await conn.fetch(Q_ROUND_EVENTS, r["player_key"], r["round_id"])
+    return StoredRound(
+        round_id=r["round_id"], player_key=r["player_key"], session_id=r["session_id"],
+        operator_id=r["operator_id"], brand_id=r["brand_id"], player_id=r["player_id"],
+        currency=r["currency"], variant=r["variant"], seq=r["seq"], status=r["status"],
+        forced_cards=tuple(r["forced_cards"]), total_staked=r["total_staked"],
+        total_paid=r["total_paid"], created_at=r["created_at"], finished_at=r["finished_at"],
+        events=tuple(decode_event(e["kind"], e["payload"]) for e in rows))
+
+
+class PostgresPlayerJournal:
+    """One player's journal on a connection that holds the player's advisory lock."""
+
+    def __init__(self, conn: asyncpg.Connection, player_key: str) -> None:
+        self._conn = conn
+        self._key = player_key
+
+    @_translated
+    async def find_request(self, request_id: str) -> StoredRequest | None:
+        """The idempotency record of ``request_id``, if any."""
+        r = await self._conn.fetchrow(Q_FIND_REQUEST, self._key, request_id)
+        if r is None:
+            return None
+        return StoredRequest(request_id=r["request_id"], method=r["method"],
+                             request_hash=r["request_hash"], response=r["response"])
+
+    @_translated
+    async def get_round(self, round_id: str) -> StoredRound | None:
+        """One of this player's rounds with its events."""
+        return await _round(self._conn, await self._conn.fetchrow(Q_GET_ROUND, self._key,
+                                                                  round_id))
+
+    @_translated
+    async def active_round(self) -> StoredRound | None:
+        """This player's unfinished round, if any."""
+        return await _round(self._conn, await self._conn.fetchrow(Q_ACTIVE_ROUND, self._key))
+
+    @_translated
+    async def movements(self, round_id: str) -> list[Movement]:
+        """A round's wallet movements, oldest first."""
+        return [_movement(r) for r in await self._conn.fetch(Q_ROUND_MOVEMENTS, self._key,
+                                                             round_id)]
+
+    @_translated
+    async def open_movements(self) -> list[Movement]:
+        """Outbox rows not final yet, oldest first."""
+        return [_movement(r) for r in await self._conn.fetch(Q_OPEN_MOVEMENTS, self._key)]
+
+    @_translated
+    async def record_movement(self, movement: Movement) -> None:
+        """Write an outbox row (autocommitted: it must exist before the wallet call)."""
+        await self._insert_movement(movement)
+
+    async def _insert_movement(self, m: Movement) -> None:
+        await self._conn.execute(Q_INSERT_MOVEMENT, self._key, m.transaction_id, m.round_id,
+                                 m.kind.value, m.amount, m.status, m.balance_after,
+                                 m.debit_transaction_id, m.session_id, m.currency)
+
+    @_translated
+    async def settle_movement(self, transaction_id: str, status: str,
+                              balance_after: int | None) -> None:
+        """Record a wallet call's outcome."""
+        await self._conn.execute(Q_SETTLE_MOVEMENT, self._key, transaction_id, status,
+                                 balance_after)
+
+    @_translated
+    async def commit_round(self, *, round: StoredRound, new_events_from: int,
+                           request: StoredRequest | None, movements: Sequence[Movement] = (),
+                           booked: Sequence[str] = ()) -> None:
+        """Header, new events, idempotency record and outbox rows in one transaction."""
+        r = round
+        async with self._conn.transaction():
+            await self._conn.execute(
+                Q_UPSERT_ROUND, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
+                r.player_id, r.currency, r.variant, r.seq, r.status, list(r.forced_cards),
+                r.total_staked, r.total_paid)
+            new = r.events[new_events_from:]
+            if new:
+                await self._conn.executemany(Q_INSERT_EVENT, [
+                    (self._key, r.round_id, new_events_from + i, event_kind(e), encode_event(e))
+                    for i, e in enumerate(new)])
+            if request is not None:
+                await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
+                                         request.method, request.request_hash, request.response)
+            for m in movements:
+                await self._insert_movement(m)
+            for txn in booked:
+                await self._conn.execute(Q_BOOK_DEBIT, self._key, txn)
+
+    @_translated
+    async def update_response(self, request_id: str, response: str) -> None:
+        """Replace a stored response."""
+        await self._conn.execute(Q_UPDATE_RESPONSE, self._key, request_id, response)
+
+    @_translated
+    async def save_session(self, session: Session, token_hash: str,
+                           request: StoredRequest) -> None:
+        """A new session and its idempotency record, in one transaction."""
+        s = session
+        async with self._conn.transaction():
+            await self._conn.execute(Q_INSERT_SESSION, self._key, token_hash, s.session_id,
+                                     s.operator_id, s.brand_id, s.player_id, s.currency,
+                                     s.expires_at)
+            await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
+                                     request.method, request.request_hash, request.response)
+
+
+class PostgresJournal:
+    """The journal on a PostgreSQL connection pool."""
+
+    def __init__(self, pool: asyncpg.Pool, *, lock_wait_s: float = 5.0) -> None:
+        self._pool = pool
+        self._lock_wait = f"{int(lock_wait_s * 1000)}ms"
+
+    @classmethod
+    async def connect(cls, database_url: str, *, min_size: int = 2, max_size: int = 10,
+                      lock_wait_s: float = 5.0) -> PostgresJournal:
+        """Open a pool on ``database_url`` (journal schema first on the search path)."""
+        try:
+            pool = await asyncpg.create_pool(
+                database_url, min_size=min_size, max_size=max_size,
+                server_settings={"search_path": SCHEMA})
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise JournalUnavailable(f"cannot connect to the journal database: {exc}") from exc
+        return cls(pool, lock_wait_s=lock_wait_s)
+
+    async def close(self) -> None:
+        """Close the pool."""
+        await self._pool.close()
+
+    @asynccontextmanager
+    async def player(self, player_key: str) -> AsyncIterator[PostgresPlayerJournal]:
+        """Hold ``player_key``'s journal exclusively; JournalBusy after the wait limit."""
+        conn = await self._acquire()
+        try:
+            await self._lock(conn, player_key)
+            try:
+                yield PostgresPlayerJournal(conn, player_key)
+            finally:
+                await self._unlock(conn, player_key)
+        finally:
+            await self._pool.release(conn)
+
+    @_translated
+    async def _acquire(self) -> Any:
+        return await self._pool.acquire(timeout=10.0)
+
+    @_translated
+    async def _lock(self, conn: asyncpg.Connection, player_key: str) -> None:
+        await conn.execute(Q_SET_LOCK_TIMEOUT, self._lock_wait)
+        await conn.execute(Q_LOCK_PLAYER, _PLAYER_LOCK_CLASS, player_key)
+
+    @_translated
+    async def _unlock(self, conn: asyncpg.Connection, player_key: str) -> None:
+        if conn.is_in_transaction():  # a failed commit left it open; ends before unlocking
+            return
+        await conn.execute(Q_UNLOCK_PLAYER, _PLAYER_LOCK_CLASS, player_key)
+
+    @_translated
+    async def operator_for_key(self, key_hash: str) -> str | None:
+        """The operator owning an API key hash."""
+        v = await self._pool.fetchval(Q_OPERATOR_FOR_KEY, key_hash)
+        return None if v is None else str(v)
+
+    @_translated
+    async def add_operator_key(self, *, operator_id: str, key_hash: str, label: str) -> None:
+        """Store an API key hash."""
+        await self._pool.execute(Q_ADD_OPERATOR_KEY, key_hash, operator_id, label)
+
+    @_translated
+    async def find_session(self, player_key: str, token_hash: str) -> Session | None:
+        """The session of a token hash."""
+        r = await self._pool.fetchrow(Q_FIND_SESSION, player_key, token_hash)
+        return None if r is None else _session(r)
+
+    @_translated
+    async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:
+        """A round with its events."""
+        async with self._pool.acquire() as conn:
+            return await _round(conn, await conn.fetchrow(Q_GET_ROUND, player_key, round_id))
+
+    @_translated
+    async def active_round(self, player_key: str) -> StoredRound | None:
+        """The player's unfinished round."""
+        async with self._pool.acquire() as conn:
+            return await _round(conn, await conn.fetchrow(Q_ACTIVE_ROUND, player_key))
+
+    @_translated
+    async def list_rounds(self, player_key: str, brand_id: str, *,
+                          before: tuple[datetime, str] | None, limit: int) -> list[StoredRound]:
+        """The player's rounds in a brand, newest first."""
+        at, rid = before if before else (None, "")
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(Q_LIST_ROUNDS, player_key, brand_id, at, rid, limit)
+            out = []
+            for r in rows:
+                stored = await _round(conn, r)
+                assert stored is not None
+                out.append(stored)
+            return out
+
+    @_translated
+    async def movements(self, player_key: str, round_id: str) -> list[Movement]:
+        """A round's wallet movements."""
+        rows = await self._pool.fetch(Q_ROUND_MOVEMENTS, player_key, round_id)
+        return [_movement(r) for r in rows]

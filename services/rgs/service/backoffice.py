@@ -1,0 +1,173 @@
+"""Operator use cases: authenticate an API key, open player sessions, recall rounds.
+
+Tenancy: an operator reaches only its own brands; a player is keyed by operator, so a round of
+another operator's player can never be named, let alone read.
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from rgs.engine import CardDealt, Event, HoleCardRevealed
+from rgs.journal.codec import decode_value, encode_value
+from rgs.service.common import (
+    check_player_id,
+    check_request_id,
+    encode_token_prefix,
+    is_round_id,
+    player_key,
+    request_hash,
+    sha256_hex,
+)
+from rgs.service.errors import InvalidRequest, NotFound, RequestConflict, Unauthenticated
+from rgs.service.model import (
+    Brand,
+    CreateSessionCommand,
+    NewSession,
+    RoundSummary,
+    Session,
+    StoredRequest,
+    StoredRound,
+)
+from rgs.service.ports import Clock, Journal
+
+MAX_PAGE = 100
+DEFAULT_PAGE = 20
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _SessionResponse:
+    """The stored response of CreateSession (the token is kept only inside the idempotency
+    record so a replayed call can return it; the record is the player's, like the session)."""
+
+    session: Session
+    token: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecallPage:
+    """One page of game recall."""
+
+    rounds: tuple[RoundSummary, ...]
+    next_page_token: str
+
+
+def redact(stored: StoredRound) -> tuple[Event, ...]:
+    """The round's events as an operator may see them: a face-down card stays hidden until the
+    round reveals it (an unfinished round's hole card must not leak through recall)."""
+    if any(isinstance(e, HoleCardRevealed) for e in stored.events) or stored.finished:
+        return stored.events
+    return tuple(e for e in stored.events if not (isinstance(e, CardDealt) and e.face_down))
+
+
+class BackOffice:
+    """The operator back end's use cases."""
+
+    def __init__(self, *, journal: Journal, brands: Mapping[str, Brand], clock: Clock,
+                 session_ttl: timedelta) -> None:
+        self._journal = journal
+        self._brands = brands
+        self._clock = clock
+        self._ttl = session_ttl
+
+    async def authenticate(self, api_key: str) -> str:
+        """The operator id an API key belongs to; Unauthenticated otherwise."""
+        if not api_key:
+            raise Unauthenticated("an operator API key is required", reason="MISSING_API_KEY")
+        operator = await self._journal.operator_for_key(sha256_hex(api_key))
+        if operator is None:
+            raise Unauthenticated("unknown API key", reason="INVALID_API_KEY")
+        return operator
+
+    def _brand(self, operator_id: str, brand_id: str) -> Brand:
+        brand = self._brands.get(brand_id)
+        if brand is None or brand.operator_id != operator_id:
+            raise NotFound(f"no brand {brand_id!r}", reason="BRAND_NOT_FOUND")
+        return brand
+
+    async def create_session(self, operator_id: str, cmd: CreateSessionCommand) -> NewSession:
+        """Open a session for a player of one of the operator's brands."""
+        check_request_id(cmd.request_id)
+        check_player_id(cmd.player_id)
+        brand = self._brand(operator_id, cmd.brand_id)
+        if cmd.currency and cmd.currency != brand.currency:
+            raise InvalidRequest(f"brand {brand.id} plays in {brand.currency}",
+                                 reason="WRONG_CURRENCY")
+        key = player_key(operator_id, cmd.player_id)
+        fingerprint = request_hash("create_session", cmd)
+        async with self._journal.player(key) as pj:
+            rec = await pj.find_request(cmd.request_id)
+            if rec is not None:
+                if rec.method != "create_session" or rec.request_hash != fingerprint:
+                    raise RequestConflict("request_id was already used for a different request",
+                                          reason="REQUEST_ID_REUSED")
+                old = decode_value(_SessionResponse, rec.response)
+                return NewSession(session=old.session, token=old.token)
+            token = f"s1.{encode_token_prefix(key)}.{secrets.token_urlsafe(32)}"
+            session = Session(session_id=secrets.token_hex(16), player_key=key,
+                              operator_id=operator_id, brand_id=brand.id,
+                              player_id=cmd.player_id, currency=brand.currency,
+                              expires_at=self._clock() + self._ttl)
+            record = StoredRequest(
+                request_id=cmd.request_id, method="create_session", request_hash=fingerprint,
+                response=encode_value(_SessionResponse(session=session, token=token)))
+            await pj.save_session(session, sha256_hex(token), record)
+        return NewSession(session=session, token=token)
+
+    async def recall(self, operator_id: str, brand_id: str, player_id: str, *,
+                     page_size: int = 0, page_token: str = "") -> RecallPage:
+        """A player's rounds, newest first, with every step and money movement."""
+        self._brand(operator_id, brand_id)
+        check_player_id(player_id)
+        if page_size < 0:
+            raise InvalidRequest("page_size must not be negative", reason="INVALID_PAGE_SIZE")
+        limit = min(page_size or DEFAULT_PAGE, MAX_PAGE)
+        before = _decode_page_token(page_token) if page_token else None
+        key = player_key(operator_id, player_id)
+        rows = await self._journal.list_rounds(key, brand_id, before=before, limit=limit + 1)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        out = []
+        for r in rows:
+            moves = await self._journal.movements(key, r.round_id)
+            out.append(RoundSummary(round=r, movements=tuple(moves)))
+        last = rows[-1] if rows else None
+        token = _encode_page_token(last) if more and last is not None else ""
+        return RecallPage(rounds=tuple(out), next_page_token=token)
+
+    async def recall_round(self, operator_id: str, brand_id: str, player_id: str,
+                           round_id: str) -> RoundSummary:
+        """One round of one of the operator's players."""
+        self._brand(operator_id, brand_id)
+        check_player_id(player_id)
+        key = player_key(operator_id, player_id)
+        stored = await self._journal.get_round(key, round_id) if is_round_id(round_id) else None
+        if stored is None or stored.brand_id != brand_id:
+            raise NotFound("no such round", reason="ROUND_NOT_FOUND")
+        moves = await self._journal.movements(key, round_id)
+        return RoundSummary(round=stored, movements=tuple(moves))
+
+
+def _encode_page_token(r: StoredRound) -> str:
+    assert r.created_at is not None
+    raw = f"{r.created_at.isoformat()}|{r.round_id}"
+    return base64.urlsafe_b64encode(raw.encode()).decode()
+
+
+def _decode_page_token(token: str) -> tuple[datetime, str]:
+    try:
+        raw = base64.urlsafe_b64decode(token.encode()).decode()
+        at, round_id = raw.split("|")
+        when = datetime.fromisoformat(at)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidRequest("page_token is not one this server issued",
+                             reason="INVALID_PAGE_TOKEN") from exc
+    if not is_round_id(round_id) or when.tzinfo is None:
+        raise InvalidRequest("page_token is not one this server issued",
+                             reason="INVALID_PAGE_TOKEN")
+    return when, round_id
+

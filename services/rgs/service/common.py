@@ -1,0 +1,96 @@
+"""Helpers shared by the use cases: hashing secrets and requests, validating ids, translating
+engine errors once into service errors."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+
+from rgs.engine import (
+    ActionNotAllowed,
+    EngineError,
+    InvalidBet,
+    InvalidCard,
+    ReplayMismatch,
+    ShoeExhausted,
+    StakeOutOfLimits,
+    WrongHand,
+    WrongPhase,
+)
+from rgs.journal.codec import encode_value
+from rgs.service.errors import InvalidRequest, NotAllowedNow, ServiceError, Unavailable
+
+_REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,64}$")
+_PLAYER_ID = re.compile(r"^[A-Za-z0-9._@:-]{1,64}$")
+_ROUND_ID = re.compile(r"^[0-9a-f]{32}$")
+
+
+def sha256_hex(secret: str) -> str:
+    """The stored form of a secret (API key, session token)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def request_hash(method: str, command: object) -> str:
+    """A fingerprint of a request, to tell a replay from a reused request id."""
+    return sha256_hex(method + "\n" + encode_value(command))
+
+
+def check_request_id(request_id: str) -> str:
+    """Return ``request_id`` if it is 1-64 printable ASCII characters, else raise."""
+    if not _REQUEST_ID.match(request_id):
+        raise InvalidRequest("request_id must be 1-64 printable ASCII characters",
+                             reason="INVALID_REQUEST_ID")
+    return request_id
+
+
+def check_player_id(player_id: str) -> str:
+    """Return ``player_id`` if it is 1-64 letters, digits or ``._@:-``, else raise."""
+    if not _PLAYER_ID.match(player_id):
+        raise InvalidRequest("player_id must be 1-64 letters, digits or ._@:-",
+                             reason="INVALID_PLAYER_ID")
+    return player_id
+
+
+def is_round_id(round_id: str) -> bool:
+    """True when ``round_id`` has the shape of a round id (32 lower-case hex digits)."""
+    return bool(_ROUND_ID.match(round_id))
+
+
+def player_key(operator_id: str, player_id: str) -> str:
+    """The shard key of a player: unique across operators, leads every primary key."""
+    return f"{operator_id}/{player_id}"
+
+
+def encode_token_prefix(key: str) -> str:
+    """The public part of a session token that locates its shard (the player key)."""
+    return base64.urlsafe_b64encode(key.encode()).decode().rstrip("=")
+
+
+def decode_token_prefix(prefix: str) -> str | None:
+    """Inverse of :func:`encode_token_prefix`; None when malformed."""
+    try:
+        raw = base64.urlsafe_b64decode(prefix + "=" * (-len(prefix) % 4))
+        return raw.decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+_REASONS: tuple[tuple[type[EngineError], type[ServiceError], str], ...] = (
+    (StakeOutOfLimits, NotAllowedNow, "STAKE_OUT_OF_LIMITS"),
+    (ActionNotAllowed, NotAllowedNow, "ACTION_NOT_ALLOWED"),
+    (WrongPhase, NotAllowedNow, "WRONG_PHASE"),
+    (WrongHand, NotAllowedNow, "NOT_THIS_HAND"),
+    (InvalidBet, InvalidRequest, "INVALID_BET"),
+    (InvalidCard, InvalidRequest, "INVALID_CARD"),
+    (ShoeExhausted, InvalidRequest, "FORCED_CARDS_INVALID"),
+    (ReplayMismatch, Unavailable, "ROUND_UNRECOVERABLE"),
+)
+
+
+def translate_engine(exc: EngineError) -> ServiceError:
+    """The service error for an engine refusal (the engine's rule name stays in the message)."""
+    for engine_cls, service_cls, reason in _REASONS:
+        if isinstance(exc, engine_cls):
+            return service_cls(f"{exc} (rule: {exc.rule})", reason=reason)
+    return InvalidRequest(f"{exc} (rule: {exc.rule})", reason=exc.rule.upper())

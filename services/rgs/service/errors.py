@@ -1,0 +1,66 @@
+"""The service's errors: one root, each subclass a category the API maps to a gRPC code.
+
+``reason`` is the UPPER_SNAKE_CASE name a client sees in ``google.rpc.ErrorInfo``. The service
+knows nothing about transport codes: :mod:`rgs.api.errors` holds the one table.
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """Root of the service's errors."""
+
+    default_reason = "ERROR"
+
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason or self.default_reason
+
+
+class InvalidRequest(ServiceError):
+    """The request is malformed (an empty id, an unknown enum, a bad card code)."""
+
+    default_reason = "INVALID_REQUEST"
+
+
+class Unauthenticated(ServiceError):
+    """No valid credentials (unknown API key, unknown or expired session token)."""
+
+    default_reason = "UNAUTHENTICATED"
+
+
+class PermissionDenied(ServiceError):
+    """The caller is known but may not do this (forced cards outside test mode)."""
+
+    default_reason = "PERMISSION_DENIED"
+
+
+class NotFound(ServiceError):
+    """No such thing the caller can see (another tenant's round is not found either)."""
+
+    default_reason = "NOT_FOUND"
+
+
+class RequestConflict(ServiceError):
+    """The request id was already used with a different request."""
+
+    default_reason = "REQUEST_ID_REUSED"
+
+
+class NotAllowedNow(ServiceError):
+    """The request is well formed but not allowed in the current state (the reason names why:
+    ACTION_NOT_ALLOWED, INSUFFICIENT_FUNDS, STAKE_OUT_OF_LIMITS, STALE_SEQ, ...)."""
+
+    default_reason = "FAILED_PRECONDITION"
+
+
+class Busy(ServiceError):
+    """Another call for the same player is running (a concurrent duplicate): retry shortly."""
+
+    default_reason = "REQUEST_IN_PROGRESS"
+
+
+class Unavailable(ServiceError):
+    """A dependency (wallet, database) did not answer: retry with the same request id."""
+
+    default_reason = "UNAVAILABLE"

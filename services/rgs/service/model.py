@@ -1,0 +1,162 @@
+"""Values of the service layer: tenants, sessions, stored rounds, commands and results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from rgs.engine import Action, BoxBet, Event, RoundView, TableLimits
+from rgs.wallet.port import MoneyKind
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Brand:
+    """An operator's brand: which variants it offers, in which currency, at which limits."""
+
+    id: str
+    operator_id: str
+    currency: str
+    #: Enabled variant ids, in display order.
+    variants: tuple[str, ...]
+    #: Table limits per variant id (every enabled variant has an entry).
+    limits: dict[str, TableLimits] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.operator_id))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Session:
+    """A player's game session as stored (the token itself is never stored)."""
+
+    session_id: str
+    player_key: str
+    operator_id: str
+    brand_id: str
+    player_id: str
+    currency: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewSession:
+    """A freshly created session with its secret token (shown once)."""
+
+    session: Session
+    token: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Movement:
+    """A wallet movement of a round, as the outbox records it."""
+
+    transaction_id: str
+    round_id: str
+    kind: MoneyKind
+    amount: int
+    #: ``pending`` (written before the call), ``applied``, ``refused`` or ``unknown``.
+    status: str = "pending"
+    balance_after: int | None = None
+    #: Rollbacks only: the debit being cancelled.
+    debit_transaction_id: str = ""
+    #: The session and currency the call is made in (a retry must repeat them exactly).
+    session_id: str = ""
+    currency: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredRound:
+    """A round as the journal holds it: its header and every event."""
+
+    round_id: str
+    player_key: str
+    session_id: str
+    operator_id: str
+    brand_id: str
+    player_id: str
+    currency: str
+    variant: str
+    seq: int
+    #: The engine phase value (``insurance``, ``player_turn``, ``settled``, ``voided``).
+    status: str
+    forced_cards: tuple[str, ...]
+    total_staked: int
+    total_paid: int
+    events: tuple[Event, ...]
+    created_at: datetime | None = None
+    finished_at: datetime | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True once settled or voided."""
+        return self.status in ("settled", "voided")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundSummary:
+    """A round header for recall (without events)."""
+
+    round: StoredRound
+    movements: tuple[Movement, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredRequest:
+    """An idempotency record: what a request id was used for and what it answered."""
+
+    request_id: str
+    method: str
+    request_hash: str
+    response: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealCommand:
+    """Place bets and deal a round."""
+
+    request_id: str
+    variant_id: str
+    boxes: tuple[BoxBet, ...]
+    forced_cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActCommand:
+    """One player decision."""
+
+    request_id: str
+    round_id: str
+    expected_seq: int
+    seat: int
+    hand: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SettleCommand:
+    """Finish a round on the player's behalf."""
+
+    request_id: str
+    round_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateSessionCommand:
+    """Open a session for a player of one of the operator's brands."""
+
+    request_id: str
+    brand_id: str
+    player_id: str
+    currency: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayResult:
+    """What a play call answers: the round's public view and the wallet balance after it."""
+
+    round_id: str
+    view: RoundView
+    balance: int
+    currency: str
+    #: The round's win is not yet acknowledged by the wallet (Settle retries it).
+    payment_pending: bool = False

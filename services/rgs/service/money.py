@@ -1,0 +1,112 @@
+"""Moving money through the wallet port with the outbox: write the row, call, record the outcome.
+
+A debit whose outcome is unknown is rolled back (never guessed); credits and rollbacks that did
+not go through stay open in the outbox and are driven to a final state by :func:`reconcile` on the
+player's next call (and by ``Settle``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from rgs.service.errors import NotAllowedNow, Unavailable
+from rgs.service.model import Movement
+from rgs.service.ports import PlayerJournal
+from rgs.wallet.port import (
+    MoneyCall,
+    MoneyKind,
+    Party,
+    Wallet,
+    WalletRefused,
+    WalletUnavailable,
+)
+
+log = logging.getLogger(__name__)
+
+#: Outbox states of a movement that still needs a wallet call (or, for an applied debit, a
+#: commit that never came: a crash between the wallet's answer and the round's commit).
+OPEN_STATES = {
+    MoneyKind.DEBIT: frozenset({"pending", "unknown", "applied"}),
+    MoneyKind.CREDIT: frozenset({"pending", "unknown"}),
+    MoneyKind.ROLLBACK: frozenset({"pending", "unknown"}),
+}
+
+
+def _call(m: Movement, party: Party) -> MoneyCall:
+    # A retry must repeat the original parameters exactly, so the movement's own session and
+    # currency win over the current call's.
+    party = Party(player_id=party.player_id, session_id=m.session_id or party.session_id,
+                  currency=m.currency or party.currency)
+    return MoneyCall(kind=m.kind, transaction_id=m.transaction_id, round_id=m.round_id,
+                     party=party, amount=m.amount, round_closed=m.kind is MoneyKind.CREDIT,
+                     debit_transaction_id=m.debit_transaction_id)
+
+
+async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> int:
+    """Call the wallet for an outbox row already written; record and return the balance.
+
+    Raises NotAllowedNow (the wallet's reason) on a final refusal, Unavailable when the outcome
+    is unknown.
+    """
+    try:
+        res = await wallet.move(_call(m, party))
+    except WalletRefused as exc:
+        await pj.settle_movement(m.transaction_id, "refused", exc.balance)
+        raise NotAllowedNow(str(exc), reason=exc.reason) from exc
+    except WalletUnavailable as exc:
+        await pj.settle_movement(m.transaction_id, "unknown", None)
+        raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
+    await pj.settle_movement(m.transaction_id, "applied", res.balance)
+    return res.balance
+
+
+async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: str, step: int,
+                amount: int) -> tuple[Movement, int]:
+    """Take a stake: outbox row, wallet call, outcome. Rolls back a debit of unknown outcome."""
+    m = Movement(transaction_id=f"{round_id}:{step}:debit", round_id=round_id,
+                 kind=MoneyKind.DEBIT, amount=amount, session_id=party.session_id,
+                 currency=party.currency)
+    await pj.record_movement(m)
+    try:
+        balance = await send(pj, wallet, party, m)
+    except Unavailable:
+        await roll_back(pj, wallet, party, m)
+        raise
+    return m, balance
+
+
+async def roll_back(pj: PlayerJournal, wallet: Wallet, party: Party, debit_m: Movement) -> None:
+    """Cancel a debit (best effort now; left open in the outbox for reconcile otherwise)."""
+    rb = Movement(transaction_id=f"{debit_m.transaction_id}:rollback",
+                  round_id=debit_m.round_id, kind=MoneyKind.ROLLBACK, amount=debit_m.amount,
+                  debit_transaction_id=debit_m.transaction_id,
+                  session_id=debit_m.session_id, currency=debit_m.currency)
+    await pj.record_movement(rb)
+    try:
+        await send(pj, wallet, party, rb)
+    except (NotAllowedNow, Unavailable) as exc:
+        log.warning("rollback of %s not confirmed: %s", debit_m.transaction_id, exc)
+        return
+    await pj.settle_movement(debit_m.transaction_id, "rolled_back", None)
+
+
+async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
+                    movements: list[Movement]) -> None:
+    """Drive a player's open outbox rows to a final state.
+
+    Runs while the player's journal is held, so no call of this player is in flight: an open
+    debit belongs to a call that died before committing its round and is rolled back; an open
+    credit or rollback is sent again (same transaction id, so the wallet applies it once).
+    """
+    for m in movements:
+        if m.status not in OPEN_STATES[m.kind]:
+            continue
+        try:
+            if m.kind is MoneyKind.DEBIT:
+                await roll_back(pj, wallet, party, m)
+            else:
+                await send(pj, wallet, party, m)
+                if m.kind is MoneyKind.ROLLBACK:
+                    await pj.settle_movement(m.debit_transaction_id, "rolled_back", None)
+        except (NotAllowedNow, Unavailable) as exc:
+            log.warning("outbox row %s still open: %s", m.transaction_id, exc)

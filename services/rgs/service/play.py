@@ -1,0 +1,355 @@
+"""Play use cases: list variants, deal, act, settle and read a round.
+
+Every mutating call runs inside the player's exclusive journal (one call per player at a time,
+across every replica), in this order: answer a replayed request id from its record; drive open
+outbox rows to a final state; verify the command against the engine before any money moves;
+write the debit's outbox row, call the wallet; apply the command; commit the round's new events,
+header, idempotency record and (when the round ended) the credit's outbox row in one transaction;
+then pay the credit.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rgs.engine import (
+    Action,
+    EngineError,
+    Phase,
+    Round,
+    RuleSet,
+    TableLimits,
+)
+from rgs.engine.cards import check_card
+from rgs.journal.codec import decode_value, encode_value
+from rgs.service import money
+from rgs.service.common import (
+    check_request_id,
+    decode_token_prefix,
+    is_round_id,
+    request_hash,
+    sha256_hex,
+    translate_engine,
+)
+from rgs.service.errors import (
+    InvalidRequest,
+    NotAllowedNow,
+    NotFound,
+    PermissionDenied,
+    RequestConflict,
+    Unauthenticated,
+    Unavailable,
+)
+from rgs.service.model import (
+    ActCommand,
+    Brand,
+    DealCommand,
+    Movement,
+    PlayResult,
+    Session,
+    SettleCommand,
+    StoredRequest,
+    StoredRound,
+)
+from rgs.service.ports import CardSourceFactory, Clock, Journal, PlayerJournal
+from rgs.service.restore import deal_source, restore
+from rgs.variants import VARIANTS
+from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError
+
+log = logging.getLogger(__name__)
+
+#: Decisions Settle takes on the player's behalf, in order of preference (none adds a stake).
+_AUTOPLAY = (Action.DECLINE_INSURANCE, Action.STAND, Action.POWER_KEEP)
+
+
+def _party(session: Session) -> Party:
+    return Party(player_id=session.player_id, session_id=session.session_id,
+                 currency=session.currency)
+
+
+def _header(session: Session, rnd: Round, *, round_id: str, forced: tuple[str, ...],
+            base: StoredRound | None = None) -> StoredRound:
+    """The stored form of a round after a command."""
+    first = base or StoredRound(
+        round_id=round_id, player_key=session.player_key, session_id=session.session_id,
+        operator_id=session.operator_id, brand_id=session.brand_id,
+        player_id=session.player_id, currency=session.currency, variant=rnd.rules.id, seq=0,
+        status="", forced_cards=forced, total_staked=0, total_paid=0, events=())
+    return replace(first, seq=rnd.seq, status=rnd.phase.value, total_staked=rnd.total_staked,
+                   total_paid=rnd.total_paid, events=rnd.events)
+
+
+class GameService:
+    """The game client's use cases."""
+
+    def __init__(self, *, journal: Journal, wallet: Wallet, cards: CardSourceFactory,
+                 brands: Mapping[str, Brand], clock: Clock, test_mode: bool = False) -> None:
+        self._journal = journal
+        self._wallet = wallet
+        self._cards = cards
+        self._brands = brands
+        self._clock = clock
+        self._test_mode = test_mode
+
+    # ------------------------------------------------------------------ sessions and variants
+
+    async def authenticate(self, token: str) -> Session:
+        """The live session a bearer token opens; Unauthenticated otherwise."""
+        parts = token.split(".")
+        key = decode_token_prefix(parts[1]) if len(parts) == 3 and parts[0] == "s1" else None
+        if key is None or not key:
+            raise Unauthenticated("not a session token", reason="INVALID_SESSION_TOKEN")
+        session = await self._journal.find_session(key, sha256_hex(token))
+        if session is None:
+            raise Unauthenticated("unknown session token", reason="INVALID_SESSION_TOKEN")
+        if session.expires_at <= self._clock():
+            raise Unauthenticated("the session has expired", reason="SESSION_EXPIRED")
+        return session
+
+    def brand(self, session: Session) -> Brand:
+        """The session's brand (brands are loaded at start and never disappear)."""
+        brand = self._brands.get(session.brand_id)
+        if brand is None:
+            raise NotFound(f"brand {session.brand_id} is not configured",
+                           reason="BRAND_NOT_FOUND")
+        return brand
+
+    def variants(self, session: Session) -> list[tuple[RuleSet, TableLimits]]:
+        """The variants the session's brand offers with its limits for each."""
+        brand = self.brand(session)
+        return [(VARIANTS[v], brand.limits[v]) for v in brand.variants]
+
+    def _rules(self, session: Session, variant_id: str) -> tuple[RuleSet, TableLimits]:
+        brand = self.brand(session)
+        if variant_id not in brand.variants:
+            raise InvalidRequest(f"variant {variant_id!r} is not offered by this brand",
+                                 reason="UNKNOWN_VARIANT")
+        return VARIANTS[variant_id], brand.limits[variant_id]
+
+    # ------------------------------------------------------------------ reading
+
+    async def get_round(self, session: Session, round_id: str = "") -> PlayResult:
+        """A round's public view; without an id, the player's unfinished round."""
+        if round_id:
+            stored = (await self._journal.get_round(session.player_key, round_id)
+                      if is_round_id(round_id) else None)
+        else:
+            stored = await self._journal.active_round(session.player_key)
+        if stored is None or stored.brand_id != session.brand_id:
+            raise NotFound("no such round", reason="ROUND_NOT_FOUND")
+        rnd = self._restore(stored)
+        movements = await self._journal.movements(session.player_key, stored.round_id)
+        return await self._result(session, stored.round_id, rnd, movements, balance=None)
+
+    # ------------------------------------------------------------------ commands
+
+    async def deal(self, session: Session, cmd: DealCommand) -> PlayResult:
+        """Take the stakes and deal a new round."""
+        check_request_id(cmd.request_id)
+        rules, limits = self._rules(session, cmd.variant_id)
+        if cmd.forced_cards and not self._test_mode:
+            raise PermissionDenied("forced cards are accepted in test mode only",
+                                   reason="FORCED_CARDS_NOT_ALLOWED")
+        try:
+            for card in cmd.forced_cards:
+                check_card(card)
+            Round.verify_bets(rules, cmd.boxes, limits)
+        except EngineError as exc:
+            raise translate_engine(exc) from exc
+        async with self._journal.player(session.player_key) as pj:
+            fingerprint = request_hash("deal", cmd)
+            stored = await self._stored_response(pj, cmd.request_id, "deal", fingerprint)
+            if stored is not None:
+                return stored
+            await self._reconcile(pj, session)
+            if await pj.active_round() is not None:
+                raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",
+                                    reason="ROUND_IN_PROGRESS")
+            round_id = secrets.token_hex(16)
+            stake = sum(b.total_stake for b in cmd.boxes)
+            debit, balance = await money.debit(pj, self._wallet, _party(session),
+                                               round_id=round_id, step=1, amount=stake)
+            try:
+                rnd = Round.deal(rules, deal_source(rules, self._cards.picker(),
+                                                    cmd.forced_cards), cmd.boxes, limits)
+            except EngineError as exc:
+                await money.roll_back(pj, self._wallet, _party(session), debit)
+                raise translate_engine(exc) from exc
+            header = _header(session, rnd, round_id=round_id, forced=cmd.forced_cards)
+            return await self._commit(pj, session, header, rnd, new_from=0, balance=balance,
+                                      request=(cmd.request_id, "deal", fingerprint),
+                                      booked=(debit.transaction_id,))
+
+    async def act(self, session: Session, cmd: ActCommand) -> PlayResult:
+        """Apply one decision; debit its stake first when it adds one."""
+        check_request_id(cmd.request_id)
+        async with self._journal.player(session.player_key) as pj:
+            fingerprint = request_hash("act", cmd)
+            stored_resp = await self._stored_response(pj, cmd.request_id, "act", fingerprint)
+            if stored_resp is not None:
+                return stored_resp
+            await self._reconcile(pj, session)
+            stored = await self._own_round(pj, session, cmd.round_id)
+            if stored.finished:
+                raise NotAllowedNow("the round is finished", reason="ROUND_FINISHED")
+            if cmd.expected_seq != stored.seq:
+                raise NotAllowedNow(f"the round is at seq {stored.seq}, not {cmd.expected_seq}",
+                                    reason="STALE_SEQ")
+            rnd = self._restore(stored)
+            try:
+                rnd.verify(cmd.seat, cmd.hand, cmd.action)
+                cost = next((la.cost for la in rnd.legal_actions(cmd.seat, cmd.hand)
+                             if la.action is cmd.action), 0)
+            except EngineError as exc:
+                raise translate_engine(exc) from exc
+            booked: tuple[str, ...] = ()
+            balance: int | None = None
+            debit: Movement | None = None
+            if cost > 0:
+                debit, balance = await money.debit(pj, self._wallet, _party(session),
+                                                   round_id=stored.round_id, step=rnd.seq + 1,
+                                                   amount=cost)
+                booked = (debit.transaction_id,)
+            new_from = len(rnd.events)
+            try:
+                rnd.act(cmd.seat, cmd.hand, cmd.action)
+            except EngineError as exc:
+                if debit is not None:
+                    await money.roll_back(pj, self._wallet, _party(session), debit)
+                raise translate_engine(exc) from exc
+            header = _header(session, rnd, round_id=stored.round_id,
+                             forced=stored.forced_cards, base=stored)
+            return await self._commit(pj, session, header, rnd, new_from=new_from,
+                                      balance=balance,
+                                      request=(cmd.request_id, "act", fingerprint),
+                                      booked=booked)
+
+    async def settle(self, session: Session, cmd: SettleCommand) -> PlayResult:
+        """Finish the round on the player's behalf and make sure its win is paid."""
+        check_request_id(cmd.request_id)
+        async with self._journal.player(session.player_key) as pj:
+            fingerprint = request_hash("settle", cmd)
+            stored_resp = await self._stored_response(pj, cmd.request_id, "settle", fingerprint)
+            if stored_resp is not None:
+                return stored_resp
+            stored = await self._own_round(pj, session, cmd.round_id)
+            await self._reconcile(pj, session)
+            rnd = self._restore(stored)
+            new_from = len(rnd.events)
+            for _ in range(64):  # a round has far fewer decisions; the bound is a safety net
+                if rnd.finished:
+                    break
+                self._autoplay(rnd)
+            header = _header(session, rnd, round_id=stored.round_id,
+                             forced=stored.forced_cards, base=stored)
+            return await self._commit(pj, session, header, rnd, new_from=new_from,
+                                      balance=None,
+                                      request=(cmd.request_id, "settle", fingerprint),
+                                      booked=(), already_finished=stored.finished)
+
+    # ------------------------------------------------------------------ internals
+
+    @staticmethod
+    def _autoplay(rnd: Round) -> None:
+        view = rnd.view()
+        if rnd.phase is Phase.INSURANCE:
+            box = next(b for b in view.boxes if b.insurance_allowed)
+            rnd.act(box.seat, 0, Action.DECLINE_INSURANCE)
+            return
+        seat, hand = rnd.to_act or (0, 0)
+        allowed = {la.action: la for la in rnd.legal_actions(seat, hand)}
+        for action in _AUTOPLAY:
+            if action in allowed and allowed[action].cost == 0:
+                rnd.act(seat, hand, action)
+                return
+        free = next(a for a, la in allowed.items() if la.cost == 0 and a is not Action.HIT)
+        rnd.act(seat, hand, free)
+
+    def _restore(self, stored: StoredRound) -> Round:
+        try:
+            return restore(VARIANTS[stored.variant], stored.events, self._cards.picker(),
+                           stored.forced_cards)
+        except EngineError as exc:
+            raise translate_engine(exc) from exc
+
+    async def _own_round(self, pj: PlayerJournal, session: Session, round_id: str
+                         ) -> StoredRound:
+        stored = await pj.get_round(round_id) if is_round_id(round_id) else None
+        if stored is None or stored.brand_id != session.brand_id:
+            raise NotFound("no such round", reason="ROUND_NOT_FOUND")
+        return stored
+
+    @staticmethod
+    async def _stored_response(pj: PlayerJournal, request_id: str, method: str,
+                               fingerprint: str) -> PlayResult | None:
+        rec = await pj.find_request(request_id)
+        if rec is None:
+            return None
+        if rec.method != method or rec.request_hash != fingerprint:
+            raise RequestConflict("request_id was already used for a different request",
+                                  reason="REQUEST_ID_REUSED")
+        return decode_value(PlayResult, rec.response)
+
+    async def _reconcile(self, pj: PlayerJournal, session: Session) -> None:
+        open_rows = await pj.open_movements()
+        if open_rows:
+            await money.reconcile(pj, self._wallet, _party(session), open_rows)
+
+    async def _commit(self, pj: PlayerJournal, session: Session, header: StoredRound,
+                      rnd: Round, *, new_from: int, balance: int | None,
+                      request: tuple[str, str, str], booked: tuple[str, ...],
+                      already_finished: bool = False) -> PlayResult:
+        """Commit the step atomically, then pay the round's win if it just ended."""
+        credit: Movement | None = None
+        if rnd.finished and not already_finished:
+            credit = Movement(transaction_id=f"{header.round_id}:settle:credit",
+                              round_id=header.round_id, kind=MoneyKind.CREDIT,
+                              amount=rnd.total_paid, session_id=session.session_id,
+                              currency=session.currency)
+        request_id, method, fingerprint = request
+        movements = await pj.movements(header.round_id)
+        result = await self._result(session, header.round_id, rnd,
+                                    [*movements, *([credit] if credit else [])],
+                                    balance=balance, fetch_balance=credit is None)
+        record = StoredRequest(request_id=request_id, method=method,
+                               request_hash=fingerprint, response=encode_value(result))
+        await pj.commit_round(round=header, new_events_from=new_from, request=record,
+                              movements=(credit,) if credit else (), booked=booked)
+        if credit is None:
+            if already_finished:
+                # Settle of a finished round: retry its credit if the outbox still has it open.
+                await self._reconcile(pj, session)
+                fresh = await self._result(session, header.round_id, rnd,
+                                           await pj.movements(header.round_id), balance=None)
+                await pj.update_response(request_id, encode_value(fresh))
+                return fresh
+            return result
+        try:
+            paid_balance = await money.send(pj, self._wallet, _party(session), credit)
+        except (NotAllowedNow, Unavailable) as exc:
+            # The round is settled in the journal; the credit stays open in the outbox and is
+            # retried by Settle or the player's next call. The player is told it is pending.
+            log.warning("credit %s not confirmed: %s", credit.transaction_id, exc)
+            return result
+        paid = replace(result, balance=paid_balance, payment_pending=False)
+        await pj.update_response(request_id, encode_value(paid))
+        return paid
+
+    async def _result(self, session: Session, round_id: str, rnd: Round,
+                      movements: list[Movement], *, balance: int | None,
+                      fetch_balance: bool = True) -> PlayResult:
+        pending = any(m.kind is MoneyKind.CREDIT and m.status != "applied" for m in movements)
+        if balance is None and fetch_balance:
+            try:
+                balance = await self._wallet.balance(_party(session))
+            except WalletError as exc:
+                log.warning("balance not available: %s", exc)
+        if balance is None:
+            known = [m.balance_after for m in movements if m.balance_after is not None]
+            balance = known[-1] if known else 0
+        return PlayResult(round_id=round_id, view=rnd.view(), balance=balance,
+                          currency=session.currency, payment_pending=pending)
+

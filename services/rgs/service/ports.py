@@ -1,0 +1,115 @@
+"""The ports the use cases need: the journal, the wallet (in :mod:`rgs.wallet.port`), the card
+source factory and the clock. Concrete adapters are chosen in :mod:`rgs.bootstrap` only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from typing import Protocol
+
+from rgs.service.model import Movement, Session, StoredRequest, StoredRound
+
+Clock = Callable[[], datetime]
+"""Returns the current time (timezone-aware UTC)."""
+
+
+class CardSourceFactory(Protocol):
+    """Where rounds get their randomness: an unbiased index picker for shoe draws."""
+
+    def picker(self) -> Callable[[int], int]:
+        """A function returning an unbiased integer in ``[0, n)``."""
+        ...
+
+
+class PlayerJournal(Protocol):
+    """The journal of one player, held exclusively (across every process) while it is open.
+
+    Everything a mutating call does for a player happens inside one of these, which is what
+    serialises concurrent duplicates and stale clients.
+    """
+
+    async def find_request(self, request_id: str) -> StoredRequest | None:
+        """The idempotency record of ``request_id``, if any."""
+        ...
+
+    async def get_round(self, round_id: str) -> StoredRound | None:
+        """One of this player's rounds with its events."""
+        ...
+
+    async def active_round(self) -> StoredRound | None:
+        """This player's unfinished round, if any."""
+        ...
+
+    async def movements(self, round_id: str) -> list[Movement]:
+        """A round's wallet movements, oldest first."""
+        ...
+
+    async def open_movements(self) -> list[Movement]:
+        """This player's outbox rows that are not final yet, oldest first."""
+        ...
+
+    async def record_movement(self, movement: Movement) -> None:
+        """Write an outbox row (committed before the wallet is called)."""
+        ...
+
+    async def settle_movement(self, transaction_id: str, status: str,
+                              balance_after: int | None) -> None:
+        """Record the outcome of a wallet call."""
+        ...
+
+    async def commit_round(self, *, round: StoredRound, new_events_from: int,
+                           request: StoredRequest | None,
+                           movements: Sequence[Movement] = (),
+                           booked: Sequence[str] = ()) -> None:
+        """In one transaction: write the round header, append ``round.events[new_events_from:]``,
+        store the idempotency record, insert new outbox rows and mark the debits ``booked``
+        (their step is committed, so they are final)."""
+        ...
+
+    async def update_response(self, request_id: str, response: str) -> None:
+        """Replace a stored response (after a payment that followed the commit)."""
+        ...
+
+    async def save_session(self, session: Session, token_hash: str,
+                           request: StoredRequest) -> None:
+        """Store a new session and the idempotency record of the call that made it."""
+        ...
+
+
+class Journal(Protocol):
+    """The round journal: sessions, rounds, events, idempotency records and the wallet outbox."""
+
+    def player(self, player_key: str) -> AbstractAsyncContextManager[PlayerJournal]:
+        """Open ``player_key``'s journal exclusively; raise ``Busy`` if it stays taken."""
+        ...
+
+    async def operator_for_key(self, key_hash: str) -> str | None:
+        """The operator id owning an API key hash, or None."""
+        ...
+
+    async def add_operator_key(self, *, operator_id: str, key_hash: str, label: str) -> None:
+        """Store an operator API key hash (replacing its label if present)."""
+        ...
+
+    async def find_session(self, player_key: str, token_hash: str) -> Session | None:
+        """The session a token hash belongs to, or None."""
+        ...
+
+    async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:
+        """A round with its events (read-only; no lock)."""
+        ...
+
+    async def active_round(self, player_key: str) -> StoredRound | None:
+        """The player's unfinished round, if any (read-only)."""
+        ...
+
+    async def list_rounds(self, player_key: str, brand_id: str, *,
+                          before: tuple[datetime, str] | None, limit: int) -> list[StoredRound]:
+        """The player's rounds in a brand, newest first, strictly before ``before``
+        (created_at, round_id)."""
+        ...
+
+    async def movements(self, player_key: str, round_id: str) -> list[Movement]:
+        """A round's wallet movements, oldest first (read-only)."""
+        ...

@@ -1,0 +1,87 @@
+"""The wallet port: how the service moves a player's money, whatever the operator's wallet is.
+
+Every money call carries an RGS-generated transaction id that is deterministic for its step of
+its round (:func:`transaction_id`), so a retry after a crash or timeout is recognised by the
+wallet as the same call.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class MoneyKind(enum.StrEnum):
+    """What a wallet movement does."""
+
+    DEBIT = "debit"
+    CREDIT = "credit"
+    ROLLBACK = "rollback"
+
+
+def transaction_id(round_id: str, step: int | str, kind: MoneyKind) -> str:
+    """The deterministic transaction id of a round's money step (``{round_id}:{step}:{kind}``)."""
+    return f"{round_id}:{step}:{kind.value}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Party:
+    """Who the money belongs to, as the wallet knows them."""
+
+    player_id: str
+    session_id: str
+    currency: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoneyCall:
+    """One debit, credit or rollback."""
+
+    kind: MoneyKind
+    transaction_id: str
+    round_id: str
+    party: Party
+    amount: int
+    #: Credits only: this credit closes the round.
+    round_closed: bool = False
+    #: Rollbacks only: the debit being cancelled.
+    debit_transaction_id: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoneyResult:
+    """An applied movement as the wallet reported it."""
+
+    transaction_id: str
+    balance: int
+
+
+class WalletError(Exception):
+    """Root of the wallet port's errors."""
+
+
+class WalletRefused(WalletError):
+    """The wallet refused the call for good (``reason`` as in the wallet contract, e.g.
+    ``INSUFFICIENT_FUNDS``); nothing was applied and a retry with the same id will not help."""
+
+    def __init__(self, message: str, *, reason: str, balance: int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.balance = balance
+
+
+class WalletUnavailable(WalletError):
+    """The wallet did not answer definitely (timeout, transport error): the outcome is unknown."""
+
+
+class Wallet(Protocol):
+    """The operator's seamless wallet."""
+
+    async def balance(self, party: Party) -> int:
+        """The player's balance in minor units."""
+        ...
+
+    async def move(self, call: MoneyCall) -> MoneyResult:
+        """Apply a debit, credit or rollback (idempotent by transaction id)."""
+        ...
