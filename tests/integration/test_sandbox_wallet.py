@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
+import socket
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -17,13 +21,14 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from rgs.sandbox.v1 import sandbox_pb2
-from rgs.wallet.v1 import wallet_pb2
+from rgs.wallet.v1 import wallet_pb2, wallet_pb2_grpc
 from sandbox_wallet import status
 from sandbox_wallet.errors import ConfigError
 from sandbox_wallet.faults import FaultBoard, FaultKind, FaultRule, Method
 from sandbox_wallet.server import start
 from sandbox_wallet.settings import SandboxWalletSettings
 from support.sandbox import AUTH, SandboxWalletClient, sandbox_wallet_server
+from support.tls import make_pki, openssl_available
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -642,3 +647,64 @@ async def test_restart_keeps_balances_and_transactions(
 async def test_plaintext_on_a_public_address_is_refused() -> None:
     with pytest.raises(ConfigError):
         await start(SandboxWalletSettings(listen="0.0.0.0:0", database_url="postgresql://x/y"))
+
+
+@pytest.mark.skipif(not openssl_available(), reason="needs the openssl command")
+async def test_tls_with_client_ca_requires_a_client_certificate(
+    sandbox_wallet_database_url: str, tmp_path: Path
+) -> None:
+    pki = make_pki(tmp_path)
+    running = await start(
+        SandboxWalletSettings(
+            listen="127.0.0.1:0",
+            database_url=sandbox_wallet_database_url,
+            tls_cert_file=pki.server_cert,
+            tls_key_file=pki.server_key,
+            tls_client_ca_file=pki.ca_cert,
+        )
+    )
+    ca = pki.ca_cert.read_bytes()
+    mutual = grpc.ssl_channel_credentials(
+        root_certificates=ca,
+        private_key=pki.client_key.read_bytes(),
+        certificate_chain=pki.client_cert.read_bytes(),
+    )
+    server_only = grpc.ssl_channel_credentials(root_certificates=ca)
+    try:
+        async with grpc.aio.secure_channel(running.target, mutual) as channel:
+            stub = wallet_pb2_grpc.WalletServiceStub(channel)
+            assert (await stub.Debit(debit("d-1", 100), metadata=AUTH)).balance == 99_900
+        async with grpc.aio.secure_channel(running.target, server_only) as channel:
+            stub = wallet_pb2_grpc.WalletServiceStub(channel)
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                await stub.Debit(debit("d-2", 100), metadata=AUTH, timeout=5)
+            assert info.value.code() is grpc.StatusCode.UNAVAILABLE
+    finally:
+        await running.stop(grace=None)
+
+
+async def test_command_line_entry_point_serves_until_terminated(
+    sandbox_wallet_database_url: str,
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "sandbox_wallet", "--listen", f"127.0.0.1:{port}",
+        "--database-url", sandbox_wallet_database_url,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            reply = await health.Check(
+                health_pb2.HealthCheckRequest(), wait_for_ready=True, timeout=20
+            )
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+            stub = wallet_pb2_grpc.WalletServiceStub(channel)
+            assert (await stub.Debit(debit("d-1", 100), metadata=AUTH)).balance == 99_900
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=20)
+    assert process.returncode == 0, stderr.decode()
+    assert b"demo player demo-alice: EUR 100000" in stderr

@@ -1,0 +1,66 @@
+"""rgs.devdb: server resolution, throw-away and template databases, the embedded fallback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from rgs import devdb
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def test_database_url_from_the_environment_wins_without_probing() -> None:
+    choice = await devdb.resolve_server(environ={"DATABASE_URL": "postgresql://u@db.example/x"})
+    assert (choice.url, choice.source) == ("postgresql://u@db.example/x", "env")
+
+
+async def test_local_server_is_chosen_when_it_answers() -> None:
+    if not await devdb.server_answers(devdb.LOCAL_SERVER_URL):
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    choice = await devdb.resolve_server(environ={})
+    assert (choice.url, choice.source) == (devdb.LOCAL_SERVER_URL, "local")
+
+
+async def test_embedded_server_is_started_when_nothing_else_answers(tmp_path: Path) -> None:
+    choice = await devdb.resolve_server(environ={}, probe_local=False, embedded_dir=tmp_path / "pg")
+    assert choice.source == "embedded"
+    assert await devdb.server_answers(choice.url)
+
+
+async def test_template_copies_carry_the_migrated_schema(pg_server_url: str) -> None:
+    async def migrate(url: str) -> None:
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("CREATE TABLE stakes (amount bigint NOT NULL)")
+        finally:
+            await conn.close()
+
+    template = devdb.unique_name("tpl_devdb")
+    copy = devdb.unique_name("test_devdb")
+    await devdb.create_template(pg_server_url, template, migrate)
+    try:
+        url = await devdb.create_database(pg_server_url, copy, template=template)
+        conn = await asyncpg.connect(url)
+        try:
+            assert await conn.fetchval("SELECT count(*) FROM stakes") == 0
+        finally:
+            await conn.close()
+    finally:
+        await devdb.drop_database(pg_server_url, copy)
+        await devdb.drop_template(pg_server_url, template)
+    assert not await devdb.server_answers(devdb.database_url(pg_server_url, copy))
+
+
+async def test_database_url_swaps_only_the_database_name() -> None:
+    socket_url = "postgresql://postgres:@/postgres?host=/var/run/pg"
+    assert devdb.database_url(socket_url, "t1") == "postgresql://postgres:@/t1?host=/var/run/pg"
+    assert devdb.database_url(devdb.LOCAL_SERVER_URL, "t1").endswith("127.0.0.1:5432/t1")
+
+
+@pytest.mark.parametrize("name", ["", "Upper", 'x"; DROP DATABASE postgres; --', "a" * 64])
+async def test_unsafe_database_names_are_refused(name: str) -> None:
+    with pytest.raises(devdb.DevDbError):
+        devdb.check_name(name)
