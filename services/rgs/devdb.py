@@ -33,8 +33,10 @@ DEFAULT_EMBEDDED_DIR = Path(__file__).resolve().parents[2] / "var" / "embedded-p
 PROBE_TIMEOUT_S = 2.0
 """How long the local server gets to answer before the embedded one is used."""
 
-Migrate = Callable[[str], Awaitable[None]]
-"""A migration step: given a database URL, bring that database's schema up to date."""
+Migrate = Callable[[str], Awaitable[object]]
+"""A migration step: given a database URL, bring that database's schema up to date.
+
+Whatever it returns (e.g. the names of the applied files) is ignored."""
 
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 

@@ -76,7 +76,3 @@ async def _apply_pending(conn: asyncpg.Connection) -> list[str]:
         applied.append(migration.name)
     return applied
 
-
-async def migrate_template(database_url: str) -> None:
-    """:data:`rgs.devdb.Migrate`-shaped wrapper of :func:`migrate` for template databases."""
-    await migrate(database_url)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -64,3 +65,24 @@ async def test_database_url_swaps_only_the_database_name() -> None:
 async def test_unsafe_database_names_are_refused(name: str) -> None:
     with pytest.raises(devdb.DevDbError):
         devdb.check_name(name)
+
+
+async def test_rgs_database_fixture_carries_the_journal_schema(rgs_database_url: str) -> None:
+    conn = await asyncpg.connect(rgs_database_url)
+    try:
+        applied = await conn.fetchval("SELECT count(*) FROM rgs.schema_migrations")
+    finally:
+        await conn.close()
+    assert applied >= 1
+
+
+async def test_each_test_database_is_a_fresh_copy(
+    sandbox_wallet_database_url: str, fresh_database: Any
+) -> None:
+    other = await fresh_database("sandbox_wallet")
+    assert other != sandbox_wallet_database_url
+    conn = await asyncpg.connect(other)
+    try:
+        assert await conn.fetchval("SELECT count(*) FROM sandbox_wallet.players") == 0
+    finally:
+        await conn.close()

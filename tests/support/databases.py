@@ -12,7 +12,8 @@ from collections.abc import Mapping
 
 from rgs import devdb
 from rgs.devdb import Migrate
-from sandbox_wallet.migrate import migrate_template as migrate_sandbox_wallet
+from rgs.journal.migrate import migrate as migrate_journal
+from sandbox_wallet.migrate import migrate as migrate_sandbox_wallet
 
 RGS_TEMPLATE = "rgs"
 """Template label of the RGS's own schema (journal, outbox)."""
@@ -21,8 +22,8 @@ SANDBOX_WALLET_TEMPLATE = "sandbox_wallet"
 """Template label of the sandbox wallet's schema."""
 
 TEMPLATE_MIGRATIONS: dict[str, Migrate] = {
-    # The journal's migrations plug in here once they exist (see rgs.devdb.Migrate).
-    RGS_TEMPLATE: devdb.no_migrations,
+    # Any async callable taking a database URL fits (rgs.devdb.Migrate); add templates here.
+    RGS_TEMPLATE: migrate_journal,
     SANDBOX_WALLET_TEMPLATE: migrate_sandbox_wallet,
 }
 """How each template is migrated, by label."""
