@@ -31,6 +31,8 @@ class TestResult:
     name: str
     p_values: tuple[float, ...]
     statistics: dict[str, float] = field(default_factory=dict)
+    #: What each P-value is about when there are several (a state, a statistic).
+    labels: tuple[str, ...] = ()
 
     def passed(self, alpha: float = 0.01) -> bool:
         """True when every P-value is at least ``alpha`` (SP 800-22 §4.2.1 decision rule)."""
@@ -224,7 +226,8 @@ def serial(bits: Bits, m: int = 16) -> TestResult:
     d1, d2 = p0 - p1, p0 - 2 * p1 + p2
     return TestResult(name="Serial",
                       p_values=(igamc(2 ** (m - 2), d1 / 2), igamc(2 ** (m - 3), d2 / 2)),
-                      statistics={"psi2_m": p0, "del_psi2": d1, "del2_psi2": d2})
+                      statistics={"psi2_m": p0, "del_psi2": d1, "del2_psi2": d2},
+                      labels=("∇ψ²", "∇²ψ²"))
 
 
 def _phi(bits: Bits, m: int) -> float:

@@ -180,7 +180,8 @@ def random_excursions(bits: Bits, *, require_cycles: bool = True) -> TestResult:
         chi2 = sum((v - j * p) ** 2 / (j * p) for v, p in zip(nu.tolist(), pis, strict=True))
         stats[f"chi2[{x}]"] = chi2
         ps.append(igamc(5 / 2, chi2 / 2))
-    return TestResult(name="RandomExcursions", p_values=tuple(ps), statistics=stats)
+    return TestResult(name="RandomExcursions", p_values=tuple(ps), statistics=stats,
+                      labels=tuple(f"x={x:+d}" for x in (-4, -3, -2, -1, 1, 2, 3, 4)))
 
 
 def random_excursions_variant(bits: Bits, *, require_cycles: bool = True) -> TestResult:
@@ -199,4 +200,5 @@ def random_excursions_variant(bits: Bits, *, require_cycles: bool = True) -> Tes
         xi = int(counts[x + 9])
         stats[f"xi[{x}]"] = xi
         ps.append(math.erfc(abs(xi - j) / math.sqrt(2 * j * (4 * abs(x) - 2))))
-    return TestResult(name="RandomExcursionsVariant", p_values=tuple(ps), statistics=stats)
+    return TestResult(name="RandomExcursionsVariant", p_values=tuple(ps), statistics=stats,
+                      labels=tuple(f"x={x:+d}" for x in states))
