@@ -1,0 +1,79 @@
+"""The one table from domain errors to gRPC status codes, and how a refusal is sent.
+
+Every refusal carries a ``google.rpc.ErrorInfo`` (domain ``rgs``, reason UPPER_SNAKE_CASE) in the
+standard ``grpc-status-details-bin`` trailer. No request ends in INTERNAL or UNKNOWN: anything
+unforeseen is logged and answered UNAVAILABLE (retryable, nothing was committed).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from rgs.journal.errors import JournalBusy, JournalError, JournalUnavailable
+from rgs.service.errors import (
+    Busy,
+    InvalidRequest,
+    NotAllowedNow,
+    NotFound,
+    PermissionDenied,
+    RequestConflict,
+    ServiceError,
+    Unauthenticated,
+    Unavailable,
+)
+
+log = logging.getLogger(__name__)
+
+DOMAIN = "rgs"
+"""ErrorInfo.domain of every refusal."""
+
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+
+#: Domain error class → gRPC code (the first matching row wins).
+ERROR_TABLE: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
+    (InvalidRequest, grpc.StatusCode.INVALID_ARGUMENT),
+    (Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
+    (PermissionDenied, grpc.StatusCode.PERMISSION_DENIED),
+    (NotFound, grpc.StatusCode.NOT_FOUND),
+    (RequestConflict, grpc.StatusCode.ALREADY_EXISTS),
+    (NotAllowedNow, grpc.StatusCode.FAILED_PRECONDITION),
+    (Busy, grpc.StatusCode.ABORTED),
+    (Unavailable, grpc.StatusCode.UNAVAILABLE),
+    (JournalBusy, grpc.StatusCode.ABORTED),
+    (JournalUnavailable, grpc.StatusCode.UNAVAILABLE),
+)
+
+_JOURNAL_REASONS: dict[type[JournalError], str] = {
+    JournalBusy: "REQUEST_IN_PROGRESS",
+    JournalUnavailable: "JOURNAL_UNAVAILABLE",
+}
+
+
+def classify(exc: BaseException) -> tuple[grpc.StatusCode, str, str]:
+    """(code, reason, message) for an error raised while serving a call."""
+    for cls, code in ERROR_TABLE:
+        if isinstance(exc, cls):
+            if isinstance(exc, ServiceError):
+                return code, exc.reason, str(exc)
+            reason = next((r for c, r in _JOURNAL_REASONS.items() if isinstance(exc, c)),
+                          "UNAVAILABLE")
+            return code, reason, str(exc)
+    return grpc.StatusCode.UNAVAILABLE, "SERVER_ERROR", "the server could not serve the call"
+
+
+def status_trailer(code: grpc.StatusCode, reason: str, message: str
+                   ) -> tuple[tuple[str, bytes], ...]:
+    """The ``grpc-status-details-bin`` trailer carrying a google.rpc.Status with ErrorInfo."""
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN))
+    status = status_pb2.Status(code=_rpc_code(code), message=message, details=[detail])
+    return ((STATUS_DETAILS_KEY, status.SerializeToString()),)
+
+
+def _rpc_code(code: grpc.StatusCode) -> int:
+    value = code.value[0]
+    return int(value) if isinstance(value, int) else code_pb2.UNKNOWN

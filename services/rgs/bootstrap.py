@@ -1,0 +1,111 @@
+"""The one place concrete adapters are chosen and wired into the use cases.
+
+Tests call :func:`build` with fakes swapped in (in-memory journal, fake wallet, forced pickers), so
+the wiring itself is tested too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from rgs import devdb
+from rgs.api.server import RunningServer, TlsFiles, start_server
+from rgs.config import RgsSettings, load_brands
+from rgs.journal.postgres import PostgresJournal
+from rgs.rng.certified import CertifiedRng
+from rgs.service.backoffice import BackOffice
+from rgs.service.common import sha256_hex
+from rgs.service.play import GameService
+from rgs.service.ports import CardSourceFactory, Clock, Journal
+from rgs.wallet.grpc_wallet import GrpcWallet, GrpcWalletSettings
+from rgs.wallet.port import Wallet
+
+DEV_OPERATOR_KEYS = {"dev-operator": "rgs-dev-operator-key",
+                     "other-operator": "rgs-other-operator-key"}
+"""The documented sandbox operator API keys (stored hashed by ``rgs sandbox``)."""
+
+
+class CertifiedCards:
+    """Card randomness from the certified RNG (:mod:`rgs.rng`)."""
+
+    def __init__(self, rng: CertifiedRng | None = None) -> None:
+        self._rng = rng or CertifiedRng()
+
+    def picker(self) -> Callable[[int], int]:
+        """An unbiased index picker backed by the DRBG."""
+        return self._rng.below
+
+
+def utc_now() -> datetime:
+    """The wall clock in UTC."""
+    return datetime.now(UTC)
+
+
+@dataclass(slots=True, kw_only=True)
+class App:
+    """The wired use cases and what must be closed at shutdown."""
+
+    game: GameService
+    office: BackOffice
+    journal: Journal
+    wallet: Wallet
+    closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+
+    async def close(self) -> None:
+        """Close adapters in reverse order of opening."""
+        for close in reversed(self.closers):
+            await close()
+        self.closers.clear()
+
+
+async def database_url(settings: RgsSettings) -> str:
+    """The journal database: configured, or (development only) found by rgs.devdb."""
+    if settings.database_url:
+        return settings.database_url
+    if settings.environment == "production":
+        raise ValueError("RGS_DATABASE_URL is required in production")
+    return await devdb.resolve_server_url()
+
+
+async def build(settings: RgsSettings, *, journal: Journal | None = None,
+                wallet: Wallet | None = None, cards: CardSourceFactory | None = None,
+                clock: Clock = utc_now) -> App:
+    """Wire the application; any adapter given replaces the configured one."""
+    brands = load_brands(settings.brands_file)
+    closers: list[Callable[[], Awaitable[None]]] = []
+    if journal is None:
+        pg = await PostgresJournal.connect(await database_url(settings),
+                                           max_size=settings.database_pool_size,
+                                           lock_wait_s=settings.lock_wait_s)
+        closers.append(pg.close)
+        journal = pg
+    if wallet is None:
+        grpc_wallet = GrpcWallet(GrpcWalletSettings(
+            target=settings.wallet_address, api_key=settings.wallet_api_key,
+            timeout_s=settings.wallet_timeout_s, tls_ca_file=settings.wallet_tls_ca_file,
+            tls_cert_file=settings.wallet_tls_cert_file,
+            tls_key_file=settings.wallet_tls_key_file))
+        closers.append(grpc_wallet.close)
+        wallet = grpc_wallet
+    game = GameService(journal=journal, wallet=wallet, cards=cards or CertifiedCards(),
+                       brands=brands, clock=clock, test_mode=settings.test_mode)
+    office = BackOffice(journal=journal, brands=brands, clock=clock,
+                        session_ttl=settings.session_ttl)
+    return App(game=game, office=office, journal=journal, wallet=wallet, closers=closers)
+
+
+async def serve(settings: RgsSettings, app: App) -> RunningServer:
+    """Start the gRPC server for a built app."""
+    tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
+           if settings.tls_cert_file and settings.tls_key_file else None)
+    return await start_server(game=app.game, office=app.office, listen=settings.listen, tls=tls)
+
+
+async def add_dev_operator_keys(journal: Journal) -> dict[str, str]:
+    """Store the documented sandbox operator keys (hashed); return them by operator."""
+    for operator, key in DEV_OPERATOR_KEYS.items():
+        await journal.add_operator_key(operator_id=operator, key_hash=sha256_hex(key),
+                                       label="sandbox dev key")
+    return dict(DEV_OPERATOR_KEYS)

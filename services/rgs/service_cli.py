@@ -1,0 +1,198 @@
+"""The service commands of the ``rgs`` CLI: ``serve``, ``migrate`` and ``sandbox``.
+
+``rgs.__main__`` calls :func:`register`; ``python -m rgs.service_cli`` runs them standalone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import asyncpg
+
+from rgs import devdb
+from rgs.bootstrap import add_dev_operator_keys, build, database_url, serve
+from rgs.config import ConfigError, RgsSettings, load_settings
+from rgs.journal.errors import JournalError
+from rgs.journal.migrate import migrate
+
+log = logging.getLogger("rgs")
+
+SANDBOX_WALLET_LISTEN = "127.0.0.1:50061"
+"""Where ``rgs sandbox`` starts the sandbox wallet."""
+
+
+async def _wait_for_signal() -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
+def _settings(ns: argparse.Namespace, **extra: Any) -> RgsSettings:
+    overrides: dict[str, Any] = {k: v for k, v in extra.items() if v is not None}
+    if getattr(ns, "listen", None):
+        overrides["listen"] = ns.listen
+    if getattr(ns, "database_url", None):
+        overrides["database_url"] = ns.database_url
+    return load_settings(**overrides)
+
+
+async def _serve(settings: RgsSettings) -> None:
+    app = await build(settings)
+    try:
+        running = await serve(settings, app)
+        host = settings.listen.rsplit(":", 1)[0]
+        print(f"rgs listening on {host}:{running.port}"
+              f"{' (TLS)' if settings.tls_enabled else ''}"
+              f"{' [TEST MODE: forced cards accepted]' if settings.test_mode else ''}",
+              flush=True)
+        await _wait_for_signal()
+        await running.stop(grace=5.0)
+    finally:
+        await app.close()
+
+
+def cmd_serve(ns: argparse.Namespace) -> int:
+    """``rgs serve``: run one RGS replica until SIGINT/SIGTERM."""
+    try:
+        settings = _settings(ns, test_mode=True if ns.test_mode else None)
+        asyncio.run(_serve(settings))
+    except (ConfigError, JournalError, devdb.DevDbError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+async def _migrate(settings: RgsSettings) -> list[str]:
+    return await migrate(await database_url(settings))
+
+
+def cmd_migrate(ns: argparse.Namespace) -> int:
+    """``rgs migrate``: apply the journal's pending migrations."""
+    try:
+        applied = asyncio.run(_migrate(_settings(ns)))
+    except (ConfigError, devdb.DevDbError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print("applied: " + (", ".join(applied) if applied else "nothing (up to date)"))
+    return 0
+
+
+HOW_TO_PLAY = """\
+The sandbox is running.
+  RGS (gRPC, plaintext on loopback): {rgs}
+  sandbox wallet:                    {wallet}  (demo players: demo-alice, demo-bob, ...)
+  database:                          {db}
+  dev operator API key:              {key}
+                                     (operator dev-operator: brands demo-casino, demo-casino-usd)
+
+Play a round with grpcurl (reflection is on):
+  TOKEN=$(grpcurl -plaintext -H 'authorization: Bearer {key}' \\
+      -d '{{"request_id":"s1","brand_id":"demo-casino","player_id":"demo-alice"}}' \\
+      {rgs} rgs.operator.v1.OperatorService/CreateSession | jq -r .sessionToken)
+  grpcurl -plaintext -H "authorization: Bearer $TOKEN" \\
+      {rgs} rgs.blackjack.v1.BlackjackService/ListVariants
+  grpcurl -plaintext -H "authorization: Bearer $TOKEN" \\
+      -d '{{"request_id":"d1","variant_id":"classic-resplit",
+           "boxes":[{{"seat":1,"stake":100}}]}}' \\
+      {rgs} rgs.blackjack.v1.BlackjackService/Deal
+  grpcurl -plaintext -H "authorization: Bearer $TOKEN" \\
+      -d '{{"request_id":"a1","round_id":"<round id>","expected_seq":1,"seat":1,
+           "action":"ACTION_STAND"}}' \\
+      {rgs} rgs.blackjack.v1.BlackjackService/Act
+Stop with Ctrl-C."""
+
+
+SANDBOX_DATABASE = "rgs_sandbox"
+"""The database the sandbox uses on a found (local or embedded) server."""
+
+
+async def _sandbox_database() -> str:
+    """DATABASE_URL as given, else a dedicated database on the local or embedded server (so
+    the sandbox never writes into a server's maintenance database)."""
+    choice = await devdb.resolve_server()
+    if choice.source == "env":
+        return choice.url
+    try:
+        return await devdb.create_database(choice.url, SANDBOX_DATABASE)
+    except asyncpg.DuplicateDatabaseError:
+        return devdb.database_url(choice.url, SANDBOX_DATABASE)
+
+
+async def _sandbox(settings: RgsSettings, wallet_listen: str) -> None:
+    from sandbox_wallet.server import start as start_wallet
+    from sandbox_wallet.settings import SandboxWalletSettings
+
+    url = settings.database_url or await _sandbox_database()
+    await migrate(url)
+    wallet = await start_wallet(SandboxWalletSettings(
+        listen=wallet_listen, database_url=url, api_key=settings.wallet_api_key))
+    try:
+        settings = settings.model_copy(update={"database_url": url,
+                                               "wallet_address": wallet.target})
+        app = await build(settings)
+        try:
+            keys = await add_dev_operator_keys(app.journal)
+            running = await serve(settings, app)
+            host = settings.listen.rsplit(":", 1)[0]
+            print(HOW_TO_PLAY.format(rgs=f"{host}:{running.port}", wallet=wallet.target,
+                                     db=url, key=keys["dev-operator"]), flush=True)
+            await _wait_for_signal()
+            await running.stop(grace=2.0)
+        finally:
+            await app.close()
+    finally:
+        await wallet.stop(grace=1.0)
+
+
+def cmd_sandbox(ns: argparse.Namespace) -> int:
+    """``rgs sandbox``: database, migrations, sandbox wallet and RGS on this machine."""
+    try:
+        settings = _settings(ns, test_mode=True if ns.test_mode else None)
+        asyncio.run(_sandbox(settings, ns.wallet_listen))
+    except (ConfigError, JournalError, devdb.DevDbError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``serve``, ``migrate`` and ``sandbox`` to the ``rgs`` CLI."""
+    p = subparsers.add_parser("serve", help="run one RGS replica (settings: RGS_* env vars)")
+    p.add_argument("--listen", help="host:port (default RGS_LISTEN or 127.0.0.1:50051)")
+    p.add_argument("--database-url", help="journal PostgreSQL URL (default RGS_DATABASE_URL)")
+    p.add_argument("--test-mode", action="store_true", help="accept forced cards (labs/tests)")
+    p.set_defaults(func=cmd_serve)
+    p = subparsers.add_parser("migrate", help="apply the journal's database migrations")
+    p.add_argument("--database-url", help="journal PostgreSQL URL (default RGS_DATABASE_URL)")
+    p.set_defaults(func=cmd_migrate)
+    p = subparsers.add_parser(
+        "sandbox", help="start PostgreSQL (or DATABASE_URL), migrations, wallet and RGS")
+    p.add_argument("--listen", default="127.0.0.1:50051", help="RGS host:port")
+    p.add_argument("--wallet-listen", default=SANDBOX_WALLET_LISTEN,
+                   help="sandbox wallet host:port")
+    p.add_argument("--database-url", help="PostgreSQL URL (default: DATABASE_URL, local, "
+                   "embedded)")
+    p.add_argument("--test-mode", action="store_true", help="accept forced cards")
+    p.set_defaults(func=cmd_sandbox)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m rgs.service_cli {serve,migrate,sandbox}``."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    parser = argparse.ArgumentParser(prog="rgs")
+    register(parser.add_subparsers(dest="command", required=True))
+    ns = parser.parse_args(argv)
+    result: int = ns.func(ns)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())
