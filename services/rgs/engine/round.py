@@ -70,6 +70,17 @@ _HAND_ACTIONS = (
     Action.POWER_DOUBLE, Action.POWER_KEEP, Action.POWER_REPLACE, Action.CASH_OUT,
 )
 _ZERO = Fraction(0)
+#: Card events are immutable values with few distinct shapes; sharing them saves building
+#: thousands of identical objects per second in simulations.
+_CARD_EVENTS: dict[tuple[str, int | None, int, bool], CardDealt] = {}
+
+
+def _card_event(card: str, seat: int | None, hand: int, face_down: bool) -> CardDealt:
+    key = (card, seat, hand, face_down)
+    ev = _CARD_EVENTS.get(key)
+    if ev is None:
+        ev = _CARD_EVENTS[key] = CardDealt(card=card, seat=seat, hand=hand, face_down=face_down)
+    return ev
 
 
 class _Hand:
@@ -445,7 +456,7 @@ class Round:
     def _deal_to(self, box: _Box, h: int) -> str:
         card = self._source.draw()
         box.hands[h].add(card)
-        self._emit(CardDealt(card=card, seat=box.bet.seat, hand=h))
+        self._events.append(_card_event(card, box.bet.seat, h, False))
         return card
 
     def _deal_dealer(self, *, face_down: bool = False) -> str:
@@ -453,7 +464,7 @@ class Round:
         self._dealer.append(card)
         if face_down:
             self._hole_hidden = True
-        self._emit(CardDealt(card=card, seat=None, face_down=face_down))
+        self._events.append(_card_event(card, None, 0, face_down))
         return card
 
     def _reveal_hole(self) -> None:

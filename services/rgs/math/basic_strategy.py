@@ -1,0 +1,162 @@
+"""A table-driven basic-strategy player that plays rounds through the production engine.
+
+A strategy table maps ``(kind, total, up)`` to an action code, where ``kind`` is ``"hard"``,
+``"soft"`` or ``"pair"`` (``total`` is then the value of one card of the pair, ace = 1), and
+``up`` is the dealer's up-card class ``"A"``, ``"2"`` … ``"9"``, ``"T"``. Action codes:
+
+====  ===========================================================================
+H     hit
+S     stand
+D     double if allowed, else hit
+Ds    double if allowed, else stand
+P     split (falls back to the hard/soft total when a split is not allowed)
+Rh    surrender if allowed, else hit
+Rs    surrender if allowed, else stand
+PS    Power Split if allowed, else the hard total's action
+C     Cash Out if offered, else the hard/soft total's action
+====  ===========================================================================
+
+Where the rules give Power Double instead of a double, a ``D``/``Ds`` is played as Power Double
+and the card is kept when the new total reaches :data:`POWER_KEEP_TOTAL` (or the hand has
+a soft total of 18 or more), else replaced.
+
+:func:`textbook_table` builds the classic multi-deck chart (S17 or H17, double after split or
+not, late surrender) from a rule set's fields; the math module's analysis supplies exact,
+variant-specific tables in the same format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rgs.engine import Action, Round, RuleSet, Surrender
+from rgs.engine.cards import CARD_VALUE, hand_total
+from rgs.engine.rules import UP_CLASSES, up_class
+
+StrategyKey = tuple[str, int, str]
+StrategyTable = Mapping[StrategyKey, str]
+
+#: Keep a Power Double card that makes at least this hard total.
+POWER_KEEP_TOTAL = 18
+
+
+def _row(codes: str) -> dict[str, str]:
+    """Ten action codes for up cards 2..9, T, A written as a space-separated string."""
+    parts = codes.split()
+    assert len(parts) == 10
+    order = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+    return dict(zip(order, parts, strict=True))
+
+
+def textbook_table(rules: RuleSet) -> dict[StrategyKey, str]:
+    """The standard multi-deck basic strategy, adjusted by the rules' H17, DAS and surrender."""
+    h17 = rules.dealer_hits_soft_17
+    das = rules.double_after_split
+    surrender = rules.surrender is Surrender.LATE
+    hard: dict[int, str] = {
+        **dict.fromkeys(range(4, 9), "H H H H H H H H H H"),
+        9: "H D D D D H H H H H",
+        10: "D D D D D D D D H H",
+        11: "D D D D D D D D D " + ("D" if h17 else "H"),
+        12: "H H S S S H H H H H",
+        13: "S S S S S H H H H H",
+        14: "S S S S S H H H H H",
+        15: "S S S S S H H H " + ("Rh H" if not h17 else "Rh Rh") if surrender else
+            "S S S S S H H H H H",
+        16: "S S S S S H H Rh Rh Rh" if surrender else "S S S S S H H H H H",
+        17: "S S S S S S S S S " + ("Rs" if surrender and h17 else "S"),
+        **dict.fromkeys(range(18, 22), "S S S S S S S S S S"),
+    }
+    soft: dict[int, str] = {
+        12: "H H H D D H H H H H",
+        13: "H H H D D H H H H H",
+        14: "H H H D D H H H H H",
+        15: "H H D D D H H H H H",
+        16: "H H D D D H H H H H",
+        17: "H D D D D H H H H H",
+        18: ("Ds" if h17 else "S") + " Ds Ds Ds Ds S S H H H",
+        19: "S S S S " + ("Ds" if h17 else "S") + " S S S S S",
+        20: "S S S S S S S S S S",
+        21: "S S S S S S S S S S",
+    }
+    pair: dict[int, str] = {
+        1: "P P P P P P P P P P",
+        2: ("P P P P P P H H H H" if das else "H H P P P P H H H H"),
+        3: ("P P P P P P H H H H" if das else "H H P P P P H H H H"),
+        4: ("H H H P P H H H H H" if das else "H H H H H H H H H H"),
+        5: "D D D D D D D D H H",
+        6: ("P P P P P H H H H H" if das else "H P P P P H H H H H"),
+        7: "P P P P P P H H H H",
+        8: "P P P P P P P P P P",
+        9: "P P P P P S P P S S",
+        10: "S S S S S S S S S S",
+    }
+    table: dict[StrategyKey, str] = {}
+    for kind, rows in (("hard", hard), ("soft", soft), ("pair", pair)):
+        for total, codes in rows.items():
+            for up, code in _row(codes).items():
+                table[(kind, total, up)] = code
+    return table
+
+
+class BasicStrategyPlayer:
+    """Plays every decision of a round from a strategy table; never insures, never cashes out
+    unless the table says ``C``."""
+
+    __slots__ = ("rules", "table")
+
+    def __init__(self, rules: RuleSet, table: StrategyTable | None = None) -> None:
+        self.rules = rules
+        self.table = table if table is not None else textbook_table(rules)
+        missing = [(k, t, u) for k, t in (("hard", 12), ("soft", 18)) for u in UP_CLASSES
+                   if (k, t, u) not in self.table]
+        if missing:
+            raise ValueError(f"strategy table lacks entries such as {missing[0]}")
+
+    def play(self, rnd: Round) -> None:
+        """Make every decision until the round is settled."""
+        while not rnd.finished:
+            to_act = rnd.to_act
+            if to_act is None:  # insurance: always declined by basic strategy
+                for seat in rnd.seats():
+                    if rnd.can(seat, 0, Action.DECLINE_INSURANCE):
+                        rnd.act(seat, 0, Action.DECLINE_INSURANCE)
+                continue
+            seat, hand = to_act
+            rnd.act(seat, hand, self.decide(rnd, seat, hand))
+
+    def decide(self, rnd: Round, seat: int, hand: int) -> Action:
+        """The table's action for the hand to act, with the fallbacks of the action codes."""
+        cards = rnd.hand_cards(seat, hand)
+        up = up_class(rnd.dealer_cards()[0])
+        total, soft = hand_total(cards)
+        if rnd.can(seat, hand, Action.POWER_KEEP):
+            keep = total <= 21 and (total >= POWER_KEEP_TOTAL or (soft and total >= 18))
+            return Action.POWER_KEEP if keep else Action.POWER_REPLACE
+        table = self.table
+        code = None
+        if len(cards) == 2 and CARD_VALUE[cards[0]] == CARD_VALUE[cards[1]]:
+            code = table.get(("pair", CARD_VALUE[cards[0]], up))
+            if code == "P" and rnd.can(seat, hand, Action.SPLIT):
+                return Action.SPLIT
+        if code is None or code == "P":
+            code = table.get(("soft" if soft else "hard", total, up), "S" if total >= 17 else "H")
+        if code == "C":
+            if rnd.can(seat, hand, Action.CASH_OUT):
+                return Action.CASH_OUT
+            code = table.get(("hard", total, up), "S") if not soft else "S"
+        if code == "PS":
+            if rnd.can(seat, hand, Action.POWER_SPLIT):
+                return Action.POWER_SPLIT
+            code = textbook_table(self.rules)[("hard", total, up)]
+        if code in ("D", "Ds"):
+            if rnd.can(seat, hand, Action.DOUBLE):
+                return Action.DOUBLE
+            if rnd.can(seat, hand, Action.POWER_DOUBLE):
+                return Action.POWER_DOUBLE
+            return Action.HIT if code == "D" else Action.STAND
+        if code in ("Rh", "Rs"):
+            if rnd.can(seat, hand, Action.SURRENDER):
+                return Action.SURRENDER
+            return Action.HIT if code == "Rh" else Action.STAND
+        return Action.HIT if code == "H" else Action.STAND
