@@ -90,7 +90,8 @@ class MainGame:
 
     rules: RuleSet
     roots: tuple[RootHand, ...]
-    players: dict[tuple[int, str], HandPlayer] = field(default_factory=dict)
+    #: Per up card (rank index), the hand players behind the root values.
+    analyses: dict[int, UpCardAnalysis] = field(default_factory=dict, compare=False)
 
     @property
     def ev(self) -> float:
@@ -119,15 +120,29 @@ def is_peeked(rules: RuleSet, up: int) -> bool:
     return False
 
 
-def removed_compositions(decks: int) -> list[Counts]:
-    """Every composition of removed cards the analysis looks up: a hand of hard total up to
-    21, alone or with one more card out (a split partner, a replaced Power Double card)."""
-    shoe = full_shoe(decks)
+def removed_compositions(rules: RuleSet) -> list[Counts]:
+    """Every composition of removed cards the analysis looks up: each hand of hard total up
+    to 21, and such a hand with the other split card (or a replaced Power Double card) out."""
+    shoe = full_shoe(rules.decks)
     base = list(hands_up_to(21))
     out = set(base)
+    partners: set[tuple[int, int]] = set()  # (card in the hand, card out besides it)
+    if rules.max_split_depth >= 1:
+        partners.update((p, p) for p in range(NRANKS))
+    for a in range(1, NRANKS):
+        for b in range(1, NRANKS):
+            if a != b and a + b + 2 in rules.power_split_totals:
+                partners.add((a, b))
     for h in base:
-        for x in range(NRANKS):
-            out.add(add(h, x))
+        for first, other in partners:
+            if h[first]:
+                out.add(add(h, other))
+    for h in two_card_hands():
+        if hard_sum(h) in rules.power_double_counts:
+            for r in range(NRANKS):
+                for s in range(NRANKS):
+                    if hard_sum(h) + s + 1 <= 21:
+                        out.add(add(add(h, r), s))
     return sorted(c for c in out if fits(c, shoe))
 
 
@@ -270,9 +285,9 @@ def analyse_main(rules: RuleSet) -> MainGame:
         raise MathError("a shoe needs at least one deck")
     shoe = full_shoe(rules.decks)
     n = sum(shoe)
-    comps = removed_compositions(rules.decks)
+    comps = removed_compositions(rules)
     roots: list[RootHand] = []
-    players: dict[tuple[int, str], HandPlayer] = {}
+    analyses: dict[int, UpCardAnalysis] = {}
     for up in range(NRANKS):
         p_up = shoe[up] / n
         table = build_table(rules, up, comps)
@@ -282,6 +297,5 @@ def analyse_main(rules: RuleSet) -> MainGame:
             if not fits(hand, less):
                 continue
             roots.append(ua.root(hand, p_up * deal_weight(less, hand)))
-        for name, pl in ua.players.items():
-            players[(up, name)] = pl
-    return MainGame(rules=rules, roots=tuple(roots), players=players)
+        analyses[up] = ua
+    return MainGame(rules=rules, roots=tuple(roots), analyses=analyses)

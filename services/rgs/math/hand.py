@@ -106,7 +106,8 @@ class UpCardTable:
 
     def distribution(self, removed: Counts) -> list[float]:
         """Dealer outcome probabilities (a copy) given the removed cards."""
-        return list(self.dist[self.index[removed]])
+        row: list[float] = self.dist[self.index[removed]].tolist()
+        return row
 
 
 class HandPlayer:
@@ -118,10 +119,15 @@ class HandPlayer:
         self._memo: dict[Counts, float] = {}
         self._dbl: dict[Counts, float] = {}
         self._hit: dict[Counts, float] = {}
+        self._removed: dict[Counts, Counts] = {}
 
     def removed(self, hand: Counts) -> Counts:
         """Cards out of the shoe for this hand."""
-        return plus(hand, self.ctx.extra)
+        got = self._removed.get(hand)
+        if got is None:
+            got = plus(hand, self.ctx.extra) if any(self.ctx.extra) else hand
+            self._removed[hand] = got
+        return got
 
     def finished(self, hand: Counts) -> bool:
         """The hand takes no more decisions (bust, 21, card count reached)."""

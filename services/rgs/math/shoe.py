@@ -7,6 +7,7 @@ every ten-valued card. Ranks are therefore identified by their blackjack value m
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 #: Number of rank classes (A, 2..9, ten-valued).
 NRANKS = 10
@@ -36,11 +37,13 @@ def plus(a: Counts, b: Counts) -> Counts:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
+@cache
 def hard_sum(c: Counts) -> int:
     """Total with every ace counted as one."""
     return sum((i + 1) * n for i, n in enumerate(c))
 
 
+@cache
 def total_soft(c: Counts) -> tuple[int, bool]:
     """Best total of a hand and whether it is soft (an ace counted as eleven)."""
     h = hard_sum(c)

@@ -1,0 +1,126 @@
+"""A variant's complete math: the figures of its PAR sheet, computed from its rule set."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from rgs.engine.rules import RuleSet
+from rgs.math.analysis import MainGame, analyse_main
+from rgs.math.cashout import CashOutDesign, as_table, design_cash_out
+from rgs.math.outcomes import Dist, game_distribution
+from rgs.math.sidebets import insurance_rtp, side_bet_rtps
+from rgs.math.strategy_tables import (
+    PowerDoubleKey,
+    StrategyKey,
+    derive_power_double,
+    derive_strategy,
+)
+
+#: How the figures are obtained, printed on every PAR sheet.
+METHOD = (
+    "Composition-dependent combinatorial analysis from the exact shoe, shuffled every round: "
+    "the dealer's final-hand probabilities are exact given every card removed; the original "
+    "hand is played optimally for its exact composition against each up card. Split hands are "
+    "played optimally for their own cards with the other split card removed; resplits use a "
+    "constant pairing probability (the standard resplit approximation). The outcome "
+    "distribution (and so the hit frequency and standard deviation) settles every hand of a "
+    "box against one dealer hand distributed as given the first three cards. The 20+ Bonus "
+    "assumes the bettor stands on every qualifying two-card 20/21."
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VariantReport:
+    """Everything the PAR sheet of one variant states."""
+
+    rules: RuleSet
+    game: MainGame
+    distribution: Dist
+    side_bets: dict[str, float]
+    insurance_rtp: float
+    cash_out: CashOutDesign | None
+    strategy: dict[StrategyKey, str]
+    power_double: dict[PowerDoubleKey, str]
+    seconds: float
+
+    @property
+    def rtp(self) -> float:
+        """Main-game return to player, percent."""
+        return self.game.rtp
+
+    @property
+    def hit_frequency(self) -> float:
+        """Probability that a round's net result is a win."""
+        return sum(p for k, p in self.distribution.items() if k > 0)
+
+    @property
+    def push_frequency(self) -> float:
+        """Probability that a round's net result is zero."""
+        return self.distribution.get(0, 0.0)
+
+    @property
+    def standard_deviation(self) -> float:
+        """Standard deviation of a round's net result, in main bets."""
+        mean = sum(k / 2 * p for k, p in self.distribution.items())
+        m2 = sum((k / 2) ** 2 * p for k, p in self.distribution.items())
+        return math.sqrt(m2 - mean * mean)
+
+
+def analyse_variant(rules: RuleSet,
+                    progress: Callable[[str], None] | None = None) -> VariantReport:
+    """Run every analysis of a rule set (a few seconds per variant)."""
+    say = progress or (lambda _m: None)
+    start = time.perf_counter()
+    say(f"{rules.id}: main game")
+    game = analyse_main(rules)
+    say(f"{rules.id}: outcome distribution")
+    dist = game_distribution(game)
+    say(f"{rules.id}: side bets")
+    sides = side_bet_rtps(game)
+    design = design_cash_out(game) if rules.cash_out is not None else None
+    say(f"{rules.id}: strategy")
+    table = as_table(design, rules.id) if design is not None else None
+    strategy = derive_strategy(game, table)
+    pd = derive_power_double(game)
+    return VariantReport(rules=rules, game=game, distribution=dist, side_bets=sides,
+                         insurance_rtp=insurance_rtp(game), cash_out=design, strategy=strategy,
+                         power_double=pd, seconds=time.perf_counter() - start)
+
+
+@cache
+def cached_report(rules: RuleSet) -> VariantReport:
+    """:func:`analyse_variant`, once per rule set per process (tests and tools share it)."""
+    return analyse_variant(rules)
+
+
+def _r(x: float) -> float:
+    return round(float(x), 6)
+
+
+def figures(report: VariantReport) -> dict[str, object]:
+    """The PAR sheet's figures as one JSON-ready object (percentages in percent)."""
+    r = report.rules
+    out: dict[str, object] = {
+        "variant": r.id,
+        "name": r.name,
+        "decks": r.decks,
+        "rtp": _r(report.rtp),
+        "house_edge": _r(100.0 - report.rtp),
+        "hit_frequency": _r(100.0 * report.hit_frequency),
+        "push_frequency": _r(100.0 * report.push_frequency),
+        "standard_deviation": _r(report.standard_deviation),
+        "outcome_distribution": [{"net": k / 2, "probability": _r(p)}
+                                 for k, p in report.distribution.items() if p >= 5e-7],
+        "insurance_rtp": _r(report.insurance_rtp) if r.insurance else None,
+        "side_bets": {k: _r(v) for k, v in report.side_bets.items()},
+    }
+    if report.cash_out is not None:
+        out["cash_out_rtp"] = _r(report.cash_out.rtp)
+        out["cash_out_scale"] = _r(report.cash_out.scale)
+        out["cash_out_offer_range"] = [report.cash_out.low, report.cash_out.high]
+    out["method"] = METHOD
+    return out

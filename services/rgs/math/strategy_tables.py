@@ -1,0 +1,193 @@
+"""Each variant's playing strategy, derived from the analysis, for the simulator and clients.
+
+:func:`load_strategy` returns a total-dependent table ``(kind, total_or_pair, up) -> code``:
+
+* ``kind`` is ``"hard"`` (totals 4..21), ``"soft"`` (totals 12..21) or ``"pair"``;
+* ``total_or_pair`` is the hand total, or for ``"pair"`` the value of one card of the pair
+  (ace = 1, ten-valued = 10);
+* ``up`` is the dealer up-card class ``"A"``, ``"2"`` .. ``"9"``, ``"T"``.
+
+Codes (each names its fallback when the action is not allowed on the hand at hand):
+
+==========  ===========================================================================
+``H``       hit
+``S``       stand
+``D``       double if allowed, else hit
+``Ds``      double if allowed, else stand
+``P``       split (pair table only); when splitting is not allowed use the hard/soft entry
+``Rh``      surrender if allowed, else hit
+``Rs``      surrender if allowed, else stand
+``PD``      Power Double if offered, else double if allowed, else hit
+``PDs``     Power Double if offered, else double if allowed, else stand
+``PS``      Power Split if allowed, else hit
+``PSs``     Power Split if allowed, else stand
+``Ch``      cash out if offered, else hit
+``Cs``      cash out if offered, else stand
+==========  ===========================================================================
+
+A pair looks up ``"pair"`` first; a code other than ``P`` there is what to do with the pair.
+Entries come from the composition-dependent values of the two-card hands with that total,
+weighted by their probability; hard 21 and soft 21 stand.
+
+:func:`load_power_double_choices` returns ``(from_kind, from_total, to_kind, to_total, up) ->
+"K" | "R"``: after a Power Double on a hand of ``from_kind``/``from_total`` shows a card making
+``to_kind``/``to_total``, keep it (``K``) or replace it (``R``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rgs.engine.rules import CashOutTable
+from rgs.math.analysis import (
+    BLACKJACK_PAID,
+    DOUBLE,
+    HIT,
+    POWER_DOUBLE,
+    POWER_SPLIT,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    MainGame,
+    RootHand,
+)
+from rgs.math.errors import UnknownVariantError
+from rgs.math.shoe import NRANKS, RANK_NAMES, add, total_soft
+
+StrategyKey = tuple[str, int, str]
+PowerDoubleKey = tuple[str, int, str, int, str]
+DATA = Path(__file__).resolve().parent / "data"
+
+_FALLBACK_CODES = {DOUBLE: ("D", "Ds"), SURRENDER: ("Rh", "Rs"), POWER_DOUBLE: ("PD", "PDs"),
+                   POWER_SPLIT: ("PS", "PSs")}
+
+
+def _kind(root: RootHand) -> tuple[str, int]:
+    total, soft = total_soft(root.hand)
+    return ("soft" if soft else "hard", total)
+
+
+def _pair(root: RootHand) -> int | None:
+    return next((i + 1 for i in range(NRANKS) if root.hand[i] == 2), None)
+
+
+def _averages(roots: list[RootHand], drop: set[str]) -> dict[str, float]:
+    common = set.intersection(*(set(r.actions) for r in roots)) - drop
+    wsum = sum(r.weight for r in roots)
+    return {a: sum(r.weight * r.decision_ev(a) for r in roots) / wsum for a in sorted(common)}
+
+
+def _code(avg: dict[str, float], offer: float | None) -> str:
+    best = max(avg, key=lambda a: avg[a])
+    hit_first = avg[HIT] >= avg[STAND]
+    if offer is not None and offer - 1.0 > avg[best]:
+        return "Ch" if hit_first else "Cs"
+    if best in _FALLBACK_CODES:
+        pair = _FALLBACK_CODES[best]
+        return pair[0] if hit_first else pair[1]
+    return best
+
+
+def derive_strategy(game: MainGame, cash_out: CashOutTable | None = None) -> dict[StrategyKey, str]:
+    """The total-dependent strategy table of an analysed game (see the module docstring)."""
+    groups: dict[tuple[str, int, int], list[RootHand]] = {}
+    pairs: dict[tuple[int, int], list[RootHand]] = {}
+    for r in game.roots:
+        if BLACKJACK_PAID in r.actions:
+            continue
+        p = _pair(r)
+        if p is not None:
+            pairs.setdefault((p, r.up), []).append(r)
+        else:
+            kind, total = _kind(r)
+            groups.setdefault((kind, total, r.up), []).append(r)
+    # totals no non-pair two-card hand makes (hard 4, hard 20, soft 12) take the pair's play
+    for (_, up), rs in pairs.items():
+        kind, total = _kind(rs[0])
+        groups.setdefault((kind, total, up), rs)
+    out: dict[StrategyKey, str] = {}
+    for up in range(NRANKS):
+        u = RANK_NAMES[up]
+        for kind, lo in (("hard", 4), ("soft", 12)):
+            for total in range(lo, 22):
+                rs = groups.get((kind, total, up), [])
+                if total == 21 or not rs:
+                    out[(kind, total, u)] = "S"
+                    continue
+                offer = cash_out.offer_bp(total, kind == "soft", u) if cash_out else None
+                avg = _averages(rs, {SPLIT})
+                out[(kind, total, u)] = _code(avg, None if offer is None else offer / 10_000)
+        for p in range(1, 11):
+            rs = pairs.get((p, up), [])
+            if not rs:
+                continue
+            avg = _averages(rs, set())
+            if max(avg, key=lambda a: avg[a]) == SPLIT:
+                out[("pair", p, u)] = "P"
+            else:
+                # the pair's own best play: it may differ from other hands of its total
+                out[("pair", p, u)] = _code(_averages(rs, {SPLIT}), None)
+    return out
+
+
+def derive_power_double(game: MainGame) -> dict[PowerDoubleKey, str]:
+    """Keep/replace choices after a Power Double card, by majority of probability."""
+    votes: dict[PowerDoubleKey, float] = {}
+    for r in game.roots:
+        if not r.replace:
+            continue
+        kind, total = _kind(r)
+        ps = game.analyses[r.up].t.probs(r.hand)
+        for x in range(NRANKS):
+            if ps[x] <= 0.0:
+                continue
+            t2, s2 = total_soft(add(r.hand, x))
+            if t2 > 21:
+                t2, s2 = 22, False
+            key = (kind, total, "soft" if s2 else "hard", t2, RANK_NAMES[r.up])
+            w = r.weight * ps[x]
+            votes[key] = votes.get(key, 0.0) + (w if r.replace[x] else -w)
+    return {k: ("R" if v > 0 else "K") for k, v in sorted(votes.items())}
+
+
+def strategy_json(variant_id: str, strategy: dict[StrategyKey, str],
+                  power_double: dict[PowerDoubleKey, str]) -> str:
+    """The shipped JSON text of a variant's strategy."""
+    doc = {
+        "variant": variant_id,
+        "strategy": [{"kind": k, "total": t, "up": u, "action": a}
+                     for (k, t, u), a in strategy.items()],
+        "power_double": [{"from_kind": fk, "from_total": ft, "to_kind": tk, "to_total": tt,
+                          "up": u, "choice": c}
+                         for (fk, ft, tk, tt, u), c in power_double.items()],
+    }
+    return json.dumps(doc, indent=1) + "\n"
+
+
+def strategy_file(variant_id: str) -> Path:
+    """Where a variant's generated strategy is kept."""
+    return DATA / f"strategy_{variant_id}.json"
+
+
+def _read(variant_id: str) -> dict[str, list[dict[str, object]]]:
+    path = strategy_file(variant_id)
+    if not path.exists():
+        known = sorted(p.stem.removeprefix("strategy_") for p in DATA.glob("strategy_*.json"))
+        raise UnknownVariantError(
+            f"no strategy for {variant_id!r}; known: {', '.join(known)}")
+    doc: dict[str, list[dict[str, object]]] = json.loads(path.read_text("utf-8"))
+    return doc
+
+
+def load_strategy(variant_id: str) -> dict[StrategyKey, str]:
+    """The strategy table of a hosted variant (format in the module docstring)."""
+    return {(str(e["kind"]), int(str(e["total"])), str(e["up"])): str(e["action"])
+            for e in _read(variant_id)["strategy"]}
+
+
+def load_power_double_choices(variant_id: str) -> dict[PowerDoubleKey, str]:
+    """Keep/replace choices after a Power Double card (empty without Power Double)."""
+    return {(str(e["from_kind"]), int(str(e["from_total"])), str(e["to_kind"]),
+             int(str(e["to_total"])), str(e["up"])): str(e["choice"])
+            for e in _read(variant_id)["power_double"]}
