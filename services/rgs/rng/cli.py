@@ -12,6 +12,7 @@ The lead's ``rgs.__main__`` calls :func:`register`; ``python -m rgs.rng.cli`` wo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -245,26 +246,28 @@ def cmd_report(args: argparse.Namespace) -> int:
     read: Callable[[int], bytes] = rng.raw
     generator = GENERATOR + (", prediction resistance" if args.prediction_resistance else "") + \
         f", reseed interval {args.reseed_interval}"
-    if args.input is not None:
+    with contextlib.ExitStack() as stack:
+        if args.input is not None:
+            try:
+                stream = stack.enter_context(args.input.open("rb"))
+            except OSError as err:
+                raise UsageError(f"cannot read --input: {err}") from None
+            needed = args.sequences * args.bits // 8
+            size = args.input.stat().st_size
+            if size < needed:
+                raise UsageError(f"--input holds {size:,} bytes; {args.sequences} × "
+                                 f"{args.bits:,} bits need {needed:,}: lower --sequences/--bits "
+                                 "or capture more")
+            read = stream.read
+            generator = f"file {args.input} (cards: {generator})"
         try:
-            stream = args.input.open("rb")
+            args.output_dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise UsageError(f"cannot read --input: {err}") from None
-        needed = args.sequences * args.bits // 8
-        size = args.input.stat().st_size
-        if size < needed:
-            raise UsageError(f"--input holds {size:,} bytes; {args.sequences} × {args.bits:,} "
-                             f"bits need {needed:,}: lower --sequences/--bits or capture more")
-        read = stream.read
-        generator = f"file {args.input} (cards: {generator})"
-    try:
-        args.output_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise UsageError(f"cannot create --output-dir: {err}") from None
-    say = _progress(args)
-    report = run_report(read, rng.card_source, rng.shuffle, generator=generator,
-                        sequences=args.sequences, bits=args.bits, rounds=args.rounds,
-                        shuffles=args.shuffles, variant=args.variant, progress=say)
+            raise UsageError(f"cannot create --output-dir: {err}") from None
+        say = _progress(args)
+        report = run_report(read, rng.card_source, rng.shuffle, generator=generator,
+                            sequences=args.sequences, bits=args.bits, rounds=args.rounds,
+                            shuffles=args.shuffles, variant=args.variant, progress=say)
     _end_progress(args)
     md, png = args.output_dir / "rng-report.md", args.output_dir / "rng-pvalues.png"
     write_png(report, png)
