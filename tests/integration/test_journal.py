@@ -1,0 +1,178 @@
+"""The PostgreSQL journal and the use cases over it, with the real sandbox wallet.
+
+Each test gets its own migrated database; "two processes" are two independent connection pools
+and two app instances, which is what two replicas are to PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import asyncpg
+import pytest
+import pytest_asyncio
+
+from rgs.bootstrap import App, add_dev_operator_keys, build
+from rgs.config import RgsSettings
+from rgs.engine import Action, BoxBet, Phase, replay
+from rgs.journal.errors import JournalBusy
+from rgs.journal.migrate import SCHEMA, migrate, migrations
+from rgs.journal.postgres import PostgresJournal
+from rgs.sandbox.v1 import sandbox_pb2
+from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, Session
+from rgs.variants import find_variant
+from support.sandbox import AUTH, SandboxWalletClient
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+ALICE = "demo-alice"
+STAND_WINS = ("TS", "6H", "9D", "7C", "9S")
+
+
+@dataclass
+class Replica:
+    """One app instance with its own pool, like one RGS process."""
+
+    app: App
+
+
+async def _replica(db: str, wallet: SandboxWalletClient) -> App:
+    settings = RgsSettings(test_mode=True, database_url=db, wallet_address=wallet.target)
+    return await build(settings)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def two_replicas(rgs_database_url: str, sandbox_wallet: SandboxWalletClient
+                       ) -> AsyncIterator[tuple[App, App]]:
+    a = await _replica(rgs_database_url, sandbox_wallet)
+    b = await _replica(rgs_database_url, sandbox_wallet)
+    await add_dev_operator_keys(a.journal)
+    yield a, b
+    await a.close()
+    await b.close()
+
+
+async def _session(app: App, player: str = ALICE) -> Session:
+    op = await app.office.authenticate("rgs-dev-operator-key")
+    new = await app.office.create_session(op, CreateSessionCommand(
+        request_id=f"s-{player}", brand_id="demo-casino", player_id=player))
+    return await app.game.authenticate(new.token)
+
+
+async def _debits(wallet: SandboxWalletClient, player: str = ALICE) -> list[str]:
+    resp = await wallet.control.ListTransactions(
+        sandbox_pb2.ListTransactionsRequest(player_id=player), metadata=AUTH)
+    return [t.transaction_id for t in resp.transactions
+            if t.kind == sandbox_pb2.TRANSACTION_KIND_DEBIT]
+
+
+async def _balance(wallet: SandboxWalletClient, player: str = ALICE) -> int:
+    resp = await wallet.control.GetPlayer(sandbox_pb2.GetPlayerRequest(player_id=player),
+                                          metadata=AUTH)
+    return int(resp.player.balance)
+
+
+async def test_migrations_apply_once_and_every_player_table_leads_with_the_shard_key(
+        rgs_database_url: str) -> None:
+    assert await migrate(rgs_database_url) == []  # the template is already migrated
+    conn = await asyncpg.connect(rgs_database_url)
+    try:
+        versions = [r["name"] for r in await conn.fetch(
+            f"SELECT name FROM {SCHEMA}.schema_migrations ORDER BY version")]
+        assert versions == [m.name for m in migrations()]
+        rows = await conn.fetch("""
+            SELECT tc.table_name, kcu.column_name FROM information_schema.table_constraints tc
+            JOIN information_schema.key_column_usage kcu
+              ON tc.constraint_name = kcu.constraint_name AND tc.table_schema = kcu.table_schema
+            WHERE tc.table_schema = $1 AND tc.constraint_type = 'PRIMARY KEY'
+              AND kcu.ordinal_position = 1""", SCHEMA)
+    finally:
+        await conn.close()
+    leading = {r["table_name"]: r["column_name"] for r in rows}
+    player_tables = {"sessions", "rounds", "round_events", "idempotency_records",
+                     "wallet_transactions"}
+    assert {t: leading[t] for t in player_tables} == dict.fromkeys(player_tables, "player_key")
+
+
+async def test_round_is_journalled_and_its_events_replay_to_the_same_state(
+        two_replicas: tuple[App, App], rgs_database_url: str,
+        sandbox_wallet: SandboxWalletClient) -> None:
+    a, _ = two_replicas
+    s = await _session(a)
+    dealt = await a.game.deal(s, DealCommand(request_id="d1", variant_id="classic-resplit",
+                                             boxes=(BoxBet(seat=1, stake=500),),
+                                             forced_cards=STAND_WINS))
+    done = await a.game.act(s, ActCommand(request_id="a1", round_id=dealt.round_id,
+                                          expected_seq=1, seat=1, hand=0, action=Action.STAND))
+    assert done.view.phase is Phase.SETTLED and done.balance == 100_000 + 500
+    stored = await a.journal.get_round(s.player_key, dealt.round_id)
+    assert stored is not None and stored.status == "settled" and stored.forced_cards
+    rebuilt = replay(find_variant("classic-resplit"), stored.events)
+    assert rebuilt.view() == done.view
+    assert await _balance(sandbox_wallet) == 100_500
+    conn = await asyncpg.connect(rgs_database_url)
+    try:
+        with pytest.raises(asyncpg.RaiseError):
+            await conn.execute(f"UPDATE {SCHEMA}.round_events SET kind = 'x'")
+        movements = await conn.fetch(
+            f"SELECT transaction_id, status, amount FROM {SCHEMA}.wallet_transactions "
+            "ORDER BY created_at")
+    finally:
+        await conn.close()
+    assert [(m["transaction_id"], m["status"], m["amount"]) for m in movements] == [
+        (f"{dealt.round_id}:1:debit", "booked", 500),
+        (f"{dealt.round_id}:settle:credit", "applied", 1000)]
+
+
+async def test_two_replicas_receiving_the_same_deal_at_once_execute_it_once(
+        two_replicas: tuple[App, App], sandbox_wallet: SandboxWalletClient) -> None:
+    a, b = two_replicas
+    s = await _session(a)
+    cmd = DealCommand(request_id="same", variant_id="classic-resplit",
+                      boxes=(BoxBet(seat=1, stake=300),), forced_cards=STAND_WINS)
+    first, second = await asyncio.gather(a.game.deal(s, cmd), b.game.deal(s, cmd))
+    assert first == second
+    assert len(await _debits(sandbox_wallet)) == 1
+    assert await _balance(sandbox_wallet) == 100_000 - 300
+
+
+async def test_any_replica_continues_a_round_another_dealt(
+        two_replicas: tuple[App, App]) -> None:
+    a, b = two_replicas
+    s = await _session(a)
+    dealt = await a.game.deal(s, DealCommand(request_id="d1", variant_id="electronic-h17",
+                                             boxes=(BoxBet(seat=1, stake=100),
+                                                    BoxBet(seat=2, stake=100))))
+    view, replicas = dealt.view, (b, a)
+    steps = 0
+    while view.phase is not Phase.SETTLED:
+        app = replicas[steps % 2]
+        seat, hand = view.to_act or (1, 0)
+        action = Action.DECLINE_INSURANCE if view.phase is Phase.INSURANCE else Action.STAND
+        if view.phase is Phase.INSURANCE:
+            seat = next(bx.seat for bx in view.boxes if bx.insurance_allowed)
+            hand = 0
+        res = await app.game.act(s, ActCommand(request_id=f"a{steps}", round_id=dealt.round_id,
+                                               expected_seq=view.seq, seat=seat, hand=hand,
+                                               action=action))
+        view, steps = res.view, steps + 1
+    stored = await a.journal.get_round(s.player_key, dealt.round_id)
+    assert stored is not None
+    assert replay(find_variant("electronic-h17"), stored.events).view() == view
+
+
+async def test_a_player_held_past_the_wait_limit_is_busy(rgs_database_url: str) -> None:
+    first = await PostgresJournal.connect(rgs_database_url, lock_wait_s=5)
+    second = await PostgresJournal.connect(rgs_database_url, lock_wait_s=0.2)
+    try:
+        async with first.player("op/p1"):
+            with pytest.raises(JournalBusy):
+                async with second.player("op/p1"):
+                    pass
+            async with second.player("op/p2"):  # other players are not blocked
+                pass
+    finally:
+        await first.close()
+        await second.close()
