@@ -488,6 +488,12 @@ class Round:
         box = self._boxes[b]
         return box, box.hands[h]
 
+    def _dealer_natural(self) -> bool:
+        """The dealer's first two cards are an ace and a ten-valued card (not any two cards
+        that count 11)."""
+        a, b = CARD_VALUE[self._dealer[0]], CARD_VALUE[self._dealer[1]]
+        return a + b == 11 and 1 in (a, b)
+
     def _up_can_blackjack(self) -> bool:
         return CARD_VALUE[self._dealer[0]] in (1, 10)
 
@@ -574,7 +580,7 @@ class Round:
             or (up == 10 and r.peek is Peek.ACE_AND_TEN))
         self.phase = Phase.PLAYER_TURN
         if peeks:
-            bj = CARD_VALUE[self._dealer[1]] + up == 11
+            bj = self._dealer_natural()
             self._emit(DealerPeeked(blackjack=bj))
             self._dealer_bj = bj
             self._settle_insurance()
@@ -804,10 +810,10 @@ class Round:
         if r.hole_card:
             self._reveal_hole()
             if self._dealer_bj is None:
-                self._dealer_bj = CARD_VALUE[self._dealer[0]] + CARD_VALUE[self._dealer[1]] == 11
+                self._dealer_bj = self._dealer_natural()
         elif live or needs_bj:
             self._deal_dealer()
-            self._dealer_bj = CARD_VALUE[self._dealer[0]] + CARD_VALUE[self._dealer[1]] == 11
+            self._dealer_bj = self._dealer_natural()
             if any(b.insurance for b in self._boxes):
                 self._settle_insurance()
         if live and not self._dealer_bj:

@@ -2,27 +2,16 @@
 
 A strategy table maps ``(kind, total, up)`` to an action code, where ``kind`` is ``"hard"``,
 ``"soft"`` or ``"pair"`` (``total`` is then the value of one card of the pair, ace = 1), and
-``up`` is the dealer's up-card class ``"A"``, ``"2"`` … ``"9"``, ``"T"``. Action codes:
+``up`` is the dealer's up-card class ``"A"``, ``"2"`` … ``"9"``, ``"T"``. The codes and their
+fallbacks are those of :mod:`rgs.math.strategy_tables` (``H S D Ds P Rh Rs PD PDs PS PSs Ch
+Cs``), so the math module's exact tables and the textbook chart play alike.
 
-====  ===========================================================================
-H     hit
-S     stand
-D     double if allowed, else hit
-Ds    double if allowed, else stand
-P     split (falls back to the hard/soft total when a split is not allowed)
-Rh    surrender if allowed, else hit
-Rs    surrender if allowed, else stand
-PS    Power Split if allowed, else the hard total's action
-C     Cash Out if offered, else the hard/soft total's action
-====  ===========================================================================
-
-Where the rules give Power Double instead of a double, a ``D``/``Ds`` is played as Power Double
-and the card is kept when the new total reaches :data:`POWER_KEEP_TOTAL` (or the hand has
-a soft total of 18 or more), else replaced.
+After a Power Double card the player keeps or replaces it from an optional choice table
+``(from_kind, from_total, to_kind, to_total, up) -> "K" | "R"``; without one it keeps a card
+that makes at least :data:`POWER_KEEP_TOTAL` (or a soft 18+).
 
 :func:`textbook_table` builds the classic multi-deck chart (S17 or H17, double after split or
-not, late surrender) from a rule set's fields; the math module's analysis supplies exact,
-variant-specific tables in the same format.
+not, late surrender) from a rule set's fields.
 """
 
 from __future__ import annotations
@@ -35,6 +24,7 @@ from rgs.engine.rules import UP_CLASSES, up_class
 
 StrategyKey = tuple[str, int, str]
 StrategyTable = Mapping[StrategyKey, str]
+PowerChoiceTable = Mapping[tuple[str, int, str, int, str], str]
 
 #: Keep a Power Double card that makes at least this hard total.
 POWER_KEEP_TOTAL = 18
@@ -103,11 +93,13 @@ class BasicStrategyPlayer:
     """Plays every decision of a round from a strategy table; never insures, never cashes out
     unless the table says ``C``."""
 
-    __slots__ = ("rules", "table")
+    __slots__ = ("power_choices", "rules", "table")
 
-    def __init__(self, rules: RuleSet, table: StrategyTable | None = None) -> None:
+    def __init__(self, rules: RuleSet, table: StrategyTable | None = None,
+                 power_choices: PowerChoiceTable | None = None) -> None:
         self.rules = rules
         self.table = table if table is not None else textbook_table(rules)
+        self.power_choices = power_choices or {}
         missing = [(k, t, u) for k, t in (("hard", 12), ("soft", 18)) for u in UP_CLASSES
                    if (k, t, u) not in self.table]
         if missing:
@@ -131,8 +123,7 @@ class BasicStrategyPlayer:
         up = up_class(rnd.dealer_cards()[0])
         total, soft = hand_total(cards)
         if rnd.can(seat, hand, Action.POWER_KEEP):
-            keep = total <= 21 and (total >= POWER_KEEP_TOTAL or (soft and total >= 18))
-            return Action.POWER_KEEP if keep else Action.POWER_REPLACE
+            return self._power_choice(cards, total, soft, up)
         table = self.table
         code = None
         if len(cards) == 2 and CARD_VALUE[cards[0]] == CARD_VALUE[cards[1]]:
@@ -141,22 +132,33 @@ class BasicStrategyPlayer:
                 return Action.SPLIT
         if code is None or code == "P":
             code = table.get(("soft" if soft else "hard", total, up), "S" if total >= 17 else "H")
-        if code == "C":
-            if rnd.can(seat, hand, Action.CASH_OUT):
-                return Action.CASH_OUT
-            code = table.get(("hard", total, up), "S") if not soft else "S"
-        if code == "PS":
-            if rnd.can(seat, hand, Action.POWER_SPLIT):
-                return Action.POWER_SPLIT
-            code = textbook_table(self.rules)[("hard", total, up)]
-        if code in ("D", "Ds"):
+        return self._play_code(rnd, seat, hand, code)
+
+    def _power_choice(self, cards: tuple[str, ...], total: int, soft: bool,
+                      up: str) -> Action:
+        before, before_soft = hand_total(cards[:-1])
+        choice = self.power_choices.get(("soft" if before_soft else "hard", before,
+                                         "soft" if soft else "hard", total, up))
+        if choice is None:
+            keep = total <= 21 and (total >= POWER_KEEP_TOTAL or (soft and total >= 18))
+            choice = "K" if keep else "R"
+        return Action.POWER_KEEP if choice == "K" else Action.POWER_REPLACE
+
+    @staticmethod
+    def _play_code(rnd: Round, seat: int, hand: int, code: str) -> Action:
+        """Play an action code with its documented fallbacks."""
+        fallback = Action.STAND if code.endswith("s") or code == "S" else Action.HIT
+        if code in ("Ch", "Cs") and rnd.can(seat, hand, Action.CASH_OUT):
+            return Action.CASH_OUT
+        if code in ("PS", "PSs") and rnd.can(seat, hand, Action.POWER_SPLIT):
+            return Action.POWER_SPLIT
+        if code in ("PD", "PDs") and rnd.can(seat, hand, Action.POWER_DOUBLE):
+            return Action.POWER_DOUBLE
+        if code in ("D", "Ds", "PD", "PDs"):
             if rnd.can(seat, hand, Action.DOUBLE):
                 return Action.DOUBLE
             if rnd.can(seat, hand, Action.POWER_DOUBLE):
                 return Action.POWER_DOUBLE
-            return Action.HIT if code == "D" else Action.STAND
-        if code in ("Rh", "Rs"):
-            if rnd.can(seat, hand, Action.SURRENDER):
-                return Action.SURRENDER
-            return Action.HIT if code == "Rh" else Action.STAND
-        return Action.HIT if code == "H" else Action.STAND
+        if code in ("Rh", "Rs") and rnd.can(seat, hand, Action.SURRENDER):
+            return Action.SURRENDER
+        return fallback

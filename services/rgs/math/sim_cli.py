@@ -7,10 +7,10 @@ import json
 
 from rgs.cli_common import Progress, UserError
 from rgs.engine import EngineError
-from rgs.math.basic_strategy import StrategyTable
+from rgs.math.basic_strategy import PowerChoiceTable, StrategyTable
 from rgs.math.errors import MathError
 from rgs.math.simulate import SimulationResult, simulate
-from rgs.math.strategy_tables import load_strategy
+from rgs.math.strategy_tables import load_power_double_choices, load_strategy
 from rgs.variants import VARIANTS, find_variant
 
 
@@ -27,18 +27,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="rounds to play (default 100000)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed for a reproducible run (default: fresh entropy)")
-    p.add_argument("--strategy", choices=("textbook", "analysis"), default="textbook",
-                   help="textbook chart adjusted by the rules, or the math module's strategy")
+    p.add_argument("--strategy", choices=("analysis", "textbook"), default="analysis",
+                   help="the math module's strategy for the variant (default) or the textbook "
+                   "chart adjusted by the rules")
     p.add_argument("--no-side-bets", action="store_true", help="do not place side bets")
     p.add_argument("--json", action="store_true", help="print one JSON object, no progress")
     p.set_defaults(func=run)
 
 
-def _table(variant: str, strategy: str) -> StrategyTable | None:
+def _tables(variant: str, strategy: str) -> tuple[StrategyTable | None,
+                                                   PowerChoiceTable | None]:
     if strategy == "textbook":
-        return None
+        return None, None
     try:
-        return load_strategy(variant)
+        return load_strategy(variant), load_power_double_choices(variant)
     except (OSError, MathError) as exc:
         raise UserError(f"no analysis strategy for {variant} ({exc}); regenerate it with "
                         f"`rgs par {variant}` or use --strategy textbook") from None
@@ -52,9 +54,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     if args.rounds < 1:
         raise UserError("--rounds must be at least 1")
-    table = _table(rules.id, args.strategy)
+    table, choices = _tables(rules.id, args.strategy)
     progress = Progress(args.rounds, f"simulate {rules.id}", quiet=args.json)
-    result = simulate(rules, args.rounds, seed=args.seed, table=table,
+    result = simulate(rules, args.rounds, seed=args.seed, table=table, power_choices=choices,
                       side_bets=not args.no_side_bets, progress=progress)
     progress.close()
     if args.json:

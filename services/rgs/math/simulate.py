@@ -24,7 +24,7 @@ from rgs.engine import (
     SideBetKind,
     SideBetSettled,
 )
-from rgs.math.basic_strategy import BasicStrategyPlayer, StrategyTable
+from rgs.math.basic_strategy import BasicStrategyPlayer, PowerChoiceTable, StrategyTable
 
 #: Main bet and side-bet stake used by the simulation (minor units).
 UNIT = 100
@@ -89,7 +89,8 @@ def _result(t: _Tally) -> BetResult:
 
 
 def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
-             table: StrategyTable | None = None, side_bets: bool = True,
+             table: StrategyTable | None = None,
+             power_choices: PowerChoiceTable | None = None, side_bets: bool = True,
              progress: Callable[[int], None] | None = None) -> SimulationResult:
     """Play ``rounds`` single-box rounds of basic strategy; ``seed`` None draws fresh entropy.
 
@@ -102,7 +103,7 @@ def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
         seed = random.SystemRandom().getrandbits(63)
     rng = random.Random(seed)
     pick = rng.randrange
-    player = BasicStrategyPlayer(rules, table)
+    player = BasicStrategyPlayer(rules, table, power_choices)
     offered = rules.side_bets if side_bets else frozenset()
     stake = max(UNIT, rules.limits.main_min)
     side = max(UNIT, rules.limits.side_min)
