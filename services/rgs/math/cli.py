@@ -19,7 +19,7 @@ from rgs.variants import VARIANTS
 def run_par(args: argparse.Namespace) -> int:
     """Carry out ``rgs par``; return the exit status."""
     from rgs.math.par import write_data, write_par
-    from rgs.math.report import analyse_variant, figures
+    from rgs.math.report import analyse_variant, cached_report, figures
 
     names = list(VARIANTS) if args.variant == "all" else [args.variant]
     unknown = [n for n in names if n not in VARIANTS]
@@ -38,7 +38,9 @@ def run_par(args: argparse.Namespace) -> int:
             print(f"... {msg}", file=sys.stderr, flush=True)
 
     for name in names:
-        report = analyse_variant(VARIANTS[name], progress=say)
+        rules = VARIANTS[name]
+        # quiet runs share the per-process cache (tests, tools calling main() repeatedly)
+        report = analyse_variant(rules, progress=say) if chatty else cached_report(rules)
         if args.json:
             print(json.dumps(figures(report), indent=1))
             continue

@@ -1,0 +1,61 @@
+"""The PAR sheets, strategies and cash-out table kept in the repository match the analysis.
+
+When one fails, regenerate with:
+    rgs par all --out services/rgs/math/par --update-data
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rgs.math.cashout import cash_out_file, table_json
+from rgs.math.par import PAR_DIR
+from rgs.math.report import cached_report, figures
+from rgs.math.strategy_tables import (
+    load_power_double_choices,
+    load_strategy,
+    strategy_file,
+    strategy_json,
+)
+from rgs.variants import VARIANTS
+
+REGENERATE = "stale: run `rgs par all --out services/rgs/math/par --update-data`"
+
+
+def _close(a: object, b: object) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, int | float) and isinstance(b, int | float) and abs(a - b) <= 2e-6
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+@pytest.mark.parametrize("variant_id", list(VARIANTS))
+def test_committed_par_figures_match_a_fresh_analysis(variant_id: str) -> None:
+    committed = json.loads((PAR_DIR / f"{variant_id}.json").read_text("utf-8"))
+    fresh = json.loads(json.dumps(figures(cached_report(VARIANTS[variant_id]))))
+    assert _close(committed, fresh), REGENERATE
+    assert (PAR_DIR / f"{variant_id}.md").read_text("utf-8").startswith("# PAR sheet")
+    assert (PAR_DIR / f"{variant_id}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("variant_id", list(VARIANTS))
+def test_committed_strategy_matches_a_fresh_analysis(variant_id: str) -> None:
+    report = cached_report(VARIANTS[variant_id])
+    text = strategy_json(variant_id, report.strategy, report.power_double)
+    assert strategy_file(variant_id).read_text("utf-8") == text, REGENERATE
+    assert load_strategy(variant_id) == report.strategy
+    assert load_power_double_choices(variant_id) == report.power_double
+
+
+def test_committed_vip_platinum_cash_out_table_is_the_generated_one() -> None:
+    rules = VARIANTS["vip-platinum"]
+    design = cached_report(rules).cash_out
+    assert design is not None
+    assert cash_out_file(rules.id).read_text("utf-8") == table_json(design, rules.id), REGENERATE
+    assert rules.cash_out is not None
+    assert rules.cash_out.offers_bp == design.offers_bp
