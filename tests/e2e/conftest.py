@@ -1,0 +1,57 @@
+"""End-to-end fixtures: one stack (sandbox wallet + two RGS replicas, real processes and
+databases) for the whole e2e module run, and gRPC stubs on it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest_asyncio
+from e2e_servers import Stack, start_stack
+
+from rgs.blackjack.v1 import blackjack_pb2_grpc
+from rgs.bootstrap import add_dev_operator_keys
+from rgs.journal.postgres import PostgresJournal
+from rgs.operator.v1 import operator_pb2_grpc
+from rgs.sandbox.v1 import sandbox_pb2_grpc
+from support.databases import RGS_TEMPLATE, SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
+
+
+@dataclass
+class Clients:
+    """Stubs on each replica, the wallet's control stub and the journal database."""
+
+    stack: Stack
+    games: list[blackjack_pb2_grpc.BlackjackServiceAsyncStub]
+    operators: list[operator_pb2_grpc.OperatorServiceAsyncStub]
+    control: sandbox_pb2_grpc.SandboxControlServiceAsyncStub
+    rgs_db: str
+    channels: list[grpc.aio.Channel]
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def e2e(database_templates: DatabaseTemplates, tmp_path_factory: object
+              ) -> AsyncIterator[Clients]:
+    # Both databases are dropped with the templates at the end of the run.
+    rgs_db = await database_templates.fresh(RGS_TEMPLATE)
+    wallet_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    journal = await PostgresJournal.connect(rgs_db, min_size=1, max_size=1)
+    await add_dev_operator_keys(journal)
+    await journal.close()
+    logs = Path(tmp_path_factory.mktemp("e2e"))  # type: ignore[attr-defined]
+    stack = await start_stack(rgs_db=rgs_db, wallet_db=wallet_db, replicas=2, logs=logs)
+    channels = [grpc.aio.insecure_channel(p.target) for p in stack.replicas]
+    wallet_channel = grpc.aio.insecure_channel(stack.wallet.target)
+    try:
+        yield Clients(
+            stack=stack,
+            games=[blackjack_pb2_grpc.BlackjackServiceStub(c) for c in channels],
+            operators=[operator_pb2_grpc.OperatorServiceStub(c) for c in channels],
+            control=sandbox_pb2_grpc.SandboxControlServiceStub(wallet_channel),
+            rgs_db=rgs_db, channels=channels)
+    finally:
+        for c in (*channels, wallet_channel):
+            await c.close()
+        stack.stop()
