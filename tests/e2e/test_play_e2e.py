@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 import grpc
 import pytest
-from conftest import Clients
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from conftest import Clients
 from rgs.blackjack.v1 import blackjack_pb2 as bj
 from rgs.operator.v1 import operator_pb2 as op
 from rgs.sandbox.v1 import sandbox_pb2
