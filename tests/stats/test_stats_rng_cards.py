@@ -117,7 +117,7 @@ def test_rank_statistic_rejects_a_source_that_compensates() -> None:
                 card = self.inner.draw()
             return card
 
-    cards = deal_rounds(VIP, SparesTens, ROUNDS)
+    cards = deal_rounds(VIP, SparesTens, 5_000)
     assert rank_suit_card_tests(cards, VIP.decks)[0].p_value < 1e-6
 
 
@@ -136,7 +136,7 @@ def test_pair_statistic_rejects_a_source_that_avoids_repeating_a_rank() -> None:
             self.last = card
             return card
 
-    cards = deal_rounds(VIP, AvoidRepeat, ROUNDS)
+    cards = deal_rounds(VIP, AvoidRepeat, 5_000)
     assert pair_tests(cards, VIP.decks)[0].p_value < 1e-6
 
 

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import IO
 
 from rgs.engine.cards import DECK
-from rgs.rng.cardstats import CARD_INDEX, deal_cards_per_round, deal_rounds
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.drbg import DEFAULT_RESEED_INTERVAL, MAX_BYTES_PER_REQUEST, MAX_RESEED_INTERVAL
 from rgs.rng.errors import RngError
@@ -171,12 +170,18 @@ def cmd_raw(args: argparse.Namespace) -> int:
     return 0
 
 
+_CARD_NUMBER = {c: i for i, c in enumerate(DECK)}
+
+
 def _card_text(cards: Sequence[str], numeric: bool) -> str:
-    return " ".join(str(CARD_INDEX[c]) for c in cards) if numeric else " ".join(cards)
+    return " ".join(str(_CARD_NUMBER[c]) for c in cards) if numeric else " ".join(cards)
 
 
 def cmd_outcomes(args: argparse.Namespace) -> int:
     """``rgs rng outcomes``: scaled outcomes as text, one shoe or round per line."""
+    # Imported here so that `rgs rng raw` starts without loading scipy.
+    from rgs.rng.cardstats import deal_cards_per_round, deal_rounds
+
     if args.format == "rounds":
         if not args.rounds:
             raise UsageError("--format rounds needs --rounds N (N ≥ 1)")

@@ -28,7 +28,6 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 
 from prometheus_client import Counter
 
@@ -57,21 +56,25 @@ def repetition_count_cutoff(*, min_entropy: float, alpha_log2: int) -> int:
 
 def adaptive_proportion_cutoff(*, min_entropy: float, alpha_log2: int,
                                window: int = APT_WINDOW) -> int:
-    """SP 800-90B §4.4.2: ``C = 1 + CRITBINOM(W, 2^-H, 1 - α)``, computed exactly.
+    """SP 800-90B §4.4.2: ``C = 1 + CRITBINOM(W, 2^-H, 1 - α)``.
 
-    CRITBINOM(W, p, 1-α) is the smallest ``k`` with ``P(X ≤ k) ≥ 1 - α`` for X ~ Binomial(W, p).
-    As in the standard, X covers all W samples although the first is counted in B by
-    construction, which makes the cutoff slightly conservative (fewer false alarms).
+    CRITBINOM(W, p, 1-α) is the smallest ``k`` with ``P(X ≤ k) ≥ 1 - α`` for X ~ Binomial(W, p),
+    i.e. the smallest ``k`` whose upper tail ``P(X > k)`` is at most α. The tail is summed from
+    the top in log space, so it stays accurate far below double precision's 1 − α. As in the
+    standard, X covers all W samples although the first is counted in B by construction, which
+    makes the cutoff slightly conservative (fewer false alarms).
     """
-    p = Fraction(2.0 ** -min_entropy)
-    alpha = Fraction(1, 1 << alpha_log2)
+    p = 2.0 ** -min_entropy
+    alpha = 2.0 ** -alpha_log2
     n = window
-    cdf = Fraction(0)
-    for k in range(n + 1):
-        cdf += math.comb(n, k) * p**k * (1 - p) ** (n - k)
-        if cdf >= 1 - alpha:
-            return 1 + k
-    return window  # unreachable for α > 0
+    log_p, log_q = math.log(p), math.log1p(-p)
+    tail = 0.0  # P(X > k) for the current k
+    for k in range(n, -1, -1):
+        if tail > alpha:
+            return 1 + (k + 1)
+        tail += math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                         + k * log_p + (n - k) * log_q)
+    return 1
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
