@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
+from rgs.cli_common import UserError
 from rgs.engine.cards import DECK
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.drbg import DEFAULT_RESEED_INTERVAL, MAX_BYTES_PER_REQUEST, MAX_RESEED_INTERVAL
@@ -31,7 +32,7 @@ FORMAT_VERSION = 1
 GENERATOR = "HMAC_DRBG (SHA-256, SP 800-90A) seeded from os.urandom behind SP 800-90B health tests"
 
 
-class UsageError(Exception):
+class UsageError(UserError):
     """A mistake in the command line: exit 2 with the message."""
 
 
@@ -67,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     raw.add_argument("--bytes", type=_count, required=True, metavar="N",
                      help="bytes to write; 0 streams until the reader closes the pipe")
     _settings_options(raw)
-    raw.set_defaults(func=cmd_raw)
+    raw.set_defaults(func=_guarded(cmd_raw))
 
     out = sub.add_parser("outcomes", help="write shuffled shoes or dealt rounds",
                          description="Write scaled outcomes in a documented text format "
@@ -85,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="write card numbers 0-51 instead of codes like AS")
     out.add_argument("--output", "-o", default="-", help="file to write (default: stdout)")
     _settings_options(out)
-    out.set_defaults(func=cmd_outcomes)
+    out.set_defaults(func=_guarded(cmd_outcomes))
 
     rep = sub.add_parser("report", help="run the statistical battery and write a report",
                          description="Run SP 800-22 on the DRBG stream and chi-square tests on "
@@ -108,7 +109,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="directory for rng-report.md, rng-pvalues.png and rng-report.json "
                           "(default ./rng-report)")
     _settings_options(rep)
-    rep.set_defaults(func=cmd_report)
+    rep.set_defaults(func=_guarded(cmd_report))
 
 
 def _rng(args: argparse.Namespace) -> CertifiedRng:
@@ -286,18 +287,26 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0 if report.passed else 1
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run a parsed ``rng`` command, turning user and RNG errors into messages and exit codes."""
-    func: Callable[[argparse.Namespace], int] = args.func
-    try:
-        return func(args)
-    except UsageError as err:
-        print(f"rgs rng: error: {err}", file=sys.stderr)
-        return 2
-    except RngError as err:
-        print(f"rgs rng: the RNG refused: {err}. The entropy source or DRBG is unusable in this "
-              "process; check the host's entropy (getrandom) and run again.", file=sys.stderr)
-        return 1
+def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``command`` with user and RNG errors turned into a message and an exit code.
+
+    Done here rather than in the caller so that ``rgs rng`` behaves the same under any parser.
+    """
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except UserError as err:
+            print(f"rgs rng: error: {err}", file=sys.stderr)
+            return 2
+        except RngError as err:
+            print(f"rgs rng: the RNG refused: {err}. The entropy source or DRBG is unusable in "
+                  "this process; check the host's entropy (getrandom) and run again.",
+                  file=sys.stderr)
+            return 1
+
+    run.__doc__ = command.__doc__
+    return run
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -305,7 +314,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rgs", description="rgs RNG lab tools")
     register(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
     args = parser.parse_args(argv)
-    return run(args)
+    code: int = args.func(args)
+    return code
 
 
 if __name__ == "__main__":

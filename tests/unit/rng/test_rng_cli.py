@@ -129,3 +129,11 @@ def test_register_adds_rng_to_a_parent_parser() -> None:
     args = parser.parse_args(["rng", "outcomes", "--shoes", "3"])
     assert callable(args.func)
     assert (args.command, args.rng_command, args.shoes) == ("rng", "outcomes", 3)
+
+
+def test_rgs_entry_point_runs_rng_commands_and_their_user_errors(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from rgs.__main__ import main as rgs_main
+
+    assert rgs_main(["rng", "outcomes", "--format", "rounds"]) == 2
+    assert "--format rounds needs --rounds N" in capsys.readouterr().err
