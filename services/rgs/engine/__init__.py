@@ -58,7 +58,8 @@ from rgs.engine.model import (
     SideBetSettled,
     SideBetView,
 )
-from rgs.engine.round import Round, replay
+from rgs.engine.replay import replay
+from rgs.engine.round import Round
 from rgs.engine.rules import (
     CashOutTable,
     InsuranceOffer,

@@ -12,13 +12,11 @@ Its events rebuild it exactly (:func:`replay`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 
-from rgs.engine.cards import CARD_VALUE, CardSource, SequenceSource
+from rgs.engine.cards import CARD_VALUE, CardSource
 from rgs.engine.errors import (
     ActionNotAllowed,
     InvalidBet,
-    ReplayMismatch,
     StakeOutOfLimits,
     WrongHand,
     WrongPhase,
@@ -29,7 +27,6 @@ from rgs.engine.model import (
     BoxBet,
     BoxView,
     CardBurned,
-    CardDealt,
     DealerPeeked,
     Event,
     HandSettled,
@@ -55,109 +52,16 @@ from rgs.engine.rules import (
     SideBetKind,
     Surrender,
     TableLimits,
-    TwentyPlusOutcome,
     up_class,
 )
-from rgs.engine.sidebets import (
-    perfect_pairs,
-    twenty_one_plus_three,
-    twenty_plus,
-    twenty_plus_qualifies,
-)
+from rgs.engine.settlement import settle_hand, twenty_plus_outcome
+from rgs.engine.sidebets import perfect_pairs, twenty_one_plus_three, twenty_plus
+from rgs.engine.state import BoxState, HandState, card_event
 
 _HAND_ACTIONS = (
     Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER, Action.POWER_SPLIT,
     Action.POWER_DOUBLE, Action.POWER_KEEP, Action.POWER_REPLACE, Action.CASH_OUT,
 )
-_ZERO = Fraction(0)
-#: Card events are immutable values with few distinct shapes; sharing them saves building
-#: thousands of identical objects per second in simulations.
-_CARD_EVENTS: dict[tuple[str, int | None, int, bool], CardDealt] = {}
-
-
-def _card_event(card: str, seat: int | None, hand: int, face_down: bool) -> CardDealt:
-    key = (card, seat, hand, face_down)
-    ev = _CARD_EVENTS.get(key)
-    if ev is None:
-        ev = _CARD_EVENTS[key] = CardDealt(card=card, seat=seat, hand=hand, face_down=face_down)
-    return ev
-
-
-class _Hand:
-    """A player hand inside a round (mutable; never leaves the engine)."""
-
-    __slots__ = (
-        "cards", "cash_out", "depth", "done", "doubled", "from_split", "hard", "has_ace",
-        "outcome", "payout", "power_pending", "power_split", "split_aces", "stake", "status",
-    )
-
-    def __init__(self, cards: list[str], stake: int, *, from_split: bool = False, depth: int = 0,
-                 split_aces: bool = False, power_split: bool = False) -> None:
-        self.cards = cards
-        self.hard = 0
-        self.has_ace = False
-        for c in cards:
-            v = CARD_VALUE[c]
-            self.hard += v
-            self.has_ace = self.has_ace or v == 1
-        self.stake = stake
-        self.from_split = from_split
-        self.depth = depth
-        self.split_aces = split_aces
-        self.power_split = power_split
-        self.doubled = False
-        self.power_pending = False
-        self.done = False
-        self.status = HandStatus.ACTIVE
-        self.outcome: Outcome | None = None
-        self.payout = 0
-        self.cash_out = 0
-
-    def add(self, card: str) -> None:
-        v = CARD_VALUE[card]
-        self.cards.append(card)
-        self.hard += v
-        if v == 1:
-            self.has_ace = True
-
-    def drop_last(self) -> str:
-        card = self.cards.pop()
-        self.hard -= CARD_VALUE[card]
-        self.has_ace = any(CARD_VALUE[c] == 1 for c in self.cards)
-        return card
-
-    @property
-    def total(self) -> int:
-        return self.hard + 10 if self.has_ace and self.hard <= 11 else self.hard
-
-    @property
-    def soft(self) -> bool:
-        return self.has_ace and self.hard <= 11
-
-    @property
-    def natural(self) -> bool:
-        return not self.from_split and len(self.cards) == 2 and self.total == 21
-
-
-class _Box:
-    """A box (seat) inside a round."""
-
-    __slots__ = (
-        "bet", "hands", "insurance", "insurance_decided", "insurance_offered", "insurance_payout",
-        "side_results", "touched",
-    )
-
-    def __init__(self, bet: BoxBet) -> None:
-        self.bet = bet
-        self.hands: list[_Hand] = [_Hand([], bet.stake)]
-        self.insurance_offered = False
-        self.insurance_decided = False
-        self.insurance = 0
-        self.insurance_payout = 0
-        #: kind -> (line, pays, payout) once settled
-        self.side_results: dict[SideBetKind, tuple[str, int, int]] = {}
-        #: The original hand took an action other than STAND (forfeits the 20+ Bonus).
-        self.touched = False
 
 
 class Round:
@@ -173,7 +77,7 @@ class Round:
         self.rules = rules
         self.limits = limits
         self._source = source
-        self._boxes: list[_Box] = []
+        self._boxes: list[BoxState] = []
         self._dealer: list[str] = []
         self._hole_hidden = False
         self._dealer_bj: bool | None = None  # None: not known yet
@@ -240,7 +144,7 @@ class Round:
         cls.verify_bets(rules, bets, limits)
         rnd = cls(rules, source, limits or rules.limits)
         ordered = sorted(bets, key=lambda b: b.seat)
-        rnd._boxes = [_Box(b) for b in ordered]
+        rnd._boxes = [BoxState(b) for b in ordered]
         rnd._emit(RoundStarted(variant=rules.id, boxes=tuple(ordered), limits=rnd.limits))
         rnd.seq = 1
         for box in rnd._boxes:
@@ -416,7 +320,7 @@ class Round:
     def view(self) -> RoundView:
         """The public state of the round (no hole card before it is revealed)."""
         dealer = self.dealer_cards()
-        d_hand = _Hand(list(dealer), 0)
+        d_hand = HandState(list(dealer), 0)
         boxes = []
         for bi, box in enumerate(self._boxes):
             hands = []
@@ -453,10 +357,10 @@ class Round:
     def _emit(self, event: Event) -> None:
         self._events.append(event)
 
-    def _deal_to(self, box: _Box, h: int) -> str:
+    def _deal_to(self, box: BoxState, h: int) -> str:
         card = self._source.draw()
         box.hands[h].add(card)
-        self._events.append(_card_event(card, box.bet.seat, h, False))
+        self._events.append(card_event(card, box.bet.seat, h, False))
         return card
 
     def _deal_dealer(self, *, face_down: bool = False) -> str:
@@ -464,7 +368,7 @@ class Round:
         self._dealer.append(card)
         if face_down:
             self._hole_hidden = True
-        self._events.append(_card_event(card, None, 0, face_down))
+        self._events.append(card_event(card, None, 0, face_down))
         return card
 
     def _reveal_hole(self) -> None:
@@ -483,7 +387,7 @@ class Round:
         raise WrongHand(f"seat {seat!r} has no box in this round (seats {list(self.seats())})",
                         rule="seat")
 
-    def _hand(self, seat: int, hand: int) -> tuple[_Box, _Hand]:
+    def _hand(self, seat: int, hand: int) -> tuple[BoxState, HandState]:
         b, h = self._locate(seat, hand)
         box = self._boxes[b]
         return box, box.hands[h]
@@ -520,7 +424,7 @@ class Round:
                 return
         self._after_insurance()
 
-    def _settle_deal_side_bets(self, box: _Box) -> None:
+    def _settle_deal_side_bets(self, box: BoxState) -> None:
         r, bet = self.rules, box.bet
         first, second = box.hands[0].cards
         if bet.perfect_pairs and r.perfect_pairs is not None:
@@ -532,14 +436,14 @@ class Round:
             self._settle_side(box, SideBetKind.TWENTY_ONE_PLUS_THREE,
                               bet.twenty_one_plus_three, line, pays)
 
-    def _settle_side(self, box: _Box, kind: SideBetKind, stake: int, line: str,
+    def _settle_side(self, box: BoxState, kind: SideBetKind, stake: int, line: str,
                      pays: int) -> None:
         payout = stake * (pays + 1) if pays else 0
         box.side_results[kind] = (line, pays, payout)
         self._emit(SideBetSettled(seat=box.bet.seat, kind=kind, stake=stake, line=line,
                                   pays=pays, payout=payout))
 
-    def _insurance_options(self, box: _Box) -> tuple[LegalAction, ...]:
+    def _insurance_options(self, box: BoxState) -> tuple[LegalAction, ...]:
         if self.phase is not Phase.INSURANCE or box.insurance_decided:
             return ()
         return (LegalAction(action=Action.INSURE, cost=box.bet.stake // 2),
@@ -604,7 +508,7 @@ class Round:
 
     # ------------------------------------------------------------------ playing decisions
 
-    def _refusal(self, box: _Box, hd: _Hand, action: Action) -> tuple[str, str] | None:
+    def _refusal(self, box: BoxState, hd: HandState, action: Action) -> tuple[str, str] | None:
         """Why ``action`` is refused on the active hand ``hd`` — (rule, message) — or None."""
         r = self.rules
         if hd.power_pending:
@@ -676,14 +580,14 @@ class Round:
             return None
         raise AssertionError(action)  # pragma: no cover
 
-    def _cash_out_offer(self, box: _Box, hd: _Hand) -> int | None:
+    def _cash_out_offer(self, box: BoxState, hd: HandState) -> int | None:
         table = self.rules.cash_out
         if table is None:
             return None
         bp = table.offer_bp(hd.total, hd.soft, up_class(self._dealer[0]))
         return None if bp is None else hd.stake * bp // 10_000
 
-    def _priced(self, box: _Box, hd: _Hand, action: Action) -> LegalAction:
+    def _priced(self, box: BoxState, hd: HandState, action: Action) -> LegalAction:
         if action in (Action.DOUBLE, Action.POWER_DOUBLE, Action.SPLIT, Action.POWER_SPLIT):
             return LegalAction(action=action, cost=hd.stake)
         if action is Action.CASH_OUT:
@@ -740,7 +644,7 @@ class Round:
             power = action is Action.POWER_SPLIT
             depth = hd.depth + 1
             hd.from_split, hd.depth, hd.split_aces, hd.power_split = True, depth, aces, power
-            box.hands.insert(h + 1, _Hand([second], hd.stake, from_split=True, depth=depth,
+            box.hands.insert(h + 1, HandState([second], hd.stake, from_split=True, depth=depth,
                                           split_aces=aces, power_split=power))
             self._deal_to(box, h)
             self._check_hand_end(box, hd)
@@ -754,12 +658,12 @@ class Round:
         if hd.done:
             self._advance()
 
-    def _check_charlie(self, hd: _Hand) -> None:
+    def _check_charlie(self, hd: HandState) -> None:
         n = self.rules.charlie_cards
         if n is not None and len(hd.cards) >= n and hd.total <= 21:
             hd.done, hd.status = True, HandStatus.CHARLIE
 
-    def _check_hand_end(self, box: _Box, hd: _Hand) -> None:
+    def _check_hand_end(self, box: BoxState, hd: HandState) -> None:
         """A hand stops by itself at 21, on a bust, at the card-count rule, or as a one-card
         split ace."""
         t = hd.total
@@ -831,7 +735,7 @@ class Round:
         self._settle_round()
 
     def _dealer_total(self) -> tuple[int, bool]:
-        d = _Hand(list(self._dealer), 0)
+        d = HandState(list(self._dealer), 0)
         return d.total, d.soft
 
     def _settle_round(self) -> None:
@@ -842,96 +746,15 @@ class Round:
         for box in self._boxes:
             seat = box.bet.seat
             for hi, hd in enumerate(box.hands):
-                outcome, payout, rounded = self._settle_hand(
-                    box, hi, hd, dealer_bj=dealer_bj, d_total=d_total, dealer_push=dealer_push)
+                outcome, payout, rounded = settle_hand(
+                    r, box, hi, hd, dealer_bj=dealer_bj, d_total=d_total, dealer_push=dealer_push)
                 hd.outcome, hd.payout, hd.status = outcome, payout, HandStatus.SETTLED
                 self._emit(HandSettled(seat=seat, hand=hi, outcome=outcome, stake=hd.stake,
                                        payout=payout, rounded_off=rounded))
             if box.bet.twenty_plus and r.twenty_plus is not None:
-                line, pays = twenty_plus(self._twenty_plus_outcome(box, dealer_bj, d_total,
+                line, pays = twenty_plus(twenty_plus_outcome(box, dealer_bj, d_total,
                                                                    dealer_push), r.twenty_plus)
                 self._settle_side(box, SideBetKind.TWENTY_PLUS, box.bet.twenty_plus, line, pays)
         self.phase = Phase.SETTLED
         self._active = None
         self._emit(RoundSettled(total_staked=self.total_staked, total_paid=self.total_paid))
-
-    def _settle_hand(self, box: _Box, hi: int, hd: _Hand, *, dealer_bj: bool, d_total: int,
-                     dealer_push: bool) -> tuple[Outcome, int, Fraction]:
-        r = self.rules
-        stake = hd.stake
-        st = hd.status
-        if st is HandStatus.SURRENDERED:
-            return Outcome.SURRENDER, stake // 2, Fraction(stake % 2, 2)
-        if st is HandStatus.CASHED_OUT:
-            table = r.cash_out
-            assert table is not None
-            return Outcome.CASHED_OUT, hd.cash_out, _ZERO
-        if hd.total > 21:
-            return Outcome.BUST, 0, _ZERO
-        if st is HandStatus.BLACKJACK:
-            if dealer_bj:
-                return Outcome.PUSH, stake, _ZERO
-            exact = stake * r.blackjack_pays
-            win = exact.numerator // exact.denominator
-            return Outcome.BLACKJACK, stake + win, exact - win
-        if st is HandStatus.CHARLIE and (r.charlie_wins_at_once or not dealer_bj):
-            return Outcome.CHARLIE, 2 * stake, _ZERO
-        if dealer_bj:
-            if r.late_blackjack_takes_all:
-                return Outcome.LOSE, 0, _ZERO
-            # Original bet only: the extra stakes of doubles and splits are returned.
-            kept = box.bet.stake if hi == 0 else 0
-            return Outcome.LOSE, stake - kept, _ZERO
-        if dealer_push:
-            return Outcome.PUSH, stake, _ZERO
-        if d_total > 21 or hd.total > d_total:
-            return Outcome.WIN, 2 * stake, _ZERO
-        if hd.total == d_total:
-            return Outcome.PUSH, stake, _ZERO
-        return Outcome.LOSE, 0, _ZERO
-
-    def _twenty_plus_outcome(self, box: _Box, dealer_bj: bool, d_total: int,
-                             dealer_push: bool) -> TwentyPlusOutcome | None:
-        """The 20+ Bonus: the box's first two cards total 20/21 and the hand was stood on."""
-        first = box.hands[0]
-        cards = first.cards
-        if box.touched or len(box.hands) != 1 or len(cards) != 2 or \
-                not twenty_plus_qualifies(cards[0], cards[1]):
-            return None
-        total = first.total
-        if dealer_bj:
-            return TwentyPlusOutcome.PUSH if first.natural else TwentyPlusOutcome.DEALER_WINS
-        if first.natural or (d_total > 21 and not dealer_push) or total > d_total:
-            return TwentyPlusOutcome.PLAYER_WINS
-        if dealer_push or total == d_total:
-            return TwentyPlusOutcome.PUSH
-        return TwentyPlusOutcome.DEALER_WINS
-
-
-def replay(rules: RuleSet, events: Sequence[Event]) -> Round:
-    """Rebuild a round from its events, and check it produces exactly the same events.
-
-    The cards come from the journal's ``CardDealt`` events in order; the decisions from its
-    ``PlayerActed`` events; a ``RoundVoided`` voids the rebuilt round. Any difference raises
-    :class:`ReplayMismatch`.
-    """
-    if not events or not isinstance(events[0], RoundStarted):
-        raise ReplayMismatch("a round's events start with RoundStarted", rule="replay")
-    start = events[0]
-    if start.variant != rules.id:
-        raise ReplayMismatch(f"events are of {start.variant}, not {rules.id}", rule="replay")
-    cards = [e.card for e in events if isinstance(e, CardDealt)]
-    rnd = Round.deal(rules, SequenceSource(cards), start.boxes, start.limits)
-    for e in events:
-        if isinstance(e, PlayerActed):
-            rnd.act(e.seat, e.hand, e.action)
-        elif isinstance(e, RoundVoided):
-            rnd.void(e.reason)
-    if list(rnd.events) != list(events):
-        for i, (a, b) in enumerate(zip(rnd.events, events, strict=False)):
-            if a != b:
-                raise ReplayMismatch(f"event {i} differs on replay: {a!r} != {b!r}",
-                                     rule="replay")
-        raise ReplayMismatch(f"replay produced {len(rnd.events)} events, the journal has "
-                             f"{len(events)}", rule="replay")
-    return rnd

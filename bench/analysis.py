@@ -1,23 +1,15 @@
 """Time a full analysis (main game, outcome distribution, side bets, Cash Out, strategy) per
 variant.
 
-    .venv/bin/python bench/math.py
+    .venv/bin/python bench/analysis.py
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import time
 
-# This script is named math.py: drop its directory from the path so that it does not shadow
-# the standard library's math module for everything imported below.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-
-import time  # noqa: E402
-
-from rgs.math.report import analyse_variant  # noqa: E402
-from rgs.variants import VARIANTS  # noqa: E402
+from rgs.math.report import analyse_variant
+from rgs.variants import VARIANTS
 
 
 def main() -> None:

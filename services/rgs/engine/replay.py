@@ -1,0 +1,40 @@
+"""Rebuild a round from its journal and prove it is the same round."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rgs.engine.cards import SequenceSource
+from rgs.engine.errors import ReplayMismatch
+from rgs.engine.model import CardDealt, Event, PlayerActed, RoundStarted, RoundVoided
+from rgs.engine.round import Round
+from rgs.engine.rules import RuleSet
+
+
+def replay(rules: RuleSet, events: Sequence[Event]) -> Round:
+    """Rebuild a round from its events, and check it produces exactly the same events.
+
+    The cards come from the journal's ``CardDealt`` events in order; the decisions from its
+    ``PlayerActed`` events; a ``RoundVoided`` voids the rebuilt round. Any difference raises
+    :class:`ReplayMismatch`.
+    """
+    if not events or not isinstance(events[0], RoundStarted):
+        raise ReplayMismatch("a round's events start with RoundStarted", rule="replay")
+    start = events[0]
+    if start.variant != rules.id:
+        raise ReplayMismatch(f"events are of {start.variant}, not {rules.id}", rule="replay")
+    cards = [e.card for e in events if isinstance(e, CardDealt)]
+    rnd = Round.deal(rules, SequenceSource(cards), start.boxes, start.limits)
+    for e in events:
+        if isinstance(e, PlayerActed):
+            rnd.act(e.seat, e.hand, e.action)
+        elif isinstance(e, RoundVoided):
+            rnd.void(e.reason)
+    if list(rnd.events) != list(events):
+        for i, (a, b) in enumerate(zip(rnd.events, events, strict=False)):
+            if a != b:
+                raise ReplayMismatch(f"event {i} differs on replay: {a!r} != {b!r}",
+                                     rule="replay")
+        raise ReplayMismatch(f"replay produced {len(rnd.events)} events, the journal has "
+                             f"{len(events)}", rule="replay")
+    return rnd

@@ -1,0 +1,99 @@
+"""The mutable state of hands and boxes inside a round; it never leaves the engine."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rgs.engine.cards import CARD_VALUE
+from rgs.engine.model import BoxBet, CardDealt, HandStatus, Outcome
+from rgs.engine.rules import SideBetKind
+
+ZERO = Fraction(0)
+#: Card events are immutable values with few distinct shapes; sharing them saves building
+#: thousands of identical objects per second in simulations.
+CARD_EVENTS: dict[tuple[str, int | None, int, bool], CardDealt] = {}
+
+
+def card_event(card: str, seat: int | None, hand: int, face_down: bool) -> CardDealt:
+    key = (card, seat, hand, face_down)
+    ev = CARD_EVENTS.get(key)
+    if ev is None:
+        ev = CARD_EVENTS[key] = CardDealt(card=card, seat=seat, hand=hand, face_down=face_down)
+    return ev
+
+
+class HandState:
+    """A player hand inside a round (mutable; never leaves the engine)."""
+
+    __slots__ = (
+        "cards", "cash_out", "depth", "done", "doubled", "from_split", "hard", "has_ace",
+        "outcome", "payout", "power_pending", "power_split", "split_aces", "stake", "status",
+    )
+
+    def __init__(self, cards: list[str], stake: int, *, from_split: bool = False, depth: int = 0,
+                 split_aces: bool = False, power_split: bool = False) -> None:
+        self.cards = cards
+        self.hard = 0
+        self.has_ace = False
+        for c in cards:
+            v = CARD_VALUE[c]
+            self.hard += v
+            self.has_ace = self.has_ace or v == 1
+        self.stake = stake
+        self.from_split = from_split
+        self.depth = depth
+        self.split_aces = split_aces
+        self.power_split = power_split
+        self.doubled = False
+        self.power_pending = False
+        self.done = False
+        self.status = HandStatus.ACTIVE
+        self.outcome: Outcome | None = None
+        self.payout = 0
+        self.cash_out = 0
+
+    def add(self, card: str) -> None:
+        v = CARD_VALUE[card]
+        self.cards.append(card)
+        self.hard += v
+        if v == 1:
+            self.has_ace = True
+
+    def drop_last(self) -> str:
+        card = self.cards.pop()
+        self.hard -= CARD_VALUE[card]
+        self.has_ace = any(CARD_VALUE[c] == 1 for c in self.cards)
+        return card
+
+    @property
+    def total(self) -> int:
+        return self.hard + 10 if self.has_ace and self.hard <= 11 else self.hard
+
+    @property
+    def soft(self) -> bool:
+        return self.has_ace and self.hard <= 11
+
+    @property
+    def natural(self) -> bool:
+        return not self.from_split and len(self.cards) == 2 and self.total == 21
+
+
+class BoxState:
+    """A box (seat) inside a round."""
+
+    __slots__ = (
+        "bet", "hands", "insurance", "insurance_decided", "insurance_offered", "insurance_payout",
+        "side_results", "touched",
+    )
+
+    def __init__(self, bet: BoxBet) -> None:
+        self.bet = bet
+        self.hands: list[HandState] = [HandState([], bet.stake)]
+        self.insurance_offered = False
+        self.insurance_decided = False
+        self.insurance = 0
+        self.insurance_payout = 0
+        #: kind -> (line, pays, payout) once settled
+        self.side_results: dict[SideBetKind, tuple[str, int, int]] = {}
+        #: The original hand took an action other than STAND (forfeits the 20+ Bonus).
+        self.touched = False
