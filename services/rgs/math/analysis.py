@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rgs.engine.rules import Peek, RuleSet, Surrender
+from rgs.engine.rules import CashOutTable, Peek, RuleSet, Surrender
 from rgs.math.dealer import DealerRules, dealer_distributions, dealer_finals
 from rgs.math.errors import MathError
 from rgs.math.hand import Context, HandPlayer, UpCardTable
 from rgs.math.shoe import (
     NRANKS,
+    RANK_NAMES,
     ZERO,
     Counts,
     add,
@@ -33,8 +34,8 @@ from rgs.math.shoe import (
 from rgs.math.splits import expected_counts, split_hand_counts
 
 #: Action codes of a root decision.
-STAND, HIT, DOUBLE, SPLIT, SURRENDER, POWER_DOUBLE, POWER_SPLIT, BLACKJACK_PAID = (
-    "S", "H", "D", "P", "R", "PD", "PS", "BJ")
+STAND, HIT, DOUBLE, SPLIT, SURRENDER, POWER_DOUBLE, POWER_SPLIT, BLACKJACK_PAID, CASH_OUT = (
+    "S", "H", "D", "P", "R", "PD", "PS", "BJ", "C")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -163,11 +164,13 @@ def build_table(rules: RuleSet, up: int, comps: list[Counts]) -> UpCardTable:
 class UpCardAnalysis:
     """Root-hand values against one up card."""
 
-    def __init__(self, rules: RuleSet, table: UpCardTable) -> None:
+    def __init__(self, rules: RuleSet, table: UpCardTable,
+                 cash_out: dict[tuple[int, bool], float] | None = None) -> None:
         self.rules = rules
         self.t = table
         self.original = HandPlayer(table, Context(
-            extra=ZERO, double_two=True, double_any=rules.double_any_cards, one_card=False))
+            extra=ZERO, double_two=True, double_any=rules.double_any_cards, one_card=False,
+            cash_out=cash_out))
         self.players: dict[str, HandPlayer] = {"orig": self.original}
 
     def split_player(self, first: int, other: int, *, power: bool) -> HandPlayer:
@@ -252,6 +255,9 @@ class UpCardAnalysis:
             acts[POWER_DOUBLE], replace = self.power_double(hand)
         else:
             acts[DOUBLE] = pl.double(hand)
+        co = pl.cash_out(hand)
+        if co is not None:
+            acts[CASH_OUT] = co
         if r.surrender is Surrender.LATE:
             acts[SURRENDER] = -0.5 * t.mass(hand)
         pair = next((i for i in range(NRANKS) if hand[i] == 2), None)
@@ -279,8 +285,12 @@ def two_card_hands() -> list[Counts]:
     return [plus(unit(a), unit(b)) for a in range(NRANKS) for b in range(a, NRANKS)]
 
 
-def analyse_main(rules: RuleSet) -> MainGame:
-    """Composition-dependent analysis of the main game of ``rules``."""
+def analyse_main(rules: RuleSet, cash_out: CashOutTable | None = None) -> MainGame:
+    """Composition-dependent analysis of the main game of ``rules``.
+
+    With ``cash_out`` the player may also take its offers wherever the engine makes them (an
+    unsplit, undoubled hand awaiting a decision) and does when that is worth more.
+    """
     if rules.decks < 1:
         raise MathError("a shoe needs at least one deck")
     shoe = full_shoe(rules.decks)
@@ -291,7 +301,12 @@ def analyse_main(rules: RuleSet) -> MainGame:
     for up in range(NRANKS):
         p_up = shoe[up] / n
         table = build_table(rules, up, comps)
-        ua = UpCardAnalysis(rules, table)
+        offers = None
+        if cash_out is not None:
+            name = RANK_NAMES[up]
+            offers = {(t, soft): bp / 10_000 - 1.0
+                      for (t, soft, u), bp in cash_out.offers_bp.items() if u == name}
+        ua = UpCardAnalysis(rules, table, offers)
         less = table.avail
         for hand in two_card_hands():
             if not fits(hand, less):

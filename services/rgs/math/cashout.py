@@ -61,16 +61,28 @@ def situation(root: RootHand) -> Key:
 
 
 def fair_returns(game: MainGame) -> dict[Key, float]:
-    """Fair return (1 + EV under optimal play at the decision) per situation."""
+    """Fair return (1 + EV under optimal play at the decision) per situation.
+
+    A total made by non-pair hands takes their value only: a pair's worth comes from splitting
+    it, and folding that into the total's offer would overpay the other hands of the total
+    (8-8 would lift every hard 16 above its value). Totals only a pair makes (hard 4, hard 20,
+    soft 12) take the pair's value.
+    """
     num: dict[Key, float] = {}
     den: dict[Key, float] = {}
+    pair_num: dict[Key, float] = {}
+    pair_den: dict[Key, float] = {}
     for root in game.roots:
         if BLACKJACK_PAID in root.actions:
             continue
         key = situation(root)
         w = root.weight * (1.0 - root.p_blackjack if root.peeked else 1.0)
-        num[key] = num.get(key, 0.0) + w * (1.0 + root.decision_ev(root.best))
-        den[key] = den.get(key, 0.0) + w
+        n, d = (pair_num, pair_den) if max(root.hand) == 2 else (num, den)
+        n[key] = n.get(key, 0.0) + w * (1.0 + root.decision_ev(root.best))
+        d[key] = d.get(key, 0.0) + w
+    for key, v in pair_num.items():
+        if key not in num:
+            num[key], den[key] = v, pair_den[key]
     return {k: num[k] / den[k] for k in sorted(num)}
 
 

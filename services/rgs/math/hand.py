@@ -51,6 +51,8 @@ class Context:
     double_any: bool
     #: The hand gets one card and stands (split aces).
     one_card: bool
+    #: Cash Out offers open to this hand, as (total, soft) -> offer minus the stake (units).
+    cash_out: dict[tuple[int, bool], float] | None = None
 
 
 class UpCardTable:
@@ -170,6 +172,18 @@ class HandPlayer:
         n = sum(hand)
         return (n == 2 and self.ctx.double_two) or (n >= 2 and self.ctx.double_any)
 
+    def cash_out(self, hand: Counts) -> float | None:
+        """Value of taking the Cash Out offer, None when the hand has none.
+
+        After a peek the offer is only made when the dealer has no blackjack; without one the
+        player keeps the offer whatever the dealer turns up: both are ``mass * (offer - 1)``.
+        """
+        offers = self.ctx.cash_out
+        if not offers:
+            return None
+        net = offers.get(total_soft(hand))
+        return None if net is None else self.t.mass(self.removed(hand)) * net
+
     def value(self, hand: Counts) -> float:
         """Optimal value of a hand in play (stand, hit, double where allowed)."""
         got = self._memo.get(hand)
@@ -181,5 +195,8 @@ class HandPlayer:
             got = max(self.stand(hand), self.hit(hand))
             if self.can_double(hand):
                 got = max(got, self.double(hand))
+            co = self.cash_out(hand)
+            if co is not None:
+                got = max(got, co)
         self._memo[hand] = got
         return got

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from rgs.engine.rules import RuleSet
-from rgs.math.analysis import MainGame, analyse_main
+from rgs.math.analysis import CASH_OUT, MainGame, analyse_main
 from rgs.math.cashout import CashOutDesign, as_table, design_cash_out
 from rgs.math.outcomes import Dist, game_distribution
 from rgs.math.sidebets import insurance_rtp, side_bet_rtps
@@ -43,6 +43,10 @@ class VariantReport:
     side_bets: dict[str, float]
     insurance_rtp: float
     cash_out: CashOutDesign | None
+    #: Main-game RTP (percent) when the player also takes Cash Out wherever it pays more.
+    cash_out_optimal_rtp: float | None
+    #: Probability that optimal play takes Cash Out at the first decision.
+    cash_out_first_decision: float | None
     strategy: dict[StrategyKey, str]
     power_double: dict[PowerDoubleKey, str]
     seconds: float
@@ -82,12 +86,20 @@ def analyse_variant(rules: RuleSet,
     say(f"{rules.id}: side bets")
     sides = side_bet_rtps(game)
     design = design_cash_out(game) if rules.cash_out is not None else None
-    say(f"{rules.id}: strategy")
     table = as_table(design, rules.id) if design is not None else None
+    with_offers = first = None
+    if table is not None:
+        say(f"{rules.id}: main game with Cash Out")
+        offered = analyse_main(rules, table)
+        with_offers = offered.rtp
+        first = sum(r.weight for r in offered.roots if r.best == CASH_OUT)
+    say(f"{rules.id}: strategy")
     strategy = derive_strategy(game, table)
     pd = derive_power_double(game)
     return VariantReport(rules=rules, game=game, distribution=dist, side_bets=sides,
-                         insurance_rtp=insurance_rtp(game), cash_out=design, strategy=strategy,
+                         insurance_rtp=insurance_rtp(game), cash_out=design,
+                         cash_out_optimal_rtp=with_offers, cash_out_first_decision=first,
+                         strategy=strategy,
                          power_double=pd, seconds=time.perf_counter() - start)
 
 
@@ -122,5 +134,6 @@ def figures(report: VariantReport) -> dict[str, object]:
         out["cash_out_rtp"] = _r(report.cash_out.rtp)
         out["cash_out_scale"] = _r(report.cash_out.scale)
         out["cash_out_offer_range"] = [report.cash_out.low, report.cash_out.high]
+        out["cash_out_optimal_rtp"] = _r(report.cash_out_optimal_rtp or 0.0)
     out["method"] = METHOD
     return out

@@ -63,3 +63,17 @@ def test_insurance_on_ace_returns_what_the_tens_left_pay() -> None:
     # 8 decks: about 128 tens in 413 unseen cards -> 3 * 128/413 ~ 92.5%
     ins = cached_report(find_variant("vip-platinum")).insurance_rtp
     assert ins == pytest.approx(92.53, abs=0.01)
+
+
+def test_vip_platinum_cash_out_never_beats_playing_at_the_first_decision() -> None:
+    # offers come from non-pair two-card values x 0.97: optimal play never takes one at once
+    report = cached_report(find_variant("vip-platinum"))
+    assert report.cash_out is not None
+    assert report.cash_out.scale < 1.0
+    assert report.cash_out_first_decision == 0.0
+
+
+def test_vip_platinum_optimal_use_of_cash_out_returns_99_45_below_100() -> None:
+    # taking offers on 3+-card hands that can no longer double adds 0.15 points: reported
+    optimal = cached_report(find_variant("vip-platinum")).cash_out_optimal_rtp
+    assert optimal == pytest.approx(99.447, abs=0.005)
