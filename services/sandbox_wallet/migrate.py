@@ -75,4 +75,3 @@ async def _apply_pending(conn: asyncpg.Connection) -> list[str]:
             )
         applied.append(migration.name)
     return applied
-
