@@ -9,7 +9,7 @@ response. If a process dies, PostgreSQL drops its connection and the lock with i
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
@@ -102,7 +102,7 @@ UPDATE wallet_transactions SET status = 'booked', updated_at = clock_timestamp()
 WHERE player_key = $1 AND transaction_id = $2 AND status = 'applied'"""
 
 
-def _translated(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+def _translated(fn: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
     """Translate driver errors into the journal's own, once, at this edge."""
 
     @functools.wraps(fn)
