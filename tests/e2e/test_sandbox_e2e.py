@@ -1,0 +1,75 @@
+"""``rgs sandbox`` is one command: migrations, the sandbox wallet and the RGS, printing the
+address, the dev operator key and how to play; ``rgs migrate`` is idempotent."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import grpc
+import pytest
+from e2e_servers import ROOT, free_port, wait_serving
+
+from rgs.blackjack.v1 import blackjack_pb2 as bj
+from rgs.blackjack.v1 import blackjack_pb2_grpc
+from rgs.operator.v1 import operator_pb2 as op
+from rgs.operator.v1 import operator_pb2_grpc
+from rgs.service_cli import main as service_main
+from support.databases import SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def test_sandbox_command_starts_everything_and_a_round_can_be_played(
+        database_templates: DatabaseTemplates, tmp_path: object) -> None:
+    # An empty database: the sandbox must migrate both schemas itself.
+    db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    rgs, wallet = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
+    log = ROOT / "var" / f"sandbox-e2e-{os.getpid()}.log"
+    log.parent.mkdir(exist_ok=True)
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "rgs.service_cli", "sandbox", "--listen", rgs,
+             "--wallet-listen", wallet, "--database-url", db], stdout=out,
+            stderr=subprocess.STDOUT, cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT / "services")})
+    try:
+        await wait_serving(rgs, proc, log)
+        deadline = time.monotonic() + 10
+        while "Stop with Ctrl-C" not in log.read_text() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        printed = log.read_text()
+        assert rgs in printed and "rgs-dev-operator-key" in printed and "grpcurl" in printed
+        async with grpc.aio.insecure_channel(rgs) as ch:
+            s = await operator_pb2_grpc.OperatorServiceStub(ch).CreateSession(
+                op.CreateSessionRequest(request_id="s", brand_id="demo-casino",
+                                        player_id="demo-alice"),
+                metadata=(("authorization", "Bearer rgs-dev-operator-key"),))
+            md = (("authorization", f"Bearer {s.session_token}"),)
+            game = blackjack_pb2_grpc.BlackjackServiceStub(ch)
+            dealt = (await game.Deal(bj.DealRequest(
+                request_id="d", variant_id="classic-resplit",
+                boxes=[bj.BoxBet(seat=1, stake=100)]), metadata=md)).round
+            done = (await game.Settle(bj.SettleRequest(request_id="st",
+                                                       round_id=dealt.round_id),
+                                      metadata=md)).round
+        assert done.status == bj.ROUND_STATUS_SETTLED
+        assert done.balance == 100_000 - 100 + done.total_paid
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+        log.unlink(missing_ok=True)
+    assert proc.returncode == 0
+
+
+async def test_migrate_command_applies_once(database_templates: DatabaseTemplates,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    assert await asyncio.to_thread(service_main, ["migrate", "--database-url", db]) == 0
+    assert "0001_journal.sql" in capsys.readouterr().out
+    assert await asyncio.to_thread(service_main, ["migrate", "--database-url", db]) == 0
+    assert "up to date" in capsys.readouterr().out
