@@ -1,0 +1,274 @@
+"""Decorators of the journal and wallet ports that add metrics, spans and round accounting.
+
+``bootstrap`` wraps whichever adapters it chose::
+
+    journal = InstrumentedJournal(journal)
+    wallet = InstrumentedWallet(wallet)
+
+They change nothing the use cases see: every call is forwarded as is and every error re-raised.
+Wrapping the ports rather than the adapters means a fake, an in-memory journal or an HTTP
+wallet adapter is measured the same way as the PostgreSQL journal and the gRPC wallet.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from rgs.engine.model import (
+    Event,
+    InsuranceSettled,
+    RoundSettled,
+    RoundStarted,
+    RoundVoided,
+    SideBetSettled,
+)
+from rgs.observability import metrics
+from rgs.observability.tracing import journal_span, mark_error, wallet_span
+from rgs.service.model import Movement, Session, StoredRequest, StoredRound
+from rgs.service.ports import Journal, PlayerJournal
+from rgs.wallet.port import MoneyCall, MoneyResult, Party, Wallet, WalletRefused, WalletUnavailable
+
+T = TypeVar("T")
+
+
+async def _timed(operation: str, call: Callable[[], Awaitable[T]]) -> T:
+    """Run one journal operation inside its span, timing it and counting its failures."""
+    with journal_span(operation) as span:
+        started = time.perf_counter()
+        try:
+            return await call()
+        except Exception as exc:
+            metrics.JOURNAL_ERRORS.labels(operation=operation).inc()
+            mark_error(span, type(exc).__name__)
+            raise
+        finally:
+            metrics.JOURNAL_TX_LATENCY.labels(operation=operation).observe(
+                time.perf_counter() - started)
+
+
+# --------------------------------------------------------------------------- round accounting
+
+
+def record_round_events(round: StoredRound, new_events: Sequence[Event]) -> None:
+    """Count what the newly committed events of ``round`` did: a deal starts it; a settlement
+    adds its stakes and payouts per bet kind; a void counts only the void (every stake went
+    back, so it takes nothing and pays nothing)."""
+    labels = {"variant": round.variant, "brand": round.brand_id}
+    for event in new_events:
+        if isinstance(event, RoundStarted):
+            metrics.ROUNDS.labels(**labels, event="started").inc()
+        elif isinstance(event, RoundVoided):
+            metrics.ROUNDS.labels(**labels, event="voided").inc()
+        elif isinstance(event, RoundSettled):
+            metrics.ROUNDS.labels(**labels, event="settled").inc()
+            _count_money(round)
+
+
+def _count_money(round: StoredRound) -> None:
+    side_staked = side_paid = insurance_staked = insurance_paid = 0
+    for event in round.events:
+        if isinstance(event, SideBetSettled):
+            side_staked += event.stake
+            side_paid += event.payout
+        elif isinstance(event, InsuranceSettled):
+            insurance_staked += event.stake
+            insurance_paid += event.payout
+    # The round's totals are authoritative; the main bet is what is left once side bets and
+    # insurance are taken out (Cash Out and Safety Net payouts are main-game money too).
+    main_staked = round.total_staked - side_staked - insurance_staked
+    main_paid = round.total_paid - side_paid - insurance_paid
+    for bet, staked, paid in (("main", main_staked, main_paid),
+                              ("side", side_staked, side_paid),
+                              ("insurance", insurance_staked, insurance_paid)):
+        if staked or paid or bet == "main":
+            metrics.STAKES.labels(variant=round.variant, currency=round.currency,
+                                  bet=bet).inc(max(staked, 0))
+            metrics.WINS.labels(variant=round.variant, currency=round.currency,
+                                bet=bet).inc(max(paid, 0))
+
+
+# --------------------------------------------------------------------------- journal
+
+
+class InstrumentedPlayerJournal:
+    """A :class:`PlayerJournal` whose every operation is timed and traced."""
+
+    def __init__(self, inner: PlayerJournal) -> None:
+        self._inner = inner
+
+    async def find_request(self, request_id: str) -> StoredRequest | None:
+        """See :meth:`PlayerJournal.find_request`."""
+        return await _timed("find_request", lambda: self._inner.find_request(request_id))
+
+    async def get_round(self, round_id: str) -> StoredRound | None:
+        """See :meth:`PlayerJournal.get_round`."""
+        return await _timed("get_round", lambda: self._inner.get_round(round_id))
+
+    async def active_round(self) -> StoredRound | None:
+        """See :meth:`PlayerJournal.active_round`."""
+        return await _timed("active_round", self._inner.active_round)
+
+    async def movements(self, round_id: str) -> list[Movement]:
+        """See :meth:`PlayerJournal.movements`."""
+        return await _timed("movements", lambda: self._inner.movements(round_id))
+
+    async def open_movements(self) -> list[Movement]:
+        """See :meth:`PlayerJournal.open_movements`."""
+        return await _timed("open_movements", self._inner.open_movements)
+
+    async def record_movement(self, movement: Movement) -> None:
+        """See :meth:`PlayerJournal.record_movement`."""
+        await _timed("record_movement", lambda: self._inner.record_movement(movement))
+
+    async def settle_movement(self, transaction_id: str, status: str,
+                              balance_after: int | None) -> None:
+        """See :meth:`PlayerJournal.settle_movement`."""
+        await _timed("settle_movement", lambda: self._inner.settle_movement(
+            transaction_id, status, balance_after))
+
+    async def commit_round(self, *, round: StoredRound, new_events_from: int,
+                           request: StoredRequest | None,
+                           movements: Sequence[Movement] = (),
+                           booked: Sequence[str] = ()) -> None:
+        """See :meth:`PlayerJournal.commit_round`; counts the round's events once committed."""
+        await _timed("commit_round", lambda: self._inner.commit_round(
+            round=round, new_events_from=new_events_from, request=request,
+            movements=movements, booked=booked))
+        record_round_events(round, round.events[new_events_from:])
+
+    async def update_response(self, request_id: str, response: str) -> None:
+        """See :meth:`PlayerJournal.update_response`."""
+        await _timed("update_response", lambda: self._inner.update_response(
+            request_id, response))
+
+    async def save_session(self, session: Session, token_hash: str,
+                           request: StoredRequest) -> None:
+        """See :meth:`PlayerJournal.save_session`."""
+        await _timed("save_session", lambda: self._inner.save_session(
+            session, token_hash, request))
+
+    def __getattr__(self, name: str) -> Any:
+        # Anything the port grows later still reaches the adapter, only unmeasured.
+        return getattr(self._inner, name)
+
+
+class InstrumentedJournal:
+    """A :class:`Journal` whose operations are timed and traced, and whose player journals
+    count rounds and money as they commit."""
+
+    def __init__(self, inner: Journal) -> None:
+        self._inner = inner
+
+    @asynccontextmanager
+    async def player(self, player_key: str) -> AsyncIterator[PlayerJournal]:
+        """See :meth:`Journal.player`; the wait for the player's lock is measured."""
+        async with AsyncExitStack() as stack:
+            started = time.perf_counter()
+            with journal_span("lock_player"):
+                try:
+                    pj = await stack.enter_async_context(self._inner.player(player_key))
+                except Exception:
+                    metrics.JOURNAL_ERRORS.labels(operation="lock_player").inc()
+                    raise
+                finally:
+                    metrics.JOURNAL_LOCK_WAIT.observe(time.perf_counter() - started)
+            yield InstrumentedPlayerJournal(pj)
+
+    async def operator_for_key(self, key_hash: str) -> str | None:
+        """See :meth:`Journal.operator_for_key`."""
+        return await _timed("operator_for_key", lambda: self._inner.operator_for_key(key_hash))
+
+    async def add_operator_key(self, *, operator_id: str, key_hash: str, label: str) -> None:
+        """See :meth:`Journal.add_operator_key`."""
+        await _timed("add_operator_key", lambda: self._inner.add_operator_key(
+            operator_id=operator_id, key_hash=key_hash, label=label))
+
+    async def find_session(self, player_key: str, token_hash: str) -> Session | None:
+        """See :meth:`Journal.find_session`."""
+        return await _timed("find_session", lambda: self._inner.find_session(
+            player_key, token_hash))
+
+    async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:
+        """See :meth:`Journal.get_round`."""
+        return await _timed("get_round", lambda: self._inner.get_round(player_key, round_id))
+
+    async def active_round(self, player_key: str) -> StoredRound | None:
+        """See :meth:`Journal.active_round`."""
+        return await _timed("active_round", lambda: self._inner.active_round(player_key))
+
+    async def list_rounds(self, player_key: str, brand_id: str, *,
+                          before: tuple[datetime, str] | None, limit: int
+                          ) -> list[StoredRound]:
+        """See :meth:`Journal.list_rounds`."""
+        return await _timed("list_rounds", lambda: self._inner.list_rounds(
+            player_key, brand_id, before=before, limit=limit))
+
+    async def movements(self, player_key: str, round_id: str) -> list[Movement]:
+        """See :meth:`Journal.movements`."""
+        return await _timed("movements", lambda: self._inner.movements(player_key, round_id))
+
+    def __getattr__(self, name: str) -> Any:
+        # close() and anything else the adapter offers beyond the port.
+        return getattr(self._inner, name)
+
+
+# --------------------------------------------------------------------------- wallet
+
+
+class InstrumentedWallet:
+    """A :class:`Wallet` whose calls are counted by outcome, timed and traced (the span is the
+    parent the wallet sees through the trace-context client interceptor)."""
+
+    def __init__(self, inner: Wallet) -> None:
+        self._inner = inner
+
+    async def balance(self, party: Party) -> int:
+        """See :meth:`Wallet.balance`."""
+        return await self._observe("balance", lambda: self._inner.balance(party))
+
+    async def move(self, call: MoneyCall) -> MoneyResult:
+        """See :meth:`Wallet.move`."""
+        return await self._observe(call.kind.value, lambda: self._inner.move(call),
+                                   amount=call.amount)
+
+    @staticmethod
+    async def _observe(operation: str, call: Callable[[], Awaitable[T]], *,
+                       amount: int | None = None) -> T:
+        outcome = "ok"
+        with wallet_span(operation) as span:
+            if amount is not None:
+                span.set_attribute("rgs.amount_minor", amount)
+            started = time.perf_counter()
+            try:
+                return await call()
+            except WalletRefused as exc:
+                outcome = "refused"
+                span.set_attribute("rgs.wallet.reason", exc.reason)
+                raise
+            except WalletUnavailable:
+                outcome = "unavailable"
+                mark_error(span, "wallet unavailable")
+                raise
+            except Exception as exc:
+                outcome = "error"
+                mark_error(span, type(exc).__name__)
+                raise
+            finally:
+                span.set_attribute("rgs.wallet.outcome", outcome)
+                metrics.WALLET_LATENCY.labels(operation=operation).observe(
+                    time.perf_counter() - started)
+                metrics.WALLET_CALLS.labels(operation=operation, outcome=outcome).inc()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+if TYPE_CHECKING:
+    def _conforms(j: Journal, pj: PlayerJournal, w: Wallet
+                  ) -> tuple[Journal, PlayerJournal, Wallet]:
+        # mypy checks here that the decorators still satisfy the ports they wrap.
+        return InstrumentedJournal(j), InstrumentedPlayerJournal(pj), InstrumentedWallet(w)

@@ -1,0 +1,151 @@
+"""grpc.aio server interceptors: RED metrics, a server span and one log line per call.
+
+The service adds them where it builds its server::
+
+    server = grpc.aio.server(interceptors=server_interceptors())
+
+Only unary-unary methods that the server actually serves are observed: an unknown method
+name never becomes a metric label (a scanner could otherwise grow the label set without
+bound), and the streaming health ``Watch`` and reflection calls pass through untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Final
+
+import grpc
+from opentelemetry import context as otel_context
+from opentelemetry.trace import SpanKind, Status, StatusCode, use_span
+
+from rgs.observability import metrics
+from rgs.observability.logging import ROUND_ID
+from rgs.observability.tracing import extract_context, tracer
+
+log = logging.getLogger("rgs.rpc")
+
+#: Codes that mean the server failed the caller (OpenTelemetry's rule for server spans); the
+#: others (INVALID_ARGUMENT, NOT_FOUND, FAILED_PRECONDITION, ...) are the caller's business.
+SERVER_FAULT_CODES: Final = frozenset({
+    grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL, grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.DATA_LOSS,
+    grpc.StatusCode.UNIMPLEMENTED,
+})
+
+#: Methods called every few seconds by probes: logged at DEBUG so they do not drown the rest.
+QUIET_METHODS: Final = frozenset({"grpc.health.v1.Health/Check"})
+
+Handler = Callable[[Any, Any], Any]
+"""A unary-unary behaviour: (request, context) -> awaitable response."""
+
+
+def round_id_of(message: object) -> str:
+    """The round a request or response is about: its ``round_id`` or ``round.round_id``."""
+    direct = getattr(message, "round_id", "")
+    if isinstance(direct, str) and direct:
+        return direct
+    nested = getattr(getattr(message, "round", None), "round_id", "")
+    return nested if isinstance(nested, str) else ""
+
+
+def _code_of(context: grpc.aio.ServicerContext[Any, Any]) -> grpc.StatusCode:
+    code = context.code()
+    if isinstance(code, grpc.StatusCode):
+        return code
+    if isinstance(code, int):
+        for candidate in grpc.StatusCode:
+            if candidate.value[0] == code:
+                return candidate
+    return grpc.StatusCode.OK
+
+
+if TYPE_CHECKING:
+    _ServerInterceptor = grpc.aio.ServerInterceptor[Any, Any]
+else:  # the runtime class is not generic
+    _ServerInterceptor = grpc.aio.ServerInterceptor
+
+
+class ObservabilityInterceptor(_ServerInterceptor):
+    """Counts, times, traces and logs every unary call the server serves."""
+
+    async def intercept_service(
+            self, continuation: Callable[[grpc.HandlerCallDetails],
+                                         Awaitable[grpc.RpcMethodHandler[Any, Any]]],
+            handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[Any, Any]:
+        """Wrap the method's handler (unknown methods and streams pass through)."""
+        handler = await continuation(handler_call_details)
+        if handler is None or handler.unary_unary is None:
+            return handler
+        method = str(handler_call_details.method).lstrip("/")
+        return grpc.unary_unary_rpc_method_handler(
+            _observed(method, handler.unary_unary),
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer)
+
+
+def _observed(method: str, inner: Handler) -> Handler:
+    service, _, short = method.rpartition("/")
+    latency = metrics.RPC_LATENCY.labels(method=method)
+    quiet = method in QUIET_METHODS
+
+    async def observe(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        parent = extract_context(context.invocation_metadata())
+        attached = otel_context.attach(parent)
+        round_token = ROUND_ID.set(round_id_of(request))
+        metrics.RPC_IN_FLIGHT.inc()
+        started = time.perf_counter()
+        code = grpc.StatusCode.OK
+        span = tracer().start_span(
+            method, context=parent, kind=SpanKind.SERVER,
+            attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": short})
+        try:
+            # The span ends on exit; the bookkeeping runs inside it so the log line carries
+            # its trace id.
+            with use_span(span, end_on_exit=True, record_exception=False,
+                          set_status_on_exception=False):
+                try:
+                    response = await inner(request, context)
+                    code = _code_of(context)
+                    round_id = round_id_of(response)
+                    if round_id:
+                        ROUND_ID.set(round_id)
+                    return response
+                except grpc.aio.AbortError:
+                    code = _code_of(context)
+                    raise
+                except asyncio.CancelledError:
+                    code = grpc.StatusCode.CANCELLED
+                    raise
+                except Exception as exc:
+                    code = grpc.StatusCode.UNKNOWN
+                    span.record_exception(exc)
+                    log.exception("unhandled error in %s", method)
+                    raise
+                finally:
+                    elapsed = time.perf_counter() - started
+                    metrics.RPC_IN_FLIGHT.dec()
+                    metrics.RPC_REQUESTS.labels(method=method, code=code.name).inc()
+                    latency.observe(elapsed)
+                    span.set_attribute("rpc.grpc.status_code", code.value[0])
+                    current_round = ROUND_ID.get()
+                    if current_round:
+                        span.set_attribute("rgs.round_id", current_round)
+                    if code in SERVER_FAULT_CODES:
+                        span.set_status(Status(StatusCode.ERROR, code.name))
+                    log.log(logging.DEBUG if quiet else logging.INFO, "%s %s", method,
+                            code.name, extra={"rpc_method": method, "grpc_code": code.name,
+                                              "duration_ms": round(elapsed * 1000, 3)})
+        finally:
+            ROUND_ID.reset(round_token)
+            otel_context.detach(attached)
+
+    return observe
+
+
+def server_interceptors() -> list[_ServerInterceptor]:
+    """The interceptors to pass to ``grpc.aio.server(interceptors=...)``."""
+    return [ObservabilityInterceptor()]

@@ -1,0 +1,233 @@
+"""Every Prometheus metric the RGS exports, and the HTTP endpoint that serves them.
+
+The metrics live in the default registry (as ``rgs_rng_health_failures_total`` does, which
+:mod:`rgs.rng.entropy` registers and this module only re-exports), so one endpoint serves
+them all together with the client's process and Python collectors.
+
+Labels stay low-cardinality on purpose: method, status code, variant, brand, currency,
+operation and outcome are bounded by configuration and code; player, session, round and
+transaction ids never become labels (they belong in traces and logs).
+
+Money is counted in integer minor units per currency, from the round's own totals when it
+settles, so ``wins / stakes`` over any window is the observed RTP of the rounds settled in it
+and ``stakes - wins`` is the gross gaming revenue.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+from wsgiref.simple_server import WSGIServer
+
+from prometheus_client import (
+    REGISTRY,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    start_http_server,
+)
+
+from rgs.rng.entropy import ADAPTIVE_PROPORTION, HEALTH_FAILURES, REPETITION_COUNT
+
+# The *_created series double every counter's series for a value nobody graphs.
+disable_created_metrics()  # type: ignore[no-untyped-call]
+
+#: Where the math package keeps the PAR sheets (``<variant>.json`` with ``rtp`` in percent).
+PAR_DIR: Final = Path(__file__).resolve().parent.parent / "math" / "par"
+
+#: Latency buckets for calls that cross the network (RPCs, wallet): 2.5 ms to 10 s.
+NETWORK_BUCKETS: Final = (0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+#: Latency buckets for database transactions: 0.5 ms to 5 s.
+DATABASE_BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                           1.0, 2.5, 5.0)
+
+# --------------------------------------------------------------------------- RED per RPC
+
+RPC_REQUESTS: Final = Counter(
+    "rgs_rpc_requests", "gRPC calls served, by full method name and final status code.",
+    ["method", "code"])
+RPC_LATENCY: Final = Histogram(
+    "rgs_rpc_latency_seconds", "Time to serve one gRPC call, by full method name.",
+    ["method"], buckets=NETWORK_BUCKETS)
+RPC_IN_FLIGHT: Final = Gauge(
+    "rgs_rpc_in_flight", "gRPC calls being served right now (the HPA's load signal).")
+
+# --------------------------------------------------------------------------- rounds and money
+
+ROUNDS: Final = Counter(
+    "rgs_rounds", "Rounds by lifecycle event: started (dealt), settled or voided.",
+    ["variant", "brand", "event"])
+STAKES: Final = Counter(
+    "rgs_stakes_minor",
+    "Stakes of settled rounds in minor units of their currency; bet is main (boxes, doubles, "
+    "splits), side (side bets) or insurance.", ["variant", "currency", "bet"])
+WINS: Final = Counter(
+    "rgs_wins_minor",
+    "Amounts paid on settled rounds (returned stakes included) in minor units; bet as for "
+    "rgs_stakes_minor_total.", ["variant", "currency", "bet"])
+THEORETICAL_RTP: Final = Gauge(
+    "rgs_variant_theoretical_rtp_ratio",
+    "The variant's theoretical return to player (main game, basic strategy) from its PAR sheet.",
+    ["variant"])
+RTP_STANDARD_DEVIATION: Final = Gauge(
+    "rgs_variant_rtp_standard_deviation_ratio",
+    "Standard deviation of one round's return per unit of main stake, from the PAR sheet "
+    "(the width of the observed-RTP band is this over sqrt(rounds)).", ["variant"])
+
+# --------------------------------------------------------------------------- wallet and outbox
+
+WALLET_CALLS: Final = Counter(
+    "rgs_wallet_calls",
+    "Calls to the operator wallet by operation (balance, debit, credit, rollback) and outcome "
+    "(ok, refused, unavailable, error).", ["operation", "outcome"])
+WALLET_LATENCY: Final = Histogram(
+    "rgs_wallet_latency_seconds", "Time of one wallet call, by operation.", ["operation"],
+    buckets=NETWORK_BUCKETS)
+OUTBOX_PENDING: Final = Gauge(
+    "rgs_outbox_pending",
+    "Wallet outbox rows not final yet (pending, unknown or applied-but-unbooked), all replicas.")
+OUTBOX_OLDEST_AGE: Final = Gauge(
+    "rgs_outbox_oldest_pending_age_seconds",
+    "Age of the oldest wallet outbox row that is not final (0 when none).")
+
+# --------------------------------------------------------------------------- journal database
+
+JOURNAL_TX_LATENCY: Final = Histogram(
+    "rgs_journal_tx_latency_seconds",
+    "Time of one journal transaction, by operation (commit_round, record_movement, ...).",
+    ["operation"], buckets=DATABASE_BUCKETS)
+JOURNAL_ERRORS: Final = Counter(
+    "rgs_journal_errors", "Journal operations that raised, by operation.", ["operation"])
+JOURNAL_LOCK_WAIT: Final = Histogram(
+    "rgs_journal_lock_wait_seconds",
+    "Time to take a player's journal exclusively (waiting behind that player's other calls).",
+    buckets=DATABASE_BUCKETS)
+DATABASE_UP: Final = Gauge(
+    "rgs_journal_database_up",
+    "1 when this replica's last operations sample reached the journal database, else 0.")
+OPS_SAMPLE_TIMESTAMP: Final = Gauge(
+    "rgs_ops_sample_timestamp_seconds",
+    "Unix time of the last successful outbox/session sample from the journal database.")
+
+# --------------------------------------------------------------------------- sessions, RNG, build
+
+ACTIVE_SESSIONS: Final = Gauge(
+    "rgs_active_sessions", "Player sessions not yet expired (all replicas, from the journal).")
+RNG_HEALTH_FAILURES: Final = HEALTH_FAILURES
+"""``rgs_rng_health_failures_total{test}``, registered by :mod:`rgs.rng.entropy`."""
+BUILD_INFO: Final = Gauge(
+    "rgs_build_info", "Always 1; the labels say which build this replica runs.", ["version"])
+
+EXPORTED_NAMES: Final = frozenset({
+    "rgs_rpc_requests_total", "rgs_rpc_latency_seconds", "rgs_rpc_in_flight",
+    "rgs_rounds_total", "rgs_stakes_minor_total", "rgs_wins_minor_total",
+    "rgs_variant_theoretical_rtp_ratio", "rgs_variant_rtp_standard_deviation_ratio",
+    "rgs_wallet_calls_total", "rgs_wallet_latency_seconds", "rgs_outbox_pending",
+    "rgs_outbox_oldest_pending_age_seconds", "rgs_journal_tx_latency_seconds",
+    "rgs_journal_errors_total", "rgs_journal_lock_wait_seconds", "rgs_journal_database_up",
+    "rgs_ops_sample_timestamp_seconds", "rgs_active_sessions",
+    "rgs_rng_health_failures_total", "rgs_build_info",
+})
+"""The exported series families (as a scrape names them, ``_total`` included); dashboards and
+rules may use these, plus the ``_bucket``/``_sum``/``_count`` series of the histograms."""
+
+HISTOGRAMS: Final = frozenset({"rgs_rpc_latency_seconds", "rgs_wallet_latency_seconds",
+                               "rgs_journal_tx_latency_seconds",
+                               "rgs_journal_lock_wait_seconds"})
+"""The histogram families among :data:`EXPORTED_NAMES`."""
+
+
+def exported_series_names() -> frozenset[str]:
+    """Every series name a scrape of this process may show for the RGS's own metrics."""
+    names = set(EXPORTED_NAMES)
+    for h in HISTOGRAMS:
+        names.update({f"{h}_bucket", f"{h}_sum", f"{h}_count"})
+    return frozenset(names)
+
+
+# --------------------------------------------------------------------------- PAR sheets
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VariantMath:
+    """The published figures of one variant that the dashboards compare against."""
+
+    variant: str
+    #: Theoretical RTP as a ratio (the PAR sheet's ``rtp`` is in percent).
+    rtp: float
+    #: Standard deviation of one round per unit of main stake.
+    standard_deviation: float
+
+
+def load_variant_math(par_dir: Path = PAR_DIR) -> list[VariantMath]:
+    """Read every PAR sheet in ``par_dir``."""
+    out = []
+    for path in sorted(par_dir.glob("*.json")):
+        sheet = json.loads(path.read_text("utf-8"))
+        out.append(VariantMath(variant=str(sheet["variant"]), rtp=float(sheet["rtp"]) / 100.0,
+                               standard_deviation=float(sheet["standard_deviation"])))
+    return out
+
+
+def publish_variant_math(sheets: Iterable[VariantMath]) -> None:
+    """Set the theoretical RTP and deviation gauges."""
+    for m in sheets:
+        THEORETICAL_RTP.labels(variant=m.variant).set(m.rtp)
+        RTP_STANDARD_DEVIATION.labels(variant=m.variant).set(m.standard_deviation)
+
+
+def initialise(*, version: str, variants: Iterable[str] = (),
+               brands: Mapping[str, Iterable[str]] | None = None) -> None:
+    """Publish the static gauges and create the zero series a fresh replica should show.
+
+    Counters with labels have no series until first used; a rate() over a series that appears
+    mid-window loses its first increment and an absent series makes ``absent()`` alerts and
+    empty panels ambiguous, so the known label sets start at 0. ``brands`` maps brand id to the
+    variants it offers.
+    """
+    BUILD_INFO.labels(version=version).set(1)
+    publish_variant_math(load_variant_math())
+    for test in (REPETITION_COUNT, ADAPTIVE_PROPORTION):
+        HEALTH_FAILURES.labels(test=test)
+    for operation in ("balance", "debit", "credit", "rollback"):
+        WALLET_LATENCY.labels(operation=operation)
+        for outcome in ("ok", "refused", "unavailable"):
+            WALLET_CALLS.labels(operation=operation, outcome=outcome)
+    for brand, offered in (brands or {}).items():
+        for variant in offered:
+            for event in ("started", "settled", "voided"):
+                ROUNDS.labels(variant=variant, brand=brand, event=event)
+    for variant in variants:
+        THEORETICAL_RTP.labels(variant=variant)
+
+
+# --------------------------------------------------------------------------- the endpoint
+
+
+@dataclass(slots=True, kw_only=True)
+class MetricsServer:
+    """The metrics HTTP endpoint (``/metrics``) on its own port."""
+
+    server: WSGIServer
+    thread: threading.Thread
+    port: int
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread."""
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+def start_metrics_server(listen: str) -> MetricsServer:
+    """Serve the default registry on ``host:port`` (port 0 picks a free one) in a thread, so a
+    scrape never waits behind the event loop."""
+    host, _, port = listen.rpartition(":")
+    server, thread = start_http_server(int(port), addr=host.strip("[]") or "0.0.0.0",
+                                       registry=REGISTRY)
+    return MetricsServer(server=server, thread=thread, port=int(server.server_address[1]))
