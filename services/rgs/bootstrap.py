@@ -6,9 +6,11 @@ the wiring itself is tested too.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from rgs import devdb
 from rgs.api.server import RunningServer, TlsFiles, start_server
@@ -19,6 +21,7 @@ from rgs.service.backoffice import BackOffice
 from rgs.service.common import sha256_hex
 from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, Clock, Journal
+from rgs.service.reconciler import Reconciler
 from rgs.wallet.grpc_wallet import GrpcWallet, GrpcWalletSettings
 from rgs.wallet.port import Wallet
 
@@ -51,10 +54,23 @@ class App:
     office: BackOffice
     journal: Journal
     wallet: Wallet
+    reconciler: Reconciler
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    background: list[asyncio.Task[None]] = field(default_factory=list)
+
+    def start_background(self, settings: RgsSettings) -> None:
+        """Start the reconciler loop (when its interval is not 0)."""
+        if settings.reconcile_interval_s > 0:
+            self.background.append(asyncio.create_task(
+                self.reconciler.run_forever(settings.reconcile_interval_s)))
 
     async def close(self) -> None:
-        """Close adapters in reverse order of opening."""
+        """Stop background work, then close adapters in reverse order of opening."""
+        for task in self.background:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self.background.clear()
         for close in reversed(self.closers):
             await close()
         self.closers.clear()
@@ -93,7 +109,10 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                        brands=brands, clock=clock, test_mode=settings.test_mode)
     office = BackOffice(journal=journal, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl)
-    return App(game=game, office=office, journal=journal, wallet=wallet, closers=closers)
+    reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
+                            min_age=timedelta(seconds=settings.reconcile_min_age_s))
+    return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
+               closers=closers)
 
 
 async def serve(settings: RgsSettings, app: App) -> RunningServer:

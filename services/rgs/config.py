@@ -69,6 +69,10 @@ class RgsSettings(BaseSettings):
     """How long a player session stays valid, in seconds."""
     lock_wait_s: float = Field(default=5.0, gt=0, description="Wait for a busy player.")
     """How long a call waits for another call of the same player before ABORTED."""
+    reconcile_interval_s: float = Field(default=10.0, ge=0, description="Reconciler period.")
+    """Seconds between reconciler passes over open outbox rows (0 turns it off)."""
+    reconcile_min_age_s: float = Field(default=30.0, ge=0, description="Outbox row age.")
+    """How long an outbox row stays open before the reconciler takes it over."""
 
     @model_validator(mode="after")
     def _safe(self) -> RgsSettings:

@@ -48,6 +48,7 @@ async def _serve(settings: RgsSettings) -> None:
     app = await build(settings)
     try:
         running = await serve(settings, app)
+        app.start_background(settings)
         host = settings.listen.rsplit(":", 1)[0]
         print(f"rgs listening on {host}:{running.port}"
               f"{' (TLS)' if settings.tls_enabled else ''}"
@@ -141,6 +142,7 @@ async def _sandbox(settings: RgsSettings, wallet_listen: str) -> None:
         try:
             keys = await add_dev_operator_keys(app.journal)
             running = await serve(settings, app)
+            app.start_background(settings)
             host = settings.listen.rsplit(":", 1)[0]
             print(HOW_TO_PLAY.format(rgs=f"{host}:{running.port}", wallet=wallet.target,
                                      db=url, key=keys["dev-operator"]), flush=True)

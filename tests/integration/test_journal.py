@@ -176,3 +176,24 @@ async def test_a_player_held_past_the_wait_limit_is_busy(rgs_database_url: str) 
     finally:
         await first.close()
         await second.close()
+
+
+async def test_reconciler_rolls_back_a_debit_orphaned_by_a_crash(
+        two_replicas: tuple[App, App], sandbox_wallet: SandboxWalletClient) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from rgs.service import money
+    from rgs.service.reconciler import Reconciler
+    from rgs.wallet.port import Party
+
+    a, b = two_replicas
+    s = await _session(a)
+    party = Party(player_id=ALICE, session_id=s.session_id, currency="EUR")
+    async with a.journal.player(s.player_key) as pj:  # the call dies after the wallet answered
+        await money.debit(pj, a.wallet, party, round_id="e" * 32, step=1, amount=700)
+    assert await _balance(sandbox_wallet) == 100_000 - 700
+    later = Reconciler(journal=b.journal, wallet=b.wallet,
+                       clock=lambda: datetime.now(UTC) + timedelta(minutes=5))
+    assert await later.run_once() == 1
+    assert await _balance(sandbox_wallet) == 100_000
+    assert await later.run_once() == 0

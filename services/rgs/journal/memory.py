@@ -26,6 +26,8 @@ class _Tables:
     requests: dict[tuple[str, str], StoredRequest] = field(default_factory=dict)
     movements: dict[tuple[str, str], Movement] = field(default_factory=dict)
     order: list[tuple[str, str]] = field(default_factory=list)
+    #: When each outbox row was last written.
+    touched: dict[tuple[str, str], datetime] = field(default_factory=dict)
 
 
 def _is_open(m: Movement) -> bool:
@@ -71,6 +73,7 @@ class InMemoryPlayerJournal:
         if k not in self._t.movements:
             self._t.movements[k] = movement
             self._t.order.append(k)
+            self._t.touched[k] = self._clock()
 
     async def settle_movement(self, transaction_id: str, status: str,
                               balance_after: int | None) -> None:
@@ -80,6 +83,7 @@ class InMemoryPlayerJournal:
         self._t.movements[k] = replace(
             m, status=status, balance_after=m.balance_after if balance_after is None
             else balance_after)
+        self._t.touched[k] = self._clock()
 
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None, movements: Sequence[Movement] = (),
@@ -173,3 +177,12 @@ class InMemoryJournal:
         """A round's movements."""
         return await InMemoryPlayerJournal(self.tables, player_key, self._clock).movements(
             round_id)
+
+    async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:
+        """Players with an outbox row open since before ``before``."""
+        keys: list[str] = []
+        for k in self.tables.order:
+            if (_is_open(self.tables.movements[k]) and self.tables.touched[k] < before
+                    and k[0] not in keys):
+                keys.append(k[0])
+        return keys[:limit]

@@ -97,6 +97,11 @@ Q_SETTLE_MOVEMENT = """
 UPDATE wallet_transactions SET status = $3, balance_after = COALESCE($4, balance_after),
                                updated_at = clock_timestamp()
 WHERE player_key = $1 AND transaction_id = $2"""
+Q_PLAYERS_WITH_OPEN = """
+SELECT DISTINCT player_key FROM wallet_transactions
+WHERE status IN ('pending', 'unknown', 'applied') AND NOT (kind <> 'debit' AND status = 'applied')
+  AND updated_at < $1
+LIMIT $2"""
 Q_BOOK_DEBIT = """
 UPDATE wallet_transactions SET status = 'booked', updated_at = clock_timestamp()
 WHERE player_key = $1 AND transaction_id = $2 AND status = 'applied'"""
@@ -340,3 +345,9 @@ class PostgresJournal:
         """A round's wallet movements."""
         rows = await self._pool.fetch(Q_ROUND_MOVEMENTS, player_key, round_id)
         return [_movement(r) for r in rows]
+
+    @_translated
+    async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:
+        """Players with an outbox row open since before ``before``."""
+        rows = await self._pool.fetch(Q_PLAYERS_WITH_OPEN, before, limit)
+        return [str(r["player_key"]) for r in rows]

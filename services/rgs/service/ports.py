@@ -113,3 +113,7 @@ class Journal(Protocol):
     async def movements(self, player_key: str, round_id: str) -> list[Movement]:
         """A round's wallet movements, oldest first (read-only)."""
         ...
+
+    async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:
+        """Player keys with an outbox row still open that was last touched before ``before``."""
+        ...

@@ -298,3 +298,29 @@ async def test_recall_pages_a_players_rounds_newest_first_with_every_step() -> N
     assert rec.round.total_paid == 200 and len(rec.round.events) >= 8
     empty = await h.app.office.recall("other-operator", "other-casino", "alice")
     assert empty.rounds == ()
+
+
+async def test_reconciler_pays_an_open_credit_and_rolls_back_an_orphaned_debit() -> None:
+    from datetime import timedelta as td
+
+    from rgs.service import money
+    from rgs.wallet.port import Party
+
+    h = await harness()
+    s = await h.session()
+    dealt = await h.app.game.deal(s, deal())
+    h.wallet.fail_next = MoneyKind.CREDIT
+    done = await h.app.game.act(s, ActCommand(request_id="a1", round_id=dealt.round_id,
+                                              expected_seq=1, seat=1, hand=0,
+                                              action=Action.STAND))
+    assert done.payment_pending
+    party = Party(player_id="alice", session_id=s.session_id, currency="EUR")
+    async with h.journal.player(s.player_key) as pj:  # a call that dies after its debit
+        await money.debit(pj, h.wallet, party, round_id="f" * 32, step=1, amount=300)
+    assert h.wallet.balances["alice"] == 100_000 - 100 - 300
+    assert await h.app.reconciler.run_once() == 0  # rows are too fresh to take over
+    h.clock.now += td(minutes=5)
+    assert await h.app.reconciler.run_once() == 1
+    assert h.wallet.balances["alice"] == 100_000 - 100 + 200
+    async with h.journal.player(s.player_key) as pj:
+        assert await pj.open_movements() == []

@@ -1,0 +1,61 @@
+"""The reconciler: drives every open outbox row to a final state, for every player, in the
+background, so a credit whose call died (crash, restart, wallet outage) is paid without waiting
+for the player to come back, and a debit orphaned by a crash is rolled back.
+
+It takes each player's journal exclusively, like a call does, so it never races an in-flight
+call: when it holds the journal, any open debit belongs to a call that died.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+
+from rgs.journal.errors import JournalError
+from rgs.service import money
+from rgs.service.ports import Clock, Journal
+from rgs.wallet.port import Party, Wallet
+
+log = logging.getLogger(__name__)
+
+
+class Reconciler:
+    """Periodic outbox recovery across players."""
+
+    def __init__(self, *, journal: Journal, wallet: Wallet, clock: Clock,
+                 min_age: timedelta = timedelta(seconds=30)) -> None:
+        self._journal = journal
+        self._wallet = wallet
+        self._clock = clock
+        self._min_age = min_age
+
+    async def run_once(self, *, limit: int = 100) -> int:
+        """Reconcile players with outbox rows open for longer than ``min_age``; return how
+        many players were handled."""
+        keys = await self._journal.players_with_open_movements(
+            before=self._clock() - self._min_age, limit=limit)
+        done = 0
+        for key in keys:
+            try:
+                async with self._journal.player(key) as pj:
+                    rows = await pj.open_movements()
+                    if rows:
+                        # Each row carries its own session and currency; the wallet knows the
+                        # player by the operator's id, the part after the operator prefix.
+                        party = Party(player_id=key.split("/", 1)[1],
+                                      session_id=rows[0].session_id, currency=rows[0].currency)
+                        await money.reconcile(pj, self._wallet, party, rows)
+                done += 1
+            except JournalError as exc:
+                log.warning("reconcile of %s postponed: %s", key, exc)
+        return done
+
+    async def run_forever(self, interval_s: float) -> None:
+        """Run :meth:`run_once` every ``interval_s`` seconds until cancelled."""
+        while True:
+            try:
+                await self.run_once()
+            except JournalError as exc:
+                log.warning("reconciler pass failed: %s", exc)
+            await asyncio.sleep(interval_s)
