@@ -1,0 +1,205 @@
+"""The interactive loop of ``rgs play``: bets, the table, the open decisions, the balance.
+
+Input and output are injected (``ask``/``say``) so that the same loop runs on a terminal and in
+tests that script a player over a real connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, cast
+
+import grpc
+from google.rpc import error_details_pb2, status_pb2
+
+from rgs.blackjack.v1 import blackjack_pb2 as bj
+from rgs.blackjack.v1 import blackjack_pb2_grpc as bj_grpc
+from rgs.client import render
+
+Ask = Callable[[str], str]
+Say = Callable[[str], None]
+_RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.ABORTED,
+              grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
+class PlayError(Exception):
+    """The RGS refused a call; ``reason`` is its ErrorInfo reason."""
+
+    def __init__(self, message: str, *, code: grpc.StatusCode, reason: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+
+
+def refusal(exc: grpc.aio.AioRpcError) -> PlayError:
+    """A PlayError from a gRPC error, reading the ErrorInfo reason from the status details."""
+    reason = ""
+    trailers = cast(tuple[tuple[str, str | bytes], ...], exc.trailing_metadata() or ())
+    for key, value in trailers:
+        if key == "grpc-status-details-bin" and isinstance(value, bytes):
+            status = status_pb2.Status.FromString(value)
+            for detail in status.details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info):
+                    reason = info.reason
+    return PlayError(exc.details() or exc.code().name, code=exc.code(), reason=reason)
+
+
+@dataclass(slots=True)
+class Player:
+    """One person at the table: their session, variant and terminal."""
+
+    stub: bj_grpc.BlackjackServiceAsyncStub
+    token: str
+    variant: bj.Variant
+    currency: str
+    ask: Ask
+    say: Say
+    ascii_only: bool = False
+    #: Test mode only (labs, our tests): cards the next deal draws first.
+    forced_cards: tuple[str, ...] = ()
+
+    @property
+    def _md(self) -> tuple[tuple[str, str], ...]:
+        return (("authorization", f"Bearer {self.token}"),)
+
+    async def _call(self, rpc: Any, request: object) -> Any:
+        """Call with the session token; retry the same request (same request_id) when the
+        server says it is retryable."""
+        for attempt in range(4):
+            try:
+                return await rpc(request, metadata=self._md, timeout=10)
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() in _RETRYABLE and attempt < 3:
+                    await asyncio.sleep(0.2 * 2**attempt)
+                    continue
+                raise refusal(exc) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # ------------------------------------------------------------------ the loop
+
+    async def run(self) -> int:
+        """Play rounds until the player quits (or input ends); returns an exit code."""
+        limits = self.variant.limits
+        self.say(f"{self.variant.name} — bets {render.money(limits.main_min, self.currency)} to "
+                 f"{render.money(limits.main_max, self.currency)}. Type q to leave.")
+        view = await self._resume()
+        try:
+            while True:
+                if view is None:
+                    view = await self._deal()
+                    if view is None:
+                        return 0
+                view = await self._play(view)
+                self.say(render.table(view, ascii_only=self.ascii_only))
+                self.say(self._summary(view))
+                view = None
+        except EOFError:
+            self.say("bye")
+            return 0
+
+    async def _resume(self) -> bj.RoundView | None:
+        try:
+            got: bj.GetRoundResponse = await self._call(self.stub.GetRound,
+                                                        bj.GetRoundRequest())
+        except PlayError as exc:
+            if exc.code is grpc.StatusCode.NOT_FOUND:
+                return None
+            raise
+        self.say("Resuming your unfinished round.")
+        return got.round
+
+    async def _deal(self) -> bj.RoundView | None:
+        limits, cur = self.variant.limits, self.currency
+        while True:
+            answer = self.ask(f"Stake (Enter = {render.money(limits.main_min, cur)}, q = quit): ")
+            if answer.strip().lower() in ("q", "quit", "exit"):
+                self.say("bye")
+                return None
+            try:
+                stake = render.parse_money(answer, cur) if answer.strip() else limits.main_min
+            except ValueError as exc:
+                self.say(str(exc))
+                continue
+            box = bj.BoxBet(seat=1, stake=stake)
+            for side in self.variant.side_bets:
+                name = render._SIDE_NAMES.get(side.kind, "side bet")
+                raw = self.ask(f"{name} stake (Enter = none): ").strip()
+                if raw:
+                    try:
+                        amount = render.parse_money(raw, cur)
+                    except ValueError as exc:
+                        self.say(f"{exc}; no {name} bet")
+                        continue
+                    field = {bj.SIDE_BET_KIND_TWENTY_PLUS: "twenty_plus",
+                             bj.SIDE_BET_KIND_PERFECT_PAIRS: "perfect_pairs",
+                             bj.SIDE_BET_KIND_TWENTY_ONE_PLUS_THREE: "twenty_one_plus_three"}
+                    setattr(box, field[side.kind], amount)
+            if self.variant.safety_net:
+                box.safety_net = True
+            try:
+                dealt: bj.DealResponse = await self._call(self.stub.Deal, bj.DealRequest(
+                    request_id=uuid.uuid4().hex, variant_id=self.variant.id, boxes=[box],
+                    forced_cards=list(self.forced_cards)))
+            except PlayError as exc:
+                self.say(f"Refused: {exc} ({exc.reason or exc.code.name}). Try another bet.")
+                continue
+            return dealt.round
+
+    async def _play(self, view: bj.RoundView) -> bj.RoundView:
+        while view.status in (bj.ROUND_STATUS_INSURANCE, bj.ROUND_STATUS_PLAYER_TURN):
+            self.say(render.table(view, ascii_only=self.ascii_only))
+            seat, hand, allowed = self._open_decision(view)
+            if not allowed:  # nothing for us to decide: let the server finish the round
+                view = (await self._call(self.stub.Settle, bj.SettleRequest(
+                    request_id=uuid.uuid4().hex, round_id=view.round_id))).round
+                continue
+            action = self._choose(allowed)
+            try:
+                view = (await self._call(self.stub.Act, bj.ActRequest(
+                    request_id=uuid.uuid4().hex, round_id=view.round_id,
+                    expected_seq=view.seq, seat=seat, hand=hand, action=action))).round
+            except PlayError as exc:
+                self.say(f"Refused: {exc} ({exc.reason or exc.code.name})")
+                view = (await self._call(self.stub.GetRound,
+                                         bj.GetRoundRequest(round_id=view.round_id))).round
+        return view
+
+    @staticmethod
+    def _open_decision(view: bj.RoundView) -> tuple[int, int, list[bj.AllowedAction]]:
+        """(seat, hand, open decisions) of the box or hand to decide, or no decisions."""
+        for box in view.boxes:
+            if box.insurance_allowed:
+                return box.seat, 0, list(box.insurance_allowed)
+        if view.HasField("to_act"):
+            seat, index = view.to_act.seat, view.to_act.hand
+            for box in view.boxes:
+                if box.seat == seat:
+                    return seat, index, list(box.hands[index].allowed)
+        return 0, 0, []
+
+    def _choose(self, allowed: list[bj.AllowedAction]) -> bj.Action.ValueType:
+        by_key = {render.ACTION_KEYS[a.action]: a for a in allowed}
+        prompt = render.choices(allowed, self.currency) + "  > "
+        while True:
+            key = self.ask(prompt).strip().lower()
+            if key in ("q", "quit"):
+                raise EOFError
+            chosen = by_key.get(key)
+            if chosen is None:
+                self.say(f"Type one of: {', '.join(by_key)} (or q to leave).")
+                continue
+            if chosen.warning and self.ask(
+                    "Safety Net: hitting this hand is rarely right. Hit anyway? [y/N] "
+            ).strip().lower() != "y":
+                continue
+            return chosen.action
+
+    def _summary(self, view: bj.RoundView) -> str:
+        net = view.total_paid - view.total_staked
+        word = "won" if net > 0 else "lost" if net < 0 else "broke even"
+        return (f"You {word} {render.money(abs(net), self.currency)}. "
+                f"Balance {render.money(view.balance, self.currency)}.")

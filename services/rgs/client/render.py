@@ -1,0 +1,132 @@
+"""Drawing a round on a terminal: pure functions from the public round view to text.
+
+The client never needs the rules to draw the table: everything comes from the view, including
+the decisions open now with their costs and offers.
+"""
+
+from __future__ import annotations
+
+from rgs.blackjack.v1 import blackjack_pb2 as bj
+
+#: ISO 4217 minor-unit exponents that are not 2.
+_EXPONENTS = {"JPY": 0, "KRW": 0, "CLP": 0, "ISK": 0, "VND": 0, "BHD": 3, "KWD": 3, "OMR": 3,
+              "JOD": 3, "TND": 3}
+_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+#: Keys a player types for each decision.
+ACTION_KEYS: dict[int, str] = {
+    bj.ACTION_HIT: "h", bj.ACTION_STAND: "s", bj.ACTION_DOUBLE: "d",
+    bj.ACTION_POWER_DOUBLE: "d", bj.ACTION_SPLIT: "p", bj.ACTION_POWER_SPLIT: "w",
+    bj.ACTION_SURRENDER: "r", bj.ACTION_CASH_OUT: "c", bj.ACTION_POWER_KEEP: "k",
+    bj.ACTION_POWER_REPLACE: "x", bj.ACTION_INSURE: "i", bj.ACTION_DECLINE_INSURANCE: "n",
+}
+ACTION_NAMES: dict[int, str] = {
+    bj.ACTION_HIT: "hit", bj.ACTION_STAND: "stand", bj.ACTION_DOUBLE: "double",
+    bj.ACTION_POWER_DOUBLE: "power double", bj.ACTION_SPLIT: "split",
+    bj.ACTION_POWER_SPLIT: "power split", bj.ACTION_SURRENDER: "surrender",
+    bj.ACTION_CASH_OUT: "cash out", bj.ACTION_POWER_KEEP: "keep the card",
+    bj.ACTION_POWER_REPLACE: "replace the card", bj.ACTION_INSURE: "insure",
+    bj.ACTION_DECLINE_INSURANCE: "no insurance",
+}
+_OUTCOMES = {
+    bj.OUTCOME_BLACKJACK: "BLACKJACK", bj.OUTCOME_WIN: "win", bj.OUTCOME_PUSH: "push",
+    bj.OUTCOME_LOSE: "lose", bj.OUTCOME_BUST: "bust", bj.OUTCOME_SURRENDER: "surrendered",
+    bj.OUTCOME_CASHED_OUT: "cashed out", bj.OUTCOME_CHARLIE: "card Charlie wins",
+    bj.OUTCOME_VOID: "void (stake returned)",
+}
+_SIDE_NAMES = {
+    bj.SIDE_BET_KIND_TWENTY_PLUS: "20+ Bonus", bj.SIDE_BET_KIND_PERFECT_PAIRS: "Perfect Pairs",
+    bj.SIDE_BET_KIND_TWENTY_ONE_PLUS_THREE: "21+3",
+}
+
+
+def exponent(currency: str) -> int:
+    """Minor-unit exponent of an ISO 4217 currency (2 unless listed)."""
+    return int(_EXPONENTS.get(currency.upper(), 2))
+
+
+def money(amount: int, currency: str) -> str:
+    """``12345, "EUR"`` → ``"123.45 EUR"`` (exact: integer arithmetic only)."""
+    exp = exponent(currency)
+    sign = "-" if amount < 0 else ""
+    whole, frac = divmod(abs(amount), 10**exp)
+    text = f"{whole:,}" + (f".{frac:0{exp}d}" if exp else "")
+    return f"{sign}{text} {currency}".strip()
+
+
+def parse_money(text: str, currency: str) -> int:
+    """``"1.50"`` → 150 minor units; raises ValueError with a readable message."""
+    exp = exponent(currency)
+    t = text.strip().replace(",", "")
+    if not t or t.count(".") > 1 or not t.replace(".", "").isdigit():
+        raise ValueError(f"{text!r} is not an amount (e.g. 1.00)")
+    whole, _, frac = t.partition(".")
+    if len(frac) > exp:
+        raise ValueError(f"{currency} has {exp} decimals")
+    scale: int = 10**exp
+    return int(whole or "0") * scale + int((frac or "0").ljust(exp, "0") or "0")
+
+
+def card(code: str, *, ascii_only: bool = False) -> str:
+    """A card code for a person: ``TH`` → ``10♥``."""
+    rank = "10" if code[0] == "T" else code[0]
+    return rank + (code[1] if ascii_only else _SUITS.get(code[1], code[1]))
+
+
+def cards(codes: list[str] | tuple[str, ...], *, ascii_only: bool = False,
+          hidden: bool = False) -> str:
+    """Several cards, with a face-down card shown as ``[?]``."""
+    out = [card(c, ascii_only=ascii_only) for c in codes]
+    if hidden:
+        out.append("[?]")
+    return " ".join(out)
+
+
+def total(value: int, soft: bool) -> str:
+    """``17, True`` → ``"soft 17"``."""
+    return f"soft {value}" if soft else str(value)
+
+
+def table(view: bj.RoundView, *, ascii_only: bool = False) -> str:
+    """The whole table: dealer, every box and hand, side bets, totals and balance."""
+    cur = view.currency
+    lines = [f"Round {view.round_id}  ({view.variant_id})"]
+    dealer = cards(list(view.dealer_cards), ascii_only=ascii_only,
+                   hidden=view.dealer_hole_hidden)
+    lines.append(f"  Dealer: {dealer}   ({total(view.dealer_total, view.dealer_soft)})")
+    to_act = (view.to_act.seat, view.to_act.hand) if view.HasField("to_act") else None
+    for box in view.boxes:
+        for hand in box.hands:
+            mark = "▶" if (box.seat, hand.index) == to_act else " "
+            label = f"Seat {box.seat}" + (f" hand {hand.index + 1}" if len(box.hands) > 1 else "")
+            status = _OUTCOMES.get(hand.outcome, "") if hand.outcome else ""
+            paid = f" → {money(hand.payout, cur)}" if hand.outcome else ""
+            lines.append(f" {mark}{label}: {cards(list(hand.cards), ascii_only=ascii_only)}  "
+                         f"({total(hand.total, hand.soft)})  stake {money(hand.stake, cur)}"
+                         f"{' doubled' if hand.doubled else ''}"
+                         f"{'  ' + status if status else ''}{paid}")
+        for side in box.side_bets:
+            name = _SIDE_NAMES.get(side.kind, "side bet")
+            result = (f"{side.line.replace('_', ' ')} → {money(side.payout, cur)}"
+                      if side.settled else "open")
+            lines.append(f"    {name} {money(side.stake, cur)}: {result}")
+        if box.insurance_stake:
+            lines.append(f"    insurance {money(box.insurance_stake, cur)} → "
+                         f"{money(box.insurance_payout, cur)}")
+    lines.append(f"  Staked {money(view.total_staked, cur)}, paid {money(view.total_paid, cur)}"
+                 f"   Balance {money(view.balance, cur)}"
+                 + ("   (win being paid…)" if view.payment_pending else ""))
+    return "\n".join(lines)
+
+
+def choices(allowed: list[bj.AllowedAction], currency: str) -> str:
+    """The open decisions as ``[h] hit  [d] double (1.00 EUR)  …``."""
+    parts = []
+    for a in allowed:
+        extra = ""
+        if a.cost:
+            extra = f" ({money(a.cost, currency)})"
+        elif a.offer:
+            extra = f" ({money(a.offer, currency)})"
+        parts.append(f"[{ACTION_KEYS[a.action]}] {ACTION_NAMES[a.action]}{extra}")
+    return "  ".join(parts)

@@ -1,0 +1,62 @@
+"""``rgs play`` as a person uses it: scripted keystrokes against real RGS and wallet processes."""
+
+from __future__ import annotations
+
+import pytest
+from test_play_e2e import new_player, session, wallet_balance
+
+from conftest import Clients
+from rgs.blackjack.v1 import blackjack_pb2 as bj
+from rgs.client.play import Player
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def _player(e2e: Clients, pid: str, variant: str, keys: list[str],
+                  forced: list[str]) -> tuple[Player, list[str]]:
+    md = await session(e2e, pid)
+    token = md[0][1].removeprefix("Bearer ")
+    listed = await e2e.games[0].ListVariants(bj.ListVariantsRequest(), metadata=md)
+    feed, out = iter(keys), []
+
+    def ask(prompt: str) -> str:
+        out.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    v = next(x for x in listed.variants if x.id == variant)
+    return Player(stub=e2e.games[0], token=token, variant=v, currency=listed.currency,
+                  ask=ask, say=out.append, ascii_only=True, forced_cards=tuple(forced)), out
+
+
+async def test_terminal_client_plays_a_split_round_and_shows_the_balance(e2e: Clients) -> None:
+    pid = await new_player(e2e, balance=50_000)
+    # stake 2.00; split eights; hand 1 (8+3) doubles; hand 2 (8+T) stands; dealer 6+T+7 busts
+    player, out = await _player(
+        e2e, pid, "classic-resplit",
+        ["2.00", "p", "d", "s", "q"],
+        ["8S", "6H", "8D", "TC", "3C", "TH", "TD", "7D"])
+    assert await player.run() == 0
+    text = "\n".join(out)
+    assert "[p] split (2.00 EUR)" in text and "[d] double (2.00 EUR)" in text
+    assert "Seat 1 hand 1: 8S 3C 10H  (21)  stake 4.00 EUR doubled  win → 8.00 EUR" in text
+    assert "Seat 1 hand 2: 8D 10D  (18)  stake 2.00 EUR  win → 4.00 EUR" in text
+    assert "You won 6.00 EUR. Balance 506.00 EUR." in text
+    assert await wallet_balance(e2e, pid) == 50_600
+
+
+async def test_terminal_client_refuses_a_bad_amount_and_offers_insurance(e2e: Clients) -> None:
+    pid = await new_player(e2e, balance=10_000)
+    player, out = await _player(
+        e2e, pid, "classic-resplit",
+        ["1.234", "abc", "1", "i", "q"],
+        ["9S", "AH", "9D", "KC"])
+    assert await player.run() == 0
+    text = "\n".join(out)
+    assert "EUR has 2 decimals" in text and "'abc' is not an amount" in text
+    assert "[i] insure (0.50 EUR)  [n] no insurance" in text
+    # insured 0.50 pays 1.50; the main 1.00 loses to the dealer blackjack: net 0.00
+    assert "You broke even 0.00 EUR. Balance 100.00 EUR." in text
+    assert await wallet_balance(e2e, pid) == 10_000
