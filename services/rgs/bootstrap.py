@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import grpc
 
 from rgs import devdb
 from rgs.api.server import RunningServer, TlsFiles, start_server
@@ -115,11 +118,13 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                closers=closers)
 
 
-async def serve(settings: RgsSettings, app: App) -> RunningServer:
+async def serve(settings: RgsSettings, app: App,
+                interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = ()) -> RunningServer:
     """Start the gRPC server for a built app."""
     tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
            if settings.tls_cert_file and settings.tls_key_file else None)
-    return await start_server(game=app.game, office=app.office, listen=settings.listen, tls=tls)
+    return await start_server(game=app.game, office=app.office, listen=settings.listen, tls=tls,
+                              interceptors=interceptors)
 
 
 async def add_dev_operator_keys(journal: Journal) -> dict[str, str]:

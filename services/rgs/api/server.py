@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,9 +93,11 @@ class RunningServer:
 
 
 async def start_server(*, game: GameService, office: BackOffice, listen: str,
-                       tls: TlsFiles | None) -> RunningServer:
-    """Build, bind and start the server."""
-    server = grpc.aio.server()
+                       tls: TlsFiles | None,
+                       interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = ()
+                       ) -> RunningServer:
+    """Build, bind and start the server (``interceptors`` e.g. from rgs.observability)."""
+    server = grpc.aio.server(interceptors=list(interceptors))
     server.add_generic_rpc_handlers((
         lenient_handler(blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],
                         BlackjackServicer(game)),

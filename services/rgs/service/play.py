@@ -96,8 +96,12 @@ class GameService:
 
     # ------------------------------------------------------------------ sessions and variants
 
-    async def authenticate(self, token: str) -> Session:
-        """The live session a bearer token opens; Unauthenticated otherwise."""
+    async def authenticate(self, token: str, *, allow_expired: bool = False) -> Session:
+        """The session a bearer token opens; Unauthenticated otherwise.
+
+        An expired session may still read and finish its rounds (``allow_expired``): expiry
+        stops new rounds, it must not strand a player's stake in an unfinished one.
+        """
         parts = token.split(".")
         key = decode_token_prefix(parts[1]) if len(parts) == 3 and parts[0] == "s1" else None
         if key is None or not key:
@@ -105,7 +109,7 @@ class GameService:
         session = await self._journal.find_session(key, sha256_hex(token))
         if session is None:
             raise Unauthenticated("unknown session token", reason="INVALID_SESSION_TOKEN")
-        if session.expires_at <= self._clock():
+        if not allow_expired and session.expires_at <= self._clock():
             raise Unauthenticated("the session has expired", reason="SESSION_EXPIRED")
         return session
 

@@ -324,3 +324,18 @@ async def test_reconciler_pays_an_open_credit_and_rolls_back_an_orphaned_debit()
     assert h.wallet.balances["alice"] == 100_000 - 100 + 200
     async with h.journal.player(s.player_key) as pj:
         assert await pj.open_movements() == []
+
+
+async def test_expired_session_can_still_finish_its_round_but_not_deal() -> None:
+    h = await harness()
+    operator = await h.app.office.authenticate(DEV_KEY)
+    new = await h.app.office.create_session(operator, CreateSessionCommand(
+        request_id="s", brand_id="demo-casino", player_id="alice"))
+    s = await h.app.game.authenticate(new.token)
+    dealt = await h.app.game.deal(s, deal())
+    h.clock.now += timedelta(hours=5)
+    late = await h.app.game.authenticate(new.token, allow_expired=True)
+    done = await h.app.game.settle(late, SettleCommand(request_id="st", round_id=dealt.round_id))
+    assert done.view.phase is Phase.SETTLED and h.wallet.balances["alice"] == 100_100
+    with pytest.raises(Unauthenticated):
+        await h.app.game.authenticate(new.token)
