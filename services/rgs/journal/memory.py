@@ -113,10 +113,11 @@ class InMemoryPlayerJournal:
         self._t.requests[k] = replace(self._t.requests[k], response=response)
 
     async def save_session(self, session: Session, token_hash: str,
-                           request: StoredRequest) -> None:
-        """Store a session and its request record."""
+                           request: StoredRequest | None) -> None:
+        """Store a session token and its request record."""
         self._t.sessions[(self._key, token_hash)] = session
-        self._t.requests[(self._key, request.request_id)] = request
+        if request is not None:
+            self._t.requests[(self._key, request.request_id)] = request
 
 
 class InMemoryJournal:

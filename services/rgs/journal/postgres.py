@@ -235,15 +235,17 @@ class PostgresPlayerJournal:
 
     @_translated
     async def save_session(self, session: Session, token_hash: str,
-                           request: StoredRequest) -> None:
+                           request: StoredRequest | None) -> None:
         """A new session and its idempotency record, in one transaction."""
         s = session
         async with self._conn.transaction():
             await self._conn.execute(Q_INSERT_SESSION, self._key, token_hash, s.session_id,
                                      s.operator_id, s.brand_id, s.player_id, s.currency,
                                      s.expires_at)
-            await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
-                                     request.method, request.request_hash, request.response)
+            if request is not None:
+                await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
+                                         request.method, request.request_hash,
+                                         request.response)
 
 
 class PostgresJournal:

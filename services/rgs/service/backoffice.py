@@ -40,15 +40,6 @@ DEFAULT_PAGE = 20
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class _SessionResponse:
-    """The stored response of CreateSession (the token is kept only inside the idempotency
-    record so a replayed call can return it; the record is the player's, like the session)."""
-
-    session: Session
-    token: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class RecallPage:
     """One page of game recall."""
 
@@ -105,16 +96,20 @@ class BackOffice:
                 if rec.method != "create_session" or rec.request_hash != fingerprint:
                     raise RequestConflict("request_id was already used for a different request",
                                           reason="REQUEST_ID_REUSED")
-                old = decode_value(_SessionResponse, rec.response)
-                return NewSession(session=old.session, token=old.token)
-            token = f"s1.{encode_token_prefix(key)}.{secrets.token_urlsafe(32)}"
+                # The token is stored only as a hash, so a replay cannot return the first one:
+                # it answers the same session with a fresh token (both stay valid).
+                session = decode_value(Session, rec.response)
+                token = _new_token(key)
+                await pj.save_session(session, sha256_hex(token), None)
+                return NewSession(session=session, token=token)
+            token = _new_token(key)
             session = Session(session_id=secrets.token_hex(16), player_key=key,
                               operator_id=operator_id, brand_id=brand.id,
                               player_id=cmd.player_id, currency=brand.currency,
                               expires_at=self._clock() + self._ttl)
             record = StoredRequest(
                 request_id=cmd.request_id, method="create_session", request_hash=fingerprint,
-                response=encode_value(_SessionResponse(session=session, token=token)))
+                response=encode_value(session))
             await pj.save_session(session, sha256_hex(token), record)
         return NewSession(session=session, token=token)
 
@@ -150,6 +145,11 @@ class BackOffice:
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
         moves = await self._journal.movements(key, round_id)
         return RoundSummary(round=stored, movements=tuple(moves))
+
+
+def _new_token(key: str) -> str:
+    """A session token: a public prefix locating the player's shard, then 256 random bits."""
+    return f"s1.{encode_token_prefix(key)}.{secrets.token_urlsafe(32)}"
 
 
 def _encode_page_token(r: StoredRound) -> str:

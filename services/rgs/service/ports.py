@@ -72,8 +72,8 @@ class PlayerJournal(Protocol):
         ...
 
     async def save_session(self, session: Session, token_hash: str,
-                           request: StoredRequest) -> None:
-        """Store a new session and the idempotency record of the call that made it."""
+                           request: StoredRequest | None) -> None:
+        """Store a session token (hash) and the idempotency record of the call that made it."""
         ...
 
 

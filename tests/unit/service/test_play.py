@@ -339,3 +339,16 @@ async def test_expired_session_can_still_finish_its_round_but_not_deal() -> None
     assert done.view.phase is Phase.SETTLED and h.wallet.balances["alice"] == 100_100
     with pytest.raises(Unauthenticated):
         await h.app.game.authenticate(new.token)
+
+
+async def test_session_token_is_stored_only_hashed_and_a_replay_gets_a_fresh_one() -> None:
+    h = await harness()
+    operator = await h.app.office.authenticate(DEV_KEY)
+    cmd = CreateSessionCommand(request_id="s", brand_id="demo-casino", player_id="alice")
+    first = await h.app.office.create_session(operator, cmd)
+    again = await h.app.office.create_session(operator, cmd)
+    assert again.session == first.session and again.token != first.token
+    stored = repr(h.journal.tables)
+    assert first.token not in stored and again.token not in stored
+    for token in (first.token, again.token):
+        assert (await h.app.game.authenticate(token)).session_id == first.session.session_id
