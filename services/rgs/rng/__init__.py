@@ -11,25 +11,18 @@ Layers (each module has the details):
 * :mod:`rgs.rng.sp800_22`, :mod:`rgs.rng.cardstats`, :mod:`rgs.rng.report` — the statistical
   battery and the lab report; :mod:`rgs.rng.cli` — the ``rgs rng`` lab tools.
 
-How the service wires it (done once, in ``bootstrap``)::
+How the service wires it (details and code in ``services/rgs/rng/README.md``):
 
-    from rgs.rng import CertifiedRng, RngSettings
-
-    rng = CertifiedRng(RngSettings(reseed_interval=..., prediction_resistance=False))
-    # 1. health → gRPC health: the first failed health test flips the service to NOT_SERVING.
-    rng.health.add_listener(
-        lambda failure: health_servicer.set("", HealthCheckResponse.NOT_SERVING))
-    # 2. cards: one card source per round, over a fresh shoe of the variant's decks.
-    source = rng.card_source_for_decks(variant.rules.decks)   # or rng.card_source(shoe)
-    round_ = Round.deal(variant, source, bets)
-
-``card_source*`` raise :class:`RngUnhealthy` once the RNG has failed, and a source already handed
-out raises it (or :class:`EntropySourceFailure`, both :class:`RngError`) on its next draw: the
-service treats any :class:`RngError` while dealing as a malfunction (void the round, do not deal
-from any other source). The failure count is exported by the Prometheus counter above (it lives
-in the default registry, so the service's metrics endpoint exposes it with no extra code).
-Construction raises :class:`EntropySourceFailure` if the start-up health test fails: the process
-must not start serving. Recovery is a restart.
+1. ``bootstrap`` builds one :class:`CertifiedRng` per process from :class:`RngSettings`
+   (construction raises :class:`EntropySourceFailure` if the start-up health test fails: do not
+   serve) and hands ``rng.below`` to rounds as the picker (or ``rng.card_source(shoe)`` /
+   ``rng.card_source_for_decks(decks)`` as the card source).
+2. ``rng.health.add_listener(callback)``: the callback runs once, at the first failed health
+   test; it sets the gRPC health status of every service to NOT_SERVING.
+3. Dealing code catches :class:`RngError` (it is not an ``EngineError``): the round is a
+   malfunction, its debit is rolled back, nothing is dealt from any other source.
+4. Failures are counted by ``rgs_rng_health_failures_total{test=...}`` in the default Prometheus
+   registry. Recovery is a process restart.
 """
 
 from rgs.rng.certified import CertifiedRng, RngSettings

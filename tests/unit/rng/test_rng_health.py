@@ -148,3 +148,20 @@ def test_drbg_reseeds_from_the_os_when_the_interval_is_used_up() -> None:
     for _ in range(7):
         rng.raw(16)
     assert calls == [1024, 48, 32, 32]  # requests 1-3, reseed, 4-6, reseed, 7
+
+
+def test_round_deal_stops_with_an_rng_error_when_the_source_fails_mid_deal() -> None:
+    from rgs.engine import BoxBet, EngineError, Round
+    from rgs.variants import find_variant
+
+    source = _Switchable()
+    rng = CertifiedRng(RngSettings(reseed_interval=1, block_bytes=8), read=source)
+    rules = find_variant("vip-platinum")
+    bets = [BoxBet(seat=s, stake=rules.limits.main_min) for s in range(1, 8)]
+    Round.deal(rules, rng.card_source(Shoe.of_decks(rules.decks)), bets)
+    source.stuck = True
+    with pytest.raises(RngError) as refused:  # 16 cards need several 8-byte blocks: a reseed
+        Round.deal(rules, rng.card_source(Shoe.of_decks(rules.decks)), bets)
+    # Not an EngineError: the service must catch RngError itself (void, roll back the debit).
+    assert not isinstance(refused.value, EngineError)
+    assert not rng.health.healthy
