@@ -16,7 +16,9 @@ through the start-up test (§4.3 item 9): 1,024 samples through both tests, disc
 
 A failure is sticky: the source refuses every later request, the shared :class:`RngHealth`
 switches to failed, listeners are told once, and the Prometheus counter
-``rgs_rng_health_failures_total{test=...}`` is incremented. Recovery is a process restart (the
+``rgs_rng_health_failures_total{test=...}`` is incremented (``test`` is ``repetition_count`` or
+``adaptive_proportion``, or ``source_read`` when the OS itself fails to deliver bytes, which stops
+dealing the same way). Recovery is a process restart (the
 new process runs the start-up test again), which is what Kubernetes does to a pod that stays
 NOT_SERVING.
 """
@@ -35,6 +37,8 @@ from rgs.rng.errors import EntropySourceFailure
 
 REPETITION_COUNT = "repetition_count"
 ADAPTIVE_PROPORTION = "adaptive_proportion"
+#: Not a statistical test: the OS refused to deliver (getrandom error, short read).
+SOURCE_READ = "source_read"
 
 HEALTH_FAILURES = Counter(
     "rgs_rng_health_failures_total",
@@ -213,12 +217,16 @@ class OsEntropySource:
         with self._lock:
             if self._failure is not None:
                 raise self._failure
-            data = self._read(nbytes)
             try:
+                try:
+                    data = self._read(nbytes)
+                except OSError as err:
+                    raise EntropySourceFailure(f"the entropy source could not be read: {err}",
+                                               test=SOURCE_READ) from err
                 if len(data) != nbytes:
                     raise EntropySourceFailure(
                         f"the entropy source returned {len(data)} of {nbytes} bytes",
-                        test=REPETITION_COUNT)
+                        test=SOURCE_READ)
                 self._tests.feed(data)
             except EntropySourceFailure as failure:
                 self._failure = failure

@@ -12,6 +12,7 @@ from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import (
     ADAPTIVE_PROPORTION,
     REPETITION_COUNT,
+    SOURCE_READ,
     HealthTestConfig,
     HealthTests,
     OsEntropySource,
@@ -66,12 +67,15 @@ def test_health_tests_pass_a_megabyte_of_os_entropy() -> None:
 
 
 class _Switchable:
-    """os.urandom until ``stuck`` is set, then a source stuck at zero."""
+    """os.urandom until ``stuck`` (zeros) or ``broken`` (OSError) is set."""
 
     def __init__(self) -> None:
         self.stuck = False
+        self.broken = False
 
     def __call__(self, n: int) -> bytes:
+        if self.broken:
+            raise OSError(5, "getrandom failed")
         return bytes(n) if self.stuck else os.urandom(n)
 
 
@@ -165,3 +169,15 @@ def test_round_deal_stops_with_an_rng_error_when_the_source_fails_mid_deal() -> 
     # Not an EngineError: the service must catch RngError itself (void, roll back the debit).
     assert not isinstance(refused.value, EngineError)
     assert not rng.health.healthy
+
+
+def test_an_os_read_error_stops_the_source_like_a_failed_health_test() -> None:
+    before = _failures(SOURCE_READ)
+    source = _Switchable()
+    rng = CertifiedRng(RngSettings(prediction_resistance=True), read=source)
+    source.broken = True
+    with pytest.raises(EntropySourceFailure) as failure:
+        rng.raw(16)
+    assert failure.value.test == SOURCE_READ
+    assert not rng.health.healthy
+    assert _failures(SOURCE_READ) == before + 1
