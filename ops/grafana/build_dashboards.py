@@ -1,0 +1,277 @@
+"""Builds the RGS Grafana dashboards (ops/grafana/dashboards/*.json) from this one description.
+
+Run ``python ops/grafana/build_dashboards.py`` after editing; tests/ops checks that the committed
+JSON is what this script writes, and that every query uses only metrics the service exports.
+Dashboards are plain Grafana JSON (schemaVersion 39) with a Prometheus datasource variable and a
+``job`` variable, so they import into any Grafana and work with a ServiceMonitor's job label.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+OUT = Path(__file__).resolve().parent / "dashboards"
+DS = {"type": "prometheus", "uid": "${datasource}"}
+J = 'job=~"$job"'
+SERVER_FAULTS = 'code=~"UNKNOWN|INTERNAL|UNAVAILABLE|DEADLINE_EXCEEDED|DATA_LOSS|UNIMPLEMENTED"'
+GAME = 'method=~"rgs\\\\..*"'
+
+
+def target(expr: str, legend: str = "", ref: str = "A") -> dict[str, Any]:
+    """One Prometheus query of a panel."""
+    return {"datasource": DS, "expr": expr, "legendFormat": legend or "__auto", "refId": ref,
+            "range": True}
+
+
+def panel(title: str, targets: list[dict[str, Any]], *, unit: str = "short",
+          kind: str = "timeseries", w: int = 12, h: int = 8, description: str = "",
+          extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A panel; positions are filled in by :func:`dashboard`."""
+    for i, t in enumerate(targets):
+        t["refId"] = chr(ord("A") + i)
+    p: dict[str, Any] = {
+        "type": kind, "title": title, "description": description, "datasource": DS,
+        "targets": targets, "gridPos": {"w": w, "h": h, "x": 0, "y": 0},
+        "fieldConfig": {"defaults": {"unit": unit}, "overrides": []},
+        "options": {"legend": {"displayMode": "table", "placement": "bottom",
+                               "calcs": ["lastNotNull", "max"]},
+                    "tooltip": {"mode": "multi", "sort": "desc"}} if kind == "timeseries"
+        else {"reduceOptions": {"calcs": ["lastNotNull"], "fields": "", "values": False}},
+    }
+    if extra:
+        p.update(extra)
+    return p
+
+
+def row(title: str) -> dict[str, Any]:
+    """A row header."""
+    return {"type": "row", "title": title, "collapsed": False, "panels": [],
+            "gridPos": {"w": 24, "h": 1, "x": 0, "y": 0}}
+
+
+def dashboard(uid: str, title: str, description: str, panels: list[dict[str, Any]],
+              tags: list[str]) -> dict[str, Any]:
+    """A whole dashboard with the datasource and job variables; lays panels out left to right."""
+    x = y = line_h = 0
+    for i, p in enumerate(panels, start=1):
+        p["id"] = i
+        gp = p["gridPos"]
+        if x + gp["w"] > 24 or p["type"] == "row":
+            x, y, line_h = 0, y + line_h, 0
+        gp["x"], gp["y"] = x, y
+        x += gp["w"]
+        line_h = max(line_h, gp["h"])
+        if p["type"] == "row":
+            x, y, line_h = 0, y + gp["h"], 0
+    return {
+        "uid": uid, "title": title, "description": description, "tags": ["rgs", *tags],
+        "timezone": "utc", "schemaVersion": 39, "version": 1, "editable": True,
+        "graphTooltip": 1, "refresh": "30s", "time": {"from": "now-6h", "to": "now"},
+        "annotations": {"list": []}, "links": [],
+        "templating": {"list": [
+            {"name": "datasource", "type": "datasource", "query": "prometheus",
+             "label": "Data source", "current": {}, "hide": 0},
+            {"name": "job", "type": "query", "label": "Job", "datasource": DS,
+             "query": {"query": "label_values(rgs_build_info, job)", "refId": "job"},
+             "definition": "label_values(rgs_build_info, job)", "refresh": 2,
+             "includeAll": True, "multi": True, "allValue": ".*", "current": {}, "hide": 0},
+        ]},
+        "panels": panels,
+    }
+
+
+def service_health() -> dict[str, Any]:
+    """RED per RPC, saturation and the replicas."""
+    return dashboard("rgs-service-health", "RGS / Service health",
+                     "Requests, errors and latency per RPC; in-flight calls; replicas.", [
+        row("Traffic and errors"),
+        panel("Requests per second by method", [target(
+            f'sum by (method) (rate(rgs_rpc_requests_total{{{J}}}[$__rate_interval]))',
+            "{{method}}")], unit="reqps"),
+        panel("Responses by status code (non-OK)", [target(
+            f'sum by (code) (rate(rgs_rpc_requests_total{{{J}, code!="OK"}}[$__rate_interval]))',
+            "{{code}}")], unit="reqps",
+            description="Client errors (INVALID_ARGUMENT, FAILED_PRECONDITION...) are answers; "
+                        "server faults are UNKNOWN, INTERNAL, UNAVAILABLE, DEADLINE_EXCEEDED."),
+        panel("Server-fault ratio", [target(
+            f'sum(rate(rgs_rpc_requests_total{{{J}, {SERVER_FAULTS}}}[$__rate_interval])) / '
+            f'sum(rate(rgs_rpc_requests_total{{{J}, method!~"grpc\\\\.health\\\\..*"}}'
+            f'[$__rate_interval]))', "server faults")], unit="percentunit", w=8,
+            description="Alert RgsHighErrorRate fires above 1% for 5 minutes."),
+        panel("Server faults by method", [target(
+            f'sum by (method, code) (rate(rgs_rpc_requests_total{{{J}, {SERVER_FAULTS}}}'
+            f'[$__rate_interval]))', "{{method}} {{code}}")], unit="reqps", w=16),
+        row("Latency"),
+        panel("p99 latency by method", [target(
+            f'histogram_quantile(0.99, sum by (method, le) (rate(rgs_rpc_latency_seconds_bucket'
+            f'{{{J}, {GAME}}}[$__rate_interval])))', "{{method}}")], unit="s"),
+        panel("p50 / p95 / p99 latency (game and operator calls)", [
+            target(f'histogram_quantile({q}, sum by (le) (rate(rgs_rpc_latency_seconds_bucket'
+                   f'{{{J}, {GAME}}}[$__rate_interval])))', f"p{int(q * 100)}")
+            for q in (0.5, 0.95, 0.99)], unit="s"),
+        row("Saturation and replicas"),
+        panel("In-flight calls per replica", [target(
+            f'sum by (instance) (rgs_rpc_in_flight{{{J}}})', "{{instance}}")], w=8,
+            description="The HPA's per-pod load signal."),
+        panel("Replicas up", [target(f'sum(up{{{J}}})', "up")], kind="stat", w=4),
+        panel("Builds running", [target(f'count by (version) (rgs_build_info{{{J}}})',
+                                        "{{version}}")], kind="stat", w=4),
+        panel("CPU per replica", [target(
+            f'rate(process_cpu_seconds_total{{{J}}}[$__rate_interval])', "{{instance}}")],
+            unit="percentunit", w=4),
+        panel("Resident memory per replica", [target(
+            f'process_resident_memory_bytes{{{J}}}', "{{instance}}")], unit="bytes", w=4),
+        panel("RNG health test failures", [target(
+            f'sum by (instance, test) (rgs_rng_health_failures_total{{{J}}})',
+            "{{instance}} {{test}}")], kind="stat", w=8,
+            description="Anything above 0: that replica stopped dealing (RgsRngHealthFailure)."),
+    ], ["service"])
+
+
+def business() -> dict[str, Any]:
+    """Rounds, money, GGR and RTP against the PAR sheets."""
+    rtp = (f'sum by (variant) (increase(rgs_wins_minor_total{{{J}, bet="main"}}[$window])) / '
+           f'sum by (variant) (increase(rgs_stakes_minor_total{{{J}, bet="main"}}[$window]))')
+    rounds = f'sum by (variant) (increase(rgs_rounds_total{{{J}, event="settled"}}[$window]))'
+    theo = f'max by (variant) (rgs_variant_theoretical_rtp_ratio{{{J}}})'
+    sd = f'max by (variant) (rgs_variant_rtp_standard_deviation_ratio{{{J}}})'
+    d = dashboard("rgs-business", "RGS / Business",
+                  "Rounds, stakes, wins, GGR and observed RTP against the PAR sheets.", [
+        row("Rounds"),
+        panel("Rounds started per minute by variant", [target(
+            f'sum by (variant) (rate(rgs_rounds_total{{{J}, event="started"}}'
+            f'[$__rate_interval])) * 60', "{{variant}}")], unit="short"),
+        panel("Rounds settled / voided per minute", [
+            target(f'sum by (event) (rate(rgs_rounds_total{{{J}, event=~"settled|voided"}}'
+                   f'[$__rate_interval])) * 60', "{{event}}")], unit="short", w=6),
+        panel("Void ratio", [target(
+            f'sum(rate(rgs_rounds_total{{{J}, event="voided"}}[$__rate_interval])) / '
+            f'sum(rate(rgs_rounds_total{{{J}, event="started"}}[$__rate_interval]))', "voided")],
+            unit="percentunit", w=6),
+        panel("Rounds started by brand", [target(
+            f'sum by (brand) (increase(rgs_rounds_total{{{J}, event="started"}}[$window]))',
+            "{{brand}}")], kind="bargauge", w=12),
+        panel("Active sessions", [target(f'max(rgs_active_sessions{{{J}}})', "sessions")],
+              kind="stat", w=12),
+        row("Money (minor units of each currency)"),
+        panel("Stakes by variant and currency", [target(
+            f'sum by (variant, currency) (increase(rgs_stakes_minor_total{{{J}}}[$window]))',
+            "{{variant}} {{currency}}")], kind="bargauge", w=8),
+        panel("Wins by variant and currency", [target(
+            f'sum by (variant, currency) (increase(rgs_wins_minor_total{{{J}}}[$window]))',
+            "{{variant}} {{currency}}")], kind="bargauge", w=8),
+        panel("GGR (stakes - wins) by currency", [target(
+            f'sum by (currency) (increase(rgs_stakes_minor_total{{{J}}}[$window])) - '
+            f'sum by (currency) (increase(rgs_wins_minor_total{{{J}}}[$window]))',
+            "{{currency}}")], kind="bargauge", w=8),
+        panel("GGR per hour by variant", [target(
+            f'sum by (variant) (rate(rgs_stakes_minor_total{{{J}}}[$__rate_interval])) * 3600 - '
+            f'sum by (variant) (rate(rgs_wins_minor_total{{{J}}}[$__rate_interval])) * 3600',
+            "{{variant}}")], w=24),
+        row("Return to player (main game)"),
+        panel("Observed RTP vs theoretical, with the 4-sigma band", [
+            target(rtp, "observed {{variant}}"),
+            target(theo, "theoretical {{variant}}"),
+            target(f'{theo} + 4 * {sd} / sqrt({rounds})', "upper band {{variant}}"),
+            target(f'{theo} - 4 * {sd} / sqrt({rounds})', "lower band {{variant}}"),
+        ], unit="percentunit", w=16,
+            description="Observed = wins / stakes of main bets on rounds settled in $window. "
+                        "RgsObservedRtpOutOfBand fires outside the band (1 day window)."),
+        panel("Observed minus theoretical RTP", [target(f'{rtp} - on (variant) {theo}',
+                                                        "{{variant}}")],
+              unit="percentunit", w=8),
+        panel("Side bets and insurance RTP", [target(
+            f'sum by (variant, bet) (increase(rgs_wins_minor_total{{{J}, bet!="main"}}[$window]))'
+            f' / sum by (variant, bet) (increase(rgs_stakes_minor_total{{{J}, bet!="main"}}'
+            f'[$window]))', "{{variant}} {{bet}}")], unit="percentunit", w=24),
+    ], ["business"])
+    d["templating"]["list"].append(
+        {"name": "window", "type": "custom", "label": "RTP window",
+         "query": "1h,6h,1d,7d,30d", "current": {"text": "1d", "value": "1d"},
+         "options": [{"text": v, "value": v, "selected": v == "1d"}
+                     for v in ("1h", "6h", "1d", "7d", "30d")], "hide": 0})
+    return d
+
+
+def wallet() -> dict[str, Any]:
+    """Wallet calls and the outbox."""
+    return dashboard("rgs-wallet-outbox", "RGS / Wallet and outbox",
+                     "Calls to the operator wallet and the outbox of unfinished money calls.", [
+        row("Wallet calls"),
+        panel("Wallet calls per second by operation and outcome", [target(
+            f'sum by (operation, outcome) (rate(rgs_wallet_calls_total{{{J}}}'
+            f'[$__rate_interval]))', "{{operation}} {{outcome}}")], unit="reqps"),
+        panel("Wallet failure ratio (unavailable + error)", [target(
+            f'sum(rate(rgs_wallet_calls_total{{{J}, outcome=~"unavailable|error"}}'
+            f'[$__rate_interval])) / sum(rate(rgs_wallet_calls_total{{{J}}}[$__rate_interval]))',
+            "failures")], unit="percentunit",
+            description="Refusals (insufficient funds, limits) are final answers, not failures."),
+        panel("Wallet p99 latency by operation", [target(
+            f'histogram_quantile(0.99, sum by (operation, le) (rate('
+            f'rgs_wallet_latency_seconds_bucket{{{J}}}[$__rate_interval])))', "{{operation}}")],
+            unit="s"),
+        panel("Wallet p50 latency by operation", [target(
+            f'histogram_quantile(0.5, sum by (operation, le) (rate('
+            f'rgs_wallet_latency_seconds_bucket{{{J}}}[$__rate_interval])))', "{{operation}}")],
+            unit="s"),
+        row("Outbox"),
+        panel("Outbox rows not final", [target(f'max(rgs_outbox_pending{{{J}}})', "pending")],
+              description="Alert RgsOutboxBacklog above 100 for 10 minutes."),
+        panel("Oldest pending outbox row", [target(
+            f'max(rgs_outbox_oldest_pending_age_seconds{{{J}}})', "age")], unit="s",
+            description="Alert RgsOutboxStale above 15 minutes."),
+    ], ["wallet"])
+
+
+def database() -> dict[str, Any]:
+    """The journal database."""
+    return dashboard("rgs-database", "RGS / Journal database",
+                     "Journal transaction latency, lock waits, errors and reachability.", [
+        row("Transactions"),
+        panel("Journal p99 latency by operation", [target(
+            f'histogram_quantile(0.99, sum by (operation, le) (rate('
+            f'rgs_journal_tx_latency_seconds_bucket{{{J}}}[$__rate_interval])))',
+            "{{operation}}")], unit="s"),
+        panel("Journal operations per second", [target(
+            f'sum by (operation) (rate(rgs_journal_tx_latency_seconds_count{{{J}}}'
+            f'[$__rate_interval]))', "{{operation}}")], unit="ops"),
+        panel("Player lock wait p99", [target(
+            f'histogram_quantile(0.99, sum by (le) (rate(rgs_journal_lock_wait_seconds_bucket'
+            f'{{{J}}}[$__rate_interval])))', "p99")], unit="s",
+            description="Time a call waits for the same player's other call to finish."),
+        panel("Journal errors by operation", [target(
+            f'sum by (operation) (rate(rgs_journal_errors_total{{{J}}}[$__rate_interval]))',
+            "{{operation}}")], unit="ops"),
+        row("Reachability"),
+        panel("Database reachable per replica", [target(
+            f'rgs_journal_database_up{{{J}}}', "{{instance}}")], kind="stat"),
+        panel("Age of the last outbox/session sample", [target(
+            f'time() - max(rgs_ops_sample_timestamp_seconds{{{J}}})', "age")], unit="s"),
+    ], ["database"])
+
+
+DASHBOARDS = {"rgs-service-health.json": service_health, "rgs-business.json": business,
+              "rgs-wallet-outbox.json": wallet, "rgs-database.json": database}
+"""File name -> builder."""
+
+
+def render() -> dict[str, str]:
+    """Every dashboard file's text."""
+    return {name: json.dumps(build(), indent=2, sort_keys=True) + "\n"
+            for name, build in DASHBOARDS.items()}
+
+
+def main() -> int:
+    """Write the dashboards."""
+    OUT.mkdir(exist_ok=True)
+    for name, text in render().items():
+        (OUT / name).write_text(text, "utf-8")
+        print(f"wrote {OUT / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
