@@ -73,3 +73,15 @@ def test_tolerated_flags_follow_the_binomial_false_flag_rate() -> None:
     # Binomial(60, 0.02): P(X ≤ 5) = 0.99873 < 0.999 ≤ P(X ≤ 6) = 0.99980.
     assert tolerated_flags(rows) == 6
     assert tolerated_flags([]) == 0
+
+
+@pytest.mark.slow
+def test_live_drbg_stream_passes_the_sp800_22_report() -> None:
+    from rgs.rng import CertifiedRng
+    from rgs.rng.report import run_report
+
+    rng = CertifiedRng()
+    report = run_report(rng.raw, rng.card_source, rng.shuffle, generator="live", sequences=60,
+                        bits=1_000_000, rounds=0, shuffles=0)
+    assert report.flagged <= report.tolerated, [r.name for r in report.rows if not r.passed]
+    assert report.passed

@@ -167,8 +167,8 @@ def personalization_string(label: str = "rgs") -> bytes:
     """A personalization string unique to this process and DRBG instance (SP 800-90A §8.7.1).
 
     It is not secret and adds no entropy; it makes two instances differ even if the OS handed them
-    the same seed: host name, process id, a per-process random UUID, the boot-independent
-    nanosecond clock and a per-process instance counter. The seed itself always comes from the
+    the same seed: host name, process id, a per-process random UUID, the wall-clock and
+    performance-counter nanoseconds and a per-process instance counter. The seed itself always comes from the
     entropy source, never from these values.
     """
     n = next(_instance_numbers)
