@@ -86,6 +86,11 @@ SCENARIOS = [
     Scenario("electronic-h17", ("TS", "TH", "6D", "7C"), (bj.BoxBet(seat=1, stake=1000),),
              ((1, 0, bj.ACTION_SURRENDER),), staked=1000, paid=500,
              outcomes=(bj.OUTCOME_SURRENDER,)),
+    Scenario("electronic-h17", ("TS", "9H", "AD", "TD", "9C", "7C"),
+             (bj.BoxBet(seat=1, stake=1000), bj.BoxBet(seat=2, stake=500)),
+             ((1, 0, bj.ACTION_INSURE), (2, 0, bj.ACTION_DECLINE_INSURANCE),
+              (1, 0, bj.ACTION_STAND), (2, 0, bj.ACTION_STAND)),
+             staked=2000, paid=2500, outcomes=(bj.OUTCOME_WIN, bj.OUTCOME_PUSH)),
     Scenario("power", ("5S", "9C", "6H", "TD", "8S"), (bj.BoxBet(seat=1, stake=1000),),
              ((1, 0, bj.ACTION_POWER_DOUBLE), (1, 0, bj.ACTION_POWER_KEEP)),
              staked=2000, paid=4000, outcomes=(bj.OUTCOME_WIN,)),
@@ -97,7 +102,8 @@ SCENARIOS = [
 ]
 
 
-@pytest.mark.parametrize("sc", SCENARIOS, ids=lambda s: s.variant)
+@pytest.mark.parametrize("sc", SCENARIOS, ids=[f"{i}-{s.variant}" for i, s in
+                                                enumerate(SCENARIOS)])
 async def test_scripted_round_settles_to_the_cent_in_view_journal_and_wallet(
         e2e: Clients, sc: Scenario) -> None:
     pid = await new_player(e2e)
@@ -109,7 +115,7 @@ async def test_scripted_round_settles_to_the_cent_in_view_journal_and_wallet(
     stake = sum(b.stake + b.twenty_plus + b.perfect_pairs + b.twenty_one_plus_three
                 for b in sc.boxes)
     assert dealt.balance == START - stake and dealt.currency == "EUR"
-    assert dealt.status == bj.ROUND_STATUS_PLAYER_TURN
+    assert dealt.status in (bj.ROUND_STATUS_PLAYER_TURN, bj.ROUND_STATUS_INSURANCE)
     paid = sc.paid
     if sc.plus_cash_out_offer:
         offer = next(a.offer for a in dealt.boxes[0].hands[0].allowed
