@@ -146,7 +146,7 @@ class InstrumentedPlayerJournal:
             request_id, response))
 
     async def save_session(self, session: Session, token_hash: str,
-                           request: StoredRequest) -> None:
+                           request: StoredRequest | None) -> None:
         """See :meth:`PlayerJournal.save_session`."""
         await _timed("save_session", lambda: self._inner.save_session(
             session, token_hash, request))
