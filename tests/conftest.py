@@ -36,12 +36,21 @@ async def database_templates(pg_server_url: str) -> AsyncIterator[DatabaseTempla
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def fresh_database(database_templates: DatabaseTemplates) -> FreshDatabase:
+async def fresh_database(database_templates: DatabaseTemplates) -> AsyncIterator[FreshDatabase]:
     """Factory: ``await fresh_database("rgs")`` returns the URL of a new copy of that template.
 
-    Copies are dropped at the end of the run.
+    The copies are dropped (in the background) after the test.
     """
-    return database_templates.fresh
+    made: list[str] = []
+
+    async def make(label: str) -> str:
+        name, url = await database_templates.fresh(label)
+        made.append(name)
+        return url
+
+    yield make
+    for name in made:
+        database_templates.discard(name)
 
 
 @pytest_asyncio.fixture(loop_scope="session")
