@@ -320,6 +320,22 @@ async def test_twenty_concurrent_identical_debits_are_applied_once(
     assert len(await transactions_of(w)) == 1
 
 
+async def test_one_transaction_id_raced_by_two_players_is_applied_for_one_only(
+    sandbox_wallet: SandboxWalletClient,
+) -> None:
+    w = sandbox_wallet
+    results = await asyncio.gather(
+        *(
+            w.wallet.Debit(debit("d-1", 500, player=player), metadata=AUTH)
+            for player in (ALICE, BOB) * 5
+        ),
+        return_exceptions=True,
+    )
+    refusals = {status.decode(r).reason for r in results if isinstance(r, grpc.aio.AioRpcError)}
+    assert refusals == {"DUPLICATE_TRANSACTION"}
+    assert (await balance_of(w), await balance_of(w, BOB)) in {(99_500, 25_000), (100_000, 24_500)}
+
+
 async def test_concurrent_distinct_debits_never_overdraw(
     sandbox_wallet: SandboxWalletClient,
 ) -> None:
