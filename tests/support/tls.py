@@ -9,7 +9,7 @@ from pathlib import Path
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TestPki:
+class ThrowawayPki:
     """A CA, a server certificate for 127.0.0.1/localhost and a client certificate (PEM files)."""
 
     ca_cert: Path
@@ -28,7 +28,7 @@ def _run(*args: str, cwd: Path) -> None:
     subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
 
 
-def make_pki(directory: Path) -> TestPki:
+def make_pki(directory: Path) -> ThrowawayPki:
     """Write a fresh CA and leaf certificates into ``directory``."""
     d = directory
     _run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test-ca",
@@ -39,7 +39,7 @@ def make_pki(directory: Path) -> TestPki:
              "-keyout", f"{leaf}.key", "-out", f"{leaf}.csr", cwd=d)  # fmt: skip
         _run("x509", "-req", "-in", f"{leaf}.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
              "-CAcreateserial", "-days", "2", "-out", f"{leaf}.pem", *ext, cwd=d)  # fmt: skip
-    return TestPki(
+    return ThrowawayPki(
         ca_cert=d / "ca.pem",
         server_cert=d / "server.pem",
         server_key=d / "server.key",
