@@ -110,7 +110,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         wallet = grpc_wallet
     game = GameService(journal=journal, wallet=wallet, cards=cards or CertifiedCards(),
                        brands=brands, clock=clock, test_mode=settings.test_mode)
-    office = BackOffice(journal=journal, brands=brands, clock=clock,
+    office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl)
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s))

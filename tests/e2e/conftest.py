@@ -34,9 +34,8 @@ class Clients:
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def e2e(database_templates: DatabaseTemplates, tmp_path_factory: object
               ) -> AsyncIterator[Clients]:
-    # Both databases are dropped with the templates at the end of the run.
-    rgs_db = await database_templates.fresh(RGS_TEMPLATE)
-    wallet_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    rgs_name, rgs_db = await database_templates.fresh(RGS_TEMPLATE)
+    wallet_name, wallet_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
     journal = await PostgresJournal.connect(rgs_db, min_size=1, max_size=1)
     await add_dev_operator_keys(journal)
     await journal.close()
@@ -55,3 +54,5 @@ async def e2e(database_templates: DatabaseTemplates, tmp_path_factory: object
         for c in (*channels, wallet_channel):
             await c.close()
         stack.stop()
+        database_templates.discard(rgs_name)
+        database_templates.discard(wallet_name)

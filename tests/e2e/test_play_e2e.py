@@ -262,3 +262,23 @@ async def test_two_processes_receiving_the_same_deal_at_once_execute_it_once(
     assert [(t.transaction_id, t.amount) for t in debits] == [
         (f"{first.round.round_id}:1:debit", 1000)]
     assert await wallet_balance(e2e, pid) == START - 1000 + first.round.total_paid
+
+
+async def test_operator_voids_an_unfinished_round_and_every_stake_comes_back(
+        e2e: Clients) -> None:
+    pid = await new_player(e2e)
+    md = await session(e2e, pid)
+    dealt = (await e2e.games[0].Deal(bj.DealRequest(
+        request_id="d", variant_id="classic-resplit", boxes=[bj.BoxBet(seat=1, stake=2500)],
+        forced_cards=["TS", "6H", "9D", "7C"]), metadata=md)).round
+    assert await wallet_balance(e2e, pid) == START - 2500
+    voided = (await e2e.operators[1].VoidRound(op.VoidRoundRequest(
+        request_id="v", brand_id="demo-casino", player_id=pid, round_id=dealt.round_id,
+        reason="table malfunction"), metadata=OPERATOR)).round
+    assert voided.status == "voided" and voided.steps[-1].kind == "round_voided"
+    assert [(m.kind, m.amount, m.status) for m in voided.movements] == [
+        ("debit", 2500, "rolled_back"), ("rollback", 2500, "applied")]
+    assert await wallet_balance(e2e, pid) == START
+    view = (await e2e.games[0].GetRound(bj.GetRoundRequest(round_id=dealt.round_id),
+                                        metadata=md)).round
+    assert view.status == bj.ROUND_STATUS_VOIDED

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 async def test_sandbox_command_starts_everything_and_a_round_can_be_played(
         database_templates: DatabaseTemplates, tmp_path: object) -> None:
     # An empty database: the sandbox must migrate both schemas itself.
-    db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    name, db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
     rgs, wallet = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
     log = ROOT / "var" / f"sandbox-e2e-{os.getpid()}.log"
     log.parent.mkdir(exist_ok=True)
@@ -63,13 +63,15 @@ async def test_sandbox_command_starts_everything_and_a_round_can_be_played(
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
         log.unlink(missing_ok=True)
+        database_templates.discard(name)
     assert proc.returncode == 0
 
 
 async def test_migrate_command_applies_once(database_templates: DatabaseTemplates,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    name, db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
     assert await asyncio.to_thread(service_main, ["migrate", "--database-url", db]) == 0
     assert "0001_journal.sql" in capsys.readouterr().out
     assert await asyncio.to_thread(service_main, ["migrate", "--database-url", db]) == 0
     assert "up to date" in capsys.readouterr().out
+    database_templates.discard(name)

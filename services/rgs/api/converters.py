@@ -48,6 +48,7 @@ from rgs.service.model import (
     PlayResult,
     RoundSummary,
     SettleCommand,
+    VoidCommand,
 )
 
 _INT32_MAX = 2**31 - 1
@@ -133,6 +134,12 @@ def act_from_proto(req: bj.ActRequest) -> ActCommand:
 def settle_from_proto(req: bj.SettleRequest) -> SettleCommand:
     """A SettleCommand."""
     return SettleCommand(request_id=req.request_id, round_id=req.round_id)
+
+
+def void_from_proto(req: op.VoidRoundRequest) -> VoidCommand:
+    """A VoidCommand."""
+    return VoidCommand(request_id=req.request_id, brand_id=req.brand_id,
+                       player_id=req.player_id, round_id=req.round_id, reason=req.reason)
 
 
 def create_session_from_proto(req: op.CreateSessionRequest) -> CreateSessionCommand:

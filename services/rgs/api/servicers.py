@@ -129,3 +129,12 @@ class OperatorServicer(op_grpc.OperatorServiceServicer):
                                                   request.player_id, request.round_id)
             return op.GetPlayerRoundResponse(round=conv.round_record_to_proto(rec))
         return await _serve(context, work)
+
+    async def VoidRound(self, request: op.VoidRoundRequest, context: Context
+                        ) -> op.VoidRoundResponse:
+        """Void an unfinished round."""
+        async def work() -> op.VoidRoundResponse:
+            operator = await self._office.authenticate(bearer(context))
+            rec = await self._office.void_round(operator, conv.void_from_proto(request))
+            return op.VoidRoundResponse(round=conv.round_record_to_proto(rec))
+        return await _serve(context, work)

@@ -9,11 +9,12 @@ from __future__ import annotations
 import base64
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from rgs.engine import CardDealt, Event, HoleCardRevealed
+from rgs.engine import CardDealt, EngineError, Event, HoleCardRevealed
 from rgs.journal.codec import decode_value, encode_value
+from rgs.service import money
 from rgs.service.common import (
     check_player_id,
     check_request_id,
@@ -22,18 +23,30 @@ from rgs.service.common import (
     player_key,
     request_hash,
     sha256_hex,
+    translate_engine,
 )
-from rgs.service.errors import InvalidRequest, NotFound, RequestConflict, Unauthenticated
+from rgs.service.errors import (
+    InvalidRequest,
+    NotAllowedNow,
+    NotFound,
+    RequestConflict,
+    Unauthenticated,
+)
 from rgs.service.model import (
     Brand,
     CreateSessionCommand,
+    Movement,
     NewSession,
     RoundSummary,
     Session,
     StoredRequest,
     StoredRound,
+    VoidCommand,
 )
-from rgs.service.ports import Clock, Journal
+from rgs.service.ports import Clock, Journal, PlayerJournal
+from rgs.service.restore import restore
+from rgs.variants import VARIANTS
+from rgs.wallet.port import MoneyKind, Party, Wallet
 
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
@@ -58,9 +71,10 @@ def redact(stored: StoredRound) -> tuple[Event, ...]:
 class BackOffice:
     """The operator back end's use cases."""
 
-    def __init__(self, *, journal: Journal, brands: Mapping[str, Brand], clock: Clock,
-                 session_ttl: timedelta) -> None:
+    def __init__(self, *, journal: Journal, wallet: Wallet, brands: Mapping[str, Brand],
+                 clock: Clock, session_ttl: timedelta) -> None:
         self._journal = journal
+        self._wallet = wallet
         self._brands = brands
         self._clock = clock
         self._ttl = session_ttl
@@ -113,6 +127,62 @@ class BackOffice:
             await pj.save_session(session, sha256_hex(token), record)
         return NewSession(session=session, token=token)
 
+    async def void_round(self, operator_id: str, cmd: VoidCommand) -> RoundSummary:
+        """Void an unfinished round: journal RoundVoided, roll back every stake it took."""
+        check_request_id(cmd.request_id)
+        check_player_id(cmd.player_id)
+        self._brand(operator_id, cmd.brand_id)
+        if not 1 <= len(cmd.reason) <= 200:
+            raise InvalidRequest("reason must be 1-200 characters", reason="INVALID_REASON")
+        key = player_key(operator_id, cmd.player_id)
+        fingerprint = request_hash("void_round", cmd)
+        async with self._journal.player(key) as pj:
+            rec = await pj.find_request(cmd.request_id)
+            if rec is not None and (rec.method != "void_round"
+                                    or rec.request_hash != fingerprint):
+                raise RequestConflict("request_id was already used for a different request",
+                                      reason="REQUEST_ID_REUSED")
+            stored = await pj.get_round(cmd.round_id) if is_round_id(cmd.round_id) else None
+            if stored is None or stored.brand_id != cmd.brand_id:
+                raise NotFound("no such round", reason="ROUND_NOT_FOUND")
+            if rec is None:
+                if stored.finished:
+                    raise NotAllowedNow("a finished round cannot be voided",
+                                        reason="ROUND_FINISHED")
+                await self._void(pj, stored, cmd, fingerprint)
+            party = Party(player_id=cmd.player_id, session_id=stored.session_id,
+                          currency=stored.currency)
+            await money.reconcile(pj, self._wallet, party, await pj.open_movements())
+            final = await pj.get_round(cmd.round_id)
+            moves = await pj.movements(cmd.round_id)
+        assert final is not None
+        return RoundSummary(round=final, movements=tuple(moves))
+
+    async def _void(self, pj: PlayerJournal, stored: StoredRound, cmd: VoidCommand,
+                    fingerprint: str) -> None:
+        try:
+            rnd = restore(VARIANTS[stored.variant], stored.events, _no_draw,
+                          stored.forced_cards)
+            new_from = len(rnd.events)
+            rnd.void(cmd.reason)
+        except EngineError as exc:
+            raise translate_engine(exc) from exc
+        rollbacks = [
+            Movement(transaction_id=f"{m.transaction_id}:rollback", round_id=m.round_id,
+                     kind=MoneyKind.ROLLBACK, amount=m.amount,
+                     debit_transaction_id=m.transaction_id, session_id=m.session_id,
+                     currency=m.currency)
+            for m in await pj.movements(stored.round_id)
+            if m.kind is MoneyKind.DEBIT and m.status == "booked"]
+        header = replace(stored, seq=rnd.seq, status=rnd.phase.value,
+                         total_staked=rnd.total_staked, total_paid=rnd.total_paid,
+                         events=rnd.events)
+        # The rollbacks are outbox rows of the same commit: sent right after, and retried by
+        # the reconciler until the wallet confirms them.
+        await pj.commit_round(round=header, new_events_from=new_from, request=StoredRequest(
+            request_id=cmd.request_id, method="void_round", request_hash=fingerprint,
+            response=""), movements=rollbacks)
+
     async def recall(self, operator_id: str, brand_id: str, player_id: str, *,
                      page_size: int = 0, page_token: str = "") -> RecallPage:
         """A player's rounds, newest first, with every step and money movement."""
@@ -145,6 +215,10 @@ class BackOffice:
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
         moves = await self._journal.movements(key, round_id)
         return RoundSummary(round=stored, movements=tuple(moves))
+
+
+def _no_draw(n: int) -> int:
+    raise AssertionError("voiding a round draws no card")
 
 
 def _new_token(key: str) -> str:

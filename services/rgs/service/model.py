@@ -151,6 +151,17 @@ class CreateSessionCommand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class VoidCommand:
+    """Void an unfinished round of one of the operator's players."""
+
+    request_id: str
+    brand_id: str
+    player_id: str
+    round_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayResult:
     """What a play call answers: the round's public view and the wallet balance after it."""
 

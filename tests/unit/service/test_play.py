@@ -352,3 +352,34 @@ async def test_session_token_is_stored_only_hashed_and_a_replay_gets_a_fresh_one
     assert first.token not in stored and again.token not in stored
     for token in (first.token, again.token):
         assert (await h.app.game.authenticate(token)).session_id == first.session.session_id
+
+
+async def test_void_rolls_back_every_stake_of_an_unfinished_round_and_pays_nothing() -> None:
+    from rgs.service.model import VoidCommand
+
+    h = await harness()
+    s = await h.session()
+    dealt = await h.app.game.deal(s, deal(stake=200, forced=(*DOUBLE_ON_11, "2C")))
+    cmd = VoidCommand(request_id="v1", brand_id="demo-casino", player_id="alice",
+                      round_id=dealt.round_id, reason="shoe malfunction")
+    voided = await h.app.office.void_round("dev-operator", cmd)
+    assert voided.round.status == "voided" and h.wallet.balances["alice"] == 100_000
+    assert [m.kind for m in voided.movements] == [MoneyKind.DEBIT, MoneyKind.ROLLBACK]
+    assert [m.status for m in voided.movements] == ["rolled_back", "applied"]
+    again = await h.app.office.void_round("dev-operator", cmd)
+    assert again.round.status == "voided" and h.wallet.balances["alice"] == 100_000
+    with pytest.raises(NotAllowedNow):
+        await h.app.game.act(s, ActCommand(request_id="a", round_id=dealt.round_id,
+                                           expected_seq=voided.round.seq, seat=1, hand=0,
+                                           action=Action.STAND))
+    done = await h.app.game.deal(s, deal("d2"))
+    await h.app.game.settle(s, SettleCommand(request_id="st", round_id=done.round_id))
+    with pytest.raises(NotAllowedNow) as err:
+        await h.app.office.void_round("dev-operator", VoidCommand(
+            request_id="v2", brand_id="demo-casino", player_id="alice",
+            round_id=done.round_id, reason="too late"))
+    assert err.value.reason == "ROUND_FINISHED"
+    with pytest.raises(NotFound):
+        await h.app.office.void_round("other-operator", VoidCommand(
+            request_id="v3", brand_id="other-casino", player_id="alice",
+            round_id=dealt.round_id, reason="not mine"))

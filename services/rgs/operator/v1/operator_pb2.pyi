@@ -216,6 +216,68 @@ class GetPlayerRoundResponse(_message.Message):
 Global___GetPlayerRoundResponse: _TypeAlias = GetPlayerRoundResponse  # noqa: Y015
 
 @_typing.final
+class VoidRoundRequest(_message.Message):
+    """VoidRoundRequest names the round to void and why."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    request_id: _builtins.str
+    """Client-chosen idempotency key (1-64 characters)."""
+    brand_id: _builtins.str
+    """One of the operator's brands."""
+    player_id: _builtins.str
+    """The operator's player id."""
+    round_id: _builtins.str
+    """The round."""
+    reason: _builtins.str
+    """Why the round is voided (1-200 characters; kept in the journal)."""
+    def __init__(
+        self,
+        *,
+        request_id: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        round_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "player_id", b"player_id", "reason", b"reason", "request_id", b"request_id", "round_id", b"round_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___VoidRoundRequest: _TypeAlias = VoidRoundRequest  # noqa: Y015
+
+@_typing.final
+class VoidRoundResponse(_message.Message):
+    """VoidRoundResponse is the voided round."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def round(self) -> Global___RoundRecord:
+        """The round with its RoundVoided step and its rollbacks."""
+
+    def __init__(
+        self,
+        *,
+        round: Global___RoundRecord | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["round", b"round"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["round", b"round"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___VoidRoundResponse: _TypeAlias = VoidRoundResponse  # noqa: Y015
+
+@_typing.final
 class RoundRecord(_message.Message):
     """RoundRecord is a round as the journal recorded it."""
 

@@ -50,6 +50,11 @@ class OperatorServiceStub:
                 request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetPlayerRoundRequest.SerializeToString,
                 response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetPlayerRoundResponse.FromString,
                 _registered_method=True)
+        self.VoidRound = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/VoidRound',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundResponse.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
@@ -78,6 +83,14 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def VoidRound(self, request, context):
+        """VoidRound voids an unfinished round (a malfunction or a dispute): every stake taken is
+        returned through wallet rollbacks and nothing is paid. A finished round cannot be voided.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -95,6 +108,11 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     servicer.GetPlayerRound,
                     request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetPlayerRoundRequest.FromString,
                     response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetPlayerRoundResponse.SerializeToString,
+            ),
+            'VoidRound': grpc.unary_unary_rpc_method_handler(
+                    servicer.VoidRound,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -179,6 +197,33 @@ class OperatorService:
             '/rgs.operator.v1.OperatorService/GetPlayerRound',
             rgs_dot_operator_dot_v1_dot_operator__pb2.GetPlayerRoundRequest.SerializeToString,
             rgs_dot_operator_dot_v1_dot_operator__pb2.GetPlayerRoundResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def VoidRound(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/VoidRound',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundResponse.FromString,
             options,
             channel_credentials,
             insecure,

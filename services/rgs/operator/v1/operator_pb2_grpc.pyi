@@ -49,6 +49,10 @@ class OperatorServiceStub:
     """ListPlayerRounds is game recall: a player's rounds, newest first, each with every step."""
     GetPlayerRound: _grpc.UnaryUnaryMultiCallable[_operator_pb2.GetPlayerRoundRequest, _operator_pb2.GetPlayerRoundResponse]
     """GetPlayerRound is game recall of one round."""
+    VoidRound: _grpc.UnaryUnaryMultiCallable[_operator_pb2.VoidRoundRequest, _operator_pb2.VoidRoundResponse]
+    """VoidRound voids an unfinished round (a malfunction or a dispute): every stake taken is
+    returned through wallet rollbacks and nothing is paid. A finished round cannot be voided.
+    """
 
 @_typing.type_check_only
 class OperatorServiceAsyncStub(OperatorServiceStub):
@@ -63,6 +67,10 @@ class OperatorServiceAsyncStub(OperatorServiceStub):
     """ListPlayerRounds is game recall: a player's rounds, newest first, each with every step."""
     GetPlayerRound: _aio.UnaryUnaryMultiCallable[_operator_pb2.GetPlayerRoundRequest, _operator_pb2.GetPlayerRoundResponse]  # type: ignore[assignment]
     """GetPlayerRound is game recall of one round."""
+    VoidRound: _aio.UnaryUnaryMultiCallable[_operator_pb2.VoidRoundRequest, _operator_pb2.VoidRoundResponse]  # type: ignore[assignment]
+    """VoidRound voids an unfinished round (a malfunction or a dispute): every stake taken is
+    returned through wallet rollbacks and nothing is paid. A finished round cannot be voided.
+    """
 
 class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
     """OperatorService is called by operator back ends, server to server."""
@@ -92,5 +100,15 @@ class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_operator_pb2.GetPlayerRoundResponse, _abc.Awaitable[_operator_pb2.GetPlayerRoundResponse]]:
         """GetPlayerRound is game recall of one round."""
+
+    @_abc_1.abstractmethod
+    def VoidRound(
+        self,
+        request: _operator_pb2.VoidRoundRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.VoidRoundResponse, _abc.Awaitable[_operator_pb2.VoidRoundResponse]]:
+        """VoidRound voids an unfinished round (a malfunction or a dispute): every stake taken is
+        returned through wallet rollbacks and nothing is paid. A finished round cannot be voided.
+        """
 
 def add_OperatorServiceServicer_to_server(servicer: OperatorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
