@@ -1,0 +1,112 @@
+{{/* Chart name, truncated to the 63 characters a DNS label allows. */}}
+{{- define "rgs.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Fully qualified app name: release-chart, or fullnameOverride. */}}
+{{- define "rgs.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "rgs.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels on every object. */}}
+{{- define "rgs.labels" -}}
+helm.sh/chart: {{ include "rgs.chart" . }}
+{{ include "rgs.selectorLabels" . }}
+app.kubernetes.io/version: {{ include "rgs.imageTag" . | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: rgs
+{{- end }}
+
+{{/* Labels that select the server pods (immutable once deployed: keep them few). */}}
+{{- define "rgs.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "rgs.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "rgs.serverSelectorLabels" -}}
+{{ include "rgs.selectorLabels" . }}
+app.kubernetes.io/component: server
+{{- end }}
+
+{{- define "rgs.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "rgs.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "rgs.imageTag" -}}
+{{- default .Chart.AppVersion .Values.image.tag }}
+{{- end }}
+
+{{- define "rgs.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository (include "rgs.imageTag" .) }}
+{{- end }}
+{{- end }}
+
+{{/* The Secret holding the database URL, the wallet key and the operator keys. */}}
+{{- define "rgs.secretName" -}}
+{{- default (include "rgs.fullname" .) .Values.existingSecret }}
+{{- end }}
+
+{{- define "rgs.brandsConfigMapName" -}}
+{{- default (printf "%s-brands" (include "rgs.fullname" .)) .Values.existingBrandsConfigMap }}
+{{- end }}
+
+{{/*
+Refuse combinations the service itself would refuse at start-up, so a bad release fails at
+`helm install` rather than as a crash loop.
+*/}}
+{{- define "rgs.validate" -}}
+{{- $_ := required "wallet.address is required (host:port of the operator's wallet)" .Values.wallet.address }}
+{{- if and (eq .Values.environment "production") (not .Values.tls.existingSecret) }}
+{{- fail "environment=production serves TLS only: set tls.existingSecret (a kubernetes.io/tls Secret)" }}
+{{- end }}
+{{- if and (eq .Values.environment "production") .Values.testMode }}
+{{- fail "testMode (forced cards) is refused together with environment=production" }}
+{{- end }}
+{{- if and (not .Values.tls.existingSecret) (not .Values.allowPlaintext) }}
+{{- fail "without tls.existingSecret the pods serve plaintext: set allowPlaintext=true (development only)" }}
+{{- end }}
+{{- if not .Values.existingSecret }}
+{{- $_ := required "database.url is required (or set existingSecret)" .Values.database.url }}
+{{- $_ := required "wallet.apiKey is required (or set existingSecret)" .Values.wallet.apiKey }}
+{{- end }}
+{{- end }}
+
+{{/* Environment shared by the server and the migration Job. */}}
+{{- define "rgs.commonEnv" -}}
+- name: RGS_ENVIRONMENT
+  value: {{ .Values.environment | quote }}
+- name: RGS_DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "rgs.secretName" . }}
+      key: {{ .Values.secretKeys.databaseUrl }}
+- name: RGS_LOG_FORMAT
+  value: json
+- name: RGS_LOG_LEVEL
+  value: {{ .Values.logLevel | quote }}
+{{- end }}
+
+{{/* The hardened container security context. */}}
+{{- define "rgs.containerSecurityContext" -}}
+{{- toYaml .Values.securityContext }}
+{{- end }}
