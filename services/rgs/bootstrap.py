@@ -113,7 +113,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl)
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
-                            min_age=timedelta(seconds=settings.reconcile_min_age_s))
+                            min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
+                            abandon_after=timedelta(seconds=settings.abandon_after_s))
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
                closers=closers)
 

@@ -73,6 +73,8 @@ class RgsSettings(BaseSettings):
     """Seconds between reconciler passes over open outbox rows (0 turns it off)."""
     reconcile_min_age_s: float = Field(default=30.0, ge=0, description="Outbox row age.")
     """How long an outbox row stays open before the reconciler takes it over."""
+    abandon_after_s: float = Field(default=24 * 3600, gt=0, description="Sweeper threshold.")
+    """How long a round may stay unfinished before it is completed on the player's behalf."""
 
     @model_validator(mode="after")
     def _safe(self) -> RgsSettings:

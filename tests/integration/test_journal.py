@@ -197,3 +197,22 @@ async def test_reconciler_rolls_back_a_debit_orphaned_by_a_crash(
     assert await later.run_once() == 1
     assert await _balance(sandbox_wallet) == 100_000
     assert await later.run_once() == 0
+
+
+async def test_sweeper_finishes_an_abandoned_round_from_another_replica(
+        two_replicas: tuple[App, App], sandbox_wallet: SandboxWalletClient) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from rgs.service.reconciler import Reconciler
+
+    a, b = two_replicas
+    s = await _session(a)
+    dealt = await a.game.deal(s, DealCommand(request_id="d1", variant_id="classic-resplit",
+                                             boxes=(BoxBet(seat=1, stake=500),),
+                                             forced_cards=STAND_WINS))
+    sweeper = Reconciler(journal=b.journal, wallet=b.wallet, game=b.game,
+                         clock=lambda: datetime.now(UTC) + timedelta(days=2))
+    assert await sweeper.sweep_abandoned() == 1
+    stored = await a.journal.get_round(s.player_key, dealt.round_id)
+    assert stored is not None and stored.status == "settled" and stored.total_paid == 1000
+    assert await _balance(sandbox_wallet) == 100_500

@@ -28,6 +28,8 @@ class _Tables:
     order: list[tuple[str, str]] = field(default_factory=list)
     #: When each outbox row was last written.
     touched: dict[tuple[str, str], datetime] = field(default_factory=dict)
+    #: When each round was last written.
+    round_touched: dict[tuple[str, str], datetime] = field(default_factory=dict)
 
 
 def _is_open(m: Movement) -> bool:
@@ -98,6 +100,7 @@ class InMemoryPlayerJournal:
         finished = (old.finished_at if old is not None and old.finished_at else
                     (now if round.finished else None))
         self._t.rounds[k] = replace(round, created_at=created, finished_at=finished)
+        self._t.round_touched[k] = now
         if request is not None:
             self._t.requests[(self._key, request.request_id)] = request
         for m in movements:
@@ -178,6 +181,14 @@ class InMemoryJournal:
         """A round's movements."""
         return await InMemoryPlayerJournal(self.tables, player_key, self._clock).movements(
             round_id)
+
+    async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
+        """Unfinished rounds untouched since before ``before``."""
+        rows = [r for r in self.tables.rounds.values()
+                if not r.finished and self.tables.round_touched[(r.player_key, r.round_id)]
+                < before]
+        rows.sort(key=lambda r: self.tables.round_touched[(r.player_key, r.round_id)])
+        return rows[:limit]
 
     async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:
         """Players with an outbox row open since before ``before``."""

@@ -97,6 +97,10 @@ Q_SETTLE_MOVEMENT = """
 UPDATE wallet_transactions SET status = $3, balance_after = COALESCE($4, balance_after),
                                updated_at = clock_timestamp()
 WHERE player_key = $1 AND transaction_id = $2"""
+Q_ABANDONED_ROUNDS = f"""
+SELECT {_ROUND_COLUMNS} FROM rounds
+WHERE status IN ('insurance', 'player_turn') AND updated_at < $1
+ORDER BY updated_at LIMIT $2"""
 Q_PLAYERS_WITH_OPEN = """
 SELECT DISTINCT player_key FROM wallet_transactions
 WHERE status IN ('pending', 'unknown', 'applied') AND NOT (kind <> 'debit' AND status = 'applied')
@@ -347,6 +351,18 @@ class PostgresJournal:
         """A round's wallet movements."""
         rows = await self._pool.fetch(Q_ROUND_MOVEMENTS, player_key, round_id)
         return [_movement(r) for r in rows]
+
+    @_translated
+    async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
+        """Unfinished rounds untouched since before ``before``."""
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(Q_ABANDONED_ROUNDS, before, limit)
+            out = []
+            for r in rows:
+                stored = await _round(conn, r)
+                assert stored is not None
+                out.append(stored)
+            return out
 
     @_translated
     async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:

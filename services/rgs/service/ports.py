@@ -114,6 +114,10 @@ class Journal(Protocol):
         """A round's wallet movements, oldest first (read-only)."""
         ...
 
+    async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
+        """Unfinished rounds (of any player) last changed before ``before``, oldest first."""
+        ...
+
     async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:
         """Player keys with an outbox row still open that was last touched before ``before``."""
         ...

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from rgs.journal.errors import JournalError
 from rgs.service import money
+from rgs.service.errors import ServiceError
+from rgs.service.model import Session, SettleCommand, StoredRound
+from rgs.service.play import GameService
 from rgs.service.ports import Clock, Journal
 from rgs.wallet.port import Party, Wallet
 
@@ -24,11 +27,31 @@ class Reconciler:
     """Periodic outbox recovery across players."""
 
     def __init__(self, *, journal: Journal, wallet: Wallet, clock: Clock,
-                 min_age: timedelta = timedelta(seconds=30)) -> None:
+                 min_age: timedelta = timedelta(seconds=30), game: GameService | None = None,
+                 abandon_after: timedelta = timedelta(hours=24)) -> None:
         self._journal = journal
         self._wallet = wallet
         self._clock = clock
         self._min_age = min_age
+        self._game = game
+        self._abandon_after = abandon_after
+
+    async def sweep_abandoned(self, *, limit: int = 100) -> int:
+        """Finish rounds left unfinished longer than ``abandon_after`` on the player's behalf
+        (the same path as Settle: stand every hand, decline insurance, pay the win)."""
+        if self._game is None:
+            return 0
+        rounds = await self._journal.abandoned_rounds(
+            before=self._clock() - self._abandon_after, limit=limit)
+        done = 0
+        for r in rounds:
+            try:
+                await self._game.settle(_session_of(r), SettleCommand(
+                    request_id=f"sweep:{r.round_id}", round_id=r.round_id))
+                done += 1
+            except (ServiceError, JournalError) as exc:
+                log.warning("sweep of round %s postponed: %s", r.round_id, exc)
+        return done
 
     async def run_once(self, *, limit: int = 100) -> int:
         """Reconcile players with outbox rows open for longer than ``min_age``; return how
@@ -52,10 +75,19 @@ class Reconciler:
         return done
 
     async def run_forever(self, interval_s: float) -> None:
-        """Run :meth:`run_once` every ``interval_s`` seconds until cancelled."""
+        """Run :meth:`run_once` and :meth:`sweep_abandoned` every ``interval_s`` seconds until
+        cancelled."""
         while True:
             try:
                 await self.run_once()
+                await self.sweep_abandoned()
             except JournalError as exc:
                 log.warning("reconciler pass failed: %s", exc)
             await asyncio.sleep(interval_s)
+
+
+def _session_of(r: StoredRound) -> Session:
+    """The round's own session, as the sweeper acts in it (its expiry does not matter)."""
+    return Session(session_id=r.session_id, player_key=r.player_key, operator_id=r.operator_id,
+                   brand_id=r.brand_id, player_id=r.player_id, currency=r.currency,
+                   expires_at=r.created_at or datetime.min.replace(tzinfo=UTC))

@@ -383,3 +383,16 @@ async def test_void_rolls_back_every_stake_of_an_unfinished_round_and_pays_nothi
         await h.app.office.void_round("other-operator", VoidCommand(
             request_id="v3", brand_id="other-casino", player_id="alice",
             round_id=dealt.round_id, reason="not mine"))
+
+
+async def test_sweeper_completes_a_round_left_too_long_on_the_players_behalf() -> None:
+    h = await harness()
+    s = await h.session()
+    dealt = await h.app.game.deal(s, deal(forced=INSURANCE))
+    assert await h.app.reconciler.sweep_abandoned() == 0
+    h.clock.now += timedelta(hours=25)
+    assert await h.app.reconciler.sweep_abandoned() == 1
+    done = await h.app.game.get_round(s, dealt.round_id)
+    assert done.view.phase is Phase.SETTLED and done.view.total_paid == 200
+    assert h.wallet.balances["alice"] == 100_100
+    assert await h.app.reconciler.sweep_abandoned() == 0
