@@ -25,10 +25,13 @@ LEGEND = {"H": "hit", "S": "stand", "D": "double, else hit", "Ds": "double, else
           "Ch": "cash out, else hit", "Cs": "cash out, else stand"}
 
 
+def _card(value: int) -> str:
+    return "A" if value == 1 else ("T" if value == 10 else str(value))
+
+
 def _row_label(kind: str, t: int) -> str:
     if kind == "pair":
-        name = "A" if t == 1 else ("T" if t == 10 else str(t))
-        return f"{name},{name}"
+        return f"{_card(t)},{_card(t)}"
     return f"{'S' if kind == 'soft' else ''}{t}"
 
 
@@ -81,6 +84,12 @@ def render_markdown(report: VariantReport, chart_name: str) -> str:
     if sides:
         out += ["", "## Side bets", "", "| bet | return to player |", "|---|---:|"]
         out += [f"| {name} | {rtp:.4f}% |" for name, rtp in sides.items()]
+        tp = report.rules.twenty_plus
+        if tp is not None:
+            out += ["", f"20+ Bonus paytable: player wins {tp.player_wins} to 1, push "
+                    f"{tp.push} to 1, dealer wins {tp.dealer_wins} to 1, on a two-card 20 or 21 "
+                    "(blackjack included), exact return assuming the bettor stands on every "
+                    "qualifying hand (hitting, doubling or splitting it forfeits the bonus)."]
     if report.cash_out is not None:
         co = report.cash_out
         out += ["", "## Cash Out", "",
@@ -115,6 +124,16 @@ def render_markdown(report: VariantReport, chart_name: str) -> str:
             choices = [report.power_double.get((fk, ft, tk, tt, u), "") for u in UPS]
             to = "bust" if tt > 21 else f"{tk} {tt}"
             out.append(f"| {fk} {ft} -> {to} | " + " | ".join(choices) + " |")
+        out.append("")
+    if report.two_card:
+        out += ["Exact two-card exceptions (the original hand's first decision; the total table "
+                f"alone returns {report.total_table_rtp:.4f}% instead of {report.rtp:.4f}%):",
+                ""]
+        by_cards: dict[tuple[int, int], list[str]] = {}
+        for (lo, hi, u), code in report.two_card.items():
+            by_cards.setdefault((lo, hi), []).append(f"{u}: `{code}`")
+        out += [f"- {_card(lo)},{_card(hi)} against " + ", ".join(v)
+                for (lo, hi), v in by_cards.items()]
         out.append("")
     out += ["## Method", "", str(f["method"]), ""]
     return "\n".join(out)
@@ -166,7 +185,8 @@ def write_data(report: VariantReport) -> list[Path]:
     vid = report.rules.id
     paths = [strategy_file(vid)]
     paths[0].parent.mkdir(parents=True, exist_ok=True)
-    paths[0].write_text(strategy_json(vid, report.strategy, report.power_double), "utf-8")
+    paths[0].write_text(strategy_json(vid, report.strategy, report.power_double,
+                                      report.two_card), "utf-8")
     if report.cash_out is not None:
         path = cash_out_file(vid)
         path.write_text(table_json(report.cash_out, vid), "utf-8")

@@ -16,8 +16,11 @@ from rgs.math.sidebets import insurance_rtp, side_bet_rtps
 from rgs.math.strategy_tables import (
     PowerDoubleKey,
     StrategyKey,
+    TwoCardKey,
     derive_power_double,
     derive_strategy,
+    derive_two_card,
+    table_rtp,
 )
 
 #: How the figures are obtained, printed on every PAR sheet.
@@ -49,6 +52,9 @@ class VariantReport:
     cash_out_first_decision: float | None
     strategy: dict[StrategyKey, str]
     power_double: dict[PowerDoubleKey, str]
+    two_card: dict[TwoCardKey, str]
+    #: RTP (percent) when the first decision follows the total table alone.
+    total_table_rtp: float
     seconds: float
 
     @property
@@ -96,11 +102,13 @@ def analyse_variant(rules: RuleSet,
     say(f"{rules.id}: strategy")
     strategy = derive_strategy(game, table)
     pd = derive_power_double(game)
+    two = derive_two_card(game, strategy)
     return VariantReport(rules=rules, game=game, distribution=dist, side_bets=sides,
                          insurance_rtp=insurance_rtp(game), cash_out=design,
                          cash_out_optimal_rtp=with_offers, cash_out_first_decision=first,
-                         strategy=strategy,
-                         power_double=pd, seconds=time.perf_counter() - start)
+                         strategy=strategy, two_card=two,
+                         total_table_rtp=table_rtp(game, strategy), power_double=pd,
+                         seconds=time.perf_counter() - start)
 
 
 @cache
@@ -129,6 +137,7 @@ def figures(report: VariantReport) -> dict[str, object]:
                                  for k, p in report.distribution.items() if p >= 5e-7],
         "insurance_rtp": _r(report.insurance_rtp) if r.insurance else None,
         "side_bets": {k: _r(v) for k, v in report.side_bets.items()},
+        "rtp_total_dependent_first_decision": _r(report.total_table_rtp),
     }
     if report.cash_out is not None:
         out["cash_out_rtp"] = _r(report.cash_out.rtp)

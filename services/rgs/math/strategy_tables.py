@@ -42,6 +42,7 @@ from pathlib import Path
 from rgs.engine.rules import CashOutTable
 from rgs.math.analysis import (
     BLACKJACK_PAID,
+    CASH_OUT,
     DOUBLE,
     HIT,
     POWER_DOUBLE,
@@ -57,6 +58,7 @@ from rgs.math.shoe import NRANKS, RANK_NAMES, add, total_soft
 
 StrategyKey = tuple[str, int, str]
 PowerDoubleKey = tuple[str, int, str, int, str]
+TwoCardKey = tuple[int, int, str]
 DATA = Path(__file__).resolve().parent / "data"
 
 _FALLBACK_CODES = {DOUBLE: ("D", "Ds"), SURRENDER: ("Rh", "Rs"), POWER_DOUBLE: ("PD", "PDs"),
@@ -131,6 +133,70 @@ def derive_strategy(game: MainGame, cash_out: CashOutTable | None = None) -> dic
     return out
 
 
+_TRIES = {"H": (HIT,), "S": (STAND,), "P": (SPLIT,), "D": (DOUBLE, POWER_DOUBLE),
+          "Ds": (DOUBLE, POWER_DOUBLE), "PD": (POWER_DOUBLE, DOUBLE),
+          "PDs": (POWER_DOUBLE, DOUBLE), "PS": (POWER_SPLIT,), "PSs": (POWER_SPLIT,),
+          "Rh": (SURRENDER,), "Rs": (SURRENDER,), "Ch": (CASH_OUT,), "Cs": (CASH_OUT,)}
+
+
+def _two_card_key(root: RootHand) -> TwoCardKey:
+    cards = [i + 1 for i in range(NRANKS) for _ in range(root.hand[i])]
+    return (cards[0], cards[1], RANK_NAMES[root.up])
+
+
+def table_action(root: RootHand, strategy: dict[StrategyKey, str],
+                 two_card: dict[TwoCardKey, str] | None = None) -> str:
+    """The action the tables take at a root hand's first decision (fallbacks applied)."""
+    up = RANK_NAMES[root.up]
+    code = (two_card or {}).get(_two_card_key(root))
+    if code is None:
+        pair = _pair(root)
+        if pair is not None:
+            code = strategy[("pair", pair, up)]
+        if code is None or (code == "P" and SPLIT not in root.actions):
+            kind, total = _kind(root)
+            code = strategy[(kind, total, up)]
+    for action in _TRIES[code]:
+        if action in root.actions:
+            return action
+    return STAND if code.endswith("s") or code == "S" else HIT
+
+
+def _root_code(root: RootHand) -> str:
+    best = root.best
+    hit_first = root.actions[HIT] >= root.actions[STAND]
+    if best == CASH_OUT:
+        return "Ch" if hit_first else "Cs"
+    if best in _FALLBACK_CODES:
+        return _FALLBACK_CODES[best][0 if hit_first else 1]
+    return best
+
+
+def derive_two_card(game: MainGame, strategy: dict[StrategyKey, str]) -> dict[TwoCardKey, str]:
+    """The original two-card hands whose best play the total table gets wrong."""
+    out: dict[TwoCardKey, str] = {}
+    for root in game.roots:
+        if BLACKJACK_PAID in root.actions:
+            continue
+        act = table_action(root, strategy)
+        if root.actions[act] < root.actions[root.best] - 1e-12:
+            out[_two_card_key(root)] = _root_code(root)
+    return dict(sorted(out.items()))
+
+
+def table_rtp(game: MainGame, strategy: dict[StrategyKey, str],
+              two_card: dict[TwoCardKey, str] | None = None) -> float:
+    """RTP (percent) when the first decision follows the tables (later decisions stay those
+    of the analysis): what a simulator playing the tables should approach."""
+    loss = 0.0
+    for root in game.roots:
+        if BLACKJACK_PAID in root.actions:
+            continue
+        act = table_action(root, strategy, two_card)
+        loss += root.weight * (root.actions[act] - root.actions[root.best])
+    return game.rtp + 100.0 * loss
+
+
 def derive_power_double(game: MainGame) -> dict[PowerDoubleKey, str]:
     """Keep/replace choices after a Power Double card, by majority of probability."""
     votes: dict[PowerDoubleKey, float] = {}
@@ -152,7 +218,8 @@ def derive_power_double(game: MainGame) -> dict[PowerDoubleKey, str]:
 
 
 def strategy_json(variant_id: str, strategy: dict[StrategyKey, str],
-                  power_double: dict[PowerDoubleKey, str]) -> str:
+                  power_double: dict[PowerDoubleKey, str],
+                  two_card: dict[TwoCardKey, str]) -> str:
     """The shipped JSON text of a variant's strategy."""
     doc = {
         "variant": variant_id,
@@ -161,6 +228,8 @@ def strategy_json(variant_id: str, strategy: dict[StrategyKey, str],
         "power_double": [{"from_kind": fk, "from_total": ft, "to_kind": tk, "to_total": tt,
                           "up": u, "choice": c}
                          for (fk, ft, tk, tt, u), c in power_double.items()],
+        "two_card": [{"low": lo, "high": hi, "up": u, "action": a}
+                     for (lo, hi, u), a in two_card.items()],
     }
     return json.dumps(doc, indent=1) + "\n"
 
@@ -191,3 +260,9 @@ def load_power_double_choices(variant_id: str) -> dict[PowerDoubleKey, str]:
     return {(str(e["from_kind"]), int(str(e["from_total"])), str(e["to_kind"]),
              int(str(e["to_total"])), str(e["up"])): str(e["choice"])
             for e in _read(variant_id)["power_double"]}
+
+
+def load_two_card_strategy(variant_id: str) -> dict[TwoCardKey, str]:
+    """Composition-dependent first-decision exceptions (format in the module docstring)."""
+    return {(int(str(e["low"])), int(str(e["high"])), str(e["up"])): str(e["action"])
+            for e in _read(variant_id).get("two_card", [])}

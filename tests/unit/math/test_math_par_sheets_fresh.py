@@ -16,6 +16,7 @@ from rgs.math.report import cached_report, figures
 from rgs.math.strategy_tables import (
     load_power_double_choices,
     load_strategy,
+    load_two_card_strategy,
     strategy_file,
     strategy_json,
 )
@@ -46,10 +47,11 @@ def test_committed_par_figures_match_a_fresh_analysis(variant_id: str) -> None:
 @pytest.mark.parametrize("variant_id", list(VARIANTS))
 def test_committed_strategy_matches_a_fresh_analysis(variant_id: str) -> None:
     report = cached_report(VARIANTS[variant_id])
-    text = strategy_json(variant_id, report.strategy, report.power_double)
+    text = strategy_json(variant_id, report.strategy, report.power_double, report.two_card)
     assert strategy_file(variant_id).read_text("utf-8") == text, REGENERATE
     assert load_strategy(variant_id) == report.strategy
     assert load_power_double_choices(variant_id) == report.power_double
+    assert load_two_card_strategy(variant_id) == report.two_card
 
 
 def test_committed_vip_platinum_cash_out_table_is_the_generated_one() -> None:
