@@ -168,8 +168,8 @@ def personalization_string(label: str = "rgs") -> bytes:
 
     It is not secret and adds no entropy; it makes two instances differ even if the OS handed them
     the same seed: host name, process id, a per-process random UUID, the wall-clock and
-    performance-counter nanoseconds and a per-process instance counter. The seed itself always comes from the
-    entropy source, never from these values.
+    performance-counter nanoseconds and a per-process instance counter. The seed itself always
+    comes from the entropy source, never from these values.
     """
     n = next(_instance_numbers)
     parts = (label, socket.gethostname(), str(os.getpid()), _PROCESS_UUID, str(time.time_ns()),
