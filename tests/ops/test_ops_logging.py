@@ -1,0 +1,56 @@
+"""Logs: one JSON object per line, with secrets (tokens, keys, URL passwords, the dealer's hole
+card) scrubbed before any handler sees them; and tracing that stays off unless asked for."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+
+import pytest
+
+from rgs.engine.model import CardDealt
+from rgs.observability.logging import JsonFormatter, RedactionFilter
+from rgs.observability.tracing import configure_tracing
+
+
+def test_redaction_filter_scrubs_every_kind_of_secret() -> None:
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.addFilter(RedactionFilter())
+    handler.setFormatter(JsonFormatter())
+    log = logging.getLogger("rgs.redaction-test")
+    log.addHandler(handler)
+    log.propagate = False
+    try:
+        log.warning("call with authorization: Bearer tok-SECRET1 failed")
+        log.warning("connecting to %s", "postgresql://rgs:pw-SECRET2@db:5432/rgs")
+        log.warning("settings", extra={"wallet_api_key": "SECRET3", "nested": {
+            "session_token": "SECRET4", "ok": "visible"}})
+        log.warning("dealt %r", CardDealt(card="QH", seat=None, face_down=True))
+        log.warning("event %s", json.dumps({"card": "JC", "seat": None, "face_down": True}))
+        log.warning("metadata %s", [("authorization", "Bearer SECRET5"), ("x-id", "visible")])
+        log.warning("api_key=SECRET6 token: SECRET7 password='SECRET8'")
+        try:
+            raise ValueError("hole_card=AS")
+        except ValueError:
+            log.exception("boom")
+    finally:
+        log.removeHandler(handler)
+    text = out.getvalue()
+    for secret in ("SECRET1", "SECRET2", "SECRET3", "SECRET4", "SECRET5", "SECRET6", "SECRET7",
+                   "SECRET8", "'QH'", '"JC"', "hole_card=AS"):
+        assert secret not in text, secret
+    assert "visible" in text
+    assert "[REDACTED]" in text
+    for line in text.splitlines():
+        json.loads(line)  # every record stays one JSON object
+
+
+def test_tracing_is_off_unless_the_environment_asks() -> None:
+    assert not configure_tracing({}).enabled
+    assert not configure_tracing({"OTEL_TRACES_EXPORTER": "none"}).enabled
+    assert not configure_tracing({"OTEL_SDK_DISABLED": "true",
+                                  "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4317"}).enabled
+    with pytest.raises(ValueError, match="OTEL_TRACES_EXPORTER"):
+        configure_tracing({"OTEL_TRACES_EXPORTER": "zipkin"})
