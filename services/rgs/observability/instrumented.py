@@ -211,6 +211,17 @@ class InstrumentedJournal:
         """See :meth:`Journal.movements`."""
         return await _timed("movements", lambda: self._inner.movements(player_key, round_id))
 
+    async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
+        """See :meth:`Journal.abandoned_rounds`."""
+        return await _timed("abandoned_rounds", lambda: self._inner.abandoned_rounds(
+            before=before, limit=limit))
+
+    async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:
+        """See :meth:`Journal.players_with_open_movements`."""
+        return await _timed("players_with_open_movements",
+                            lambda: self._inner.players_with_open_movements(
+                                before=before, limit=limit))
+
     def __getattr__(self, name: str) -> Any:
         # close() and anything else the adapter offers beyond the port.
         return getattr(self._inner, name)
