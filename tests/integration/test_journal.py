@@ -21,6 +21,7 @@ from rgs.journal.errors import JournalBusy
 from rgs.journal.migrate import SCHEMA, migrate, migrations
 from rgs.journal.postgres import PostgresJournal
 from rgs.sandbox.v1 import sandbox_pb2
+from rgs.service.errors import Unavailable
 from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, Session
 from rgs.variants import find_variant
 from support.sandbox import AUTH, SandboxWalletClient
@@ -216,3 +217,32 @@ async def test_sweeper_finishes_an_abandoned_round_from_another_replica(
     stored = await a.journal.get_round(s.player_key, dealt.round_id)
     assert stored is not None and stored.status == "settled" and stored.total_paid == 1000
     assert await _balance(sandbox_wallet) == 100_500
+
+
+async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succeeds(
+        rgs_database_url: str, sandbox_wallet: SandboxWalletClient) -> None:
+    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url,
+                                  wallet_address=sandbox_wallet.target, wallet_timeout_s=0.5))
+    try:
+        await add_dev_operator_keys(app.journal)
+        s = await _session(app)
+        dealt = await app.game.deal(s, DealCommand(
+            request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=200),),
+            forced_cards=("5S", "6H", "6D", "TC", "TS", "9H")))
+        await sandbox_wallet.control.SetFault(sandbox_pb2.SetFaultRequest(
+            fault=sandbox_pb2.Fault(kind=sandbox_pb2.FAULT_KIND_TIMEOUT_AFTER_APPLY,
+                                    method=sandbox_pb2.WALLET_METHOD_DEBIT, remaining=1)),
+            metadata=AUTH)
+        act = ActCommand(request_id="a1", round_id=dealt.round_id, expected_seq=1, seat=1,
+                         hand=0, action=Action.DOUBLE)
+        with pytest.raises(Unavailable):
+            await app.game.act(s, act)
+        assert await _balance(sandbox_wallet) == 100_000 - 200  # the double's stake came back
+        done = await app.game.act(s, act)
+        assert (done.view.total_staked, done.view.total_paid) == (400, 800)
+        assert await _balance(sandbox_wallet) == 100_000 - 400 + 800
+        assert await _debits(sandbox_wallet) == [f"{dealt.round_id}:1:debit",
+                                                 f"{dealt.round_id}:2:debit",
+                                                 f"{dealt.round_id}:2-1:debit"]
+    finally:
+        await app.close()

@@ -62,8 +62,16 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> 
 
 async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: str, step: int,
                 amount: int) -> tuple[Movement, int]:
-    """Take a stake: outbox row, wallet call, outcome. Rolls back a debit of unknown outcome."""
-    m = Movement(transaction_id=f"{round_id}:{step}:debit", round_id=round_id,
+    """Take a stake: outbox row, wallet call, outcome. Rolls back a debit of unknown outcome.
+
+    The id is ``{round_id}:{step}:debit``; a retry of a step whose earlier debit was refused or
+    rolled back gets ``{step}-{n}``, because a wallet blocks a rolled-back id for good.
+    """
+    earlier = [m for m in await pj.movements(round_id)
+               if m.kind is MoneyKind.DEBIT and m.transaction_id.split(":")[1].split("-")[0]
+               == str(step)]
+    attempt = f"{step}-{len(earlier)}" if earlier else str(step)
+    m = Movement(transaction_id=f"{round_id}:{attempt}:debit", round_id=round_id,
                  kind=MoneyKind.DEBIT, amount=amount, session_id=party.session_id,
                  currency=party.currency)
     await pj.record_movement(m)

@@ -396,3 +396,21 @@ async def test_sweeper_completes_a_round_left_too_long_on_the_players_behalf() -
     assert done.view.phase is Phase.SETTLED and done.view.total_paid == 200
     assert h.wallet.balances["alice"] == 100_100
     assert await h.app.reconciler.sweep_abandoned() == 0
+
+
+async def test_a_step_retried_after_its_debit_was_rolled_back_debits_under_a_new_id() -> None:
+    h = await harness()
+    s = await h.session()
+    dealt = await h.app.game.deal(s, deal(stake=200, forced=DOUBLE_ON_11))
+    act = ActCommand(request_id="a1", round_id=dealt.round_id, expected_seq=1, seat=1, hand=0,
+                     action=Action.DOUBLE)
+    h.wallet.fail_next, h.wallet.apply_then_fail = MoneyKind.DEBIT, True
+    with pytest.raises(Unavailable):
+        await h.app.game.act(s, act)
+    assert h.wallet.balances["alice"] == 100_000 - 200
+    done = await h.app.game.act(s, act)
+    assert done.view.total_paid == 800 and h.wallet.balances["alice"] == 100_000 - 400 + 800
+    assert h.wallet.ids(MoneyKind.DEBIT) == [f"{dealt.round_id}:1:debit",
+                                             f"{dealt.round_id}:2:debit",
+                                             f"{dealt.round_id}:2-1:debit"]
+    assert h.wallet.ids(MoneyKind.ROLLBACK) == [f"{dealt.round_id}:2:debit:rollback"]
