@@ -14,8 +14,6 @@ from rgs.math.analysis import MainGame
 from rgs.math.dealer import BLACKJACK, BUST, D17, FINAL_TOTALS, NOUTCOMES, PUSH
 from rgs.math.shoe import total_soft
 
-RED = (1, 2)  # suits 0..3 are spades, hearts, diamonds, clubs
-
 
 def perfect_pairs_rtp(pays: PerfectPairsPaytable, decks: int) -> float:
     """RTP (percent) of Perfect Pairs on the first two cards."""
