@@ -15,6 +15,10 @@ from hypothesis import strategies as st
 
 from rgs.engine import (
     Action,
+    BehindBet,
+    BehindInsuranceSettled,
+    BehindSettled,
+    BehindStakeAdded,
     BoxBet,
     CardDealt,
     EngineError,
@@ -50,8 +54,16 @@ def _bets(rules: RuleSet, rng: random.Random) -> list[BoxBet]:
                             (SideBetKind.TWENTY_ONE_PLUS_THREE, "twenty_one_plus_three")):
             if kind in rules.side_bets and rng.random() < 0.5:
                 side[field] = rng.randint(lim.side_min, lim.side_min * 3)
+        behind: tuple[BehindBet, ...] = ()
+        if rules.bet_behind:
+            behind = tuple(BehindBet(player=f"b{i}", stake=rng.choice([lim.main_min, 333]),
+                                     follow_double=rng.random() < 0.5,
+                                     follow_split=rng.random() < 0.5,
+                                     insure=rng.random() < 0.3)
+                           for i in range(rng.randint(0, 3)))
         bets.append(BoxBet(
-            seat=seat, stake=rng.choice([lim.main_min, lim.main_min + 1, 2 * lim.main_min + 55]),
+            seat=seat, player=f"p{seat}", behind=behind,
+            stake=rng.choice([lim.main_min, lim.main_min + 1, 2 * lim.main_min + 55]),
             insurance_offer=rng.choice(sorted(rules.insurance_offers, key=lambda o: o.value)),
             safety_net=rules.safety_net and rng.random() < 0.5, **side))
     return bets
@@ -90,8 +102,9 @@ def _check_money(rules: RuleSet, rnd: Round) -> None:
     events = rnd.events
     start = events[0]
     assert isinstance(start, RoundStarted)
-    staked = sum(b.total_stake for b in start.boxes)
+    staked = sum(b.total_stake + sum(bb.stake for bb in b.behind) for b in start.boxes)
     staked += sum(e.stake_added for e in events if isinstance(e, PlayerActed))
+    staked += sum(e.amount for e in events if isinstance(e, BehindStakeAdded))
     paid = 0
     for e in events:
         if isinstance(e, HandSettled):
@@ -113,13 +126,18 @@ def _check_money(rules: RuleSet, rnd: Round) -> None:
         elif isinstance(e, SideBetSettled):
             assert e.payout == (e.stake * (e.pays + 1) if e.pays else 0)
             paid += e.payout
-        elif isinstance(e, InsuranceSettled):
+        elif isinstance(e, InsuranceSettled | BehindInsuranceSettled):
             assert e.payout in (0, e.stake * (rules.insurance_pays + 1))
+            paid += e.payout
+        elif isinstance(e, BehindSettled):
+            assert 0 <= e.payout <= 2 * e.stake + e.stake // 2 + 1
             paid += e.payout
     end = events[-1]
     assert isinstance(end, RoundSettled)
     assert (end.total_staked, end.total_paid) == (staked, paid)
     assert (rnd.total_staked, rnd.total_paid) == (staked, paid)
+    by_player = rnd.money_by_player().values()
+    assert (sum(s for s, _ in by_player), sum(p for _, p in by_player)) == (staked, paid)
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -36,6 +36,11 @@ from rgs.engine.errors import (
 )
 from rgs.engine.model import (
     Action,
+    BehindBet,
+    BehindInsuranceSettled,
+    BehindSettled,
+    BehindStakeAdded,
+    BehindView,
     BoxBet,
     BoxView,
     CardBurned,
@@ -75,7 +80,8 @@ from rgs.engine.rules import (
 )
 
 __all__ = [
-    "DECK", "Action", "ActionNotAllowed", "BoxBet", "BoxView", "CardBurned", "CardDealt",
+    "DECK", "Action", "ActionNotAllowed", "BehindBet", "BehindInsuranceSettled", "BehindSettled",
+    "BehindStakeAdded", "BehindView", "BoxBet", "BoxView", "CardBurned", "CardDealt",
     "CardSource", "CashOutTable", "DealerPeeked", "EngineError", "Event", "ForcedCards",
     "HandSettled", "HandStatus", "HandView", "HoleCardRevealed", "InsuranceOffer",
     "InsuranceSettled", "InvalidBet", "InvalidCard", "InvalidRules", "LegalAction", "Outcome",

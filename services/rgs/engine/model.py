@@ -74,6 +74,22 @@ class Outcome(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BehindBet:
+    """A stake placed behind another player's box (Bet Behind): it shares that box's outcome.
+
+    The bettor decides in advance whether to follow the seat player's double and split (adding
+    the same stake) and whether to take insurance when the dealer shows an ace. Without a
+    followed split the stake stays on the box's first hand.
+    """
+
+    player: str
+    stake: int
+    follow_double: bool = False
+    follow_split: bool = False
+    insure: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BoxBet:
     """What a player puts on one box before the deal, with the box's player settings."""
 
@@ -84,6 +100,10 @@ class BoxBet:
     twenty_one_plus_three: int = 0
     insurance_offer: InsuranceOffer = InsuranceOffer.ALWAYS
     safety_net: bool = False
+    #: Who plays the box (optional; needed to refuse a Bet Behind on one's own box).
+    player: str = ""
+    #: Stakes other players placed behind this box.
+    behind: tuple[BehindBet, ...] = ()
 
     def side_stakes(self) -> tuple[tuple[SideBetKind, int], ...]:
         """The side bets placed (non-zero), in settlement order."""
@@ -197,6 +217,40 @@ class HandSettled(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BehindStakeAdded(Event):
+    """A Bet Behind followed a double or split, or took insurance (``action``)."""
+
+    seat: int
+    hand: int
+    player: str
+    action: Action
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BehindSettled(Event):
+    """A Bet Behind's stake on one hand was settled with that hand's outcome."""
+
+    seat: int
+    hand: int
+    player: str
+    outcome: Outcome
+    stake: int
+    payout: int
+    rounded_off: Fraction = Fraction(0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BehindInsuranceSettled(Event):
+    """A Bet Behind's insurance was settled."""
+
+    seat: int
+    player: str
+    stake: int
+    payout: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RoundSettled(Event):
     """Every bet of the round is settled."""
 
@@ -258,8 +312,19 @@ class SideBetView:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BehindView:
+    """A Bet Behind on a box: everything it staked and was paid so far."""
+
+    player: str
+    staked: int
+    paid: int
+    follow_double: bool
+    follow_split: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BoxView:
-    """One box: its hands, side bets and insurance."""
+    """One box: its hands, side bets, insurance and the bets behind it."""
 
     seat: int
     stake: int
@@ -270,6 +335,7 @@ class BoxView:
     insurance_payout: int
     #: Insurance actions open to this box now (INSURE with its cost, DECLINE_INSURANCE).
     insurance_allowed: tuple[LegalAction, ...]
+    behind: tuple[BehindView, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

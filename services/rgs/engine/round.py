@@ -24,6 +24,11 @@ from rgs.engine.errors import (
 from rgs.engine.model import (
     INSURANCE_ACTIONS,
     Action,
+    BehindBet,
+    BehindInsuranceSettled,
+    BehindSettled,
+    BehindStakeAdded,
+    BehindView,
     BoxBet,
     BoxView,
     CardBurned,
@@ -54,7 +59,7 @@ from rgs.engine.rules import (
     TableLimits,
     up_class,
 )
-from rgs.engine.settlement import settle_hand, twenty_plus_outcome
+from rgs.engine.settlement import behind_payout, settle_hand, twenty_plus_outcome
 from rgs.engine.sidebets import perfect_pairs, twenty_one_plus_three, twenty_plus
 from rgs.engine.state import BoxState, HandState, card_event
 
@@ -62,6 +67,28 @@ _HAND_ACTIONS = (
     Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER, Action.POWER_SPLIT,
     Action.POWER_DOUBLE, Action.POWER_KEEP, Action.POWER_REPLACE, Action.CASH_OUT,
 )
+
+
+def _verify_behind(rules: RuleSet, box: BoxBet, lim: TableLimits) -> None:
+    if not rules.bet_behind:
+        raise InvalidBet(f"{rules.id} has no Bet Behind", rule="bet_behind")
+    players = set()
+    for bb in box.behind:
+        if not isinstance(bb, BehindBet) or not isinstance(bb.player, str) or not bb.player:
+            raise InvalidBet(f"seat {box.seat}: a Bet Behind needs a player id",
+                             rule="bet_behind")
+        if bb.player == box.player:
+            raise InvalidBet(f"seat {box.seat}: {bb.player} cannot bet behind their own box",
+                             rule="bet_behind_own_box")
+        if bb.player in players:
+            raise InvalidBet(f"seat {box.seat}: {bb.player} already bets behind this box",
+                             rule="bet_behind_once")
+        players.add(bb.player)
+        if not isinstance(bb.stake, int) or isinstance(bb.stake, bool) or \
+                not lim.main_min <= bb.stake <= lim.main_max:
+            raise StakeOutOfLimits(
+                f"seat {box.seat}: Bet Behind {bb.stake!r} of {bb.player} is outside the table "
+                f"limits {lim.main_min}..{lim.main_max}", rule="bet_behind_limits")
 
 
 class Round:
@@ -132,6 +159,8 @@ class Round:
             if b.safety_net and not rules.safety_net:
                 raise InvalidBet(f"seat {b.seat}: {rules.id} has no Safety Net",
                                  rule="safety_net")
+            if b.behind:
+                _verify_behind(rules, b, lim)
 
     @classmethod
     def deal(cls, rules: RuleSet, source: CardSource, bets: Sequence[BoxBet],
@@ -198,6 +227,8 @@ class Round:
         for box in self._boxes:
             total += box.bet.twenty_plus + box.bet.perfect_pairs + box.bet.twenty_one_plus_three
             total += box.insurance + sum(h.stake for h in box.hands)
+            total += sum(box.behind_insurance.values())
+            total += sum(sum(h.behind.values()) for h in box.hands)
         return total
 
     @property
@@ -207,7 +238,26 @@ class Round:
         for box in self._boxes:
             total += box.insurance_payout + sum(r[2] for r in box.side_results.values())
             total += sum(h.payout for h in box.hands)
+            total += sum(box.behind_insurance_paid.values())
+            total += sum(sum(h.behind_paid.values()) for h in box.hands)
         return total
+
+    def money_by_player(self) -> dict[str, tuple[int, int]]:
+        """(staked, paid) per player: the seat players (``BoxBet.player``, else ``seat:N``) and
+        every Bet Behind player, so each one's wallet can be debited and credited."""
+        out: dict[str, list[int]] = {}
+        for box in self._boxes:
+            own = out.setdefault(box.bet.player or f"seat:{box.bet.seat}", [0, 0])
+            own[0] += box.bet.twenty_plus + box.bet.perfect_pairs + box.bet.twenty_one_plus_three
+            own[0] += box.insurance + sum(h.stake for h in box.hands)
+            own[1] += box.insurance_payout + sum(r[2] for r in box.side_results.values())
+            own[1] += sum(h.payout for h in box.hands)
+            for bb in box.bet.behind:
+                v = self._behind_view(box, bb)
+                acc = out.setdefault(bb.player, [0, 0])
+                acc[0] += v.staked
+                acc[1] += v.paid
+        return {p: (s, q) for p, (s, q) in out.items()}
 
     # ------------------------------------------------------------------ the command triad
 
@@ -306,7 +356,9 @@ class Round:
         for box in self._boxes:
             for hd in box.hands:
                 hd.outcome, hd.payout, hd.status = Outcome.VOID, hd.stake, HandStatus.SETTLED
+                hd.behind_paid = dict(hd.behind)
             box.insurance_payout = box.insurance
+            box.behind_insurance_paid = dict(box.behind_insurance)
             box.side_results = {k: ("void", 0, s) for k, s in box.bet.side_stakes()}
         self._active = None
         self.phase = Phase.VOIDED
@@ -345,12 +397,22 @@ class Round:
                 side_bets=tuple(sides), insurance_offered=box.insurance_offered,
                 insurance_stake=box.insurance, insurance_payout=box.insurance_payout,
                 insurance_allowed=self._insurance_options(box)
-                if self.phase is Phase.INSURANCE else ()))
+                if self.phase is Phase.INSURANCE else (),
+                behind=tuple(self._behind_view(box, bb) for bb in box.bet.behind)))
         return RoundView(
             variant=self.rules.id, phase=self.phase, seq=self.seq, dealer_cards=dealer,
             dealer_total=d_hand.total if dealer else 0, dealer_soft=d_hand.soft,
             dealer_hole_hidden=self._hole_hidden, boxes=tuple(boxes), to_act=self.to_act,
             total_staked=self.total_staked, total_paid=self.total_paid)
+
+    @staticmethod
+    def _behind_view(box: BoxState, bb: BehindBet) -> BehindView:
+        p = bb.player
+        staked = box.behind_insurance.get(p, 0) + sum(h.behind.get(p, 0) for h in box.hands)
+        paid = box.behind_insurance_paid.get(p, 0) + sum(h.behind_paid.get(p, 0)
+                                                           for h in box.hands)
+        return BehindView(player=p, staked=staked, paid=paid, follow_double=bb.follow_double,
+                          follow_split=bb.follow_split)
 
     # ------------------------------------------------------------------ internals: dealing
 
@@ -419,6 +481,11 @@ class Round:
                                and box.hands[0].natural))
                 box.insurance_offered = offered and box.bet.stake // 2 > 0
                 box.insurance_decided = not box.insurance_offered
+                for bb in box.bet.behind:  # decided in advance by each Bet Behind player
+                    if bb.insure and bb.stake // 2 > 0:
+                        box.behind_insurance[bb.player] = bb.stake // 2
+                        self._emit(BehindStakeAdded(seat=box.bet.seat, hand=0, player=bb.player,
+                                                    action=Action.INSURE, amount=bb.stake // 2))
             if any(b.insurance_offered for b in self._boxes):
                 self.phase = Phase.INSURANCE
                 return
@@ -497,14 +564,21 @@ class Round:
         self._active = (0, -1)
         self._advance()
 
+    def _any_insurance(self) -> bool:
+        return any(b.insurance or b.behind_insurance for b in self._boxes)
+
     def _settle_insurance(self) -> None:
         bj = bool(self._dealer_bj)
+        pays = self.rules.insurance_pays + 1
         for box in self._boxes:
             if box.insurance:
-                box.insurance_payout = box.insurance * (self.rules.insurance_pays + 1) if bj \
-                    else 0
+                box.insurance_payout = box.insurance * pays if bj else 0
                 self._emit(InsuranceSettled(seat=box.bet.seat, stake=box.insurance,
                                             payout=box.insurance_payout))
+            for player, stake in box.behind_insurance.items():
+                paid = box.behind_insurance_paid[player] = stake * pays if bj else 0
+                self._emit(BehindInsuranceSettled(seat=box.bet.seat, player=player,
+                                                  stake=stake, payout=paid))
 
     # ------------------------------------------------------------------ playing decisions
 
@@ -615,6 +689,7 @@ class Round:
             hd.stake += added
             hd.doubled = True
             self._emit(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
+            self._follow(box, h, hd, action)
             self._deal_to(box, h)
             hd.done = True
             hd.status = HandStatus.BUSTED if hd.total > 21 else HandStatus.DOUBLED
@@ -624,6 +699,7 @@ class Round:
             hd.stake += added
             hd.doubled = True
             self._emit(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
+            self._follow(box, h, hd, action)
             self._deal_to(box, h)
             hd.power_pending = True
             hd.status = HandStatus.POWER_CHOICE
@@ -645,7 +721,8 @@ class Round:
             depth = hd.depth + 1
             hd.from_split, hd.depth, hd.split_aces, hd.power_split = True, depth, aces, power
             box.hands.insert(h + 1, HandState([second], hd.stake, from_split=True, depth=depth,
-                                          split_aces=aces, power_split=power))
+                                              split_aces=aces, power_split=power))
+            self._follow(box, h, hd, action)
             self._deal_to(box, h)
             self._check_hand_end(box, hd)
         elif action is Action.SURRENDER:
@@ -653,10 +730,29 @@ class Round:
             hd.done, hd.status = True, HandStatus.SURRENDERED
         elif action is Action.CASH_OUT:
             hd.cash_out = self._cash_out_offer(box, hd) or 0
+            table = self.rules.cash_out
+            hd.cash_out_bp = (table.offer_bp(hd.total, hd.soft, up_class(self._dealer[0])) or 0
+                              if table is not None else 0)
             self._emit(PlayerActed(seat=seat, hand=h, action=action))
             hd.done, hd.status = True, HandStatus.CASHED_OUT
         if hd.done:
             self._advance()
+
+    def _follow(self, box: BoxState, h: int, hd: HandState, action: Action) -> None:
+        """Bet Behind stakes on hand ``h`` follow a double, or a split onto hand ``h + 1``, as
+        each bettor chose in advance."""
+        for bb in box.bet.behind:
+            if bb.player not in hd.behind:
+                continue
+            if action in (Action.DOUBLE, Action.POWER_DOUBLE) and bb.follow_double:
+                added = hd.behind[bb.player]
+                hd.behind[bb.player] += added
+                self._emit(BehindStakeAdded(seat=box.bet.seat, hand=h, player=bb.player,
+                                            action=action, amount=added))
+            elif action in (Action.SPLIT, Action.POWER_SPLIT) and bb.follow_split:
+                box.hands[h + 1].behind[bb.player] = bb.stake
+                self._emit(BehindStakeAdded(seat=box.bet.seat, hand=h + 1, player=bb.player,
+                                            action=action, amount=bb.stake))
 
     def _check_charlie(self, hd: HandState) -> None:
         n = self.rules.charlie_cards
@@ -702,7 +798,7 @@ class Round:
         r = self.rules
         up_bj = self._up_can_blackjack() and self._dealer_bj is None
         live = False  # a hand that needs the dealer's final total
-        needs_bj = any(b.insurance for b in self._boxes) and self._dealer_bj is None
+        needs_bj = self._any_insurance() and self._dealer_bj is None
         for box in self._boxes:
             for hd in box.hands:
                 st = hd.status
@@ -718,7 +814,7 @@ class Round:
         elif live or needs_bj:
             self._deal_dealer()
             self._dealer_bj = self._dealer_natural()
-            if any(b.insurance for b in self._boxes):
+            if self._any_insurance():
                 self._settle_insurance()
         if live and not self._dealer_bj:
             hard = sum(CARD_VALUE[c] for c in self._dealer)
@@ -751,6 +847,11 @@ class Round:
                 hd.outcome, hd.payout, hd.status = outcome, payout, HandStatus.SETTLED
                 self._emit(HandSettled(seat=seat, hand=hi, outcome=outcome, stake=hd.stake,
                                        payout=payout, rounded_off=rounded))
+                for player, stake in hd.behind.items():
+                    paid, cut = behind_payout(r, outcome, stake, hd.cash_out_bp)
+                    hd.behind_paid[player] = paid
+                    self._emit(BehindSettled(seat=seat, hand=hi, player=player, outcome=outcome,
+                                             stake=stake, payout=paid, rounded_off=cut))
             if box.bet.twenty_plus and r.twenty_plus is not None:
                 line, pays = twenty_plus(twenty_plus_outcome(box, dealer_bj, d_total,
                                                                    dealer_push), r.twenty_plus)

@@ -188,6 +188,8 @@ class RuleSet:
     insurance_offers: frozenset[InsuranceOffer] = frozenset({InsuranceOffer.ALWAYS})
     safety_net: bool = False
     cash_out: CashOutTable | None = None
+    #: Other players may stake behind a seat's box and share its outcome.
+    bet_behind: bool = False
     # -- side bets
     twenty_plus: TwentyPlusPaytable | None = None
     perfect_pairs: PerfectPairsPaytable | None = None

@@ -62,3 +62,23 @@ def twenty_plus_outcome(box: BoxState, dealer_bj: bool, d_total: int,
     if dealer_push or total == d_total:
         return TwentyPlusOutcome.PUSH
     return TwentyPlusOutcome.DEALER_WINS
+
+
+def behind_payout(rules: RuleSet, outcome: Outcome, stake: int,
+                  cash_out_bp: int) -> tuple[int, Fraction]:
+    """What a Bet Behind stake on a hand pays (stake included) for the hand's outcome."""
+    if outcome in (Outcome.WIN, Outcome.CHARLIE):
+        return 2 * stake, ZERO
+    if outcome in (Outcome.PUSH, Outcome.VOID):
+        return stake, ZERO
+    if outcome is Outcome.BLACKJACK:
+        exact = stake * rules.blackjack_pays
+        win = exact.numerator // exact.denominator
+        return stake + win, exact - win
+    if outcome is Outcome.SURRENDER:
+        return stake // 2, Fraction(stake % 2, 2)
+    if outcome is Outcome.CASHED_OUT:
+        exact = Fraction(stake * cash_out_bp, 10_000)
+        paid = exact.numerator // exact.denominator
+        return paid, exact - paid
+    return 0, ZERO

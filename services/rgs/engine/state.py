@@ -26,8 +26,24 @@ class HandState:
     """A player hand inside a round (mutable; never leaves the engine)."""
 
     __slots__ = (
-        "cards", "cash_out", "depth", "done", "doubled", "from_split", "hard", "has_ace",
-        "outcome", "payout", "power_pending", "power_split", "split_aces", "stake", "status",
+        "behind",
+        "behind_paid",
+        "cards",
+        "cash_out",
+        "cash_out_bp",
+        "depth",
+        "done",
+        "doubled",
+        "from_split",
+        "hard",
+        "has_ace",
+        "outcome",
+        "payout",
+        "power_pending",
+        "power_split",
+        "split_aces",
+        "stake",
+        "status",
     )
 
     def __init__(self, cards: list[str], stake: int, *, from_split: bool = False, depth: int = 0,
@@ -51,6 +67,11 @@ class HandState:
         self.outcome: Outcome | None = None
         self.payout = 0
         self.cash_out = 0
+        self.cash_out_bp = 0
+        #: Bet Behind stakes riding on this hand, by bettor.
+        self.behind: dict[str, int] = {}
+        #: Bet Behind payouts once settled, by bettor.
+        self.behind_paid: dict[str, int] = {}
 
     def add(self, card: str) -> None:
         v = CARD_VALUE[card]
@@ -82,13 +103,26 @@ class BoxState:
     """A box (seat) inside a round."""
 
     __slots__ = (
-        "bet", "hands", "insurance", "insurance_decided", "insurance_offered", "insurance_payout",
-        "side_results", "touched",
+        "behind_insurance",
+        "behind_insurance_paid",
+        "bet",
+        "hands",
+        "insurance",
+        "insurance_decided",
+        "insurance_offered",
+        "insurance_payout",
+        "side_results",
+        "touched",
     )
 
     def __init__(self, bet: BoxBet) -> None:
         self.bet = bet
-        self.hands: list[HandState] = [HandState([], bet.stake)]
+        first = HandState([], bet.stake)
+        first.behind = {b.player: b.stake for b in bet.behind}
+        self.hands: list[HandState] = [first]
+        #: Bet Behind insurance stakes and payouts, by bettor.
+        self.behind_insurance: dict[str, int] = {}
+        self.behind_insurance_paid: dict[str, int] = {}
         self.insurance_offered = False
         self.insurance_decided = False
         self.insurance = 0

@@ -120,6 +120,7 @@ VIP_PLATINUM = RuleSet(
     max_hands=2,
     split_aces_one_card=True,
     cash_out=load_cash_out_table("vip_platinum_cash_out.json"),
+    bet_behind=True,
     perfect_pairs=PerfectPairsPaytable(perfect=25, coloured=12, mixed=6),
     twenty_one_plus_three=TwentyOnePlusThreePaytable(
         suited_trips=100, straight_flush=40, three_of_a_kind=30, straight=10, flush=5),

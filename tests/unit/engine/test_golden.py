@@ -16,6 +16,9 @@ import pytest
 
 from rgs.engine import (
     Action,
+    BehindBet,
+    BehindInsuranceSettled,
+    BehindSettled,
     BoxBet,
     EngineError,
     HandSettled,
@@ -53,6 +56,7 @@ def _bet(raw: dict[str, Any]) -> BoxBet:
     raw = dict(raw)
     if "insurance_offer" in raw:
         raw["insurance_offer"] = InsuranceOffer(raw["insurance_offer"])
+    raw["behind"] = tuple(BehindBet(**b) for b in raw.get("behind", ()))
     return BoxBet(**raw)
 
 
@@ -110,6 +114,18 @@ def test_golden_scenario(variant: str, sc: dict[str, Any]) -> None:
     for s in exp.get("side_bets", []):
         got_s = sides[(s["seat"], s["kind"])]
         assert (got_s.line, got_s.payout) == (s["line"], s["payout"]), s
+    behind = {(e.seat, e.hand, e.player): e for e in rnd.events if isinstance(e, BehindSettled)}
+    for b in exp.get("behind", []):
+        seat, _, hand = b["at"].partition(".")
+        got_b = behind[(int(seat), int(hand), b["player"])]
+        assert (got_b.outcome.value, got_b.stake, got_b.payout) == (
+            b["outcome"], b["stake"], b["payout"]), b
+    assert len(behind) == len(exp.get("behind", []))
+    b_ins = {(e.seat, e.player): e for e in rnd.events if isinstance(e, BehindInsuranceSettled)}
+    for b in exp.get("behind_insurance", []):
+        got_i = b_ins[(b["seat"], b["player"])]
+        assert (got_i.stake, got_i.payout) == (b["stake"], b["payout"])
+    assert len(b_ins) == len(exp.get("behind_insurance", []))
     ins = {e.seat: e for e in rnd.events if isinstance(e, InsuranceSettled)}
     for i in exp.get("insurance", []):
         assert (ins[i["seat"]].stake, ins[i["seat"]].payout) == (i["stake"], i["payout"])

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+from fractions import Fraction
 
 import pytest
 
 from rgs.engine import (
     Action,
+    BehindBet,
+    BehindSettled,
     BoxBet,
     CashOutTable,
     ForcedCards,
@@ -219,3 +222,23 @@ def test_twenty_one_plus_three_lines(cards: tuple[str, str, str], line: str) -> 
 ])
 def test_perfect_pairs_lines(cards: tuple[str, str], line: str, pays: int) -> None:
     assert perfect_pairs(*cards, PerfectPairsPaytable()) == (line, pays)
+
+
+def test_bet_behind_takes_the_seats_cash_out_multiple_rounded_down() -> None:
+    rnd = Round.deal(VIP_TEST, SequenceSource(["TS", "TH", "6D", "7C"]),
+                     [BoxBet(seat=1, stake=250, player="p1",
+                             behind=(BehindBet(player="b1", stake=333),))])
+    rnd.cash_out(1)
+    settled = next(e for e in rnd.events if isinstance(e, BehindSettled))
+    assert (settled.stake, settled.payout, settled.rounded_off) == (333, 149, Fraction(17, 20))
+    assert rnd.money_by_player() == {"p1": (250, 112), "b1": (333, 149)}
+
+
+def test_void_refunds_bet_behind_stakes_too() -> None:
+    rnd = Round.deal(VIP_TEST, SequenceSource(["8S", "6H", "8D", "TC", "3C"]),
+                     [BoxBet(seat=1, stake=100, player="p1",
+                             behind=(BehindBet(player="b1", stake=200, follow_split=True),))])
+    rnd.split(1)
+    (ev,) = rnd.void("table malfunction")
+    assert isinstance(ev, RoundVoided) and ev.total_refunded == ev.total_staked == 600
+    assert rnd.money_by_player() == {"p1": (200, 200), "b1": (400, 400)}
