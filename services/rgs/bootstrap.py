@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -19,6 +21,7 @@ from rgs import devdb
 from rgs.api.server import RunningServer, TlsFiles, start_server
 from rgs.config import RgsSettings, load_brands
 from rgs.journal.postgres import PostgresJournal
+from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.rng.certified import CertifiedRng
 from rgs.service.backoffice import BackOffice
 from rgs.service.common import sha256_hex
@@ -108,6 +111,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             tls_key_file=settings.wallet_tls_key_file))
         closers.append(grpc_wallet.close)
         wallet = grpc_wallet
+    # Metrics, spans and round accounting wrap whichever adapters were chosen (fakes too).
+    journal, wallet = InstrumentedJournal(journal), InstrumentedWallet(wallet)
     game = GameService(journal=journal, wallet=wallet, cards=cards or CertifiedCards(),
                        brands=brands, clock=clock, test_mode=settings.test_mode)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
@@ -134,3 +139,20 @@ async def add_dev_operator_keys(journal: Journal) -> dict[str, str]:
         await journal.add_operator_key(operator_id=operator, key_hash=sha256_hex(key),
                                        label="sandbox dev key")
     return dict(DEV_OPERATOR_KEYS)
+
+
+async def add_operator_keys_file(url: str, path: Path) -> int:
+    """Store the operator API keys of a JSON file ``{operator id: key}`` hashed in the journal at
+    ``url`` (the Helm chart's migration Job mounts the file from its Secret); returns how many."""
+    raw = json.loads(path.read_text("utf-8"))
+    if not isinstance(raw, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and len(v) >= 16 for k, v in raw.items()):
+        raise ValueError(f"{path}: expected a JSON object of operator id -> key (16+ chars)")
+    journal = await PostgresJournal.connect(url, min_size=1, max_size=1)
+    try:
+        for operator, key in raw.items():
+            await journal.add_operator_key(operator_id=operator, key_hash=sha256_hex(key),
+                                           label="operator keys file")
+    finally:
+        await journal.close()
+    return len(raw)

@@ -75,6 +75,22 @@ class RgsSettings(BaseSettings):
     """How long an outbox row stays open before the reconciler takes it over."""
     abandon_after_s: float = Field(default=24 * 3600, gt=0, description="Sweeper threshold.")
     """How long a round may stay unfinished before it is completed on the player's behalf."""
+    metrics_listen: str | None = Field(
+        default=None, description="host:port of the Prometheus endpoint; unset: none.")
+    """host:port serving ``/metrics`` (Prometheus) on its own port; unset serves none."""
+    log_format: Literal["auto", "json", "text"] = Field(
+        default="auto", description="json lines, text, or auto (json in production).")
+    """Log lines as JSON objects (with trace and round ids) or text; auto is json in
+    production."""
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        default="INFO", description="Root log level.")
+    """The root logger's level."""
+    ops_sample_interval_s: float = Field(default=15.0, gt=0,
+                                         description="Outbox/session gauge sampling period.")
+    """How often the outbox and session gauges are sampled from the database."""
+    operator_keys_file: Path | None = Field(
+        default=None, description="JSON {operator id: API key} stored hashed by migrate.")
+    """A JSON object of operator id to API key; ``rgs migrate`` stores each key hashed."""
 
     @model_validator(mode="after")
     def _safe(self) -> RgsSettings:

@@ -16,10 +16,19 @@ from typing import Any
 import asyncpg
 
 from rgs import devdb
-from rgs.bootstrap import add_dev_operator_keys, build, database_url, serve
-from rgs.config import ConfigError, RgsSettings, load_settings
+from rgs.bootstrap import (
+    add_dev_operator_keys,
+    add_operator_keys_file,
+    build,
+    database_url,
+    serve,
+)
+from rgs.config import ConfigError, RgsSettings, load_brands, load_settings
 from rgs.journal.errors import JournalError
 from rgs.journal.migrate import migrate
+from rgs.observability.interceptors import server_interceptors
+from rgs.observability.logging import configure_logging
+from rgs.observability.runtime import ObservabilityRuntime, start_observability
 
 log = logging.getLogger("rgs")
 
@@ -44,10 +53,28 @@ def _settings(ns: argparse.Namespace, **extra: Any) -> RgsSettings:
     return load_settings(**overrides)
 
 
+def _configure_logging(settings: RgsSettings) -> None:
+    json_lines = settings.log_format == "json" or (
+        settings.log_format == "auto" and settings.environment == "production")
+    configure_logging(level=settings.log_level, json_lines=json_lines)
+
+
+async def _observability(settings: RgsSettings) -> ObservabilityRuntime:
+    """Tracing, the metrics endpoint and (with it) the database sampler of this replica."""
+    brands = load_brands(settings.brands_file)
+    url = await database_url(settings) if settings.metrics_listen else None
+    return await start_observability(
+        metrics_listen=settings.metrics_listen, database_url=url,
+        brands={b.id: b.variants for b in brands.values()},
+        sample_interval_s=settings.ops_sample_interval_s)
+
+
 async def _serve(settings: RgsSettings) -> None:
     app = await build(settings)
+    obs: ObservabilityRuntime | None = None
     try:
-        running = await serve(settings, app)
+        obs = await _observability(settings)
+        running = await serve(settings, app, interceptors=server_interceptors())
         app.start_background(settings)
         host = settings.listen.rsplit(":", 1)[0]
         print(f"rgs listening on {host}:{running.port}"
@@ -58,12 +85,15 @@ async def _serve(settings: RgsSettings) -> None:
         await running.stop(grace=5.0)
     finally:
         await app.close()
+        if obs is not None:
+            await obs.close()
 
 
 def cmd_serve(ns: argparse.Namespace) -> int:
     """``rgs serve``: run one RGS replica until SIGINT/SIGTERM."""
     try:
         settings = _settings(ns, test_mode=True if ns.test_mode else None)
+        _configure_logging(settings)
         asyncio.run(_serve(settings))
     except (ConfigError, JournalError, devdb.DevDbError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -72,14 +102,20 @@ def cmd_serve(ns: argparse.Namespace) -> int:
 
 
 async def _migrate(settings: RgsSettings) -> list[str]:
-    return await migrate(await database_url(settings))
+    url = await database_url(settings)
+    applied = await migrate(url)
+    if settings.operator_keys_file is not None:
+        stored = await add_operator_keys_file(url, settings.operator_keys_file)
+        print(f"operator keys stored: {stored}")
+    return applied
 
 
 def cmd_migrate(ns: argparse.Namespace) -> int:
-    """``rgs migrate``: apply the journal's pending migrations."""
+    """``rgs migrate``: apply the journal's pending migrations (and store the operator keys of
+    RGS_OPERATOR_KEYS_FILE, hashed)."""
     try:
         applied = asyncio.run(_migrate(_settings(ns)))
-    except (ConfigError, devdb.DevDbError, ValueError, OSError) as exc:
+    except (ConfigError, JournalError, devdb.DevDbError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print("applied: " + (", ".join(applied) if applied else "nothing (up to date)"))
@@ -141,7 +177,7 @@ async def _sandbox(settings: RgsSettings, wallet_listen: str) -> None:
         app = await build(settings)
         try:
             keys = await add_dev_operator_keys(app.journal)
-            running = await serve(settings, app)
+            running = await serve(settings, app, interceptors=server_interceptors())
             app.start_background(settings)
             host = settings.listen.rsplit(":", 1)[0]
             print(HOW_TO_PLAY.format(rgs=f"{host}:{running.port}", wallet=wallet.target,

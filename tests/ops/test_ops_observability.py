@@ -102,8 +102,10 @@ class Served:
 async def served(spans: InMemorySpanExporter) -> AsyncIterator[Served]:
     settings = RgsSettings(test_mode=True, listen="127.0.0.1:0")
     journal = InMemoryJournal(lock_wait_s=1.0)
-    app = await build(settings, journal=InstrumentedJournal(journal),  # type: ignore[arg-type]
-                      wallet=InstrumentedWallet(DictWallet()), cards=SeededCards())
+    # build() wraps the journal and the wallet in the instrumented decorators itself.
+    app = await build(settings, journal=journal, wallet=DictWallet(), cards=SeededCards())
+    assert isinstance(app.journal, InstrumentedJournal)
+    assert isinstance(app.wallet, InstrumentedWallet)
     await add_dev_operator_keys(app.journal)
     brands = load_brands(settings.brands_file)
     metrics.initialise(version="test", brands={b.id: b.variants for b in brands.values()})

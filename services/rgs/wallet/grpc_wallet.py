@@ -10,6 +10,7 @@ from typing import Any
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
+from rgs.observability.tracing import client_interceptors
 from rgs.wallet.port import (
     MoneyCall,
     MoneyKind,
@@ -40,14 +41,16 @@ class GrpcWalletSettings:
 
 
 def _channel(settings: GrpcWalletSettings) -> grpc.aio.Channel:
+    # The wallet joins the RGS's trace: every call carries the current W3C trace context.
+    interceptors = client_interceptors()
     if settings.tls_ca_file is None:
-        return grpc.aio.insecure_channel(settings.target)
+        return grpc.aio.insecure_channel(settings.target, interceptors=interceptors)
     cert = settings.tls_cert_file.read_bytes() if settings.tls_cert_file else None
     key = settings.tls_key_file.read_bytes() if settings.tls_key_file else None
     creds = grpc.ssl_channel_credentials(
         root_certificates=settings.tls_ca_file.read_bytes(), private_key=key,
         certificate_chain=cert)
-    return grpc.aio.secure_channel(settings.target, creds)
+    return grpc.aio.secure_channel(settings.target, creds, interceptors=interceptors)
 
 
 def _error_info(err: grpc.aio.AioRpcError) -> tuple[str, int | None]:
