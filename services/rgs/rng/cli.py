@@ -102,6 +102,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="one-deck shuffles for the position test (default 20000)")
     rep.add_argument("--variant", default="vip-platinum", choices=sorted(VARIANTS),
                      help="variant that deals the rounds (default vip-platinum)")
+    rep.add_argument("--jobs", type=_count, default=1,
+                     help="worker processes for the SP 800-22 battery (default 1)")
     rep.add_argument("--input", type=Path, metavar="FILE",
                      help="run SP 800-22 on this file of raw bytes instead of the live DRBG "
                           "(card tests still use the live RNG)")
@@ -273,7 +275,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         say = _progress(args)
         report = run_report(read, rng.card_source, rng.shuffle, generator=generator,
                             sequences=args.sequences, bits=args.bits, rounds=args.rounds,
-                            shuffles=args.shuffles, variant=args.variant, progress=say)
+                            shuffles=args.shuffles, variant=args.variant,
+                            jobs=max(args.jobs, 1), progress=say)
     _end_progress(args)
     md, png = args.output_dir / "rng-report.md", args.output_dir / "rng-pvalues.png"
     write_png(report, png)

@@ -20,6 +20,7 @@ import math
 import platform
 import time
 from collections.abc import Callable, MutableSequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,6 +75,10 @@ def battery(bits: Bits) -> list[TestResult]:
     if n >= 1_000_000:
         out.append(t2.linear_complexity(bits, 500))
     return out
+
+
+def _battery_on_bytes(data: bytes) -> list[TestResult]:
+    return battery(bits_from_bytes(data))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -188,20 +193,33 @@ class Report:
 def run_report(read: Callable[[int], bytes], source_for: Callable[[Shoe], CardSource],
                shuffle: Callable[[MutableSequence[str]], None], *, generator: str, sequences: int,
                bits: int, rounds: int, shuffles: int, variant: str = "vip-platinum",
-               progress: Callable[[str], None] | None = None) -> Report:
+               jobs: int = 1, progress: Callable[[str], None] | None = None) -> Report:
     """Run the battery on ``sequences`` × ``bits`` bits from ``read`` and the card tests.
+
+    ``jobs`` > 1 runs the SP 800-22 battery on that many worker processes. The stream is still
+    read here, in order, so sequence ``k`` is the ``k``-th slice of the stream either way.
 
     ``read(nbytes)`` supplies the raw stream (the DRBG, or a captured file); ``source_for`` and
     ``shuffle`` are the card-source factory and the shuffle under test.
     """
     say = progress or (lambda _msg: None)
     start = time.monotonic()
-    results = []
     nbytes = bits // 8
-    for s in range(sequences):
-        say(f"SP 800-22: sequence {s + 1}/{sequences}")
-        data = b"".join(read(min(65536, nbytes - i)) for i in range(0, nbytes, 65536))
-        results.append(battery(bits_from_bytes(data)))
+
+    def chunk() -> bytes:
+        return b"".join(read(min(65536, nbytes - i)) for i in range(0, nbytes, 65536))
+
+    results: list[list[TestResult]] = []
+    if jobs <= 1:
+        for s in range(sequences):
+            say(f"SP 800-22: sequence {s + 1}/{sequences}")
+            results.append(_battery_on_bytes(chunk()))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_battery_on_bytes, chunk()) for _ in range(sequences)]
+            for s, future in enumerate(futures):
+                say(f"SP 800-22: sequence {s + 1}/{sequences} ({jobs} jobs)")
+                results.append(future.result())
     cards: list[ChiSquare] = []
     rules = find_variant(variant)
     if rounds:

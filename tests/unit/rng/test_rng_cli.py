@@ -98,7 +98,7 @@ def test_user_errors_exit_2_with_a_message_and_no_traceback(
 def test_report_writes_markdown_png_and_json(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["rng", "report", "--sequences", "2", "--bits", "200000", "--rounds", "2000",
-                 "--shuffles", "500", "--output-dir", str(tmp_path), "--json"])
+                 "--shuffles", "500", "--output-dir", str(tmp_path), "--json", "--jobs", "2"])
     summary = json.loads(capsys.readouterr().out)
     assert code == (0 if summary["passed"] else 1)
     assert (tmp_path / "rng-pvalues.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
