@@ -9,6 +9,7 @@ response. If a process dies, PostgreSQL drops its connection and the lock with i
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -30,9 +31,10 @@ _PLAYER_LOCK_CLASS = 0x52_47
 
 # -- queries (named here, in one place)
 
-Q_LOCK_PLAYER = "SELECT pg_advisory_lock($1, hashtext($2))"
+# One round trip: set the wait limit, then wait for the lock (select-list items run in order).
+Q_LOCK_PLAYER = ("SELECT set_config('lock_timeout', $3, false), "
+                 "pg_advisory_lock($1, hashtext($2))")
 Q_UNLOCK_PLAYER = "SELECT pg_advisory_unlock($1, hashtext($2))"
-Q_SET_LOCK_TIMEOUT = "SELECT set_config('lock_timeout', $1, false)"
 Q_OPERATOR_FOR_KEY = "SELECT operator_id FROM operator_api_keys WHERE key_hash = $1"
 Q_ADD_OPERATOR_KEY = """
 INSERT INTO operator_api_keys (key_hash, operator_id, label) VALUES ($1, $2, $3)
@@ -44,8 +46,13 @@ Q_INSERT_SESSION = """
 INSERT INTO sessions (player_key, token_hash, session_id, operator_id, brand_id, player_id,
                       currency, expires_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"""
+# A round's header and, in the same row, its events as a JSON array of [kind, payload] pairs,
+# so reading a round is one round trip.
 _ROUND_COLUMNS = """round_id, player_key, session_id, operator_id, brand_id, player_id, currency,
-variant, seq, status, forced_cards, total_staked, total_paid, created_at, finished_at"""
+variant, seq, status, forced_cards, total_staked, total_paid, created_at, finished_at,
+(SELECT coalesce(json_agg(json_build_array(e.kind, e.payload) ORDER BY e.event_no), '[]')::text
+   FROM round_events e
+  WHERE e.player_key = rounds.player_key AND e.round_id = rounds.round_id) AS events"""
 Q_GET_ROUND = f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND round_id = $2"
 Q_ACTIVE_ROUND = (f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 "
                   "AND status IN ('insurance', 'player_turn')")
@@ -54,9 +61,6 @@ SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE player_key = $1 AND brand_id = $2
   AND ($3::timestamptz IS NULL OR (created_at, round_id) < ($3::timestamptz, $4::text))
 ORDER BY created_at DESC, round_id DESC LIMIT $5"""
-Q_ROUND_EVENTS = """
-SELECT kind, payload::text AS payload FROM round_events
-WHERE player_key = $1 AND round_id = $2 ORDER BY event_no"""
 Q_UPSERT_ROUND = """
 INSERT INTO rounds (player_key, round_id, session_id, operator_id, brand_id, player_id, currency,
                     variant, seq, status, forced_cards, total_staked, total_paid, finished_at)
@@ -140,17 +144,16 @@ def _movement(r: asyncpg.Record) -> Movement:
                     currency=r["currency"])
 
 
-async def _round(conn: Any, r: asyncpg.Record | None) -> StoredRound | None:
+def _round(r: asyncpg.Record | None) -> StoredRound | None:
     if r is None:
         return None
-    rows = await conn.fetch(Q_ROUND_EVENTS, r["player_key"], r["round_id"])
     return StoredRound(
         round_id=r["round_id"], player_key=r["player_key"], session_id=r["session_id"],
         operator_id=r["operator_id"], brand_id=r["brand_id"], player_id=r["player_id"],
         currency=r["currency"], variant=r["variant"], seq=r["seq"], status=r["status"],
         forced_cards=tuple(r["forced_cards"]), total_staked=r["total_staked"],
         total_paid=r["total_paid"], created_at=r["created_at"], finished_at=r["finished_at"],
-        events=tuple(decode_event(e["kind"], e["payload"]) for e in rows))
+        events=tuple(decode_event(kind, payload) for kind, payload in json.loads(r["events"])))
 
 
 class PostgresPlayerJournal:
@@ -172,13 +175,12 @@ class PostgresPlayerJournal:
     @_translated
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds with its events."""
-        return await _round(self._conn, await self._conn.fetchrow(Q_GET_ROUND, self._key,
-                                                                  round_id))
+        return _round(await self._conn.fetchrow(Q_GET_ROUND, self._key, round_id))
 
     @_translated
     async def active_round(self) -> StoredRound | None:
         """This player's unfinished round, if any."""
-        return await _round(self._conn, await self._conn.fetchrow(Q_ACTIVE_ROUND, self._key))
+        return _round(await self._conn.fetchrow(Q_ACTIVE_ROUND, self._key))
 
     @_translated
     async def movements(self, round_id: str) -> list[Movement]:
@@ -294,8 +296,7 @@ class PostgresJournal:
 
     @_translated
     async def _lock(self, conn: asyncpg.Connection, player_key: str) -> None:
-        await conn.execute(Q_SET_LOCK_TIMEOUT, self._lock_wait)
-        await conn.execute(Q_LOCK_PLAYER, _PLAYER_LOCK_CLASS, player_key)
+        await conn.execute(Q_LOCK_PLAYER, _PLAYER_LOCK_CLASS, player_key, self._lock_wait)
 
     @_translated
     async def _unlock(self, conn: asyncpg.Connection, player_key: str) -> None:
@@ -323,28 +324,20 @@ class PostgresJournal:
     @_translated
     async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:
         """A round with its events."""
-        async with self._pool.acquire() as conn:
-            return await _round(conn, await conn.fetchrow(Q_GET_ROUND, player_key, round_id))
+        return _round(await self._pool.fetchrow(Q_GET_ROUND, player_key, round_id))
 
     @_translated
     async def active_round(self, player_key: str) -> StoredRound | None:
         """The player's unfinished round."""
-        async with self._pool.acquire() as conn:
-            return await _round(conn, await conn.fetchrow(Q_ACTIVE_ROUND, player_key))
+        return _round(await self._pool.fetchrow(Q_ACTIVE_ROUND, player_key))
 
     @_translated
     async def list_rounds(self, player_key: str, brand_id: str, *,
                           before: tuple[datetime, str] | None, limit: int) -> list[StoredRound]:
         """The player's rounds in a brand, newest first."""
         at, rid = before if before else (None, "")
-        async with self._pool.acquire() as conn:
-            rows = await conn.fetch(Q_LIST_ROUNDS, player_key, brand_id, at, rid, limit)
-            out = []
-            for r in rows:
-                stored = await _round(conn, r)
-                assert stored is not None
-                out.append(stored)
-            return out
+        rows = await self._pool.fetch(Q_LIST_ROUNDS, player_key, brand_id, at, rid, limit)
+        return [r for r in map(_round, rows) if r is not None]
 
     @_translated
     async def movements(self, player_key: str, round_id: str) -> list[Movement]:
@@ -355,14 +348,8 @@ class PostgresJournal:
     @_translated
     async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
         """Unfinished rounds untouched since before ``before``."""
-        async with self._pool.acquire() as conn:
-            rows = await conn.fetch(Q_ABANDONED_ROUNDS, before, limit)
-            out = []
-            for r in rows:
-                stored = await _round(conn, r)
-                assert stored is not None
-                out.append(stored)
-            return out
+        rows = await self._pool.fetch(Q_ABANDONED_ROUNDS, before, limit)
+        return [r for r in map(_round, rows) if r is not None]
 
     @_translated
     async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:
