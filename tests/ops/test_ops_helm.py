@@ -4,6 +4,7 @@ schema for) are checked by hand and their rules by promtool."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -178,3 +179,29 @@ def test_network_policy_admits_grpc_metrics_and_only_the_needed_egress() -> None
     assert ingress_ports == {"grpc", "metrics"}
     egress_ports = {p["port"] for rule in spec["egress"] for p in rule["ports"]}
     assert egress_ports == {53, 5432, 443, 4317}
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_rendered_environment_is_settings_the_service_accepts(
+        scenario: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from rgs.config import RgsSettings, load_brands, load_settings
+
+    docs = by_kind(render("-f", str(CHART / "ci" / scenario)))
+    for kind in ("Deployment", "Job"):
+        container = docs[kind]["spec"]["template"]["spec"]["containers"][0]
+        env = {e["name"]: e.get("value", "from-a-secret-0123456789") for e in container["env"]}
+        unknown = {k for k in env if k.startswith("RGS_")
+                   and k.removeprefix("RGS_").lower() not in RgsSettings.model_fields}
+        assert unknown == set(), f"{kind} sets variables the service does not read: {unknown}"
+        for key in [k for k in os.environ if k.startswith("RGS_")]:
+            monkeypatch.delenv(key)
+        for key, value in env.items():
+            if key.startswith("RGS_"):
+                monkeypatch.setenv(key, value)
+        settings = load_settings()  # raises ConfigError when the chart and the service disagree
+        assert settings.environment == yaml.safe_load(
+            (CHART / "ci" / scenario).read_text()).get("environment", "production")
+    if "ConfigMap" in docs:
+        brands = tmp_path / "brands.json"
+        brands.write_text(docs["ConfigMap"]["data"]["brands.json"])
+        assert load_brands(brands)  # the service's own validation of the brand file
