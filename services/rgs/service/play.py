@@ -161,6 +161,8 @@ class GameService:
             for card in cmd.forced_cards:
                 check_card(card)
             Round.verify_bets(rules, cmd.boxes, limits)
+            # Built before any money moves: forced cards the shoe does not hold are refused here.
+            source = deal_source(rules, self._cards.picker(), cmd.forced_cards)
         except EngineError as exc:
             raise translate_engine(exc) from exc
         async with self._journal.player(session.player_key) as pj:
@@ -177,8 +179,7 @@ class GameService:
             debit, balance = await money.debit(pj, self._wallet, _party(session),
                                                round_id=round_id, step=1, amount=stake)
             try:
-                rnd = Round.deal(rules, deal_source(rules, self._cards.picker(),
-                                                    cmd.forced_cards), cmd.boxes, limits)
+                rnd = Round.deal(rules, source, cmd.boxes, limits)
             except EngineError as exc:
                 await money.roll_back(pj, self._wallet, _party(session), debit)
                 raise translate_engine(exc) from exc

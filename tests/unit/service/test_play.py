@@ -414,3 +414,14 @@ async def test_a_step_retried_after_its_debit_was_rolled_back_debits_under_a_new
                                              f"{dealt.round_id}:2:debit",
                                              f"{dealt.round_id}:2-1:debit"]
     assert h.wallet.ids(MoneyKind.ROLLBACK) == [f"{dealt.round_id}:2:debit:rollback"]
+
+
+async def test_forced_cards_the_shoe_does_not_hold_are_refused_before_any_money_moves() -> None:
+    h = await harness()
+    s = await h.session()
+    with pytest.raises(InvalidRequest) as err:
+        await h.app.game.deal(s, deal(forced=("AS",) * 7))  # six decks hold six
+    assert err.value.reason == "FORCED_CARDS_INVALID" and not h.wallet.calls
+    with pytest.raises(InvalidRequest) as err:
+        await h.app.game.deal(s, deal(forced=("ZZ",)))
+    assert err.value.reason == "INVALID_CARD" and not h.wallet.calls
