@@ -430,11 +430,13 @@ async def test_forced_cards_the_shoe_does_not_hold_are_refused_before_any_money_
 async def test_two_different_decisions_on_the_same_view_apply_only_the_first() -> None:
     h = await harness()
     s = await h.session()
-    dealt = await h.app.game.deal(s, deal(stake=200, forced=DOUBLE_ON_11))
+    pair = ("8S", "5H", "8D", "TC", "TH", "9H", "KS")
+    dealt = await h.app.game.deal(s, deal(stake=200, forced=pair))
     results = await asyncio.gather(*(
         h.app.game.act(s, ActCommand(request_id=f"a-{a.value}", round_id=dealt.round_id,
                                      expected_seq=1, seat=1, hand=0, action=a))
-        for a in (Action.DOUBLE, Action.STAND)), return_exceptions=True)
+        for a in (Action.SPLIT, Action.STAND)), return_exceptions=True)
     refused = [r for r in results if isinstance(r, NotAllowedNow)]
     assert len(refused) == 1 and refused[0].reason == "STALE_SEQ"
-    assert len(h.wallet.ids(MoneyKind.CREDIT)) == 1
+    assert h.wallet.ids(MoneyKind.DEBIT) == [f"{dealt.round_id}:1:debit",
+                                             f"{dealt.round_id}:2:debit"]
