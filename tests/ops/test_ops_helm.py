@@ -149,6 +149,11 @@ def test_migration_job_and_its_secret_are_pre_install_and_pre_upgrade_hooks() ->
       "--set", "testMode=true"], "testMode (forced cards) is refused"),
     (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "environment=staging"],
      "environment"),
+    # values.schema.json: a misspelt key and a weakened security context are refused.
+    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+      "--set", "replicaCont=3"], "replicaCont"),
+    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+      "--set", "securityContext.allowPrivilegeEscalation=true"], "allowPrivilegeEscalation"),
 ])
 def test_chart_refuses_unsafe_or_incomplete_values(args: list[str], message: str) -> None:
     proc = subprocess.run([tool("helm"), "template", "rgs", str(CHART), *args],
