@@ -1,11 +1,13 @@
 """Logs: one JSON object per line, with secrets (tokens, keys, URL passwords, the dealer's hole
-card) scrubbed before any handler sees them; and tracing that stays off unless asked for."""
+card) scrubbed before any handler sees them; tracing that stays off unless asked for, and OTLP
+export to a collector named by the standard variables."""
 
 from __future__ import annotations
 
 import io
 import json
 import logging
+from typing import Any
 
 import pytest
 
@@ -54,3 +56,48 @@ def test_tracing_is_off_unless_the_environment_asks() -> None:
                                   "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4317"}).enabled
     with pytest.raises(ValueError, match="OTEL_TRACES_EXPORTER"):
         configure_tracing({"OTEL_TRACES_EXPORTER": "zipkin"})
+
+
+def test_otlp_export_reaches_a_collector_set_by_the_standard_variables(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from concurrent import futures
+
+    import grpc
+    from opentelemetry.proto.collector.trace.v1 import (
+        trace_service_pb2,
+        trace_service_pb2_grpc,
+    )
+
+    from rgs.observability.tracing import build_tracer_provider
+
+    received: list[trace_service_pb2.ExportTraceServiceRequest] = []
+
+    class Collector(trace_service_pb2_grpc.TraceServiceServicer):  # type: ignore[misc]
+        def Export(self, request: Any, context: Any) -> Any:
+            received.append(request)
+            return trace_service_pb2.ExportTraceServiceResponse()
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    trace_service_pb2_grpc.add_TraceServiceServicer_to_server(Collector(), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", f"http://127.0.0.1:{port}")
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_INSECURE", "true")
+        monkeypatch.setenv("OTEL_SERVICE_NAME", "rgs-under-test")
+        monkeypatch.delenv("OTEL_TRACES_EXPORTER", raising=False)
+        monkeypatch.delenv("OTEL_SDK_DISABLED", raising=False)
+        choice, provider = build_tracer_provider()
+        assert choice == "otlp" and provider is not None
+        with provider.get_tracer("test").start_as_current_span("journal commit_round"):
+            pass
+        provider.shutdown()  # flushes the batch
+    finally:
+        server.stop(None)
+    assert received, "the collector received nothing"
+    spans = [s for r in received for rs in r.resource_spans for ss in rs.scope_spans
+             for s in ss.spans]
+    assert [s.name for s in spans] == ["journal commit_round"]
+    attributes = received[0].resource_spans[0].resource.attributes
+    resource = {a.key: a.value.string_value for a in attributes}
+    assert resource["service.name"] == "rgs-under-test"

@@ -73,18 +73,15 @@ def _exporter_choice(env: Mapping[str, str]) -> str:
     return "none"
 
 
-def configure_tracing(env: Mapping[str, str] | None = None, *,
-                      processor: SpanProcessor | None = None,
-                      default_service_name: str = "rgs") -> TracingSetup:
-    """Install a global tracer provider when the environment (or ``processor``) asks for one.
-
-    ``processor`` is for tests (an in-memory exporter behind a simple processor): it turns
-    tracing on regardless of the environment.
-    """
+def build_tracer_provider(env: Mapping[str, str] | None = None, *,
+                          processor: SpanProcessor | None = None,
+                          default_service_name: str = "rgs") -> tuple[str, TracerProvider | None]:
+    """The exporter chosen by ``env`` and a provider exporting to it (None when tracing is off),
+    without installing it globally."""
     env = os.environ if env is None else env
     choice = "test" if processor is not None else _exporter_choice(env)
     if choice == "none":
-        return TracingSetup(enabled=False, exporter="none")
+        return choice, None
     attributes: dict[str, str] = {}
     if not env.get("OTEL_SERVICE_NAME"):
         attributes["service.name"] = default_service_name
@@ -94,9 +91,25 @@ def configure_tracing(env: Mapping[str, str] | None = None, *,
     elif choice == "otlp":
         from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
 
+        # The exporter reads OTEL_EXPORTER_OTLP_* (endpoint, headers, TLS, timeout) itself.
         provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
     else:
         provider.add_span_processor(BatchSpanProcessor(ConsoleSpanExporter()))
+    return choice, provider
+
+
+def configure_tracing(env: Mapping[str, str] | None = None, *,
+                      processor: SpanProcessor | None = None,
+                      default_service_name: str = "rgs") -> TracingSetup:
+    """Install a global tracer provider when the environment (or ``processor``) asks for one.
+
+    ``processor`` is for tests (an in-memory exporter behind a simple processor): it turns
+    tracing on regardless of the environment.
+    """
+    choice, provider = build_tracer_provider(env, processor=processor,
+                                             default_service_name=default_service_name)
+    if provider is None:
+        return TracingSetup(enabled=False, exporter="none")
     trace.set_tracer_provider(provider)
     return TracingSetup(enabled=True, exporter=choice, provider=provider)
 
