@@ -117,3 +117,17 @@ def test_drbg_uninstantiated_refuses_every_call() -> None:
         drbg.generate(1)
     with pytest.raises(DrbgUninstantiated):
         drbg.reseed(entropy_input=b"\x03" * 32)
+
+
+def test_generate_loop_is_plain_hmac_sha256_chaining() -> None:
+    import hmac
+    import os
+
+    from rgs.rng.drbg import _hmac_chain
+
+    key, v = os.urandom(32), os.urandom(32)
+    expected = []
+    for _ in range(100):
+        v = hmac.digest(key, v, "sha256")
+        expected.append(v)
+    assert _hmac_chain(key, expected[0], 99) == expected[1:]
