@@ -29,6 +29,7 @@ from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import HealthTestConfig, RngHealth
 from rgs.rng.errors import (
     DrbgError,
+    DrbgSelfTestFailed,
     DrbgUninstantiated,
     EntropySourceFailure,
     ReseedRequired,
@@ -39,6 +40,7 @@ from rgs.rng.errors import (
 __all__ = [
     "CertifiedRng",
     "DrbgError",
+    "DrbgSelfTestFailed",
     "DrbgUninstantiated",
     "EntropySourceFailure",
     "HealthTestConfig",

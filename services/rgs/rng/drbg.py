@@ -9,7 +9,7 @@ Two layers:
   input and nonce from an :class:`EntropySource` (the operating system, health-tested, see
   :mod:`rgs.rng.entropy`), reseeds when the reseed counter reaches the configured interval and,
   when asked for prediction resistance, reseeds before the request (the Generate function of
-  §9.3.1).
+  §9.3.1). Every instance first runs a known-answer self-test (§11.3).
 
 The security strength is 256 bits (SHA-256's maximum for HMAC_DRBG): entropy input is 256 bits,
 the nonce 128 bits. Output is produced in whole bytes; one Generate request is at most 2^19 bits
@@ -28,7 +28,7 @@ import time
 import uuid
 from typing import Protocol
 
-from rgs.rng.errors import DrbgError, DrbgUninstantiated, ReseedRequired
+from rgs.rng.errors import DrbgError, DrbgSelfTestFailed, DrbgUninstantiated, ReseedRequired
 
 #: SP 800-90A Table 2, HMAC_DRBG: max_number_of_bits_per_request = 2^19.
 MAX_BYTES_PER_REQUEST = (1 << 19) // 8
@@ -174,6 +174,40 @@ def _check_input(what: str, data: bytes) -> None:
         raise DrbgError(f"{what} longer than 2^35 bits")
 
 
+# One CAVP vector with every input present (HMAC_DRBG.rsp, [SHA-256], PersonalizationStringLen =
+# AdditionalInputLen = 256, COUNT 0): the start-up known-answer test of SP 800-90A §11.3.
+_KAT = {name: bytes.fromhex(value) for name, value in (
+    ("entropy", "cdb0d9117cc6dbc9ef9dcb06a97579841d72dc18b2d46a1cb61e314012bdf416"),
+    ("nonce", "d0c0d01d156016d0eb6b7e9c7c3c8da8"),
+    ("personalization", "6f0fb9eab3f9ea7ab0a719bfa879bf0aaed683307fda0c6d73ce018b6e34faaa"),
+    ("reseed_entropy", "8ec6f7d5a8e2e88f43986f70b86e050d07c84b931bcf18e601c5a3eee3064c82"),
+    ("reseed_additional", "1ab4ca9014fa98a55938316de8ba5a68c629b0741bdd058c4d70c91cda5099b3"),
+    ("additional_1", "16e2d0721b58d839a122852abd3bf2c942a31c84d82fca74211871880d7162ff"),
+    ("additional_2", "53686f042a7b087d5d2eca0d2a96de131f275ed7151189f7ca52deaa78b79fb2"),
+    ("returned", "dda04a2ca7b8147af1548f5d086591ca4fd951a345ce52b3cd49d47e84aa31a1"
+                 "83e31fbc42a1ff1d95afec7143c8008c97bc2a9c091df0a763848391f68cb4a3"
+                 "66ad89857ac725a53b303ddea767be8dc5f605b1b95f6d24c9f06be65a973a08"
+                 "9320b3cc42569dcfd4b92b62a993785b0301b3fc452445656fce22664827b88f"),
+)}
+
+
+def known_answer_test() -> None:
+    """SP 800-90A §11.3 start-up health test: instantiate, reseed, generate on a CAVP vector.
+
+    Raises :class:`DrbgSelfTestFailed` if the mechanism does not reproduce the vector; the test
+    state is erased afterwards (§11.3.1: the KAT must not leave a usable instance behind).
+    """
+    kat = _KAT
+    drbg = HmacDrbg.instantiate(entropy_input=kat["entropy"], nonce=kat["nonce"],
+                                personalization=kat["personalization"])
+    drbg.reseed(entropy_input=kat["reseed_entropy"], additional_input=kat["reseed_additional"])
+    drbg.generate(128, additional_input=kat["additional_1"])
+    ok = drbg.generate(128, additional_input=kat["additional_2"]) == kat["returned"]
+    drbg.uninstantiate()
+    if not ok:
+        raise DrbgSelfTestFailed("HMAC_DRBG failed its known-answer self-test; do not use it")
+
+
 class EntropySource(Protocol):
     """Full-entropy bytes for seeding. Raises :class:`~rgs.rng.errors.EntropySourceFailure`."""
 
@@ -217,6 +251,7 @@ class Drbg:
 
     def __init__(self, entropy: EntropySource, *, reseed_interval: int = DEFAULT_RESEED_INTERVAL,
                  prediction_resistance: bool = False, label: str = "rgs") -> None:
+        known_answer_test()
         self._entropy = entropy
         self._label = label
         self._lock = threading.Lock()

@@ -19,6 +19,10 @@ class DrbgUninstantiated(DrbgError):
     """The DRBG has no working state: never instantiated, or put in the error state."""
 
 
+class DrbgSelfTestFailed(DrbgError):
+    """The DRBG's start-up known-answer test (SP 800-90A §11.3) did not reproduce its vector."""
+
+
 class ReseedRequired(DrbgError):
     """The reseed counter passed the reseed interval and no entropy source is attached."""
 

@@ -131,3 +131,23 @@ def test_generate_loop_is_plain_hmac_sha256_chaining() -> None:
         v = hmac.digest(key, v, "sha256")
         expected.append(v)
     assert _hmac_chain(key, expected[0], 99) == expected[1:]
+
+
+def test_every_drbg_instance_runs_the_known_answer_self_test_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from rgs.rng import drbg as drbg_module
+    from rgs.rng.certified import CertifiedRng
+    from rgs.rng.errors import DrbgSelfTestFailed
+
+    drbg_module.known_answer_test()  # the real mechanism passes
+    real_chain = drbg_module._hmac_chain
+
+    def off_by_one_bit(key: bytes, v: bytes, blocks: int) -> list[bytes]:
+        out = real_chain(key, v, blocks)
+        return [bytes([out[0][0] ^ 1]) + out[0][1:], *out[1:]] if out else out
+
+    monkeypatch.setattr(drbg_module, "_hmac_chain", off_by_one_bit)
+    with pytest.raises(DrbgSelfTestFailed):
+        CertifiedRng(read=os.urandom)
