@@ -130,7 +130,10 @@ The sandbox is running.
   dev operator API key:              {key}
                                      (operator dev-operator: brands demo-casino, demo-casino-usd)
 
-Play a round with grpcurl (reflection is on):
+Play on this terminal:
+  .venv/bin/rgs play --variant classic-resplit --address {rgs}
+
+Or script a round with grpcurl (reflection is on):
   TOKEN=$(grpcurl -plaintext -H 'authorization: Bearer {key}' \\
       -d '{{"request_id":"s1","brand_id":"demo-casino","player_id":"demo-alice"}}' \\
       {rgs} rgs.operator.v1.OperatorService/CreateSession | jq -r .sessionToken)
