@@ -2,8 +2,9 @@
 
 The fair value of a situation (hand total, soft or hard, dealer up-card class) is the
 probability-weighted average, over the two-card hands that make it, of the hand's expected
-return (1 + EV per unit) under composition-dependent optimal play, as the player sees it at the
-decision: after a peek found no blackjack, or before a late blackjack. Every offer is that fair
+return (1 + EV per unit) under composition-dependent optimal play by standing or hitting (see
+:func:`fair_returns` for why not doubling), as the player sees it at the decision: after a peek
+found no blackjack, or before a late blackjack. Every offer is that fair
 value times one scale factor, chosen so that a player who always cashes out at the first
 decision gets the target return; offers are integer basis points of the main bet.
 """
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rgs.engine.rules import CashOutTable
-from rgs.math.analysis import BLACKJACK_PAID, MainGame, RootHand
+from rgs.math.analysis import BLACKJACK_PAID, HIT, STAND, MainGame, RootHand
 from rgs.math.errors import MathError
 from rgs.math.shoe import RANK_NAMES, total_soft
 
@@ -61,12 +62,17 @@ def situation(root: RootHand) -> Key:
 
 
 def fair_returns(game: MainGame) -> dict[Key, float]:
-    """Fair return (1 + EV under optimal play at the decision) per situation.
+    """Fair return (1 + EV at the decision) per situation.
 
-    A total made by non-pair hands takes their value only: a pair's worth comes from splitting
-    it, and folding that into the total's offer would overpay the other hands of the total
-    (8-8 would lift every hard 16 above its value). Totals only a pair makes (hard 4, hard 20,
-    soft 12) take the pair's value.
+    The offer for a total reaches every unsplit, undoubled hand of that total awaiting a
+    decision, including hands of three or more cards that can no longer double, split or
+    surrender. So the fair value of a total is that of its non-pair two-card hands played on by
+    standing or hitting (optimally): valuing hard 11 with its double would pay a three-card 11
+    far more than it is worth, and folding 8-8's split value into hard 16 would overpay T-6.
+    (With the double counted, optimal use of the offers returned 99.45% at vip-platinum against
+    99.29% without them; this way it is 99.29%, and the top offer is the published 1.77x.)
+    Totals only a pair makes at the first decision (hard 4, hard 20, soft 12) take the pair's
+    full value, splitting included: no other hand is offered them.
     """
     num: dict[Key, float] = {}
     den: dict[Key, float] = {}
@@ -77,8 +83,13 @@ def fair_returns(game: MainGame) -> dict[Key, float]:
             continue
         key = situation(root)
         w = root.weight * (1.0 - root.p_blackjack if root.peeked else 1.0)
-        n, d = (pair_num, pair_den) if max(root.hand) == 2 else (num, den)
-        n[key] = n.get(key, 0.0) + w * (1.0 + root.decision_ev(root.best))
+        if max(root.hand) == 2:
+            value = root.decision_ev(root.best)
+            n, d = pair_num, pair_den
+        else:
+            value = max(root.decision_ev(STAND), root.decision_ev(HIT))
+            n, d = num, den
+        n[key] = n.get(key, 0.0) + w * (1.0 + value)
         d[key] = d.get(key, 0.0) + w
     for key, v in pair_num.items():
         if key not in num:

@@ -97,8 +97,9 @@ def render_markdown(report: VariantReport, chart_name: str) -> str:
                 f"decision returns {co.rtp:.4f}%. Offers range {co.low:.2f}x to {co.high:.2f}x "
                 "the main bet. A player who also takes the offer wherever it is worth more "
                 f"than playing on gets {report.cash_out_optimal_rtp or 0.0:.4f}% (main game "
-                f"without Cash Out: {report.rtp:.4f}%): offers keyed by total pay hands that "
-                "can no longer double (three or more cards) the value of those that can.", "",
+                f"without Cash Out: {report.rtp:.4f}%). Fair values are those of standing or "
+                "hitting, because the offer for a total also reaches hands that can no longer "
+                "double.", "",
                 "| hand | " + " | ".join(UPS) + " |", "|---|" + "---:|" * len(UPS)]
         for soft in (False, True):
             for t in range(4, 22):
