@@ -23,10 +23,12 @@ from rgs.config import RgsSettings, load_brands
 from rgs.journal.postgres import PostgresJournal
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.rng.certified import CertifiedRng
+from rgs.rng.entropy import RngHealth
+from rgs.rng.errors import RngError
 from rgs.service.backoffice import BackOffice
 from rgs.service.common import sha256_hex
 from rgs.service.play import GameService
-from rgs.service.ports import CardSourceFactory, Clock, Journal
+from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
 from rgs.service.reconciler import Reconciler
 from rgs.wallet.grpc_wallet import GrpcWallet, GrpcWalletSettings
 from rgs.wallet.port import Wallet
@@ -37,14 +39,26 @@ DEV_OPERATOR_KEYS = {"dev-operator": "rgs-dev-operator-key",
 
 
 class CertifiedCards:
-    """Card randomness from the certified RNG (:mod:`rgs.rng`)."""
+    """Card randomness from the certified RNG (:mod:`rgs.rng`); its errors become the port's
+    :class:`CardSourceUnavailable`."""
 
     def __init__(self, rng: CertifiedRng | None = None) -> None:
-        self._rng = rng or CertifiedRng()
+        self.rng = rng or CertifiedRng()
 
     def picker(self) -> Callable[[int], int]:
-        """An unbiased index picker backed by the DRBG."""
-        return self._rng.below
+        """An unbiased index picker backed by the DRBG (refused at once when unhealthy)."""
+        failure = self.rng.health.failure
+        if failure is not None:
+            raise CardSourceUnavailable(f"the certified RNG failed its {failure.test} health "
+                                        "test; this replica deals no more cards")
+        below = self.rng.below
+
+        def pick(n: int) -> int:
+            try:
+                return below(n)
+            except RngError as exc:
+                raise CardSourceUnavailable(str(exc)) from exc
+        return pick
 
 
 def utc_now() -> datetime:
@@ -61,6 +75,8 @@ class App:
     journal: Journal
     wallet: Wallet
     reconciler: Reconciler
+    #: Health of the certified RNG when this app deals with it (None with injected cards).
+    rng_health: RngHealth | None = None
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     background: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -113,7 +129,10 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         wallet = grpc_wallet
     # Metrics, spans and round accounting wrap whichever adapters were chosen (fakes too).
     journal, wallet = InstrumentedJournal(journal), InstrumentedWallet(wallet)
-    game = GameService(journal=journal, wallet=wallet, cards=cards or CertifiedCards(),
+    if cards is None:
+        cards = CertifiedCards()
+    rng_health = cards.rng.health if isinstance(cards, CertifiedCards) else None
+    game = GameService(journal=journal, wallet=wallet, cards=cards,
                        brands=brands, clock=clock, test_mode=settings.test_mode)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl)
@@ -121,7 +140,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s))
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
-               closers=closers)
+               rng_health=rng_health, closers=closers)
 
 
 async def serve(settings: RgsSettings, app: App,
@@ -129,8 +148,18 @@ async def serve(settings: RgsSettings, app: App,
     """Start the gRPC server for a built app."""
     tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
            if settings.tls_cert_file and settings.tls_key_file else None)
-    return await start_server(game=app.game, office=app.office, listen=settings.listen, tls=tls,
-                              interceptors=interceptors)
+    running = await start_server(game=app.game, office=app.office, listen=settings.listen,
+                                 tls=tls, interceptors=interceptors)
+    if app.rng_health is not None:
+        loop = asyncio.get_running_loop()
+
+        def rng_failed(failure: object) -> None:
+            # A failed RNG health test stops this replica from dealing: tell load balancers and
+            # Kubernetes at once (the listener may run on another thread).
+            loop.call_soon_threadsafe(lambda: loop.create_task(running.set_not_serving()))
+
+        app.rng_health.add_listener(rng_failed)
+    return running
 
 
 async def add_dev_operator_keys(journal: Journal) -> dict[str, str]:

@@ -86,6 +86,11 @@ class RunningServer:
     port: int
     health: HealthServicer
 
+    async def set_not_serving(self) -> None:
+        """Report NOT_SERVING for every service (the replica must not take new rounds)."""
+        for name in (*SERVICE_NAMES, ""):
+            await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+
     async def stop(self, grace: float | None = 5.0) -> None:
         """Report NOT_SERVING, then stop, letting calls in flight finish within ``grace``."""
         await self.health.enter_graceful_shutdown()

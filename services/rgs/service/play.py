@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from rgs.engine import (
@@ -54,7 +54,13 @@ from rgs.service.model import (
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import CardSourceFactory, Clock, Journal, PlayerJournal
+from rgs.service.ports import (
+    CardSourceFactory,
+    CardSourceUnavailable,
+    Clock,
+    Journal,
+    PlayerJournal,
+)
 from rgs.service.restore import deal_source, restore
 from rgs.variants import VARIANTS
 from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError
@@ -80,6 +86,17 @@ def _header(session: Session, rnd: Round, *, round_id: str, forced: tuple[str, .
         status="", forced_cards=forced, total_staked=0, total_paid=0, events=())
     return replace(first, seq=rnd.seq, status=rnd.phase.value, total_staked=rnd.total_staked,
                    total_paid=rnd.total_paid, events=rnd.events)
+
+
+def _refusing(exc: CardSourceUnavailable) -> Callable[[int], int]:
+    def pick(n: int) -> int:
+        raise CardSourceUnavailable(str(exc))
+    return pick
+
+
+def _no_cards(exc: CardSourceUnavailable) -> Unavailable:
+    """The refusal when the certified RNG may not deal: retryable on another replica."""
+    return Unavailable(f"{exc}; retry (another replica will deal)", reason="RNG_UNAVAILABLE")
 
 
 class GameService:
@@ -165,6 +182,8 @@ class GameService:
             source = deal_source(rules, self._cards.picker(), cmd.forced_cards)
         except EngineError as exc:
             raise translate_engine(exc) from exc
+        except CardSourceUnavailable as exc:
+            raise _no_cards(exc) from exc
         async with self._journal.player(session.player_key) as pj:
             fingerprint = request_hash("deal", cmd)
             stored = await self._stored_response(pj, cmd.request_id, "deal", fingerprint)
@@ -180,8 +199,10 @@ class GameService:
                                                round_id=round_id, step=1, amount=stake)
             try:
                 rnd = Round.deal(rules, source, cmd.boxes, limits)
-            except EngineError as exc:
+            except (EngineError, CardSourceUnavailable) as exc:
                 await money.roll_back(pj, self._wallet, _party(session), debit)
+                if isinstance(exc, CardSourceUnavailable):
+                    raise _no_cards(exc) from exc
                 raise translate_engine(exc) from exc
             header = _header(session, rnd, round_id=round_id, forced=cmd.forced_cards)
             return await self._commit(pj, session, header, rnd, new_from=0, balance=balance,
@@ -221,9 +242,11 @@ class GameService:
             new_from = len(rnd.events)
             try:
                 rnd.act(cmd.seat, cmd.hand, cmd.action)
-            except EngineError as exc:
+            except (EngineError, CardSourceUnavailable) as exc:
                 if debit is not None:
                     await money.roll_back(pj, self._wallet, _party(session), debit)
+                if isinstance(exc, CardSourceUnavailable):
+                    raise _no_cards(exc) from exc
                 raise translate_engine(exc) from exc
             header = _header(session, rnd, round_id=stored.round_id,
                              forced=stored.forced_cards, base=stored)
@@ -275,8 +298,11 @@ class GameService:
 
     def _restore(self, stored: StoredRound) -> Round:
         try:
-            return restore(VARIANTS[stored.variant], stored.events, self._cards.picker(),
-                           stored.forced_cards)
+            pick = self._cards.picker()
+        except CardSourceUnavailable as exc:
+            pick = _refusing(exc)  # reading a round needs no card; drawing one is refused
+        try:
+            return restore(VARIANTS[stored.variant], stored.events, pick, stored.forced_cards)
         except EngineError as exc:
             raise translate_engine(exc) from exc
 

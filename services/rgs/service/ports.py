@@ -14,11 +14,17 @@ Clock = Callable[[], datetime]
 """Returns the current time (timezone-aware UTC)."""
 
 
+class CardSourceUnavailable(Exception):
+    """The card randomness cannot deal (the certified RNG failed a health test): no round may
+    be dealt or continued from any other source."""
+
+
 class CardSourceFactory(Protocol):
     """Where rounds get their randomness: an unbiased index picker for shoe draws."""
 
     def picker(self) -> Callable[[int], int]:
-        """A function returning an unbiased integer in ``[0, n)``."""
+        """A function returning an unbiased integer in ``[0, n)``; it (and the factory) raise
+        :class:`CardSourceUnavailable` when the randomness must not be used."""
         ...
 
 

@@ -1,0 +1,88 @@
+"""A failed RNG health test stops the replica dealing: the deal it breaks moves no money, the
+gRPC health turns NOT_SERVING, and later deals are refused before any wallet call."""
+
+from __future__ import annotations
+
+import os
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from service_fakes import Clock, FakeWallet
+from test_api_errors import OPERATOR, _info
+
+from rgs.blackjack.v1 import blackjack_pb2 as bj
+from rgs.blackjack.v1 import blackjack_pb2_grpc
+from rgs.bootstrap import CertifiedCards, add_dev_operator_keys, build, serve
+from rgs.config import RgsSettings, load_settings
+from rgs.journal.memory import InMemoryJournal
+from rgs.operator.v1 import operator_pb2 as op
+from rgs.operator.v1 import operator_pb2_grpc
+from rgs.rng import CertifiedRng, RngSettings
+
+
+class SwitchableSource:
+    """os.urandom until ``stuck``; then zeros (a stuck entropy source)."""
+
+    def __init__(self) -> None:
+        self.stuck = False
+
+    def __call__(self, n: int) -> bytes:
+        return bytes(n) if self.stuck else os.urandom(n)
+
+
+async def test_stuck_entropy_source_stops_dealing_and_turns_health_not_serving() -> None:
+    source = SwitchableSource()
+    rng = CertifiedRng(RngSettings(prediction_resistance=True, block_bytes=64), read=source)
+    clock = Clock()
+    journal = InMemoryJournal(clock=clock, lock_wait_s=0.2)
+    wallet = FakeWallet()
+    app = await build(RgsSettings(), journal=journal, wallet=wallet,
+                      cards=CertifiedCards(rng), clock=clock)
+    await add_dev_operator_keys(journal)
+    running = await serve(load_settings(listen="127.0.0.1:0"), app)
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{running.port}")
+    try:
+        health = health_pb2_grpc.HealthStub(channel)
+        ops = operator_pb2_grpc.OperatorServiceStub(channel)
+        game = blackjack_pb2_grpc.BlackjackServiceStub(channel)
+        made = await ops.CreateSession(op.CreateSessionRequest(
+            request_id="s1", brand_id="demo-casino", player_id="alice"), metadata=OPERATOR)
+        md = (("authorization", f"Bearer {made.session_token}"),)
+        assert (await health.Check(health_pb2.HealthCheckRequest(service=""))).status == \
+            health_pb2.HealthCheckResponse.SERVING
+
+        async def deal(i: int) -> None:
+            got = await game.Deal(bj.DealRequest(request_id=f"d{i}", variant_id="classic-resplit",
+                                                 boxes=[bj.BoxBet(seat=1, stake=100)]),
+                                  metadata=md)
+            if got.round.status != bj.ROUND_STATUS_SETTLED:
+                await game.Settle(bj.SettleRequest(request_id=f"t{i}",
+                                                   round_id=got.round.round_id), metadata=md)
+
+        await deal(0)
+        source.stuck = True
+        refused = None
+        for i in range(1, 40):  # buffered DRBG output may deal a little before the next reseed
+            before = wallet.balances["alice"]
+            try:
+                await deal(i)
+            except grpc.aio.AioRpcError as err:
+                refused = err
+                break
+        assert refused is not None, "a stuck entropy source kept dealing"
+        assert refused.code() is grpc.StatusCode.UNAVAILABLE
+        assert _info(refused).reason == "RNG_UNAVAILABLE"
+        assert wallet.balances["alice"] == before  # the debit of the broken deal was rolled back
+        assert not rng.health.healthy
+        status = (await health.Check(health_pb2.HealthCheckRequest(service=""))).status
+        assert status == health_pb2.HealthCheckResponse.NOT_SERVING
+        calls = len(wallet.calls)
+        with pytest.raises(grpc.aio.AioRpcError) as again:
+            await deal(99)
+        assert _info(again.value).reason == "RNG_UNAVAILABLE"
+        assert len(wallet.calls) == calls  # refused before any money moved
+    finally:
+        await channel.close()
+        await running.stop(grace=None)
+        await app.close()
