@@ -44,9 +44,14 @@ def run_par(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(figures(report), indent=1))
             continue
-        written = write_par(report, Path(args.out))
-        if args.update_data:
-            written += write_data(report)
+        try:
+            written = write_par(report, Path(args.out))
+            if args.update_data:
+                written += write_data(report)
+        except OSError as exc:
+            print(f"rgs par: cannot write the sheet ({exc}); pass a writable --out directory",
+                  file=sys.stderr)
+            return 1
         for p in written:
             print(p)
         say(f"{name}: analysed in {report.seconds:.1f} s")

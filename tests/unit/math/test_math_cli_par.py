@@ -38,3 +38,11 @@ def test_par_unknown_variant_lists_the_known_ids_and_exits_2(
     err = capsys.readouterr().err
     assert "unknown variant 'blackjack-switch'" in err
     assert "vegas-20-plus" in err and "vip-platinum" in err
+
+
+def test_par_into_an_unwritable_place_says_to_choose_another_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    assert main(["par", "electronic-h17", "--out", str(blocker / "sheets")]) == 1
+    assert "pass a writable --out directory" in capsys.readouterr().err
