@@ -1,0 +1,508 @@
+"""Chaos: money moves exactly once while the wallet misbehaves, an RGS process is SIGKILLed and
+restarted several times and the journal's PostgreSQL restarts once.
+
+Many concurrent players play complete rounds of every variant over gRPC against two real RGS
+replicas (subprocesses on loopback), abandon some rounds (the sweeper finishes them) and have some
+voided by the operator, while random wallet faults (latency, timeout before/after applying, error
+responses, duplicate deliveries) are switched on in the sandbox wallet. The journal lives in a
+private embedded PostgreSQL in a temp dir (the machine's shared server is never restarted); the
+sandbox wallet's database is a fresh copy on the shared server.
+
+Afterwards, once the reconciler has drained, the rule pinned is the architecture's money
+invariant: every round is settled or voided; for every round and in total, wallet debits −
+rollbacks − credits equals the journal's stakes − payouts to the cent; no transaction id was
+applied twice; no outbox row is left open; no debit was rolled back after a credit of its round.
+
+The CI run lasts ``RGS_CHAOS_SECONDS`` (default 30) of chaos; the long run is::
+
+    RGS_CHAOS_SECONDS=600 RGS_CHAOS_PLAYERS=24 .venv/bin/pytest tests/chaos -s
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import os
+import random
+import shutil
+import signal
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import grpc
+from e2e_servers import ServerProcess, free_port, start
+
+from rgs import devdb
+from rgs.blackjack.v1 import blackjack_pb2 as bj
+from rgs.blackjack.v1 import blackjack_pb2_grpc
+from rgs.bootstrap import add_dev_operator_keys
+from rgs.journal.migrate import migrate
+from rgs.journal.postgres import PostgresJournal
+from rgs.operator.v1 import operator_pb2 as op
+from rgs.operator.v1 import operator_pb2_grpc
+from rgs.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
+from support.databases import SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
+
+CHAOS_SECONDS = float(os.environ.get("RGS_CHAOS_SECONDS", "30"))
+PLAYERS = int(os.environ.get("RGS_CHAOS_PLAYERS", "10"))
+SEED = int(os.environ.get("RGS_CHAOS_SEED", str(int(time.time()))))
+KILLS = max(3, int(CHAOS_SECONDS // 10))
+START = 10_000_000
+OPERATOR = (("authorization", "Bearer rgs-dev-operator-key"),)
+WALLET_KEY = "sandbox-wallet-dev-key"
+WALLET_AUTH = (("authorization", f"Bearer {WALLET_KEY}"),)
+BRAND = "demo-casino"
+VARIANTS = ("vegas-20-plus", "classic-resplit", "electronic-h17", "power", "vip-platinum")
+#: Codes a client retries with the same request id (the call's outcome is unknown or busy).
+RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.ABORTED,
+                       grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNKNOWN,
+                       grpc.StatusCode.CANCELLED})
+FAULT_KINDS = {
+    sandbox_pb2.FAULT_KIND_LATENCY: "latency",
+    sandbox_pb2.FAULT_KIND_TIMEOUT_BEFORE_APPLY: "timeout_before_apply",
+    sandbox_pb2.FAULT_KIND_TIMEOUT_AFTER_APPLY: "timeout_after_apply",
+    sandbox_pb2.FAULT_KIND_ERROR: "error",
+    sandbox_pb2.FAULT_KIND_DUPLICATE_DELIVERY: "duplicate_delivery",
+}
+METHODS = (sandbox_pb2.WALLET_METHOD_UNSPECIFIED, sandbox_pb2.WALLET_METHOD_DEBIT,
+           sandbox_pb2.WALLET_METHOD_CREDIT, sandbox_pb2.WALLET_METHOD_ROLLBACK,
+           sandbox_pb2.WALLET_METHOD_BALANCE)
+#: Variants dealing more than one box (the others take seat 1 only).
+MULTI_BOX = frozenset({"electronic-h17", "vip-platinum"})
+#: Final refusals a wallet may give a debit (a credit or rollback must go through).
+DEBIT_REFUSALS = ("INSUFFICIENT_FUNDS", "PLAYER_BLOCKED", "LIMIT_EXCEEDED")
+
+
+@dataclass
+class Stats:
+    """What the run did, printed at the end."""
+
+    rounds_dealt: int = 0
+    rounds_finished_by_player: int = 0
+    rounds_abandoned: int = 0
+    rounds_voided_by_operator: int = 0
+    decisions: int = 0
+    retries: int = 0
+    refusals: collections.Counter[str] = field(default_factory=collections.Counter)
+    retry_reasons: collections.Counter[str] = field(default_factory=collections.Counter)
+    faults_set: collections.Counter[str] = field(default_factory=collections.Counter)
+    faults_fired: collections.Counter[str] = field(default_factory=collections.Counter)
+    variants: collections.Counter[str] = field(default_factory=collections.Counter)
+    kills: int = 0
+    failed_starts: int = 0
+    pg_restarts: int = 0
+
+
+def _reason(err: grpc.aio.AioRpcError) -> str:
+    from google.rpc import error_details_pb2, status_pb2
+    for key, value in err.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            for d in status_pb2.Status.FromString(value).details:
+                info = error_details_pb2.ErrorInfo()
+                if d.Unpack(info):
+                    return str(info.reason)
+    return err.code().name
+
+
+class Refused(Exception):
+    """A final refusal the player sees."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Cluster:
+    """The replicas' stubs (replica 0 is the one killed)."""
+
+    targets: list[str]
+    games: list[Any]
+    operators: list[Any]
+    stop_at: float
+
+
+class Player:
+    """One player playing rounds until the chaos ends."""
+
+    def __init__(self, pid: str, cluster: Cluster, stats: Stats, rng: random.Random) -> None:
+        self.pid = pid
+        self.c = cluster
+        self.stats = stats
+        self.rng = rng
+        self.md: tuple[tuple[str, str], ...] = ()
+        self.n = 0
+
+    async def call(self, method: str, req: Any, *, operator: bool = False) -> Any:
+        """Call any replica; retry a retryable failure with the same request (and id)."""
+        give_up = time.monotonic() + 120
+        while True:
+            i = self.rng.randrange(len(self.c.games))
+            stub = (self.c.operators if operator else self.c.games)[i]
+            try:
+                return await getattr(stub, method)(
+                    req, metadata=OPERATOR if operator else self.md, timeout=15)
+            except grpc.aio.AioRpcError as err:
+                if err.code() not in RETRYABLE:
+                    raise Refused(_reason(err)) from err
+                self.stats.retries += 1
+                self.stats.retry_reasons[_reason(err)] += 1
+                assert time.monotonic() < give_up, f"{method} kept failing: {err.details()}"
+                await asyncio.sleep(self.rng.uniform(0.05, 0.3))
+
+    async def run(self) -> None:
+        """Play until the chaos window closes, then finish the round in hand."""
+        resp = await self.call("CreateSession", op.CreateSessionRequest(
+            request_id=f"s-{self.pid}", brand_id=BRAND, player_id=self.pid), operator=True)
+        self.md = (("authorization", f"Bearer {resp.session_token}"),)
+        while time.monotonic() < self.c.stop_at:
+            await self.round()
+
+    def _bets(self, variant: str) -> list[bj.BoxBet]:
+        boxes = []
+        seats = (1, 2, 3) if variant in MULTI_BOX else (1,)
+        for seat in self.rng.sample(seats, self.rng.randint(1, len(seats))):
+            stake = self.rng.choice((1000, 1500, 2500))
+            side = self.rng.choice((0, 100, 200))
+            if variant == "vegas-20-plus":
+                boxes.append(bj.BoxBet(seat=seat, stake=stake, twenty_plus=side))
+            elif variant == "vip-platinum":
+                boxes.append(bj.BoxBet(seat=seat, stake=stake, perfect_pairs=side,
+                                       twenty_one_plus_three=side))
+            else:
+                boxes.append(bj.BoxBet(seat=seat, stake=stake))
+        return boxes
+
+    async def round(self) -> None:
+        """Deal, then act until the round ends (or abandon it, or have it voided)."""
+        self.n += 1
+        variant = self.rng.choice(VARIANTS)
+        try:
+            view = (await self.call("Deal", bj.DealRequest(
+                request_id=f"d{self.n}", variant_id=variant,
+                boxes=self._bets(variant)))).round
+            self.stats.rounds_dealt += 1
+            self.stats.variants[variant] += 1
+        except Refused as exc:
+            self.stats.refusals[exc.reason] += 1
+            if exc.reason != "ROUND_IN_PROGRESS":
+                return
+            # A round of ours is open (a call that looked failed had committed): go on with it.
+            view = (await self.call("GetRound", bj.GetRoundRequest())).round
+        fate = self.rng.random()
+        steps = 0
+        while view.status in (bj.ROUND_STATUS_INSURANCE, bj.ROUND_STATUS_PLAYER_TURN):
+            if fate < 0.05 and steps == 0:
+                await self.abandon(view.round_id)
+                return
+            if fate > 0.95 and steps == 1:
+                await self.void(view.round_id)
+                return
+            steps += 1
+            seat, hand, allowed = self._choices(view)
+            action = self.rng.choice(allowed)
+            try:
+                view = (await self.call("Act", bj.ActRequest(
+                    request_id=f"a{self.n}-{steps}", round_id=view.round_id,
+                    expected_seq=view.seq, seat=seat, hand=hand, action=action))).round
+                self.stats.decisions += 1
+            except Refused as exc:
+                self.stats.refusals[exc.reason] += 1
+                view = (await self.call("GetRound", bj.GetRoundRequest(
+                    round_id=view.round_id))).round
+        self.stats.rounds_finished_by_player += 1
+
+    @staticmethod
+    def _choices(view: Any) -> tuple[int, int, list[int]]:
+        if view.status == bj.ROUND_STATUS_INSURANCE:
+            box = next(b for b in view.boxes if b.insurance_allowed)
+            return box.seat, 0, [a.action for a in box.insurance_allowed]
+        seat, hand = view.to_act.seat, view.to_act.hand
+        box = next(b for b in view.boxes if b.seat == seat)
+        return seat, hand, [a.action for a in box.hands[hand].allowed]
+
+    async def abandon(self, round_id: str) -> None:
+        """Walk away; the sweeper must finish the round on the player's behalf."""
+        self.stats.rounds_abandoned += 1
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            await asyncio.sleep(1.0)
+            view = (await self.call("GetRound", bj.GetRoundRequest(round_id=round_id))).round
+            if view.status not in (bj.ROUND_STATUS_INSURANCE, bj.ROUND_STATUS_PLAYER_TURN):
+                return
+        raise AssertionError(f"abandoned round {round_id} was never swept")
+
+    async def void(self, round_id: str) -> None:
+        """The operator voids the round (a dispute)."""
+        try:
+            await self.call("VoidRound", op.VoidRoundRequest(
+                request_id=f"v{self.n}-{self.pid}", brand_id=BRAND, player_id=self.pid,
+                round_id=round_id, reason="chaos test dispute"), operator=True)
+            self.stats.rounds_voided_by_operator += 1
+        except Refused as exc:
+            self.stats.refusals[f"void:{exc.reason}"] += 1
+
+
+async def inject_faults(control: Any, stats: Stats, rng: random.Random, stop_at: float) -> None:
+    """Keep up to three one-shot fault rules installed; count the ones that fired."""
+    installed: dict[str, str] = {}
+    while time.monotonic() < stop_at:
+        listed = {f.fault_id for f in (await control.ListFaults(
+            sandbox_pb2.ListFaultsRequest(), metadata=WALLET_AUTH)).faults}
+        for fid in [f for f in installed if f not in listed]:
+            stats.faults_fired[installed.pop(fid)] += 1
+        while len(installed) < 3:
+            kind = rng.choice(list(FAULT_KINDS))
+            method = rng.choice(METHODS)
+            reason = "WALLET_UNAVAILABLE"
+            if kind == sandbox_pb2.FAULT_KIND_ERROR and rng.random() < 0.4:
+                method, reason = sandbox_pb2.WALLET_METHOD_DEBIT, rng.choice(DEBIT_REFUSALS)
+            name = FAULT_KINDS[kind] + (f"({reason})" if kind == sandbox_pb2.FAULT_KIND_ERROR
+                                        else "")
+            resp = await control.SetFault(sandbox_pb2.SetFaultRequest(fault=sandbox_pb2.Fault(
+                kind=kind, method=method, probability=1.0, remaining=1,
+                latency_ms=rng.choice((200, 600, 1500)), error_reason=reason)),
+                metadata=WALLET_AUTH)
+            installed[resp.fault.fault_id] = name
+            stats.faults_set[name] += 1
+        await asyncio.sleep(rng.uniform(0.1, 0.4))
+    await control.ClearFaults(sandbox_pb2.ClearFaultsRequest(), metadata=WALLET_AUTH)
+
+
+async def kill_and_restart(victim: list[ServerProcess], args: list[str], env: dict[str, str],
+                           logs: Path, stats: Stats, stop_at: float) -> None:
+    """SIGKILL replica 0 KILLS times during the window, restarting it on the same port."""
+    period = CHAOS_SECONDS / (KILLS + 1)
+    for k in range(KILLS):
+        await asyncio.sleep(max(0.0, min(period, stop_at - time.monotonic() - 1)))
+        proc = victim[0]
+        proc.proc.send_signal(signal.SIGKILL)
+        proc.proc.wait()
+        stats.kills += 1
+        await asyncio.sleep(0.3)
+        # Like a Kubernetes restart policy: a replica that cannot start (its database is
+        # restarting) is started again.
+        for attempt in range(30):
+            try:
+                victim[0] = await start(args, target=proc.target,
+                                        log=logs / f"rgs0-{k + 1}-{attempt}.log", env=env)
+                break
+            except RuntimeError:
+                stats.failed_starts += 1
+                await asyncio.sleep(1.0)
+        else:
+            raise AssertionError("replica 0 could not be restarted")
+
+
+async def restart_postgres(data_dir: Path, stats: Stats, at: float) -> None:
+    """Restart the journal's private PostgreSQL once, mid-run (fast shutdown drops clients)."""
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    # SIGINT is PostgreSQL's fast shutdown: clients are disconnected, open transactions
+    # rolled back. (Signalled directly: the library's pg_ctl stop is not reliable here.)
+    postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
+    os.kill(postmaster, signal.SIGINT)
+    while True:
+        try:
+            os.kill(postmaster, 0)
+        except ProcessLookupError:
+            break
+        await asyncio.sleep(0.1)
+    # Forget the stopped server so the next start launches a new one on the same data dir.
+    await asyncio.to_thread(devdb.stop_embedded, data_dir)
+    await asyncio.sleep(1.0)
+    await asyncio.to_thread(devdb.start_embedded, data_dir)
+    stats.pg_restarts += 1
+
+
+async def wait_drained(rgs_db: str, timeout: float) -> None:
+    """Until no round is unfinished and no outbox row is open (or fail)."""
+    deadline = time.monotonic() + timeout
+    conn = await asyncpg.connect(rgs_db)
+    try:
+        while True:
+            unfinished = await conn.fetchval(
+                "SELECT count(*) FROM rgs.rounds WHERE status NOT IN ('settled', 'voided')")
+            open_rows = await conn.fetchval(
+                "SELECT count(*) FROM rgs.wallet_transactions WHERE status IN "
+                "('pending', 'unknown') OR (kind = 'debit' AND status = 'applied')")
+            if unfinished == 0 and open_rows == 0:
+                return
+            assert time.monotonic() < deadline, (
+                f"not drained: {unfinished} rounds unfinished, {open_rows} outbox rows open")
+            await asyncio.sleep(0.5)
+    finally:
+        await conn.close()
+
+
+async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_restart(
+        database_templates: DatabaseTemplates, tmp_path: Path) -> None:
+    rng = random.Random(SEED)
+    stats = Stats()
+    # Not under tmp_path: pytest makes that 0700, and the embedded server runs as its own OS
+    # user when the tests run as root.
+    pg_root = Path(tempfile.mkdtemp(prefix="rgs-chaos-pg-"))
+    pg_root.chmod(0o755)
+    data_dir = pg_root / "pg"
+    server_url = await asyncio.to_thread(devdb.start_embedded, data_dir)
+    wallet_name, wallet_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    procs: list[ServerProcess] = []
+    victim: list[ServerProcess] = []
+    channels: list[grpc.aio.Channel] = []
+    try:
+        rgs_db = await devdb.create_database(server_url, "rgs_chaos")
+        await migrate(rgs_db)
+        journal = await PostgresJournal.connect(rgs_db, min_size=1, max_size=1)
+        await add_dev_operator_keys(journal)
+        await journal.close()
+
+        wport = free_port()
+        wallet = await start(["-m", "sandbox_wallet", "--listen", f"127.0.0.1:{wport}",
+                              "--database-url", wallet_db, "--api-key", WALLET_KEY,
+                              "--fault-seed", str(SEED)],
+                             target=f"127.0.0.1:{wport}", log=tmp_path / "wallet.log")
+        procs.append(wallet)
+        env = {"RGS_WALLET_ADDRESS": wallet.target, "RGS_WALLET_API_KEY": WALLET_KEY,
+               "RGS_LOCK_WAIT_S": "10", "RGS_WALLET_TIMEOUT_S": "1",
+               "RGS_RECONCILE_INTERVAL_S": "0.5", "RGS_RECONCILE_MIN_AGE_S": "2",
+               "RGS_ABANDON_AFTER_S": "3"}
+        ports = [free_port(), free_port()]
+        args = [["-m", "rgs.service_cli", "serve", "--listen", f"127.0.0.1:{p}",
+                 "--database-url", rgs_db] for p in ports]
+        replicas = await asyncio.gather(*(
+            start(a, target=f"127.0.0.1:{p}", log=tmp_path / f"rgs{i}.log", env=env)
+            for i, (a, p) in enumerate(zip(args, ports, strict=True))))
+        victim.append(replicas[0])
+        procs.append(replicas[1])
+        channels = [grpc.aio.insecure_channel(f"127.0.0.1:{p}") for p in ports]
+        wallet_channel = grpc.aio.insecure_channel(wallet.target)
+        channels.append(wallet_channel)
+        control = sandbox_pb2_grpc.SandboxControlServiceStub(wallet_channel)
+        pids = [f"chaos-{SEED}-{i}" for i in range(PLAYERS)]
+        for pid in pids:
+            await control.CreatePlayer(sandbox_pb2.CreatePlayerRequest(player=sandbox_pb2.Player(
+                player_id=pid, currency="EUR", balance=START)), metadata=WALLET_AUTH)
+
+        began = time.monotonic()
+        stop_at = began + CHAOS_SECONDS
+        cluster = Cluster(targets=[f"127.0.0.1:{p}" for p in ports],
+                          games=[blackjack_pb2_grpc.BlackjackServiceStub(c)
+                                 for c in channels[:2]],
+                          operators=[operator_pb2_grpc.OperatorServiceStub(c)
+                                     for c in channels[:2]], stop_at=stop_at)
+        players = [Player(pid, cluster, stats, random.Random(rng.random())) for pid in pids]
+        chaos = [
+            asyncio.create_task(inject_faults(control, stats, random.Random(rng.random()),
+                                              stop_at)),
+            asyncio.create_task(kill_and_restart(victim, args[0], env, tmp_path, stats,
+                                                 stop_at)),
+            asyncio.create_task(restart_postgres(data_dir, stats,
+                                                 began + CHAOS_SECONDS * 0.55)),
+        ]
+        await asyncio.gather(*chaos, *(p.run() for p in players))
+        played = time.monotonic() - began
+        await wait_drained(rgs_db, timeout=60)
+        drained = time.monotonic() - began - played
+
+        counts = await check_money(rgs_db, wallet_db, pids)
+        print(f"\nchaos seed={SEED} players={PLAYERS} window={CHAOS_SECONDS:.0f}s "
+              f"played={played:.1f}s drained_in={drained:.1f}s")
+        print(f"  rounds: dealt={stats.rounds_dealt} finished_by_player="
+              f"{stats.rounds_finished_by_player} abandoned(swept)={stats.rounds_abandoned} "
+              f"voided_by_operator={stats.rounds_voided_by_operator} decisions={stats.decisions}")
+        print(f"  variants dealt: {dict(stats.variants)}")
+        print(f"  journal: {counts}")
+        print(f"  faults set: {dict(stats.faults_set)}")
+        print(f"  faults fired: {dict(stats.faults_fired)} "
+              f"(total {sum(stats.faults_fired.values())})")
+        print(f"  kills(SIGKILL+restart)={stats.kills} (failed starts {stats.failed_starts}) "
+              f"postgres_restarts={stats.pg_restarts}")
+        print(f"  client retries={stats.retries} by reason {dict(stats.retry_reasons)}")
+        print(f"  final refusals seen by players: {dict(stats.refusals)}")
+        assert stats.kills == KILLS and stats.pg_restarts == 1
+        assert set(stats.variants) == set(VARIANTS) and sum(stats.faults_fired.values()) > 0
+        assert "INVALID_BET" not in stats.refusals
+    finally:
+        for ch in channels:
+            await ch.close()
+        for p in (*victim, *procs):
+            p.stop()
+        await asyncio.to_thread(devdb.stop_embedded, data_dir)
+        shutil.rmtree(pg_root, ignore_errors=True)
+        database_templates.discard(wallet_name)
+
+
+async def check_money(rgs_db: str, wallet_db: str, pids: list[str]) -> dict[str, int]:
+    """Assert the money invariant between the journal and the wallet; return counts."""
+    rj = await asyncpg.connect(rgs_db)
+    wj = await asyncpg.connect(wallet_db)
+    try:
+        rounds = await rj.fetch("SELECT round_id, status, total_staked, total_paid "
+                                "FROM rgs.rounds")
+        outbox = await rj.fetch("SELECT transaction_id, round_id, kind, amount, status "
+                                "FROM rgs.wallet_transactions")
+        txs = await wj.fetch(
+            "SELECT transaction_id, kind, round_id, amount, balance_change, seq, "
+            "debit_transaction_id, rolled_back_by FROM sandbox_wallet.transactions "
+            "WHERE player_id = ANY($1::text[])", pids)
+        balances = await wj.fetch("SELECT player_id, balance FROM sandbox_wallet.players "
+                                  "WHERE player_id = ANY($1::text[])", pids)
+    finally:
+        await rj.close()
+        await wj.close()
+
+    # Every round is finished; no outbox row is open.
+    assert {r["status"] for r in rounds} <= {"settled", "voided"}
+    open_rows = [o for o in outbox if o["status"] in ("pending", "unknown")
+                 or (o["kind"] == "debit" and o["status"] == "applied")]
+    assert open_rows == []
+
+    # No transaction id applied twice (the wallet keeps one row per id; ids are distinct).
+    ids = [t["transaction_id"] for t in txs]
+    assert len(ids) == len(set(ids))
+
+    # Per round: wallet debits - effective rollbacks - credits == stakes - payouts.
+    net: collections.Counter[str] = collections.Counter()
+    by_kind: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for t in txs:
+        net[t["round_id"]] -= t["balance_change"]
+        by_kind[t["round_id"]][t["kind"]] += abs(t["balance_change"])
+    expected = {r["round_id"]: (0 if r["status"] == "voided"
+                                else r["total_staked"] - r["total_paid"]) for r in rounds}
+    for rid in set(net) | set(expected):
+        k = by_kind[rid]
+        assert k["debit"] - k["rollback"] - k["credit"] == net[rid]
+        assert net[rid] == expected.get(rid, 0), (
+            f"round {rid}: wallet net {net[rid]} != journal {expected.get(rid, 0)}")
+    total_expected = sum(expected.values())
+    assert sum(net.values()) == total_expected
+    assert sum(b["balance"] for b in balances) == START * len(pids) - total_expected
+
+    # What the journal booked is what the wallet holds, id by id.
+    wallet_by_id = {t["transaction_id"]: t for t in txs}
+    for o in outbox:
+        w = wallet_by_id.get(o["transaction_id"])
+        if o["status"] == "booked":
+            assert w is not None and w["amount"] == o["amount"] and w["rolled_back_by"] == ""
+        if o["kind"] == "credit":
+            assert o["status"] == "applied" and w is not None and w["amount"] == o["amount"]
+
+    # A debit is never rolled back after a credit of its round was applied.
+    first_credit = {}
+    for t in sorted(txs, key=lambda t: t["seq"]):
+        if t["kind"] == "credit":
+            first_credit.setdefault(t["round_id"], t["seq"])
+    for t in txs:
+        if t["kind"] == "rollback" and t["balance_change"] != 0:
+            assert t["seq"] < first_credit.get(t["round_id"], 1 << 62)
+
+    statuses = collections.Counter(r["status"] for r in rounds)
+    return {"rounds": len(rounds), "settled": statuses["settled"],
+            "voided": statuses["voided"], "wallet_transactions": len(txs),
+            "outbox_rows": len(outbox),
+            "rollbacks_applied": sum(1 for t in txs if t["kind"] == "rollback"
+                                     and t["balance_change"] != 0),
+            "staked_minus_paid": total_expected}
