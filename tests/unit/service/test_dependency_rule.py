@@ -3,10 +3,10 @@ bootstrap picks adapters."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import rgs
+from support.pyimports import source_facts
 
 ROOT = Path(rgs.__file__).parent
 #: Modules that talk to the outside world: only adapters, the API edge and bootstrap use them.
@@ -15,13 +15,7 @@ ADAPTERS = ("asyncpg", "grpc", "rgs.journal.postgres", "rgs.wallet.grpc_wallet",
 
 
 def _imports(path: Path) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-    return names
+    return set(source_facts(ROOT)[path].imports)
 
 
 def _offenders(package: str, banned: tuple[str, ...]) -> dict[str, list[str]]:
