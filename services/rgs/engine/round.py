@@ -216,6 +216,10 @@ class Round:
         """The seats in play, in order."""
         return tuple(b.bet.seat for b in self._boxes)
 
+    def hand_count(self, seat: int) -> int:
+        """How many hands the box at ``seat`` holds (more than one after a split)."""
+        return len(self._boxes[self._locate(seat, 0)[0]].hands)
+
     def hand_cards(self, seat: int, hand: int = 0) -> tuple[str, ...]:
         """The cards of one hand."""
         return tuple(self._hand(seat, hand)[1].cards)

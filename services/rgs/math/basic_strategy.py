@@ -25,6 +25,9 @@ from rgs.engine.rules import UP_CLASSES, up_class
 StrategyKey = tuple[str, int, str]
 StrategyTable = Mapping[StrategyKey, str]
 PowerChoiceTable = Mapping[tuple[str, int, str, int, str], str]
+#: ``(low card value, high card value, up) -> code`` for the original two-card hand only
+#: (composition-dependent exceptions, e.g. T-5 Power Splits against a ten where 9-6 hits).
+TwoCardTable = Mapping[tuple[int, int, str], str]
 
 #: Keep a Power Double card that makes at least this hard total.
 POWER_KEEP_TOTAL = 18
@@ -93,13 +96,15 @@ class BasicStrategyPlayer:
     """Plays every decision of a round from a strategy table; never insures, never cashes out
     unless the table says ``C``."""
 
-    __slots__ = ("power_choices", "rules", "table")
+    __slots__ = ("power_choices", "rules", "table", "two_card")
 
     def __init__(self, rules: RuleSet, table: StrategyTable | None = None,
-                 power_choices: PowerChoiceTable | None = None) -> None:
+                 power_choices: PowerChoiceTable | None = None,
+                 two_card: TwoCardTable | None = None) -> None:
         self.rules = rules
         self.table = table if table is not None else textbook_table(rules)
         self.power_choices = power_choices or {}
+        self.two_card = two_card or {}
         missing = [(k, t, u) for k, t in (("hard", 12), ("soft", 18)) for u in UP_CLASSES
                    if (k, t, u) not in self.table]
         if missing:
@@ -126,6 +131,14 @@ class BasicStrategyPlayer:
             return self._power_choice(cards, total, soft, up)
         table = self.table
         code = None
+        if self.two_card and len(cards) == 2 and rnd.hand_count(seat) == 1:
+            v0, v1 = CARD_VALUE[cards[0]], CARD_VALUE[cards[1]]
+            code = self.two_card.get((min(v0, v1), max(v0, v1), up))
+            if code == "P" and rnd.can(seat, hand, Action.SPLIT):
+                return Action.SPLIT
+            if code is not None and code != "P":
+                return self._play_code(rnd, seat, hand, code)
+            code = None
         if len(cards) == 2 and CARD_VALUE[cards[0]] == CARD_VALUE[cards[1]]:
             code = table.get(("pair", CARD_VALUE[cards[0]], up))
             if code == "P" and rnd.can(seat, hand, Action.SPLIT):

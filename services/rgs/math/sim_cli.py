@@ -7,10 +7,14 @@ import json
 
 from rgs.cli_common import Progress, UserError
 from rgs.engine import EngineError
-from rgs.math.basic_strategy import PowerChoiceTable, StrategyTable
+from rgs.math.basic_strategy import PowerChoiceTable, StrategyTable, TwoCardTable
 from rgs.math.errors import MathError
 from rgs.math.simulate import SimulationResult, simulate
-from rgs.math.strategy_tables import load_power_double_choices, load_strategy
+from rgs.math.strategy_tables import (
+    load_power_double_choices,
+    load_strategy,
+    load_two_card_strategy,
+)
 from rgs.variants import VARIANTS, find_variant
 
 
@@ -36,11 +40,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _tables(variant: str, strategy: str) -> tuple[StrategyTable | None,
-                                                   PowerChoiceTable | None]:
+                                                   PowerChoiceTable | None,
+                                                   TwoCardTable | None]:
     if strategy == "textbook":
-        return None, None
+        return None, None, None
     try:
-        return load_strategy(variant), load_power_double_choices(variant)
+        return (load_strategy(variant), load_power_double_choices(variant),
+                load_two_card_strategy(variant))
     except (OSError, MathError) as exc:
         raise UserError(f"no analysis strategy for {variant} ({exc}); regenerate it with "
                         f"`rgs par {variant}` or use --strategy textbook") from None
@@ -54,9 +60,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     if args.rounds < 1:
         raise UserError("--rounds must be at least 1")
-    table, choices = _tables(rules.id, args.strategy)
+    table, choices, two_card = _tables(rules.id, args.strategy)
     progress = Progress(args.rounds, f"simulate {rules.id}", quiet=args.json)
     result = simulate(rules, args.rounds, seed=args.seed, table=table, power_choices=choices,
+                      two_card=two_card,
                       side_bets=not args.no_side_bets, progress=progress)
     progress.close()
     if args.json:

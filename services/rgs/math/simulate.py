@@ -24,7 +24,12 @@ from rgs.engine import (
     SideBetKind,
     SideBetSettled,
 )
-from rgs.math.basic_strategy import BasicStrategyPlayer, PowerChoiceTable, StrategyTable
+from rgs.math.basic_strategy import (
+    BasicStrategyPlayer,
+    PowerChoiceTable,
+    StrategyTable,
+    TwoCardTable,
+)
 
 #: Main bet and side-bet stake used by the simulation (minor units).
 UNIT = 100
@@ -90,7 +95,8 @@ def _result(t: _Tally) -> BetResult:
 
 def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
              table: StrategyTable | None = None,
-             power_choices: PowerChoiceTable | None = None, side_bets: bool = True,
+             power_choices: PowerChoiceTable | None = None,
+             two_card: TwoCardTable | None = None, side_bets: bool = True,
              progress: Callable[[int], None] | None = None) -> SimulationResult:
     """Play ``rounds`` single-box rounds of basic strategy; ``seed`` None draws fresh entropy.
 
@@ -103,7 +109,7 @@ def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
         seed = random.SystemRandom().getrandbits(63)
     rng = random.Random(seed)
     pick = rng.randrange
-    player = BasicStrategyPlayer(rules, table, power_choices)
+    player = BasicStrategyPlayer(rules, table, power_choices, two_card)
     offered = rules.side_bets if side_bets else frozenset()
     stake = max(UNIT, rules.limits.main_min)
     side = max(UNIT, rules.limits.side_min)

@@ -11,14 +11,19 @@ import pytest
 
 from rgs.math.report import cached_report
 from rgs.math.simulate import simulate
-from rgs.math.strategy_tables import load_power_double_choices, load_strategy
+from rgs.math.strategy_tables import (
+    load_power_double_choices,
+    load_strategy,
+    load_two_card_strategy,
+)
 from rgs.variants import VARIANTS
 
 
 def _observed(variant_id: str, rounds: int, seed: int) -> tuple[float, float]:
     result = simulate(VARIANTS[variant_id], rounds, seed=seed,
                       table=load_strategy(variant_id),
-                      power_choices=load_power_double_choices(variant_id), side_bets=False)
+                      power_choices=load_power_double_choices(variant_id),
+                      two_card=load_two_card_strategy(variant_id), side_bets=False)
     return result.main.rtp, result.main.stderr
 
 
