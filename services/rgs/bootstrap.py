@@ -31,6 +31,7 @@ from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
 from rgs.service.reconciler import Reconciler
 from rgs.wallet.grpc_wallet import GrpcWallet, GrpcWalletSettings
+from rgs.wallet.http_wallet import HttpWallet, HttpWalletSettings
 from rgs.wallet.port import Wallet
 
 DEV_OPERATOR_KEYS = {"dev-operator": "rgs-dev-operator-key",
@@ -119,6 +120,12 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                            lock_wait_s=settings.lock_wait_s)
         closers.append(pg.close)
         journal = pg
+    if wallet is None and settings.wallet_kind == "http":
+        http_wallet = HttpWallet(HttpWalletSettings(
+            url=settings.wallet_url, hmac_secret=settings.wallet_hmac_secret,
+            timeout_s=settings.wallet_timeout_s, tls_ca_file=settings.wallet_tls_ca_file))
+        closers.append(http_wallet.close)
+        wallet = http_wallet
     if wallet is None:
         grpc_wallet = GrpcWallet(GrpcWalletSettings(
             target=settings.wallet_address, api_key=settings.wallet_api_key,

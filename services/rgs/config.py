@@ -49,6 +49,13 @@ class RgsSettings(BaseSettings):
     """Bearer secret sent to the wallet on every call."""
     wallet_timeout_s: float = Field(default=5.0, gt=0, description="Per-call wallet deadline.")
     """Deadline of each wallet call, in seconds."""
+    wallet_kind: Literal["grpc", "http"] = Field(
+        default="grpc", description="Wallet protocol: grpc (rgs.wallet.v1) or signed HTTP/JSON.")
+    """Which adapter calls the wallet: ``grpc`` (``rgs.wallet.v1``) or ``http`` (signed JSON)."""
+    wallet_url: str = Field(default="", description="Base URL of an HTTP/JSON wallet.")
+    """Base URL of the HTTP/JSON wallet (``wallet_kind=http``)."""
+    wallet_hmac_secret: str = Field(default="", description="HMAC-SHA256 secret (HTTP wallet).")
+    """Shared secret signing HTTP wallet requests and answers (``wallet_kind=http``)."""
     wallet_tls_ca_file: Path | None = Field(default=None, description="CA for the wallet's TLS.")
     """PEM CA bundle to verify the wallet's certificate; unset means plaintext to the wallet."""
     wallet_tls_cert_file: Path | None = Field(default=None, description="mTLS client cert.")
@@ -96,6 +103,10 @@ class RgsSettings(BaseSettings):
     def _safe(self) -> RgsSettings:
         if self.environment == "production" and self.test_mode:
             raise ValueError("test_mode is refused together with environment=production")
+        if self.wallet_kind == "http" and (not self.wallet_url
+                                           or len(self.wallet_hmac_secret) < 16):
+            raise ValueError("wallet_kind=http needs RGS_WALLET_URL and RGS_WALLET_HMAC_SECRET "
+                             "(16+ characters)")
         if (self.tls_cert_file is None) != (self.tls_key_file is None):
             raise ValueError("tls_cert_file and tls_key_file go together")
         if not self.tls_enabled and not is_loopback(self.listen) and (
