@@ -145,7 +145,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                         session_ttl=settings.session_ttl)
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
-                            abandon_after=timedelta(seconds=settings.abandon_after_s))
+                            abandon_after=timedelta(seconds=settings.abandon_after_s),
+                            max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s))
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
                rng_health=rng_health, closers=closers)
 

@@ -80,6 +80,10 @@ class RgsSettings(BaseSettings):
     """Seconds between reconciler passes over open outbox rows (0 turns it off)."""
     reconcile_min_age_s: float = Field(default=30.0, ge=0, description="Outbox row age.")
     """How long an outbox row stays open before the reconciler takes it over."""
+    reconcile_max_backoff_s: float = Field(default=600.0, gt=0,
+                                           description="Longest rest between outbox retries.")
+    """Retries of an open outbox row back off exponentially from reconcile_min_age_s up to this
+    many seconds (credits are retried for as long as it takes)."""
     abandon_after_s: float = Field(default=24 * 3600, gt=0, description="Sweeper threshold.")
     """How long a round may stay unfinished before it is completed on the player's behalf."""
     metrics_listen: str | None = Field(

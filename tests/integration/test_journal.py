@@ -246,3 +246,62 @@ async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succe
                                                  f"{dealt.round_id}:2-1:debit"]
     finally:
         await app.close()
+
+
+async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with_backoff_until_paid(
+        rgs_database_url: str, sandbox_wallet: SandboxWalletClient) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from rgs.service.reconciler import Reconciler
+    from rgs.wallet.port import MoneyKind
+
+    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url,
+                                  wallet_address=sandbox_wallet.target))
+    try:
+        await add_dev_operator_keys(app.journal)
+        s = await _session(app)
+        dealt = await app.game.deal(s, DealCommand(
+            request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=500),),
+            forced_cards=STAND_WINS))
+        await sandbox_wallet.control.SetFault(sandbox_pb2.SetFaultRequest(
+            fault=sandbox_pb2.Fault(kind=sandbox_pb2.FAULT_KIND_ERROR,
+                                    method=sandbox_pb2.WALLET_METHOD_CREDIT,
+                                    error_reason="WALLET_UNAVAILABLE")), metadata=AUTH)
+        done = await app.game.act(s, ActCommand(request_id="a1", round_id=dealt.round_id,
+                                                expected_seq=1, seat=1, hand=0,
+                                                action=Action.STAND))
+        assert done.view.phase is Phase.SETTLED and done.payment_pending
+        assert (await app.game.get_round(s, dealt.round_id)).payment_pending
+
+        async def credit() -> tuple[str, int, str]:
+            moves = await app.journal.movements(s.player_key, dealt.round_id)
+            c = next(m for m in moves if m.kind is MoneyKind.CREDIT)
+            return c.status, c.attempts, c.last_error
+
+        status, attempts, error = await credit()
+        assert (status, attempts) == ("unknown", 1) and "WALLET_UNAVAILABLE" in error
+        start = datetime.now(UTC)
+
+        def at(seconds: float) -> Reconciler:
+            return Reconciler(journal=app.journal, wallet=app.wallet,
+                              clock=lambda: start + timedelta(seconds=seconds),
+                              min_age=timedelta(seconds=30),
+                              max_backoff=timedelta(seconds=100))
+
+        assert await at(31).run_once() == 1  # after min_age: the second attempt
+        assert (await credit())[1] == 2
+        assert await at(31).run_once() == 0  # the third waits twice as long
+        assert await at(61).run_once() == 1
+        assert await at(101).run_once() == 1  # 4 x 30 s, but never longer than max_backoff
+        assert (await credit())[1] == 4
+        # The wallet session has expired by now: a win is paid all the same.
+        await sandbox_wallet.control.ExpireSession(
+            sandbox_pb2.ExpireSessionRequest(session_id=s.session_id), metadata=AUTH)
+        await sandbox_wallet.control.ClearFaults(sandbox_pb2.ClearFaultsRequest(),
+                                                 metadata=AUTH)
+        assert await at(600).run_once() == 1
+        assert await credit() == ("applied", 5, "")
+        assert not (await app.game.get_round(s, dealt.round_id)).payment_pending
+        assert await _balance(sandbox_wallet) == 100_000 - 500 + 1000
+    finally:
+        await app.close()

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from rgs.journal.errors import JournalBusy
 from rgs.service.model import Movement, Session, StoredRequest, StoredRound
@@ -30,6 +30,13 @@ class _Tables:
     touched: dict[tuple[str, str], datetime] = field(default_factory=dict)
     #: When each round was last written.
     round_touched: dict[tuple[str, str], datetime] = field(default_factory=dict)
+
+
+def retry_delay(attempts: int, min_age: timedelta, max_backoff: timedelta) -> timedelta:
+    """How long an open outbox row rests after its last call: ``min_age``, doubled for every
+    attempt after the first, at most ``max_backoff`` (never below ``min_age``)."""
+    doubled: timedelta = min_age * (1 << min(max(attempts - 1, 0), 20))
+    return min(doubled, max(max_backoff, min_age))
 
 
 def _is_open(m: Movement) -> bool:
@@ -78,10 +85,12 @@ class InMemoryPlayerJournal:
             self._t.touched[k] = self._clock()
 
     async def settle_movement(self, transaction_id: str, status: str,
-                              balance_after: int | None) -> None:
+                              balance_after: int | None, *, error: str | None = None) -> None:
         """Record a call's outcome."""
         k = (self._key, transaction_id)
         m = self._t.movements[k]
+        if error is not None:
+            m = replace(m, attempts=m.attempts + 1, last_error=error)
         self._t.movements[k] = replace(
             m, status=status, balance_after=m.balance_after if balance_after is None
             else balance_after)
@@ -190,11 +199,13 @@ class InMemoryJournal:
         rows.sort(key=lambda r: self.tables.round_touched[(r.player_key, r.round_id)])
         return rows[:limit]
 
-    async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:
-        """Players with an outbox row open since before ``before``."""
+    async def players_with_open_movements(self, *, now: datetime, min_age: timedelta,
+                                          max_backoff: timedelta, limit: int) -> list[str]:
+        """Players with an outbox row open and due (see the port)."""
         keys: list[str] = []
         for k in self.tables.order:
-            if (_is_open(self.tables.movements[k]) and self.tables.touched[k] < before
-                    and k[0] not in keys):
+            m = self.tables.movements[k]
+            if (_is_open(m) and self.tables.touched[k] < now - retry_delay(
+                    m.attempts, min_age, max_backoff) and k[0] not in keys):
                 keys.append(k[0])
         return keys[:limit]

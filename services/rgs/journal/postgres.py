@@ -12,7 +12,7 @@ import functools
 import json
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
 import asyncpg
@@ -83,7 +83,7 @@ Q_UPDATE_RESPONSE = """
 UPDATE idempotency_records SET response = $3, updated_at = now()
 WHERE player_key = $1 AND request_id = $2"""
 _MOVEMENT_COLUMNS = """transaction_id, round_id, kind, amount, status, balance_after,
-debit_transaction_id, session_id, currency"""
+debit_transaction_id, session_id, currency, attempts, last_error"""
 Q_ROUND_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND round_id = $2 ORDER BY created_at, transaction_id"""
@@ -99,7 +99,9 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 ON CONFLICT (player_key, transaction_id) DO NOTHING"""
 Q_SETTLE_MOVEMENT = """
 UPDATE wallet_transactions SET status = $3, balance_after = COALESCE($4, balance_after),
-                               updated_at = clock_timestamp()
+                               updated_at = clock_timestamp(),
+                               attempts = attempts + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
+                               last_error = COALESCE($5::text, last_error)
 WHERE player_key = $1 AND transaction_id = $2"""
 Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
@@ -108,8 +110,10 @@ ORDER BY updated_at LIMIT $2"""
 Q_PLAYERS_WITH_OPEN = """
 SELECT DISTINCT player_key FROM wallet_transactions
 WHERE status IN ('pending', 'unknown', 'applied') AND NOT (kind <> 'debit' AND status = 'applied')
-  AND updated_at < $1
-LIMIT $2"""
+  AND updated_at < $1::timestamptz - LEAST(
+        $2::interval * power(2, LEAST(GREATEST(attempts - 1, 0), 20)),
+        GREATEST($3::interval, $2::interval))
+LIMIT $4"""
 Q_BOOK_DEBIT = """
 UPDATE wallet_transactions SET status = 'booked', updated_at = clock_timestamp()
 WHERE player_key = $1 AND transaction_id = $2 AND status = 'applied'"""
@@ -141,7 +145,8 @@ def _movement(r: asyncpg.Record) -> Movement:
                     kind=MoneyKind(r["kind"]), amount=r["amount"], status=r["status"],
                     balance_after=r["balance_after"],
                     debit_transaction_id=r["debit_transaction_id"], session_id=r["session_id"],
-                    currency=r["currency"])
+                    currency=r["currency"], attempts=r["attempts"],
+                    last_error=r["last_error"])
 
 
 def _round(r: asyncpg.Record | None) -> StoredRound | None:
@@ -205,10 +210,10 @@ class PostgresPlayerJournal:
 
     @_translated
     async def settle_movement(self, transaction_id: str, status: str,
-                              balance_after: int | None) -> None:
+                              balance_after: int | None, *, error: str | None = None) -> None:
         """Record a wallet call's outcome."""
         await self._conn.execute(Q_SETTLE_MOVEMENT, self._key, transaction_id, status,
-                                 balance_after)
+                                 balance_after, error)
 
     @_translated
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
@@ -352,7 +357,8 @@ class PostgresJournal:
         return [r for r in map(_round, rows) if r is not None]
 
     @_translated
-    async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:
-        """Players with an outbox row open since before ``before``."""
-        rows = await self._pool.fetch(Q_PLAYERS_WITH_OPEN, before, limit)
+    async def players_with_open_movements(self, *, now: datetime, min_age: timedelta,
+                                          max_backoff: timedelta, limit: int) -> list[str]:
+        """Players with an outbox row open and due (exponential backoff per row)."""
+        rows = await self._pool.fetch(Q_PLAYERS_WITH_OPEN, now, min_age, max_backoff, limit)
         return [str(r["player_key"]) for r in rows]

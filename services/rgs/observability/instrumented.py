@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rgs.engine.model import (
@@ -125,10 +125,10 @@ class InstrumentedPlayerJournal:
         await _timed("record_movement", lambda: self._inner.record_movement(movement))
 
     async def settle_movement(self, transaction_id: str, status: str,
-                              balance_after: int | None) -> None:
+                              balance_after: int | None, *, error: str | None = None) -> None:
         """See :meth:`PlayerJournal.settle_movement`."""
         await _timed("settle_movement", lambda: self._inner.settle_movement(
-            transaction_id, status, balance_after))
+            transaction_id, status, balance_after, error=error))
 
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None,
@@ -216,11 +216,13 @@ class InstrumentedJournal:
         return await _timed("abandoned_rounds", lambda: self._inner.abandoned_rounds(
             before=before, limit=limit))
 
-    async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:
+    async def players_with_open_movements(self, *, now: datetime, min_age: timedelta,
+                                          max_backoff: timedelta, limit: int) -> list[str]:
         """See :meth:`Journal.players_with_open_movements`."""
         return await _timed("players_with_open_movements",
                             lambda: self._inner.players_with_open_movements(
-                                before=before, limit=limit))
+                                now=now, min_age=min_age, max_backoff=max_backoff,
+                                limit=limit))
 
     def __getattr__(self, name: str) -> Any:
         # close() and anything else the adapter offers beyond the port.

@@ -62,6 +62,9 @@ class Movement:
     #: The session and currency the call is made in (a retry must repeat them exactly).
     session_id: str = ""
     currency: str = ""
+    #: Wallet calls made for this row so far, and the last one's error ("" when it answered).
+    attempts: int = 0
+    last_error: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -51,12 +51,12 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> 
     try:
         res = await wallet.move(_call(m, party))
     except WalletRefused as exc:
-        await pj.settle_movement(m.transaction_id, "refused", exc.balance)
+        await pj.settle_movement(m.transaction_id, "refused", exc.balance, error=str(exc))
         raise NotAllowedNow(str(exc), reason=exc.reason) from exc
     except WalletUnavailable as exc:
-        await pj.settle_movement(m.transaction_id, "unknown", None)
+        await pj.settle_movement(m.transaction_id, "unknown", None, error=str(exc))
         raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
-    await pj.settle_movement(m.transaction_id, "applied", res.balance)
+    await pj.settle_movement(m.transaction_id, "applied", res.balance, error="")
     return res.balance
 
 

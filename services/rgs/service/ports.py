@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from rgs.service.model import Movement, Session, StoredRequest, StoredRound
@@ -60,8 +60,10 @@ class PlayerJournal(Protocol):
         ...
 
     async def settle_movement(self, transaction_id: str, status: str,
-                              balance_after: int | None) -> None:
-        """Record the outcome of a wallet call."""
+                              balance_after: int | None, *, error: str | None = None) -> None:
+        """Record the outcome of a wallet call; ``error`` (``""`` when the wallet answered)
+        marks it as one more attempt. Without it, only the status changes (a debit marked
+        rolled back)."""
         ...
 
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
@@ -124,6 +126,8 @@ class Journal(Protocol):
         """Unfinished rounds (of any player) last changed before ``before``, oldest first."""
         ...
 
-    async def players_with_open_movements(self, *, before: datetime, limit: int) -> list[str]:
-        """Player keys with an outbox row still open that was last touched before ``before``."""
+    async def players_with_open_movements(self, *, now: datetime, min_age: timedelta,
+                                          max_backoff: timedelta, limit: int) -> list[str]:
+        """Player keys with an outbox row still open and due: last touched longer ago than
+        ``min_age`` doubled for every attempt after the first, at most ``max_backoff``."""
         ...

@@ -28,13 +28,15 @@ class Reconciler:
 
     def __init__(self, *, journal: Journal, wallet: Wallet, clock: Clock,
                  min_age: timedelta = timedelta(seconds=30), game: GameService | None = None,
-                 abandon_after: timedelta = timedelta(hours=24)) -> None:
+                 abandon_after: timedelta = timedelta(hours=24),
+                 max_backoff: timedelta = timedelta(minutes=10)) -> None:
         self._journal = journal
         self._wallet = wallet
         self._clock = clock
         self._min_age = min_age
         self._game = game
         self._abandon_after = abandon_after
+        self._max_backoff = max_backoff
 
     async def sweep_abandoned(self, *, limit: int = 100) -> int:
         """Finish rounds left unfinished longer than ``abandon_after`` on the player's behalf
@@ -54,10 +56,12 @@ class Reconciler:
         return done
 
     async def run_once(self, *, limit: int = 100) -> int:
-        """Reconcile players with outbox rows open for longer than ``min_age``; return how
-        many players were handled."""
+        """Reconcile players with an outbox row due for another call (open for longer than
+        ``min_age``, doubled for every attempt after the first, at most ``max_backoff``);
+        return how many players were handled."""
         keys = await self._journal.players_with_open_movements(
-            before=self._clock() - self._min_age, limit=limit)
+            now=self._clock(), min_age=self._min_age, max_backoff=self._max_backoff,
+            limit=limit)
         done = 0
         for key in keys:
             try:
