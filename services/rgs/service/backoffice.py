@@ -9,12 +9,12 @@ from __future__ import annotations
 import base64
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from rgs.engine import CardDealt, EngineError, Event, HoleCardRevealed
+from rgs.engine import CardDealt, Event, HoleCardRevealed
 from rgs.journal.codec import decode_value, encode_value
-from rgs.service import money
+from rgs.service import money, voiding
 from rgs.service.common import (
     check_player_id,
     check_request_id,
@@ -23,7 +23,6 @@ from rgs.service.common import (
     player_key,
     request_hash,
     sha256_hex,
-    translate_engine,
 )
 from rgs.service.errors import (
     InvalidRequest,
@@ -35,7 +34,6 @@ from rgs.service.errors import (
 from rgs.service.model import (
     Brand,
     CreateSessionCommand,
-    Movement,
     NewSession,
     RoundSummary,
     Session,
@@ -44,9 +42,7 @@ from rgs.service.model import (
     VoidCommand,
 )
 from rgs.service.ports import Clock, Journal, PlayerJournal
-from rgs.service.restore import restore
-from rgs.variants import VARIANTS
-from rgs.wallet.port import MoneyKind, Party, Wallet
+from rgs.wallet.port import Party, Wallet
 
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
@@ -160,28 +156,9 @@ class BackOffice:
 
     async def _void(self, pj: PlayerJournal, stored: StoredRound, cmd: VoidCommand,
                     fingerprint: str) -> None:
-        try:
-            rnd = restore(VARIANTS[stored.variant], stored.events, _no_draw,
-                          stored.forced_cards)
-            new_from = len(rnd.events)
-            rnd.void(cmd.reason)
-        except EngineError as exc:
-            raise translate_engine(exc) from exc
-        rollbacks = [
-            Movement(transaction_id=f"{m.transaction_id}:rollback", round_id=m.round_id,
-                     kind=MoneyKind.ROLLBACK, amount=m.amount,
-                     debit_transaction_id=m.transaction_id, session_id=m.session_id,
-                     currency=m.currency)
-            for m in await pj.movements(stored.round_id)
-            if m.kind is MoneyKind.DEBIT and m.status == "booked"]
-        header = replace(stored, seq=rnd.seq, status=rnd.phase.value,
-                         total_staked=rnd.total_staked, total_paid=rnd.total_paid,
-                         events=rnd.events)
-        # The rollbacks are outbox rows of the same commit: sent right after, and retried by
-        # the reconciler until the wallet confirms them.
-        await pj.commit_round(round=header, new_events_from=new_from, request=StoredRequest(
+        await voiding.void(pj, stored, reason=cmd.reason, request=StoredRequest(
             request_id=cmd.request_id, method="void_round", request_hash=fingerprint,
-            response=""), movements=rollbacks)
+            response=""))
 
     async def recall(self, operator_id: str, brand_id: str, player_id: str, *,
                      page_size: int = 0, page_token: str = "") -> RecallPage:
@@ -215,10 +192,6 @@ class BackOffice:
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
         moves = await self._journal.movements(key, round_id)
         return RoundSummary(round=stored, movements=tuple(moves))
-
-
-def _no_draw(n: int) -> int:
-    raise AssertionError("voiding a round draws no card")
 
 
 def _new_token(key: str) -> str:

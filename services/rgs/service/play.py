@@ -301,8 +301,12 @@ class GameService:
             pick = self._cards.picker()
         except CardSourceUnavailable as exc:
             pick = _refusing(exc)  # reading a round needs no card; drawing one is refused
+        rules = VARIANTS.get(stored.variant)
+        if rules is None:
+            raise Unavailable(f"variant {stored.variant!r} is no longer known",
+                              reason="ROUND_UNRECOVERABLE")
         try:
-            return restore(VARIANTS[stored.variant], stored.events, pick, stored.forced_cards)
+            return restore(rules, stored.events, pick, stored.forced_cards)
         except EngineError as exc:
             raise translate_engine(exc) from exc
 

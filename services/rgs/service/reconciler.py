@@ -13,9 +13,9 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from rgs.journal.errors import JournalError
-from rgs.service import money
-from rgs.service.errors import ServiceError
-from rgs.service.model import Session, SettleCommand, StoredRound
+from rgs.service import money, voiding
+from rgs.service.errors import Busy, ServiceError, Unavailable
+from rgs.service.model import Session, SettleCommand, StoredRequest, StoredRound
 from rgs.service.play import GameService
 from rgs.service.ports import Clock, Journal
 from rgs.wallet.port import Party, Wallet
@@ -40,7 +40,13 @@ class Reconciler:
 
     async def sweep_abandoned(self, *, limit: int = 100) -> int:
         """Finish rounds left unfinished longer than ``abandon_after`` on the player's behalf
-        (the same path as Settle: stand every hand, decline insurance, pay the win)."""
+        (the same path as Settle: stand every hand, decline insurance, pay the win); void a
+        round that cannot be continued. Returns how many rounds were finished or voided.
+
+        The journal keeps who finished the round: the sweeper's decisions are committed under
+        the request id ``sweep:{round_id}``, an automatic void under ``autovoid:{round_id}``
+        with a ``RoundVoided`` event giving the reason.
+        """
         if self._game is None:
             return 0
         rounds = await self._journal.abandoned_rounds(
@@ -50,10 +56,39 @@ class Reconciler:
             try:
                 await self._game.settle(_session_of(r), SettleCommand(
                     request_id=f"sweep:{r.round_id}", round_id=r.round_id))
+                log.info("round %s finished on the player's behalf", r.round_id)
                 done += 1
-            except (ServiceError, JournalError) as exc:
+            except (Busy, JournalError) as exc:
                 log.warning("sweep of round %s postponed: %s", r.round_id, exc)
+            except Unavailable as exc:
+                if exc.reason != "ROUND_UNRECOVERABLE":  # e.g. no certified RNG right now
+                    log.warning("sweep of round %s postponed: %s", r.round_id, exc)
+                    continue
+                done += await self._void_stuck(r, exc)
+            except ServiceError as exc:
+                # The engine refuses every way forward: the round is a malfunction.
+                done += await self._void_stuck(r, exc)
         return done
+
+    async def _void_stuck(self, r: StoredRound, exc: ServiceError) -> int:
+        """Void a round the sweeper cannot continue: roll back its stakes, pay nothing."""
+        reason = f"automatic void: {exc.reason}: {exc}"[:200]
+        log.error("round %s cannot be continued; voiding it: %s", r.round_id, exc)
+        try:
+            async with self._journal.player(r.player_key) as pj:
+                stored = await pj.get_round(r.round_id)
+                if stored is None or stored.finished:
+                    return 0
+                await voiding.void(pj, stored, reason=reason, request=StoredRequest(
+                    request_id=f"autovoid:{r.round_id}", method="void_round",
+                    request_hash="", response=""))
+                party = Party(player_id=stored.player_id, session_id=stored.session_id,
+                              currency=stored.currency)
+                await money.reconcile(pj, self._wallet, party, await pj.open_movements())
+        except (ServiceError, JournalError) as void_exc:
+            log.warning("automatic void of round %s postponed: %s", r.round_id, void_exc)
+            return 0
+        return 1
 
     async def run_once(self, *, limit: int = 100) -> int:
         """Reconcile players with an outbox row due for another call (open for longer than

@@ -1,0 +1,62 @@
+"""Voiding a round: journal ``RoundVoided`` and, in the same commit, a rollback outbox row for
+every stake the round took; nothing is paid.
+
+Used by the operator's ``VoidRound`` and by the sweeper when a round cannot be continued (its
+events no longer rebuild it). Such a round cannot be restored by the engine either, so its
+``RoundVoided`` event is then written from the journal's own totals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rgs.engine import EngineError, RoundVoided
+from rgs.service.errors import NotAllowedNow
+from rgs.service.model import Movement, StoredRequest, StoredRound
+from rgs.service.ports import PlayerJournal
+from rgs.service.restore import restore
+from rgs.variants import VARIANTS
+from rgs.wallet.port import MoneyKind
+
+
+async def void(pj: PlayerJournal, stored: StoredRound, *, reason: str,
+               request: StoredRequest | None) -> None:
+    """Void an unfinished round; its rollbacks are sent after this returns (and retried by the
+    reconciler until the wallet confirms them)."""
+    movements = await pj.movements(stored.round_id)
+    if stored.finished or any(m.kind is MoneyKind.CREDIT for m in movements):
+        # A debit is never rolled back once a credit of its round exists.
+        raise NotAllowedNow("a finished round cannot be voided", reason="ROUND_FINISHED")
+    rollbacks = [
+        Movement(transaction_id=f"{m.transaction_id}:rollback", round_id=m.round_id,
+                 kind=MoneyKind.ROLLBACK, amount=m.amount,
+                 debit_transaction_id=m.transaction_id, session_id=m.session_id,
+                 currency=m.currency)
+        for m in movements if m.kind is MoneyKind.DEBIT and m.status == "booked"]
+    header = _rebuilt(stored, reason)
+    if header is None:
+        refunded = sum(m.amount for m in rollbacks)
+        header = replace(stored, seq=stored.seq + 1, status="voided", total_paid=refunded,
+                         events=(*stored.events, RoundVoided(
+                             reason=reason, total_staked=stored.total_staked,
+                             total_refunded=refunded)))
+    await pj.commit_round(round=header, new_events_from=len(stored.events), request=request,
+                          movements=rollbacks)
+
+
+def _rebuilt(stored: StoredRound, reason: str) -> StoredRound | None:
+    """The voided header from the engine, or None when the engine cannot rebuild the round."""
+    rules = VARIANTS.get(stored.variant)
+    if rules is None:
+        return None
+    try:
+        rnd = restore(rules, stored.events, _no_draw, stored.forced_cards)
+        rnd.void(reason)
+    except EngineError:
+        return None
+    return replace(stored, seq=rnd.seq, status=rnd.phase.value, total_staked=rnd.total_staked,
+                   total_paid=rnd.total_paid, events=rnd.events)
+
+
+def _no_draw(n: int) -> int:
+    raise AssertionError("voiding a round draws no card")
