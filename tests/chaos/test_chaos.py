@@ -407,14 +407,12 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
         await wait_drained(rgs_db, timeout=60)
         drained = time.monotonic() - began - played
 
-        counts = await check_money(rgs_db, wallet_db, pids)
         print(f"\nchaos seed={SEED} players={PLAYERS} window={CHAOS_SECONDS:.0f}s "
               f"played={played:.1f}s drained_in={drained:.1f}s")
         print(f"  rounds: dealt={stats.rounds_dealt} finished_by_player="
               f"{stats.rounds_finished_by_player} abandoned(swept)={stats.rounds_abandoned} "
               f"voided_by_operator={stats.rounds_voided_by_operator} decisions={stats.decisions}")
         print(f"  variants dealt: {dict(stats.variants)}")
-        print(f"  journal: {counts}")
         print(f"  faults set: {dict(stats.faults_set)}")
         print(f"  faults fired: {dict(stats.faults_fired)} "
               f"(total {sum(stats.faults_fired.values())})")
@@ -422,6 +420,8 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
               f"postgres_restarts={stats.pg_restarts}")
         print(f"  client retries={stats.retries} by reason {dict(stats.retry_reasons)}")
         print(f"  final refusals seen by players: {dict(stats.refusals)}")
+        counts = await check_money(rgs_db, wallet_db, pids)
+        print(f"  journal and wallet agree to the cent: {counts}")
         assert stats.kills == KILLS and stats.pg_restarts == 1
         assert set(stats.variants) == set(VARIANTS) and sum(stats.faults_fired.values()) > 0
         assert "INVALID_BET" not in stats.refusals
@@ -442,8 +442,8 @@ async def check_money(rgs_db: str, wallet_db: str, pids: list[str]) -> dict[str,
     try:
         rounds = await rj.fetch("SELECT round_id, status, total_staked, total_paid "
                                 "FROM rgs.rounds")
-        outbox = await rj.fetch("SELECT transaction_id, round_id, kind, amount, status "
-                                "FROM rgs.wallet_transactions")
+        outbox = await rj.fetch("SELECT transaction_id, round_id, kind, amount, status, "
+                                "attempts FROM rgs.wallet_transactions")
         txs = await wj.fetch(
             "SELECT transaction_id, kind, round_id, amount, balance_change, seq, "
             "debit_transaction_id, rolled_back_by FROM sandbox_wallet.transactions "
@@ -503,6 +503,8 @@ async def check_money(rgs_db: str, wallet_db: str, pids: list[str]) -> dict[str,
     return {"rounds": len(rounds), "settled": statuses["settled"],
             "voided": statuses["voided"], "wallet_transactions": len(txs),
             "outbox_rows": len(outbox),
+            "outbox_calls_retried": sum(max(o["attempts"] - 1, 0) for o in outbox),
+            "outbox_rows_retried": sum(1 for o in outbox if o["attempts"] > 1),
             "rollbacks_applied": sum(1 for t in txs if t["kind"] == "rollback"
                                      and t["balance_change"] != 0),
             "staked_minus_paid": total_expected}
