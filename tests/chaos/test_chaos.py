@@ -73,8 +73,11 @@ METHODS = (sandbox_pb2.WALLET_METHOD_UNSPECIFIED, sandbox_pb2.WALLET_METHOD_DEBI
            sandbox_pb2.WALLET_METHOD_BALANCE)
 #: Variants dealing more than one box (the others take seat 1 only).
 MULTI_BOX = frozenset({"electronic-h17", "vip-platinum"})
-#: Final refusals a wallet may give a debit (a credit or rollback must go through).
-DEBIT_REFUSALS = ("INSUFFICIENT_FUNDS", "PLAYER_BLOCKED", "LIMIT_EXCEEDED")
+METHOD_NAMES = dict(zip(METHODS, ("any", "debit", "credit", "rollback", "balance"),
+                        strict=True))
+#: Final refusals: a debit refused so fails cleanly; a credit or rollback must still go
+#: through in the end (the RGS keeps retrying it).
+REFUSALS = ("INSUFFICIENT_FUNDS", "PLAYER_BLOCKED", "LIMIT_EXCEEDED")
 
 
 @dataclass
@@ -259,10 +262,10 @@ async def inject_faults(control: Any, stats: Stats, rng: random.Random, stop_at:
             kind = rng.choice(list(FAULT_KINDS))
             method = rng.choice(METHODS)
             reason = "WALLET_UNAVAILABLE"
-            if kind == sandbox_pb2.FAULT_KIND_ERROR and rng.random() < 0.4:
-                method, reason = sandbox_pb2.WALLET_METHOD_DEBIT, rng.choice(DEBIT_REFUSALS)
+            if kind == sandbox_pb2.FAULT_KIND_ERROR and rng.random() < 0.5:
+                reason = rng.choice(REFUSALS)
             name = FAULT_KINDS[kind] + (f"({reason})" if kind == sandbox_pb2.FAULT_KIND_ERROR
-                                        else "")
+                                        else "") + f"@{METHOD_NAMES[method]}"
             resp = await control.SetFault(sandbox_pb2.SetFaultRequest(fault=sandbox_pb2.Fault(
                 kind=kind, method=method, probability=1.0, remaining=1,
                 latency_ms=rng.choice((200, 600, 1500)), error_reason=reason)),
@@ -413,9 +416,12 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
               f"{stats.rounds_finished_by_player} abandoned(swept)={stats.rounds_abandoned} "
               f"voided_by_operator={stats.rounds_voided_by_operator} decisions={stats.decisions}")
         print(f"  variants dealt: {dict(stats.variants)}")
-        print(f"  faults set: {dict(stats.faults_set)}")
-        print(f"  faults fired: {dict(stats.faults_fired)} "
-              f"(total {sum(stats.faults_fired.values())})")
+        fired: collections.Counter[str] = collections.Counter()
+        for name, n in stats.faults_fired.items():
+            fired[name.split("@")[0]] += n
+        print(f"  faults set: {sum(stats.faults_set.values())}, fired: "
+              f"{sum(stats.faults_fired.values())}; fired by kind: {dict(sorted(fired.items()))}")
+        print(f"  fired by kind@method: {dict(sorted(stats.faults_fired.items()))}")
         print(f"  kills(SIGKILL+restart)={stats.kills} (failed starts {stats.failed_starts}) "
               f"postgres_restarts={stats.pg_restarts}")
         print(f"  client retries={stats.retries} by reason {dict(stats.retry_reasons)}")

@@ -305,3 +305,39 @@ async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with
         assert await _balance(sandbox_wallet) == 100_000 - 500 + 1000
     finally:
         await app.close()
+
+
+async def test_a_win_the_wallet_refuses_stays_open_and_is_paid_once_the_wallet_accepts_it(
+        rgs_database_url: str, sandbox_wallet: SandboxWalletClient) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from rgs.service.reconciler import Reconciler
+    from rgs.wallet.port import MoneyKind
+
+    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url,
+                                  wallet_address=sandbox_wallet.target))
+    try:
+        await add_dev_operator_keys(app.journal)
+        s = await _session(app)
+        dealt = await app.game.deal(s, DealCommand(
+            request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=500),),
+            forced_cards=STAND_WINS))
+        await sandbox_wallet.control.SetFault(sandbox_pb2.SetFaultRequest(
+            fault=sandbox_pb2.Fault(kind=sandbox_pb2.FAULT_KIND_ERROR, remaining=1,
+                                    method=sandbox_pb2.WALLET_METHOD_CREDIT,
+                                    error_reason="PLAYER_BLOCKED")), metadata=AUTH)
+        done = await app.game.act(s, ActCommand(request_id="a1", round_id=dealt.round_id,
+                                                expected_seq=1, seat=1, hand=0,
+                                                action=Action.STAND))
+        assert done.view.phase is Phase.SETTLED and done.payment_pending
+        moves = await app.journal.movements(s.player_key, dealt.round_id)
+        credit = next(m for m in moves if m.kind is MoneyKind.CREDIT)
+        assert credit.status == "unknown" and "PLAYER_BLOCKED" in credit.last_error
+        assert await _balance(sandbox_wallet) == 100_000 - 500
+        later = Reconciler(journal=app.journal, wallet=app.wallet,
+                           clock=lambda: datetime.now(UTC) + timedelta(minutes=5))
+        assert await later.run_once() == 1
+        assert await _balance(sandbox_wallet) == 100_000 - 500 + 1000
+        assert not (await app.game.get_round(s, dealt.round_id)).payment_pending
+    finally:
+        await app.close()

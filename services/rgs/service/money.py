@@ -51,7 +51,13 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> 
     try:
         res = await wallet.move(_call(m, party))
     except WalletRefused as exc:
-        await pj.settle_movement(m.transaction_id, "refused", exc.balance, error=str(exc))
+        # Only a stake may be refused for good. A win or a rollback must go through (the
+        # wallet contract), so a refusal leaves it open: retried with backoff, and visible as
+        # an open outbox row with its error until the operator's wallet accepts it.
+        status = "refused" if m.kind is MoneyKind.DEBIT else "unknown"
+        if status == "unknown":
+            log.error("wallet refused %s %s: %s", m.kind.value, m.transaction_id, exc)
+        await pj.settle_movement(m.transaction_id, status, exc.balance, error=str(exc))
         raise NotAllowedNow(str(exc), reason=exc.reason) from exc
     except WalletUnavailable as exc:
         await pj.settle_movement(m.transaction_id, "unknown", None, error=str(exc))
