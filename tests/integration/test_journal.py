@@ -341,3 +341,38 @@ async def test_a_win_the_wallet_refuses_stays_open_and_is_paid_once_the_wallet_a
         assert not (await app.game.get_round(s, dealt.round_id)).payment_pending
     finally:
         await app.close()
+
+
+async def test_reconcilers_of_two_replicas_running_at_once_drive_each_open_row_once(
+        two_replicas: tuple[App, App], sandbox_wallet: SandboxWalletClient) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from rgs.service import money
+    from rgs.service.reconciler import Reconciler
+    from rgs.wallet.port import Party
+
+    a, b = two_replicas
+    for player, amount in (("demo-alice", 700), ("demo-bob", 300)):
+        s = await _session(a, player)
+        party = Party(player_id=player, session_id=s.session_id, currency="EUR")
+        async with a.journal.player(s.player_key) as pj:  # calls that died after the debit
+            for step in (1, 2):
+                await money.debit(pj, a.wallet, party, round_id=f"{step}{player[5]}" * 16,
+                                  step=1, amount=amount)
+    assert await _balance(sandbox_wallet) == 100_000 - 1400
+    assert await _balance(sandbox_wallet, "demo-bob") == 25_000 - 600
+
+    def later(app: App) -> Reconciler:
+        return Reconciler(journal=app.journal, wallet=app.wallet,
+                          clock=lambda: datetime.now(UTC) + timedelta(minutes=5))
+
+    handled = await asyncio.gather(*(later(app).run_once() for app in (a, b, a, b)))
+    assert sum(handled) >= 2  # each player by at least one of them; nobody twice at once
+    assert await _balance(sandbox_wallet) == 100_000
+    assert await _balance(sandbox_wallet, "demo-bob") == 25_000
+    for player in ("demo-alice", "demo-bob"):
+        resp = await sandbox_wallet.control.ListTransactions(
+            sandbox_pb2.ListTransactionsRequest(player_id=player), metadata=AUTH)
+        kinds = sorted(sandbox_pb2.TransactionKind.Name(t.kind) for t in resp.transactions)
+        assert kinds == ["TRANSACTION_KIND_DEBIT"] * 2 + ["TRANSACTION_KIND_ROLLBACK"] * 2
+    assert [await later(app).run_once() for app in (a, b)] == [0, 0]
