@@ -496,6 +496,23 @@ async def check_money(rgs_db: str, wallet_db: str, pids: list[str]) -> dict[str,
         if o["kind"] == "credit":
             assert o["status"] == "applied" and w is not None and w["amount"] == o["amount"]
 
+    # The journal's outbox agrees with its rounds: a settled round's booked stakes and its one
+    # applied credit are its totals; a voided round's stakes were all rolled back, nothing paid.
+    rows_by_round: dict[str, list[Any]] = collections.defaultdict(list)
+    for o in outbox:
+        rows_by_round[o["round_id"]].append(o)
+    for r in rounds:
+        rows = rows_by_round[r["round_id"]]
+        booked = sum(o["amount"] for o in rows if o["kind"] == "debit"
+                     and o["status"] == "booked")
+        credits = [o["amount"] for o in rows if o["kind"] == "credit"]
+        if r["status"] == "settled":
+            assert (booked, credits) == (r["total_staked"], [r["total_paid"]]), r["round_id"]
+        else:
+            assert booked == 0 and credits == [], r["round_id"]
+            assert all(o["status"] in ("rolled_back", "refused") for o in rows
+                       if o["kind"] == "debit"), r["round_id"]
+
     # A debit is never rolled back after a credit of its round was applied.
     first_credit = {}
     for t in sorted(txs, key=lambda t: t["seq"]):

@@ -221,6 +221,7 @@ class GameService:
             stored = await self._own_round(pj, session, cmd.round_id)
             if stored.finished:
                 raise NotAllowedNow("the round is finished", reason="ROUND_FINISHED")
+            await self._no_stake_in_doubt(pj, stored.round_id)
             if cmd.expected_seq != stored.seq:
                 raise NotAllowedNow(f"the round is at seq {stored.seq}, not {cmd.expected_seq}",
                                     reason="STALE_SEQ")
@@ -265,6 +266,8 @@ class GameService:
                 return stored_resp
             stored = await self._own_round(pj, session, cmd.round_id)
             await self._reconcile(pj, session)
+            if not stored.finished:
+                await self._no_stake_in_doubt(pj, stored.round_id)
             rnd = self._restore(stored)
             new_from = len(rnd.events)
             for _ in range(64):  # a round has far fewer decisions; the bound is a safety net
@@ -332,6 +335,16 @@ class GameService:
         open_rows = await pj.open_movements()
         if open_rows:
             await money.reconcile(pj, self._wallet, _party(session), open_rows)
+
+    @staticmethod
+    async def _no_stake_in_doubt(pj: PlayerJournal, round_id: str) -> None:
+        """Refuse to go on with a round while one of its debits is still open (its outcome or
+        its rollback unconfirmed): the round could settle and close at the wallet first, and a
+        debit must never be rolled back after a credit of its round was sent."""
+        if any(m.round_id == round_id and m.kind is not MoneyKind.CREDIT
+               for m in await pj.open_movements()):
+            raise Unavailable("an earlier stake of this round is still being resolved with the "
+                              "wallet; retry", reason="WALLET_UNAVAILABLE")
 
     async def _commit(self, pj: PlayerJournal, session: Session, header: StoredRound,
                       rnd: Round, *, new_from: int, balance: int | None,

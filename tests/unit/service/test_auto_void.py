@@ -3,6 +3,7 @@
 Rules pinned: a round whose journalled events no longer rebuild it (or whose variant is gone)
 is voided by the sweeper — every stake rolled back, nothing paid, ``RoundVoided`` with the
 reason — and the sweeper's own decisions and voids are journalled under request ids of its own.
+A round whose stake is still in doubt does not go on, so no rollback ever follows its credit.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+import pytest
 from service_fakes import Harness, harness
 
 from rgs.engine import BoxBet, PlayerActed, RoundVoided
@@ -88,4 +90,51 @@ async def test_sweeper_journals_its_decisions_under_its_own_request_id() -> None
     assert done.status == "settled" and (done.total_staked, done.total_paid) == (200, 400)
     assert [e.action.value for e in done.events if isinstance(e, PlayerActed)] == ["stand"]
     assert (key, f"sweep:{rid}") in h.journal.tables.requests
+    assert h.wallet.balances["alice"] == 100_000 - 200 + 400
+
+
+async def test_a_round_with_a_stake_in_doubt_does_not_go_on_so_no_rollback_follows_its_credit(
+        ) -> None:
+    from rgs.engine import Action, Phase
+    from rgs.service.errors import Unavailable
+    from rgs.service.model import ActCommand
+    from rgs.wallet.port import MoneyCall, MoneyResult, WalletUnavailable
+
+    h = await harness()
+    s = await h.session()
+    dealt = await h.app.game.deal(s, DealCommand(
+        request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=200),),
+        forced_cards=("5S", "6H", "6D", "TC", "TS", "9H")))
+    faults = {"debit_after_apply": True, "rollbacks": True}
+    inner = h.wallet.move
+
+    async def move(call: MoneyCall) -> MoneyResult:
+        if call.kind is MoneyKind.DEBIT and faults["debit_after_apply"]:
+            faults["debit_after_apply"] = False
+            h.wallet._apply(call)
+            raise WalletUnavailable("timed out after applying")
+        if call.kind is MoneyKind.ROLLBACK and faults["rollbacks"]:
+            raise WalletUnavailable("timed out")
+        return await inner(call)
+
+    h.wallet.move = move  # type: ignore[method-assign]
+    double = ActCommand(request_id="a1", round_id=dealt.round_id, expected_seq=1, seat=1,
+                        hand=0, action=Action.DOUBLE)
+    stand = ActCommand(request_id="a2", round_id=dealt.round_id, expected_seq=1, seat=1,
+                       hand=0, action=Action.STAND)
+    with pytest.raises(Unavailable):
+        await h.app.game.act(s, double)
+    assert h.wallet.balances["alice"] == 100_000 - 400  # the double's stake is in doubt
+    with pytest.raises(Unavailable) as err:  # the player gives up doubling: not yet
+        await h.app.game.act(s, stand)
+    assert err.value.reason == "WALLET_UNAVAILABLE"
+    view = await h.app.game.get_round(s, dealt.round_id)
+    assert view.view.phase is Phase.PLAYER_TURN and view.view.seq == 1
+    faults["rollbacks"] = False
+    done = await h.app.game.act(s, stand)
+    assert done.view.phase is Phase.SETTLED and (done.view.total_staked,
+                                                 done.view.total_paid) == (200, 400)
+    kinds = [c.kind for c in h.wallet.calls]
+    assert kinds.index(MoneyKind.CREDIT) > max(
+        i for i, k in enumerate(kinds) if k is MoneyKind.ROLLBACK)
     assert h.wallet.balances["alice"] == 100_000 - 200 + 400
