@@ -111,6 +111,9 @@ class RgsSettings(BaseSettings):
                                            or len(self.wallet_hmac_secret) < 16):
             raise ValueError("wallet_kind=http needs RGS_WALLET_URL and RGS_WALLET_HMAC_SECRET "
                              "(16+ characters)")
+        if (self.wallet_kind == "http" and self.environment == "production"
+                and not self.wallet_url.startswith("https://")):
+            raise ValueError("in production the HTTP wallet is reached over https only")
         if (self.tls_cert_file is None) != (self.tls_key_file is None):
             raise ValueError("tls_cert_file and tls_key_file go together")
         if not self.tls_enabled and not is_loopback(self.listen) and (

@@ -178,3 +178,12 @@ def test_an_http_wallet_needs_a_url_and_a_secret_of_16_characters() -> None:
     ok = load_settings(wallet_kind="http", wallet_url="http://127.0.0.1:1/w",
                        wallet_hmac_secret=SECRET)
     assert ok.wallet_kind == "http"
+
+
+def test_in_production_the_http_wallet_is_reached_over_https_only() -> None:
+    with pytest.raises(ConfigError, match="https"):
+        load_settings(environment="production", wallet_kind="http",
+                      wallet_url="http://wallet.example/rgs", wallet_hmac_secret=SECRET)
+    ok = load_settings(environment="production", wallet_kind="http",
+                       wallet_url="https://wallet.example/rgs", wallet_hmac_secret=SECRET)
+    assert ok.wallet_url.startswith("https://")
