@@ -8,6 +8,7 @@ import hmac
 import random
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,7 @@ from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand
 from rgs.wallet.http_wallet import SIGNATURE_HEADER, HttpWallet, HttpWalletSettings, sign
 from rgs.wallet.port import MoneyCall, MoneyKind, Party, WalletRefused, WalletUnavailable
 from support.http_wallet import HttpWalletState, http_wallet_server
+from support.tls import make_pki
 
 SECRET = "test-http-wallet-secret"
 ALICE = Party(player_id="alice", session_id="s1", currency="EUR")
@@ -128,6 +130,20 @@ async def test_a_slow_or_absent_wallet_is_an_unknown_outcome(
                                            timeout_s=0.5))
     with pytest.raises(WalletUnavailable):
         await absent.balance(ALICE)
+
+
+async def test_an_https_wallet_is_verified_against_the_configured_ca(
+        state: HttpWalletState, tmp_path: Path) -> None:
+    pki = make_pki(tmp_path)
+    with http_wallet_server(state, tls=(pki.server_cert, pki.server_key)) as base:
+        assert base.startswith("https://")
+        wallet = HttpWallet(HttpWalletSettings(url=base, hmac_secret=SECRET, timeout_s=5,
+                                               tls_ca_file=pki.ca_cert))
+        assert (await wallet.move(call(MoneyKind.DEBIT, "r1:1:debit", 250))).balance == 9_750
+        untrusted = HttpWallet(HttpWalletSettings(url=base, hmac_secret=SECRET, timeout_s=5))
+        with pytest.raises(WalletUnavailable):
+            await untrusted.move(call(MoneyKind.DEBIT, "r1:2:debit", 250))
+    assert state.balances["alice"] == 9_750
 
 
 class _Cards:

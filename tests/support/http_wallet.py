@@ -9,12 +9,14 @@ blocks that debit. Tests can make the next calls fail (``fail_next``) or tamper 
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from rgs.wallet.http_wallet import SIGNATURE_HEADER, sign
@@ -110,13 +112,21 @@ def _handler(state: HttpWalletState) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def http_wallet_server(state: HttpWalletState) -> Iterator[str]:
-    """Serve ``state`` on a loopback port in a thread; yield the base URL."""
+def http_wallet_server(state: HttpWalletState,
+                       tls: tuple[Path, Path] | None = None) -> Iterator[str]:
+    """Serve ``state`` on a loopback port in a thread (over TLS with ``(cert, key)``); yield
+    the base URL."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
+    scheme = "http"
+    if tls is not None:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(str(tls[0]), str(tls[1]))
+        server.socket = ctx.wrap_socket(server.socket, server_side=True)
+        scheme = "https"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/wallet"
+        yield f"{scheme}://127.0.0.1:{server.server_address[1]}/wallet"
     finally:
         server.shutdown()
         server.server_close()
