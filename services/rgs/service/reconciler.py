@@ -68,6 +68,10 @@ class Reconciler:
             except ServiceError as exc:
                 # The engine refuses every way forward: the round is a malfunction.
                 done += await self._void_stuck(r, exc)
+            except Exception:
+                # A bug met in one round must not stop the sweep of every other (the same
+                # round comes first again on every pass): log it loudly and go on.
+                log.exception("sweep of round %s failed", r.round_id)
         return done
 
     async def _void_stuck(self, r: StoredRound, exc: ServiceError) -> int:
@@ -122,6 +126,10 @@ class Reconciler:
                 await self.sweep_abandoned()
             except JournalError as exc:
                 log.warning("reconciler pass failed: %s", exc)
+            except Exception:
+                # This loop is what pays open wins and rolls back orphaned stakes: an
+                # unexpected error fails one pass, never the loop.
+                log.exception("reconciler pass failed")
             await asyncio.sleep(interval_s)
 
 

@@ -138,3 +138,29 @@ async def test_a_round_with_a_stake_in_doubt_does_not_go_on_so_no_rollback_follo
     assert kinds.index(MoneyKind.CREDIT) > max(
         i for i, k in enumerate(kinds) if k is MoneyKind.ROLLBACK)
     assert h.wallet.balances["alice"] == 100_000 - 200 + 400
+
+
+async def test_a_bug_in_one_abandoned_round_does_not_stop_the_sweep_of_the_others() -> None:
+    h = await harness()
+    alice = await h.session()
+    bob = await h.session("bob")
+    h.wallet.balances["bob"] = 1_000
+    first = await h.app.game.deal(alice, DealCommand(
+        request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=200),),
+        forced_cards=STAND_WINS))
+    second = await h.app.game.deal(bob, DealCommand(
+        request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=300),),
+        forced_cards=STAND_WINS))
+    settle = h.app.game.settle
+
+    async def buggy(session: object, cmd: object) -> object:
+        if getattr(cmd, "round_id", "") == first.round_id:
+            raise RuntimeError("a bug")
+        return await settle(session, cmd)  # type: ignore[arg-type]
+
+    h.app.game.settle = buggy  # type: ignore[method-assign,assignment]
+    h.clock.now += timedelta(hours=25)
+    assert await h.app.reconciler.sweep_abandoned() == 1
+    assert h.journal.tables.rounds[(bob.player_key, second.round_id)].status == "settled"
+    assert h.wallet.balances["bob"] == 1_000 - 300 + 600
+    assert not h.journal.tables.rounds[(alice.player_key, first.round_id)].finished
