@@ -69,6 +69,32 @@ _HAND_ACTIONS = (
 )
 
 
+#: Bet lists already verified, by (id of the rules, bets, the types of their numbers, limits): a
+#: simulation deals the same bets millions of times. The types are part of the key because
+#: ``100.0 == 100`` (a float stake must never ride on an int one's check). Bounded, and the rule
+#: set itself is stored to rule out id reuse.
+_VERIFIED: dict[tuple[object, ...], RuleSet] = {}
+
+
+def _number_types(b: BoxBet) -> tuple[type, ...]:
+    return (type(b.seat), type(b.stake), type(b.twenty_plus), type(b.perfect_pairs),
+            type(b.twenty_one_plus_three), *(type(x.stake) for x in b.behind))
+
+
+def _verify_bets_once(rules: RuleSet, bets: Sequence[BoxBet], limits: TableLimits | None) -> None:
+    try:
+        key = (id(rules), tuple(bets), limits, tuple(_number_types(b) for b in bets))
+        if _VERIFIED.get(key) is rules:
+            return
+    except TypeError:  # unhashable garbage in the bets: the full check names it
+        Round.verify_bets(rules, bets, limits)
+        return
+    Round.verify_bets(rules, bets, limits)
+    if len(_VERIFIED) >= 256:
+        _VERIFIED.clear()
+    _VERIFIED[key] = rules
+
+
 def _verify_behind(rules: RuleSet, box: BoxBet, lim: TableLimits) -> None:
     if not rules.bet_behind:
         raise InvalidBet(f"{rules.id} has no Bet Behind", rule="bet_behind")
@@ -95,7 +121,8 @@ class Round:
     """One round in play. Build it with :meth:`deal` (or :func:`replay`)."""
 
     __slots__ = (
-        "_active", "_boxes", "_dealer", "_dealer_bj", "_events", "_hole_hidden", "_source",
+        "_active", "_boxes", "_dealer", "_dealer_bj", "_events", "_hole_hidden", "_seat_index",
+        "_source",
         "limits", "phase", "rules", "seq",
     )
 
@@ -105,6 +132,7 @@ class Round:
         self.limits = limits
         self._source = source
         self._boxes: list[BoxState] = []
+        self._seat_index: dict[object, int] = {}
         self._dealer: list[str] = []
         self._hole_hidden = False
         self._dealer_bj: bool | None = None  # None: not known yet
@@ -128,7 +156,7 @@ class Round:
         for b in bets:
             if not isinstance(b, BoxBet):
                 raise InvalidBet("each box bet must be a BoxBet", rule="box_bet")
-            if not isinstance(b.seat, int) or not 1 <= b.seat <= rules.max_boxes:
+            if type(b.seat) is not int or not 1 <= b.seat <= rules.max_boxes:
                 raise InvalidBet(f"seat {b.seat!r} is not a seat of this table "
                                  f"(1..{rules.max_boxes})", rule="seat")
             if b.seat in seats:
@@ -170,10 +198,11 @@ class Round:
         Order of the deal: one card to each box in seat order, the dealer's up card, a second
         card to each box, then the hole card in hole-card games.
         """
-        cls.verify_bets(rules, bets, limits)
+        _verify_bets_once(rules, bets, limits)
         rnd = cls(rules, source, limits or rules.limits)
         ordered = sorted(bets, key=lambda b: b.seat)
         rnd._boxes = [BoxState(b) for b in ordered]
+        rnd._seat_index = {b.seat: i for i, b in enumerate(ordered)}
         rnd._emit(RoundStarted(variant=rules.id, boxes=tuple(ordered), limits=rnd.limits))
         rnd.seq = 1
         for box in rnd._boxes:
@@ -231,8 +260,9 @@ class Round:
         for box in self._boxes:
             total += box.bet.twenty_plus + box.bet.perfect_pairs + box.bet.twenty_one_plus_three
             total += box.insurance + sum(h.stake for h in box.hands)
-            total += sum(box.behind_insurance.values())
-            total += sum(sum(h.behind.values()) for h in box.hands)
+            if box.bet.behind:
+                total += sum(box.behind_insurance.values())
+                total += sum(sum(h.behind.values()) for h in box.hands)
         return total
 
     @property
@@ -242,8 +272,9 @@ class Round:
         for box in self._boxes:
             total += box.insurance_payout + sum(r[2] for r in box.side_results.values())
             total += sum(h.payout for h in box.hands)
-            total += sum(box.behind_insurance_paid.values())
-            total += sum(sum(h.behind_paid.values()) for h in box.hands)
+            if box.bet.behind:
+                total += sum(box.behind_insurance_paid.values())
+                total += sum(sum(h.behind_paid.values()) for h in box.hands)
         return total
 
     def money_by_player(self) -> dict[str, tuple[int, int]]:
@@ -443,13 +474,16 @@ class Round:
             self._emit(HoleCardRevealed(card=self._dealer[1]))
 
     def _locate(self, seat: int, hand: int) -> tuple[int, int]:
-        for bi, box in enumerate(self._boxes):
-            if box.bet.seat == seat:
-                if isinstance(hand, int) and not isinstance(hand, bool) \
-                        and 0 <= hand < len(box.hands):
-                    return bi, hand
-                raise WrongHand(f"seat {seat} has no hand {hand!r} "
-                                f"(hands 0..{len(box.hands) - 1})", rule="hand_index")
+        try:
+            bi = self._seat_index.get(seat)
+        except TypeError:  # an unhashable "seat"
+            bi = None
+        if bi is not None and type(seat) is int:
+            box = self._boxes[bi]
+            if type(hand) is int and 0 <= hand < len(box.hands):
+                return bi, hand
+            raise WrongHand(f"seat {seat} has no hand {hand!r} "
+                            f"(hands 0..{len(box.hands) - 1})", rule="hand_index")
         raise WrongHand(f"seat {seat!r} has no box in this round (seats {list(self.seats())})",
                         rule="seat")
 

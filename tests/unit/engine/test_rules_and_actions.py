@@ -242,3 +242,15 @@ def test_void_refunds_bet_behind_stakes_too() -> None:
     (ev,) = rnd.void("table malfunction")
     assert isinstance(ev, RoundVoided) and ev.total_refunded == ev.total_staked == 600
     assert rnd.money_by_player() == {"p1": (200, 200), "b1": (400, 400)}
+
+
+def test_a_float_stake_is_refused_even_after_the_same_int_stake_was_dealt() -> None:
+    rules = find_variant("classic-resplit")
+    Round.deal(rules, SequenceSource(["TS", "6H", "7D", "TC"]), [BoxBet(seat=1, stake=100)])
+    with pytest.raises(InvalidBet) as err:
+        Round.deal(rules, SequenceSource(["TS", "6H", "7D", "TC"]),
+                   [BoxBet(seat=1, stake=100.0)])  # type: ignore[arg-type]
+    assert err.value.rule == "stake_integer"
+    with pytest.raises(InvalidBet):
+        Round.deal(rules, SequenceSource(["TS", "6H", "7D", "TC"]),
+                   [BoxBet(seat=True, stake=100)])
