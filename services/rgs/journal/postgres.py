@@ -128,7 +128,10 @@ def _translated(fn: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutin
             return await fn(*args, **kwargs)
         except asyncpg.LockNotAvailableError as exc:
             raise JournalBusy("the player's journal is held by another call") from exc
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
+                # Seen while PostgreSQL shuts down under a call in flight ("cannot switch to
+                # state ...; another operation is in progress"): the server went away.
+                asyncpg.InternalClientError) as exc:
             raise JournalUnavailable(f"journal: {type(exc).__name__}: {exc}") from exc
 
     return wrapper

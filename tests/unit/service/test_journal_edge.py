@@ -1,0 +1,33 @@
+"""The PostgreSQL journal translates every driver failure once, at its edge, into the journal's
+own errors (a call then fails JOURNAL_UNAVAILABLE, retryable, never SERVER_ERROR)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+import pytest
+
+from rgs.journal.errors import JournalUnavailable
+from rgs.journal.postgres import PostgresPlayerJournal
+
+
+class _DyingConnection:
+    """A connection whose server is shutting down under the call."""
+
+    def __init__(self, exc: Exception) -> None:
+        self.exc = exc
+
+    async def fetchrow(self, *args: Any) -> None:
+        raise self.exc
+
+
+@pytest.mark.parametrize("exc", [
+    asyncpg.InternalClientError("cannot switch to state 12; another operation (2) is in progress"),
+    asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation"),
+    ConnectionResetError("reset by peer"),
+])
+async def test_a_connection_failing_under_a_call_is_journal_unavailable(exc: Exception) -> None:
+    pj = PostgresPlayerJournal(_DyingConnection(exc), "dev-operator/alice")  # type: ignore[arg-type]
+    with pytest.raises(JournalUnavailable):
+        await pj.find_request("r1")
