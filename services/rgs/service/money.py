@@ -1,8 +1,10 @@
 """Moving money through the wallet port with the outbox: write the row, call, record the outcome.
 
 A debit whose outcome is unknown is rolled back (never guessed); credits and rollbacks that did
-not go through stay open in the outbox and are driven to a final state by :func:`reconcile` on the
-player's next call (and by ``Settle``).
+not go through (or that the wallet refused: only a stake may be refused for good) stay open in the
+outbox and are driven to a final state by :func:`reconcile` on the player's next call, by
+``Settle`` and by the reconciler of every replica, with backoff. Each call counts as an attempt
+on its row, with its error.
 """
 
 from __future__ import annotations
