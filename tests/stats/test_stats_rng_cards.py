@@ -85,6 +85,14 @@ def test_fisher_yates_puts_every_card_at_every_position_equally_often() -> None:
     assert result.p_value >= ALPHA, result
 
 
+def test_shuffle_statistic_is_centred_on_its_dof_for_a_perfect_shuffle() -> None:
+    # A sum of permutation matrices is not multinomial: unscaled, Pearson's statistic averages
+    # 52·51 = 2652, not 51² = 2601. 100 small tables pin the mean (sd of the mean ≈ 7.2).
+    rng = _fixed_rng(b"null-mean")
+    stats = [shuffle_position_test(rng.shuffle, 100).statistic for _ in range(100)]
+    assert abs(float(np.mean(stats)) - 51 * 51) < 25
+
+
 def test_emptying_a_shoe_through_the_engine_source_is_a_uniform_shuffle() -> None:
     shuffle = engine_draw_shuffle(_source_for(_fixed_rng(b"engine-draw")))
     result = shuffle_position_test(shuffle, 10_000)
