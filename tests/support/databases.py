@@ -8,7 +8,10 @@ random, so test runs of different engineers can share one PostgreSQL server.
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Mapping
+
+import asyncpg
 
 from rgs import devdb
 from rgs.devdb import Migrate
@@ -92,4 +95,9 @@ class DatabaseTemplates:
 
     async def _drop(self, name: str) -> None:
         async with self._drop_limit:
-            await devdb.drop_database(self.server_url, name)
+            try:
+                await devdb.drop_database(self.server_url, name)
+            except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
+                # A throwaway copy that could not be dropped (a busy server) fails no test;
+                # say so once instead of an unretrieved task exception at exit.
+                print(f"note: test database {name} was not dropped: {exc!r}", file=sys.stderr)
