@@ -22,7 +22,7 @@ from rgs.api.server import RunningServer, TlsFiles, start_server
 from rgs.config import RgsSettings, load_brands
 from rgs.journal.postgres import PostgresJournal
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
-from rgs.rng.certified import CertifiedRng
+from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
 from rgs.service.backoffice import BackOffice
@@ -76,8 +76,13 @@ class App:
     journal: Journal
     wallet: Wallet
     reconciler: Reconciler
-    #: Health of the certified RNG when this app deals with it (None with injected cards).
-    rng_health: RngHealth | None = None
+    #: The certified RNG when this app deals with it (None with injected cards).
+    rng: CertifiedRng | None = None
+
+    @property
+    def rng_health(self) -> RngHealth | None:
+        """Health of the certified RNG, if this app deals with it."""
+        return self.rng.health if self.rng is not None else None
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     background: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -137,8 +142,11 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     # Metrics, spans and round accounting wrap whichever adapters were chosen (fakes too).
     journal, wallet = InstrumentedJournal(journal), InstrumentedWallet(wallet)
     if cards is None:
-        cards = CertifiedCards()
-    rng_health = cards.rng.health if isinstance(cards, CertifiedCards) else None
+        # Raises EntropySourceFailure when the start-up health test fails: nothing is served.
+        cards = CertifiedCards(CertifiedRng(RngSettings(
+            reseed_interval=settings.rng_reseed_interval,
+            prediction_resistance=settings.rng_prediction_resistance)))
+    rng = cards.rng if isinstance(cards, CertifiedCards) else None
     game = GameService(journal=journal, wallet=wallet, cards=cards,
                        brands=brands, clock=clock, test_mode=settings.test_mode)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
@@ -148,7 +156,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),
                             max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s))
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
-               rng_health=rng_health, closers=closers)
+               rng=rng, closers=closers)
 
 
 async def serve(settings: RgsSettings, app: App,

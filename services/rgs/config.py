@@ -70,6 +70,12 @@ class RgsSettings(BaseSettings):
     """Serve plaintext on a non-loopback address (loopback is always allowed)."""
     test_mode: bool = Field(default=False, description="Accept forced cards (labs, tests).")
     """Accept forced cards in Deal (certification labs and tests); refused in production."""
+    rng_reseed_interval: int = Field(default=1024, ge=1, le=2**48,
+                                     description="DRBG Generate requests between reseeds.")
+    """Generate requests of the certified DRBG between reseeds from the OS (SP 800-90A)."""
+    rng_prediction_resistance: bool = Field(
+        default=False, description="Reseed the DRBG from the OS before every Generate request.")
+    """SP 800-90A prediction resistance: fresh OS entropy before every Generate request."""
     brands_file: Path = Field(default=DEFAULT_BRANDS_FILE, description="Brand config JSON.")
     """The brand configuration file (operators' brands, variants, currency, limits)."""
     session_ttl_s: int = Field(default=4 * 3600, ge=60, description="Session lifetime.")

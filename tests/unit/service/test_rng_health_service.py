@@ -86,3 +86,19 @@ async def test_stuck_entropy_source_stops_dealing_and_turns_health_not_serving()
         await channel.close()
         await running.stop(grace=None)
         await app.close()
+
+
+async def test_rng_reseed_interval_and_prediction_resistance_come_from_the_settings(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RGS_RNG_RESEED_INTERVAL", "16")
+    monkeypatch.setenv("RGS_RNG_PREDICTION_RESISTANCE", "true")
+    clock = Clock()
+    app = await build(load_settings(), journal=InMemoryJournal(clock=clock), wallet=FakeWallet(),
+                      clock=clock)
+    try:
+        assert app.rng is not None
+        assert app.rng.settings.reseed_interval == 16
+        assert app.rng.settings.prediction_resistance is True
+        assert app.rng_health is app.rng.health and app.rng.health.healthy
+    finally:
+        await app.close()
