@@ -21,11 +21,19 @@ async def test_database_url_from_the_environment_wins_without_probing() -> None:
     assert (choice.url, choice.source) == ("postgresql://u@db.example/x", "env")
 
 
-async def test_local_server_is_chosen_when_it_answers() -> None:
-    if not await devdb.server_answers(devdb.LOCAL_SERVER_URL):
-        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
-    choice = await devdb.resolve_server(environ={})
-    assert (choice.url, choice.source) == (devdb.LOCAL_SERVER_URL, "local")
+async def test_local_server_is_chosen_when_it_answers_else_an_embedded_one() -> None:
+    answers = await devdb.server_answers(devdb.LOCAL_SERVER_URL)
+    parent = Path(tempfile.mkdtemp(prefix="rgs-devdb-local-"))
+    try:
+        choice = await devdb.resolve_server(environ={}, embedded_dir=parent / "pg")
+        if answers:
+            assert (choice.url, choice.source) == (devdb.LOCAL_SERVER_URL, "local")
+        else:  # a machine without a local server still gets a working database
+            assert choice.source == "embedded" and await devdb.server_answers(choice.url)
+    finally:
+        if not answers:
+            await asyncio.to_thread(devdb.stop_embedded, parent / "pg")
+        shutil.rmtree(parent, ignore_errors=True)
 
 
 async def test_embedded_server_is_started_when_nothing_else_answers() -> None:
