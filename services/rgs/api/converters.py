@@ -29,6 +29,7 @@ from rgs.engine import (
     Outcome,
     Phase,
     PlayerActed,
+    RoundStarted,
     RuleSet,
     SideBetKind,
     SideBetSettled,
@@ -48,6 +49,7 @@ from rgs.service.model import (
     PlayResult,
     RoundSummary,
     SettleCommand,
+    StoredRound,
     VoidCommand,
 )
 
@@ -186,6 +188,20 @@ def round_view_to_proto(r: PlayResult) -> bj.RoundView:
     if v.to_act is not None:
         msg.to_act.CopyFrom(bj.HandRef(seat=v.to_act[0], hand=v.to_act[1]))
     return msg
+
+
+def last_round_to_proto(r: StoredRound) -> bj.LastRound:
+    """A settled round's bets and totals (for Rebet and Ride Bet)."""
+    start = r.events[0] if r.events else None
+    boxes = start.boxes if isinstance(start, RoundStarted) else ()
+    return bj.LastRound(
+        variant_id=r.variant, round_id=r.round_id, total_staked=r.total_staked,
+        total_paid=r.total_paid,
+        boxes=[bj.BoxBet(seat=b.seat, stake=b.stake, twenty_plus=b.twenty_plus,
+                         perfect_pairs=b.perfect_pairs,
+                         twenty_one_plus_three=b.twenty_one_plus_three,
+                         insurance_offer=INSURANCE_OFFER_NUMBERS[b.insurance_offer],
+                         safety_net=b.safety_net) for b in boxes])
 
 
 def limits_to_proto(lim: TableLimits) -> bj.TableLimits:

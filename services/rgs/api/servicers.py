@@ -54,7 +54,9 @@ class BlackjackServicer(bj_grpc.BlackjackServiceServicer):
             return bj.ListVariantsResponse(
                 variants=[conv.variant_to_proto(r, lim)
                           for r, lim in self._game.variants(session)],
-                currency=session.currency)
+                currency=session.currency,
+                last_rounds=[conv.last_round_to_proto(r)
+                             for r in await self._game.last_rounds(session)])
         return await _serve(context, work)
 
     async def Deal(self, request: bj.DealRequest, context: Context) -> bj.DealResponse:

@@ -88,6 +88,10 @@ def _header(session: Session, rnd: Round, *, round_id: str, forced: tuple[str, .
                    total_paid=rnd.total_paid, events=rnd.events)
 
 
+#: How far back ``last_rounds`` looks for each variant's last settled round.
+RECENT_ROUNDS = 50
+
+
 def _refusing(exc: CardSourceUnavailable) -> Callable[[int], int]:
     def pick(n: int) -> int:
         raise CardSourceUnavailable(str(exc))
@@ -142,6 +146,18 @@ class GameService:
         """The variants the session's brand offers with its limits for each."""
         brand = self.brand(session)
         return [(VARIANTS[v], brand.limits[v]) for v in brand.variants]
+
+    async def last_rounds(self, session: Session) -> list[StoredRound]:
+        """The player's most recent settled round of each variant the brand offers (newest
+        first), for a client's Rebet and Ride Bet."""
+        offered = set(self.brand(session).variants)
+        recent = await self._journal.list_rounds(session.player_key, session.brand_id,
+                                                 before=None, limit=RECENT_ROUNDS)
+        last: dict[str, StoredRound] = {}
+        for r in recent:
+            if r.status == "settled" and r.variant in offered:
+                last.setdefault(r.variant, r)
+        return list(last.values())
 
     def _rules(self, session: Session, variant_id: str) -> tuple[RuleSet, TableLimits]:
         brand = self.brand(session)

@@ -323,25 +323,73 @@ class ListVariantsResponse(_message.Message):
 
     VARIANTS_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
+    LAST_ROUNDS_FIELD_NUMBER: _builtins.int
     currency: _builtins.str
     """ISO 4217 code of the session's currency (all amounts are minor units of it)."""
     @_builtins.property
     def variants(self) -> _containers.RepeatedCompositeFieldContainer[Global___Variant]:
         """The variants, in the order of the brand configuration."""
 
+    @_builtins.property
+    def last_rounds(self) -> _containers.RepeatedCompositeFieldContainer[Global___LastRound]:
+        """The player's most recent settled round of each offered variant that has one, so a client
+        can offer Rebet (the same stakes) and Ride Bet (the stakes plus the last win).
+        """
+
     def __init__(
         self,
         *,
         variants: _abc.Iterable[Global___Variant] | None = ...,
         currency: _builtins.str = ...,
+        last_rounds: _abc.Iterable[Global___LastRound] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["currency", b"currency", "variants", b"variants"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["currency", b"currency", "last_rounds", b"last_rounds", "variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListVariantsResponse: _TypeAlias = ListVariantsResponse  # noqa: Y015
+
+@_typing.final
+class LastRound(_message.Message):
+    """LastRound is a player's most recent settled round of one variant."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VARIANT_ID_FIELD_NUMBER: _builtins.int
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    BOXES_FIELD_NUMBER: _builtins.int
+    TOTAL_STAKED_FIELD_NUMBER: _builtins.int
+    TOTAL_PAID_FIELD_NUMBER: _builtins.int
+    variant_id: _builtins.str
+    """Variant id."""
+    round_id: _builtins.str
+    """Round id."""
+    total_staked: _builtins.int
+    """Everything staked in that round, in minor units."""
+    total_paid: _builtins.int
+    """Everything paid back in that round (stakes returned plus wins), in minor units."""
+    @_builtins.property
+    def boxes(self) -> _containers.RepeatedCompositeFieldContainer[Global___BoxBet]:
+        """The bets that round placed, one per box."""
+
+    def __init__(
+        self,
+        *,
+        variant_id: _builtins.str = ...,
+        round_id: _builtins.str = ...,
+        boxes: _abc.Iterable[Global___BoxBet] | None = ...,
+        total_staked: _builtins.int = ...,
+        total_paid: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["boxes", b"boxes", "round_id", b"round_id", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LastRound: _TypeAlias = LastRound  # noqa: Y015
 
 @_typing.final
 class TableLimits(_message.Message):
