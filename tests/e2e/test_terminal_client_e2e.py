@@ -60,3 +60,19 @@ async def test_terminal_client_refuses_a_bad_amount_and_offers_insurance(e2e: Cl
     # insured 0.50 pays 1.50; the main 1.00 loses to the dealer blackjack: net 0.00
     assert "You broke even 0.00 EUR. Balance 100.00 EUR." in text
     assert await wallet_balance(e2e, pid) == 10_000
+
+
+async def test_terminal_client_offers_rebet_and_ride_bet_after_a_win(e2e: Clients) -> None:
+    pid = await new_player(e2e, balance=50_000)
+    # every deal: player 10+9 stands, dealer 6+10+10 busts: the 19 wins
+    player, out = await _player(
+        e2e, pid, "classic-resplit",
+        ["3.00", "s", "r", "s", "", "s", "q"],
+        ["TS", "6H", "9D", "TC", "TD"])
+    assert await player.run() == 0
+    text = "\n".join(out)
+    assert "Stake (Enter = rebet 3.00 EUR, r = ride bet 6.00 EUR, q = quit)" in text
+    assert "stake 6.00 EUR  win → 12.00 EUR" in text  # the ride bet: 3.00 stake + 3.00 won
+    assert "Stake (Enter = rebet 6.00 EUR, r = ride bet 12.00 EUR, q = quit)" in text
+    # +3.00, +6.00, then the rebet of 6.00 wins +6.00
+    assert await wallet_balance(e2e, pid) == 50_000 + 300 + 600 + 600

@@ -84,10 +84,13 @@ async def _main(args: argparse.Namespace) -> int:
         if args.variant not in by_id:
             raise UserError(f"{args.variant!r} is not offered here; offered: "
                             f"{', '.join(by_id) or 'none'}")
+        last = next((r for r in listed.last_rounds if r.variant_id == args.variant), None)
         player = Player(stub=stub, token=token, variant=by_id[args.variant],
                         currency=listed.currency, ask=input, say=print,
                         forced_cards=tuple(c.strip().upper() for c in
                                            args.forced_cards.split(",") if c.strip()),
+                        last_stake=last.boxes[0].stake if last and last.boxes else 0,
+                        last_win=max(0, last.total_paid - last.total_staked) if last else 0,
                         ascii_only=args.ascii or not (sys.stdout.encoding or "").lower()
                         .startswith("utf"))
         try:

@@ -61,6 +61,9 @@ class Player:
     ascii_only: bool = False
     #: Test mode only (labs, our tests): cards the next deal draws first.
     forced_cards: tuple[str, ...] = ()
+    #: Main stake and net win of the player's last settled round here (Rebet / Ride Bet).
+    last_stake: int = 0
+    last_win: int = 0
 
     @property
     def _md(self) -> tuple[tuple[str, str], ...]:
@@ -96,6 +99,9 @@ class Player:
                 view = await self._play(view)
                 self.say(render.table(view, ascii_only=self.ascii_only))
                 self.say(self._summary(view))
+                if view.status == bj.ROUND_STATUS_SETTLED and view.boxes:
+                    self.last_stake = view.boxes[0].stake
+                    self.last_win = max(0, view.total_paid - view.total_staked)
                 view = None
         except EOFError:
             self.say("bye")
@@ -115,15 +121,23 @@ class Player:
     async def _deal(self) -> bj.RoundView | None:
         limits, cur = self.variant.limits, self.currency
         while True:
-            answer = self.ask(f"Stake (Enter = {render.money(limits.main_min, cur)}, q = quit): ")
-            if answer.strip().lower() in ("q", "quit", "exit"):
+            default = self.last_stake or limits.main_min
+            ride = min(self.last_stake + self.last_win, limits.main_max)
+            offer = (f", r = ride bet {render.money(ride, cur)}"
+                     if self.last_stake and self.last_win else "")
+            answer = self.ask(f"Stake (Enter = {'rebet ' if self.last_stake else ''}"
+                              f"{render.money(default, cur)}{offer}, q = quit): ").strip()
+            if answer.lower() in ("q", "quit", "exit"):
                 self.say("bye")
                 return None
-            try:
-                stake = render.parse_money(answer, cur) if answer.strip() else limits.main_min
-            except ValueError as exc:
-                self.say(str(exc))
-                continue
+            if answer.lower() == "r" and offer:
+                stake = ride
+            else:
+                try:
+                    stake = render.parse_money(answer, cur) if answer else default
+                except ValueError as exc:
+                    self.say(str(exc))
+                    continue
             box = bj.BoxBet(seat=1, stake=stake)
             for side in self.variant.side_bets:
                 name = render._SIDE_NAMES.get(side.kind, "side bet")
