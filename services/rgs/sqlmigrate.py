@@ -1,0 +1,85 @@
+"""Numbered ``.sql`` migrations (``NNNN_name.sql``) applied to one PostgreSQL schema.
+
+The journal (:mod:`rgs.journal.migrate`) and the sandbox wallet (:mod:`sandbox_wallet.migrate`)
+each describe their set with a :class:`SqlMigrations`; this module does the applying.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+import asyncpg
+
+_FILE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Migration:
+    """One migration file."""
+
+    version: int
+    name: str
+    sql: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SqlMigrations:
+    """The migrations shipped in ``package``, applied to ``schema``.
+
+    ``lock_key`` is any constant, the same in every process migrating the same database: an
+    advisory lock on it serialises concurrent runs.
+    """
+
+    package: str
+    schema: str
+    lock_key: int
+
+    def migrations(self) -> list[Migration]:
+        """The shipped migrations in version order."""
+        found: list[Migration] = []
+        for entry in resources.files(self.package).iterdir():
+            match = _FILE.match(entry.name)
+            if match:
+                found.append(Migration(version=int(match[1]), name=entry.name,
+                                       sql=entry.read_text("utf-8")))
+        return sorted(found, key=lambda m: m.version)
+
+    async def migrate(self, database_url: str) -> list[str]:
+        """Bring the schema of ``database_url`` up to date; return the applied file names.
+
+        Safe to run concurrently from several processes (the advisory lock serialises them) and
+        repeatedly (applied versions are recorded in ``<schema>.schema_migrations``).
+        """
+        conn = await asyncpg.connect(database_url)
+        try:
+            await conn.execute("SELECT pg_advisory_lock($1)", self.lock_key)
+            try:
+                return await self._apply_pending(conn)
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", self.lock_key)
+        finally:
+            await conn.close()
+
+    async def _apply_pending(self, conn: asyncpg.Connection) -> list[str]:
+        schema = self.schema
+        await conn.execute(
+            f"CREATE SCHEMA IF NOT EXISTS {schema};"
+            f"CREATE TABLE IF NOT EXISTS {schema}.schema_migrations ("
+            " version integer PRIMARY KEY, name text NOT NULL,"
+            " applied_at timestamptz NOT NULL DEFAULT now())")
+        done = {r["version"] for r in
+                await conn.fetch(f"SELECT version FROM {schema}.schema_migrations")}
+        applied: list[str] = []
+        for m in self.migrations():
+            if m.version in done:
+                continue
+            async with conn.transaction():
+                await conn.execute(f"SET LOCAL search_path TO {schema}")
+                await conn.execute(m.sql)
+                await conn.execute(
+                    f"INSERT INTO {schema}.schema_migrations (version, name) VALUES ($1, $2)",
+                    m.version, m.name)
+            applied.append(m.name)
+        return applied
