@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from rgs.engine.cards import SequenceSource
+from rgs.engine.cards import CardSource, ForcedCards, SequenceSource, Shoe, ShoeSource
 from rgs.engine.errors import ReplayMismatch
 from rgs.engine.model import CardDealt, Event, PlayerActed, RoundStarted, RoundVoided
 from rgs.engine.round import Round
 from rgs.engine.rules import RuleSet
 
 
-def replay(rules: RuleSet, events: Sequence[Event]) -> Round:
+def replay(rules: RuleSet, events: Sequence[Event], *,
+           pick: Callable[[int], int] | None = None, forced: Sequence[str] = ()) -> Round:
     """Rebuild a round from its events, and check it produces exactly the same events.
 
     The cards come from the journal's ``CardDealt`` events in order; the decisions from its
     ``PlayerActed`` events; a ``RoundVoided`` voids the rebuilt round. Any difference raises
     :class:`ReplayMismatch`.
+
+    Without ``pick`` the rebuilt round has no card beyond the journal's. With it, the round can
+    go on: the cards of ``forced`` not yet dealt come next, then draws (by ``pick``) from the
+    variant's decks less every card already out, exactly as the original round would have drawn.
     """
     if not events or not isinstance(events[0], RoundStarted):
         raise ReplayMismatch("a round's events start with RoundStarted", rule="replay")
@@ -24,7 +29,11 @@ def replay(rules: RuleSet, events: Sequence[Event]) -> Round:
     if start.variant != rules.id:
         raise ReplayMismatch(f"events are of {start.variant}, not {rules.id}", rule="replay")
     cards = [e.card for e in events if isinstance(e, CardDealt)]
-    rnd = Round.deal(rules, SequenceSource(cards), start.boxes, start.limits)
+    source: CardSource = SequenceSource(cards)
+    if pick is not None:
+        source = ForcedCards([*cards, *forced[len(cards):]],
+                             then=ShoeSource(Shoe.of_decks(rules.decks), pick))
+    rnd = Round.deal(rules, source, start.boxes, start.limits)
     for e in events:
         if isinstance(e, PlayerActed):
             rnd.act(e.seat, e.hand, e.action)
