@@ -13,7 +13,7 @@ import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from rgs.journal.errors import JournalBusy, JournalError, JournalUnavailable
+from rgs.journal.errors import JournalBusy, JournalUnavailable
 from rgs.service.errors import (
     Busy,
     InvalidRequest,
@@ -25,6 +25,7 @@ from rgs.service.errors import (
     Unauthenticated,
     Unavailable,
 )
+from rgs.service.ports import CardSourceUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +46,15 @@ ERROR_TABLE: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     (JournalBusy, grpc.StatusCode.ABORTED),
     (JournalUnavailable, grpc.StatusCode.UNAVAILABLE),
+    # The certified RNG failed a health test: retryable on another (healthy) replica.
+    (CardSourceUnavailable, grpc.StatusCode.UNAVAILABLE),
 )
 
-_JOURNAL_REASONS: dict[type[JournalError], str] = {
+#: Reasons of the rows whose errors are not ServiceErrors (which carry their own).
+_PORT_REASONS: dict[type[Exception], str] = {
     JournalBusy: "REQUEST_IN_PROGRESS",
     JournalUnavailable: "JOURNAL_UNAVAILABLE",
+    CardSourceUnavailable: "RNG_UNAVAILABLE",
 }
 
 
@@ -59,7 +64,7 @@ def classify(exc: BaseException) -> tuple[grpc.StatusCode, str, str]:
         if isinstance(exc, cls):
             if isinstance(exc, ServiceError):
                 return code, exc.reason, str(exc)
-            reason = next((r for c, r in _JOURNAL_REASONS.items() if isinstance(exc, c)),
+            reason = next((r for c, r in _PORT_REASONS.items() if isinstance(exc, c)),
                           "UNAVAILABLE")
             return code, reason, str(exc)
     return grpc.StatusCode.UNAVAILABLE, "SERVER_ERROR", "the server could not serve the call"

@@ -98,11 +98,6 @@ def _refusing(exc: CardSourceUnavailable) -> Callable[[int], int]:
     return pick
 
 
-def _no_cards(exc: CardSourceUnavailable) -> Unavailable:
-    """The refusal when the certified RNG may not deal: retryable on another replica."""
-    return Unavailable(f"{exc}; retry (another replica will deal)", reason="RNG_UNAVAILABLE")
-
-
 class GameService:
     """The game client's use cases."""
 
@@ -198,8 +193,6 @@ class GameService:
             source = deal_source(rules, self._cards.picker(), cmd.forced_cards)
         except EngineError as exc:
             raise translate_engine(exc) from exc
-        except CardSourceUnavailable as exc:
-            raise _no_cards(exc) from exc
         async with self._journal.player(session.player_key) as pj:
             fingerprint = request_hash("deal", cmd)
             stored = await self._stored_response(pj, cmd.request_id, "deal", fingerprint)
@@ -218,7 +211,7 @@ class GameService:
             except (EngineError, CardSourceUnavailable) as exc:
                 await money.roll_back(pj, self._wallet, _party(session), debit)
                 if isinstance(exc, CardSourceUnavailable):
-                    raise _no_cards(exc) from exc
+                    raise  # answered UNAVAILABLE / RNG_UNAVAILABLE by the error table
                 raise translate_engine(exc) from exc
             header = _header(session, rnd, round_id=round_id, forced=cmd.forced_cards)
             return await self._commit(pj, session, header, rnd, new_from=0, balance=balance,
@@ -263,7 +256,7 @@ class GameService:
                 if debit is not None:
                     await money.roll_back(pj, self._wallet, _party(session), debit)
                 if isinstance(exc, CardSourceUnavailable):
-                    raise _no_cards(exc) from exc
+                    raise  # answered UNAVAILABLE / RNG_UNAVAILABLE by the error table
                 raise translate_engine(exc) from exc
             header = _header(session, rnd, round_id=stored.round_id,
                              forced=stored.forced_cards, base=stored)
