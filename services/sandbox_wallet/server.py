@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import random
 from dataclasses import dataclass
 
@@ -12,6 +11,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from rgs import devdb
+from rgs.config import is_loopback
 from rgs.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from rgs.wallet.v1 import wallet_pb2, wallet_pb2_grpc
 from sandbox_wallet.auth import BearerAuth
@@ -62,16 +62,6 @@ def split_listen(listen: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-def is_loopback(host: str) -> bool:
-    """True for localhost and loopback IP addresses."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def _server_credentials(settings: SandboxWalletSettings) -> grpc.ServerCredentials | None:
     if settings.tls_cert_file is None and settings.tls_key_file is None:
         return None
@@ -89,7 +79,7 @@ async def start(settings: SandboxWalletSettings) -> RunningWallet:
     """Migrate the database, seed demo players and start serving; return the running server."""
     host, port = split_listen(settings.listen)
     credentials = _server_credentials(settings)
-    if credentials is None and not (is_loopback(host) or settings.allow_plaintext):
+    if credentials is None and not (is_loopback(settings.listen) or settings.allow_plaintext):
         raise ConfigError(
             f"refusing plaintext on non-loopback {host}: give TLS files or --allow-plaintext"
         )
