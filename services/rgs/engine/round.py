@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rgs.engine.cards import CARD_VALUE, CardSource
+from rgs.engine.cards import CARD_VALUE, CardSource, hand_total
 from rgs.engine.errors import (
     ActionNotAllowed,
     InvalidBet,
@@ -407,7 +407,7 @@ class Round:
     def view(self) -> RoundView:
         """The public state of the round (no hole card before it is revealed)."""
         dealer = self.dealer_cards()
-        d_hand = HandState(list(dealer), 0)
+        d_total, d_soft = hand_total(dealer)
         boxes = []
         for bi, box in enumerate(self._boxes):
             hands = []
@@ -436,7 +436,7 @@ class Round:
                 behind=tuple(self._behind_view(box, bb) for bb in box.bet.behind)))
         return RoundView(
             variant=self.rules.id, phase=self.phase, seq=self.seq, dealer_cards=dealer,
-            dealer_total=d_hand.total if dealer else 0, dealer_soft=d_hand.soft,
+            dealer_total=d_total, dealer_soft=d_soft,
             dealer_hole_hidden=self._hole_hidden, boxes=tuple(boxes), to_act=self.to_act,
             total_staked=self.total_staked, total_paid=self.total_paid)
 
@@ -868,14 +868,10 @@ class Round:
                 ace = ace or v == 1
         self._settle_round()
 
-    def _dealer_total(self) -> tuple[int, bool]:
-        d = HandState(list(self._dealer), 0)
-        return d.total, d.soft
-
     def _settle_round(self) -> None:
         r = self.rules
         dealer_bj = bool(self._dealer_bj)
-        d_total, _ = self._dealer_total()
+        d_total, _ = hand_total(self._dealer)
         dealer_push = r.dealer_push_total is not None and d_total == r.dealer_push_total
         for box in self._boxes:
             seat = box.bet.seat
