@@ -24,14 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rgs", description="Remote game server for casino blackjack.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            missing = exc.name or ""
-            if not (name == missing or name.startswith(missing + ".")):
-                raise  # a real missing dependency, not an absent command module
-            continue
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 

@@ -140,7 +140,7 @@ class Player:
                     continue
             box = bj.BoxBet(seat=1, stake=stake)
             for side in self.variant.side_bets:
-                name = render._SIDE_NAMES.get(side.kind, "side bet")
+                name = render.SIDE_NAMES.get(side.kind, "side bet")
                 raw = self.ask(f"{name} stake (Enter = none): ").strip()
                 if raw:
                     try:

@@ -34,7 +34,7 @@ _OUTCOMES = {
     bj.OUTCOME_CASHED_OUT: "cashed out", bj.OUTCOME_CHARLIE: "card Charlie wins",
     bj.OUTCOME_VOID: "void (stake returned)",
 }
-_SIDE_NAMES = {
+SIDE_NAMES = {
     bj.SIDE_BET_KIND_TWENTY_PLUS: "20+ Bonus", bj.SIDE_BET_KIND_PERFECT_PAIRS: "Perfect Pairs",
     bj.SIDE_BET_KIND_TWENTY_ONE_PLUS_THREE: "21+3",
 }
@@ -106,7 +106,7 @@ def table(view: bj.RoundView, *, ascii_only: bool = False) -> str:
                          f"{' doubled' if hand.doubled else ''}"
                          f"{'  ' + status if status else ''}{paid}")
         for side in box.side_bets:
-            name = _SIDE_NAMES.get(side.kind, "side bet")
+            name = SIDE_NAMES.get(side.kind, "side bet")
             result = (f"{side.line.replace('_', ' ')} → {money(side.payout, cur)}"
                       if side.settled else "open")
             lines.append(f"    {name} {money(side.stake, cur)}: {result}")
