@@ -24,11 +24,11 @@ from rgs.bootstrap import (
     serve,
 )
 from rgs.config import ConfigError, RgsSettings, load_brands, load_settings
-from rgs.journal.errors import JournalError
 from rgs.journal.migrate import migrate
 from rgs.observability.interceptors import server_interceptors
 from rgs.observability.logging import configure_logging
 from rgs.observability.runtime import ObservabilityRuntime, start_observability
+from rgs.service.ports import JournalError
 
 log = logging.getLogger("rgs")
 

@@ -17,12 +17,12 @@ import pytest_asyncio
 from rgs.bootstrap import App, add_dev_operator_keys, build
 from rgs.config import RgsSettings
 from rgs.engine import Action, BoxBet, Phase, replay
-from rgs.journal.errors import JournalBusy
 from rgs.journal.migrate import SCHEMA, migrate, migrations
 from rgs.journal.postgres import PostgresJournal
 from rgs.sandbox.v1 import sandbox_pb2
 from rgs.service.errors import Unavailable
 from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, Session
+from rgs.service.ports import JournalBusy
 from rgs.variants import find_variant
 from support.sandbox import AUTH, SandboxWalletClient
 

@@ -13,8 +13,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from rgs.journal.errors import JournalBusy
 from rgs.service.model import Movement, Session, StoredRequest, StoredRound
+from rgs.service.ports import JournalBusy
 from rgs.wallet.port import MoneyKind
 
 

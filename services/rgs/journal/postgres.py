@@ -17,10 +17,10 @@ from typing import Any, ParamSpec, TypeVar
 
 import asyncpg
 
-from rgs.journal.codec import decode_event, encode_event, event_kind
-from rgs.journal.errors import JournalBusy, JournalUnavailable
+from rgs.codec import decode_event, encode_event, event_kind
 from rgs.journal.migrate import SCHEMA
 from rgs.service.model import Movement, Session, StoredRequest, StoredRound
+from rgs.service.ports import JournalBusy, JournalUnavailable
 from rgs.wallet.port import MoneyKind
 
 P = ParamSpec("P")

@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
+from rgs.codec import decode_value, encode_value
 from rgs.engine import (
     Action,
     EngineError,
@@ -24,7 +25,6 @@ from rgs.engine import (
     TableLimits,
 )
 from rgs.engine.cards import check_card
-from rgs.journal.codec import decode_value, encode_value
 from rgs.service import money
 from rgs.service.common import (
     check_request_id,

@@ -1,5 +1,5 @@
-"""The dependency rule: the service layer sees the engine and the ports, never an adapter; only
-bootstrap picks adapters."""
+"""The dependency rule: the service layer and the API edge see the engine and the ports, never an
+adapter; only bootstrap picks adapters."""
 
 from __future__ import annotations
 
@@ -9,9 +9,14 @@ import rgs
 from support.pyimports import source_facts
 
 ROOT = Path(rgs.__file__).parent
-#: Modules that talk to the outside world: only adapters, the API edge and bootstrap use them.
-ADAPTERS = ("asyncpg", "grpc", "rgs.journal.postgres", "rgs.wallet.grpc_wallet", "rgs.api",
-            "rgs.bootstrap", "rgs.devdb", "sandbox_wallet", "google.protobuf")
+#: Every adapter behind a port: the journal package (PostgreSQL, in-memory, migrations) and each
+#: wallet adapter. The service and the API reach them only through rgs.service.ports and
+#: rgs.wallet.port, whose errors live beside them.
+ADAPTERS = ("rgs.journal", "rgs.wallet.grpc_wallet", "rgs.wallet.http_wallet")
+#: Modules that talk to the outside world or wire it: only adapters, the API edge, bootstrap and
+#: the command line use them.
+OUTSIDE = ("asyncpg", "grpc", "rgs.api", "rgs.bootstrap", "rgs.cli", "rgs.devdb",
+           "sandbox_wallet", "google.protobuf", "rgs.generated", "rgs.observability")
 
 
 def _imports(path: Path) -> set[str]:
@@ -28,12 +33,23 @@ def _offenders(package: str, banned: tuple[str, ...]) -> dict[str, list[str]]:
     return out
 
 
-def test_service_imports_no_adapter() -> None:
-    assert _offenders("service", ADAPTERS) == {}
+def test_service_imports_no_adapter_and_nothing_from_the_outside() -> None:
+    assert _offenders("service", (*ADAPTERS, *OUTSIDE)) == {}
 
 
-def test_wallet_port_and_journal_codec_import_no_transport() -> None:
-    for module in ("wallet/port.py", "journal/codec.py", "journal/memory.py"):
+def test_api_imports_no_journal_and_no_wallet_adapter() -> None:
+    assert _offenders("api", ADAPTERS) == {}
+
+
+def test_the_ban_catches_an_adapter_imported_through_its_parent_package(tmp_path: Path) -> None:
+    (tmp_path / "sneaky.py").write_text("from rgs import journal\nfrom rgs.wallet import "
+                                        "http_wallet\n")
+    names = source_facts(tmp_path)[tmp_path / "sneaky.py"].imports
+    assert {"rgs.journal", "rgs.wallet.http_wallet"} <= names
+
+
+def test_wallet_port_and_codec_import_no_transport() -> None:
+    for module in ("wallet/port.py", "codec.py", "journal/memory.py"):
         bad = [n for n in _imports(ROOT / module) if n.split(".")[0] in ("grpc", "asyncpg")]
         assert bad == [], module
 
@@ -43,10 +59,10 @@ def test_engine_imports_nothing_from_the_service_side() -> None:
                                  "rgs.bootstrap", "grpc", "asyncpg")) == {}
 
 
-def test_only_bootstrap_and_the_cli_choose_concrete_adapters() -> None:
+def test_only_bootstrap_chooses_concrete_adapters() -> None:
     choosers = set()
     for path in ROOT.rglob("*.py"):
         names = _imports(path)
-        if {"rgs.journal.postgres", "rgs.wallet.grpc_wallet"} & names:
+        if {"rgs.journal.postgres", "rgs.wallet.grpc_wallet", "rgs.wallet.http_wallet"} & names:
             choosers.add(str(path.relative_to(ROOT)))
     assert choosers == {"bootstrap.py"}

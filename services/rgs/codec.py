@@ -1,6 +1,8 @@
-"""JSON codec for journal values: engine events, views and other frozen dataclasses.
+"""JSON codec for the project's values: engine events, views and other frozen dataclasses.
 
-The journal stores every event as a JSON object with its ``kind`` (the event class in
+A neutral module, below every layer that uses it: the journal adapters store events with it,
+the service stores idempotent answers with it, the API renders round histories with it. The
+journal stores every event as a JSON object with its ``kind`` (the event class in
 snake_case) and its fields. Encoding and decoding are driven by the dataclasses' type hints, so a
 new event type needs no codec change; ``tests/unit/service/test_codec.py`` round-trips every one.
 
