@@ -33,11 +33,11 @@ import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 
 from rgs import devdb  # noqa: E402
-from rgs.blackjack.v1 import blackjack_pb2 as bj  # noqa: E402
-from rgs.blackjack.v1 import blackjack_pb2_grpc  # noqa: E402
-from rgs.operator.v1 import operator_pb2 as op  # noqa: E402
-from rgs.operator.v1 import operator_pb2_grpc  # noqa: E402
-from rgs.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc  # noqa: E402
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj  # noqa: E402
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc  # noqa: E402
+from rgs.generated.operator.v1 import operator_pb2 as op  # noqa: E402
+from rgs.generated.operator.v1 import operator_pb2_grpc  # noqa: E402
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 OPERATOR = (("authorization", "Bearer rgs-dev-operator-key"),)

@@ -14,10 +14,10 @@ import grpc
 import pytest
 from e2e_servers import ROOT, free_port, wait_serving
 
-from rgs.blackjack.v1 import blackjack_pb2 as bj
-from rgs.blackjack.v1 import blackjack_pb2_grpc
-from rgs.operator.v1 import operator_pb2 as op
-from rgs.operator.v1 import operator_pb2_grpc
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.service_cli import main as service_main
 from support.databases import SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
 

@@ -19,11 +19,11 @@ from rgs.config import RgsSettings
 from rgs.engine import Action, BoxBet, Phase, replay
 from rgs.journal.migrate import SCHEMA, migrate, migrations
 from rgs.journal.postgres import PostgresJournal
-from rgs.sandbox.v1 import sandbox_pb2
 from rgs.service.errors import Unavailable
 from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, Session
 from rgs.service.ports import JournalBusy
 from rgs.variants import find_variant
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from support.sandbox import AUTH, SandboxWalletClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

@@ -28,17 +28,17 @@ from opentelemetry.trace import SpanKind
 from ops_toolbox import OPS, PROMETHEUS_PROVIDED, STANDARD_SERIES, names_in
 from prometheus_client import REGISTRY
 
-from rgs.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
 from rgs.bootstrap import App, add_dev_operator_keys, build, serve
 from rgs.config import RgsSettings, load_brands
 from rgs.engine.model import CardDealt
+from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2, operator_pb2_grpc
 from rgs.journal.memory import InMemoryJournal
 from rgs.observability import metrics
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.observability.interceptors import server_interceptors
 from rgs.observability.logging import JsonFormatter, RedactionFilter
 from rgs.observability.tracing import TraceContextClientInterceptor, configure_tracing, tracer
-from rgs.operator.v1 import operator_pb2, operator_pb2_grpc
 from rgs.wallet.port import MoneyCall, MoneyKind, MoneyResult, Party
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

@@ -22,7 +22,7 @@ import pytest
 import yaml
 from ops_toolbox import OPS, PROMETHEUS_PROVIDED, ROOT, names_in
 
-from rgs.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
+from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
 from rgs.service.common import sha256_hex
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

@@ -17,8 +17,8 @@ from grpc_reflection.v1alpha import reflection
 
 from rgs.api.errors import status_trailer
 from rgs.api.servicers import BlackjackServicer, OperatorServicer
-from rgs.blackjack.v1 import blackjack_pb2
-from rgs.operator.v1 import operator_pb2
+from rgs.generated.blackjack.v1 import blackjack_pb2
+from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
 from rgs.service.play import GameService
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import grpc
 
-from rgs.blackjack.v1 import blackjack_pb2 as bj
-from rgs.blackjack.v1 import blackjack_pb2_grpc as bj_grpc
 from rgs.cli_common import UserError
 from rgs.client.play import Player, PlayError
-from rgs.operator.v1 import operator_pb2 as op
-from rgs.operator.v1 import operator_pb2_grpc as op_grpc
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc as bj_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc as op_grpc
 
 SANDBOX_ADDRESS = "127.0.0.1:50051"
 SANDBOX_OPERATOR_KEY = "rgs-dev-operator-key"

@@ -10,6 +10,7 @@ from typing import Any
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
+from rgs.generated.wallet.v1 import wallet_pb2, wallet_pb2_grpc
 from rgs.observability.tracing import client_interceptors
 from rgs.wallet.port import (
     MoneyCall,
@@ -19,7 +20,6 @@ from rgs.wallet.port import (
     WalletRefused,
     WalletUnavailable,
 )
-from rgs.wallet.v1 import wallet_pb2, wallet_pb2_grpc
 
 _STATUS_DETAILS_KEY = "grpc-status-details-bin"
 #: Reasons the wallet contract calls retryable: the outcome of the call is unknown.

@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from rgs.blackjack.v1 import blackjack_pb2 as rgs_dot_blackjack_dot_v1_dot_blackjack__pb2
+from rgs.generated.blackjack.v1 import blackjack_pb2 as rgs_dot_blackjack_dot_v1_dot_blackjack__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__

@@ -28,7 +28,7 @@ DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n rgs/blackjack/v1/
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
-_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'rgs.blackjack.v1.blackjack_pb2', _globals)
+_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'rgs.generated.blackjack.v1.blackjack_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_ACTION']._serialized_start=3159

@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from rgs.operator.v1 import operator_pb2 as rgs_dot_operator_dot_v1_dot_operator__pb2
+from rgs.generated.operator.v1 import operator_pb2 as rgs_dot_operator_dot_v1_dot_operator__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__

@@ -29,7 +29,7 @@ DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ergs/operator/v
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
-_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'rgs.operator.v1.operator_pb2', _globals)
+_builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'rgs.generated.operator.v1.operator_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_CREATESESSIONREQUEST']._serialized_start=84

@@ -20,7 +20,7 @@ UPPER_SNAKE_CASE, e.g. ACTION_NOT_ALLOWED, INSUFFICIENT_FUNDS, STAKE_OUT_OF_LIMI
 
 from collections import abc as _abc
 from grpc import aio as _aio
-from rgs.blackjack.v1 import blackjack_pb2 as _blackjack_pb2
+from rgs.generated.blackjack.v1 import blackjack_pb2 as _blackjack_pb2
 import abc as _abc_1
 import grpc as _grpc
 import sys

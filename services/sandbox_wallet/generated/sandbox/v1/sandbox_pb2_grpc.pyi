@@ -9,7 +9,7 @@ Calls carry the same `authorization: Bearer <key>` metadata as the wallet calls.
 
 from collections import abc as _abc
 from grpc import aio as _aio
-from rgs.sandbox.v1 import sandbox_pb2 as _sandbox_pb2
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2 as _sandbox_pb2
 import abc as _abc_1
 import grpc as _grpc
 import sys

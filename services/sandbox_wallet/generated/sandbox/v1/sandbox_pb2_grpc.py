@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from rgs.sandbox.v1 import sandbox_pb2 as rgs_dot_sandbox_dot_v1_dot_sandbox__pb2
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2 as rgs_dot_sandbox_dot_v1_dot_sandbox__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__

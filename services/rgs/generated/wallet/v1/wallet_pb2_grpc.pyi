@@ -24,7 +24,7 @@ the wallet never saw succeeds and blocks that debit from being applied later.
 
 from collections import abc as _abc
 from grpc import aio as _aio
-from rgs.wallet.v1 import wallet_pb2 as _wallet_pb2
+from rgs.generated.wallet.v1 import wallet_pb2 as _wallet_pb2
 import abc as _abc_1
 import grpc as _grpc
 import sys

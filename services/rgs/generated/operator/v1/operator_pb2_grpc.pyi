@@ -13,7 +13,7 @@ UPPER_SNAKE_CASE).
 
 from collections import abc as _abc
 from grpc import aio as _aio
-from rgs.operator.v1 import operator_pb2 as _operator_pb2
+from rgs.generated.operator.v1 import operator_pb2 as _operator_pb2
 import abc as _abc_1
 import grpc as _grpc
 import sys

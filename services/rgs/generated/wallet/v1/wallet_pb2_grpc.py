@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from rgs.wallet.v1 import wallet_pb2 as rgs_dot_wallet_dot_v1_dot_wallet__pb2
+from rgs.generated.wallet.v1 import wallet_pb2 as rgs_dot_wallet_dot_v1_dot_wallet__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
