@@ -158,7 +158,7 @@ async def main() -> None:
     if rgs is None:
         rgs, wallet = f"127.0.0.1:{_free_port()}", f"127.0.0.1:{_free_port()}"
         proc = subprocess.Popen(
-            [sys.executable, "-m", "rgs.service_cli", "sandbox", "--listen", rgs,
+            [sys.executable, "-m", "rgs", "sandbox", "--listen", rgs,
              "--wallet-listen", wallet], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT / "services")})
     try:

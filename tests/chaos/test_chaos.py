@@ -373,7 +373,7 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
                "RGS_RECONCILE_INTERVAL_S": "0.5", "RGS_RECONCILE_MIN_AGE_S": "2",
                "RGS_ABANDON_AFTER_S": "3"}
         ports = [free_port(), free_port()]
-        args = [["-m", "rgs.service_cli", "serve", "--listen", f"127.0.0.1:{p}",
+        args = [["-m", "rgs", "serve", "--listen", f"127.0.0.1:{p}",
                  "--database-url", rgs_db] for p in ports]
         replicas = await asyncio.gather(*(
             start(a, target=f"127.0.0.1:{p}", log=tmp_path / f"rgs{i}.log", env=env)

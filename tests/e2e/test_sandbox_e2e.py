@@ -14,11 +14,11 @@ import grpc
 import pytest
 from e2e_servers import ROOT, free_port, wait_serving
 
+from rgs.cli import main as service_main
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.operator.v1 import operator_pb2_grpc
-from rgs.service_cli import main as service_main
 from support.databases import SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -33,7 +33,7 @@ async def test_sandbox_command_starts_everything_and_a_round_can_be_played(
     log.parent.mkdir(exist_ok=True)
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "rgs.service_cli", "sandbox", "--listen", rgs,
+            [sys.executable, "-m", "rgs", "sandbox", "--listen", rgs,
              "--wallet-listen", wallet, "--database-url", db], stdout=out,
             stderr=subprocess.STDOUT, cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT / "services")})

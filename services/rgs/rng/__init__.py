@@ -9,7 +9,7 @@ Layers (each module has the details):
 * :mod:`rgs.rng.scaling` — unbiased integers in ``[0, n)`` by rejection, Fisher–Yates shuffles.
 * :mod:`rgs.rng.certified` — :class:`CertifiedRng`, the one object a process builds.
 * :mod:`rgs.rng.sp800_22`, :mod:`rgs.rng.cardstats`, :mod:`rgs.rng.report` — the statistical
-  battery and the lab report; :mod:`rgs.rng.cli` — the ``rgs rng`` lab tools.
+  battery and the lab report; :mod:`rgs.cli.rng` — the ``rgs rng`` lab tools.
 
 How the service wires it (details and code in ``services/rgs/rng/README.md``):
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from rgs.cli_common import Progress, UserError
+from rgs.cli.common import Progress, UserError
 from rgs.engine import EngineError
 from rgs.math.basic_strategy import PowerChoiceTable, StrategyTable, TwoCardTable
 from rgs.math.errors import MathError

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import grpc
 
-from rgs.cli_common import UserError
+from rgs.cli.common import UserError
 from rgs.client.play import Player, PlayError
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc as bj_grpc

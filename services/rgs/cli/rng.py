@@ -6,7 +6,7 @@
   or rounds dealt by the engine (formats in ``services/rgs/rng/README.md``).
 * ``rgs rng report`` runs the statistical battery and writes a Markdown report with a PNG.
 
-The lead's ``rgs.__main__`` calls :func:`register`; ``python -m rgs.rng.cli`` works on its own.
+``rgs.cli`` calls :func:`register`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
-from rgs.cli_common import UserError
+from rgs.cli.common import UserError
 from rgs.engine.cards import DECK
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.drbg import DEFAULT_RESEED_INTERVAL, MAX_BYTES_PER_REQUEST, MAX_RESEED_INTERVAL
@@ -311,15 +311,3 @@ def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse
     run.__doc__ = command.__doc__
     return run
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Stand-alone entry point: ``python -m rgs.rng.cli rng raw --bytes 1000``."""
-    parser = argparse.ArgumentParser(prog="rgs", description="rgs RNG lab tools")
-    register(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args(argv)
-    code: int = args.func(args)
-    return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,21 +1,30 @@
-"""The ``rgs`` command line: simulation, math, RNG lab tools and the service.
+"""The ``rgs`` command line: the service, simulation, math, RNG lab tools and the terminal client.
+
+Every command lives in one module of this package, which adds it with ``register(subparsers)``:
+
+* :mod:`rgs.cli.service` — ``serve``, ``migrate`` and ``sandbox``;
+* :mod:`rgs.cli.simulate` — ``simulate``;
+* :mod:`rgs.cli.par` — ``par`` (PAR sheets);
+* :mod:`rgs.cli.rng` — ``rng`` (the RNG lab tools);
+* :mod:`rgs.cli.play` — ``play`` (the terminal client).
 
 Every command prints what to do next on a user error and exits 2; long work shows progress on a
-terminal and stays quiet with ``--json``.
+terminal and stays quiet with ``--json``. This is the top of the dependency graph: nothing
+imports it, and it is where development conveniences (:mod:`rgs.devdb`) meet the production
+wiring (:mod:`rgs.bootstrap`).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 
-from rgs.cli_common import UserError
+from rgs.cli import par, play, rng, service, simulate
+from rgs.cli.common import UserError
 
-#: Modules that add their own commands through ``register(subparsers)``.
-_COMMAND_MODULES = ("rgs.math.sim_cli", "rgs.math.cli", "rgs.rng.cli", "rgs.service_cli",
-                    "rgs.client.cli")
+#: The modules that add their own commands through ``register(subparsers)``, in help order.
+_COMMAND_MODULES = (simulate, par, rng, service, play)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,8 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rgs", description="Remote game server for casino blackjack.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in _COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+    for module in _COMMAND_MODULES:
+        module.register(sub)
     return parser
 
 
@@ -47,7 +56,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

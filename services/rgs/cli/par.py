@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from rgs.variants import VARIANTS
@@ -71,16 +70,3 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="also rewrite the generated strategy and cash-out tables in the package")
     p.set_defaults(func=run_par)
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Standalone entry point: ``python -m rgs.math.cli par power``."""
-    parser = argparse.ArgumentParser(prog="rgs")
-    sub = parser.add_subparsers(dest="command", required=True)
-    register(sub)
-    args = parser.parse_args(argv)
-    status: int = args.func(args)
-    return status
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

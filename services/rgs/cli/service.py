@@ -1,6 +1,6 @@
 """The service commands of the ``rgs`` CLI: ``serve``, ``migrate`` and ``sandbox``.
 
-``rgs.__main__`` calls :func:`register`; ``python -m rgs.service_cli`` runs them standalone.
+``rgs.cli`` calls :func:`register`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
@@ -224,16 +223,3 @@ def register(subparsers: Any) -> None:
     p.add_argument("--test-mode", action="store_true", help="accept forced cards")
     p.set_defaults(func=cmd_sandbox)
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m rgs.service_cli {serve,migrate,sandbox}``."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    parser = argparse.ArgumentParser(prog="rgs")
-    register(parser.add_subparsers(dest="command", required=True))
-    ns = parser.parse_args(argv)
-    result: int = ns.func(ns)
-    return result
-
-
-if __name__ == "__main__":
-    sys.exit(main())
