@@ -1,7 +1,9 @@
 """The one place concrete adapters are chosen and wired into the use cases.
 
 Tests call :func:`build` with fakes swapped in (in-memory journal, fake wallet, forced pickers), so
-the wiring itself is tested too.
+the wiring itself is tested too. Production code only: development conveniences such as finding
+a local PostgreSQL (:mod:`rgs.devdb`) stay in the command line, which resolves the database URL
+and hands it over in the settings.
 """
 
 from __future__ import annotations
@@ -17,9 +19,8 @@ from typing import Any
 
 import grpc
 
-from rgs import devdb
 from rgs.api.server import RunningServer, TlsFiles, start_server
-from rgs.config import RgsSettings, load_brands
+from rgs.config import ConfigError, RgsSettings, load_brands
 from rgs.journal.postgres import PostgresJournal
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.rng.certified import CertifiedRng, RngSettings
@@ -104,13 +105,11 @@ class App:
         self.closers.clear()
 
 
-async def database_url(settings: RgsSettings) -> str:
-    """The journal database: configured, or (development only) found by rgs.devdb."""
-    if settings.database_url:
-        return settings.database_url
-    if settings.environment == "production":
-        raise ValueError("RGS_DATABASE_URL is required in production")
-    return await devdb.resolve_server_url()
+def database_url(settings: RgsSettings) -> str:
+    """The journal database URL of ``settings``; ConfigError when none is configured."""
+    if not settings.database_url:
+        raise ConfigError("no journal database configured: set RGS_DATABASE_URL")
+    return settings.database_url
 
 
 async def build(settings: RgsSettings, *, journal: Journal | None = None,
@@ -120,7 +119,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     brands = load_brands(settings.brands_file)
     closers: list[Callable[[], Awaitable[None]]] = []
     if journal is None:
-        pg = await PostgresJournal.connect(await database_url(settings),
+        pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
                                            lock_wait_s=settings.lock_wait_s)
         closers.append(pg.close)

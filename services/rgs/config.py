@@ -39,7 +39,8 @@ class RgsSettings(BaseSettings):
     """host:port to serve gRPC on (port 0 picks a free one)."""
     database_url: str | None = Field(
         default=None, description="PostgreSQL URL of the journal; unset: rgs.devdb resolution.")
-    """PostgreSQL URL of the journal; unset means rgs.devdb picks one (development only)."""
+    """PostgreSQL URL of the journal; unset means the command line finds a development database
+    with rgs.devdb (refused in production)."""
     database_pool_size: int = Field(default=10, ge=1, description="Journal connections.")
     """Journal connections kept open by this replica."""
     wallet_address: str = Field(default="127.0.0.1:50061", description="Wallet host:port.")

@@ -19,7 +19,6 @@ from rgs.bootstrap import (
     add_dev_operator_keys,
     add_operator_keys_file,
     build,
-    database_url,
     serve,
 )
 from rgs.config import ConfigError, RgsSettings, load_brands, load_settings
@@ -52,6 +51,17 @@ def _settings(ns: argparse.Namespace, **extra: Any) -> RgsSettings:
     return load_settings(**overrides)
 
 
+async def database_url(settings: RgsSettings) -> str:
+    """The journal database: as configured, else (development only) a local or embedded
+    PostgreSQL found by :mod:`rgs.devdb`. The production wiring (:mod:`rgs.bootstrap`) never
+    looks for a database itself: it gets the URL in its settings."""
+    if settings.database_url:
+        return settings.database_url
+    if settings.environment == "production":
+        raise ConfigError("RGS_DATABASE_URL is required in production")
+    return await devdb.resolve_server_url()
+
+
 def _configure_logging(settings: RgsSettings) -> None:
     json_lines = settings.log_format == "json" or (
         settings.log_format == "auto" and settings.environment == "production")
@@ -61,14 +71,14 @@ def _configure_logging(settings: RgsSettings) -> None:
 async def _observability(settings: RgsSettings) -> ObservabilityRuntime:
     """Tracing, the metrics endpoint and (with it) the database sampler of this replica."""
     brands = load_brands(settings.brands_file)
-    url = await database_url(settings) if settings.metrics_listen else None
     return await start_observability(
-        metrics_listen=settings.metrics_listen, database_url=url,
+        metrics_listen=settings.metrics_listen, database_url=settings.database_url,
         brands={b.id: b.variants for b in brands.values()},
         sample_interval_s=settings.ops_sample_interval_s)
 
 
 async def _serve(settings: RgsSettings) -> None:
+    settings = settings.model_copy(update={"database_url": await database_url(settings)})
     app = await build(settings)
     obs: ObservabilityRuntime | None = None
     try:

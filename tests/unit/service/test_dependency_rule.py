@@ -3,6 +3,9 @@ adapter; only bootstrap picks adapters."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import rgs
@@ -66,3 +69,14 @@ def test_only_bootstrap_chooses_concrete_adapters() -> None:
         if {"rgs.journal.postgres", "rgs.wallet.grpc_wallet", "rgs.wallet.http_wallet"} & names:
             choosers.add(str(path.relative_to(ROOT)))
     assert choosers == {"bootstrap.py"}
+
+
+def test_the_production_bootstrap_does_not_load_the_development_database_helper() -> None:
+    # A fresh interpreter: this test process has long imported rgs.devdb (fixtures use it).
+    probe = "import json, sys, rgs.bootstrap; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, timeout=120)
+    loaded = set(json.loads(done.stdout))
+    assert "rgs.bootstrap" in loaded
+    assert "rgs.devdb" not in loaded
+    assert not {m for m in loaded if m == "rgs.cli" or m.startswith("rgs.cli.")}
