@@ -112,6 +112,14 @@ def database_url(settings: RgsSettings) -> str:
     return settings.database_url
 
 
+async def connect_ops_journal(settings: RgsSettings) -> PostgresJournal:
+    """A journal of its own for the operations sampler (outbox and session gauges): one
+    connection, opened on first use, so sampling never takes a connection from the calls and a
+    database that is down at start-up reads as down rather than stopping the replica."""
+    return await PostgresJournal.connect(database_url(settings), min_size=0, max_size=1,
+                                         command_timeout=10.0)
+
+
 async def build(settings: RgsSettings, *, journal: Journal | None = None,
                 wallet: Wallet | None = None, cards: CardSourceFactory | None = None,
                 clock: Clock = utc_now) -> App:

@@ -19,6 +19,7 @@ from rgs.bootstrap import (
     add_dev_operator_keys,
     add_operator_keys_file,
     build,
+    connect_ops_journal,
     serve,
 )
 from rgs.config import ConfigError, RgsSettings, load_brands, load_settings
@@ -71,8 +72,9 @@ def _configure_logging(settings: RgsSettings) -> None:
 async def _observability(settings: RgsSettings) -> ObservabilityRuntime:
     """Tracing, the metrics endpoint and (with it) the database sampler of this replica."""
     brands = load_brands(settings.brands_file)
+    ops = await connect_ops_journal(settings) if settings.metrics_listen else None
     return await start_observability(
-        metrics_listen=settings.metrics_listen, database_url=settings.database_url,
+        metrics_listen=settings.metrics_listen, ops_source=ops,
         brands={b.id: b.variants for b in brands.values()},
         sample_interval_s=settings.ops_sample_interval_s)
 

@@ -90,7 +90,8 @@ WALLET_LATENCY: Final = Histogram(
     buckets=NETWORK_BUCKETS)
 OUTBOX_PENDING: Final = Gauge(
     "rgs_outbox_pending",
-    "Wallet outbox rows not final yet (pending, unknown or applied-but-unbooked), all replicas.")
+    "Wallet outbox rows still open, all replicas: a debit pending, unknown or applied but not "
+    "booked; a credit or rollback pending or unknown (applied ones are final).")
 OUTBOX_OLDEST_AGE: Final = Gauge(
     "rgs_outbox_oldest_pending_age_seconds",
     "Age of the oldest wallet outbox row that is not final (0 when none).")

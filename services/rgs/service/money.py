@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 from rgs.service.errors import NotAllowedNow, Unavailable
-from rgs.service.model import Movement
+from rgs.service.model import Movement, MovementStatus
 from rgs.service.ports import PlayerJournal
 from rgs.wallet.port import (
     MoneyCall,
@@ -24,15 +24,6 @@ from rgs.wallet.port import (
 )
 
 log = logging.getLogger(__name__)
-
-#: Outbox states of a movement that still needs a wallet call (or, for an applied debit, a
-#: commit that never came: a crash between the wallet's answer and the round's commit).
-OPEN_STATES = {
-    MoneyKind.DEBIT: frozenset({"pending", "unknown", "applied"}),
-    MoneyKind.CREDIT: frozenset({"pending", "unknown"}),
-    MoneyKind.ROLLBACK: frozenset({"pending", "unknown"}),
-}
-
 
 def _call(m: Movement, party: Party) -> MoneyCall:
     # A retry must repeat the original parameters exactly, so the movement's own session and
@@ -56,15 +47,16 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> 
         # Only a stake may be refused for good. A win or a rollback must go through (the
         # wallet contract), so a refusal leaves it open: retried with backoff, and visible as
         # an open outbox row with its error until the operator's wallet accepts it.
-        status = "refused" if m.kind is MoneyKind.DEBIT else "unknown"
-        if status == "unknown":
+        status = (MovementStatus.REFUSED if m.kind is MoneyKind.DEBIT
+                  else MovementStatus.UNKNOWN)
+        if status is MovementStatus.UNKNOWN:
             log.error("wallet refused %s %s: %s", m.kind.value, m.transaction_id, exc)
         await pj.settle_movement(m.transaction_id, status, exc.balance, error=str(exc))
         raise NotAllowedNow(str(exc), reason=exc.reason) from exc
     except WalletUnavailable as exc:
-        await pj.settle_movement(m.transaction_id, "unknown", None, error=str(exc))
+        await pj.settle_movement(m.transaction_id, MovementStatus.UNKNOWN, None, error=str(exc))
         raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
-    await pj.settle_movement(m.transaction_id, "applied", res.balance, error="")
+    await pj.settle_movement(m.transaction_id, MovementStatus.APPLIED, res.balance, error="")
     return res.balance
 
 
@@ -103,7 +95,7 @@ async def roll_back(pj: PlayerJournal, wallet: Wallet, party: Party, debit_m: Mo
     except (NotAllowedNow, Unavailable) as exc:
         log.warning("rollback of %s not confirmed: %s", debit_m.transaction_id, exc)
         return
-    await pj.settle_movement(debit_m.transaction_id, "rolled_back", None)
+    await pj.settle_movement(debit_m.transaction_id, MovementStatus.ROLLED_BACK, None)
 
 
 async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
@@ -115,7 +107,7 @@ async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
     credit or rollback is sent again (same transaction id, so the wallet applies it once).
     """
     for m in movements:
-        if m.status not in OPEN_STATES[m.kind]:
+        if not m.is_open:
             continue
         try:
             if m.kind is MoneyKind.DEBIT:
@@ -123,6 +115,7 @@ async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
             else:
                 await send(pj, wallet, party, m)
                 if m.kind is MoneyKind.ROLLBACK:
-                    await pj.settle_movement(m.debit_transaction_id, "rolled_back", None)
+                    await pj.settle_movement(m.debit_transaction_id, MovementStatus.ROLLED_BACK,
+                                              None)
         except (NotAllowedNow, Unavailable) as exc:
             log.warning("outbox row %s still open: %s", m.transaction_id, exc)

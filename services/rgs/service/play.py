@@ -398,7 +398,7 @@ class GameService:
     async def _result(self, session: Session, round_id: str, rnd: Round,
                       movements: list[Movement], *, balance: int | None,
                       fetch_balance: bool = True) -> PlayResult:
-        pending = any(m.kind is MoneyKind.CREDIT and m.status != "applied" for m in movements)
+        pending = any(m.kind is MoneyKind.CREDIT and m.is_open for m in movements)
         if balance is None and fetch_balance:
             try:
                 balance = await self._wallet.balance(_party(session))

@@ -9,7 +9,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from rgs.service.model import Movement, Session, StoredRequest, StoredRound
+from rgs.service.model import Movement, MovementStatus, Session, StoredRequest, StoredRound
 
 Clock = Callable[[], datetime]
 """Returns the current time (timezone-aware UTC)."""
@@ -65,14 +65,15 @@ class PlayerJournal(Protocol):
         ...
 
     async def open_movements(self) -> list[Movement]:
-        """This player's outbox rows that are not final yet, oldest first."""
+        """This player's outbox rows that are still open (:func:`~rgs.service.model.is_open`),
+        oldest first."""
         ...
 
     async def record_movement(self, movement: Movement) -> None:
         """Write an outbox row (committed before the wallet is called)."""
         ...
 
-    async def settle_movement(self, transaction_id: str, status: str,
+    async def settle_movement(self, transaction_id: str, status: MovementStatus,
                               balance_after: int | None, *, error: str | None = None) -> None:
         """Record the outcome of a wallet call; ``error`` (``""`` when the wallet answered)
         marks it as one more attempt. Without it, only the status changes (a debit marked

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from rgs.engine import EngineError, RoundVoided
 from rgs.service.errors import NotAllowedNow
-from rgs.service.model import Movement, StoredRequest, StoredRound
+from rgs.service.model import Movement, MovementStatus, StoredRequest, StoredRound
 from rgs.service.ports import PlayerJournal
 from rgs.service.restore import restore
 from rgs.variants import VARIANTS
@@ -32,7 +32,7 @@ async def void(pj: PlayerJournal, stored: StoredRound, *, reason: str,
                  kind=MoneyKind.ROLLBACK, amount=m.amount,
                  debit_transaction_id=m.transaction_id, session_id=m.session_id,
                  currency=m.currency)
-        for m in movements if m.kind is MoneyKind.DEBIT and m.status == "booked"]
+        for m in movements if m.kind is MoneyKind.DEBIT and m.status is MovementStatus.BOOKED]
     header = _rebuilt(stored, reason)
     if header is None:
         refunded = sum(m.amount for m in rollbacks)
