@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncpg
 
 from rgs import devdb
 from rgs.bootstrap import (
+    App,
     add_dev_operator_keys,
     add_operator_keys_file,
     build,
@@ -28,8 +29,6 @@ from rgs.observability.interceptors import server_interceptors
 from rgs.observability.logging import configure_logging
 from rgs.observability.runtime import ObservabilityRuntime, start_observability
 from rgs.service.ports import JournalError
-
-log = logging.getLogger("rgs")
 
 SANDBOX_WALLET_LISTEN = "127.0.0.1:50061"
 """Where ``rgs sandbox`` starts the sandbox wallet."""
@@ -79,19 +78,20 @@ async def _observability(settings: RgsSettings) -> ObservabilityRuntime:
         sample_interval_s=settings.ops_sample_interval_s)
 
 
-async def _serve(settings: RgsSettings) -> None:
-    settings = settings.model_copy(update={"database_url": await database_url(settings)})
+async def _run_replica(settings: RgsSettings,
+                       ready: Callable[[App, str], Awaitable[None]]) -> None:
+    """Run one replica until SIGINT/SIGTERM, as ``rgs serve`` and ``rgs sandbox`` both do:
+    wire the app, start tracing, the metrics endpoint and its database sampler, serve, start the
+    reconciler; call ``ready(app, address)``; on a signal stop taking calls and let the calls
+    in flight finish. Logging is configured first, so start-up is logged."""
+    _configure_logging(settings)
     app = await build(settings)
     obs: ObservabilityRuntime | None = None
     try:
         obs = await _observability(settings)
         running = await serve(settings, app, interceptors=server_interceptors())
         app.start_background(settings)
-        host = settings.listen.rsplit(":", 1)[0]
-        print(f"rgs listening on {host}:{running.port}"
-              f"{' (TLS)' if settings.tls_enabled else ''}"
-              f"{' [TEST MODE: forced cards accepted]' if settings.test_mode else ''}",
-              flush=True)
+        await ready(app, f"{settings.listen.rsplit(':', 1)[0]}:{running.port}")
         await _wait_for_signal()
         await running.stop(grace=5.0)
     finally:
@@ -100,11 +100,22 @@ async def _serve(settings: RgsSettings) -> None:
             await obs.close()
 
 
+async def _serve(settings: RgsSettings) -> None:
+    settings = settings.model_copy(update={"database_url": await database_url(settings)})
+
+    async def ready(app: App, address: str) -> None:
+        print(f"rgs listening on {address}"
+              f"{' (TLS)' if settings.tls_enabled else ''}"
+              f"{' [TEST MODE: forced cards accepted]' if settings.test_mode else ''}",
+              flush=True)
+
+    await _run_replica(settings, ready)
+
+
 def cmd_serve(ns: argparse.Namespace) -> int:
     """``rgs serve``: run one RGS replica until SIGINT/SIGTERM."""
     try:
         settings = _settings(ns, test_mode=True if ns.test_mode else None)
-        _configure_logging(settings)
         asyncio.run(_serve(settings))
     except (ConfigError, JournalError, devdb.DevDbError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -188,18 +199,13 @@ async def _sandbox(settings: RgsSettings, wallet_listen: str) -> None:
     try:
         settings = settings.model_copy(update={"database_url": url,
                                                "wallet_address": wallet.target})
-        app = await build(settings)
-        try:
+
+        async def ready(app: App, address: str) -> None:
             keys = await add_dev_operator_keys(app.journal)
-            running = await serve(settings, app, interceptors=server_interceptors())
-            app.start_background(settings)
-            host = settings.listen.rsplit(":", 1)[0]
-            print(HOW_TO_PLAY.format(rgs=f"{host}:{running.port}", wallet=wallet.target,
-                                     db=url, key=keys["dev-operator"]), flush=True)
-            await _wait_for_signal()
-            await running.stop(grace=2.0)
-        finally:
-            await app.close()
+            print(HOW_TO_PLAY.format(rgs=address, wallet=wallet.target, db=url,
+                                     key=keys["dev-operator"]), flush=True)
+
+        await _run_replica(settings, ready)
     finally:
         await wallet.stop(grace=1.0)
 
@@ -226,8 +232,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--database-url", help="journal PostgreSQL URL (default RGS_DATABASE_URL)")
     p.set_defaults(func=cmd_migrate)
     p = subparsers.add_parser(
-        "sandbox", help="start PostgreSQL (or DATABASE_URL), migrations, wallet and RGS")
-    p.add_argument("--listen", default="127.0.0.1:50051", help="RGS host:port")
+        "sandbox", help="start PostgreSQL (or DATABASE_URL), migrations, wallet and RGS "
+        "(other settings: RGS_* env vars, as for serve)")
+    p.add_argument("--listen", help="RGS host:port (default RGS_LISTEN or 127.0.0.1:50051)")
     p.add_argument("--wallet-listen", default=SANDBOX_WALLET_LISTEN,
                    help="sandbox wallet host:port")
     p.add_argument("--database-url", help="PostgreSQL URL (default: DATABASE_URL, local, "
