@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import signal
 import sys
 from collections.abc import Awaitable, Callable
@@ -29,6 +30,8 @@ from rgs.observability.interceptors import server_interceptors
 from rgs.observability.logging import configure_logging
 from rgs.observability.runtime import ObservabilityRuntime, start_observability
 from rgs.service.ports import JournalError
+
+log = logging.getLogger("rgs")
 
 SANDBOX_WALLET_LISTEN = "127.0.0.1:50061"
 """Where ``rgs sandbox`` starts the sandbox wallet."""
@@ -93,7 +96,9 @@ async def _run_replica(settings: RgsSettings,
         app.start_background(settings)
         await ready(app, f"{settings.listen.rsplit(':', 1)[0]}:{running.port}")
         await _wait_for_signal()
-        await running.stop(grace=5.0)
+        log.info("stopping: no new calls; calls in flight get %.1f s",
+                 settings.shutdown_grace_s, extra={"shutdown_grace_s": settings.shutdown_grace_s})
+        await running.stop(grace=settings.shutdown_grace_s)
     finally:
         await app.close()
         if obs is not None:
