@@ -21,6 +21,8 @@ from rgs.wallet.port import (
     Wallet,
     WalletRefused,
     WalletUnavailable,
+    step_and_attempt,
+    transaction_id,
 )
 
 log = logging.getLogger(__name__)
@@ -64,16 +66,15 @@ async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: st
                 amount: int) -> tuple[Movement, int]:
     """Take a stake: outbox row, wallet call, outcome. Rolls back a debit of unknown outcome.
 
-    The id is ``{round_id}:{step}:debit``; a retry of a step whose earlier debit was refused or
-    rolled back gets ``{step}-{n}``, because a wallet blocks a rolled-back id for good.
+    A retry of a step whose earlier debit was refused or rolled back gets the next attempt's id
+    (:func:`~rgs.wallet.port.transaction_id`).
     """
-    earlier = [m for m in await pj.movements(round_id)
-               if m.kind is MoneyKind.DEBIT and m.transaction_id.split(":")[1].split("-")[0]
-               == str(step)]
-    attempt = f"{step}-{len(earlier)}" if earlier else str(step)
-    m = Movement(transaction_id=f"{round_id}:{attempt}:debit", round_id=round_id,
-                 kind=MoneyKind.DEBIT, amount=amount, session_id=party.session_id,
-                 currency=party.currency)
+    earlier = [m for m in await pj.movements(round_id) if m.kind is MoneyKind.DEBIT
+               and step_and_attempt(m.transaction_id, round_id)[0] == str(step)]
+    m = Movement(transaction_id=transaction_id(round_id, step, MoneyKind.DEBIT,
+                                               attempt=len(earlier)),
+                 round_id=round_id, kind=MoneyKind.DEBIT, amount=amount,
+                 session_id=party.session_id, currency=party.currency)
     await pj.record_movement(m)
     try:
         balance = await send(pj, wallet, party, m)
@@ -83,12 +84,19 @@ async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: st
     return m, balance
 
 
+def rollback_of(debit_m: Movement) -> Movement:
+    """The outbox row cancelling a debit: same amount, session and currency, its own id."""
+    step, attempt = step_and_attempt(debit_m.transaction_id, debit_m.round_id)
+    return Movement(transaction_id=transaction_id(debit_m.round_id, step, MoneyKind.ROLLBACK,
+                                                  attempt=attempt),
+                    round_id=debit_m.round_id, kind=MoneyKind.ROLLBACK, amount=debit_m.amount,
+                    debit_transaction_id=debit_m.transaction_id,
+                    session_id=debit_m.session_id, currency=debit_m.currency)
+
+
 async def roll_back(pj: PlayerJournal, wallet: Wallet, party: Party, debit_m: Movement) -> None:
     """Cancel a debit (best effort now; left open in the outbox for reconcile otherwise)."""
-    rb = Movement(transaction_id=f"{debit_m.transaction_id}:rollback",
-                  round_id=debit_m.round_id, kind=MoneyKind.ROLLBACK, amount=debit_m.amount,
-                  debit_transaction_id=debit_m.transaction_id,
-                  session_id=debit_m.session_id, currency=debit_m.currency)
+    rb = rollback_of(debit_m)
     await pj.record_movement(rb)
     try:
         await send(pj, wallet, party, rb)

@@ -63,7 +63,7 @@ from rgs.service.ports import (
 )
 from rgs.service.restore import deal_source, restore
 from rgs.variants import VARIANTS
-from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError
+from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError, transaction_id
 
 log = logging.getLogger(__name__)
 
@@ -362,7 +362,8 @@ class GameService:
         """Commit the step atomically, then pay the round's win if it just ended."""
         credit: Movement | None = None
         if rnd.finished and not already_finished:
-            credit = Movement(transaction_id=f"{header.round_id}:settle:credit",
+            credit = Movement(transaction_id=transaction_id(header.round_id, "settle",
+                                                            MoneyKind.CREDIT),
                               round_id=header.round_id, kind=MoneyKind.CREDIT,
                               amount=rnd.total_paid, session_id=session.session_id,
                               currency=session.currency)
