@@ -23,6 +23,8 @@ from rgs.api.server import RunningServer, TlsFiles, start_server
 from rgs.config import ConfigError, RgsSettings, load_brands
 from rgs.journal.postgres import PostgresJournal
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
+from rgs.observability.metrics import count_rng_failures
+from rgs.observability.tracing import client_interceptors
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
@@ -143,16 +145,18 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             target=settings.wallet_address, api_key=settings.wallet_api_key,
             timeout_s=settings.wallet_timeout_s, tls_ca_file=settings.wallet_tls_ca_file,
             tls_cert_file=settings.wallet_tls_cert_file,
-            tls_key_file=settings.wallet_tls_key_file))
+            tls_key_file=settings.wallet_tls_key_file), interceptors=client_interceptors())
         closers.append(grpc_wallet.close)
         wallet = grpc_wallet
     # Metrics, spans and round accounting wrap whichever adapters were chosen (fakes too).
     journal, wallet = InstrumentedJournal(journal), InstrumentedWallet(wallet)
     if cards is None:
         # Raises EntropySourceFailure when the start-up health test fails: nothing is served.
+        health = RngHealth()
+        count_rng_failures(health)
         cards = CertifiedCards(CertifiedRng(RngSettings(
             reseed_interval=settings.rng_reseed_interval,
-            prediction_resistance=settings.rng_prediction_resistance)))
+            prediction_resistance=settings.rng_prediction_resistance), health=health))
     rng = cards.rng if isinstance(cards, CertifiedCards) else None
     game = GameService(journal=journal, wallet=wallet, cards=cards,
                        brands=brands, clock=clock, test_mode=settings.test_mode)

@@ -62,6 +62,14 @@ def test_engine_imports_nothing_from_the_service_side() -> None:
                                  "rgs.bootstrap", "grpc", "asyncpg")) == {}
 
 
+def test_cross_cutting_concerns_are_injected_not_imported_from_below() -> None:
+    # Metrics, tracing and logging setup belong to rgs.observability, wired by bootstrap: the
+    # RNG is observed through its health listener, the gRPC wallet gets its interceptors.
+    cross_cutting = ("rgs.observability", "prometheus_client", "opentelemetry")
+    for package in ("rng", "wallet", "journal", "service", "engine", "math"):
+        assert _offenders(package, cross_cutting) == {}, package
+
+
 def test_only_bootstrap_chooses_concrete_adapters() -> None:
     choosers = set()
     for path in ROOT.rglob("*.py"):
