@@ -13,14 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rgs.engine.bets import VerifiedBets, verify_bets
 from rgs.engine.cards import CARD_VALUE, CardSource, hand_total
-from rgs.engine.errors import (
-    ActionNotAllowed,
-    InvalidBet,
-    StakeOutOfLimits,
-    WrongHand,
-    WrongPhase,
-)
+from rgs.engine.errors import ActionNotAllowed, WrongHand, WrongPhase
 from rgs.engine.model import (
     INSURANCE_ACTIONS,
     Action,
@@ -69,54 +64,6 @@ _HAND_ACTIONS = (
 )
 
 
-#: Bet lists already verified, by (id of the rules, bets, the types of their numbers, limits): a
-#: simulation deals the same bets millions of times. The types are part of the key because
-#: ``100.0 == 100`` (a float stake must never ride on an int one's check). Bounded, and the rule
-#: set itself is stored to rule out id reuse.
-_VERIFIED: dict[tuple[object, ...], RuleSet] = {}
-
-
-def _number_types(b: BoxBet) -> tuple[type, ...]:
-    return (type(b.seat), type(b.stake), type(b.twenty_plus), type(b.perfect_pairs),
-            type(b.twenty_one_plus_three), *(type(x.stake) for x in b.behind))
-
-
-def _verify_bets_once(rules: RuleSet, bets: Sequence[BoxBet], limits: TableLimits | None) -> None:
-    try:
-        key = (id(rules), tuple(bets), limits, tuple(_number_types(b) for b in bets))
-        if _VERIFIED.get(key) is rules:
-            return
-    except TypeError:  # unhashable garbage in the bets: the full check names it
-        Round.verify_bets(rules, bets, limits)
-        return
-    Round.verify_bets(rules, bets, limits)
-    if len(_VERIFIED) >= 256:
-        _VERIFIED.clear()
-    _VERIFIED[key] = rules
-
-
-def _verify_behind(rules: RuleSet, box: BoxBet, lim: TableLimits) -> None:
-    if not rules.bet_behind:
-        raise InvalidBet(f"{rules.id} has no Bet Behind", rule="bet_behind")
-    players = set()
-    for bb in box.behind:
-        if not isinstance(bb, BehindBet) or not isinstance(bb.player, str) or not bb.player:
-            raise InvalidBet(f"seat {box.seat}: a Bet Behind needs a player id",
-                             rule="bet_behind")
-        if bb.player == box.player:
-            raise InvalidBet(f"seat {box.seat}: {bb.player} cannot bet behind their own box",
-                             rule="bet_behind_own_box")
-        if bb.player in players:
-            raise InvalidBet(f"seat {box.seat}: {bb.player} already bets behind this box",
-                             rule="bet_behind_once")
-        players.add(bb.player)
-        if not isinstance(bb.stake, int) or isinstance(bb.stake, bool) or \
-                not lim.main_min <= bb.stake <= lim.main_max:
-            raise StakeOutOfLimits(
-                f"seat {box.seat}: Bet Behind {bb.stake!r} of {bb.player} is outside the table "
-                f"limits {lim.main_min}..{lim.main_max}", rule="bet_behind_limits")
-
-
 class Round:
     """One round in play. Build it with :meth:`deal` (or :func:`replay`)."""
 
@@ -147,63 +94,29 @@ class Round:
     def verify_bets(cls, rules: RuleSet, bets: Sequence[BoxBet],
                     limits: TableLimits | None = None) -> None:
         """Raise the precise error if ``bets`` cannot start a round under ``rules``."""
-        lim = limits or rules.limits
-        if not 1 <= len(bets) <= rules.max_boxes:
-            raise InvalidBet(f"a round needs 1..{rules.max_boxes} boxes, got {len(bets)}",
-                             rule="box_count")
-        seats = set()
-        offered = rules.side_bets
-        for b in bets:
-            if not isinstance(b, BoxBet):
-                raise InvalidBet("each box bet must be a BoxBet", rule="box_bet")
-            if type(b.seat) is not int or not 1 <= b.seat <= rules.max_boxes:
-                raise InvalidBet(f"seat {b.seat!r} is not a seat of this table "
-                                 f"(1..{rules.max_boxes})", rule="seat")
-            if b.seat in seats:
-                raise InvalidBet(f"seat {b.seat} has two bets", rule="seat")
-            seats.add(b.seat)
-            for name, amount in (("stake", b.stake), ("twenty_plus", b.twenty_plus),
-                                 ("perfect_pairs", b.perfect_pairs),
-                                 ("twenty_one_plus_three", b.twenty_one_plus_three)):
-                if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-                    raise InvalidBet(f"{name} must be a non-negative integer of minor units, "
-                                     f"got {amount!r}", rule="stake_integer")
-            if not lim.main_min <= b.stake <= lim.main_max:
-                raise StakeOutOfLimits(
-                    f"seat {b.seat}: main bet {b.stake} is outside the table limits "
-                    f"{lim.main_min}..{lim.main_max}", rule="main_bet_limits")
-            for kind, amount in b.side_stakes():
-                if kind not in offered:
-                    raise InvalidBet(f"seat {b.seat}: {rules.id} does not offer the "
-                                     f"{kind.value} side bet", rule="side_bet_offered")
-                if not lim.side_min <= amount <= lim.side_max:
-                    raise StakeOutOfLimits(
-                        f"seat {b.seat}: {kind.value} bet {amount} is outside the table limits "
-                        f"{lim.side_min}..{lim.side_max}", rule="side_bet_limits")
-            if not isinstance(b.insurance_offer, InsuranceOffer) or (
-                    b.insurance_offer not in rules.insurance_offers):
-                raise InvalidBet(f"seat {b.seat}: insurance setting {b.insurance_offer!r} is not "
-                                 f"available in {rules.id}", rule="insurance_offer_setting")
-            if b.safety_net and not rules.safety_net:
-                raise InvalidBet(f"seat {b.seat}: {rules.id} has no Safety Net",
-                                 rule="safety_net")
-            if b.behind:
-                _verify_behind(rules, b, lim)
+        verify_bets(rules, bets, limits)
 
     @classmethod
-    def deal(cls, rules: RuleSet, source: CardSource, bets: Sequence[BoxBet],
+    def deal(cls, rules: RuleSet, source: CardSource, bets: Sequence[BoxBet] | VerifiedBets,
              limits: TableLimits | None = None) -> Round:
         """Place the bets, deal, and resolve what the deal decides.
+
+        ``bets`` are checked in full unless they are :class:`VerifiedBets` for these rules and
+        limits (a caller dealing the same bets many times verifies them once).
 
         Order of the deal: one card to each box in seat order, the dealer's up card, a second
         card to each box, then the hole card in hole-card games.
         """
-        _verify_bets_once(rules, bets, limits)
-        rnd = cls(rules, source, limits or rules.limits)
-        ordered = sorted(bets, key=lambda b: b.seat)
+        lim = limits or rules.limits
+        if isinstance(bets, VerifiedBets):
+            ordered = (bets.boxes if bets.holds_for(rules, lim)
+                       else VerifiedBets(rules=rules, boxes=bets.boxes, limits=lim).boxes)
+        else:
+            ordered = VerifiedBets(rules=rules, boxes=tuple(bets), limits=lim).boxes
+        rnd = cls(rules, source, lim)
         rnd._boxes = [BoxState(b) for b in ordered]
         rnd._seat_index = {b.seat: i for i, b in enumerate(ordered)}
-        rnd._emit(RoundStarted(variant=rules.id, boxes=tuple(ordered), limits=rnd.limits))
+        rnd._emit(RoundStarted(variant=rules.id, boxes=ordered, limits=lim))
         rnd.seq = 1
         for box in rnd._boxes:
             rnd._deal_to(box, 0)
