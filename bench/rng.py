@@ -9,7 +9,7 @@ import argparse
 import time
 from collections.abc import Callable
 
-from rgs.engine import BoxBet, Round, Shoe
+from rgs.engine import BoxBet, Round, Shoe, VerifiedBets
 from rgs.rng import CertifiedRng, RngSettings
 from rgs.variants import find_variant
 
@@ -32,7 +32,8 @@ def main() -> None:
     rng = CertifiedRng()
     pr = CertifiedRng(RngSettings(prediction_resistance=True))
     vip = find_variant("vip-platinum")
-    bets = [BoxBet(seat=s, stake=vip.limits.main_min) for s in range(1, vip.max_boxes + 1)]
+    bets = VerifiedBets(rules=vip, boxes=tuple(
+        BoxBet(seat=s, stake=vip.limits.main_min) for s in range(1, vip.max_boxes + 1)))
 
     def raw() -> int:
         rng.raw(65536)

@@ -1,7 +1,8 @@
 """Property tests over random shoes and random legal command sequences in every variant.
 
 Whatever the cards and the decisions: only the engine's own errors are ever raised, every round
-terminates, the events replay to the same round, and the money balances bet by bet.
+terminates, the events replay to the same round, and the money balances bet by bet and player
+by player.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rgs.engine import (
     BoxBet,
     CardDealt,
     EngineError,
+    Event,
     HandSettled,
     InsuranceOffer,
     InsuranceSettled,
@@ -136,8 +138,34 @@ def _check_money(rules: RuleSet, rnd: Round) -> None:
     assert isinstance(end, RoundSettled)
     assert (end.total_staked, end.total_paid) == (staked, paid)
     assert (rnd.total_staked, rnd.total_paid) == (staked, paid)
-    by_player = rnd.money_by_player().values()
-    assert (sum(s for s, _ in by_player), sum(p for _, p in by_player)) == (staked, paid)
+    by_player = rnd.money_by_player()
+    assert by_player == _money_from_events(events)
+    assert (sum(s for s, _ in by_player.values()),
+            sum(p for _, p in by_player.values())) == (staked, paid)
+
+
+def _money_from_events(events: tuple[Event, ...]) -> dict[str, tuple[int, int]]:
+    """(staked, paid) per player read from the journal alone: bets placed, stakes added and
+    settlements, each booked to the seat's player or to the named Bet Behind player."""
+    start = events[0]
+    assert isinstance(start, RoundStarted)
+    owner = {b.seat: b.player or f"seat:{b.seat}" for b in start.boxes}
+    money: Counter[tuple[str, str]] = Counter()
+    for b in start.boxes:
+        money[owner[b.seat], "staked"] += b.total_stake
+        for bb in b.behind:
+            money[bb.player, "staked"] += bb.stake
+    for e in events:
+        if isinstance(e, PlayerActed):
+            money[owner[e.seat], "staked"] += e.stake_added
+        elif isinstance(e, BehindStakeAdded):
+            money[e.player, "staked"] += e.amount
+        elif isinstance(e, HandSettled | SideBetSettled | InsuranceSettled):
+            money[owner[e.seat], "paid"] += e.payout
+        elif isinstance(e, BehindSettled | BehindInsuranceSettled):
+            money[e.player, "paid"] += e.payout
+    players = {p for p, _ in money}
+    return {p: (money[p, "staked"], money[p, "paid"]) for p in players}
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,6 +13,7 @@ Nothing here does I/O, reads the clock or makes randomness: cards come from a
 (<Outcome.WIN: 'win'>, 200)
 """
 
+from rgs.engine.bets import VerifiedBets
 from rgs.engine.cards import (
     DECK,
     CardSource,
@@ -89,5 +90,6 @@ __all__ = [
     "RoundSettled", "RoundStarted", "RoundView", "RoundVoided", "RuleSet", "SequenceSource",
     "Shoe", "ShoeExhausted", "ShoeSource", "SideBetKind", "SideBetSettled", "SideBetView",
     "StakeOutOfLimits", "Surrender", "TableLimits", "TwentyOnePlusThreePaytable",
-    "TwentyPlusOutcome", "TwentyPlusPaytable", "WrongHand", "WrongPhase", "hand_total", "replay",
+    "TwentyPlusOutcome", "TwentyPlusPaytable", "VerifiedBets", "WrongHand", "WrongPhase",
+    "hand_total", "replay",
 ]

@@ -29,22 +29,12 @@ CARD_VALUE: dict[str, int] = {c: RANK_VALUE[c[0]] for c in DECK}
 RED_SUITS = frozenset("HD")
 
 
-def is_card(code: str) -> bool:
-    """True when ``code`` is a valid card code such as ``"AS"``."""
-    return code in _DECK_SET
-
-
 def check_card(code: str) -> str:
     """Return ``code`` if it is a card code, else raise :class:`InvalidCard`."""
     if code not in _DECK_SET:
         raise InvalidCard(f"{code!r} is not a card code (rank of {RANKS} + suit of {SUITS})",
                           rule="card_code")
     return code
-
-
-def value(code: str) -> int:
-    """Blackjack value of a card, ace counted as 1."""
-    return CARD_VALUE[code]
 
 
 def hand_total(cards: Iterable[str]) -> tuple[int, bool]:

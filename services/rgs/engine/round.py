@@ -5,6 +5,12 @@ Each player command follows the triad ``can`` (yes/no), ``verify`` (raise the pr
 events it produced). A refused command changes nothing. Dealer play and settlement run by
 themselves inside the call that leaves no decision open.
 
+The round owns the order of play: phases, turns, dealing and its events. The rules it applies
+live beside it, one home each: :mod:`~rgs.engine.bets` (what may be bet),
+:mod:`~rgs.engine.actions` (what a hand may do and at what price), :mod:`~rgs.engine.dealer`
+(how the dealer plays), :mod:`~rgs.engine.settlement` (what each bet pays),
+:mod:`~rgs.engine.money` (the money fold) and :mod:`~rgs.engine.view` (what a client sees).
+
 The round never creates randomness: every card comes from the :class:`CardSource` it was given.
 Its events rebuild it exactly (:func:`replay`).
 """
@@ -13,108 +19,38 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rgs.engine.cards import CARD_VALUE, CardSource, hand_total
-from rgs.engine.errors import (
-    ActionNotAllowed,
-    InvalidBet,
-    StakeOutOfLimits,
-    WrongHand,
-    WrongPhase,
-)
+from rgs.engine import actions, dealer
+from rgs.engine.bets import VerifiedBets, verify_bets
+from rgs.engine.cards import CARD_VALUE, CardSource
+from rgs.engine.errors import ActionNotAllowed, WrongHand, WrongPhase
 from rgs.engine.model import (
     INSURANCE_ACTIONS,
     Action,
-    BehindBet,
-    BehindInsuranceSettled,
-    BehindSettled,
     BehindStakeAdded,
-    BehindView,
     BoxBet,
-    BoxView,
     CardBurned,
     DealerPeeked,
     Event,
-    HandSettled,
     HandStatus,
-    HandView,
     HoleCardRevealed,
-    InsuranceSettled,
     LegalAction,
-    Outcome,
     Phase,
     PlayerActed,
     RoundSettled,
     RoundStarted,
     RoundView,
     RoundVoided,
-    SideBetSettled,
-    SideBetView,
 )
-from rgs.engine.rules import (
-    InsuranceOffer,
-    Peek,
-    RuleSet,
-    SideBetKind,
-    Surrender,
-    TableLimits,
-    up_class,
+from rgs.engine.money import Money, money_by_player, money_totals
+from rgs.engine.rules import RuleSet, TableLimits
+from rgs.engine.settlement import (
+    refund_all,
+    settle_deal_side_bets,
+    settle_hands,
+    settle_insurance,
 )
-from rgs.engine.settlement import behind_payout, settle_hand, twenty_plus_outcome
-from rgs.engine.sidebets import perfect_pairs, twenty_one_plus_three, twenty_plus
 from rgs.engine.state import BoxState, HandState, card_event
-
-_HAND_ACTIONS = (
-    Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER, Action.POWER_SPLIT,
-    Action.POWER_DOUBLE, Action.POWER_KEEP, Action.POWER_REPLACE, Action.CASH_OUT,
-)
-
-
-#: Bet lists already verified, by (id of the rules, bets, the types of their numbers, limits): a
-#: simulation deals the same bets millions of times. The types are part of the key because
-#: ``100.0 == 100`` (a float stake must never ride on an int one's check). Bounded, and the rule
-#: set itself is stored to rule out id reuse.
-_VERIFIED: dict[tuple[object, ...], RuleSet] = {}
-
-
-def _number_types(b: BoxBet) -> tuple[type, ...]:
-    return (type(b.seat), type(b.stake), type(b.twenty_plus), type(b.perfect_pairs),
-            type(b.twenty_one_plus_three), *(type(x.stake) for x in b.behind))
-
-
-def _verify_bets_once(rules: RuleSet, bets: Sequence[BoxBet], limits: TableLimits | None) -> None:
-    try:
-        key = (id(rules), tuple(bets), limits, tuple(_number_types(b) for b in bets))
-        if _VERIFIED.get(key) is rules:
-            return
-    except TypeError:  # unhashable garbage in the bets: the full check names it
-        Round.verify_bets(rules, bets, limits)
-        return
-    Round.verify_bets(rules, bets, limits)
-    if len(_VERIFIED) >= 256:
-        _VERIFIED.clear()
-    _VERIFIED[key] = rules
-
-
-def _verify_behind(rules: RuleSet, box: BoxBet, lim: TableLimits) -> None:
-    if not rules.bet_behind:
-        raise InvalidBet(f"{rules.id} has no Bet Behind", rule="bet_behind")
-    players = set()
-    for bb in box.behind:
-        if not isinstance(bb, BehindBet) or not isinstance(bb.player, str) or not bb.player:
-            raise InvalidBet(f"seat {box.seat}: a Bet Behind needs a player id",
-                             rule="bet_behind")
-        if bb.player == box.player:
-            raise InvalidBet(f"seat {box.seat}: {bb.player} cannot bet behind their own box",
-                             rule="bet_behind_own_box")
-        if bb.player in players:
-            raise InvalidBet(f"seat {box.seat}: {bb.player} already bets behind this box",
-                             rule="bet_behind_once")
-        players.add(bb.player)
-        if not isinstance(bb.stake, int) or isinstance(bb.stake, bool) or \
-                not lim.main_min <= bb.stake <= lim.main_max:
-            raise StakeOutOfLimits(
-                f"seat {box.seat}: Bet Behind {bb.stake!r} of {bb.player} is outside the table "
-                f"limits {lim.main_min}..{lim.main_max}", rule="bet_behind_limits")
+from rgs.engine.view import round_view
 
 
 class Round:
@@ -147,63 +83,29 @@ class Round:
     def verify_bets(cls, rules: RuleSet, bets: Sequence[BoxBet],
                     limits: TableLimits | None = None) -> None:
         """Raise the precise error if ``bets`` cannot start a round under ``rules``."""
-        lim = limits or rules.limits
-        if not 1 <= len(bets) <= rules.max_boxes:
-            raise InvalidBet(f"a round needs 1..{rules.max_boxes} boxes, got {len(bets)}",
-                             rule="box_count")
-        seats = set()
-        offered = rules.side_bets
-        for b in bets:
-            if not isinstance(b, BoxBet):
-                raise InvalidBet("each box bet must be a BoxBet", rule="box_bet")
-            if type(b.seat) is not int or not 1 <= b.seat <= rules.max_boxes:
-                raise InvalidBet(f"seat {b.seat!r} is not a seat of this table "
-                                 f"(1..{rules.max_boxes})", rule="seat")
-            if b.seat in seats:
-                raise InvalidBet(f"seat {b.seat} has two bets", rule="seat")
-            seats.add(b.seat)
-            for name, amount in (("stake", b.stake), ("twenty_plus", b.twenty_plus),
-                                 ("perfect_pairs", b.perfect_pairs),
-                                 ("twenty_one_plus_three", b.twenty_one_plus_three)):
-                if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-                    raise InvalidBet(f"{name} must be a non-negative integer of minor units, "
-                                     f"got {amount!r}", rule="stake_integer")
-            if not lim.main_min <= b.stake <= lim.main_max:
-                raise StakeOutOfLimits(
-                    f"seat {b.seat}: main bet {b.stake} is outside the table limits "
-                    f"{lim.main_min}..{lim.main_max}", rule="main_bet_limits")
-            for kind, amount in b.side_stakes():
-                if kind not in offered:
-                    raise InvalidBet(f"seat {b.seat}: {rules.id} does not offer the "
-                                     f"{kind.value} side bet", rule="side_bet_offered")
-                if not lim.side_min <= amount <= lim.side_max:
-                    raise StakeOutOfLimits(
-                        f"seat {b.seat}: {kind.value} bet {amount} is outside the table limits "
-                        f"{lim.side_min}..{lim.side_max}", rule="side_bet_limits")
-            if not isinstance(b.insurance_offer, InsuranceOffer) or (
-                    b.insurance_offer not in rules.insurance_offers):
-                raise InvalidBet(f"seat {b.seat}: insurance setting {b.insurance_offer!r} is not "
-                                 f"available in {rules.id}", rule="insurance_offer_setting")
-            if b.safety_net and not rules.safety_net:
-                raise InvalidBet(f"seat {b.seat}: {rules.id} has no Safety Net",
-                                 rule="safety_net")
-            if b.behind:
-                _verify_behind(rules, b, lim)
+        verify_bets(rules, bets, limits)
 
     @classmethod
-    def deal(cls, rules: RuleSet, source: CardSource, bets: Sequence[BoxBet],
+    def deal(cls, rules: RuleSet, source: CardSource, bets: Sequence[BoxBet] | VerifiedBets,
              limits: TableLimits | None = None) -> Round:
         """Place the bets, deal, and resolve what the deal decides.
+
+        ``bets`` are checked in full unless they are :class:`VerifiedBets` for these rules and
+        limits (a caller dealing the same bets many times verifies them once).
 
         Order of the deal: one card to each box in seat order, the dealer's up card, a second
         card to each box, then the hole card in hole-card games.
         """
-        _verify_bets_once(rules, bets, limits)
-        rnd = cls(rules, source, limits or rules.limits)
-        ordered = sorted(bets, key=lambda b: b.seat)
+        lim = limits or rules.limits
+        if isinstance(bets, VerifiedBets):
+            ordered = (bets.boxes if bets.holds_for(rules, lim)
+                       else VerifiedBets(rules=rules, boxes=bets.boxes, limits=lim).boxes)
+        else:
+            ordered = VerifiedBets(rules=rules, boxes=tuple(bets), limits=lim).boxes
+        rnd = cls(rules, source, lim)
         rnd._boxes = [BoxState(b) for b in ordered]
         rnd._seat_index = {b.seat: i for i, b in enumerate(ordered)}
-        rnd._emit(RoundStarted(variant=rules.id, boxes=tuple(ordered), limits=rnd.limits))
+        rnd._emit(RoundStarted(variant=rules.id, boxes=ordered, limits=lim))
         rnd.seq = 1
         for box in rnd._boxes:
             rnd._deal_to(box, 0)
@@ -255,44 +157,24 @@ class Round:
 
     @property
     def total_staked(self) -> int:
-        """Everything the player staked in this round (bets, side bets, doubles, insurance)."""
-        total = 0
-        for box in self._boxes:
-            total += box.bet.twenty_plus + box.bet.perfect_pairs + box.bet.twenty_one_plus_three
-            total += box.insurance + sum(h.stake for h in box.hands)
-            if box.bet.behind:
-                total += sum(box.behind_insurance.values())
-                total += sum(sum(h.behind.values()) for h in box.hands)
-        return total
+        """Everything the players staked in this round (bets, side bets, doubles, insurance)."""
+        return money_totals(self._boxes)[0]
 
     @property
     def total_paid(self) -> int:
-        """Everything paid back to the player so far (stakes returned plus wins)."""
-        total = 0
-        for box in self._boxes:
-            total += box.insurance_payout + sum(r[2] for r in box.side_results.values())
-            total += sum(h.payout for h in box.hands)
-            if box.bet.behind:
-                total += sum(box.behind_insurance_paid.values())
-                total += sum(sum(h.behind_paid.values()) for h in box.hands)
-        return total
+        """Everything paid back to the players so far (stakes returned plus wins)."""
+        return money_totals(self._boxes)[1]
 
-    def money_by_player(self) -> dict[str, tuple[int, int]]:
+    def money_by_player(self) -> dict[str, Money]:
         """(staked, paid) per player: the seat players (``BoxBet.player``, else ``seat:N``) and
         every Bet Behind player, so each one's wallet can be debited and credited."""
-        out: dict[str, list[int]] = {}
-        for box in self._boxes:
-            own = out.setdefault(box.bet.player or f"seat:{box.bet.seat}", [0, 0])
-            own[0] += box.bet.twenty_plus + box.bet.perfect_pairs + box.bet.twenty_one_plus_three
-            own[0] += box.insurance + sum(h.stake for h in box.hands)
-            own[1] += box.insurance_payout + sum(r[2] for r in box.side_results.values())
-            own[1] += sum(h.payout for h in box.hands)
-            for bb in box.bet.behind:
-                v = self._behind_view(box, bb)
-                acc = out.setdefault(bb.player, [0, 0])
-                acc[0] += v.staked
-                acc[1] += v.paid
-        return {p: (s, q) for p, (s, q) in out.items()}
+        return money_by_player(self._boxes)
+
+    def view(self) -> RoundView:
+        """The public state of the round (no hole card before it is revealed)."""
+        return round_view(variant=self.rules.id, phase=self.phase, seq=self.seq,
+                          dealer=self.dealer_cards(), hole_hidden=self._hole_hidden,
+                          boxes=self._boxes, to_act=self.to_act, legal=self.legal_actions)
 
     # ------------------------------------------------------------------ the command triad
 
@@ -321,8 +203,8 @@ class Round:
                             f"seat {want[0] if want else '-'} hand {want[1] if want else '-'} is",
                             rule="turn_order")
         box = self._boxes[b]
-        hd = box.hands[h]
-        reason = self._refusal(box, hd, action)
+        reason = actions.refusal(self.rules, box, box.hands[h], action, up=self._dealer[0],
+                                 dealer_bj=self._dealer_bj)
         if reason is not None:
             raise ActionNotAllowed(reason[1], rule=reason[0])
 
@@ -343,15 +225,11 @@ class Round:
         b, h = self._locate(seat, hand)
         box = self._boxes[b]
         if self.phase is Phase.INSURANCE:
-            return self._insurance_options(box) if h == 0 else ()
+            return actions.insurance_options(box) if h == 0 else ()
         if self.phase is not Phase.PLAYER_TURN or self._active != (b, h):
             return ()
-        hd = box.hands[h]
-        out = []
-        for action in _HAND_ACTIONS:
-            if self._refusal(box, hd, action) is None:
-                out.append(self._priced(box, hd, action))
-        return tuple(out)
+        return actions.hand_actions(self.rules, box, box.hands[h], up=self._dealer[0],
+                                    dealer_bj=self._dealer_bj)
 
     # convenience commands, one per decision
 
@@ -388,66 +266,13 @@ class Round:
         if self.finished:
             raise WrongPhase(f"the round is already {self.phase.value}", rule="phase")
         staked = self.total_staked
-        for box in self._boxes:
-            for hd in box.hands:
-                hd.outcome, hd.payout, hd.status = Outcome.VOID, hd.stake, HandStatus.SETTLED
-                hd.behind_paid = dict(hd.behind)
-            box.insurance_payout = box.insurance
-            box.behind_insurance_paid = dict(box.behind_insurance)
-            box.side_results = {k: ("void", 0, s) for k, s in box.bet.side_stakes()}
+        refund_all(self._boxes)
         self._active = None
         self.phase = Phase.VOIDED
         self.seq += 1
         ev = RoundVoided(reason=reason, total_staked=staked, total_refunded=staked)
         self._emit(ev)
         return (ev,)
-
-    # ------------------------------------------------------------------ the view
-
-    def view(self) -> RoundView:
-        """The public state of the round (no hole card before it is revealed)."""
-        dealer = self.dealer_cards()
-        d_total, d_soft = hand_total(dealer)
-        boxes = []
-        for bi, box in enumerate(self._boxes):
-            hands = []
-            for hi, hd in enumerate(box.hands):
-                allowed = (self.legal_actions(box.bet.seat, hi)
-                           if self.phase is Phase.PLAYER_TURN and self._active == (bi, hi) else ())
-                status = hd.status
-                if status is HandStatus.ACTIVE and not hd.done and len(hd.cards) < 2 \
-                        and hd.from_split:
-                    status = HandStatus.WAITING
-                hands.append(HandView(
-                    index=hi, cards=tuple(hd.cards), total=hd.total, soft=hd.soft,
-                    stake=hd.stake, status=status, outcome=hd.outcome, payout=hd.payout,
-                    from_split=hd.from_split, doubled=hd.doubled, allowed=allowed))
-            sides = []
-            for kind, stake in box.bet.side_stakes():
-                res = box.side_results.get(kind)
-                sides.append(SideBetView(kind=kind, stake=stake, line=res[0] if res else "",
-                                         payout=res[2] if res else 0, settled=res is not None))
-            boxes.append(BoxView(
-                seat=box.bet.seat, stake=box.bet.stake, hands=tuple(hands),
-                side_bets=tuple(sides), insurance_offered=box.insurance_offered,
-                insurance_stake=box.insurance, insurance_payout=box.insurance_payout,
-                insurance_allowed=self._insurance_options(box)
-                if self.phase is Phase.INSURANCE else (),
-                behind=tuple(self._behind_view(box, bb) for bb in box.bet.behind)))
-        return RoundView(
-            variant=self.rules.id, phase=self.phase, seq=self.seq, dealer_cards=dealer,
-            dealer_total=d_total, dealer_soft=d_soft,
-            dealer_hole_hidden=self._hole_hidden, boxes=tuple(boxes), to_act=self.to_act,
-            total_staked=self.total_staked, total_paid=self.total_paid)
-
-    @staticmethod
-    def _behind_view(box: BoxState, bb: BehindBet) -> BehindView:
-        p = bb.player
-        staked = box.behind_insurance.get(p, 0) + sum(h.behind.get(p, 0) for h in box.hands)
-        paid = box.behind_insurance_paid.get(p, 0) + sum(h.behind_paid.get(p, 0)
-                                                           for h in box.hands)
-        return BehindView(player=p, staked=staked, paid=paid, follow_double=bb.follow_double,
-                          follow_split=bb.follow_split)
 
     # ------------------------------------------------------------------ internals: dealing
 
@@ -492,67 +317,29 @@ class Round:
         box = self._boxes[b]
         return box, box.hands[h]
 
-    def _dealer_natural(self) -> bool:
-        """The dealer's first two cards are an ace and a ten-valued card (not any two cards
-        that count 11)."""
-        a, b = CARD_VALUE[self._dealer[0]], CARD_VALUE[self._dealer[1]]
-        return a + b == 11 and 1 in (a, b)
-
-    def _up_can_blackjack(self) -> bool:
-        return CARD_VALUE[self._dealer[0]] in (1, 10)
-
     # ------------------------------------------------------------------ after the deal
 
     def _after_deal(self) -> None:
-        r = self.rules
+        up = self._dealer[0]
         for box in self._boxes:
             hd = box.hands[0]
             if hd.natural:
                 hd.done, hd.status = True, HandStatus.BLACKJACK
-            self._settle_deal_side_bets(box)
-        up_ace = CARD_VALUE[self._dealer[0]] == 1
-        if up_ace and r.insurance:
+            settle_deal_side_bets(self.rules, box, up, self._emit)
+        if CARD_VALUE[up] == 1 and self.rules.insurance:
             for box in self._boxes:
-                setting = box.bet.insurance_offer
-                offered = (setting is InsuranceOffer.ALWAYS
-                           or (setting is InsuranceOffer.ONLY_ON_PLAYER_BLACKJACK
-                               and box.hands[0].natural))
-                box.insurance_offered = offered and box.bet.stake // 2 > 0
+                box.insurance_offered = actions.insurance_offered(box.bet, box.hands[0].natural)
                 box.insurance_decided = not box.insurance_offered
                 for bb in box.bet.behind:  # decided in advance by each Bet Behind player
-                    if bb.insure and bb.stake // 2 > 0:
-                        box.behind_insurance[bb.player] = bb.stake // 2
+                    cost = actions.insurance_stake(bb.stake)
+                    if bb.insure and cost > 0:
+                        box.behind_insurance[bb.player] = cost
                         self._emit(BehindStakeAdded(seat=box.bet.seat, hand=0, player=bb.player,
-                                                    action=Action.INSURE, amount=bb.stake // 2))
+                                                    action=Action.INSURE, amount=cost))
             if any(b.insurance_offered for b in self._boxes):
                 self.phase = Phase.INSURANCE
                 return
         self._after_insurance()
-
-    def _settle_deal_side_bets(self, box: BoxState) -> None:
-        r, bet = self.rules, box.bet
-        first, second = box.hands[0].cards
-        if bet.perfect_pairs and r.perfect_pairs is not None:
-            line, pays = perfect_pairs(first, second, r.perfect_pairs)
-            self._settle_side(box, SideBetKind.PERFECT_PAIRS, bet.perfect_pairs, line, pays)
-        if bet.twenty_one_plus_three and r.twenty_one_plus_three is not None:
-            line, pays = twenty_one_plus_three(first, second, self._dealer[0],
-                                               r.twenty_one_plus_three)
-            self._settle_side(box, SideBetKind.TWENTY_ONE_PLUS_THREE,
-                              bet.twenty_one_plus_three, line, pays)
-
-    def _settle_side(self, box: BoxState, kind: SideBetKind, stake: int, line: str,
-                     pays: int) -> None:
-        payout = stake * (pays + 1) if pays else 0
-        box.side_results[kind] = (line, pays, payout)
-        self._emit(SideBetSettled(seat=box.bet.seat, kind=kind, stake=stake, line=line,
-                                  pays=pays, payout=payout))
-
-    def _insurance_options(self, box: BoxState) -> tuple[LegalAction, ...]:
-        if self.phase is not Phase.INSURANCE or box.insurance_decided:
-            return ()
-        return (LegalAction(action=Action.INSURE, cost=box.bet.stake // 2),
-                LegalAction(action=Action.DECLINE_INSURANCE))
 
     def _verify_insurance(self, seat: int, hand: int) -> None:
         if self.phase is not Phase.INSURANCE:
@@ -574,7 +361,7 @@ class Round:
         box = self._boxes[b]
         box.insurance_decided = True
         if take:
-            box.insurance = box.bet.stake // 2
+            box.insurance = actions.insurance_stake(box.bet.stake)
         self._emit(PlayerActed(seat=seat, hand=0,
                                action=Action.INSURE if take else Action.DECLINE_INSURANCE,
                                stake_added=box.insurance))
@@ -582,22 +369,18 @@ class Round:
             self._after_insurance()
 
     def _after_insurance(self) -> None:
-        r = self.rules
-        up = CARD_VALUE[self._dealer[0]]
-        peeks = r.hole_card and (
-            (up == 1 and r.peek in (Peek.ACE_AND_TEN, Peek.ACE_ONLY))
-            or (up == 10 and r.peek is Peek.ACE_AND_TEN))
+        up = self._dealer[0]
         self.phase = Phase.PLAYER_TURN
-        if peeks:
-            bj = self._dealer_natural()
+        if dealer.peeks(self.rules, up):
+            bj = dealer.is_natural(self._dealer)
             self._emit(DealerPeeked(blackjack=bj))
             self._dealer_bj = bj
-            self._settle_insurance()
+            settle_insurance(self.rules, self._boxes, bj, self._emit)
             if bj:
                 self._reveal_hole()
                 self._settle_round()
                 return
-        elif not self._up_can_blackjack():
+        elif not dealer.can_blackjack(up):
             self._dealer_bj = False
         self._active = (0, -1)
         self._advance()
@@ -605,109 +388,7 @@ class Round:
     def _any_insurance(self) -> bool:
         return any(b.insurance or b.behind_insurance for b in self._boxes)
 
-    def _settle_insurance(self) -> None:
-        bj = bool(self._dealer_bj)
-        pays = self.rules.insurance_pays + 1
-        for box in self._boxes:
-            if box.insurance:
-                box.insurance_payout = box.insurance * pays if bj else 0
-                self._emit(InsuranceSettled(seat=box.bet.seat, stake=box.insurance,
-                                            payout=box.insurance_payout))
-            for player, stake in box.behind_insurance.items():
-                paid = box.behind_insurance_paid[player] = stake * pays if bj else 0
-                self._emit(BehindInsuranceSettled(seat=box.bet.seat, player=player,
-                                                  stake=stake, payout=paid))
-
     # ------------------------------------------------------------------ playing decisions
-
-    def _refusal(self, box: BoxState, hd: HandState, action: Action) -> tuple[str, str] | None:
-        """Why ``action`` is refused on the active hand ``hd`` — (rule, message) — or None."""
-        r = self.rules
-        if hd.power_pending:
-            if action in (Action.POWER_KEEP, Action.POWER_REPLACE):
-                return None
-            return ("power_double_choice", "keep or replace the Power Double card first")
-        if action in (Action.POWER_KEEP, Action.POWER_REPLACE):
-            return ("power_double_choice", "there is no Power Double card to keep or replace")
-        n = len(hd.cards)
-        if action is Action.STAND:
-            return None
-        if action is Action.HIT:
-            return None  # a hand that can no longer draw is never the active hand
-        original = not hd.from_split and len(box.hands) == 1
-        if action is Action.DOUBLE or action is Action.POWER_DOUBLE:
-            power = (original and n == 2 and hd.hard in r.power_double_counts)
-            if action is Action.DOUBLE and power:
-                return ("power_double_replaces_double",
-                        f"a two-card count of {hd.hard} gets Power Double instead of a double")
-            if action is Action.POWER_DOUBLE and not power:
-                return ("power_double", "Power Double needs the original two-card hand with a "
-                        f"count (aces as 1) of {sorted(r.power_double_counts) or 'none'}")
-            if n != 2 and not r.double_any_cards:
-                return ("double_first_two_cards", "doubling is allowed on the first two cards only")
-            if hd.from_split and not r.double_after_split:
-                return ("double_after_split", "no double after a split")
-            if hd.split_aces and not r.double_split_aces:
-                return ("double_split_aces", "split aces may not be doubled")
-            return None
-        if action is Action.SPLIT:
-            if n != 2 or CARD_VALUE[hd.cards[0]] != CARD_VALUE[hd.cards[1]]:
-                return ("split_equal_value", "only two cards of equal value may be split")
-            if hd.power_split:
-                return ("power_split_no_resplit", "a Power Split hand may not be split")
-            if hd.depth >= r.max_split_depth:
-                return ("max_split_depth", "this hand may not be split again"
-                        if hd.depth else "this table allows no split")
-            if len(box.hands) >= r.max_hands:
-                return ("max_hands", f"a box may hold at most {r.max_hands} hands")
-            if hd.split_aces and not r.resplit_aces:
-                return ("resplit_aces", "split aces may not be split again")
-            return None
-        if action is Action.POWER_SPLIT:
-            if not (r.power_split_totals and original and n == 2):
-                return ("power_split", "Power Split is only for the original two-card hand")
-            v0, v1 = CARD_VALUE[hd.cards[0]], CARD_VALUE[hd.cards[1]]
-            if 1 in (v0, v1) or v0 == v1 or hd.total not in r.power_split_totals:
-                return ("power_split", "Power Split needs two different non-aces totalling "
-                        f"{sorted(r.power_split_totals)}")
-            if len(box.hands) >= r.max_hands:  # pragma: no cover - max_hands >= 2 always
-                return ("max_hands", f"a box may hold at most {r.max_hands} hands")
-            return None
-        if action is Action.SURRENDER:
-            if r.surrender is Surrender.NONE:
-                return ("surrender", "this table has no surrender")
-            if not original or n != 2:
-                return ("surrender_first_decision",
-                        "surrender is only the first decision on the original two cards")
-            return None
-        if action is Action.CASH_OUT:
-            if r.cash_out is None:
-                return ("cash_out", "this table has no Cash Out")
-            if len(box.hands) != 1 or hd.doubled:
-                return ("cash_out_unsplit_undoubled", "Cash Out is for an unsplit, undoubled hand")
-            if self._dealer_bj:  # pragma: no cover - a known dealer blackjack ends the round
-                return ("cash_out", "the dealer has blackjack")
-            if self._cash_out_offer(box, hd) is None:
-                return ("cash_out_table", "no Cash Out offer for this hand")
-            return None
-        raise AssertionError(action)  # pragma: no cover
-
-    def _cash_out_offer(self, box: BoxState, hd: HandState) -> int | None:
-        table = self.rules.cash_out
-        if table is None:
-            return None
-        bp = table.offer_bp(hd.total, hd.soft, up_class(self._dealer[0]))
-        return None if bp is None else hd.stake * bp // 10_000
-
-    def _priced(self, box: BoxState, hd: HandState, action: Action) -> LegalAction:
-        if action in (Action.DOUBLE, Action.POWER_DOUBLE, Action.SPLIT, Action.POWER_SPLIT):
-            return LegalAction(action=action, cost=hd.stake)
-        if action is Action.CASH_OUT:
-            return LegalAction(action=action, offer=self._cash_out_offer(box, hd) or 0)
-        if action is Action.HIT and box.bet.safety_net and (
-                (hd.soft and hd.total == 20) or (not hd.soft and hd.total >= 17)):
-            return LegalAction(action=action, warning="safety_net")
-        return LegalAction(action=action)
 
     def _play(self, b: int, h: int, action: Action) -> None:
         box = self._boxes[b]
@@ -767,10 +448,8 @@ class Round:
             self._emit(PlayerActed(seat=seat, hand=h, action=action))
             hd.done, hd.status = True, HandStatus.SURRENDERED
         elif action is Action.CASH_OUT:
-            hd.cash_out = self._cash_out_offer(box, hd) or 0
-            table = self.rules.cash_out
-            hd.cash_out_bp = (table.offer_bp(hd.total, hd.soft, up_class(self._dealer[0])) or 0
-                              if table is not None else 0)
+            hd.cash_out_bp = actions.cash_out_bp(self.rules, hd, self._dealer[0]) or 0
+            hd.cash_out = hd.stake * hd.cash_out_bp // 10_000
             self._emit(PlayerActed(seat=seat, hand=h, action=action))
             hd.done, hd.status = True, HandStatus.CASHED_OUT
         if hd.done:
@@ -833,63 +512,26 @@ class Round:
     # ------------------------------------------------------------------ dealer and settlement
 
     def _dealer_turn(self) -> None:
-        r = self.rules
-        up_bj = self._up_can_blackjack() and self._dealer_bj is None
-        live = False  # a hand that needs the dealer's final total
-        needs_bj = self._any_insurance() and self._dealer_bj is None
-        for box in self._boxes:
-            for hd in box.hands:
-                st = hd.status
-                if st in (HandStatus.STOOD, HandStatus.DOUBLED):
-                    live = True
-                elif st is HandStatus.BLACKJACK or (
-                        st is HandStatus.CHARLIE and not r.charlie_wins_at_once):
-                    needs_bj = needs_bj or up_bj
-        if r.hole_card:
+        insured = self._any_insurance()
+        live, check = dealer.must_play(self.rules, self._boxes, self._dealer[0],
+                                       blackjack_known=self._dealer_bj is not None,
+                                       insured=insured)
+        if self.rules.hole_card:
             self._reveal_hole()
             if self._dealer_bj is None:
-                self._dealer_bj = self._dealer_natural()
-        elif live or needs_bj:
+                self._dealer_bj = dealer.is_natural(self._dealer)
+        elif live or check:
             self._deal_dealer()
-            self._dealer_bj = self._dealer_natural()
-            if self._any_insurance():
-                self._settle_insurance()
+            self._dealer_bj = dealer.is_natural(self._dealer)
+            if insured:
+                settle_insurance(self.rules, self._boxes, self._dealer_bj, self._emit)
         if live and not self._dealer_bj:
-            hard = sum(CARD_VALUE[c] for c in self._dealer)
-            ace = any(CARD_VALUE[c] == 1 for c in self._dealer)
-            h17 = r.dealer_hits_soft_17
-            while True:
-                soft = ace and hard <= 11
-                total = hard + 10 if soft else hard
-                if total > 17 or (total == 17 and not (h17 and soft)):
-                    break
-                v = CARD_VALUE[self._deal_dealer()]
-                hard += v
-                ace = ace or v == 1
+            dealer.draw_out(self.rules, self._dealer, self._deal_dealer)
         self._settle_round()
 
     def _settle_round(self) -> None:
-        r = self.rules
-        dealer_bj = bool(self._dealer_bj)
-        d_total, _ = hand_total(self._dealer)
-        dealer_push = r.dealer_push_total is not None and d_total == r.dealer_push_total
-        for box in self._boxes:
-            seat = box.bet.seat
-            for hi, hd in enumerate(box.hands):
-                outcome, payout, rounded = settle_hand(
-                    r, box, hi, hd, dealer_bj=dealer_bj, d_total=d_total, dealer_push=dealer_push)
-                hd.outcome, hd.payout, hd.status = outcome, payout, HandStatus.SETTLED
-                self._emit(HandSettled(seat=seat, hand=hi, outcome=outcome, stake=hd.stake,
-                                       payout=payout, rounded_off=rounded))
-                for player, stake in hd.behind.items():
-                    paid, cut = behind_payout(r, outcome, stake, hd.cash_out_bp)
-                    hd.behind_paid[player] = paid
-                    self._emit(BehindSettled(seat=seat, hand=hi, player=player, outcome=outcome,
-                                             stake=stake, payout=paid, rounded_off=cut))
-            if box.bet.twenty_plus and r.twenty_plus is not None:
-                line, pays = twenty_plus(twenty_plus_outcome(box, dealer_bj, d_total,
-                                                                   dealer_push), r.twenty_plus)
-                self._settle_side(box, SideBetKind.TWENTY_PLUS, box.bet.twenty_plus, line, pays)
+        settle_hands(self.rules, self._boxes, self._dealer, bool(self._dealer_bj), self._emit)
         self.phase = Phase.SETTLED
         self._active = None
-        self._emit(RoundSettled(total_staked=self.total_staked, total_paid=self.total_paid))
+        staked, paid = money_totals(self._boxes)
+        self._emit(RoundSettled(total_staked=staked, total_paid=paid))

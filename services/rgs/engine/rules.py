@@ -249,11 +249,6 @@ class RuleSet:
             kinds.add(SideBetKind.TWENTY_ONE_PLUS_THREE)
         return frozenset(kinds)
 
-    @property
-    def cards_in_shoe(self) -> int:
-        """Number of cards in a full shoe."""
-        return 52 * self.decks
-
 
 def up_class(card: str) -> str:
     """The dealer up-card class of a card code: ``"A"``, ``"2"`` … ``"9"`` or ``"T"``."""

@@ -1,13 +1,37 @@
-"""How a finished hand and the 20+ Bonus settle against the dealer's final hand."""
+"""How bets settle: hands and Bet Behind stakes against the dealer's final hand, insurance on
+the dealer's blackjack, side bets on their cards, and a void's refund.
+
+The ``settle_*`` functions write each result into the box state and ``emit`` its event, in the
+order the journal records them.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from rgs.engine.model import HandStatus, Outcome
-from rgs.engine.rules import RuleSet, TwentyPlusOutcome
-from rgs.engine.sidebets import twenty_plus_qualifies
+from rgs.engine.cards import hand_total
+from rgs.engine.model import (
+    BehindInsuranceSettled,
+    BehindSettled,
+    Event,
+    HandSettled,
+    HandStatus,
+    InsuranceSettled,
+    Outcome,
+    SideBetSettled,
+)
+from rgs.engine.rules import RuleSet, SideBetKind, TwentyPlusOutcome
+from rgs.engine.sidebets import (
+    perfect_pairs,
+    twenty_one_plus_three,
+    twenty_plus,
+    twenty_plus_qualifies,
+)
 from rgs.engine.state import ZERO, BoxState, HandState
+
+#: Where settlement events go (the round's event list).
+Emit = Callable[[Event], None]
 
 
 def settle_hand(rules: RuleSet, box: BoxState, hi: int, hd: HandState, *, dealer_bj: bool,
@@ -46,6 +70,7 @@ def settle_hand(rules: RuleSet, box: BoxState, hi: int, hd: HandState, *, dealer
         return Outcome.PUSH, stake, ZERO
     return Outcome.LOSE, 0, ZERO
 
+
 def twenty_plus_outcome(box: BoxState, dealer_bj: bool, d_total: int,
                          dealer_push: bool) -> TwentyPlusOutcome | None:
     """The 20+ Bonus: the box's first two cards total 20/21 and the hand was stood on."""
@@ -82,3 +107,77 @@ def behind_payout(rules: RuleSet, outcome: Outcome, stake: int,
         paid = exact.numerator // exact.denominator
         return paid, exact - paid
     return 0, ZERO
+
+
+def settle_side(box: BoxState, kind: SideBetKind, stake: int, won: tuple[str, int],
+                emit: Emit) -> None:
+    """Settle one side bet on ``won``, the paytable line and its ``pays`` to 1 (0 loses)."""
+    line, pays = won
+    payout = stake * (pays + 1) if pays else 0
+    box.side_results[kind] = (line, pays, payout)
+    emit(SideBetSettled(seat=box.bet.seat, kind=kind, stake=stake, line=line, pays=pays,
+                        payout=payout))
+
+
+def settle_deal_side_bets(rules: RuleSet, box: BoxState, up: str, emit: Emit) -> None:
+    """Perfect Pairs and 21+3 settle on the deal: the box's first two cards and the up card."""
+    bet = box.bet
+    first, second = box.hands[0].cards
+    if bet.perfect_pairs and rules.perfect_pairs is not None:
+        settle_side(box, SideBetKind.PERFECT_PAIRS, bet.perfect_pairs,
+                    perfect_pairs(first, second, rules.perfect_pairs), emit)
+    if bet.twenty_one_plus_three and rules.twenty_one_plus_three is not None:
+        settle_side(box, SideBetKind.TWENTY_ONE_PLUS_THREE, bet.twenty_one_plus_three,
+                    twenty_one_plus_three(first, second, up, rules.twenty_one_plus_three), emit)
+
+
+def settle_insurance(rules: RuleSet, boxes: Sequence[BoxState], dealer_bj: bool,
+                     emit: Emit) -> None:
+    """Insurance (the box's and each Bet Behind's) pays ``insurance_pays`` to 1 on a dealer
+    blackjack and loses otherwise."""
+    pays = rules.insurance_pays + 1
+    for box in boxes:
+        if box.insurance:
+            box.insurance_payout = box.insurance * pays if dealer_bj else 0
+            emit(InsuranceSettled(seat=box.bet.seat, stake=box.insurance,
+                                  payout=box.insurance_payout))
+        for player, stake in box.behind_insurance.items():
+            paid = box.behind_insurance_paid[player] = stake * pays if dealer_bj else 0
+            emit(BehindInsuranceSettled(seat=box.bet.seat, player=player, stake=stake,
+                                        payout=paid))
+
+
+def settle_hands(rules: RuleSet, boxes: Sequence[BoxState], dealer: Sequence[str],
+                 dealer_bj: bool, emit: Emit) -> None:
+    """Settle every hand, the Bet Behind stakes riding on it, and the 20+ Bonus, against the
+    dealer's final cards."""
+    d_total, _ = hand_total(dealer)
+    dealer_push = rules.dealer_push_total is not None and d_total == rules.dealer_push_total
+    for box in boxes:
+        seat = box.bet.seat
+        for hi, hd in enumerate(box.hands):
+            outcome, payout, rounded = settle_hand(
+                rules, box, hi, hd, dealer_bj=dealer_bj, d_total=d_total, dealer_push=dealer_push)
+            hd.outcome, hd.payout, hd.status = outcome, payout, HandStatus.SETTLED
+            emit(HandSettled(seat=seat, hand=hi, outcome=outcome, stake=hd.stake, payout=payout,
+                             rounded_off=rounded))
+            for player, stake in hd.behind.items():
+                paid, cut = behind_payout(rules, outcome, stake, hd.cash_out_bp)
+                hd.behind_paid[player] = paid
+                emit(BehindSettled(seat=seat, hand=hi, player=player, outcome=outcome,
+                                   stake=stake, payout=paid, rounded_off=cut))
+        if box.bet.twenty_plus and rules.twenty_plus is not None:
+            won = twenty_plus(twenty_plus_outcome(box, dealer_bj, d_total, dealer_push),
+                              rules.twenty_plus)
+            settle_side(box, SideBetKind.TWENTY_PLUS, box.bet.twenty_plus, won, emit)
+
+
+def refund_all(boxes: Sequence[BoxState]) -> None:
+    """A void: every stake taken is paid back and nothing more (side bets settle as "void")."""
+    for box in boxes:
+        for hd in box.hands:
+            hd.outcome, hd.payout, hd.status = Outcome.VOID, hd.stake, HandStatus.SETTLED
+            hd.behind_paid = dict(hd.behind)
+        box.insurance_payout = box.insurance
+        box.behind_insurance_paid = dict(box.behind_insurance)
+        box.side_results = {k: ("void", 0, s) for k, s in box.bet.side_stakes()}

@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
-from rgs.engine.cards import CARD_VALUE
+from rgs.engine.cards import CARD_VALUE, DECK
 from rgs.engine.model import BoxBet, CardDealt, HandStatus, Outcome
 from rgs.engine.rules import SideBetKind
 
 ZERO = Fraction(0)
 #: Card events are immutable values with few distinct shapes; sharing them saves building
-#: thousands of identical objects per second in simulations.
-CARD_EVENTS: dict[tuple[str, int | None, int, bool], CardDealt] = {}
+#: thousands of identical objects per second in simulations. Built once here and never written
+#: to (the engine keeps no state between rounds): the dealer's cards, and every card to seats
+#: 1..7 (a table's most) on hands 0..3 (the most any shipped variant allows); a rarer shape is
+#: built when dealt.
+CARD_EVENTS: Mapping[tuple[str, int | None, int, bool], CardDealt] = {
+    (card, seat, hand, face_down): CardDealt(card=card, seat=seat, hand=hand, face_down=face_down)
+    for card in DECK
+    for seat, hand, face_down in (
+        (None, 0, False), (None, 0, True),
+        *((s, h, False) for s in range(1, 8) for h in range(4)))
+}
 
 
 def card_event(card: str, seat: int | None, hand: int, face_down: bool) -> CardDealt:
-    key = (card, seat, hand, face_down)
-    ev = CARD_EVENTS.get(key)
+    """The event of ``card`` dealt to ``seat`` (None: the dealer), shared when it can be."""
+    ev = CARD_EVENTS.get((card, seat, hand, face_down))
     if ev is None:
-        ev = CARD_EVENTS[key] = CardDealt(card=card, seat=seat, hand=hand, face_down=face_down)
+        return CardDealt(card=card, seat=seat, hand=hand, face_down=face_down)
     return ev
 
 

@@ -23,6 +23,7 @@ from rgs.engine import (
     ShoeSource,
     SideBetKind,
     SideBetSettled,
+    VerifiedBets,
 )
 from rgs.math.basic_strategy import (
     BasicStrategyPlayer,
@@ -118,8 +119,7 @@ def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
         twenty_plus=side if SideBetKind.TWENTY_PLUS in offered else 0,
         perfect_pairs=side if SideBetKind.PERFECT_PAIRS in offered else 0,
         twenty_one_plus_three=side if SideBetKind.TWENTY_ONE_PLUS_THREE in offered else 0)
-    bets = [bet]
-    Round.verify_bets(rules, bets)
+    bets = VerifiedBets(rules=rules, boxes=(bet,))  # checked once, dealt `rounds` times
     main = _Tally()
     sides = {k: _Tally() for k in sorted(offered, key=lambda k: k.value)}
     full = Shoe.of_decks(rules.decks).cards()

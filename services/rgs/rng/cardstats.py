@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.stats import chi2
 
-from rgs.engine import BoxBet, CardDealt, CardSource, Round, RuleSet, Shoe
+from rgs.engine import BoxBet, CardDealt, CardSource, Round, RuleSet, Shoe, VerifiedBets
 from rgs.engine.cards import DECK, RANKS, SUITS
 
 CARD_INDEX = {c: i for i, c in enumerate(DECK)}
@@ -83,7 +83,8 @@ def deal_rounds(rules: RuleSet, source_for: Callable[[Shoe], CardSource], rounds
     card-source factory), exactly as production deals. Cards are indexes into :data:`DECK`.
     """
     k = deal_cards_per_round(rules)
-    bets = [BoxBet(seat=s, stake=rules.limits.main_min) for s in range(1, rules.max_boxes + 1)]
+    bets = VerifiedBets(rules=rules, boxes=tuple(
+        BoxBet(seat=s, stake=rules.limits.main_min) for s in range(1, rules.max_boxes + 1)))
     out = np.empty((rounds, k), dtype=np.int64)
     for r in range(rounds):
         rnd = Round.deal(rules, source_for(Shoe.of_decks(rules.decks)), bets)
