@@ -70,6 +70,12 @@ def test_cross_cutting_concerns_are_injected_not_imported_from_below() -> None:
         assert _offenders(package, cross_cutting) == {}, package
 
 
+def test_nothing_imports_the_command_line() -> None:
+    importers = {str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py")
+                 if any(n == "rgs.cli" or n.startswith("rgs.cli.") for n in _imports(p))}
+    assert {p for p in importers if not p.startswith("cli/")} == {"__main__.py"}
+
+
 def test_only_bootstrap_chooses_concrete_adapters() -> None:
     choosers = set()
     for path in ROOT.rglob("*.py"):
