@@ -9,35 +9,29 @@ PostgreSQL) and stops it afterwards. Every loop is bounded in time; traffic stay
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
 import sys
+import time
+from collections import defaultdict
 from pathlib import Path
 
-# bench/ holds a math.py: drop this directory from the path so it does not shadow the standard
-# library's math module for everything imported below.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+import asyncpg
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-import argparse  # noqa: E402
-import asyncio  # noqa: E402
-import os  # noqa: E402
-import shutil  # noqa: E402
-import signal  # noqa: E402
-import socket  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-from collections import defaultdict  # noqa: E402
-
-import asyncpg  # noqa: E402
-import grpc  # noqa: E402
-from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
-
-from rgs import devdb  # noqa: E402
-from rgs.blackjack.v1 import blackjack_pb2 as bj  # noqa: E402
-from rgs.blackjack.v1 import blackjack_pb2_grpc  # noqa: E402
-from rgs.operator.v1 import operator_pb2 as op  # noqa: E402
-from rgs.operator.v1 import operator_pb2_grpc  # noqa: E402
-from rgs.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc  # noqa: E402
+from rgs import devdb
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 
 ROOT = Path(__file__).resolve().parents[1]
 OPERATOR = (("authorization", "Bearer rgs-dev-operator-key"),)
@@ -158,7 +152,7 @@ async def main() -> None:
     if rgs is None:
         rgs, wallet = f"127.0.0.1:{_free_port()}", f"127.0.0.1:{_free_port()}"
         proc = subprocess.Popen(
-            [sys.executable, "-m", "rgs.service_cli", "sandbox", "--listen", rgs,
+            [sys.executable, "-m", "rgs", "sandbox", "--listen", rgs,
              "--wallet-listen", wallet], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT / "services")})
     try:

@@ -1,7 +1,9 @@
 """The one place concrete adapters are chosen and wired into the use cases.
 
 Tests call :func:`build` with fakes swapped in (in-memory journal, fake wallet, forced pickers), so
-the wiring itself is tested too.
+the wiring itself is tested too. Production code only: development conveniences such as finding
+a local PostgreSQL (:mod:`rgs.devdb`) stay in the command line, which resolves the database URL
+and hands it over in the settings.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from typing import Any
 
 import grpc
 
-from rgs import devdb
 from rgs.api.server import RunningServer, TlsFiles, start_server
-from rgs.config import RgsSettings, load_brands
+from rgs.config import ConfigError, RgsSettings, load_brands
 from rgs.journal.postgres import PostgresJournal
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
+from rgs.observability.metrics import count_rng_failures
+from rgs.observability.tracing import client_interceptors
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
@@ -104,13 +107,19 @@ class App:
         self.closers.clear()
 
 
-async def database_url(settings: RgsSettings) -> str:
-    """The journal database: configured, or (development only) found by rgs.devdb."""
-    if settings.database_url:
-        return settings.database_url
-    if settings.environment == "production":
-        raise ValueError("RGS_DATABASE_URL is required in production")
-    return await devdb.resolve_server_url()
+def database_url(settings: RgsSettings) -> str:
+    """The journal database URL of ``settings``; ConfigError when none is configured."""
+    if not settings.database_url:
+        raise ConfigError("no journal database configured: set RGS_DATABASE_URL")
+    return settings.database_url
+
+
+async def connect_ops_journal(settings: RgsSettings) -> PostgresJournal:
+    """A journal of its own for the operations sampler (outbox and session gauges): one
+    connection, opened on first use, so sampling never takes a connection from the calls and a
+    database that is down at start-up reads as down rather than stopping the replica."""
+    return await PostgresJournal.connect(database_url(settings), min_size=0, max_size=1,
+                                         command_timeout=10.0)
 
 
 async def build(settings: RgsSettings, *, journal: Journal | None = None,
@@ -120,7 +129,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     brands = load_brands(settings.brands_file)
     closers: list[Callable[[], Awaitable[None]]] = []
     if journal is None:
-        pg = await PostgresJournal.connect(await database_url(settings),
+        pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
                                            lock_wait_s=settings.lock_wait_s)
         closers.append(pg.close)
@@ -136,16 +145,18 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             target=settings.wallet_address, api_key=settings.wallet_api_key,
             timeout_s=settings.wallet_timeout_s, tls_ca_file=settings.wallet_tls_ca_file,
             tls_cert_file=settings.wallet_tls_cert_file,
-            tls_key_file=settings.wallet_tls_key_file))
+            tls_key_file=settings.wallet_tls_key_file), interceptors=client_interceptors())
         closers.append(grpc_wallet.close)
         wallet = grpc_wallet
     # Metrics, spans and round accounting wrap whichever adapters were chosen (fakes too).
     journal, wallet = InstrumentedJournal(journal), InstrumentedWallet(wallet)
     if cards is None:
         # Raises EntropySourceFailure when the start-up health test fails: nothing is served.
+        health = RngHealth()
+        count_rng_failures(health)
         cards = CertifiedCards(CertifiedRng(RngSettings(
             reseed_interval=settings.rng_reseed_interval,
-            prediction_resistance=settings.rng_prediction_resistance)))
+            prediction_resistance=settings.rng_prediction_resistance), health=health))
     rng = cards.rng if isinstance(cards, CertifiedCards) else None
     game = GameService(journal=journal, wallet=wallet, cards=cards,
                        brands=brands, clock=clock, test_mode=settings.test_mode)

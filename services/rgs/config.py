@@ -39,7 +39,8 @@ class RgsSettings(BaseSettings):
     """host:port to serve gRPC on (port 0 picks a free one)."""
     database_url: str | None = Field(
         default=None, description="PostgreSQL URL of the journal; unset: rgs.devdb resolution.")
-    """PostgreSQL URL of the journal; unset means rgs.devdb picks one (development only)."""
+    """PostgreSQL URL of the journal; unset means the command line finds a development database
+    with rgs.devdb (refused in production)."""
     database_pool_size: int = Field(default=10, ge=1, description="Journal connections.")
     """Journal connections kept open by this replica."""
     wallet_address: str = Field(default="127.0.0.1:50061", description="Wallet host:port.")
@@ -102,6 +103,11 @@ class RgsSettings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO", description="Root log level.")
     """The root logger's level."""
+    shutdown_grace_s: float = Field(
+        default=5.0, ge=0, description="Time calls in flight get to finish at shutdown.")
+    """On SIGTERM/SIGINT the replica reports NOT_SERVING, takes no new calls and gives the calls
+    in flight this many seconds to finish before they are cancelled. Keep it below the
+    orchestrator's termination grace period (Kubernetes: 30 s by default)."""
     ops_sample_interval_s: float = Field(default=15.0, gt=0,
                                          description="Outbox/session gauge sampling period.")
     """How often the outbox and session gauges are sampled from the database."""

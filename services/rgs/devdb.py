@@ -251,8 +251,3 @@ async def drop_template(server_url: str, name: str) -> None:
     finally:
         await conn.close()
     await drop_database(server_url, name)
-
-
-async def no_migrations(url: str) -> None:
-    """A :data:`Migrate` that does nothing (a placeholder until a schema exists)."""
-    del url

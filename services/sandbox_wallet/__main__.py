@@ -1,4 +1,5 @@
-"""``python -m sandbox_wallet``: run the sandbox wallet until interrupted.
+"""The ``sandbox-wallet`` command (also ``python -m sandbox_wallet``): run the sandbox wallet until
+interrupted.
 
 Options override the ``SANDBOX_WALLET_*`` environment variables (see ``settings.py``).
 """
@@ -25,7 +26,7 @@ log = logging.getLogger("sandbox_wallet")
 
 def parse_settings(argv: Sequence[str] | None = None) -> SandboxWalletSettings:
     """Build settings from the environment, then apply command-line overrides."""
-    parser = argparse.ArgumentParser(prog="python -m sandbox_wallet", description=__doc__)
+    parser = argparse.ArgumentParser(prog="sandbox-wallet", description=__doc__)
     parser.add_argument("--listen", help="host:port (default 127.0.0.1:50061)")
     parser.add_argument("--database-url", help="PostgreSQL URL (default: rgs.devdb resolution)")
     parser.add_argument("--api-key", help="shared bearer secret (default: the dev key)")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from google.protobuf import timestamp_pb2
 
-from rgs.sandbox.v1 import sandbox_pb2
-from rgs.wallet.v1 import wallet_pb2
+from rgs.generated.wallet.v1 import wallet_pb2
 from sandbox_wallet.domain import (
     BalanceQuery,
     Kind,
@@ -16,6 +15,7 @@ from sandbox_wallet.domain import (
 )
 from sandbox_wallet.errors import Reason, WalletRefusal
 from sandbox_wallet.faults import FaultKind, FaultRule, Method
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 
 
 def balance_query(msg: wallet_pb2.BalanceRequest) -> BalanceQuery:

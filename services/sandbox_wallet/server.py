@@ -12,11 +12,11 @@ from grpc_reflection.v1alpha import reflection
 
 from rgs import devdb
 from rgs.config import is_loopback
-from rgs.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
-from rgs.wallet.v1 import wallet_pb2, wallet_pb2_grpc
+from rgs.generated.wallet.v1 import wallet_pb2, wallet_pb2_grpc
 from sandbox_wallet.auth import BearerAuth
 from sandbox_wallet.errors import ConfigError
 from sandbox_wallet.faults import FaultBoard
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from sandbox_wallet.ledger import PlayerAdmin, Pool, PostgresLedger
 from sandbox_wallet.migrate import migrate
 from sandbox_wallet.servicers import ControlServicer, WalletServicer

@@ -12,12 +12,12 @@ from typing import Any, TypeAlias, TypeVar
 import asyncpg
 import grpc
 
-from rgs.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
-from rgs.wallet.v1 import wallet_pb2, wallet_pb2_grpc
+from rgs.generated.wallet.v1 import wallet_pb2, wallet_pb2_grpc
 from sandbox_wallet import converters as cv
 from sandbox_wallet import status
 from sandbox_wallet.errors import Reason, WalletRefusal
 from sandbox_wallet.faults import FaultBoard, Method, run_with_fault
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from sandbox_wallet.ledger import PlayerAdmin, PostgresLedger
 
 T = TypeVar("T")

@@ -13,7 +13,7 @@ from typing import Any
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
-from rgs.wallet.v1 import wallet_pb2
+from rgs.generated.wallet.v1 import wallet_pb2
 from sandbox_wallet.errors import Reason, WalletRefusal
 
 DOMAIN = "rgs.wallet"

@@ -37,14 +37,14 @@ import grpc
 from e2e_servers import ServerProcess, free_port, start
 
 from rgs import devdb
-from rgs.blackjack.v1 import blackjack_pb2 as bj
-from rgs.blackjack.v1 import blackjack_pb2_grpc
 from rgs.bootstrap import add_dev_operator_keys
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.journal.migrate import migrate
 from rgs.journal.postgres import PostgresJournal
-from rgs.operator.v1 import operator_pb2 as op
-from rgs.operator.v1 import operator_pb2_grpc
-from rgs.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from support.databases import SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
 
 CHAOS_SECONDS = float(os.environ.get("RGS_CHAOS_SECONDS", "30"))
@@ -373,7 +373,7 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
                "RGS_RECONCILE_INTERVAL_S": "0.5", "RGS_RECONCILE_MIN_AGE_S": "2",
                "RGS_ABANDON_AFTER_S": "3"}
         ports = [free_port(), free_port()]
-        args = [["-m", "rgs.service_cli", "serve", "--listen", f"127.0.0.1:{p}",
+        args = [["-m", "rgs", "serve", "--listen", f"127.0.0.1:{p}",
                  "--database-url", rgs_db] for p in ports]
         replicas = await asyncio.gather(*(
             start(a, target=f"127.0.0.1:{p}", log=tmp_path / f"rgs{i}.log", env=env)

@@ -11,11 +11,11 @@ import grpc
 import pytest_asyncio
 from e2e_servers import Stack, start_stack
 
-from rgs.blackjack.v1 import blackjack_pb2_grpc
 from rgs.bootstrap import add_dev_operator_keys
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.journal.postgres import PostgresJournal
-from rgs.operator.v1 import operator_pb2_grpc
-from rgs.sandbox.v1 import sandbox_pb2_grpc
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2_grpc
 from support.databases import RGS_TEMPLATE, SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
 
 

@@ -108,7 +108,7 @@ async def start_stack(*, rgs_db: str, wallet_db: str, replicas: int, logs: Path,
         env = {"RGS_WALLET_ADDRESS": wallet.target, "RGS_WALLET_API_KEY": wallet_key,
                "RGS_LOCK_WAIT_S": "10"}
         started = await asyncio.gather(*(
-            start(["-m", "rgs.service_cli", "serve", "--listen", f"127.0.0.1:{p}",
+            start(["-m", "rgs", "serve", "--listen", f"127.0.0.1:{p}",
                    "--database-url", rgs_db, "--test-mode"],
                   target=f"127.0.0.1:{p}", log=logs / f"rgs{i}.log", env=env)
             for i, p in enumerate(ports)))

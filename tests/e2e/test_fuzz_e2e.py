@@ -13,8 +13,8 @@ from google.rpc import error_details_pb2, status_pb2
 from test_play_e2e import OPERATOR, new_player, session, wallet_balance
 
 from conftest import Clients
-from rgs.blackjack.v1 import blackjack_pb2 as bj
-from rgs.operator.v1 import operator_pb2 as op
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.operator.v1 import operator_pb2 as op
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -14,9 +14,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from conftest import Clients
-from rgs.blackjack.v1 import blackjack_pb2 as bj
-from rgs.operator.v1 import operator_pb2 as op
-from rgs.sandbox.v1 import sandbox_pb2
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.operator.v1 import operator_pb2 as op
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

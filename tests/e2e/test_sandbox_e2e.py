@@ -1,24 +1,27 @@
 """``rgs sandbox`` is one command: migrations, the sandbox wallet and the RGS, printing the
-address, the dev operator key and how to play; ``rgs migrate`` is idempotent."""
+address, the dev operator key and how to play; it honours a replica's RGS_* settings (metrics
+endpoint, log format and level); ``rgs migrate`` is idempotent."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 
 import grpc
 import pytest
 from e2e_servers import ROOT, free_port, wait_serving
 
-from rgs.blackjack.v1 import blackjack_pb2 as bj
-from rgs.blackjack.v1 import blackjack_pb2_grpc
-from rgs.operator.v1 import operator_pb2 as op
-from rgs.operator.v1 import operator_pb2_grpc
-from rgs.service_cli import main as service_main
+from rgs.cli import main as service_main
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc
 from support.databases import SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -33,7 +36,7 @@ async def test_sandbox_command_starts_everything_and_a_round_can_be_played(
     log.parent.mkdir(exist_ok=True)
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "rgs.service_cli", "sandbox", "--listen", rgs,
+            [sys.executable, "-m", "rgs", "sandbox", "--listen", rgs,
              "--wallet-listen", wallet, "--database-url", db], stdout=out,
             stderr=subprocess.STDOUT, cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT / "services")})
@@ -75,3 +78,51 @@ async def test_migrate_command_applies_once(database_templates: DatabaseTemplate
     assert await asyncio.to_thread(service_main, ["migrate", "--database-url", db]) == 0
     assert "up to date" in capsys.readouterr().out
     database_templates.discard(name)
+
+
+async def _scrape_sampled(metrics: str, timeout: float = 20.0) -> str:
+    """The metrics page once the database sampler has taken its first sample."""
+    deadline = time.monotonic() + timeout
+    while True:
+        page = await asyncio.to_thread(
+            lambda: urllib.request.urlopen(f"http://{metrics}/metrics", timeout=10).read())
+        text = page.decode()
+        if "\nrgs_ops_sample_timestamp_seconds 0.0\n" not in text or time.monotonic() > deadline:
+            return text
+        await asyncio.sleep(0.2)
+
+
+@pytest.mark.parametrize(("log_format", "log_level"), [("json", "INFO"), ("text", "WARNING")])
+async def test_sandbox_honours_the_replica_settings_for_metrics_and_logging(
+        database_templates: DatabaseTemplates, log_format: str, log_level: str) -> None:
+    name, db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    rgs, wallet, metrics = (f"127.0.0.1:{free_port()}" for _ in range(3))
+    log = ROOT / "var" / f"sandbox-settings-e2e-{os.getpid()}.log"
+    log.parent.mkdir(exist_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "services"), "RGS_METRICS_LISTEN": metrics,
+           "RGS_LOG_FORMAT": log_format, "RGS_LOG_LEVEL": log_level, "RGS_LISTEN": rgs}
+    with log.open("wb") as out:
+        # No --listen: RGS_LISTEN applies, as for `rgs serve`.
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "rgs", "sandbox", "--wallet-listen", wallet,
+             "--database-url", db], stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+    try:
+        await wait_serving(rgs, proc, log)
+        text = await _scrape_sampled(metrics)
+        assert "rgs_build_info{" in text
+        assert "\nrgs_outbox_pending 0.0\n" in text  # the sampler reads the sandbox's journal
+        assert "\nrgs_journal_database_up 1.0\n" in text
+        lines = log.read_text().splitlines()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+        log.unlink(missing_ok=True)
+        database_templates.discard(name)
+    assert proc.returncode == 0
+    started = [line for line in lines if "observability: metrics on port" in line]
+    if log_level == "WARNING":
+        assert started == []  # an INFO line, below the configured level
+    else:
+        assert len(started) == 1
+        record = json.loads(started[0])
+        assert (record["level"], record["logger"]) == ("info", "rgs.observability")

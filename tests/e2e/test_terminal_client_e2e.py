@@ -6,8 +6,8 @@ import pytest
 from test_play_e2e import new_player, session, wallet_balance
 
 from conftest import Clients
-from rgs.blackjack.v1 import blackjack_pb2 as bj
 from rgs.client.play import Player
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -17,13 +17,13 @@ import pytest_asyncio
 from rgs.bootstrap import App, add_dev_operator_keys, build
 from rgs.config import RgsSettings
 from rgs.engine import Action, BoxBet, Phase, replay
-from rgs.journal.errors import JournalBusy
 from rgs.journal.migrate import SCHEMA, migrate, migrations
-from rgs.journal.postgres import PostgresJournal
-from rgs.sandbox.v1 import sandbox_pb2
+from rgs.journal.postgres import OPEN_MOVEMENT, PostgresJournal
 from rgs.service.errors import Unavailable
 from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, Session
+from rgs.service.ports import JournalBusy
 from rgs.variants import find_variant
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from support.sandbox import AUTH, SandboxWalletClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -95,6 +95,29 @@ async def test_migrations_apply_once_and_every_player_table_leads_with_the_shard
     player_tables = {"sessions", "rounds", "round_events", "idempotency_records",
                      "wallet_transactions"}
     assert {t: leading[t] for t in player_tables} == dict.fromkeys(player_tables, "player_key")
+
+
+async def _index_predicate(conn: asyncpg.Connection, index: str) -> str:
+    return str(await conn.fetchval(
+        "SELECT pg_get_expr(indpred, indrelid) FROM pg_index WHERE indexrelid = $1::regclass",
+        index))
+
+
+async def test_the_open_outbox_index_holds_exactly_the_rows_the_outbox_rule_calls_open(
+        rgs_database_url: str) -> None:
+    # The migration spells the condition out (SQL cannot import it); PostgreSQL's own rendering
+    # of both shows they are the same condition, which also lets the planner use the index.
+    conn = await asyncpg.connect(rgs_database_url)
+    try:
+        migrated = await _index_predicate(conn, f"{SCHEMA}.wallet_transactions_open")
+        await conn.execute("CREATE TEMP TABLE wallet_transactions (kind text, status text)")
+        await conn.execute(f"CREATE INDEX probe_open ON wallet_transactions (kind) "
+                           f"WHERE {OPEN_MOVEMENT}")
+        rule = await _index_predicate(conn, "probe_open")
+    finally:
+        await conn.close()
+    assert migrated == rule
+    assert "'credit'" in rule and "'applied'" in rule
 
 
 async def test_round_is_journalled_and_its_events_replay_to_the_same_state(

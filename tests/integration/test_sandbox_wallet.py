@@ -20,11 +20,11 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from rgs.sandbox.v1 import sandbox_pb2
-from rgs.wallet.v1 import wallet_pb2, wallet_pb2_grpc
+from rgs.generated.wallet.v1 import wallet_pb2, wallet_pb2_grpc
 from sandbox_wallet import status
 from sandbox_wallet.errors import ConfigError
 from sandbox_wallet.faults import FaultBoard, FaultKind, FaultRule, Method
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from sandbox_wallet.migrate import migrate, migrations
 from sandbox_wallet.server import start
 from sandbox_wallet.settings import SandboxWalletSettings

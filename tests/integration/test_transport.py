@@ -7,9 +7,9 @@ from pathlib import Path
 import grpc
 import pytest
 
-from rgs.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
 from rgs.bootstrap import build, serve
 from rgs.config import load_settings
+from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
 from rgs.journal.memory import InMemoryJournal
 from rgs.wallet.grpc_wallet import GrpcWallet, GrpcWalletSettings
 from rgs.wallet.port import Party

@@ -6,6 +6,7 @@ import asyncpg
 import pytest
 from prometheus_client import REGISTRY
 
+from rgs.journal.postgres import PostgresJournal
 from rgs.observability.dbstats import OpsSampler
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -15,13 +16,15 @@ async def test_sampler_reads_open_outbox_rows_their_age_and_live_sessions(
         rgs_database_url: str) -> None:
     conn = await asyncpg.connect(rgs_database_url)
     try:
-        for i, (status, age) in enumerate([("pending", "10 minutes"), ("unknown", "2 minutes"),
-                                           ("applied", "1 minute"), ("booked", "1 hour"),
-                                           ("rolled_back", "2 hours")]):
+        for i, (kind, status, age) in enumerate([
+                ("debit", "pending", "10 minutes"), ("credit", "unknown", "2 minutes"),
+                ("debit", "applied", "1 minute"), ("debit", "booked", "1 hour"),
+                ("debit", "rolled_back", "2 hours"), ("credit", "applied", "3 hours"),
+                ("rollback", "applied", "4 hours")]):
             await conn.execute(
                 "INSERT INTO rgs.wallet_transactions (player_key, transaction_id, round_id, "
-                "kind, amount, status, created_at) VALUES ($1, $2, 'r1', 'debit', 100, $3, "
-                f"clock_timestamp() - interval '{age}')", "op/alice", f"t{i}", status)
+                "kind, amount, status, created_at) VALUES ($1, $2, 'r1', $3, 100, $4, "
+                f"clock_timestamp() - interval '{age}')", "op/alice", f"t{i}", kind, status)
         for token, expires in (("live", "1 hour"), ("expired", "-1 hour")):
             await conn.execute(
                 "INSERT INTO rgs.sessions (player_key, token_hash, session_id, operator_id, "
@@ -29,13 +32,15 @@ async def test_sampler_reads_open_outbox_rows_their_age_and_live_sessions(
                 f"'b', 'alice', 'EUR', now() + interval '{expires}')", token)
     finally:
         await conn.close()
-    sampler = OpsSampler(rgs_database_url)
+    sampler = OpsSampler(await PostgresJournal.connect(rgs_database_url, min_size=0, max_size=1))
     try:
         snapshot = await sampler.sample_once()
     finally:
         await sampler.close()
     assert snapshot is not None
-    assert snapshot.outbox_pending == 3  # pending, unknown and applied are not final
+    # Open: the pending debit, the unknown credit, the applied (not yet booked) debit. An applied
+    # credit or rollback is final.
+    assert snapshot.outbox_pending == 3
     assert 595 < snapshot.outbox_oldest_age_s < 900
     assert snapshot.active_sessions == 1
     assert REGISTRY.get_sample_value("rgs_outbox_pending") == 3
@@ -44,7 +49,8 @@ async def test_sampler_reads_open_outbox_rows_their_age_and_live_sessions(
 
 
 async def test_an_unreachable_database_reads_as_down_not_as_an_error() -> None:
-    sampler = OpsSampler("postgresql://nobody:x@127.0.0.1:1/none")
+    sampler = OpsSampler(await PostgresJournal.connect("postgresql://nobody:x@127.0.0.1:1/none",
+                                                       min_size=0, max_size=1))
     try:
         assert await sampler.sample_once() is None
     finally:

@@ -28,18 +28,19 @@ from opentelemetry.trace import SpanKind
 from ops_toolbox import OPS, PROMETHEUS_PROVIDED, STANDARD_SERIES, names_in
 from prometheus_client import REGISTRY
 
-from rgs.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
 from rgs.bootstrap import App, add_dev_operator_keys, build, serve
 from rgs.config import RgsSettings, load_brands
 from rgs.engine.model import CardDealt
+from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2, operator_pb2_grpc
 from rgs.journal.memory import InMemoryJournal
 from rgs.observability import metrics
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.observability.interceptors import server_interceptors
 from rgs.observability.logging import JsonFormatter, RedactionFilter
 from rgs.observability.tracing import TraceContextClientInterceptor, configure_tracing, tracer
-from rgs.operator.v1 import operator_pb2, operator_pb2_grpc
-from rgs.wallet.port import MoneyCall, MoneyKind, MoneyResult, Party
+from rgs.rng.errors import EntropySourceFailure
+from rgs.wallet.port import MoneyCall, MoneyKind, MoneyResult, Party, WalletUnavailable
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -224,6 +225,39 @@ async def test_wallet_receives_the_wallet_span_as_parent() -> None:
     # version-trace id-parent id-flags (sampled, and "random" on newer SDKs)
     assert md["traceparent"].startswith(f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-")
     assert md["x-keep"] == "1"  # the call's own metadata is kept
+
+
+async def test_bootstrap_injects_tracing_into_the_grpc_wallet_and_counts_rng_failures(
+        spans: InMemorySpanExporter) -> None:
+    # The adapters know nothing of observability: bootstrap hands the gRPC wallet tracing's
+    # interceptors and subscribes the failure counter to the RNG's health.
+    received: list[tuple[tuple[str, Any], ...]] = []
+
+    class Recorder(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+        async def intercept_service(self, continuation: Any, details: Any) -> Any:
+            received.append(tuple(details.invocation_metadata))
+            return await continuation(details)
+
+    wallet_server = grpc.aio.server(interceptors=[Recorder()])
+    port = wallet_server.add_insecure_port("127.0.0.1:0")
+    await wallet_server.start()
+    app = await build(RgsSettings(wallet_address=f"127.0.0.1:{port}", wallet_timeout_s=2),
+                      journal=InMemoryJournal())
+    try:
+        with tracer().start_as_current_span("wallet balance") as span:
+            with pytest.raises(WalletUnavailable):  # the recorder implements no wallet
+                await app.wallet.balance(Party(player_id="alice", session_id="s",
+                                               currency="EUR"))
+            ctx = span.get_span_context()
+        assert app.rng is not None
+        before = _value("rgs_rng_health_failures_total", {"test": "adaptive_proportion"})
+        app.rng.health.report_failure(EntropySourceFailure("stuck", test="adaptive_proportion"))
+        after = _value("rgs_rng_health_failures_total", {"test": "adaptive_proportion"})
+    finally:
+        await app.close()
+        await wallet_server.stop(None)
+    assert dict(received[0])["traceparent"].startswith(f"00-{ctx.trace_id:032x}-")
+    assert after == before + 1
 
 
 async def test_a_round_counts_as_started_and_settled_with_its_stakes_and_wins(

@@ -22,7 +22,7 @@ import pytest
 import yaml
 from ops_toolbox import OPS, PROMETHEUS_PROVIDED, ROOT, names_in
 
-from rgs.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
+from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
 from rgs.service.common import sha256_hex
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -82,7 +82,7 @@ async def test_served_process_exports_metrics_logs_json_and_answers_health(
                                RGS_LISTEN=f"127.0.0.1:{grpc_port}",
                                RGS_METRICS_LISTEN=f"127.0.0.1:{metrics_port}",
                                RGS_LOG_FORMAT="json", RGS_WALLET_ADDRESS="127.0.0.1:9",
-                               RGS_OPS_SAMPLE_INTERVAL_S="0.2"))
+                               RGS_OPS_SAMPLE_INTERVAL_S="0.2", RGS_SHUTDOWN_GRACE_S="1.5"))
     try:
         probe = [sys.executable, "-m", "rgs.observability.healthprobe",
                  "--address", f"127.0.0.1:{grpc_port}", "--timeout", "1"]
@@ -123,6 +123,8 @@ async def test_served_process_exports_metrics_logs_json_and_answers_health(
     records = [json.loads(line) for line in lines]
     rpc = [r for r in records if r.get("rpc_method", "").endswith("/ListVariants")]
     assert rpc and rpc[0]["trace_id"] == TRACE and rpc[0]["grpc_code"] == "UNAUTHENTICATED"
+    stopping = [r for r in records if "shutdown_grace_s" in r]
+    assert [r["shutdown_grace_s"] for r in stopping] == [1.5]  # RGS_SHUTDOWN_GRACE_S, not 5
     assert BAD_TOKEN not in log.read_text()
     password = urllib.parse.urlsplit(rgs_database_url).password
     assert not password or password not in log.read_text()

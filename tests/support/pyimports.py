@@ -24,7 +24,10 @@ for path in json.load(sys.stdin):
         if isinstance(node, ast.Import):
             imports.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
+            # `from rgs import devdb` imports rgs.devdb: record both, so a ban on a module also
+            # catches it being imported from its parent package.
             imports.add(node.module)
+            imports.update(f"{node.module}.{a.name}" for a in node.names)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             calls.add(node.func.id)
     out[path] = {"imports": sorted(imports), "calls": sorted(calls)}
@@ -34,7 +37,8 @@ json.dump(out, sys.stdout)
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SourceFacts:
-    """The modules a file imports and the plain names it calls."""
+    """The modules a file imports (``from a import b`` counts as ``a`` and ``a.b``) and the plain
+    names it calls."""
 
     imports: frozenset[str]
     calls: frozenset[str]

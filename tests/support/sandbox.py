@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import grpc
 
-from rgs.sandbox.v1 import sandbox_pb2_grpc
-from rgs.wallet.v1 import wallet_pb2_grpc
+from rgs.generated.wallet.v1 import wallet_pb2_grpc
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2_grpc
 from sandbox_wallet.server import RunningWallet, start
 from sandbox_wallet.settings import DEV_API_KEY, SandboxWalletSettings
 

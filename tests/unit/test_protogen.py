@@ -20,7 +20,7 @@ def _committed_generated_files() -> set[Path]:
     out = protogen.DEFAULT_OUT_ROOT
     return {
         p.relative_to(out)
-        for p in (out / "rgs").rglob("*")
+        for p in out.rglob("*")
         if p.is_file() and p.name.endswith(protogen.GENERATED_SUFFIXES)
     }
 
@@ -45,6 +45,31 @@ def test_committed_generated_code_is_current(tmp_path: Path) -> None:
 def test_generated_packages_have_init_files() -> None:
     for rel in _committed_generated_files():
         assert (protogen.DEFAULT_OUT_ROOT / rel.parent / "__init__.py").exists(), rel
+
+
+def test_generated_code_lives_only_in_generated_folders() -> None:
+    # A newcomer opening the package sees the architecture, not stubs.
+    for rel in _committed_generated_files():
+        assert any(rel.is_relative_to(root) for root in protogen.GENERATED_ROOTS), rel
+
+
+def test_generated_modules_keep_the_proto_packages_on_the_wire() -> None:
+    from rgs.generated.wallet.v1 import wallet_pb2, wallet_pb2_grpc
+    from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
+
+    assert wallet_pb2.DESCRIPTOR.name == "rgs/wallet/v1/wallet.proto"
+    assert wallet_pb2.DESCRIPTOR.package == "rgs.wallet.v1"
+    assert sandbox_pb2.DESCRIPTOR.package == "rgs.sandbox.v1"
+    assert wallet_pb2.DebitRequest.__module__ == "rgs.generated.wallet.v1.wallet_pb2"
+    source = Path(wallet_pb2_grpc.__file__).read_text("utf-8")
+    assert "'/rgs.wallet.v1.WalletService/Debit'" in source
+
+
+def test_a_proto_folder_without_a_python_package_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "acme" / "v1").mkdir(parents=True)
+    (tmp_path / "acme" / "v1" / "acme.proto").write_text('syntax = "proto3";\npackage acme.v1;\n')
+    with pytest.raises(protogen.ProtogenError, match="PLACEMENT"):
+        protogen.generate(proto_root=tmp_path, out_root=tmp_path / "out")
 
 
 def _buf() -> str:

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from rgs.blackjack.v1 import blackjack_pb2 as bj
+from rgs.codec import event_kind, to_jsonable
 from rgs.engine import (
     Action,
     BoxBet,
@@ -36,8 +36,8 @@ from rgs.engine import (
     Surrender,
     TableLimits,
 )
-from rgs.journal.codec import event_kind, to_jsonable
-from rgs.operator.v1 import operator_pb2 as op
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.service.backoffice import redact
 from rgs.service.errors import InvalidRequest
 from rgs.service.model import (

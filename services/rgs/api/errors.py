@@ -13,7 +13,6 @@ import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from rgs.journal.errors import JournalBusy, JournalUnavailable
 from rgs.service.errors import (
     Busy,
     InvalidRequest,
@@ -25,7 +24,7 @@ from rgs.service.errors import (
     Unauthenticated,
     Unavailable,
 )
-from rgs.service.ports import CardSourceUnavailable
+from rgs.service.ports import CardSourceUnavailable, JournalBusy, JournalUnavailable
 
 log = logging.getLogger(__name__)
 

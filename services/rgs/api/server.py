@@ -17,8 +17,8 @@ from grpc_reflection.v1alpha import reflection
 
 from rgs.api.errors import status_trailer
 from rgs.api.servicers import BlackjackServicer, OperatorServicer
-from rgs.blackjack.v1 import blackjack_pb2
-from rgs.operator.v1 import operator_pb2
+from rgs.generated.blackjack.v1 import blackjack_pb2
+from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
 from rgs.service.play import GameService
 
@@ -91,8 +91,9 @@ class RunningServer:
         for name in (*SERVICE_NAMES, ""):
             await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
 
-    async def stop(self, grace: float | None = 5.0) -> None:
-        """Report NOT_SERVING, then stop, letting calls in flight finish within ``grace``."""
+    async def stop(self, grace: float | None) -> None:
+        """Report NOT_SERVING, then stop, letting calls in flight finish within ``grace``
+        seconds (None: cancel them at once)."""
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
 

@@ -14,10 +14,10 @@ import grpc
 from rgs.api import converters as conv
 from rgs.api.auth import bearer
 from rgs.api.errors import classify, status_trailer
-from rgs.blackjack.v1 import blackjack_pb2 as bj
-from rgs.blackjack.v1 import blackjack_pb2_grpc as bj_grpc
-from rgs.operator.v1 import operator_pb2 as op
-from rgs.operator.v1 import operator_pb2_grpc as op_grpc
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc as bj_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc as op_grpc
 from rgs.service.backoffice import BackOffice
 from rgs.service.play import GameService
 

@@ -6,7 +6,7 @@ the decisions open now with their costs and offers.
 
 from __future__ import annotations
 
-from rgs.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 
 #: ISO 4217 minor-unit exponents that are not 2.
 _EXPONENTS = {"JPY": 0, "KRW": 0, "CLP": 0, "ISK": 0, "VND": 0, "BHD": 3, "KWD": 3, "OMR": 3,

@@ -13,9 +13,15 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from rgs.journal.errors import JournalBusy
-from rgs.service.model import Movement, Session, StoredRequest, StoredRound
-from rgs.wallet.port import MoneyKind
+from rgs.service.model import (
+    Movement,
+    MovementStatus,
+    OutboxBacklog,
+    Session,
+    StoredRequest,
+    StoredRound,
+)
+from rgs.service.ports import JournalBusy
 
 
 @dataclass(slots=True)
@@ -26,7 +32,8 @@ class _Tables:
     requests: dict[tuple[str, str], StoredRequest] = field(default_factory=dict)
     movements: dict[tuple[str, str], Movement] = field(default_factory=dict)
     order: list[tuple[str, str]] = field(default_factory=list)
-    #: When each outbox row was last written.
+    #: When each outbox row was written first, and last.
+    created: dict[tuple[str, str], datetime] = field(default_factory=dict)
     touched: dict[tuple[str, str], datetime] = field(default_factory=dict)
     #: When each round was last written.
     round_touched: dict[tuple[str, str], datetime] = field(default_factory=dict)
@@ -37,12 +44,6 @@ def retry_delay(attempts: int, min_age: timedelta, max_backoff: timedelta) -> ti
     attempt after the first, at most ``max_backoff`` (never below ``min_age``)."""
     doubled: timedelta = min_age * (1 << min(max(attempts - 1, 0), 20))
     return min(doubled, max(max_backoff, min_age))
-
-
-def _is_open(m: Movement) -> bool:
-    if m.kind is MoneyKind.DEBIT:
-        return m.status in ("pending", "unknown", "applied")
-    return m.status in ("pending", "unknown")
 
 
 class InMemoryPlayerJournal:
@@ -74,7 +75,7 @@ class InMemoryPlayerJournal:
     async def open_movements(self) -> list[Movement]:
         """Outbox rows not final yet."""
         return [self._t.movements[k] for k in self._t.order
-                if k[0] == self._key and _is_open(self._t.movements[k])]
+                if k[0] == self._key and self._t.movements[k].is_open]
 
     async def record_movement(self, movement: Movement) -> None:
         """Write an outbox row."""
@@ -82,9 +83,9 @@ class InMemoryPlayerJournal:
         if k not in self._t.movements:
             self._t.movements[k] = movement
             self._t.order.append(k)
-            self._t.touched[k] = self._clock()
+            self._t.created[k] = self._t.touched[k] = self._clock()
 
-    async def settle_movement(self, transaction_id: str, status: str,
+    async def settle_movement(self, transaction_id: str, status: MovementStatus,
                               balance_after: int | None, *, error: str | None = None) -> None:
         """Record a call's outcome."""
         k = (self._key, transaction_id)
@@ -116,8 +117,9 @@ class InMemoryPlayerJournal:
             await self.record_movement(m)
         for txn in booked:
             mk = (self._key, txn)
-            if self._t.movements[mk].status == "applied":
-                self._t.movements[mk] = replace(self._t.movements[mk], status="booked")
+            if self._t.movements[mk].status is MovementStatus.APPLIED:
+                self._t.movements[mk] = replace(self._t.movements[mk],
+                                                status=MovementStatus.BOOKED)
 
     async def update_response(self, request_id: str, response: str) -> None:
         """Replace a stored response."""
@@ -205,7 +207,22 @@ class InMemoryJournal:
         keys: list[str] = []
         for k in self.tables.order:
             m = self.tables.movements[k]
-            if (_is_open(m) and self.tables.touched[k] < now - retry_delay(
+            if (m.is_open and self.tables.touched[k] < now - retry_delay(
                     m.attempts, min_age, max_backoff) and k[0] not in keys):
                 keys.append(k[0])
         return keys[:limit]
+
+    async def outbox_backlog(self) -> OutboxBacklog:
+        """The open outbox rows of every player, and the age of the oldest."""
+        opened = [self.tables.created[k] for k in self.tables.order
+                  if self.tables.movements[k].is_open]
+        age = (self._clock() - min(opened)).total_seconds() if opened else 0.0
+        return OutboxBacklog(open_rows=len(opened), oldest_age_s=age)
+
+    async def active_sessions(self) -> int:
+        """Sessions not yet expired."""
+        now = self._clock()
+        return sum(1 for s in self.tables.sessions.values() if s.expires_at > now)
+
+    async def close(self) -> None:
+        """Nothing to release (the same call as the PostgreSQL journal's)."""

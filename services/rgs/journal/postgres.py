@@ -17,10 +17,18 @@ from typing import Any, ParamSpec, TypeVar
 
 import asyncpg
 
-from rgs.journal.codec import decode_event, encode_event, event_kind
-from rgs.journal.errors import JournalBusy, JournalUnavailable
+from rgs.codec import decode_event, encode_event, event_kind
 from rgs.journal.migrate import SCHEMA
-from rgs.service.model import Movement, Session, StoredRequest, StoredRound
+from rgs.service.model import (
+    OPEN_STATUSES,
+    Movement,
+    MovementStatus,
+    OutboxBacklog,
+    Session,
+    StoredRequest,
+    StoredRound,
+)
+from rgs.service.ports import JournalBusy, JournalUnavailable
 from rgs.wallet.port import MoneyKind
 
 P = ParamSpec("P")
@@ -28,6 +36,38 @@ R = TypeVar("R")
 
 #: First key of the two-key advisory lock: keeps player locks apart from other lock users.
 _PLAYER_LOCK_CLASS = 0x52_47
+
+
+def _sql_list(values: Sequence[str]) -> str:
+    return ", ".join(f"'{v}'" for v in values)
+
+
+def open_movement_sql() -> str:
+    """The outbox rule (:func:`rgs.service.model.is_open`) as one SQL condition on
+    ``wallet_transactions``, written out from :data:`~rgs.service.model.OPEN_STATUSES`.
+
+    Every query for open rows uses it, and so does the partial index ``wallet_transactions_open``
+    (migration 0003 spells it out; a test keeps the two identical, which is also what lets the
+    planner use the index).
+
+    >>> open_movement_sql()
+    "((kind = 'debit' AND status IN ('pending', 'applied', 'unknown')) OR (kind IN ('credit', \
+'rollback') AND status IN ('pending', 'unknown')))"
+    """
+    by_statuses: dict[tuple[str, ...], list[str]] = {}
+    for kind, statuses in OPEN_STATUSES.items():
+        # Declaration order of the enum, so the text is stable.
+        ordered = tuple(s.value for s in MovementStatus if s in statuses)
+        by_statuses.setdefault(ordered, []).append(kind.value)
+    terms = []
+    for values, kinds in by_statuses.items():
+        kind_sql = f"kind = '{kinds[0]}'" if len(kinds) == 1 else f"kind IN ({_sql_list(kinds)})"
+        terms.append(f"({kind_sql} AND status IN ({_sql_list(values)}))")
+    return f"({' OR '.join(terms)})"
+
+
+OPEN_MOVEMENT = open_movement_sql()
+"""SQL: the row is an open outbox row."""
 
 # -- queries (named here, in one place)
 
@@ -89,8 +129,7 @@ SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND round_id = $2 ORDER BY created_at, transaction_id"""
 Q_OPEN_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
-WHERE player_key = $1 AND status IN ('pending', 'unknown', 'applied')
-  AND NOT (kind <> 'debit' AND status = 'applied')
+WHERE player_key = $1 AND {OPEN_MOVEMENT}
 ORDER BY created_at, transaction_id"""
 Q_INSERT_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
@@ -107,16 +146,21 @@ Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE status IN ('insurance', 'player_turn') AND updated_at < $1
 ORDER BY updated_at LIMIT $2"""
-Q_PLAYERS_WITH_OPEN = """
+Q_PLAYERS_WITH_OPEN = f"""
 SELECT DISTINCT player_key FROM wallet_transactions
-WHERE status IN ('pending', 'unknown', 'applied') AND NOT (kind <> 'debit' AND status = 'applied')
+WHERE {OPEN_MOVEMENT}
   AND updated_at < $1::timestamptz - LEAST(
         $2::interval * power(2, LEAST(GREATEST(attempts - 1, 0), 20)),
         GREATEST($3::interval, $2::interval))
 LIMIT $4"""
-Q_BOOK_DEBIT = """
-UPDATE wallet_transactions SET status = 'booked', updated_at = clock_timestamp()
-WHERE player_key = $1 AND transaction_id = $2 AND status = 'applied'"""
+Q_BOOK_DEBIT = f"""
+UPDATE wallet_transactions SET status = '{MovementStatus.BOOKED}', updated_at = clock_timestamp()
+WHERE player_key = $1 AND transaction_id = $2 AND status = '{MovementStatus.APPLIED}'"""
+Q_OUTBOX_BACKLOG = f"""
+SELECT count(*) AS open_rows,
+       coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0) AS oldest_age_s
+FROM wallet_transactions WHERE {OPEN_MOVEMENT}"""
+Q_ACTIVE_SESSIONS = "SELECT count(*) FROM sessions WHERE expires_at > now()"
 
 
 def _translated(fn: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
@@ -145,7 +189,8 @@ def _session(r: asyncpg.Record) -> Session:
 
 def _movement(r: asyncpg.Record) -> Movement:
     return Movement(transaction_id=r["transaction_id"], round_id=r["round_id"],
-                    kind=MoneyKind(r["kind"]), amount=r["amount"], status=r["status"],
+                    kind=MoneyKind(r["kind"]), amount=r["amount"],
+                    status=MovementStatus(r["status"]),
                     balance_after=r["balance_after"],
                     debit_transaction_id=r["debit_transaction_id"], session_id=r["session_id"],
                     currency=r["currency"], attempts=r["attempts"],
@@ -208,14 +253,14 @@ class PostgresPlayerJournal:
 
     async def _insert_movement(self, m: Movement) -> None:
         await self._conn.execute(Q_INSERT_MOVEMENT, self._key, m.transaction_id, m.round_id,
-                                 m.kind.value, m.amount, m.status, m.balance_after,
+                                 m.kind.value, m.amount, m.status.value, m.balance_after,
                                  m.debit_transaction_id, m.session_id, m.currency)
 
     @_translated
-    async def settle_movement(self, transaction_id: str, status: str,
+    async def settle_movement(self, transaction_id: str, status: MovementStatus,
                               balance_after: int | None, *, error: str | None = None) -> None:
         """Record a wallet call's outcome."""
-        await self._conn.execute(Q_SETTLE_MOVEMENT, self._key, transaction_id, status,
+        await self._conn.execute(Q_SETTLE_MOVEMENT, self._key, transaction_id, status.value,
                                  balance_after, error)
 
     @_translated
@@ -271,12 +316,13 @@ class PostgresJournal:
 
     @classmethod
     async def connect(cls, database_url: str, *, min_size: int = 2, max_size: int = 10,
-                      lock_wait_s: float = 5.0) -> PostgresJournal:
+                      lock_wait_s: float = 5.0,
+                      command_timeout: float | None = None) -> PostgresJournal:
         """Open a pool on ``database_url`` (journal schema first on the search path)."""
         try:
             pool = await asyncpg.create_pool(
                 database_url, min_size=min_size, max_size=max_size,
-                server_settings={"search_path": SCHEMA})
+                command_timeout=command_timeout, server_settings={"search_path": SCHEMA})
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise JournalUnavailable(f"cannot connect to the journal database: {exc}") from exc
         return cls(pool, lock_wait_s=lock_wait_s)
@@ -365,3 +411,15 @@ class PostgresJournal:
         """Players with an outbox row open and due (exponential backoff per row)."""
         rows = await self._pool.fetch(Q_PLAYERS_WITH_OPEN, now, min_age, max_backoff, limit)
         return [str(r["player_key"]) for r in rows]
+
+    @_translated
+    async def outbox_backlog(self) -> OutboxBacklog:
+        """The open outbox rows of every player, and the age of the oldest."""
+        r = await self._pool.fetchrow(Q_OUTBOX_BACKLOG)
+        assert r is not None  # an aggregate always returns one row
+        return OutboxBacklog(open_rows=int(r["open_rows"]), oldest_age_s=float(r["oldest_age_s"]))
+
+    @_translated
+    async def active_sessions(self) -> int:
+        """Sessions not yet expired, of every player."""
+        return int(await self._pool.fetchval(Q_ACTIVE_SESSIONS))

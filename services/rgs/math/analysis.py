@@ -74,10 +74,6 @@ class RootHand:
         """Expected result per unit of main bet under optimal play."""
         return self.actions[self.best] + self.blackjack_part
 
-    def action_ev(self, action: str) -> float:
-        """Expected result per unit if ``action`` is taken."""
-        return self.actions[action] + self.blackjack_part
-
     def decision_ev(self, action: str) -> float:
         """Value of ``action`` as the player sees it at the decision (after a peek found no
         blackjack; before a late blackjack otherwise)."""

@@ -1,9 +1,11 @@
 """Gauges that only the journal database knows: the wallet outbox and the live sessions.
 
-Each replica samples them on its own small connection every ``interval`` seconds, so the
-gauges describe the whole installation, not the replica: dashboards and alerts take ``max()``
-over replicas. A failed sample sets ``rgs_journal_database_up`` to 0 and keeps the last values
-(an alert on stale samples watches ``rgs_ops_sample_timestamp_seconds``).
+Each replica samples them from the journal every ``interval`` seconds, on a journal of its own
+with a single connection (the sampler must not compete with calls), so the gauges describe the
+whole installation, not the replica: dashboards and alerts take ``max()`` over replicas. The
+journal answers with its own outbox rule (:func:`rgs.service.model.is_open`); this module writes
+no SQL. A failed sample sets ``rgs_journal_database_up`` to 0 and keeps the last values (an
+alert on stale samples watches ``rgs_ops_sample_timestamp_seconds``).
 """
 
 from __future__ import annotations
@@ -13,23 +15,29 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Protocol
 
-import asyncpg
-
-from rgs.journal.migrate import SCHEMA
 from rgs.observability import metrics
+from rgs.service.model import OutboxBacklog
+from rgs.service.ports import JournalError
 
 log = logging.getLogger("rgs.observability.dbstats")
 
-#: Outbox rows not final yet (as the journal's partial index wallet_transactions_open has them).
-Q_OUTBOX: Final = f"""
-SELECT count(*) AS pending,
-       coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0) AS oldest_age_s
-FROM {SCHEMA}.wallet_transactions
-WHERE status IN ('pending', 'unknown', 'applied')
-"""
-Q_SESSIONS: Final = f"SELECT count(*) FROM {SCHEMA}.sessions WHERE expires_at > now()"
+
+class OpsSource(Protocol):
+    """What the sampler asks the journal (both journals answer it)."""
+
+    async def outbox_backlog(self) -> OutboxBacklog:
+        """The open outbox rows of every player, and the age of the oldest."""
+        ...
+
+    async def active_sessions(self) -> int:
+        """Sessions not yet expired."""
+        ...
+
+    async def close(self) -> None:
+        """Release the source's connections."""
+        ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -50,33 +58,27 @@ def publish(snapshot: OpsSnapshot) -> None:
     metrics.OPS_SAMPLE_TIMESTAMP.set(time.time())
 
 
-async def sample(conn: Any) -> OpsSnapshot:
-    """Read one sample over an asyncpg connection (or pool)."""
-    row = await conn.fetchrow(Q_OUTBOX)
-    sessions = await conn.fetchval(Q_SESSIONS)
-    return OpsSnapshot(outbox_pending=int(row["pending"]),
-                       outbox_oldest_age_s=float(row["oldest_age_s"]),
-                       active_sessions=int(sessions))
+async def sample(source: OpsSource) -> OpsSnapshot:
+    """Read one sample from the journal."""
+    backlog = await source.outbox_backlog()
+    return OpsSnapshot(outbox_pending=backlog.open_rows,
+                       outbox_oldest_age_s=backlog.oldest_age_s,
+                       active_sessions=await source.active_sessions())
 
 
 class OpsSampler:
-    """Samples the database-wide gauges in the background until stopped."""
+    """Samples the database-wide gauges in the background until stopped; owns its source."""
 
-    def __init__(self, database_url: str, *, interval_s: float = 15.0) -> None:
-        self._url = database_url
+    def __init__(self, source: OpsSource, *, interval_s: float = 15.0) -> None:
+        self._source = source
         self._interval = interval_s
-        self._pool: asyncpg.Pool | None = None
         self._task: asyncio.Task[None] | None = None
 
     async def sample_once(self) -> OpsSnapshot | None:
         """Take and publish one sample; None (and database_up 0) when the database failed."""
         try:
-            if self._pool is None:
-                # One connection, created lazily: the sampler must not compete with calls.
-                self._pool = await asyncpg.create_pool(self._url, min_size=0, max_size=1,
-                                                       command_timeout=10)
-            snapshot = await sample(self._pool)
-        except (TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            snapshot = await sample(self._source)
+        except (TimeoutError, JournalError) as exc:
             metrics.DATABASE_UP.set(0)
             log.warning("operations sample failed: %s", type(exc).__name__)
             return None
@@ -94,12 +96,10 @@ class OpsSampler:
             await asyncio.sleep(self._interval)
 
     async def close(self) -> None:
-        """Stop sampling and close the connection."""
+        """Stop sampling and close the source."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        await self._source.close()

@@ -28,7 +28,7 @@ from rgs.engine.model import (
 )
 from rgs.observability import metrics
 from rgs.observability.tracing import journal_span, mark_error, wallet_span
-from rgs.service.model import Movement, Session, StoredRequest, StoredRound
+from rgs.service.model import Movement, MovementStatus, Session, StoredRequest, StoredRound
 from rgs.service.ports import Journal, PlayerJournal
 from rgs.wallet.port import MoneyCall, MoneyResult, Party, Wallet, WalletRefused, WalletUnavailable
 
@@ -124,7 +124,7 @@ class InstrumentedPlayerJournal:
         """See :meth:`PlayerJournal.record_movement`."""
         await _timed("record_movement", lambda: self._inner.record_movement(movement))
 
-    async def settle_movement(self, transaction_id: str, status: str,
+    async def settle_movement(self, transaction_id: str, status: MovementStatus,
                               balance_after: int | None, *, error: str | None = None) -> None:
         """See :meth:`PlayerJournal.settle_movement`."""
         await _timed("settle_movement", lambda: self._inner.settle_movement(

@@ -14,8 +14,7 @@ import json
 import logging
 import re
 import sys
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Final, TextIO
 
@@ -135,26 +134,6 @@ class JsonFormatter(logging.Formatter):
         if record.exc_text:
             out["exc"] = redact_text(record.exc_text)
         return json.dumps(out, default=str, ensure_ascii=False)
-
-
-def current_round_id() -> str:
-    """The round the current call is about ("" when none)."""
-    return ROUND_ID.get()
-
-
-def set_round_id(round_id: str) -> None:
-    """Tag the rest of the current call's log lines with ``round_id``."""
-    ROUND_ID.set(round_id)
-
-
-@contextmanager
-def round_context(round_id: str) -> Iterator[None]:
-    """Tag log lines inside the block with ``round_id``."""
-    token = ROUND_ID.set(round_id)
-    try:
-        yield
-    finally:
-        ROUND_ID.reset(token)
 
 
 def configure_logging(*, level: str | int = "INFO", json_lines: bool = True,

@@ -1,8 +1,9 @@
 """Every Prometheus metric the RGS exports, and the HTTP endpoint that serves them.
 
-The metrics live in the default registry (as ``rgs_rng_health_failures_total`` does, which
-:mod:`rgs.rng.entropy` registers and this module only re-exports), so one endpoint serves
-them all together with the client's process and Python collectors.
+The metrics live in the default registry, so one endpoint serves them all together with the
+client's process and Python collectors. Lower layers register none: the RNG's health failures
+are counted by a listener this module subscribes (:func:`count_rng_failures`), the journal and
+wallet are measured by decorators (:mod:`rgs.observability.instrumented`).
 
 Labels stay low-cardinality on purpose: method, status code, variant, brand, currency,
 operation and outcome are bounded by configuration and code; player, session, round and
@@ -32,7 +33,7 @@ from prometheus_client import (
     start_http_server,
 )
 
-from rgs.rng.entropy import ADAPTIVE_PROPORTION, HEALTH_FAILURES, REPETITION_COUNT
+from rgs.rng.entropy import ADAPTIVE_PROPORTION, REPETITION_COUNT, RngHealth
 
 # The *_created series double every counter's series for a value nobody graphs.
 disable_created_metrics()  # type: ignore[no-untyped-call]
@@ -90,7 +91,8 @@ WALLET_LATENCY: Final = Histogram(
     buckets=NETWORK_BUCKETS)
 OUTBOX_PENDING: Final = Gauge(
     "rgs_outbox_pending",
-    "Wallet outbox rows not final yet (pending, unknown or applied-but-unbooked), all replicas.")
+    "Wallet outbox rows still open, all replicas: a debit pending, unknown or applied but not "
+    "booked; a credit or rollback pending or unknown (applied ones are final).")
 OUTBOX_OLDEST_AGE: Final = Gauge(
     "rgs_outbox_oldest_pending_age_seconds",
     "Age of the oldest wallet outbox row that is not final (0 when none).")
@@ -118,8 +120,11 @@ OPS_SAMPLE_TIMESTAMP: Final = Gauge(
 
 ACTIVE_SESSIONS: Final = Gauge(
     "rgs_active_sessions", "Player sessions not yet expired (all replicas, from the journal).")
-RNG_HEALTH_FAILURES: Final = HEALTH_FAILURES
-"""``rgs_rng_health_failures_total{test}``, registered by :mod:`rgs.rng.entropy`."""
+RNG_HEALTH_FAILURES: Final = Counter(
+    "rgs_rng_health_failures_total",
+    "Entropy-source continuous health test failures (SP 800-90B §4.4); any value above 0 means "
+    "the RNG stopped dealing in that process.",
+    ["test"])
 BUILD_INFO: Final = Gauge(
     "rgs_build_info", "Always 1; the labels say which build this replica runs.", ["version"])
 
@@ -148,6 +153,13 @@ def exported_series_names() -> frozenset[str]:
     for h in HISTOGRAMS:
         names.update({f"{h}_bucket", f"{h}_sum", f"{h}_count"})
     return frozenset(names)
+
+
+def count_rng_failures(health: RngHealth) -> None:
+    """Count ``health``'s failure in ``rgs_rng_health_failures_total{test}``. Subscribe before
+    the RNG is built, so a failed start-up test is counted too (a failure is sticky: one per
+    health)."""
+    health.add_listener(lambda failure: RNG_HEALTH_FAILURES.labels(test=failure.test).inc())
 
 
 # --------------------------------------------------------------------------- PAR sheets
@@ -193,7 +205,7 @@ def initialise(*, version: str, variants: Iterable[str] = (),
     BUILD_INFO.labels(version=version).set(1)
     publish_variant_math(load_variant_math())
     for test in (REPETITION_COUNT, ADAPTIVE_PROPORTION):
-        HEALTH_FAILURES.labels(test=test)
+        RNG_HEALTH_FAILURES.labels(test=test)
     for operation in ("balance", "debit", "credit", "rollback"):
         WALLET_LATENCY.labels(operation=operation)
         for outcome in ("ok", "refused", "unavailable"):

@@ -3,7 +3,8 @@
 ``rgs serve`` does, in order::
 
     configure_logging(level=..., json_lines=...)          # first, so start-up is logged
-    obs = await start_observability(metrics_listen=..., database_url=..., brands=...)
+    ops = await connect_ops_journal(settings)           # bootstrap: a one-connection journal
+    obs = await start_observability(metrics_listen=..., ops_source=ops, brands=...)
     journal, wallet = InstrumentedJournal(journal), InstrumentedWallet(wallet)   # bootstrap
     server = grpc.aio.server(interceptors=server_interceptors())                 # api.server
     ...
@@ -18,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rgs.observability import metrics
-from rgs.observability.dbstats import OpsSampler
+from rgs.observability.dbstats import OpsSampler, OpsSource
 from rgs.observability.metrics import MetricsServer, start_metrics_server
 from rgs.observability.tracing import TracingSetup, configure_tracing
 
@@ -50,21 +51,24 @@ class ObservabilityRuntime:
         self.tracing.shutdown()
 
 
-async def start_observability(*, metrics_listen: str | None, database_url: str | None,
+async def start_observability(*, metrics_listen: str | None, ops_source: OpsSource | None,
                               brands: Mapping[str, Iterable[str]],
                               sample_interval_s: float = 15.0,
                               env: Mapping[str, str] | None = None) -> ObservabilityRuntime:
     """Tracing from ``OTEL_*``; the static gauges; the metrics endpoint on ``metrics_listen``
-    (None: no endpoint); the database sampler when both an endpoint and ``database_url`` are
-    given (without an endpoint nobody would read it). ``brands`` maps brand id to its
+    (None: no endpoint); the database sampler over ``ops_source`` (the journal) when both an
+    endpoint and a source are given (without an endpoint nobody would read it, and the source
+    is closed at once: the runtime owns it either way). ``brands`` maps brand id to its
     variants, so every (variant, brand) round series starts at 0."""
     tracing = configure_tracing(env)
     metrics.initialise(version=package_version(), brands=brands)
     server = start_metrics_server(metrics_listen) if metrics_listen else None
     sampler = None
-    if server is not None and database_url:
-        sampler = OpsSampler(database_url, interval_s=sample_interval_s)
+    if server is not None and ops_source is not None:
+        sampler = OpsSampler(ops_source, interval_s=sample_interval_s)
         sampler.start()
+    elif ops_source is not None:
+        await ops_source.close()
     log.info("observability: metrics %s, tracing %s",
              f"on port {server.port}" if server else "off",
              tracing.exporter if tracing.enabled else "off")

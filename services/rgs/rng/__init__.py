@@ -3,13 +3,13 @@
 Layers (each module has the details):
 
 * :mod:`rgs.rng.entropy` — the OS entropy source behind SP 800-90B continuous health tests
-  (repetition count, adaptive proportion), :class:`RngHealth` and the Prometheus counter
-  ``rgs_rng_health_failures_total{test="repetition_count"|"adaptive_proportion"}``.
+  (repetition count, adaptive proportion) and :class:`RngHealth`, which tells its listeners
+  about the first failure.
 * :mod:`rgs.rng.drbg` — SP 800-90A HMAC_DRBG (SHA-256), verified against NIST CAVP vectors.
 * :mod:`rgs.rng.scaling` — unbiased integers in ``[0, n)`` by rejection, Fisher–Yates shuffles.
 * :mod:`rgs.rng.certified` — :class:`CertifiedRng`, the one object a process builds.
 * :mod:`rgs.rng.sp800_22`, :mod:`rgs.rng.cardstats`, :mod:`rgs.rng.report` — the statistical
-  battery and the lab report; :mod:`rgs.rng.cli` — the ``rgs rng`` lab tools.
+  battery and the lab report (the ``rgs rng`` lab tools are in :mod:`rgs.cli.rng`).
 
 How the service wires it (details and code in ``services/rgs/rng/README.md``):
 
@@ -21,8 +21,10 @@ How the service wires it (details and code in ``services/rgs/rng/README.md``):
    test; it sets the gRPC health status of every service to NOT_SERVING.
 3. Dealing code catches :class:`RngError` (it is not an ``EngineError``): the round is a
    malfunction, its debit is rolled back, nothing is dealt from any other source.
-4. Failures are counted by ``rgs_rng_health_failures_total{test=...}`` in the default Prometheus
-   registry. Recovery is a process restart.
+4. Failures are counted by ``rgs_rng_health_failures_total{test=...}``: the RNG registers no
+   metrics itself; ``bootstrap`` subscribes :func:`rgs.observability.metrics.count_rng_failures`
+   to the health before the RNG is built (so a failed start-up test is counted too). Recovery is
+   a process restart.
 """
 
 from rgs.rng.certified import CertifiedRng, RngSettings

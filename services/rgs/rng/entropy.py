@@ -15,10 +15,11 @@ source raises a false alarm about once per 2^40 samples. At start-up the source 
 through the start-up test (§4.3 item 9): 1,024 samples through both tests, discarded.
 
 A failure is sticky: the source refuses every later request, the shared :class:`RngHealth`
-switches to failed, listeners are told once, and the Prometheus counter
-``rgs_rng_health_failures_total{test=...}`` is incremented (``test`` is ``repetition_count`` or
-``adaptive_proportion``, or ``source_read`` when the OS itself fails to deliver bytes, which stops
-dealing the same way). Recovery is a process restart (the
+switches to failed and its listeners are told once, with the failed test (``repetition_count``
+or ``adaptive_proportion``, or ``source_read`` when the OS itself fails to deliver bytes, which
+stops dealing the same way). This package registers no metrics: observability subscribes a
+listener that counts ``rgs_rng_health_failures_total{test=...}`` (``bootstrap`` wires it).
+Recovery is a process restart (the
 new process runs the start-up test again), which is what Kubernetes does to a pod that stays
 NOT_SERVING.
 """
@@ -31,21 +32,12 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from prometheus_client import Counter
-
 from rgs.rng.errors import EntropySourceFailure
 
 REPETITION_COUNT = "repetition_count"
 ADAPTIVE_PROPORTION = "adaptive_proportion"
 #: Not a statistical test: the OS refused to deliver (getrandom error, short read).
 SOURCE_READ = "source_read"
-
-HEALTH_FAILURES = Counter(
-    "rgs_rng_health_failures_total",
-    "Entropy-source continuous health test failures (SP 800-90B §4.4); any value above 0 means "
-    "the RNG stopped dealing in that process.",
-    ["test"],
-)
 
 #: SP 800-90B §4.4.2: window size for non-binary samples.
 APT_WINDOW = 512
@@ -184,8 +176,7 @@ class RngHealth:
             listener(failure)
 
     def report_failure(self, failure: EntropySourceFailure) -> None:
-        """Record a failure: count it, switch to failed, tell the listeners (first time only)."""
-        HEALTH_FAILURES.labels(test=failure.test).inc()
+        """Record a failure: switch to failed, tell the listeners (first time only)."""
         with self._lock:
             first = self._failure is None
             if first:

@@ -1,1 +1,1 @@
-"""rgs.service."""
+"""rgs.service: the use cases (play, back office, reconciler) over the engine and the ports."""

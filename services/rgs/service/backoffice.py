@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from rgs.codec import decode_value, encode_value
 from rgs.engine import CardDealt, Event, HoleCardRevealed
-from rgs.journal.codec import decode_value, encode_value
 from rgs.service import money, voiding
 from rgs.service.common import (
     check_player_id,

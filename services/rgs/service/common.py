@@ -7,6 +7,7 @@ import base64
 import hashlib
 import re
 
+from rgs.codec import encode_value
 from rgs.engine import (
     ActionNotAllowed,
     EngineError,
@@ -18,7 +19,6 @@ from rgs.engine import (
     WrongHand,
     WrongPhase,
 )
-from rgs.journal.codec import encode_value
 from rgs.service.errors import InvalidRequest, NotAllowedNow, ServiceError, Unavailable
 
 _REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,64}$")

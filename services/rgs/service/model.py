@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 
 from rgs.engine import Action, BoxBet, Event, RoundView, TableLimits
 from rgs.wallet.port import MoneyKind
@@ -46,6 +49,48 @@ class NewSession:
     token: str
 
 
+class MovementStatus(enum.StrEnum):
+    """Where a wallet movement (an outbox row) stands."""
+
+    #: Written before the wallet call; the call's outcome is not known yet.
+    PENDING = "pending"
+    #: The wallet confirmed it. Final for a credit or a rollback; a debit waits for its step's
+    #: commit (a crash in between leaves an applied debit that must be rolled back).
+    APPLIED = "applied"
+    #: A debit whose step is committed in the journal: final.
+    BOOKED = "booked"
+    #: A debit the wallet refused for good: final, nothing moved.
+    REFUSED = "refused"
+    #: The call timed out or failed (or a credit or rollback was refused): retried.
+    UNKNOWN = "unknown"
+    #: A debit cancelled by a confirmed rollback: final.
+    ROLLED_BACK = "rolled_back"
+
+
+OPEN_STATUSES: Mapping[MoneyKind, frozenset[MovementStatus]] = MappingProxyType({
+    MoneyKind.DEBIT: frozenset({MovementStatus.PENDING, MovementStatus.UNKNOWN,
+                                MovementStatus.APPLIED}),
+    MoneyKind.CREDIT: frozenset({MovementStatus.PENDING, MovementStatus.UNKNOWN}),
+    MoneyKind.ROLLBACK: frozenset({MovementStatus.PENDING, MovementStatus.UNKNOWN}),
+})
+"""The statuses in which a movement of each kind still needs work (:func:`is_open`)."""
+
+
+def is_open(kind: MoneyKind, status: MovementStatus) -> bool:
+    """The outbox rule: True while a movement still needs a wallet call, or (an applied debit)
+    the commit of its step. Every journal, the reconciler and the outbox gauges use this rule
+    (the PostgreSQL journal as SQL generated from :data:`OPEN_STATUSES`).
+
+    >>> is_open(MoneyKind.DEBIT, MovementStatus.APPLIED)
+    True
+    >>> is_open(MoneyKind.CREDIT, MovementStatus.APPLIED)
+    False
+    >>> is_open(MoneyKind.ROLLBACK, MovementStatus.UNKNOWN)
+    True
+    """
+    return status in OPEN_STATUSES[kind]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Movement:
     """A wallet movement of a round, as the outbox records it."""
@@ -54,8 +99,7 @@ class Movement:
     round_id: str
     kind: MoneyKind
     amount: int
-    #: ``pending`` (written before the call), ``applied``, ``refused`` or ``unknown``.
-    status: str = "pending"
+    status: MovementStatus = MovementStatus.PENDING
     balance_after: int | None = None
     #: Rollbacks only: the debit being cancelled.
     debit_transaction_id: str = ""
@@ -65,6 +109,20 @@ class Movement:
     #: Wallet calls made for this row so far, and the last one's error ("" when it answered).
     attempts: int = 0
     last_error: str = ""
+
+    @property
+    def is_open(self) -> bool:
+        """True while this row still needs work (see :func:`is_open`)."""
+        return is_open(self.kind, self.status)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OutboxBacklog:
+    """The open outbox rows of the whole journal: how many, and how long the oldest has been
+    waiting (0 when none)."""
+
+    open_rows: int
+    oldest_age_s: float
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

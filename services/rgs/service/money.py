@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 from rgs.service.errors import NotAllowedNow, Unavailable
-from rgs.service.model import Movement
+from rgs.service.model import Movement, MovementStatus
 from rgs.service.ports import PlayerJournal
 from rgs.wallet.port import (
     MoneyCall,
@@ -21,18 +21,11 @@ from rgs.wallet.port import (
     Wallet,
     WalletRefused,
     WalletUnavailable,
+    step_and_attempt,
+    transaction_id,
 )
 
 log = logging.getLogger(__name__)
-
-#: Outbox states of a movement that still needs a wallet call (or, for an applied debit, a
-#: commit that never came: a crash between the wallet's answer and the round's commit).
-OPEN_STATES = {
-    MoneyKind.DEBIT: frozenset({"pending", "unknown", "applied"}),
-    MoneyKind.CREDIT: frozenset({"pending", "unknown"}),
-    MoneyKind.ROLLBACK: frozenset({"pending", "unknown"}),
-}
-
 
 def _call(m: Movement, party: Party) -> MoneyCall:
     # A retry must repeat the original parameters exactly, so the movement's own session and
@@ -56,15 +49,16 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> 
         # Only a stake may be refused for good. A win or a rollback must go through (the
         # wallet contract), so a refusal leaves it open: retried with backoff, and visible as
         # an open outbox row with its error until the operator's wallet accepts it.
-        status = "refused" if m.kind is MoneyKind.DEBIT else "unknown"
-        if status == "unknown":
+        status = (MovementStatus.REFUSED if m.kind is MoneyKind.DEBIT
+                  else MovementStatus.UNKNOWN)
+        if status is MovementStatus.UNKNOWN:
             log.error("wallet refused %s %s: %s", m.kind.value, m.transaction_id, exc)
         await pj.settle_movement(m.transaction_id, status, exc.balance, error=str(exc))
         raise NotAllowedNow(str(exc), reason=exc.reason) from exc
     except WalletUnavailable as exc:
-        await pj.settle_movement(m.transaction_id, "unknown", None, error=str(exc))
+        await pj.settle_movement(m.transaction_id, MovementStatus.UNKNOWN, None, error=str(exc))
         raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
-    await pj.settle_movement(m.transaction_id, "applied", res.balance, error="")
+    await pj.settle_movement(m.transaction_id, MovementStatus.APPLIED, res.balance, error="")
     return res.balance
 
 
@@ -72,16 +66,15 @@ async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: st
                 amount: int) -> tuple[Movement, int]:
     """Take a stake: outbox row, wallet call, outcome. Rolls back a debit of unknown outcome.
 
-    The id is ``{round_id}:{step}:debit``; a retry of a step whose earlier debit was refused or
-    rolled back gets ``{step}-{n}``, because a wallet blocks a rolled-back id for good.
+    A retry of a step whose earlier debit was refused or rolled back gets the next attempt's id
+    (:func:`~rgs.wallet.port.transaction_id`).
     """
-    earlier = [m for m in await pj.movements(round_id)
-               if m.kind is MoneyKind.DEBIT and m.transaction_id.split(":")[1].split("-")[0]
-               == str(step)]
-    attempt = f"{step}-{len(earlier)}" if earlier else str(step)
-    m = Movement(transaction_id=f"{round_id}:{attempt}:debit", round_id=round_id,
-                 kind=MoneyKind.DEBIT, amount=amount, session_id=party.session_id,
-                 currency=party.currency)
+    earlier = [m for m in await pj.movements(round_id) if m.kind is MoneyKind.DEBIT
+               and step_and_attempt(m.transaction_id, round_id)[0] == str(step)]
+    m = Movement(transaction_id=transaction_id(round_id, step, MoneyKind.DEBIT,
+                                               attempt=len(earlier)),
+                 round_id=round_id, kind=MoneyKind.DEBIT, amount=amount,
+                 session_id=party.session_id, currency=party.currency)
     await pj.record_movement(m)
     try:
         balance = await send(pj, wallet, party, m)
@@ -91,19 +84,26 @@ async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: st
     return m, balance
 
 
+def rollback_of(debit_m: Movement) -> Movement:
+    """The outbox row cancelling a debit: same amount, session and currency, its own id."""
+    step, attempt = step_and_attempt(debit_m.transaction_id, debit_m.round_id)
+    return Movement(transaction_id=transaction_id(debit_m.round_id, step, MoneyKind.ROLLBACK,
+                                                  attempt=attempt),
+                    round_id=debit_m.round_id, kind=MoneyKind.ROLLBACK, amount=debit_m.amount,
+                    debit_transaction_id=debit_m.transaction_id,
+                    session_id=debit_m.session_id, currency=debit_m.currency)
+
+
 async def roll_back(pj: PlayerJournal, wallet: Wallet, party: Party, debit_m: Movement) -> None:
     """Cancel a debit (best effort now; left open in the outbox for reconcile otherwise)."""
-    rb = Movement(transaction_id=f"{debit_m.transaction_id}:rollback",
-                  round_id=debit_m.round_id, kind=MoneyKind.ROLLBACK, amount=debit_m.amount,
-                  debit_transaction_id=debit_m.transaction_id,
-                  session_id=debit_m.session_id, currency=debit_m.currency)
+    rb = rollback_of(debit_m)
     await pj.record_movement(rb)
     try:
         await send(pj, wallet, party, rb)
     except (NotAllowedNow, Unavailable) as exc:
         log.warning("rollback of %s not confirmed: %s", debit_m.transaction_id, exc)
         return
-    await pj.settle_movement(debit_m.transaction_id, "rolled_back", None)
+    await pj.settle_movement(debit_m.transaction_id, MovementStatus.ROLLED_BACK, None)
 
 
 async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
@@ -115,7 +115,7 @@ async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
     credit or rollback is sent again (same transaction id, so the wallet applies it once).
     """
     for m in movements:
-        if m.status not in OPEN_STATES[m.kind]:
+        if not m.is_open:
             continue
         try:
             if m.kind is MoneyKind.DEBIT:
@@ -123,6 +123,7 @@ async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
             else:
                 await send(pj, wallet, party, m)
                 if m.kind is MoneyKind.ROLLBACK:
-                    await pj.settle_movement(m.debit_transaction_id, "rolled_back", None)
+                    await pj.settle_movement(m.debit_transaction_id, MovementStatus.ROLLED_BACK,
+                                              None)
         except (NotAllowedNow, Unavailable) as exc:
             log.warning("outbox row %s still open: %s", m.transaction_id, exc)

@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
+from rgs.codec import decode_value, encode_value
 from rgs.engine import (
     Action,
     EngineError,
@@ -24,7 +25,6 @@ from rgs.engine import (
     TableLimits,
 )
 from rgs.engine.cards import check_card
-from rgs.journal.codec import decode_value, encode_value
 from rgs.service import money
 from rgs.service.common import (
     check_request_id,
@@ -63,7 +63,7 @@ from rgs.service.ports import (
 )
 from rgs.service.restore import deal_source, restore
 from rgs.variants import VARIANTS
-from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError
+from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError, transaction_id
 
 log = logging.getLogger(__name__)
 
@@ -362,7 +362,8 @@ class GameService:
         """Commit the step atomically, then pay the round's win if it just ended."""
         credit: Movement | None = None
         if rnd.finished and not already_finished:
-            credit = Movement(transaction_id=f"{header.round_id}:settle:credit",
+            credit = Movement(transaction_id=transaction_id(header.round_id, "settle",
+                                                            MoneyKind.CREDIT),
                               round_id=header.round_id, kind=MoneyKind.CREDIT,
                               amount=rnd.total_paid, session_id=session.session_id,
                               currency=session.currency)
@@ -398,7 +399,7 @@ class GameService:
     async def _result(self, session: Session, round_id: str, rnd: Round,
                       movements: list[Movement], *, balance: int | None,
                       fetch_balance: bool = True) -> PlayResult:
-        pending = any(m.kind is MoneyKind.CREDIT and m.status != "applied" for m in movements)
+        pending = any(m.kind is MoneyKind.CREDIT and m.is_open for m in movements)
         if balance is None and fetch_balance:
             try:
                 balance = await self._wallet.balance(_party(session))

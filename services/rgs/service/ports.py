@@ -1,5 +1,6 @@
-"""The ports the use cases need: the journal, the wallet (in :mod:`rgs.wallet.port`), the card
-source factory and the clock. Concrete adapters are chosen in :mod:`rgs.bootstrap` only."""
+"""The ports the use cases need: the journal (and its errors), the wallet (in
+:mod:`rgs.wallet.port`), the card source factory and the clock. Concrete adapters are chosen in
+:mod:`rgs.bootstrap` only; each translates its driver's errors into the port's, once."""
 
 from __future__ import annotations
 
@@ -8,10 +9,22 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from rgs.service.model import Movement, Session, StoredRequest, StoredRound
+from rgs.service.model import Movement, MovementStatus, Session, StoredRequest, StoredRound
 
 Clock = Callable[[], datetime]
 """Returns the current time (timezone-aware UTC)."""
+
+
+class JournalError(Exception):
+    """Root of the journal port's errors (adapters translate their driver's errors into these)."""
+
+
+class JournalBusy(JournalError):
+    """The player's journal stayed held by another call past the wait limit: retry shortly."""
+
+
+class JournalUnavailable(JournalError):
+    """The database did not answer or refused the statement: retry with the same request id."""
 
 
 class CardSourceUnavailable(Exception):
@@ -52,14 +65,15 @@ class PlayerJournal(Protocol):
         ...
 
     async def open_movements(self) -> list[Movement]:
-        """This player's outbox rows that are not final yet, oldest first."""
+        """This player's outbox rows that are still open (:func:`~rgs.service.model.is_open`),
+        oldest first."""
         ...
 
     async def record_movement(self, movement: Movement) -> None:
         """Write an outbox row (committed before the wallet is called)."""
         ...
 
-    async def settle_movement(self, transaction_id: str, status: str,
+    async def settle_movement(self, transaction_id: str, status: MovementStatus,
                               balance_after: int | None, *, error: str | None = None) -> None:
         """Record the outcome of a wallet call; ``error`` (``""`` when the wallet answered)
         marks it as one more attempt. Without it, only the status changes (a debit marked
@@ -89,7 +103,7 @@ class Journal(Protocol):
     """The round journal: sessions, rounds, events, idempotency records and the wallet outbox."""
 
     def player(self, player_key: str) -> AbstractAsyncContextManager[PlayerJournal]:
-        """Open ``player_key``'s journal exclusively; raise ``Busy`` if it stays taken."""
+        """Open ``player_key``'s journal exclusively; :class:`JournalBusy` if it stays taken."""
         ...
 
     async def operator_for_key(self, key_hash: str) -> str | None:

@@ -12,12 +12,11 @@ import asyncio
 import logging
 from datetime import UTC, datetime, timedelta
 
-from rgs.journal.errors import JournalError
 from rgs.service import money, voiding
 from rgs.service.errors import Busy, ServiceError, Unavailable
 from rgs.service.model import Session, SettleCommand, StoredRequest, StoredRound
 from rgs.service.play import GameService
-from rgs.service.ports import Clock, Journal
+from rgs.service.ports import Clock, Journal, JournalError
 from rgs.wallet.port import Party, Wallet
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,8 @@ from dataclasses import replace
 
 from rgs.engine import EngineError, RoundVoided
 from rgs.service.errors import NotAllowedNow
-from rgs.service.model import Movement, StoredRequest, StoredRound
+from rgs.service.model import MovementStatus, StoredRequest, StoredRound
+from rgs.service.money import rollback_of
 from rgs.service.ports import PlayerJournal
 from rgs.service.restore import restore
 from rgs.variants import VARIANTS
@@ -27,12 +28,8 @@ async def void(pj: PlayerJournal, stored: StoredRound, *, reason: str,
     if stored.finished or any(m.kind is MoneyKind.CREDIT for m in movements):
         # A debit is never rolled back once a credit of its round exists.
         raise NotAllowedNow("a finished round cannot be voided", reason="ROUND_FINISHED")
-    rollbacks = [
-        Movement(transaction_id=f"{m.transaction_id}:rollback", round_id=m.round_id,
-                 kind=MoneyKind.ROLLBACK, amount=m.amount,
-                 debit_transaction_id=m.transaction_id, session_id=m.session_id,
-                 currency=m.currency)
-        for m in movements if m.kind is MoneyKind.DEBIT and m.status == "booked"]
+    rollbacks = [rollback_of(m) for m in movements
+                 if m.kind is MoneyKind.DEBIT and m.status is MovementStatus.BOOKED]
     header = _rebuilt(stored, reason)
     if header is None:
         refunded = sum(m.amount for m in rollbacks)

@@ -10,7 +10,7 @@ from typing import Any
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
-from rgs.observability.tracing import client_interceptors
+from rgs.generated.wallet.v1 import wallet_pb2, wallet_pb2_grpc
 from rgs.wallet.port import (
     MoneyCall,
     MoneyKind,
@@ -19,7 +19,6 @@ from rgs.wallet.port import (
     WalletRefused,
     WalletUnavailable,
 )
-from rgs.wallet.v1 import wallet_pb2, wallet_pb2_grpc
 
 _STATUS_DETAILS_KEY = "grpc-status-details-bin"
 #: Reasons the wallet contract calls retryable: the outcome of the call is unknown.
@@ -40,9 +39,7 @@ class GrpcWalletSettings:
     tls_key_file: Path | None = None
 
 
-def _channel(settings: GrpcWalletSettings) -> grpc.aio.Channel:
-    # The wallet joins the RGS's trace: every call carries the current W3C trace context.
-    interceptors = client_interceptors()
+def _channel(settings: GrpcWalletSettings, interceptors: Sequence[Any]) -> grpc.aio.Channel:
     if settings.tls_ca_file is None:
         return grpc.aio.insecure_channel(settings.target, interceptors=interceptors)
     cert = settings.tls_cert_file.read_bytes() if settings.tls_cert_file else None
@@ -72,11 +69,16 @@ def _error_info(err: grpc.aio.AioRpcError) -> tuple[str, int | None]:
 
 
 class GrpcWallet:
-    """Calls an operator wallet that implements ``rgs.wallet.v1.WalletService``."""
+    """Calls an operator wallet that implements ``rgs.wallet.v1.WalletService``.
 
-    def __init__(self, settings: GrpcWalletSettings) -> None:
+    ``interceptors`` go on the channel; bootstrap hands in tracing's, so every call carries the
+    current W3C trace context and the wallet joins the RGS's trace (this adapter knows nothing
+    of tracing).
+    """
+
+    def __init__(self, settings: GrpcWalletSettings, *, interceptors: Sequence[Any] = ()) -> None:
         self._settings = settings
-        self._channel = _channel(settings)
+        self._channel = _channel(settings, list(interceptors))
         self._stub = wallet_pb2_grpc.WalletServiceStub(self._channel)
         self._metadata = (("authorization", f"Bearer {settings.api_key}"),)
 

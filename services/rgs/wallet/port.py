@@ -20,9 +20,39 @@ class MoneyKind(enum.StrEnum):
     ROLLBACK = "rollback"
 
 
-def transaction_id(round_id: str, step: int | str, kind: MoneyKind) -> str:
-    """The deterministic transaction id of a round's money step (``{round_id}:{step}:{kind}``)."""
-    return f"{round_id}:{step}:{kind.value}"
+def transaction_id(round_id: str, step: int | str, kind: MoneyKind, *, attempt: int = 0) -> str:
+    """The deterministic transaction id of a round's money step: the only place ids are made.
+
+    A debit or a credit is ``{round_id}:{step}:{kind}``. A debit refused or rolled back is
+    retried under a new id, ``{round_id}:{step}-{attempt}:debit`` (a wallet blocks a rolled-back
+    id for good). A rollback cancels one debit and is named after it, ``{debit id}:rollback``.
+    Operators' wallets store these ids, so they must never change.
+
+    >>> transaction_id("r1", 2, MoneyKind.DEBIT)
+    'r1:2:debit'
+    >>> transaction_id("r1", 2, MoneyKind.DEBIT, attempt=1)
+    'r1:2-1:debit'
+    >>> transaction_id("r1", "settle", MoneyKind.CREDIT)
+    'r1:settle:credit'
+    >>> transaction_id("r1", 2, MoneyKind.ROLLBACK, attempt=1)
+    'r1:2-1:debit:rollback'
+    """
+    if kind is MoneyKind.ROLLBACK:
+        return f"{transaction_id(round_id, step, MoneyKind.DEBIT, attempt=attempt)}:{kind.value}"
+    return f"{round_id}:{step}{f'-{attempt}' if attempt else ''}:{kind.value}"
+
+
+def step_and_attempt(txn: str, round_id: str) -> tuple[str, int]:
+    """The step and attempt a transaction id of ``round_id`` was made for (the inverse of
+    :func:`transaction_id`).
+
+    >>> step_and_attempt("r1:2-1:debit", "r1")
+    ('2', 1)
+    >>> step_and_attempt("r1:settle:credit", "r1")
+    ('settle', 0)
+    """
+    step, _, attempt = txn.removeprefix(f"{round_id}:").split(":")[0].partition("-")
+    return step, int(attempt or 0)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

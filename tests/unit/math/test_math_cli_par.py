@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rgs.math.cli import main
+from rgs.cli import main
 
 
 def test_par_json_prints_variant_rtp_side_bets_and_cash_out_rtp(

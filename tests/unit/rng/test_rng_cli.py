@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from rgs.cli import main
+from rgs.cli.rng import register
 from rgs.engine.cards import DECK
-from rgs.rng.cli import main, register
 
 
 def _run(*argv: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "rgs.rng.cli", "rng", *argv],
+    return subprocess.run([sys.executable, "-m", "rgs", "rng", *argv],
                           capture_output=True, check=False, timeout=120)
 
 
@@ -28,7 +29,7 @@ def test_raw_writes_exactly_the_requested_bytes() -> None:
 
 
 def test_raw_forever_stops_quietly_when_the_reader_closes_the_pipe() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "rgs.rng.cli", "rng", "raw", "--bytes", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "rgs", "rng", "raw", "--bytes", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     assert len(proc.stdout.read(1_000_000)) == 1_000_000
@@ -133,7 +134,7 @@ def test_register_adds_rng_to_a_parent_parser() -> None:
 
 def test_rgs_entry_point_runs_rng_commands_and_their_user_errors(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from rgs.__main__ import main as rgs_main
+    from rgs.__main__ import main as rgs_main  # the `python -m rgs` shim
 
     assert rgs_main(["rng", "outcomes", "--format", "rounds"]) == 2
     assert "--format rounds needs --rounds N" in capsys.readouterr().err

@@ -8,6 +8,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from rgs.engine.cards import Shoe
+from rgs.observability.metrics import count_rng_failures
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import (
     ADAPTIVE_PROPORTION,
@@ -24,6 +25,13 @@ from rgs.rng.errors import EntropySourceFailure, RngError, RngUnhealthy
 def _failures(test: str) -> float:
     value = REGISTRY.get_sample_value("rgs_rng_health_failures_total", {"test": test})
     return value or 0.0
+
+
+def _counted_health() -> RngHealth:
+    """A health whose failure the observability counter counts, as bootstrap wires it."""
+    health = RngHealth()
+    count_rng_failures(health)
+    return health
 
 
 @pytest.mark.parametrize(("h", "cutoff"), [(0.5, 410), (1, 311), (2, 177), (4, 62), (8, 13)])
@@ -81,7 +89,7 @@ class _Switchable:
 
 def test_stuck_source_at_startup_refuses_to_instantiate_and_counts() -> None:
     before = _failures(REPETITION_COUNT)
-    health = RngHealth()
+    health = _counted_health()
     with pytest.raises(EntropySourceFailure):
         CertifiedRng(health=health, read=bytes)
     assert not health.healthy
@@ -91,7 +99,8 @@ def test_stuck_source_at_startup_refuses_to_instantiate_and_counts() -> None:
 def test_stuck_source_stops_dealing_flips_health_and_counts() -> None:
     before = _failures(REPETITION_COUNT)
     source = _Switchable()
-    rng = CertifiedRng(RngSettings(reseed_interval=2, block_bytes=64), read=source)
+    rng = CertifiedRng(RngSettings(reseed_interval=2, block_bytes=64), read=source,
+                       health=_counted_health())
     events: list[str] = []
     rng.health.add_listener(lambda f: events.append(f.test))
     cards = rng.card_source(Shoe.of_decks(8))
@@ -174,10 +183,20 @@ def test_round_deal_stops_with_an_rng_error_when_the_source_fails_mid_deal() -> 
 def test_an_os_read_error_stops_the_source_like_a_failed_health_test() -> None:
     before = _failures(SOURCE_READ)
     source = _Switchable()
-    rng = CertifiedRng(RngSettings(prediction_resistance=True), read=source)
+    rng = CertifiedRng(RngSettings(prediction_resistance=True), read=source,
+                       health=_counted_health())
     source.broken = True
     with pytest.raises(EntropySourceFailure) as failure:
         rng.raw(16)
     assert failure.value.test == SOURCE_READ
     assert not rng.health.healthy
     assert _failures(SOURCE_READ) == before + 1
+
+
+def test_the_rng_itself_counts_nothing_without_observability_subscribed() -> None:
+    before = _failures(REPETITION_COUNT)
+    health = RngHealth()
+    with pytest.raises(EntropySourceFailure):
+        CertifiedRng(health=health, read=bytes)
+    assert not health.healthy
+    assert _failures(REPETITION_COUNT) == before

@@ -12,14 +12,14 @@ from google.rpc import error_details_pb2, status_pb2
 from service_fakes import Harness, harness
 
 from rgs.api.errors import classify
-from rgs.blackjack.v1 import blackjack_pb2 as bj
-from rgs.blackjack.v1 import blackjack_pb2_grpc
 from rgs.bootstrap import serve
 from rgs.config import load_settings
-from rgs.journal.errors import JournalBusy, JournalUnavailable
-from rgs.operator.v1 import operator_pb2 as op
-from rgs.operator.v1 import operator_pb2_grpc
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.service import errors as service_errors
+from rgs.service.ports import JournalBusy, JournalUnavailable
 
 OPERATOR = (("authorization", "Bearer rgs-dev-operator-key"),)
 

@@ -11,6 +11,15 @@ from typing import Any
 
 import pytest
 
+from rgs.codec import (
+    CodecError,
+    decode_event,
+    decode_value,
+    encode_event,
+    encode_value,
+    event_kind,
+    event_types,
+)
 from rgs.engine import (
     Action,
     BoxBet,
@@ -31,15 +40,6 @@ from rgs.engine import (
     SideBetKind,
     SideBetSettled,
     TableLimits,
-)
-from rgs.journal.codec import (
-    CodecError,
-    decode_event,
-    decode_value,
-    encode_event,
-    encode_value,
-    event_kind,
-    event_types,
 )
 from rgs.service.model import PlayResult
 from rgs.variants import find_variant

@@ -24,6 +24,14 @@ def test_production_refuses_test_mode_and_plaintext_off_loopback() -> None:
         load_settings(environment="production", listen="0.0.0.0:1", allow_plaintext=True)
 
 
+def test_the_shutdown_grace_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings().shutdown_grace_s == 5.0
+    monkeypatch.setenv("RGS_SHUTDOWN_GRACE_S", "20")
+    assert load_settings().shutdown_grace_s == 20.0
+    with pytest.raises(ConfigError):
+        load_settings(shutdown_grace_s=-1)
+
+
 def test_tls_needs_both_certificate_and_key(tmp_path: Path) -> None:
     with pytest.raises(ConfigError):
         load_settings(tls_cert_file=tmp_path / "c.pem")

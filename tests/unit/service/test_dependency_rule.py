@@ -1,17 +1,25 @@
-"""The dependency rule: the service layer sees the engine and the ports, never an adapter; only
-bootstrap picks adapters."""
+"""The dependency rule: the service layer and the API edge see the engine and the ports, never an
+adapter; only bootstrap picks adapters."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import rgs
 from support.pyimports import source_facts
 
 ROOT = Path(rgs.__file__).parent
-#: Modules that talk to the outside world: only adapters, the API edge and bootstrap use them.
-ADAPTERS = ("asyncpg", "grpc", "rgs.journal.postgres", "rgs.wallet.grpc_wallet", "rgs.api",
-            "rgs.bootstrap", "rgs.devdb", "sandbox_wallet", "google.protobuf")
+#: Every adapter behind a port: the journal package (PostgreSQL, in-memory, migrations) and each
+#: wallet adapter. The service and the API reach them only through rgs.service.ports and
+#: rgs.wallet.port, whose errors live beside them.
+ADAPTERS = ("rgs.journal", "rgs.wallet.grpc_wallet", "rgs.wallet.http_wallet")
+#: Modules that talk to the outside world or wire it: only adapters, the API edge, bootstrap and
+#: the command line use them.
+OUTSIDE = ("asyncpg", "grpc", "rgs.api", "rgs.bootstrap", "rgs.cli", "rgs.devdb",
+           "sandbox_wallet", "google.protobuf", "rgs.generated", "rgs.observability")
 
 
 def _imports(path: Path) -> set[str]:
@@ -28,12 +36,23 @@ def _offenders(package: str, banned: tuple[str, ...]) -> dict[str, list[str]]:
     return out
 
 
-def test_service_imports_no_adapter() -> None:
-    assert _offenders("service", ADAPTERS) == {}
+def test_service_imports_no_adapter_and_nothing_from_the_outside() -> None:
+    assert _offenders("service", (*ADAPTERS, *OUTSIDE)) == {}
 
 
-def test_wallet_port_and_journal_codec_import_no_transport() -> None:
-    for module in ("wallet/port.py", "journal/codec.py", "journal/memory.py"):
+def test_api_imports_no_journal_and_no_wallet_adapter() -> None:
+    assert _offenders("api", ADAPTERS) == {}
+
+
+def test_the_ban_catches_an_adapter_imported_through_its_parent_package(tmp_path: Path) -> None:
+    (tmp_path / "sneaky.py").write_text("from rgs import journal\nfrom rgs.wallet import "
+                                        "http_wallet\n")
+    names = source_facts(tmp_path)[tmp_path / "sneaky.py"].imports
+    assert {"rgs.journal", "rgs.wallet.http_wallet"} <= names
+
+
+def test_wallet_port_and_codec_import_no_transport() -> None:
+    for module in ("wallet/port.py", "codec.py", "journal/memory.py"):
         bad = [n for n in _imports(ROOT / module) if n.split(".")[0] in ("grpc", "asyncpg")]
         assert bad == [], module
 
@@ -43,10 +62,35 @@ def test_engine_imports_nothing_from_the_service_side() -> None:
                                  "rgs.bootstrap", "grpc", "asyncpg")) == {}
 
 
-def test_only_bootstrap_and_the_cli_choose_concrete_adapters() -> None:
+def test_cross_cutting_concerns_are_injected_not_imported_from_below() -> None:
+    # Metrics, tracing and logging setup belong to rgs.observability, wired by bootstrap: the
+    # RNG is observed through its health listener, the gRPC wallet gets its interceptors.
+    cross_cutting = ("rgs.observability", "prometheus_client", "opentelemetry")
+    for package in ("rng", "wallet", "journal", "service", "engine", "math"):
+        assert _offenders(package, cross_cutting) == {}, package
+
+
+def test_nothing_imports_the_command_line() -> None:
+    importers = {str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py")
+                 if any(n == "rgs.cli" or n.startswith("rgs.cli.") for n in _imports(p))}
+    assert {p for p in importers if not p.startswith("cli/")} == {"__main__.py"}
+
+
+def test_only_bootstrap_chooses_concrete_adapters() -> None:
     choosers = set()
     for path in ROOT.rglob("*.py"):
         names = _imports(path)
-        if {"rgs.journal.postgres", "rgs.wallet.grpc_wallet"} & names:
+        if {"rgs.journal.postgres", "rgs.wallet.grpc_wallet", "rgs.wallet.http_wallet"} & names:
             choosers.add(str(path.relative_to(ROOT)))
     assert choosers == {"bootstrap.py"}
+
+
+def test_the_production_bootstrap_does_not_load_the_development_database_helper() -> None:
+    # A fresh interpreter: this test process has long imported rgs.devdb (fixtures use it).
+    probe = "import json, sys, rgs.bootstrap; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, timeout=120)
+    loaded = set(json.loads(done.stdout))
+    assert "rgs.bootstrap" in loaded
+    assert "rgs.devdb" not in loaded
+    assert not {m for m in loaded if m == "rgs.cli" or m.startswith("rgs.cli.")}

@@ -8,8 +8,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from rgs.journal.errors import JournalUnavailable
 from rgs.journal.postgres import PostgresPlayerJournal
+from rgs.service.ports import JournalUnavailable
 
 
 class _DyingConnection:

@@ -7,12 +7,12 @@ import grpc
 from service_fakes import harness
 from test_api_errors import OPERATOR
 
-from rgs.blackjack.v1 import blackjack_pb2 as bj
-from rgs.blackjack.v1 import blackjack_pb2_grpc
 from rgs.bootstrap import serve
 from rgs.config import load_settings
-from rgs.operator.v1 import operator_pb2 as op
-from rgs.operator.v1 import operator_pb2_grpc
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc
 
 
 async def test_list_variants_carries_the_last_settled_round_of_each_variant() -> None:

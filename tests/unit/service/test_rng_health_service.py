@@ -11,13 +11,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from service_fakes import Clock, FakeWallet
 from test_api_errors import OPERATOR, _info
 
-from rgs.blackjack.v1 import blackjack_pb2 as bj
-from rgs.blackjack.v1 import blackjack_pb2_grpc
 from rgs.bootstrap import CertifiedCards, add_dev_operator_keys, build, serve
 from rgs.config import RgsSettings, load_settings
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.journal.memory import InMemoryJournal
-from rgs.operator.v1 import operator_pb2 as op
-from rgs.operator.v1 import operator_pb2_grpc
 from rgs.rng import CertifiedRng, RngSettings
 
 

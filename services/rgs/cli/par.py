@@ -1,0 +1,72 @@
+"""``rgs par``: write a variant's PAR sheet, or print its figures as JSON.
+
+    rgs par power                 # power.md, power.png, power.json in the current directory
+    rgs par vip-platinum --json   # the figures as one JSON object on stdout
+    rgs par all --out services/rgs/math/par --update-data   # regenerate what the repo keeps
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rgs.variants import VARIANTS
+
+
+def run_par(args: argparse.Namespace) -> int:
+    """Carry out ``rgs par``; return the exit status."""
+    from rgs.math.par import write_data, write_par
+    from rgs.math.report import analyse_variant, cached_report, figures
+
+    names = list(VARIANTS) if args.variant == "all" else [args.variant]
+    unknown = [n for n in names if n not in VARIANTS]
+    if unknown:
+        print(f"rgs par: unknown variant {unknown[0]!r}; choose one of: "
+              f"{', '.join(VARIANTS)} (or 'all')", file=sys.stderr)
+        return 2
+    if args.json and len(names) > 1:
+        print("rgs par: --json prints one variant's figures; name a variant instead of 'all'",
+              file=sys.stderr)
+        return 2
+    chatty = not args.json and sys.stderr.isatty()
+
+    def say(msg: str) -> None:
+        if chatty:
+            print(f"... {msg}", file=sys.stderr, flush=True)
+
+    for name in names:
+        rules = VARIANTS[name]
+        # quiet runs share the per-process cache (tests, tools calling main() repeatedly)
+        report = analyse_variant(rules, progress=say) if chatty else cached_report(rules)
+        if args.json:
+            print(json.dumps(figures(report), indent=1))
+            continue
+        try:
+            written = write_par(report, Path(args.out))
+            if args.update_data:
+                written += write_data(report)
+        except OSError as exc:
+            print(f"rgs par: cannot write the sheet ({exc}); pass a writable --out directory",
+                  file=sys.stderr)
+            return 1
+        for p in written:
+            print(p)
+        say(f"{name}: analysed in {report.seconds:.1f} s")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``par`` command to the ``rgs`` command line."""
+    p = subparsers.add_parser(
+        "par", help="write a variant's PAR sheet (RTP, volatility, side bets, strategy)",
+        description="Analyse a variant exactly and write its PAR sheet (Markdown + PNG chart "
+                    "+ JSON figures), or print the figures with --json.")
+    p.add_argument("variant", help=f"variant id ({', '.join(VARIANTS)}) or 'all'")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON on stdout")
+    p.add_argument("--out", default=".", help="directory for the sheet (default: .)")
+    p.add_argument("--update-data", action="store_true",
+                   help="also rewrite the generated strategy and cash-out tables in the package")
+    p.set_defaults(func=run_par)
+

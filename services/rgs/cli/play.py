@@ -1,0 +1,104 @@
+"""``rgs play``: play blackjack on a terminal against a running RGS (the sandbox by default)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import uuid
+from pathlib import Path
+
+import grpc
+
+from rgs.cli.common import UserError
+from rgs.client.play import Player, PlayError
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc as bj_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc as op_grpc
+
+SANDBOX_ADDRESS = "127.0.0.1:50051"
+SANDBOX_OPERATOR_KEY = "rgs-dev-operator-key"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``play`` command."""
+    p = sub.add_parser("play", help="play rounds on a terminal against a running RGS",
+                       description="Plays blackjack against a running RGS as a person would: "
+                       "shows the table, offers the allowed actions, shows the balance. "
+                       "Defaults fit `rgs sandbox`.")
+    p.add_argument("--variant", required=True, metavar="V", help="variant id to play")
+    p.add_argument("--address", default=SANDBOX_ADDRESS, help="RGS host:port")
+    p.add_argument("--session-token", help="a session token (else one is opened with the "
+                   "operator key)")
+    p.add_argument("--operator-key", default=SANDBOX_OPERATOR_KEY,
+                   help="operator API key used to open a session (sandbox dev key by default)")
+    p.add_argument("--brand", default="demo-casino", help="brand id for the session")
+    p.add_argument("--player", default="demo-alice", help="player id for the session")
+    p.add_argument("--tls-ca", type=Path, help="CA certificate file: connect with TLS")
+    p.add_argument("--ascii", action="store_true", help="plain letters for suits")
+    p.add_argument("--forced-cards", default="", metavar="CARDS",
+                   help="comma-separated card codes each deal draws first (accepted only by "
+                   "a server in test mode)")
+    p.set_defaults(func=run)
+
+
+def _channel(args: argparse.Namespace) -> grpc.aio.Channel:
+    if args.tls_ca:
+        try:
+            creds = grpc.ssl_channel_credentials(args.tls_ca.read_bytes())
+        except OSError as exc:
+            raise UserError(f"cannot read --tls-ca {args.tls_ca}: {exc}") from None
+        return grpc.aio.secure_channel(args.address, creds)
+    return grpc.aio.insecure_channel(args.address)
+
+
+async def _main(args: argparse.Namespace) -> int:
+    async with _channel(args) as channel:
+        try:
+            await asyncio.wait_for(channel.channel_ready(), timeout=5)
+        except TimeoutError:
+            raise UserError(f"no RGS answers on {args.address}; start one with "
+                            "`bash .ci/sandbox` or pass --address") from None
+        token = args.session_token
+        if not token:
+            ops = op_grpc.OperatorServiceStub(channel)
+            try:
+                made = await ops.CreateSession(
+                    op.CreateSessionRequest(request_id=uuid.uuid4().hex, brand_id=args.brand,
+                                            player_id=args.player),
+                    metadata=(("authorization", f"Bearer {args.operator_key}"),), timeout=10)
+            except grpc.aio.AioRpcError as exc:
+                raise UserError(f"could not open a session for {args.player} at {args.brand}: "
+                                f"{exc.details()} — check --operator-key/--brand/--player") \
+                    from None
+            token = made.session_token
+        stub: bj_grpc.BlackjackServiceAsyncStub = bj_grpc.BlackjackServiceStub(channel)
+        try:
+            listed = await stub.ListVariants(bj.ListVariantsRequest(),
+                                             metadata=(("authorization", f"Bearer {token}"),),
+                                             timeout=10)
+        except grpc.aio.AioRpcError as exc:
+            raise UserError(f"the RGS refused the session: {exc.details()}") from None
+        by_id = {v.id: v for v in listed.variants}
+        if args.variant not in by_id:
+            raise UserError(f"{args.variant!r} is not offered here; offered: "
+                            f"{', '.join(by_id) or 'none'}")
+        last = next((r for r in listed.last_rounds if r.variant_id == args.variant), None)
+        player = Player(stub=stub, token=token, variant=by_id[args.variant],
+                        currency=listed.currency, ask=input, say=print,
+                        forced_cards=tuple(c.strip().upper() for c in
+                                           args.forced_cards.split(",") if c.strip()),
+                        last_stake=last.boxes[0].stake if last and last.boxes else 0,
+                        last_win=max(0, last.total_paid - last.total_staked) if last else 0,
+                        ascii_only=args.ascii or not (sys.stdout.encoding or "").lower()
+                        .startswith("utf"))
+        try:
+            return await player.run()
+        except PlayError as exc:
+            raise UserError(f"{exc} ({exc.reason or exc.code.name})") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the terminal client."""
+    return asyncio.run(_main(args))

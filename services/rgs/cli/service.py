@@ -1,0 +1,249 @@
+"""The service commands of the ``rgs`` CLI: ``serve``, ``migrate`` and ``sandbox``.
+
+``rgs.cli`` calls :func:`register`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import asyncpg
+
+from rgs import devdb
+from rgs.bootstrap import (
+    App,
+    add_dev_operator_keys,
+    add_operator_keys_file,
+    build,
+    connect_ops_journal,
+    serve,
+)
+from rgs.config import ConfigError, RgsSettings, load_brands, load_settings
+from rgs.journal.migrate import migrate
+from rgs.observability.interceptors import server_interceptors
+from rgs.observability.logging import configure_logging
+from rgs.observability.runtime import ObservabilityRuntime, start_observability
+from rgs.service.ports import JournalError
+
+log = logging.getLogger("rgs")
+
+SANDBOX_WALLET_LISTEN = "127.0.0.1:50061"
+"""Where ``rgs sandbox`` starts the sandbox wallet."""
+
+
+async def _wait_for_signal() -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
+def _settings(ns: argparse.Namespace, **extra: Any) -> RgsSettings:
+    overrides: dict[str, Any] = {k: v for k, v in extra.items() if v is not None}
+    if getattr(ns, "listen", None):
+        overrides["listen"] = ns.listen
+    if getattr(ns, "database_url", None):
+        overrides["database_url"] = ns.database_url
+    return load_settings(**overrides)
+
+
+async def database_url(settings: RgsSettings) -> str:
+    """The journal database: as configured, else (development only) a local or embedded
+    PostgreSQL found by :mod:`rgs.devdb`. The production wiring (:mod:`rgs.bootstrap`) never
+    looks for a database itself: it gets the URL in its settings."""
+    if settings.database_url:
+        return settings.database_url
+    if settings.environment == "production":
+        raise ConfigError("RGS_DATABASE_URL is required in production")
+    return await devdb.resolve_server_url()
+
+
+def _configure_logging(settings: RgsSettings) -> None:
+    json_lines = settings.log_format == "json" or (
+        settings.log_format == "auto" and settings.environment == "production")
+    configure_logging(level=settings.log_level, json_lines=json_lines)
+
+
+async def _observability(settings: RgsSettings) -> ObservabilityRuntime:
+    """Tracing, the metrics endpoint and (with it) the database sampler of this replica."""
+    brands = load_brands(settings.brands_file)
+    ops = await connect_ops_journal(settings) if settings.metrics_listen else None
+    return await start_observability(
+        metrics_listen=settings.metrics_listen, ops_source=ops,
+        brands={b.id: b.variants for b in brands.values()},
+        sample_interval_s=settings.ops_sample_interval_s)
+
+
+async def _run_replica(settings: RgsSettings,
+                       ready: Callable[[App, str], Awaitable[None]]) -> None:
+    """Run one replica until SIGINT/SIGTERM, as ``rgs serve`` and ``rgs sandbox`` both do:
+    wire the app, start tracing, the metrics endpoint and its database sampler, serve, start the
+    reconciler; call ``ready(app, address)``; on a signal stop taking calls and let the calls
+    in flight finish. Logging is configured first, so start-up is logged."""
+    _configure_logging(settings)
+    app = await build(settings)
+    obs: ObservabilityRuntime | None = None
+    try:
+        obs = await _observability(settings)
+        running = await serve(settings, app, interceptors=server_interceptors())
+        app.start_background(settings)
+        await ready(app, f"{settings.listen.rsplit(':', 1)[0]}:{running.port}")
+        await _wait_for_signal()
+        log.info("stopping: no new calls; calls in flight get %.1f s",
+                 settings.shutdown_grace_s, extra={"shutdown_grace_s": settings.shutdown_grace_s})
+        await running.stop(grace=settings.shutdown_grace_s)
+    finally:
+        await app.close()
+        if obs is not None:
+            await obs.close()
+
+
+async def _serve(settings: RgsSettings) -> None:
+    settings = settings.model_copy(update={"database_url": await database_url(settings)})
+
+    async def ready(app: App, address: str) -> None:
+        print(f"rgs listening on {address}"
+              f"{' (TLS)' if settings.tls_enabled else ''}"
+              f"{' [TEST MODE: forced cards accepted]' if settings.test_mode else ''}",
+              flush=True)
+
+    await _run_replica(settings, ready)
+
+
+def cmd_serve(ns: argparse.Namespace) -> int:
+    """``rgs serve``: run one RGS replica until SIGINT/SIGTERM."""
+    try:
+        settings = _settings(ns, test_mode=True if ns.test_mode else None)
+        asyncio.run(_serve(settings))
+    except (ConfigError, JournalError, devdb.DevDbError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+async def _migrate(settings: RgsSettings) -> list[str]:
+    url = await database_url(settings)
+    applied = await migrate(url)
+    if settings.operator_keys_file is not None:
+        stored = await add_operator_keys_file(url, settings.operator_keys_file)
+        print(f"operator keys stored: {stored}")
+    return applied
+
+
+def cmd_migrate(ns: argparse.Namespace) -> int:
+    """``rgs migrate``: apply the journal's pending migrations (and store the operator keys of
+    RGS_OPERATOR_KEYS_FILE, hashed)."""
+    try:
+        applied = asyncio.run(_migrate(_settings(ns)))
+    except (ConfigError, JournalError, devdb.DevDbError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print("applied: " + (", ".join(applied) if applied else "nothing (up to date)"))
+    return 0
+
+
+HOW_TO_PLAY = """\
+The sandbox is running.
+  RGS (gRPC, plaintext on loopback): {rgs}
+  sandbox wallet:                    {wallet}  (demo players: demo-alice, demo-bob, ...)
+  database:                          {db}
+  dev operator API key:              {key}
+                                     (operator dev-operator: brands demo-casino, demo-casino-usd)
+
+Play on this terminal:
+  .venv/bin/rgs play --variant classic-resplit --address {rgs}
+
+Or script a round with grpcurl (reflection is on):
+  TOKEN=$(grpcurl -plaintext -H 'authorization: Bearer {key}' \\
+      -d '{{"request_id":"s1","brand_id":"demo-casino","player_id":"demo-alice"}}' \\
+      {rgs} rgs.operator.v1.OperatorService/CreateSession | jq -r .sessionToken)
+  grpcurl -plaintext -H "authorization: Bearer $TOKEN" \\
+      {rgs} rgs.blackjack.v1.BlackjackService/ListVariants
+  grpcurl -plaintext -H "authorization: Bearer $TOKEN" \\
+      -d '{{"request_id":"d1","variant_id":"classic-resplit",
+           "boxes":[{{"seat":1,"stake":100}}]}}' \\
+      {rgs} rgs.blackjack.v1.BlackjackService/Deal
+  grpcurl -plaintext -H "authorization: Bearer $TOKEN" \\
+      -d '{{"request_id":"a1","round_id":"<round id>","expected_seq":1,"seat":1,
+           "action":"ACTION_STAND"}}' \\
+      {rgs} rgs.blackjack.v1.BlackjackService/Act
+Stop with Ctrl-C."""
+
+
+SANDBOX_DATABASE = "rgs_sandbox"
+"""The database the sandbox uses on a found (local or embedded) server."""
+
+
+async def _sandbox_database() -> str:
+    """DATABASE_URL as given, else a dedicated database on the local or embedded server (so
+    the sandbox never writes into a server's maintenance database)."""
+    choice = await devdb.resolve_server()
+    if choice.source == "env":
+        return choice.url
+    try:
+        return await devdb.create_database(choice.url, SANDBOX_DATABASE)
+    except asyncpg.DuplicateDatabaseError:
+        return devdb.database_url(choice.url, SANDBOX_DATABASE)
+
+
+async def _sandbox(settings: RgsSettings, wallet_listen: str) -> None:
+    from sandbox_wallet.server import start as start_wallet
+    from sandbox_wallet.settings import SandboxWalletSettings
+
+    url = settings.database_url or await _sandbox_database()
+    await migrate(url)
+    wallet = await start_wallet(SandboxWalletSettings(
+        listen=wallet_listen, database_url=url, api_key=settings.wallet_api_key))
+    try:
+        settings = settings.model_copy(update={"database_url": url,
+                                               "wallet_address": wallet.target})
+
+        async def ready(app: App, address: str) -> None:
+            keys = await add_dev_operator_keys(app.journal)
+            print(HOW_TO_PLAY.format(rgs=address, wallet=wallet.target, db=url,
+                                     key=keys["dev-operator"]), flush=True)
+
+        await _run_replica(settings, ready)
+    finally:
+        await wallet.stop(grace=1.0)
+
+
+def cmd_sandbox(ns: argparse.Namespace) -> int:
+    """``rgs sandbox``: database, migrations, sandbox wallet and RGS on this machine."""
+    try:
+        settings = _settings(ns, test_mode=True if ns.test_mode else None)
+        asyncio.run(_sandbox(settings, ns.wallet_listen))
+    except (ConfigError, JournalError, devdb.DevDbError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``serve``, ``migrate`` and ``sandbox`` to the ``rgs`` CLI."""
+    p = subparsers.add_parser("serve", help="run one RGS replica (settings: RGS_* env vars)")
+    p.add_argument("--listen", help="host:port (default RGS_LISTEN or 127.0.0.1:50051)")
+    p.add_argument("--database-url", help="journal PostgreSQL URL (default RGS_DATABASE_URL)")
+    p.add_argument("--test-mode", action="store_true", help="accept forced cards (labs/tests)")
+    p.set_defaults(func=cmd_serve)
+    p = subparsers.add_parser("migrate", help="apply the journal's database migrations")
+    p.add_argument("--database-url", help="journal PostgreSQL URL (default RGS_DATABASE_URL)")
+    p.set_defaults(func=cmd_migrate)
+    p = subparsers.add_parser(
+        "sandbox", help="start PostgreSQL (or DATABASE_URL), migrations, wallet and RGS "
+        "(other settings: RGS_* env vars, as for serve)")
+    p.add_argument("--listen", help="RGS host:port (default RGS_LISTEN or 127.0.0.1:50051)")
+    p.add_argument("--wallet-listen", default=SANDBOX_WALLET_LISTEN,
+                   help="sandbox wallet host:port")
+    p.add_argument("--database-url", help="PostgreSQL URL (default: DATABASE_URL, local, "
+                   "embedded)")
+    p.add_argument("--test-mode", action="store_true", help="accept forced cards")
+    p.set_defaults(func=cmd_sandbox)
+

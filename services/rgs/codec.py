@@ -1,0 +1,179 @@
+"""JSON codec for the project's values: engine events, views and other frozen dataclasses.
+
+A neutral module, below every layer that uses it: the journal adapters store events with it,
+the service stores idempotent answers with it, the API renders round histories with it. The
+journal stores every event as a JSON object with its ``kind`` (the event class in
+snake_case) and its fields. Encoding and decoding are driven by the dataclasses' type hints, so a
+new event type needs no codec change; ``tests/unit/service/test_codec.py`` round-trips every one.
+
+Money stays integer; :class:`~fractions.Fraction` is written as ``"n/d"`` so nothing ever passes
+through a float.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import re
+import types
+import typing
+from datetime import datetime
+from fractions import Fraction
+from functools import cache
+from typing import Any, TypeVar
+
+from rgs.engine import model as engine_model
+from rgs.engine.model import Event
+
+T = TypeVar("T")
+
+
+class CodecError(ValueError):
+    """A stored value cannot be decoded (unknown kind, missing field, wrong type)."""
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+@cache
+def event_types() -> dict[str, type[Event]]:
+    """Every concrete engine event type by its journal kind (``CardDealt`` → ``card_dealt``)."""
+    out: dict[str, type[Event]] = {}
+    for obj in vars(engine_model).values():
+        if isinstance(obj, type) and issubclass(obj, Event) and obj is not Event:
+            out[_snake(obj.__name__)] = obj
+    return out
+
+
+def event_kind(event: Event) -> str:
+    """The journal kind of an event."""
+    return _snake(type(event).__name__)
+
+
+def to_jsonable(value: object) -> Any:
+    """Turn a dataclass value (recursively) into JSON-compatible data."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, (tuple, list)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, (frozenset, set)):
+        return sorted(to_jsonable(v) for v in value)
+    if isinstance(value, dict):
+        return [[to_jsonable(k), to_jsonable(v)] for k, v in value.items()]
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    raise CodecError(f"cannot encode {type(value).__name__}")
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def from_jsonable(tp: Any, data: Any) -> Any:
+    """Build a value of type ``tp`` from :func:`to_jsonable` output."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if data is None and type(None) in args:
+            return None
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return from_jsonable(arg, data)
+            except (CodecError, TypeError, ValueError, KeyError):
+                continue
+        raise CodecError(f"{data!r} matches none of {tp}")
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_jsonable(args[0], v) for v in _list(data))
+        return tuple(from_jsonable(a, v) for a, v in zip(args, _list(data), strict=True))
+    if origin is frozenset:
+        (arg,) = typing.get_args(tp)
+        return frozenset(from_jsonable(arg, v) for v in _list(data))
+    if origin is dict:
+        k_tp, v_tp = typing.get_args(tp)
+        return {from_jsonable(k_tp, k): from_jsonable(v_tp, v) for k, v in _list(data)}
+    if isinstance(tp, type):
+        if dataclasses.is_dataclass(tp):
+            if not isinstance(data, dict):
+                raise CodecError(f"{tp.__name__} needs an object, got {data!r}")
+            hints = _hints(tp)
+            kwargs = {f.name: from_jsonable(hints[f.name], data[f.name])
+                      for f in dataclasses.fields(tp) if f.name in data}
+            return tp(**kwargs)
+        if issubclass(tp, enum.Enum):
+            return tp(data)
+        if tp is Fraction:
+            if not isinstance(data, str):
+                raise CodecError(f"a fraction is stored as 'n/d', got {data!r}")
+            return Fraction(data)
+        if tp is datetime:
+            if not isinstance(data, str):
+                raise CodecError(f"a time is stored as ISO 8601 text, got {data!r}")
+            return datetime.fromisoformat(data)
+        if tp is bool:
+            if not isinstance(data, bool):
+                raise CodecError(f"expected a boolean, got {data!r}")
+            return data
+        if tp is int:
+            if not isinstance(data, int) or isinstance(data, bool):
+                raise CodecError(f"expected an integer, got {data!r}")
+            return data
+        if tp is str:
+            if not isinstance(data, str):
+                raise CodecError(f"expected a string, got {data!r}")
+            return data
+    raise CodecError(f"cannot decode {tp!r}")
+
+
+def _list(data: Any) -> list[Any]:
+    if not isinstance(data, list):
+        raise CodecError(f"expected a list, got {data!r}")
+    return data
+
+
+def encode_event(event: Event) -> str:
+    """The JSON text of an event's fields (its kind is stored beside it)."""
+    return json.dumps(to_jsonable(event), separators=(",", ":"), sort_keys=True)
+
+
+def decode_event(kind: str, payload: str | dict[str, Any]) -> Event:
+    """Rebuild an event from its kind and JSON fields."""
+    cls = event_types().get(kind)
+    if cls is None:
+        raise CodecError(f"unknown event kind {kind!r}")
+    data = json.loads(payload) if isinstance(payload, str) else payload
+    try:
+        value = from_jsonable(cls, data)
+    except (KeyError, TypeError) as exc:
+        raise CodecError(f"cannot decode {kind}: {exc}") from exc
+    if not isinstance(value, Event):  # pragma: no cover - from_jsonable built cls
+        raise CodecError(f"{kind} did not decode to an event")
+    return value
+
+
+def encode_value(value: object) -> str:
+    """The JSON text of any dataclass value."""
+    return json.dumps(to_jsonable(value), separators=(",", ":"), sort_keys=True)
+
+
+def decode_value(tp: type[T], text: str) -> T:
+    """Rebuild a dataclass value of type ``tp`` from :func:`encode_value` text."""
+    try:
+        value = from_jsonable(tp, json.loads(text))
+    except (KeyError, TypeError, json.JSONDecodeError) as exc:
+        raise CodecError(f"cannot decode {tp.__name__}: {exc}") from exc
+    if not isinstance(value, tp):  # pragma: no cover
+        raise CodecError(f"decoded value is not a {tp.__name__}")
+    return value

@@ -1,1 +1,0 @@
-"""Generated protobuf package (see rgs.protogen)."""
