@@ -119,6 +119,8 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),
+            # Which worker process of a replica (``rgs serve --workers``) wrote the line.
+            "pid": record.process,
         }
         if trace_id:
             out["trace_id"] = trace_id
