@@ -2,16 +2,21 @@
 
 The shoe is shuffled for every round (as every variant requires) by a seeded
 ``random.Random`` — a simulation tool needs speed and reproducibility, not the certified RNG
-that deals production rounds. Amounts are integer minor units; only the summary statistics
+that deals production rounds. Long runs are cut into chunks with seeds of their own
+(:data:`CHUNK_ROUNDS`, :func:`chunk_seed`) that several processes can play side by side with the
+same result. Amounts are integer minor units; only the summary statistics
 are floats.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import multiprocessing
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from rgs.engine import (
@@ -94,24 +99,66 @@ def _result(t: _Tally) -> BetResult:
                      rounds=t.count)
 
 
-def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
-             table: StrategyTable | None = None,
-             power_choices: PowerChoiceTable | None = None,
-             two_card: TwoCardTable | None = None, side_bets: bool = True,
-             progress: Callable[[int], None] | None = None) -> SimulationResult:
-    """Play ``rounds`` single-box rounds of basic strategy; ``seed`` None draws fresh entropy.
+CHUNK_ROUNDS = 100_000
+"""Rounds dealt from one seeded stream. A run is cut into chunks of this many rounds; chunk 0 is
+dealt from the run's seed itself (so runs of up to this many rounds deal exactly what earlier
+versions dealt) and chunk ``k`` from :func:`chunk_seed` ``(seed, k)``. The chunks, not the
+processes, carry the randomness: a seeded result depends on the seed and the round count only,
+never on how many jobs played it."""
 
-    With ``side_bets`` every side bet the variant offers is placed at :data:`UNIT` each round.
-    ``progress(done)`` is called about every 2% of the run.
-    """
-    if rounds < 1:
-        raise ValueError("rounds must be at least 1")
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(63)
+
+def chunk_seed(seed: int, k: int) -> int:
+    """The seed of chunk ``k`` of a run seeded with ``seed`` (63 bits from SHA-256)."""
+    if k == 0:
+        return seed
+    digest = hashlib.sha256(f"rgs-simulate:{seed}:{k}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Plan:
+    """What every chunk of a run needs (sent to worker processes)."""
+
+    rules: RuleSet
+    table: StrategyTable | None
+    power_choices: PowerChoiceTable | None
+    two_card: TwoCardTable | None
+    side_bets: bool
+
+
+@dataclass(slots=True)
+class _Tallies:
+    main: _Tally
+    sides: dict[SideBetKind, _Tally]
+
+    def add(self, other: _Tallies) -> None:
+        for mine, theirs in ((self.main, other.main),
+                             *((self.sides[k], t) for k, t in other.sides.items())):
+            mine.staked += theirs.staked
+            mine.net += theirs.net
+            mine.net_sq += theirs.net_sq
+            mine.count += theirs.count
+
+
+def _offered(plan: _Plan) -> frozenset[SideBetKind]:
+    return plan.rules.side_bets if plan.side_bets else frozenset()
+
+
+def _empty(plan: _Plan) -> _Tallies:
+    return _Tallies(main=_Tally(),
+                    sides={k: _Tally() for k in sorted(_offered(plan), key=lambda k: k.value)})
+
+
+def _play_chunk(plan: _Plan, seed: int, rounds: int,
+                progress: Callable[[int], None] | None = None, step: int = 0) -> _Tallies:
+    """Play ``rounds`` rounds dealt from ``random.Random(seed)``."""
+    rules = plan.rules
     rng = random.Random(seed)
-    pick = rng.randrange
-    player = BasicStrategyPlayer(rules, table, power_choices, two_card)
-    offered = rules.side_bets if side_bets else frozenset()
+    # randrange(n) for n > 0 is exactly _randbelow(n) (CPython 3.11-3.13), without the
+    # argument checks: the same cards for the same seed, a few percent faster per round.
+    pick: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+    player = BasicStrategyPlayer(rules, plan.table, plan.power_choices, plan.two_card)
+    offered = _offered(plan)
     stake = max(UNIT, rules.limits.main_min)
     side = max(UNIT, rules.limits.side_min)
     bet = BoxBet(
@@ -120,11 +167,9 @@ def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
         perfect_pairs=side if SideBetKind.PERFECT_PAIRS in offered else 0,
         twenty_one_plus_three=side if SideBetKind.TWENTY_ONE_PLUS_THREE in offered else 0)
     bets = VerifiedBets(rules=rules, boxes=(bet,))  # checked once, dealt `rounds` times
-    main = _Tally()
-    sides = {k: _Tally() for k in sorted(offered, key=lambda k: k.value)}
+    tallies = _empty(plan)
+    main, sides = tallies.main, tallies.sides
     full = Shoe.of_decks(rules.decks).cards()
-    step = max(1, rounds // 50)
-    started = time.perf_counter()
     for i in range(rounds):
         rnd = Round.deal(rules, ShoeSource(Shoe(full), pick), bets)
         player.play(rnd)
@@ -137,7 +182,66 @@ def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
         main.add(stake, net)
         if progress is not None and i % step == 0:
             progress(i)
+    return tallies
+
+
+def _play_planned(plan: _Plan, seed: int, rounds: int) -> _Tallies:
+    """A worker process's task: one chunk."""
+    return _play_chunk(plan, seed, rounds)
+
+
+def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
+             table: StrategyTable | None = None,
+             power_choices: PowerChoiceTable | None = None,
+             two_card: TwoCardTable | None = None, side_bets: bool = True,
+             progress: Callable[[int], None] | None = None, jobs: int = 1,
+             chunk_rounds: int = CHUNK_ROUNDS) -> SimulationResult:
+    """Play ``rounds`` single-box rounds of basic strategy; ``seed`` None draws fresh entropy.
+
+    With ``side_bets`` every side bet the variant offers is placed at :data:`UNIT` each round.
+    ``progress(done)`` is called about every 2% of the run (with ``jobs`` > 1, as chunks
+    finish). ``jobs`` processes play the chunks of ``chunk_rounds`` rounds side by side; the
+    result for a seed (and chunk size) is the same for any ``jobs``.
+    """
+    if rounds < 1:
+        raise ValueError("rounds must be at least 1")
+    if jobs < 1 or chunk_rounds < 1:
+        raise ValueError("jobs and chunk_rounds must be at least 1")
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(63)
+    plan = _Plan(rules=rules, table=table, power_choices=power_choices, two_card=two_card,
+                 side_bets=side_bets)
+    chunks = [(chunk_seed(seed, k), min(chunk_rounds, rounds - start))
+              for k, start in enumerate(range(0, rounds, chunk_rounds))]
+    total = _empty(plan)
+    started = time.perf_counter()
+    if jobs == 1 or len(chunks) == 1:
+        step = max(1, rounds // 50)
+        done = 0
+        for chunk_seed_k, n in chunks:
+            at = done
+
+            def report(i: int, at: int = at) -> None:
+                if progress is not None:
+                    progress(at + i)
+            total.add(_play_chunk(plan, chunk_seed_k, n,
+                                  report if progress is not None else None, step))
+            done += n
+    else:
+        # Spawned, not forked: a worker starts from a clean interpreter whatever threads the
+        # caller runs. Integer tallies add up the same in any order.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)),
+                                 mp_context=context) as pool:
+            futures = [pool.submit(_play_planned, plan, k_seed, n) for k_seed, n in chunks]
+            done = 0
+            for future in as_completed(futures):
+                part = future.result()
+                total.add(part)
+                done += part.main.count
+                if progress is not None:
+                    progress(done)
     elapsed = time.perf_counter() - started
     return SimulationResult(
-        variant=rules.id, rounds=rounds, seed=seed, main=_result(main),
-        side_bets={k.value: _result(t) for k, t in sides.items()}, seconds=elapsed)
+        variant=rules.id, rounds=rounds, seed=seed, main=_result(total.main),
+        side_bets={k.value: _result(t) for k, t in total.sides.items()}, seconds=elapsed)
