@@ -117,6 +117,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "rounds_per_100_upserts": round(rounds / elapsed / upsert_rate * 100, 2),
         "processes": {side: len(ps) for side, ps in pids.items()},
         "cpu_percent": usage,
+        # CPU time each side spends per round: what a change of code moves, far less bent by
+        # other work on the machine than rounds/s.
+        "cpu_ms_per_round": {side: round(sum(pcts) * 10 / max(rounds / elapsed, 1e-9), 2)
+                             for side, pcts in usage.items()},
         "machine": {"cpus": os.cpu_count(), "load_average": [round(x, 2)
                                                             for x in os.getloadavg()],
                     "python": platform.python_version()},
@@ -134,7 +138,8 @@ def _print(r: dict[str, Any]) -> None:
     print(f"ratio: {r['rounds_per_100_upserts']:.2f} rounds per 100 upserts")
     for side, pcts in r["cpu_percent"].items():
         print(f"  {side:<9} {len(pcts)} processes, CPU% (100 = one core): "
-              f"{' '.join(f'{p:.0f}' for p in pcts)} (sum {sum(pcts):.0f})")
+              f"{' '.join(f'{p:.0f}' for p in pcts)} (sum {sum(pcts):.0f}; "
+              f"{r['cpu_ms_per_round'][side]:.2f} CPU ms per round)")
     m = r["machine"]
     print(f"machine: {m['cpus']} CPUs, load average {m['load_average']}, Python {m['python']}")
 
