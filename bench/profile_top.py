@@ -76,18 +76,58 @@ def analyse(raw: str, top: int = 25) -> dict[str, object]:
             "layers": share(layers, len(layers))}
 
 
+#: Groups of functions whose cumulative share tells part of the story of one call (part B of
+#: issue 14 starts from these): each journal and wallet operation, the pool, the codec, logging.
+BREAKDOWN = (
+    ("journal: " + op, rf"InstrumentedJournal\.{op} |InstrumentedPlayerJournal\.{op} ")
+    for op in ("find_session", "find_request", "open_movements", "active_round", "get_round",
+               "movements", "record_movement", "settle_movement", "commit_round",
+               "update_response", "save_session")
+)
+EXTRA = (
+    ("journal: player lock (advisory lock + unlock)", r"PostgresJournal\._lock |"
+                                                      r"PostgresJournal\._unlock "),
+    ("journal: pool acquire", r"Pool\.acquire |PostgresJournal\._acquire "),
+    ("journal: pool release (connection reset)", r"Pool\.release "),
+    ("journal: JSON codec (events, responses)", r"\(rgs/codec\.py"),
+    ("wallet: calls (gRPC client)", r"InstrumentedWallet\."),
+    ("rpc: log line per call", r"Logger\.log |Logger\._log "),
+    ("rpc: metrics", r"prometheus_client"),
+    ("rpc: tracing", r"opentelemetry"),
+    ("engine", r"\(rgs/engine/"),
+)
+
+
+def breakdown(raw: str) -> list[tuple[str, float]]:
+    """The share of samples (percent) whose stack holds each group of :data:`BREAKDOWN`."""
+    groups = [(name, re.compile(rx)) for name, rx in (*BREAKDOWN, *EXTRA)]
+    counts: Counter[str] = Counter()
+    total = 0
+    for line in raw.splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        total += int(count_text)
+        for name, rx in groups:
+            if rx.search(stack):
+                counts[name] += int(count_text)
+    return [(name, round(100 * counts[name] / max(total, 1), 1)) for name, _ in groups]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("profile", type=Path, help="py-spy --format raw output")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = analyse(args.profile.read_text("utf-8"), args.top)
+    raw = args.profile.read_text("utf-8")
+    result = analyse(raw, args.top)
+    result["breakdown"] = breakdown(raw)
     if args.json:
         print(json.dumps(result))
         return
     print(f"samples: {result['samples']}")
-    for title in ("own", "cumulative", "layers"):
+    for title in ("own", "cumulative", "layers", "breakdown"):
         print(f"{title}:")
         for name, pct in result[title]:  # type: ignore[attr-defined]
             print(f"  {pct:5.1f}%  {name}")

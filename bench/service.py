@@ -51,7 +51,7 @@ def _profile(pid: int, out: Path, seconds: float) -> subprocess.Popen[bytes] | N
         print("py-spy is not installed (bash .ci/setup installs it): no profile", file=sys.stderr)
         return None
     return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(int(seconds)),
-                             "--rate", "200", "--format", "raw", "--nonblocking", "-o", str(out)],
+                             "--rate", "100", "--format", "raw", "-o", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -94,10 +94,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.profile and "rgs" in pids:
                 workers = pids["rgs"][1:] or pids["rgs"][:1]
                 spy = _profile(workers[0], args.profile, max(1.0, args.seconds - 4))
+            tx_before = await stack.transactions()
             before, t0 = _cpu(pids), time.monotonic()
             total = await clients.play(args.seconds, args.seconds)
             elapsed = time.monotonic() - t0
             usage = _usage(before, _cpu(pids), elapsed)
+            # PostgreSQL reports statistics after a short delay (stats flush, ~1 s).
+            await asyncio.sleep(1.5)
+            tx_after = await stack.transactions()
             if spy is not None:
                 spy.wait(timeout=60)
             upsert_rate = await clients.upserts(stack.journal_url, args.players,
@@ -113,6 +117,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                               "p99": round(percentile(xs, 0.99), 2),
                               "mean": round(statistics.fmean(xs) * 1000, 2)}
                        for name, xs in sorted(total.latencies.items())},
+        "db_transactions_per_round": (
+            {k: round((tx_after[k] - tx_before[k]) / max(rounds, 1), 1) for k in tx_after}
+            if stack.shape == "production" else {}),
         "upserts_per_second": round(upsert_rate),
         "rounds_per_100_upserts": round(rounds / elapsed / upsert_rate * 100, 2),
         "processes": {side: len(ps) for side, ps in pids.items()},
@@ -136,6 +143,9 @@ def _print(r: dict[str, Any]) -> None:
     print(f"postgres single-row upserts/s ({r['players']} connections, asyncpg, same run) = "
           f"{r['upserts_per_second']}")
     print(f"ratio: {r['rounds_per_100_upserts']:.2f} rounds per 100 upserts")
+    if r["db_transactions_per_round"]:
+        print("database transactions (≈ statements) per round: " + ", ".join(
+            f"{k} {v}" for k, v in r["db_transactions_per_round"].items()))
     for side, pcts in r["cpu_percent"].items():
         print(f"  {side:<9} {len(pcts)} processes, CPU% (100 = one core): "
               f"{' '.join(f'{p:.0f}' for p in pcts)} (sum {sum(pcts):.0f}; "

@@ -132,6 +132,22 @@ class Stack:
             await conn.close()
         return sorted(int(r["pid"]) for r in rows)
 
+    async def transactions(self) -> dict[str, int]:
+        """Committed and rolled-back transactions so far, per database of this stack (each
+        statement outside an explicit transaction is one: roughly the round trips)."""
+        names = {"journal": devdb_name(self.journal_url), "wallet": devdb_name(self.wallet_url)}
+        conn = await asyncpg.connect(self.server_url)
+        try:
+            # The statistics are read as of the start of this transaction; clear the snapshot.
+            await conn.execute("SELECT pg_stat_clear_snapshot()")
+            rows = await conn.fetch("SELECT datname, xact_commit + xact_rollback AS n "
+                                    "FROM pg_stat_database WHERE datname = ANY($1)",
+                                    list(names.values()))
+        finally:
+            await conn.close()
+        by_name = {r["datname"]: int(r["n"]) for r in rows}
+        return {side: by_name.get(name, 0) for side, name in names.items()}
+
     async def outbox_open(self) -> int:
         """Open wallet outbox rows in the journal (the journal's own rule)."""
         from rgs.journal.postgres import PostgresJournal
