@@ -85,7 +85,11 @@ class Player:
             await sandbox_pb2_grpc.SandboxControlServiceStub(wch).CreatePlayer(
                 sandbox_pb2.CreatePlayerRequest(player=sandbox_pb2.Player(
                     player_id=self.pid, currency="EUR", balance=10**13)), metadata=WALLET)
-        self._channel = grpc.aio.insecure_channel(self._rgs)
+        # A connection of its own, as a player's device has: channels of one process would
+        # otherwise share one connection, and the kernel spreads connections (not calls) over
+        # the workers of a replica.
+        self._channel = grpc.aio.insecure_channel(
+            self._rgs, options=[("grpc.use_local_subchannel_pool", 1)])
         s = await operator_pb2_grpc.OperatorServiceStub(self._channel).CreateSession(
             op.CreateSessionRequest(request_id=f"s-{self.pid}", brand_id="demo-casino",
                                     player_id=self.pid), metadata=OPERATOR)
