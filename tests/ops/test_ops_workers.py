@@ -20,7 +20,7 @@ import pytest
 import yaml
 from ops_toolbox import CHART, ROOT, run, tool
 
-from rgs.cli.workers import Supervisor
+from rgs.cli.workers import REPLICA_METRICS_SUBDIR, Supervisor, metrics_directory
 from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
 
 CALLS = 40
@@ -201,3 +201,21 @@ def test_the_chart_sizes_workers_from_the_cpu_it_gives_the_pod(values: list[str]
     env = {e["name"]: e.get("value") for e in
            deployment["spec"]["template"]["spec"]["containers"][0]["env"]}
     assert env["RGS_WORKERS"] == workers
+
+
+def test_a_given_metrics_directory_is_never_emptied_only_the_replicas_folder_in_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    keep = tmp_path / "someone-elses-file"
+    keep.write_text("keep me")
+    stale = tmp_path / REPLICA_METRICS_SUBDIR / "counter_12345.db"
+    stale.parent.mkdir()
+    stale.write_bytes(b"an earlier run's counts")
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    directory, owned = metrics_directory()
+    assert directory == tmp_path / REPLICA_METRICS_SUBDIR and not owned
+    assert keep.read_text() == "keep me"
+    assert list(directory.iterdir()) == []  # an earlier run's files would add to this run
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR")
+    fresh, owned = metrics_directory()
+    assert owned and fresh.is_dir() and list(fresh.iterdir()) == []
+    fresh.rmdir()

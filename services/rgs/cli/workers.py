@@ -182,10 +182,16 @@ class Supervisor:
         self._workers.clear()
 
 
+REPLICA_METRICS_SUBDIR: Final = "rgs-replica-metrics"
+"""The folder the replica keeps its workers' metric files in, inside ``PROMETHEUS_MULTIPROC_DIR``
+when that is set: only this folder is emptied at start, never the directory given."""
+
+
 def metrics_directory() -> tuple[Path, bool]:
-    """The replica's metrics directory: ``PROMETHEUS_MULTIPROC_DIR`` when set (emptied), else a
-    fresh temporary one (removed at exit; the bool says so)."""
+    """The replica's metrics directory: :data:`REPLICA_METRICS_SUBDIR` inside
+    ``PROMETHEUS_MULTIPROC_DIR`` when set (emptied: files of an earlier run would add to this
+    one's counts), else a fresh temporary one (removed at exit; the bool says so)."""
     given = os.environ.get(ENV)
     if given:
-        return prepare_directory(Path(given)), False
+        return prepare_directory(Path(given) / REPLICA_METRICS_SUBDIR), False
     return Path(tempfile.mkdtemp(prefix="rgs-metrics-")), True
