@@ -118,6 +118,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             elapsed, span = now - started, max(now - previous[0], 1e-3)
             previous[0] = now
             errors.update(window.errors)
+            if span < args.interval / 2:  # the rounds players finish after the end: no interval
+                return
             row = {"minute": round(elapsed / 60, 2),
                    "rounds_per_second": round(window.rounds / span, 1),
                    "latency_ms": {n: {"p50": round(percentile(xs, 0.5), 2),
