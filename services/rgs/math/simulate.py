@@ -174,11 +174,20 @@ def _play_chunk(plan: _Plan, seed: int, rounds: int,
         rnd = Round.deal(rules, ShoeSource(Shoe(full), pick), bets)
         player.play(rnd)
         net = 0
-        for e in rnd.events:
-            if type(e) is HandSettled:
+        if sides:
+            for e in rnd.events:
+                if type(e) is HandSettled:
+                    net += e.payout - e.stake
+                elif type(e) is SideBetSettled:
+                    sides[e.kind].add(e.stake, e.payout - e.stake)
+        else:
+            # Without side bets (and Bet Behind, which the simulation never places) the hands
+            # settle last, just before RoundSettled: only the tail needs reading.
+            events = rnd.events
+            j = len(events) - 2
+            while j >= 0 and type(e := events[j]) is HandSettled:
                 net += e.payout - e.stake
-            elif type(e) is SideBetSettled:
-                sides[e.kind].add(e.stake, e.payout - e.stake)
+                j -= 1
         main.add(stake, net)
         if progress is not None and i % step == 0:
             progress(i)
