@@ -115,6 +115,16 @@ def render_markdown(report: VariantReport, chart_name: str) -> str:
             codes = [report.strategy.get((kind, t, u), "") for u in UPS]
             out.append(f"| {_row_label(kind, t)} | " + " | ".join(codes) + " |")
         out.append("")
+    after_split = {k: c for k, c in report.strategy.items() if k[0].startswith("split_")}
+    if after_split:
+        out += ["After a split the two-card hand plays the chart except here (a split hand has "
+                "no Power Double, Power Split, surrender or Cash Out, so its best play can "
+                "differ):", ""]
+        by_total: dict[tuple[str, int], list[str]] = {}
+        for (kind, t, u), code in after_split.items():
+            by_total.setdefault((kind.removeprefix("split_"), t), []).append(f"{u}: `{code}`")
+        out += [f"- {kind} {t} against " + ", ".join(v) for (kind, t), v in by_total.items()]
+        out.append("")
     used = sorted(set(report.strategy.values()))
     out += ["Codes: " + "; ".join(f"`{a}` {LEGEND[a]}" for a in used) + ".", ""]
     if report.power_double:
