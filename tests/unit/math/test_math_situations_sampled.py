@@ -7,6 +7,7 @@ after the forced first cards, enough rounds for a standard error under 0.003, sp
 core in seeded chunks. The analysis values each split hand with only the other original card
 out (and resplits by the constant-pair approximation), so engine and analysis may differ by a
 few thousandths; a rule played one way and valued another differs by more than 0.01.
+About 4.8 million rounds: 5 to 9 minutes on two shared cores.
 """
 
 from __future__ import annotations
