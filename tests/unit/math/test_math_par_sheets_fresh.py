@@ -11,7 +11,8 @@ import json
 import pytest
 
 from rgs.math.cashout import cash_out_file, table_json
-from rgs.math.par import PAR_DIR
+from rgs.math.par import PAR_DIR, recorded_check
+from rgs.math.par_check import PASS_SE, still_valid
 from rgs.math.report import cached_report, figures
 from rgs.math.strategy_tables import (
     load_power_double_choices,
@@ -38,6 +39,7 @@ def _close(a: object, b: object) -> bool:
 @pytest.mark.parametrize("variant_id", list(VARIANTS))
 def test_committed_par_figures_match_a_fresh_analysis(variant_id: str) -> None:
     committed = json.loads((PAR_DIR / f"{variant_id}.json").read_text("utf-8"))
+    committed.pop("simulation_check", None)
     fresh = json.loads(json.dumps(figures(cached_report(VARIANTS[variant_id]))))
     assert _close(committed, fresh), REGENERATE
     assert (PAR_DIR / f"{variant_id}.md").read_text("utf-8").startswith("# PAR sheet")
@@ -61,3 +63,19 @@ def test_committed_vip_platinum_cash_out_table_is_the_generated_one() -> None:
     assert cash_out_file(rules.id).read_text("utf-8") == table_json(design, rules.id), REGENERATE
     assert rules.cash_out is not None
     assert rules.cash_out.offers_bp == design.offers_bp
+
+
+@pytest.mark.parametrize("variant_id", list(VARIANTS))
+def test_a_recorded_simulation_check_was_run_against_these_figures_and_passed(
+        variant_id: str) -> None:
+    report = cached_report(VARIANTS[variant_id])
+    check = json.loads((PAR_DIR / f"{variant_id}.json").read_text("utf-8")).get(
+        "simulation_check")
+    if check is None:
+        assert variant_id != "power", "power's sheet must state its simulation check"
+        return
+    assert still_valid(check, report), f"stale simulation check: rerun `{check['command']}`"
+    assert check["passed"] and abs(check["standard_errors"]) < PASS_SE
+    assert check["rounds"] >= 10_000_000 and check["stderr"] <= 0.05
+    assert "Simulation check" in (PAR_DIR / f"{variant_id}.md").read_text("utf-8")
+    assert recorded_check(report) == check
