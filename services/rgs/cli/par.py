@@ -20,7 +20,7 @@ from rgs.variants import VARIANTS
 
 def run_par(args: argparse.Namespace) -> int:
     """Carry out ``rgs par``; return the exit status."""
-    from rgs.cli_common import Progress
+    from rgs.cli.common import Progress
     from rgs.math.par import PAR_DIR, recorded_check, sheet_figures, write_data, write_par
     from rgs.math.par_check import describe, run_check
     from rgs.math.report import analyse_variant, cached_report
