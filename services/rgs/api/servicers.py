@@ -56,7 +56,17 @@ class BlackjackServicer(bj_grpc.BlackjackServiceServicer):
                           for r, lim in self._game.variants(session)],
                 currency=session.currency,
                 last_rounds=[conv.last_round_to_proto(r)
-                             for r in await self._game.last_rounds(session)])
+                             for r in await self._game.last_rounds(session)],
+                balance=await self._game.balance_or_none(session))
+        return await _serve(context, work)
+
+    async def GetBalance(self, request: bj.GetBalanceRequest, context: Context
+                         ) -> bj.GetBalanceResponse:
+        """The player's balance now."""
+        async def work() -> bj.GetBalanceResponse:
+            session = await self._game.authenticate(bearer(context), allow_expired=True)
+            return bj.GetBalanceResponse(balance=await self._game.balance(session),
+                                         currency=session.currency)
         return await _serve(context, work)
 
     async def Deal(self, request: bj.DealRequest, context: Context) -> bj.DealResponse:

@@ -111,17 +111,22 @@ class BackOffice:
                 session = decode_value(Session, rec.response)
                 token = _new_token(key)
                 await pj.save_session(session, sha256_hex(token), None)
-                return NewSession(session=session, token=token)
-            token = _new_token(key)
-            session = Session(session_id=secrets.token_hex(16), player_key=key,
-                              operator_id=operator_id, brand_id=brand.id,
-                              player_id=cmd.player_id, currency=brand.currency,
-                              expires_at=self._clock() + self._ttl)
-            record = StoredRequest(
-                request_id=cmd.request_id, method="create_session", request_hash=fingerprint,
-                response=encode_value(session))
-            await pj.save_session(session, sha256_hex(token), record)
-        return NewSession(session=session, token=token)
+            else:
+                token = _new_token(key)
+                session = Session(session_id=secrets.token_hex(16), player_key=key,
+                                  operator_id=operator_id, brand_id=brand.id,
+                                  player_id=cmd.player_id, currency=brand.currency,
+                                  expires_at=self._clock() + self._ttl)
+                record = StoredRequest(
+                    request_id=cmd.request_id, method="create_session",
+                    request_hash=fingerprint, response=encode_value(session))
+                await pj.save_session(session, sha256_hex(token), record)
+        # Outside the player's lock: a slow wallet holds up only this answer. The session is
+        # open whatever the wallet says; without an answer the balance is left unset.
+        balance = await money.balance_or_none(self._wallet, Party(
+            player_id=session.player_id, session_id=session.session_id,
+            currency=session.currency))
+        return NewSession(session=session, token=token, balance=balance)
 
     async def void_round(self, operator_id: str, cmd: VoidCommand) -> RoundSummary:
         """Void an unfinished round: journal RoundVoided, roll back every stake it took."""

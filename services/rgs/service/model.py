@@ -47,6 +47,8 @@ class NewSession:
 
     session: Session
     token: str
+    #: The player's balance when the session opened; None when the wallet did not answer.
+    balance: int | None = None
 
 
 class MovementStatus(enum.StrEnum):

@@ -19,13 +19,34 @@ from rgs.wallet.port import (
     MoneyKind,
     Party,
     Wallet,
+    WalletError,
     WalletRefused,
-    WalletUnavailable,
     step_and_attempt,
     transaction_id,
 )
 
 log = logging.getLogger(__name__)
+
+
+async def balance(wallet: Wallet, party: Party) -> int:
+    """The player's balance now. Raises NotAllowedNow (the wallet's reason) when the wallet
+    refuses, Unavailable when it does not answer definitely."""
+    try:
+        return await wallet.balance(party)
+    except WalletRefused as exc:
+        raise NotAllowedNow(str(exc), reason=exc.reason) from exc
+    except WalletError as exc:
+        raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
+
+
+async def balance_or_none(wallet: Wallet, party: Party) -> int | None:
+    """The player's balance, or None when the wallet does not give it (an answer that can do
+    without it: the session is open, the variants are listed)."""
+    try:
+        return await wallet.balance(party)
+    except WalletError as exc:
+        log.warning("balance not available: %s", exc)
+        return None
 
 def _call(m: Movement, party: Party) -> MoneyCall:
     # A retry must repeat the original parameters exactly, so the movement's own session and
@@ -55,7 +76,7 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> 
             log.error("wallet refused %s %s: %s", m.kind.value, m.transaction_id, exc)
         await pj.settle_movement(m.transaction_id, status, exc.balance, error=str(exc))
         raise NotAllowedNow(str(exc), reason=exc.reason) from exc
-    except WalletUnavailable as exc:
+    except WalletError as exc:
         await pj.settle_movement(m.transaction_id, MovementStatus.UNKNOWN, None, error=str(exc))
         raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
     await pj.settle_movement(m.transaction_id, MovementStatus.APPLIED, res.balance, error="")

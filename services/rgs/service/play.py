@@ -129,6 +129,14 @@ class GameService:
             raise Unauthenticated("the session has expired", reason="SESSION_EXPIRED")
         return session
 
+    async def balance(self, session: Session) -> int:
+        """The player's balance now, as the operator's wallet reports it."""
+        return await money.balance(self._wallet, _party(session))
+
+    async def balance_or_none(self, session: Session) -> int | None:
+        """The player's balance, or None when the wallet does not answer."""
+        return await money.balance_or_none(self._wallet, _party(session))
+
     def brand(self, session: Session) -> Brand:
         """The session's brand (brands are loaded at start and never disappear)."""
         brand = self._brands.get(session.brand_id)
