@@ -21,7 +21,7 @@ from rgs.journal.migrate import SCHEMA, migrate, migrations
 from rgs.journal.postgres import OPEN_MOVEMENT, PostgresJournal
 from rgs.service.errors import Unavailable
 from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, Session
-from rgs.service.ports import JournalBusy
+from rgs.service.ports import JournalBusy, JournalRejected, JournalUnavailable
 from rgs.variants import find_variant
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from support.sandbox import AUTH, SandboxWalletClient
@@ -399,3 +399,33 @@ async def test_reconcilers_of_two_replicas_running_at_once_drive_each_open_row_o
         kinds = sorted(sandbox_pb2.TransactionKind.Name(t.kind) for t in resp.transactions)
         assert kinds == ["TRANSACTION_KIND_DEBIT"] * 2 + ["TRANSACTION_KIND_ROLLBACK"] * 2
     assert [await later(app).run_once() for app in (a, b)] == [0, 0]
+
+
+async def test_a_pool_acquire_timeout_is_journal_unavailable(rgs_database_url: str) -> None:
+    """A pool-acquire timeout escaped as a plain TimeoutError (a SERVER_ERROR); it is
+    JournalUnavailable, retryable, like every other time the database does not answer."""
+    journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
+    journal._acquire_timeout_s = 0.2  # type: ignore[attr-defined]
+    try:
+        async with journal.player("dev-operator/holder"):
+            with pytest.raises(JournalUnavailable):
+                async with journal.player("dev-operator/waiter"):
+                    pass
+    finally:
+        await journal.close()
+
+
+async def test_a_nul_byte_reaching_postgresql_is_rejected_not_unavailable(
+        rgs_database_url: str) -> None:
+    """A NUL byte PostgreSQL cannot store was answered UNAVAILABLE (retryable, counted as the
+    server failing); it is JournalRejected: the request's fault, never retryable."""
+    journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
+    try:
+        with pytest.raises(JournalRejected):
+            await journal.find_session("dev-operator/\x00", "x")
+        with pytest.raises(JournalRejected):
+            async with journal.player("dev-operator/alice") as pj:
+                await pj.find_request("r\x00")
+        assert await journal.find_session("dev-operator/alice", "x") is None  # still usable
+    finally:
+        await journal.close()

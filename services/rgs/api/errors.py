@@ -24,7 +24,12 @@ from rgs.service.errors import (
     Unauthenticated,
     Unavailable,
 )
-from rgs.service.ports import CardSourceUnavailable, JournalBusy, JournalUnavailable
+from rgs.service.ports import (
+    CardSourceUnavailable,
+    JournalBusy,
+    JournalRejected,
+    JournalUnavailable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +49,8 @@ ERROR_TABLE: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (Busy, grpc.StatusCode.ABORTED),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     (JournalBusy, grpc.StatusCode.ABORTED),
+    # A value the database cannot store (a NUL byte that got past the edge): never retryable.
+    (JournalRejected, grpc.StatusCode.INVALID_ARGUMENT),
     (JournalUnavailable, grpc.StatusCode.UNAVAILABLE),
     # The certified RNG failed a health test: retryable on another (healthy) replica.
     (CardSourceUnavailable, grpc.StatusCode.UNAVAILABLE),
@@ -52,6 +59,7 @@ ERROR_TABLE: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
 #: Reasons of the rows whose errors are not ServiceErrors (which carry their own).
 _PORT_REASONS: dict[type[Exception], str] = {
     JournalBusy: "REQUEST_IN_PROGRESS",
+    JournalRejected: "INVALID_REQUEST",
     JournalUnavailable: "JOURNAL_UNAVAILABLE",
     CardSourceUnavailable: "RNG_UNAVAILABLE",
 }

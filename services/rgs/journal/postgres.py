@@ -28,7 +28,7 @@ from rgs.service.model import (
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalBusy, JournalUnavailable
+from rgs.service.ports import JournalBusy, JournalRejected, JournalUnavailable
 from rgs.wallet.port import MoneyKind
 
 P = ParamSpec("P")
@@ -172,6 +172,17 @@ def _translated(fn: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutin
             return await fn(*args, **kwargs)
         except asyncpg.LockNotAvailableError as exc:
             raise JournalBusy("the player's journal is held by another call") from exc
+        except asyncpg.DataError as exc:
+            # Class 22 (a NUL byte, an untranslatable character, a value out of range), raised
+            # by the server or by the driver encoding an argument: the request's own values are
+            # at fault, a retry cannot help. The driver's text is not passed on (it may quote
+            # the value).
+            raise JournalRejected(f"the database refused a value of the request "
+                                  f"({type(exc).__name__})") from exc
+        except TimeoutError as exc:
+            # No pooled connection came free in time (or a command timed out): the journal is
+            # overloaded or gone for now, which a retry may find otherwise.
+            raise JournalUnavailable("journal: timed out waiting for the database") from exc
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
                 # Seen while PostgreSQL shuts down under a call in flight ("cannot switch to
                 # state ...; another operation is in progress"): the server went away.
@@ -313,6 +324,8 @@ class PostgresJournal:
     def __init__(self, pool: asyncpg.Pool, *, lock_wait_s: float = 5.0) -> None:
         self._pool = pool
         self._lock_wait = f"{int(lock_wait_s * 1000)}ms"
+        #: How long a call waits for a pooled connection before JournalUnavailable.
+        self._acquire_timeout_s = 10.0
 
     @classmethod
     async def connect(cls, database_url: str, *, min_size: int = 2, max_size: int = 10,
@@ -346,7 +359,7 @@ class PostgresJournal:
 
     @_translated
     async def _acquire(self) -> Any:
-        return await self._pool.acquire(timeout=10.0)
+        return await self._pool.acquire(timeout=self._acquire_timeout_s)
 
     @_translated
     async def _lock(self, conn: asyncpg.Connection, player_key: str) -> None:

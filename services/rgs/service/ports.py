@@ -27,6 +27,11 @@ class JournalUnavailable(JournalError):
     """The database did not answer or refused the statement: retry with the same request id."""
 
 
+class JournalRejected(JournalError):
+    """The database refused a value of the request for good (a NUL byte, text it cannot store):
+    the same request can never succeed, so it is not retryable."""
+
+
 class CardSourceUnavailable(Exception):
     """The card randomness cannot deal (the certified RNG failed a health test): no round may
     be dealt or continued from any other source."""
