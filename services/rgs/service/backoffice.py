@@ -19,8 +19,10 @@ from rgs.service.common import (
     check_player_id,
     check_request_id,
     encode_token_prefix,
+    is_api_key,
     is_round_id,
     player_key,
+    preview,
     request_hash,
     sha256_hex,
 )
@@ -77,8 +79,9 @@ class BackOffice:
 
     async def authenticate(self, api_key: str) -> str:
         """The operator id an API key belongs to; Unauthenticated otherwise."""
-        if not api_key:
-            raise Unauthenticated("an operator API key is required", reason="MISSING_API_KEY")
+        if not is_api_key(api_key):
+            # Refused on its shape, before the database is asked.
+            raise Unauthenticated("not an operator API key", reason="INVALID_API_KEY")
         operator = await self._journal.operator_for_key(sha256_hex(api_key))
         if operator is None:
             raise Unauthenticated("unknown API key", reason="INVALID_API_KEY")
@@ -87,7 +90,7 @@ class BackOffice:
     def _brand(self, operator_id: str, brand_id: str) -> Brand:
         brand = self._brands.get(brand_id)
         if brand is None or brand.operator_id != operator_id:
-            raise NotFound(f"no brand {brand_id!r}", reason="BRAND_NOT_FOUND")
+            raise NotFound(f"no brand {preview(brand_id)}", reason="BRAND_NOT_FOUND")
         return brand
 
     async def create_session(self, operator_id: str, cmd: CreateSessionCommand) -> NewSession:

@@ -18,9 +18,14 @@ class ServiceError(Exception):
 
 
 class InvalidRequest(ServiceError):
-    """The request is malformed (an empty id, an unknown enum, a bad card code)."""
+    """The request is malformed (an empty id, an unknown enum, a bad card code); ``field`` names
+    the request field at fault when there is one (it goes into ErrorInfo's metadata)."""
 
     default_reason = "INVALID_REQUEST"
+
+    def __init__(self, message: str, *, reason: str | None = None, field: str = "") -> None:
+        super().__init__(message, reason=reason)
+        self.field = field
 
 
 class Unauthenticated(ServiceError):

@@ -28,10 +28,11 @@ from rgs.engine.cards import check_card
 from rgs.service import money
 from rgs.service.common import (
     check_request_id,
-    decode_token_prefix,
     is_round_id,
+    preview,
     request_hash,
     sha256_hex,
+    token_player_key,
     translate_engine,
 )
 from rgs.service.errors import (
@@ -118,9 +119,8 @@ class GameService:
         An expired session may still read and finish its rounds (``allow_expired``): expiry
         stops new rounds, it must not strand a player's stake in an unfinished one.
         """
-        parts = token.split(".")
-        key = decode_token_prefix(parts[1]) if len(parts) == 3 and parts[0] == "s1" else None
-        if key is None or not key:
+        key = token_player_key(token)
+        if key is None:
             raise Unauthenticated("not a session token", reason="INVALID_SESSION_TOKEN")
         session = await self._journal.find_session(key, sha256_hex(token))
         if session is None:
@@ -165,8 +165,8 @@ class GameService:
     def _rules(self, session: Session, variant_id: str) -> tuple[RuleSet, TableLimits]:
         brand = self.brand(session)
         if variant_id not in brand.variants:
-            raise InvalidRequest(f"variant {variant_id!r} is not offered by this brand",
-                                 reason="UNKNOWN_VARIANT")
+            raise InvalidRequest(f"variant {preview(variant_id)} is not offered by this brand",
+                                 reason="UNKNOWN_VARIANT", field="variant_id")
         return VARIANTS[variant_id], brand.limits[variant_id]
 
     # ------------------------------------------------------------------ reading
@@ -323,7 +323,7 @@ class GameService:
             pick = _refusing(exc)  # reading a round needs no card; drawing one is refused
         rules = VARIANTS.get(stored.variant)
         if rules is None:
-            raise Unavailable(f"variant {stored.variant!r} is no longer known",
+            raise Unavailable(f"variant {preview(stored.variant)} is no longer known",
                               reason="ROUND_UNRECOVERABLE")
         try:
             return restore(rules, stored.events, pick, stored.forced_cards)
