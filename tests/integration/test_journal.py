@@ -24,6 +24,7 @@ from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, Ses
 from rgs.service.ports import JournalBusy, JournalRejected, JournalUnavailable
 from rgs.variants import find_variant
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
+from support.platforms import sandbox_platform
 from support.sandbox import AUTH, SandboxWalletClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -40,8 +41,8 @@ class Replica:
 
 
 async def _replica(db: str, wallet: SandboxWalletClient) -> App:
-    settings = RgsSettings(test_mode=True, database_url=db, wallet_address=wallet.target)
-    return await build(settings)
+    settings = RgsSettings(test_mode=True, database_url=db)
+    return await build(settings, platform=sandbox_platform({"dev-operator": wallet.target}))
 
 
 @pytest_asyncio.fixture(loop_scope="session")
@@ -212,7 +213,8 @@ async def test_reconciler_rolls_back_a_debit_orphaned_by_a_crash(
 
     a, b = two_replicas
     s = await _session(a)
-    party = Party(player_id=ALICE, session_id=s.session_id, currency="EUR")
+    party = Party(operator_id="dev-operator", brand_id="demo-casino",
+                  player_id=ALICE, session_id=s.session_id, currency="EUR")
     async with a.journal.player(s.player_key) as pj:  # the call dies after the wallet answered
         await money.debit(pj, a.wallet, party, round_id="e" * 32, step=1, amount=700)
     assert await _balance(sandbox_wallet) == 100_000 - 700
@@ -244,8 +246,10 @@ async def test_sweeper_finishes_an_abandoned_round_from_another_replica(
 
 async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succeeds(
         rgs_database_url: str, sandbox_wallet: SandboxWalletClient) -> None:
-    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url,
-                                  wallet_address=sandbox_wallet.target, wallet_timeout_s=0.5))
+    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url),
+                      platform=sandbox_platform({"dev-operator": sandbox_wallet.target}
+                                                ).with_wallets(**{"dev-operator": {
+                                                    "timeout_s": 0.5}}))
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -278,8 +282,8 @@ async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with
     from rgs.service.reconciler import Reconciler
     from rgs.wallet.port import MoneyKind
 
-    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url,
-                                  wallet_address=sandbox_wallet.target))
+    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url),
+                      platform=sandbox_platform({"dev-operator": sandbox_wallet.target}))
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -337,8 +341,8 @@ async def test_a_win_the_wallet_refuses_stays_open_and_is_paid_once_the_wallet_a
     from rgs.service.reconciler import Reconciler
     from rgs.wallet.port import MoneyKind
 
-    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url,
-                                  wallet_address=sandbox_wallet.target))
+    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url),
+                      platform=sandbox_platform({"dev-operator": sandbox_wallet.target}))
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -377,7 +381,8 @@ async def test_reconcilers_of_two_replicas_running_at_once_drive_each_open_row_o
     a, b = two_replicas
     for player, amount in (("demo-alice", 700), ("demo-bob", 300)):
         s = await _session(a, player)
-        party = Party(player_id=player, session_id=s.session_id, currency="EUR")
+        party = Party(operator_id="dev-operator", brand_id="demo-casino",
+                      player_id=player, session_id=s.session_id, currency="EUR")
         async with a.journal.player(s.player_key) as pj:  # calls that died after the debit
             for step in (1, 2):
                 await money.debit(pj, a.wallet, party, round_id=f"{step}{player[5]}" * 16,

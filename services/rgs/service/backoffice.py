@@ -98,9 +98,10 @@ class BackOffice:
         check_request_id(cmd.request_id)
         check_player_id(cmd.player_id)
         brand = self._brand(operator_id, cmd.brand_id)
-        if cmd.currency and cmd.currency != brand.currency:
-            raise InvalidRequest(f"brand {brand.id} plays in {brand.currency}",
-                                 reason="WRONG_CURRENCY")
+        if cmd.currency and cmd.currency not in brand.currencies:
+            raise InvalidRequest(f"brand {brand.id} plays in {', '.join(brand.currencies)}",
+                                 reason="WRONG_CURRENCY", field="currency")
+        currency = cmd.currency or brand.currency
         key = player_key(operator_id, cmd.player_id)
         fingerprint = request_hash("create_session", cmd)
         async with self._journal.player(key) as pj:
@@ -118,7 +119,7 @@ class BackOffice:
                 token = _new_token(key)
                 session = Session(session_id=secrets.token_hex(16), player_key=key,
                                   operator_id=operator_id, brand_id=brand.id,
-                                  player_id=cmd.player_id, currency=brand.currency,
+                                  player_id=cmd.player_id, currency=currency,
                                   expires_at=self._clock() + self._ttl)
                 record = StoredRequest(
                     request_id=cmd.request_id, method="create_session",
@@ -127,8 +128,8 @@ class BackOffice:
         # Outside the player's lock: a slow wallet holds up only this answer. The session is
         # open whatever the wallet says; without an answer the balance is left unset.
         balance = await money.balance_or_none(self._wallet, Party(
-            player_id=session.player_id, session_id=session.session_id,
-            currency=session.currency))
+            operator_id=operator_id, brand_id=session.brand_id, player_id=session.player_id,
+            session_id=session.session_id, currency=session.currency))
         return NewSession(session=session, token=token, balance=balance)
 
     async def void_round(self, operator_id: str, cmd: VoidCommand) -> RoundSummary:
@@ -154,7 +155,8 @@ class BackOffice:
                     raise NotAllowedNow("a finished round cannot be voided",
                                         reason="ROUND_FINISHED")
                 await self._void(pj, stored, cmd, fingerprint)
-            party = Party(player_id=cmd.player_id, session_id=stored.session_id,
+            party = Party(operator_id=operator_id, brand_id=stored.brand_id,
+                          player_id=cmd.player_id, session_id=stored.session_id,
                           currency=stored.currency)
             await money.reconcile(pj, self._wallet, party, await pj.open_movements())
             final = await pj.get_round(cmd.round_id)

@@ -69,3 +69,8 @@ class Unavailable(ServiceError):
     """A dependency (wallet, database) did not answer: retry with the same request id."""
 
     default_reason = "UNAVAILABLE"
+
+
+class NotSent(Unavailable):
+    """A wallet call refused before it was sent (the operator's wallet is overloaded or its
+    circuit is open): nothing moved; retry later."""

@@ -64,6 +64,7 @@ from rgs.service.ports import (
 )
 from rgs.service.restore import deal_source, restore
 from rgs.variants import VARIANTS
+from rgs.variants.options import DEFAULT_OPTIONS, OptionError, VariantOptions, effective_rules
 from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError, transaction_id
 
 log = logging.getLogger(__name__)
@@ -73,18 +74,21 @@ _AUTOPLAY = (Action.DECLINE_INSURANCE, Action.STAND, Action.POWER_KEEP)
 
 
 def _party(session: Session) -> Party:
-    return Party(player_id=session.player_id, session_id=session.session_id,
+    return Party(operator_id=session.operator_id, brand_id=session.brand_id,
+                 player_id=session.player_id, session_id=session.session_id,
                  currency=session.currency)
 
 
 def _header(session: Session, rnd: Round, *, round_id: str, forced: tuple[str, ...],
-            base: StoredRound | None = None) -> StoredRound:
+            base: StoredRound | None = None,
+            options: VariantOptions = DEFAULT_OPTIONS) -> StoredRound:
     """The stored form of a round after a command."""
     first = base or StoredRound(
         round_id=round_id, player_key=session.player_key, session_id=session.session_id,
         operator_id=session.operator_id, brand_id=session.brand_id,
         player_id=session.player_id, currency=session.currency, variant=rnd.rules.id, seq=0,
-        status="", forced_cards=forced, total_staked=0, total_paid=0, events=())
+        status="", forced_cards=forced, total_staked=0, total_paid=0, events=(),
+        options=options)
     return replace(first, seq=rnd.seq, status=rnd.phase.value, total_staked=rnd.total_staked,
                    total_paid=rnd.total_paid, events=rnd.events)
 
@@ -146,9 +150,10 @@ class GameService:
         return brand
 
     def variants(self, session: Session) -> list[tuple[RuleSet, TableLimits]]:
-        """The variants the session's brand offers with its limits for each."""
+        """The variants the session's brand offers, with the brand's options applied (its
+        effective rules) and its limits in the session's currency for each."""
         brand = self.brand(session)
-        return [(VARIANTS[v], brand.limits[v]) for v in brand.variants]
+        return [self._rules(session, v) for v in brand.variants]
 
     async def last_rounds(self, session: Session) -> list[StoredRound]:
         """The player's most recent settled round of each variant the brand offers (newest
@@ -167,7 +172,12 @@ class GameService:
         if variant_id not in brand.variants:
             raise InvalidRequest(f"variant {preview(variant_id)} is not offered by this brand",
                                  reason="UNKNOWN_VARIANT", field="variant_id")
-        return VARIANTS[variant_id], brand.limits[variant_id]
+        limits = brand.limits.get(session.currency, {}).get(variant_id)
+        if limits is None:  # the brand no longer plays the session's currency
+            raise NotAllowedNow(f"brand {brand.id} no longer plays in {session.currency}",
+                                reason="WRONG_CURRENCY")
+        rules = effective_rules(VARIANTS[variant_id], brand.variant_options(variant_id))
+        return rules, limits
 
     # ------------------------------------------------------------------ reading
 
@@ -221,7 +231,8 @@ class GameService:
                 if isinstance(exc, CardSourceUnavailable):
                     raise  # answered UNAVAILABLE / RNG_UNAVAILABLE by the error table
                 raise translate_engine(exc) from exc
-            header = _header(session, rnd, round_id=round_id, forced=cmd.forced_cards)
+            header = _header(session, rnd, round_id=round_id, forced=cmd.forced_cards,
+                             options=self.brand(session).variant_options(cmd.variant_id))
             return await self._commit(pj, session, header, rnd, new_from=0, balance=balance,
                                       request=(cmd.request_id, "deal", fingerprint),
                                       booked=(debit.transaction_id,))
@@ -321,12 +332,17 @@ class GameService:
             pick = self._cards.picker()
         except CardSourceUnavailable as exc:
             pick = _refusing(exc)  # reading a round needs no card; drawing one is refused
-        rules = VARIANTS.get(stored.variant)
-        if rules is None:
+        base = VARIANTS.get(stored.variant)
+        if base is None:
             raise Unavailable(f"variant {preview(stored.variant)} is no longer known",
                               reason="ROUND_UNRECOVERABLE")
         try:
+            # The rules the round was dealt with: the brand's options stored with it.
+            rules = effective_rules(base, stored.options)
             return restore(rules, stored.events, pick, stored.forced_cards)
+        except OptionError as exc:
+            raise Unavailable(f"round options no longer valid: {exc}",
+                              reason="ROUND_UNRECOVERABLE") from exc
         except EngineError as exc:
             raise translate_engine(exc) from exc
 
@@ -374,7 +390,7 @@ class GameService:
                                                             MoneyKind.CREDIT),
                               round_id=header.round_id, kind=MoneyKind.CREDIT,
                               amount=rnd.total_paid, session_id=session.session_id,
-                              currency=session.currency)
+                              currency=session.currency, brand_id=session.brand_id)
         request_id, method, fingerprint = request
         movements = await pj.movements(header.round_id)
         result = await self._result(session, header.round_id, rnd,

@@ -85,7 +85,8 @@ class Reconciler:
                 await voiding.void(pj, stored, reason=reason, request=StoredRequest(
                     request_id=f"autovoid:{r.round_id}", method="void_round",
                     request_hash="", response=""))
-                party = Party(player_id=stored.player_id, session_id=stored.session_id,
+                party = Party(operator_id=stored.operator_id, brand_id=stored.brand_id,
+                              player_id=stored.player_id, session_id=stored.session_id,
                               currency=stored.currency)
                 await money.reconcile(pj, self._wallet, party, await pj.open_movements())
         except (ServiceError, JournalError) as void_exc:
@@ -106,10 +107,12 @@ class Reconciler:
                 async with self._journal.player(key) as pj:
                     rows = await pj.open_movements()
                     if rows:
-                        # Each row carries its own session and currency; the wallet knows the
-                        # player by the operator's id, the part after the operator prefix.
-                        party = Party(player_id=key.split("/", 1)[1],
-                                      session_id=rows[0].session_id, currency=rows[0].currency)
+                        # Each row carries its own brand, session and currency; the wallet
+                        # knows the player by the operator's id (the key is operator/player).
+                        operator_id, _, player_id = key.partition("/")
+                        party = Party(operator_id=operator_id, brand_id=rows[0].brand_id,
+                                      player_id=player_id, session_id=rows[0].session_id,
+                                      currency=rows[0].currency)
                         await money.reconcile(pj, self._wallet, party, rows)
                 done += 1
             except JournalError as exc:
