@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import asyncpg
 import pytest
@@ -20,9 +21,18 @@ from rgs.engine import Action, BoxBet, Phase, replay
 from rgs.journal.migrate import SCHEMA, migrate, migrations
 from rgs.journal.postgres import OPEN_MOVEMENT, PostgresJournal
 from rgs.service.errors import Unavailable
-from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, Session
+from rgs.service.model import (
+    ActCommand,
+    CreateSessionCommand,
+    DealCommand,
+    RequestScope,
+    Session,
+    StoredRequest,
+    StoredRound,
+)
 from rgs.service.ports import JournalBusy, JournalRejected, JournalUnavailable
 from rgs.variants import find_variant
+from rgs.variants.options import VariantOptions
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from support.platforms import sandbox_platform
 from support.sandbox import AUTH, SandboxWalletClient
@@ -430,7 +440,51 @@ async def test_a_nul_byte_reaching_postgresql_is_rejected_not_unavailable(
             await journal.find_session("dev-operator/\x00", "x")
         with pytest.raises(JournalRejected):
             async with journal.player("dev-operator/alice") as pj:
-                await pj.find_request("r\x00")
+                await pj.find_request("r\x00", RequestScope.PLAYER)
         assert await journal.find_session("dev-operator/alice", "x") is None  # still usable
+    finally:
+        await journal.close()
+
+
+def _open_round(round_id: str, brand: str, currency: str) -> StoredRound:
+    return StoredRound(round_id=round_id, player_key="dev-operator/alice", session_id="s",
+                       operator_id="dev-operator", brand_id=brand, player_id="alice",
+                       currency=currency, variant="electronic-h17", seq=1,
+                       status="player_turn", forced_cards=(), total_staked=100, total_paid=0,
+                       events=(), options=VariantOptions(decks=2))
+
+
+async def test_one_unfinished_round_per_brand_and_currency_and_request_ids_per_caller(
+        rgs_database_url: str) -> None:
+    """Migration 0010 on PostgreSQL: the unique index covers (player, brand, currency); the
+    idempotency records have a namespace per caller kind; a round keeps its options."""
+    journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
+    try:
+        async with journal.player("dev-operator/alice") as pj:
+            for rid, brand, cur in (("a" * 32, "demo-casino", "EUR"),
+                                    ("b" * 32, "demo-casino-usd", "USD"),
+                                    ("c" * 32, "other-casino", "EUR")):
+                await pj.commit_round(round=_open_round(rid, brand, cur), new_events_from=0,
+                                      request=StoredRequest(request_id="same", method="deal",
+                                                            request_hash=rid, response="{}",
+                                                            scope=RequestScope.PLAYER)
+                                      if rid[0] == "a" else None)
+            found = await pj.active_round("demo-casino-usd", "USD")
+            assert found is not None and found.round_id == "b" * 32
+            assert found.options == VariantOptions(decks=2)
+            with pytest.raises(JournalUnavailable):  # a second open round in one context
+                await pj.commit_round(round=_open_round("d" * 32, "demo-casino", "EUR"),
+                                      new_events_from=0, request=None)
+            await pj.save_session(
+                Session(session_id="s2", player_key="dev-operator/alice",
+                        operator_id="dev-operator", brand_id="demo-casino", player_id="alice",
+                        currency="EUR", expires_at=datetime.now(UTC)), "token-hash",
+                StoredRequest(request_id="same", method="create_session", request_hash="x",
+                              response="{}", scope=RequestScope.OPERATOR))
+            player = await pj.find_request("same", RequestScope.PLAYER)
+            operator = await pj.find_request("same", RequestScope.OPERATOR)
+            assert player is not None and player.method == "deal"
+            assert operator is not None and operator.method == "create_session"
+            assert await pj.find_request("same", RequestScope.SYSTEM) is None
     finally:
         await journal.close()

@@ -28,7 +28,14 @@ from rgs.engine.model import (
 )
 from rgs.observability import metrics
 from rgs.observability.tracing import journal_span, mark_error, wallet_span
-from rgs.service.model import Movement, MovementStatus, Session, StoredRequest, StoredRound
+from rgs.service.model import (
+    Movement,
+    MovementStatus,
+    RequestScope,
+    Session,
+    StoredRequest,
+    StoredRound,
+)
 from rgs.service.ports import Journal, PlayerJournal
 from rgs.wallet.port import MoneyCall, MoneyResult, Party, Wallet, WalletRefused, WalletUnavailable
 
@@ -100,17 +107,17 @@ class InstrumentedPlayerJournal:
     def __init__(self, inner: PlayerJournal) -> None:
         self._inner = inner
 
-    async def find_request(self, request_id: str) -> StoredRequest | None:
+    async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
         """See :meth:`PlayerJournal.find_request`."""
-        return await _timed("find_request", lambda: self._inner.find_request(request_id))
+        return await _timed("find_request", lambda: self._inner.find_request(request_id, scope))
 
     async def get_round(self, round_id: str) -> StoredRound | None:
         """See :meth:`PlayerJournal.get_round`."""
         return await _timed("get_round", lambda: self._inner.get_round(round_id))
 
-    async def active_round(self) -> StoredRound | None:
+    async def active_round(self, brand_id: str, currency: str) -> StoredRound | None:
         """See :meth:`PlayerJournal.active_round`."""
-        return await _timed("active_round", self._inner.active_round)
+        return await _timed("active_round", lambda: self._inner.active_round(brand_id, currency))
 
     async def movements(self, round_id: str) -> list[Movement]:
         """See :meth:`PlayerJournal.movements`."""
@@ -140,10 +147,11 @@ class InstrumentedPlayerJournal:
             movements=movements, booked=booked))
         record_round_events(round, round.events[new_events_from:])
 
-    async def update_response(self, request_id: str, response: str) -> None:
+    async def update_response(self, request_id: str, response: str,
+                              scope: RequestScope) -> None:
         """See :meth:`PlayerJournal.update_response`."""
         await _timed("update_response", lambda: self._inner.update_response(
-            request_id, response))
+            request_id, response, scope))
 
     async def save_session(self, session: Session, token_hash: str,
                            request: StoredRequest | None) -> None:
@@ -196,9 +204,11 @@ class InstrumentedJournal:
         """See :meth:`Journal.get_round`."""
         return await _timed("get_round", lambda: self._inner.get_round(player_key, round_id))
 
-    async def active_round(self, player_key: str) -> StoredRound | None:
+    async def active_round(self, player_key: str, brand_id: str, currency: str
+                           ) -> StoredRound | None:
         """See :meth:`Journal.active_round`."""
-        return await _timed("active_round", lambda: self._inner.active_round(player_key))
+        return await _timed("active_round", lambda: self._inner.active_round(
+            player_key, brand_id, currency))
 
     async def list_rounds(self, player_key: str, brand_id: str, *,
                           before: tuple[datetime, str] | None, limit: int

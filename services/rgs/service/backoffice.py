@@ -37,6 +37,7 @@ from rgs.service.model import (
     Brand,
     CreateSessionCommand,
     NewSession,
+    RequestScope,
     RoundSummary,
     Session,
     StoredRequest,
@@ -105,7 +106,7 @@ class BackOffice:
         key = player_key(operator_id, cmd.player_id)
         fingerprint = request_hash("create_session", cmd)
         async with self._journal.player(key) as pj:
-            rec = await pj.find_request(cmd.request_id)
+            rec = await pj.find_request(cmd.request_id, RequestScope.OPERATOR)
             if rec is not None:
                 if rec.method != "create_session" or rec.request_hash != fingerprint:
                     raise RequestConflict("request_id was already used for a different request",
@@ -123,7 +124,8 @@ class BackOffice:
                                   expires_at=self._clock() + self._ttl)
                 record = StoredRequest(
                     request_id=cmd.request_id, method="create_session",
-                    request_hash=fingerprint, response=encode_value(session))
+                    request_hash=fingerprint, response=encode_value(session),
+                    scope=RequestScope.OPERATOR)
                 await pj.save_session(session, sha256_hex(token), record)
         # Outside the player's lock: a slow wallet holds up only this answer. The session is
         # open whatever the wallet says; without an answer the balance is left unset.
@@ -142,7 +144,7 @@ class BackOffice:
         key = player_key(operator_id, cmd.player_id)
         fingerprint = request_hash("void_round", cmd)
         async with self._journal.player(key) as pj:
-            rec = await pj.find_request(cmd.request_id)
+            rec = await pj.find_request(cmd.request_id, RequestScope.OPERATOR)
             if rec is not None and (rec.method != "void_round"
                                     or rec.request_hash != fingerprint):
                 raise RequestConflict("request_id was already used for a different request",
@@ -168,7 +170,7 @@ class BackOffice:
                     fingerprint: str) -> None:
         await voiding.void(pj, stored, reason=cmd.reason, request=StoredRequest(
             request_id=cmd.request_id, method="void_round", request_hash=fingerprint,
-            response=""))
+            response="", scope=RequestScope.OPERATOR))
 
     async def recall(self, operator_id: str, brand_id: str, player_id: str, *,
                      page_size: int = 0, page_token: str = "") -> RecallPage:

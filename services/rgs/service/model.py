@@ -181,6 +181,18 @@ class RoundSummary:
     movements: tuple[Movement, ...]
 
 
+class RequestScope(enum.StrEnum):
+    """Whose namespace a request id lives in: every kind of caller has its own, so a player's
+    id never collides with the operator's or the server's."""
+
+    #: The operator's back office (CreateSession, VoidRound).
+    OPERATOR = "operator"
+    #: The player's session (Deal, Act, Settle).
+    PLAYER = "player"
+    #: The server itself (the sweeper, an automatic void).
+    SYSTEM = "system"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StoredRequest:
     """An idempotency record: what a request id was used for and what it answered."""
@@ -189,6 +201,7 @@ class StoredRequest:
     method: str
     request_hash: str
     response: str
+    scope: RequestScope = RequestScope.PLAYER
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

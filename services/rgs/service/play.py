@@ -50,6 +50,7 @@ from rgs.service.model import (
     DealCommand,
     Movement,
     PlayResult,
+    RequestScope,
     Session,
     SettleCommand,
     StoredRequest,
@@ -91,6 +92,12 @@ def _header(session: Session, rnd: Round, *, round_id: str, forced: tuple[str, .
         options=options)
     return replace(first, seq=rnd.seq, status=rnd.phase.value, total_staked=rnd.total_staked,
                    total_paid=rnd.total_paid, events=rnd.events)
+
+
+def _in_context(stored: StoredRound, session: Session) -> bool:
+    """A session sees the rounds of its brand and currency: the context in which one player has
+    at most one unfinished round, so whatever blocks its Deal, its GetRound finds."""
+    return stored.brand_id == session.brand_id and stored.currency == session.currency
 
 
 #: How far back ``last_rounds`` looks for each variant's last settled round.
@@ -187,8 +194,9 @@ class GameService:
             stored = (await self._journal.get_round(session.player_key, round_id)
                       if is_round_id(round_id) else None)
         else:
-            stored = await self._journal.active_round(session.player_key)
-        if stored is None or stored.brand_id != session.brand_id:
+            stored = await self._journal.active_round(session.player_key, session.brand_id,
+                                                      session.currency)
+        if stored is None or not _in_context(stored, session):
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
         rnd = self._restore(stored)
         movements = await self._journal.movements(session.player_key, stored.round_id)
@@ -217,7 +225,7 @@ class GameService:
             if stored is not None:
                 return stored
             await self._reconcile(pj, session)
-            if await pj.active_round() is not None:
+            if await pj.active_round(session.brand_id, session.currency) is not None:
                 raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",
                                     reason="ROUND_IN_PROGRESS")
             round_id = secrets.token_hex(16)
@@ -284,12 +292,15 @@ class GameService:
                                       request=(cmd.request_id, "act", fingerprint),
                                       booked=booked)
 
-    async def settle(self, session: Session, cmd: SettleCommand) -> PlayResult:
-        """Finish the round on the player's behalf and make sure its win is paid."""
+    async def settle(self, session: Session, cmd: SettleCommand, *,
+                     scope: RequestScope = RequestScope.PLAYER) -> PlayResult:
+        """Finish the round on the player's behalf and make sure its win is paid (``scope``:
+        whose request id it is; the sweeper's are the server's own)."""
         check_request_id(cmd.request_id)
         async with self._journal.player(session.player_key) as pj:
             fingerprint = request_hash("settle", cmd)
-            stored_resp = await self._stored_response(pj, cmd.request_id, "settle", fingerprint)
+            stored_resp = await self._stored_response(pj, cmd.request_id, "settle", fingerprint,
+                                                      scope)
             if stored_resp is not None:
                 return stored_resp
             stored = await self._own_round(pj, session, cmd.round_id)
@@ -307,7 +318,8 @@ class GameService:
             return await self._commit(pj, session, header, rnd, new_from=new_from,
                                       balance=None,
                                       request=(cmd.request_id, "settle", fingerprint),
-                                      booked=(), already_finished=stored.finished)
+                                      booked=(), already_finished=stored.finished,
+                                      scope=scope)
 
     # ------------------------------------------------------------------ internals
 
@@ -349,14 +361,15 @@ class GameService:
     async def _own_round(self, pj: PlayerJournal, session: Session, round_id: str
                          ) -> StoredRound:
         stored = await pj.get_round(round_id) if is_round_id(round_id) else None
-        if stored is None or stored.brand_id != session.brand_id:
+        if stored is None or not _in_context(stored, session):
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
         return stored
 
     @staticmethod
     async def _stored_response(pj: PlayerJournal, request_id: str, method: str,
-                               fingerprint: str) -> PlayResult | None:
-        rec = await pj.find_request(request_id)
+                               fingerprint: str,
+                               scope: RequestScope = RequestScope.PLAYER) -> PlayResult | None:
+        rec = await pj.find_request(request_id, scope)
         if rec is None:
             return None
         if rec.method != method or rec.request_hash != fingerprint:
@@ -382,7 +395,8 @@ class GameService:
     async def _commit(self, pj: PlayerJournal, session: Session, header: StoredRound,
                       rnd: Round, *, new_from: int, balance: int | None,
                       request: tuple[str, str, str], booked: tuple[str, ...],
-                      already_finished: bool = False) -> PlayResult:
+                      already_finished: bool = False,
+                      scope: RequestScope = RequestScope.PLAYER) -> PlayResult:
         """Commit the step atomically, then pay the round's win if it just ended."""
         credit: Movement | None = None
         if rnd.finished and not already_finished:
@@ -397,7 +411,8 @@ class GameService:
                                     [*movements, *([credit] if credit else [])],
                                     balance=balance, fetch_balance=credit is None)
         record = StoredRequest(request_id=request_id, method=method,
-                               request_hash=fingerprint, response=encode_value(result))
+                               request_hash=fingerprint, response=encode_value(result),
+                               scope=scope)
         await pj.commit_round(round=header, new_events_from=new_from, request=record,
                               movements=(credit,) if credit else (), booked=booked)
         if credit is None:
@@ -406,7 +421,7 @@ class GameService:
                 await self._reconcile(pj, session)
                 fresh = await self._result(session, header.round_id, rnd,
                                            await pj.movements(header.round_id), balance=None)
-                await pj.update_response(request_id, encode_value(fresh))
+                await pj.update_response(request_id, encode_value(fresh), scope)
                 return fresh
             return result
         try:
@@ -417,7 +432,7 @@ class GameService:
             log.warning("credit %s not confirmed: %s", credit.transaction_id, exc)
             return result
         paid = replace(result, balance=paid_balance, payment_pending=False)
-        await pj.update_response(request_id, encode_value(paid))
+        await pj.update_response(request_id, encode_value(paid), scope)
         return paid
 
     async def _result(self, session: Session, round_id: str, rnd: Round,

@@ -14,7 +14,13 @@ from datetime import UTC, datetime, timedelta
 
 from rgs.service import money, voiding
 from rgs.service.errors import Busy, ServiceError, Unavailable
-from rgs.service.model import Session, SettleCommand, StoredRequest, StoredRound
+from rgs.service.model import (
+    RequestScope,
+    Session,
+    SettleCommand,
+    StoredRequest,
+    StoredRound,
+)
 from rgs.service.play import GameService
 from rgs.service.ports import Clock, Journal, JournalError
 from rgs.wallet.port import Party, Wallet
@@ -54,7 +60,8 @@ class Reconciler:
         for r in rounds:
             try:
                 await self._game.settle(_session_of(r), SettleCommand(
-                    request_id=f"sweep:{r.round_id}", round_id=r.round_id))
+                    request_id=f"sweep:{r.round_id}", round_id=r.round_id),
+                    scope=RequestScope.SYSTEM)
                 log.info("round %s finished on the player's behalf", r.round_id)
                 done += 1
             except (Busy, JournalError) as exc:
@@ -84,7 +91,7 @@ class Reconciler:
                     return 0
                 await voiding.void(pj, stored, reason=reason, request=StoredRequest(
                     request_id=f"autovoid:{r.round_id}", method="void_round",
-                    request_hash="", response=""))
+                    request_hash="", response="", scope=RequestScope.SYSTEM))
                 party = Party(operator_id=stored.operator_id, brand_id=stored.brand_id,
                               player_id=stored.player_id, session_id=stored.session_id,
                               currency=stored.currency)
@@ -101,6 +108,16 @@ class Reconciler:
         keys = await self._journal.players_with_open_movements(
             now=self._clock(), min_age=self._min_age, max_backoff=self._max_backoff,
             limit=limit)
+        # Each operator's players are worked through on their own, side by side: one
+        # operator's slow or dead wallet never holds up another operator's open rows.
+        by_operator: dict[str, list[str]] = {}
+        for key in keys:
+            by_operator.setdefault(key.partition("/")[0], []).append(key)
+        counts = await asyncio.gather(*(self._reconcile_players(ks)
+                                        for ks in by_operator.values()))
+        return sum(counts)
+
+    async def _reconcile_players(self, keys: list[str]) -> int:
         done = 0
         for key in keys:
             try:
