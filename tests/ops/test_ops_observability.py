@@ -286,7 +286,8 @@ async def test_a_round_counts_as_started_and_settled_with_its_stakes_and_wins(
     assert _value("rgs_wins_minor_total", money) == won + view.total_paid
     assert _value("rgs_rpc_requests_total", {
         "method": "rgs.blackjack.v1.BlackjackService/Deal", "code": "OK"}) == deals + 1
-    assert _value("rgs_wallet_calls_total", {"operation": "debit", "outcome": "ok"}) >= 1
+    assert _value("rgs_wallet_calls_total", {"operator": "dev-operator", "operation": "debit",
+                                             "outcome": "ok"}) >= 1
 
 
 async def test_refusals_count_under_their_code_and_unknown_methods_are_not_labels(

@@ -79,11 +79,11 @@ def _configure_logging(settings: RgsSettings) -> None:
 
 async def _observability(settings: RgsSettings) -> ObservabilityRuntime:
     """Tracing, the metrics endpoint and (with it) the database sampler of this replica."""
-    brands = platform(settings).brands
+    plat = platform(settings)
     ops = await connect_ops_journal(settings) if settings.metrics_listen else None
     return await start_observability(
         metrics_listen=settings.metrics_listen, ops_source=ops,
-        brands={b.id: b.variants for b in brands.values()},
+        brands={b.id: b.variants for b in plat.brands.values()}, operators=plat.operators,
         sample_interval_s=settings.ops_sample_interval_s)
 
 

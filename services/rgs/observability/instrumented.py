@@ -37,7 +37,15 @@ from rgs.service.model import (
     StoredRound,
 )
 from rgs.service.ports import Journal, PlayerJournal
-from rgs.wallet.port import MoneyCall, MoneyResult, Party, Wallet, WalletRefused, WalletUnavailable
+from rgs.wallet.port import (
+    MoneyCall,
+    MoneyResult,
+    Party,
+    Wallet,
+    WalletNotCalled,
+    WalletRefused,
+    WalletUnavailable,
+)
 
 T = TypeVar("T")
 
@@ -251,18 +259,21 @@ class InstrumentedWallet:
 
     async def balance(self, party: Party) -> int:
         """See :meth:`Wallet.balance`."""
-        return await self._observe("balance", lambda: self._inner.balance(party))
+        return await self._observe(party.operator_id, "balance",
+                                   lambda: self._inner.balance(party))
 
     async def move(self, call: MoneyCall) -> MoneyResult:
         """See :meth:`Wallet.move`."""
-        return await self._observe(call.kind.value, lambda: self._inner.move(call),
-                                   amount=call.amount)
+        return await self._observe(call.party.operator_id, call.kind.value,
+                                   lambda: self._inner.move(call), amount=call.amount)
 
     @staticmethod
-    async def _observe(operation: str, call: Callable[[], Awaitable[T]], *,
+    async def _observe(operator: str, operation: str, call: Callable[[], Awaitable[T]], *,
                        amount: int | None = None) -> T:
+        # Operators are few and configured: a bounded label (a player id never is one).
         outcome = "ok"
         with wallet_span(operation) as span:
+            span.set_attribute("rgs.operator", operator)
             if amount is not None:
                 span.set_attribute("rgs.amount_minor", amount)
             started = time.perf_counter()
@@ -271,6 +282,10 @@ class InstrumentedWallet:
             except WalletRefused as exc:
                 outcome = "refused"
                 span.set_attribute("rgs.wallet.reason", exc.reason)
+                raise
+            except WalletNotCalled:
+                outcome = "not_sent"
+                mark_error(span, "wallet call not sent")
                 raise
             except WalletUnavailable:
                 outcome = "unavailable"
@@ -282,9 +297,10 @@ class InstrumentedWallet:
                 raise
             finally:
                 span.set_attribute("rgs.wallet.outcome", outcome)
-                metrics.WALLET_LATENCY.labels(operation=operation).observe(
+                metrics.WALLET_LATENCY.labels(operator=operator, operation=operation).observe(
                     time.perf_counter() - started)
-                metrics.WALLET_CALLS.labels(operation=operation, outcome=outcome).inc()
+                metrics.WALLET_CALLS.labels(operator=operator, operation=operation,
+                                            outcome=outcome).inc()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)

@@ -84,11 +84,12 @@ RTP_STANDARD_DEVIATION: Final = Gauge(
 
 WALLET_CALLS: Final = Counter(
     "rgs_wallet_calls",
-    "Calls to the operator wallet by operation (balance, debit, credit, rollback) and outcome "
-    "(ok, refused, unavailable, error).", ["operation", "outcome"])
+    "Calls to operators' wallets by operator, operation (balance, debit, credit, rollback) and "
+    "outcome (ok, refused, unavailable, not_sent: refused by the operator's bulkhead or circuit "
+    "breaker before it was sent, error).", ["operator", "operation", "outcome"])
 WALLET_LATENCY: Final = Histogram(
-    "rgs_wallet_latency_seconds", "Time of one wallet call, by operation.", ["operation"],
-    buckets=NETWORK_BUCKETS)
+    "rgs_wallet_latency_seconds", "Time of one wallet call, by operator and operation.",
+    ["operator", "operation"], buckets=NETWORK_BUCKETS)
 OUTBOX_PENDING: Final = Gauge(
     "rgs_outbox_pending",
     "Wallet outbox rows still open, all replicas: a debit pending, unknown or applied but not "
@@ -194,7 +195,8 @@ def publish_variant_math(sheets: Iterable[VariantMath]) -> None:
 
 
 def initialise(*, version: str, variants: Iterable[str] = (),
-               brands: Mapping[str, Iterable[str]] | None = None) -> None:
+               brands: Mapping[str, Iterable[str]] | None = None,
+               operators: Iterable[str] = ()) -> None:
     """Publish the static gauges and create the zero series a fresh replica should show.
 
     Counters with labels have no series until first used; a rate() over a series that appears
@@ -206,10 +208,11 @@ def initialise(*, version: str, variants: Iterable[str] = (),
     publish_variant_math(load_variant_math())
     for test in (REPETITION_COUNT, ADAPTIVE_PROPORTION):
         RNG_HEALTH_FAILURES.labels(test=test)
-    for operation in ("balance", "debit", "credit", "rollback"):
-        WALLET_LATENCY.labels(operation=operation)
-        for outcome in ("ok", "refused", "unavailable"):
-            WALLET_CALLS.labels(operation=operation, outcome=outcome)
+    for operator in operators:
+        for operation in ("balance", "debit", "credit", "rollback"):
+            WALLET_LATENCY.labels(operator=operator, operation=operation)
+            for outcome in ("ok", "refused", "unavailable", "not_sent"):
+                WALLET_CALLS.labels(operator=operator, operation=operation, outcome=outcome)
     for brand, offered in (brands or {}).items():
         for variant in offered:
             for event in ("started", "settled", "voided"):
