@@ -89,9 +89,19 @@ def test_protos_pass_buf_lint() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def _main_has_protos() -> bool:
+def _main_commit() -> str | None:
+    """The commit of branch main: local in a clone of main, else as the clone's origin/main."""
+    for ref in ("refs/heads/main", "refs/remotes/origin/main"):
+        run = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+                             cwd=ROOT, capture_output=True, text=True, check=False)
+        if run.returncode == 0:
+            return run.stdout.strip()
+    return None
+
+
+def _main_has_protos(commit: str) -> bool:
     run = subprocess.run(
-        ["git", "ls-tree", "-r", "--name-only", "main", "--", "proto"],
+        ["git", "ls-tree", "-r", "--name-only", commit, "--", "proto"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -102,9 +112,11 @@ def _main_has_protos() -> bool:
 
 def test_protos_have_no_wire_json_breaking_change_against_main() -> None:
     # main holds the published contract from now on: comparing against nothing would hide a break
-    assert _main_has_protos(), "branch main must hold the committed protos to compare against"
+    main = _main_commit()
+    assert main is not None, "branch main (or origin/main) must exist to compare the protos against"
+    assert _main_has_protos(main), "branch main must hold the committed protos to compare against"
     run = subprocess.run(
-        [_buf(), "breaking", "proto", "--against", ".git#branch=main,subdir=proto"],
+        [_buf(), "breaking", "proto", "--against", f".git#ref={main},subdir=proto"],
         check=False,
         cwd=ROOT,
         capture_output=True,

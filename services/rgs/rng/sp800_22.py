@@ -130,7 +130,9 @@ def longest_run_of_ones(bits: Bits) -> TestResult:
     for row, d in enumerate(np.diff(padded, axis=1)):
         starts, ends = np.flatnonzero(d == 1), np.flatnonzero(d == -1)
         if len(starts):
-            longest[row] = int((ends - starts).max())
+            # np.max, not ndarray.max(): numpy 2.5's stubs give the method no whole-array
+            # overload for this dtype, while the function is typed the same in 2.4 and 2.5.
+            longest[row] = int(np.max(ends - starts))
     nu = np.bincount(np.clip(longest, lo, hi) - lo, minlength=hi - lo + 1)
     expected = blocks * np.array(pis)
     chi2 = float(((nu - expected) ** 2 / expected).sum())

@@ -1,15 +1,12 @@
-"""HMAC_DRBG (SHA-256) against every NIST CAVP known-answer vector in the shared test data."""
+"""HMAC_DRBG (SHA-256) against every NIST CAVP known-answer vector in ``tests/data/rng``."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from rgs.rng.drbg import HmacDrbg
 from rgs.rng.errors import DrbgError, DrbgUninstantiated, ReseedRequired
-
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "testdata" / "rng"
+from support.data import data_file
 
 
 def _vectors(name: str) -> list[dict[str, object]]:
@@ -17,7 +14,7 @@ def _vectors(name: str) -> list[dict[str, object]]:
     vectors: list[dict[str, object]] = []
     section: dict[str, str] = {}
     current: dict[str, object] | None = None
-    for raw in (DATA / name).read_text().splitlines():
+    for raw in data_file("rng", name).read_text().splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue

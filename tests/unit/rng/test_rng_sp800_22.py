@@ -1,20 +1,19 @@
 """SP 800-22 implementations against NIST's worked examples and Appendix B
-(``../shared/testdata/rng/sp800_22_expected.md``, rows marked reproducible, with their tolerances).
+(``tests/data/rng/sp800_22_expected.md``, rows marked reproducible, with their tolerances).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 from rgs.rng import sp800_22 as t1
 from rgs.rng import sp800_22_more as t2
 from rgs.rng.sp800_22 import Bits, TestResult, bits_from_text
+from support.data import data_file
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "testdata" / "rng"
 PI100 = ("1100100100001111110110101010001000100001011010001100001000110100110001001100011001"
          "100010100010111000")
 LONGEST_128 = ("1100110000010101011011000100110011100000000000100100110101010001000100111101011010"
@@ -23,7 +22,7 @@ LONGEST_128 = ("1100110000010101011011000100110011100000000000100100110101010001
 
 @cache
 def e_bits() -> Bits:
-    return bits_from_text((DATA / "sp800_22_data_e.txt").read_text())[:1_000_000]
+    return bits_from_text(data_file("rng", "sp800_22_data_e.txt").read_text())[:1_000_000]
 
 
 def test_e_data_set_is_the_one_nist_used() -> None:
