@@ -372,3 +372,16 @@ async def test_logs_carry_trace_and_round_ids_but_never_tokens_keys_or_the_hole_
     assert view.dealer_hole_hidden, "the seeded shoe must leave the round open"
     hole = [e.card for e in stored.events if isinstance(e, CardDealt) and e.face_down]
     assert hole and not re.search(rf"\b{hole[0]}\b", text)
+
+
+def test_the_theoretical_rtp_gauge_follows_each_brands_effective_rules() -> None:
+    """A brand playing electronic-h17 with 2 decks is compared with the 2-deck PAR sheet, not
+    the variant's 6-deck one."""
+    metrics.initialise(version="test", brand_decks={("demo-casino-usd", "electronic-h17"): 2,
+                                                    ("demo-casino", "electronic-h17"): 6})
+    two = _value("rgs_brand_theoretical_rtp_ratio",
+                 {"brand": "demo-casino-usd", "variant": "electronic-h17"})
+    six = _value("rgs_brand_theoretical_rtp_ratio",
+                 {"brand": "demo-casino", "variant": "electronic-h17"})
+    assert two == pytest.approx(0.99648817) and six == pytest.approx(0.99429294)
+    assert _value("rgs_variant_theoretical_rtp_ratio", {"variant": "electronic-h17"}) == six

@@ -34,6 +34,7 @@ from rgs.observability.logging import configure_logging, mask_url, redact_text
 from rgs.observability.runtime import ObservabilityRuntime, start_observability
 from rgs.platform_file import Platform
 from rgs.service.ports import JournalError
+from rgs.variants import VARIANTS
 
 log = logging.getLogger("rgs")
 
@@ -84,6 +85,8 @@ async def _observability(settings: RgsSettings) -> ObservabilityRuntime:
     return await start_observability(
         metrics_listen=settings.metrics_listen, ops_source=ops,
         brands={b.id: b.variants for b in plat.brands.values()}, operators=plat.operators,
+        brand_decks={(b.id, v): b.variant_options(v).decks or VARIANTS[v].decks
+                     for b in plat.brands.values() for v in b.variants},
         sample_interval_s=settings.ops_sample_interval_s)
 
 

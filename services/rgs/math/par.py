@@ -170,10 +170,26 @@ def render_chart(report: VariantReport, path: Path) -> None:
     plt.close(fig)
 
 
+def sheet_name(rules: RuleSet) -> str:
+    """The file stem of a rule set's PAR sheet: the variant id, with ``-<n>d`` when a brand
+    plays it with a deck count other than the variant's own.
+
+    >>> from dataclasses import replace
+    >>> from rgs.variants import VARIANTS
+    >>> sheet_name(VARIANTS["electronic-h17"]), sheet_name(replace(VARIANTS["electronic-h17"],
+    ...                                                            decks=2))
+    ('electronic-h17', 'electronic-h17-2d')
+    """
+    from rgs.variants import VARIANTS
+    own = VARIANTS.get(rules.id)
+    return rules.id if own is None or own.decks == rules.decks else f"{rules.id}-{rules.decks}d"
+
+
 def write_par(report: VariantReport, out_dir: Path) -> list[Path]:
-    """Write ``<variant>.md``, ``<variant>.png`` and ``<variant>.json`` into ``out_dir``."""
+    """Write ``<sheet>.md``, ``<sheet>.png`` and ``<sheet>.json`` into ``out_dir``
+    (:func:`sheet_name`)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    vid = report.rules.id
+    vid = sheet_name(report.rules)
     md, png, js = out_dir / f"{vid}.md", out_dir / f"{vid}.png", out_dir / f"{vid}.json"
     render_chart(report, png)
     md.write_text(render_markdown(report, png.name), "utf-8")

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from rgs.math.cashout import cash_out_file, table_json
-from rgs.math.par import PAR_DIR
+from rgs.math.par import PAR_DIR, sheet_name
 from rgs.math.report import cached_report, figures
 from rgs.math.strategy_tables import (
     load_power_double_choices,
@@ -21,6 +21,7 @@ from rgs.math.strategy_tables import (
     strategy_json,
 )
 from rgs.variants import VARIANTS
+from rgs.variants.options import DECK_CHOICES, VariantOptions, effective_rules
 
 REGENERATE = "stale: run `rgs par all --out services/rgs/math/par --update-data`"
 
@@ -61,3 +62,16 @@ def test_committed_vip_platinum_cash_out_table_is_the_generated_one() -> None:
     assert cash_out_file(rules.id).read_text("utf-8") == table_json(design, rules.id), REGENERATE
     assert rules.cash_out is not None
     assert rules.cash_out.offers_bp == design.offers_bp
+
+
+@pytest.mark.parametrize(("variant_id", "decks"), [
+    (v, n) for v, counts in DECK_CHOICES.items() for n in counts if n != VARIANTS[v].decks])
+def test_a_sheet_is_kept_for_every_deck_count_a_brand_may_choose(variant_id: str,
+                                                                 decks: int) -> None:
+    """electronic-h17's deck count is a brand setting: the analysis and the PAR sheet follow
+    the chosen count (rgs par electronic-h17 --decks N)."""
+    rules = effective_rules(VARIANTS[variant_id], VariantOptions(decks=decks))
+    committed = json.loads((PAR_DIR / f"{sheet_name(rules)}.json").read_text("utf-8"))
+    fresh = json.loads(json.dumps(figures(cached_report(rules))))
+    assert committed["decks"] == decks
+    assert _close(committed, fresh), REGENERATE
