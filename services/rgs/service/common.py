@@ -36,7 +36,7 @@ PREVIEW_CHARS = 24
 
 
 def preview(value: str, limit: int = PREVIEW_CHARS) -> str:
-    """How an error message quotes an input: at most ``limit`` characters of it, escaped, and
+    r"""How an error message quotes an input: at most ``limit`` characters of it, escaped, and
     its length when it was cut, so a hostile 1 MB value never travels back in a status or into
     a log line.
 
