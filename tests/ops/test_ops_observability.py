@@ -374,7 +374,7 @@ async def test_logs_carry_trace_and_round_ids_but_never_tokens_keys_or_the_hole_
     assert hole and not re.search(rf"\b{hole[0]}\b", text)
 
 
-def test_the_theoretical_rtp_gauge_follows_each_brands_effective_rules() -> None:
+async def test_the_theoretical_rtp_gauge_follows_each_brands_effective_rules() -> None:
     """A brand playing electronic-h17 with 2 decks is compared with the 2-deck PAR sheet, not
     the variant's 6-deck one."""
     metrics.initialise(version="test", brand_decks={("demo-casino-usd", "electronic-h17"): 2,
