@@ -2,8 +2,11 @@
 
     rgs par power                 # power.md, power.png, power.json in the current directory
     rgs par vip-platinum --json   # the figures as one JSON object on stdout
+    rgs par electronic-h17 --decks 2   # electronic-h17-2d.*: as a brand plays it with 2 decks
     rgs par all --out services/rgs/math/par --update-data   # regenerate what the repo keeps
     rgs par power --check-rounds 10000000 --out services/rgs/math/par   # + simulation check
+
+``all`` also writes a sheet for every deck count a brand may choose (variants.options).
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rgs.engine.rules import RuleSet
 from rgs.math.par_check import CHECK_SEED
 from rgs.variants import VARIANTS
+from rgs.variants.options import DECK_CHOICES, OptionError, VariantOptions, effective_rules
 
 
 def run_par(args: argparse.Namespace) -> int:
@@ -39,6 +44,10 @@ def run_par(args: argparse.Namespace) -> int:
         print("rgs par: --check-rounds must be at least 1 (10000000 is what a lab would run)",
               file=sys.stderr)
         return 2
+    if args.decks is not None and len(names) > 1:
+        print("rgs par: --decks applies to one variant; name it instead of 'all'",
+              file=sys.stderr)
+        return 2
     chatty = not args.json and sys.stderr.isatty()
     failed = False
 
@@ -46,8 +55,19 @@ def run_par(args: argparse.Namespace) -> int:
         if chatty:
             print(f"... {msg}", file=sys.stderr, flush=True)
 
+    jobs: list[tuple[RuleSet, bool]] = []
     for name in names:
-        rules = VARIANTS[name]
+        try:
+            jobs.append((effective_rules(VARIANTS[name], VariantOptions(decks=args.decks)),
+                         args.decks is None))
+        except OptionError as exc:
+            print(f"rgs par: {exc}", file=sys.stderr)
+            return 2
+        if args.variant == "all":
+            jobs += [(effective_rules(VARIANTS[name], VariantOptions(decks=n)), False)
+                     for n in DECK_CHOICES.get(name, ()) if n != VARIANTS[name].decks]
+    for rules, own_data in jobs:
+        name = rules.id
         # quiet runs share the per-process cache (tests, tools calling main() repeatedly)
         report = analyse_variant(rules, progress=say) if chatty else cached_report(rules)
         check: dict[str, Any] | None
@@ -67,7 +87,7 @@ def run_par(args: argparse.Namespace) -> int:
             continue
         try:
             written = write_par(report, Path(args.out), check)
-            if args.update_data:
+            if args.update_data and own_data:  # the engine's tables are the variant's own
                 written += write_data(report)
         except OSError as exc:
             print(f"rgs par: cannot write the sheet ({exc}); pass a writable --out directory",
@@ -93,6 +113,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("variant", help=f"variant id ({', '.join(VARIANTS)}) or 'all'")
     p.add_argument("--json", action="store_true", help="print the figures as JSON on stdout")
     p.add_argument("--out", default=".", help="directory for the sheet (default: .)")
+    p.add_argument("--decks", type=int,
+                   help="analyse with this deck count, as a brand may choose it (e.g. "
+                        "electronic-h17: 1, 2, 4, 6, 8)")
     p.add_argument("--update-data", action="store_true",
                    help="also rewrite the generated strategy and cash-out tables in the package")
     p.add_argument("--check-rounds", type=int, default=None, metavar="N",

@@ -190,11 +190,26 @@ def render_chart(report: VariantReport, path: Path) -> None:
     plt.close(fig)
 
 
+def sheet_name(rules: RuleSet) -> str:
+    """The file stem of a rule set's PAR sheet: the variant id, with ``-<n>d`` when a brand
+    plays it with a deck count other than the variant's own.
+
+    >>> from dataclasses import replace
+    >>> from rgs.variants import VARIANTS
+    >>> sheet_name(VARIANTS["electronic-h17"]), sheet_name(replace(VARIANTS["electronic-h17"],
+    ...                                                            decks=2))
+    ('electronic-h17', 'electronic-h17-2d')
+    """
+    from rgs.variants import VARIANTS
+    own = VARIANTS.get(rules.id)
+    return rules.id if own is None or own.decks == rules.decks else f"{rules.id}-{rules.decks}d"
+
+
 def recorded_check(report: VariantReport, *dirs: Path) -> dict[str, Any] | None:
     """The simulation check recorded on the first sheet found in ``dirs`` (default: the
     repository's), if it was run against these very figures and strategy."""
     for d in dirs or (PAR_DIR,):
-        path = d / f"{report.rules.id}.json"
+        path = d / f"{sheet_name(report.rules)}.json"
         if path.exists():
             try:
                 check = json.loads(path.read_text("utf-8")).get("simulation_check")
@@ -214,9 +229,10 @@ def sheet_figures(report: VariantReport, check: dict[str, Any] | None) -> dict[s
 
 def write_par(report: VariantReport, out_dir: Path,
               check: dict[str, Any] | None = None) -> list[Path]:
-    """Write ``<variant>.md``, ``<variant>.png`` and ``<variant>.json`` into ``out_dir``."""
+    """Write ``<sheet>.md``, ``<sheet>.png`` and ``<sheet>.json`` into ``out_dir``
+    (:func:`sheet_name`), with the simulation ``check`` when one was run."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    vid = report.rules.id
+    vid = sheet_name(report.rules)
     md, png, js = out_dir / f"{vid}.md", out_dir / f"{vid}.png", out_dir / f"{vid}.json"
     render_chart(report, png)
     md.write_text(render_markdown(report, png.name, check), "utf-8")

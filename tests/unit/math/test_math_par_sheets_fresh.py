@@ -11,7 +11,7 @@ import json
 import pytest
 
 from rgs.math.cashout import cash_out_file, table_json
-from rgs.math.par import PAR_DIR, recorded_check
+from rgs.math.par import PAR_DIR, recorded_check, sheet_name
 from rgs.math.par_check import PASS_SE, still_valid
 from rgs.math.report import cached_report, figures
 from rgs.math.strategy_tables import (
@@ -22,6 +22,7 @@ from rgs.math.strategy_tables import (
     strategy_json,
 )
 from rgs.variants import VARIANTS
+from rgs.variants.options import DECK_CHOICES, VariantOptions, effective_rules
 
 REGENERATE = "stale: run `rgs par all --out services/rgs/math/par --update-data`"
 
@@ -79,3 +80,16 @@ def test_a_recorded_simulation_check_was_run_against_these_figures_and_passed(
     assert check["rounds"] >= 10_000_000 and check["stderr"] <= 0.05
     assert "Simulation check" in (PAR_DIR / f"{variant_id}.md").read_text("utf-8")
     assert recorded_check(report) == check
+
+
+@pytest.mark.parametrize(("variant_id", "decks"), [
+    (v, n) for v, counts in DECK_CHOICES.items() for n in counts if n != VARIANTS[v].decks])
+def test_a_sheet_is_kept_for_every_deck_count_a_brand_may_choose(variant_id: str,
+                                                                 decks: int) -> None:
+    """electronic-h17's deck count is a brand setting: the analysis and the PAR sheet follow
+    the chosen count (rgs par electronic-h17 --decks N)."""
+    rules = effective_rules(VARIANTS[variant_id], VariantOptions(decks=decks))
+    committed = json.loads((PAR_DIR / f"{sheet_name(rules)}.json").read_text("utf-8"))
+    fresh = json.loads(json.dumps(figures(cached_report(rules))))
+    assert committed["decks"] == decks
+    assert _close(committed, fresh), REGENERATE
