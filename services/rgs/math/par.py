@@ -8,7 +8,7 @@ from typing import Any
 
 from rgs.engine.rules import RuleSet
 from rgs.math.cashout import cash_out_file, table_json
-from rgs.math.par_check import describe, still_valid
+from rgs.math.par_check import describe, still_valid, variant_args
 from rgs.math.report import VariantReport, figures
 from rgs.math.shoe import RANK_NAMES
 from rgs.math.strategy_tables import strategy_file, strategy_json
@@ -152,7 +152,8 @@ def render_markdown(report: VariantReport, chart_name: str,
     out += ["## Method", "", str(f["method"]), ""]
     out += ["## Simulation check", ""]
     if check is None:
-        out += [f"Not run against these figures: `rgs par {r.id} --check-rounds 10000000` "
+        out += [f"Not run against these figures: `rgs par {variant_args(r)} --check-rounds "
+                "10000000` "
                 "plays this strategy through the engine and records the result here.", ""]
     else:
         out += [describe(check) + ".",

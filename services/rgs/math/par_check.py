@@ -16,6 +16,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from rgs.engine.rules import RuleSet
 from rgs.math.report import VariantReport
 from rgs.math.simulate import CHUNK, simulate_parallel
 from rgs.math.strategy_tables import strategy_json
@@ -47,8 +48,18 @@ def run_check(report: VariantReport, rounds: int, *, seed: int = CHECK_SEED,
         "par_rtp": round(report.rtp, 6), "difference": round(diff, 4),
         "standard_errors": round(z, 2), "passed": abs(z) < PASS_SE,
         "strategy": strategy_digest(report),
-        "command": f"rgs par {report.rules.id} --check-rounds {rounds} --seed {seed}",
+        "command": f"rgs par {variant_args(report.rules)} --check-rounds {rounds} --seed {seed}",
     }
+
+
+def variant_args(rules: RuleSet) -> str:
+    """How ``rgs par`` names a rule set: the variant id, with ``--decks`` when a brand plays it
+    with a deck count other than the variant's own."""
+    from rgs.variants import VARIANTS
+
+    own = VARIANTS.get(rules.id)
+    return rules.id if own is None or own.decks == rules.decks else \
+        f"{rules.id} --decks {rules.decks}"
 
 
 def still_valid(check: object, report: VariantReport) -> bool:

@@ -7,11 +7,12 @@ When one fails, regenerate with:
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from rgs.math.cashout import cash_out_file, table_json
-from rgs.math.par import PAR_DIR, recorded_check, sheet_name
+from rgs.math.par import PAR_DIR, recorded_check, render_markdown, sheet_name
 from rgs.math.par_check import PASS_SE, still_valid
 from rgs.math.report import cached_report, figures
 from rgs.math.strategy_tables import (
@@ -93,3 +94,26 @@ def test_a_sheet_is_kept_for_every_deck_count_a_brand_may_choose(variant_id: str
     fresh = json.loads(json.dumps(figures(cached_report(rules))))
     assert committed["decks"] == decks
     assert _close(committed, fresh), REGENERATE
+
+
+def _sheets() -> list[tuple[str, int | None]]:
+    own = [(v, None) for v in VARIANTS]
+    return own + [(v, n) for v, counts in DECK_CHOICES.items() for n in counts
+                  if n != VARIANTS[v].decks]
+
+
+@pytest.mark.parametrize(("variant_id", "decks"), _sheets())
+def test_committed_markdown_sheet_is_the_rendered_one(variant_id: str, decks: int | None) -> None:
+    """The Markdown a lab reads is what the generator renders today (sections, strategy, the
+    simulation check's wording); decimals are masked because the figures are compared, within
+    tolerance, by the JSON tests above."""
+    rules = effective_rules(VARIANTS[variant_id], VariantOptions(decks=decks))
+    report = cached_report(rules)
+    name = sheet_name(rules)
+    committed = (PAR_DIR / f"{name}.md").read_text("utf-8")
+    fresh = render_markdown(report, f"{name}.png", recorded_check(report))
+
+    def mask(text: str) -> str:
+        return re.sub(r"\d+\.\d+", "#.#", text)
+
+    assert mask(committed) == mask(fresh), REGENERATE
