@@ -45,8 +45,9 @@ FAULTS = (
 )
 #: The RGS gives up on a wallet call after this long (a timeout fault sleeps just past it), and
 #: its reconciler takes over open outbox rows this soon, so faults resolve within the run.
-RGS_ENV = {"RGS_WALLET_TIMEOUT_S": "1", "RGS_RECONCILE_INTERVAL_S": "2",
-           "RGS_RECONCILE_MIN_AGE_S": "3", "RGS_RECONCILE_MAX_BACKOFF_S": "10"}
+WALLET_TIMEOUT_S = 1.0
+RGS_ENV = {"RGS_RECONCILE_INTERVAL_S": "2", "RGS_RECONCILE_MIN_AGE_S": "3",
+           "RGS_RECONCILE_MAX_BACKOFF_S": "10"}
 
 
 async def _faults(wallet: str, on: bool) -> None:
@@ -99,7 +100,8 @@ async def _peak(stack: Stack, args: argparse.Namespace) -> float:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """The soak; its figures and verdict."""
-    async with production_stack(rgs_workers=args.rgs_workers, rgs_env=RGS_ENV) as stack:
+    async with production_stack(rgs_workers=args.rgs_workers, rgs_env=RGS_ENV,
+                                wallet_timeout_s=WALLET_TIMEOUT_S) as stack:
         peak = args.rate * 2 if args.rate else await _peak(stack, args)
         rate = peak / 2
         print(f"soak: {args.minutes:g} min at {rate:.1f} rounds/s (half of peak {peak:.1f}), "

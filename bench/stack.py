@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -185,9 +186,26 @@ def _stop(proc: subprocess.Popen[bytes] | None) -> None:
         proc.wait()
 
 
+WALLET_KEY_ENV = "BENCH_WALLET_API_KEY"
+
+
+def platform_file(directory: Path, wallet: str, *, wallet_timeout_s: float) -> Path:
+    """A platform file of one operator (dev-operator, brand demo-casino in EUR) whose wallet is
+    the sandbox wallet at ``wallet``; its key is read from :data:`WALLET_KEY_ENV`."""
+    path = directory / "platform.json"
+    path.write_text(json.dumps({"operators": [{
+        "id": "dev-operator",
+        "wallet": {"kind": "grpc", "address": wallet, "api_key": {"env": WALLET_KEY_ENV},
+                   "timeout_s": wallet_timeout_s},
+        "brands": [{"id": "demo-casino", "currencies": {"EUR": {}},
+                    "variants": {"classic-resplit": {}}}],
+    }]}))
+    return path
+
+
 @contextlib.asynccontextmanager
 async def production_stack(*, rgs_workers: int = 1, log: Path | None = None,
-                           rgs_env: dict[str, str] | None = None,
+                           rgs_env: dict[str, str] | None = None, wallet_timeout_s: float = 5.0,
                            keep_databases: bool = False) -> AsyncIterator[Stack]:
     """Start wallet and RGS as separate processes on fresh databases; stop and drop them."""
     choice = await devdb.resolve_server()
@@ -207,6 +225,8 @@ async def production_stack(*, rgs_workers: int = 1, log: Path | None = None,
     os.unlink(keys.name)
     rgs, wallet = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
     out = log.open("ab") if log is not None else subprocess.DEVNULL
+    config = Path(tempfile.mkdtemp(prefix="bench-platform-"))
+    platform = platform_file(config, wallet, wallet_timeout_s=wallet_timeout_s)
     stack = Stack(rgs=rgs, wallet=wallet, shape="production", server_url=server,
                   journal_url=journal_url, wallet_url=wallet_url,
                   databases=[journal_db, wallet_db])
@@ -219,8 +239,8 @@ async def production_stack(*, rgs_workers: int = 1, log: Path | None = None,
             [sys.executable, "-m", "rgs", "serve", "--workers", str(rgs_workers)],
             stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
             env=_env({"RGS_LISTEN": rgs, "RGS_DATABASE_URL": journal_url,
-                      "RGS_WALLET_ADDRESS": wallet, "RGS_LOG_FORMAT": "json",
-                      **(rgs_env or {})}))
+                      "RGS_PLATFORM_FILE": str(platform), WALLET_KEY_ENV: WALLET_KEY,
+                      "RGS_LOG_FORMAT": "json", **(rgs_env or {})}))
         await wait_serving(rgs, stack.rgs_proc)
         if rgs_workers > 1:  # every worker up, not just the first to answer
             deadline = time.monotonic() + 60
@@ -235,6 +255,7 @@ async def production_stack(*, rgs_workers: int = 1, log: Path | None = None,
         _stop(stack.wallet_proc)
         if out is not subprocess.DEVNULL:
             out.close()  # type: ignore[union-attr]
+        shutil.rmtree(config, ignore_errors=True)
         if not keep_databases:
             for name in stack.databases:
                 await devdb.drop_database(server, name)
@@ -251,7 +272,8 @@ async def sandbox_stack(*, log: Path | None = None) -> AsyncIterator[Stack]:
     out = log.open("ab") if log is not None else subprocess.DEVNULL
     proc = subprocess.Popen(
         [sys.executable, "-m", "rgs", "sandbox", "--listen", rgs, "--wallet-listen", wallet,
-         "--database-url", url], stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=_env({}))
+         "--other-wallet-listen", f"127.0.0.1:{free_port()}", "--database-url", url],
+        stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=_env({}))
     stack = Stack(rgs=rgs, wallet=wallet, shape="sandbox", server_url=choice.url,
                   journal_url=url, wallet_url=url, rgs_proc=proc)
     try:

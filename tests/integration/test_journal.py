@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import asyncpg
 import pytest
@@ -20,10 +21,20 @@ from rgs.engine import Action, BoxBet, Phase, replay
 from rgs.journal.migrate import SCHEMA, migrate, migrations
 from rgs.journal.postgres import OPEN_MOVEMENT, PostgresJournal
 from rgs.service.errors import Unavailable
-from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, Session
-from rgs.service.ports import JournalBusy
+from rgs.service.model import (
+    ActCommand,
+    CreateSessionCommand,
+    DealCommand,
+    RequestScope,
+    Session,
+    StoredRequest,
+    StoredRound,
+)
+from rgs.service.ports import JournalBusy, JournalRejected, JournalUnavailable
 from rgs.variants import find_variant
+from rgs.variants.options import VariantOptions
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
+from support.platforms import sandbox_platform
 from support.sandbox import AUTH, SandboxWalletClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -40,8 +51,8 @@ class Replica:
 
 
 async def _replica(db: str, wallet: SandboxWalletClient) -> App:
-    settings = RgsSettings(test_mode=True, database_url=db, wallet_address=wallet.target)
-    return await build(settings)
+    settings = RgsSettings(test_mode=True, database_url=db)
+    return await build(settings, platform=sandbox_platform({"dev-operator": wallet.target}))
 
 
 @pytest_asyncio.fixture(loop_scope="session")
@@ -212,7 +223,8 @@ async def test_reconciler_rolls_back_a_debit_orphaned_by_a_crash(
 
     a, b = two_replicas
     s = await _session(a)
-    party = Party(player_id=ALICE, session_id=s.session_id, currency="EUR")
+    party = Party(operator_id="dev-operator", brand_id="demo-casino",
+                  player_id=ALICE, session_id=s.session_id, currency="EUR")
     async with a.journal.player(s.player_key) as pj:  # the call dies after the wallet answered
         await money.debit(pj, a.wallet, party, round_id="e" * 32, step=1, amount=700)
     assert await _balance(sandbox_wallet) == 100_000 - 700
@@ -244,8 +256,10 @@ async def test_sweeper_finishes_an_abandoned_round_from_another_replica(
 
 async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succeeds(
         rgs_database_url: str, sandbox_wallet: SandboxWalletClient) -> None:
-    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url,
-                                  wallet_address=sandbox_wallet.target, wallet_timeout_s=0.5))
+    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url),
+                      platform=sandbox_platform({"dev-operator": sandbox_wallet.target}
+                                                ).with_wallets(**{"dev-operator": {
+                                                    "timeout_s": 0.5}}))
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -278,8 +292,8 @@ async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with
     from rgs.service.reconciler import Reconciler
     from rgs.wallet.port import MoneyKind
 
-    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url,
-                                  wallet_address=sandbox_wallet.target))
+    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url),
+                      platform=sandbox_platform({"dev-operator": sandbox_wallet.target}))
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -337,8 +351,8 @@ async def test_a_win_the_wallet_refuses_stays_open_and_is_paid_once_the_wallet_a
     from rgs.service.reconciler import Reconciler
     from rgs.wallet.port import MoneyKind
 
-    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url,
-                                  wallet_address=sandbox_wallet.target))
+    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url),
+                      platform=sandbox_platform({"dev-operator": sandbox_wallet.target}))
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -377,7 +391,8 @@ async def test_reconcilers_of_two_replicas_running_at_once_drive_each_open_row_o
     a, b = two_replicas
     for player, amount in (("demo-alice", 700), ("demo-bob", 300)):
         s = await _session(a, player)
-        party = Party(player_id=player, session_id=s.session_id, currency="EUR")
+        party = Party(operator_id="dev-operator", brand_id="demo-casino",
+                      player_id=player, session_id=s.session_id, currency="EUR")
         async with a.journal.player(s.player_key) as pj:  # calls that died after the debit
             for step in (1, 2):
                 await money.debit(pj, a.wallet, party, round_id=f"{step}{player[5]}" * 16,
@@ -399,3 +414,77 @@ async def test_reconcilers_of_two_replicas_running_at_once_drive_each_open_row_o
         kinds = sorted(sandbox_pb2.TransactionKind.Name(t.kind) for t in resp.transactions)
         assert kinds == ["TRANSACTION_KIND_DEBIT"] * 2 + ["TRANSACTION_KIND_ROLLBACK"] * 2
     assert [await later(app).run_once() for app in (a, b)] == [0, 0]
+
+
+async def test_a_pool_acquire_timeout_is_journal_unavailable(rgs_database_url: str) -> None:
+    """A pool-acquire timeout escaped as a plain TimeoutError (a SERVER_ERROR); it is
+    JournalUnavailable, retryable, like every other time the database does not answer."""
+    journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
+    journal._acquire_timeout_s = 0.2  # type: ignore[attr-defined]
+    try:
+        async with journal.player("dev-operator/holder"):
+            with pytest.raises(JournalUnavailable):
+                async with journal.player("dev-operator/waiter"):
+                    pass
+    finally:
+        await journal.close()
+
+
+async def test_a_nul_byte_reaching_postgresql_is_rejected_not_unavailable(
+        rgs_database_url: str) -> None:
+    """A NUL byte PostgreSQL cannot store was answered UNAVAILABLE (retryable, counted as the
+    server failing); it is JournalRejected: the request's fault, never retryable."""
+    journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
+    try:
+        with pytest.raises(JournalRejected):
+            await journal.find_session("dev-operator/\x00", "x")
+        with pytest.raises(JournalRejected):
+            async with journal.player("dev-operator/alice") as pj:
+                await pj.find_request("r\x00", RequestScope.PLAYER)
+        assert await journal.find_session("dev-operator/alice", "x") is None  # still usable
+    finally:
+        await journal.close()
+
+
+def _open_round(round_id: str, brand: str, currency: str) -> StoredRound:
+    return StoredRound(round_id=round_id, player_key="dev-operator/alice", session_id="s",
+                       operator_id="dev-operator", brand_id=brand, player_id="alice",
+                       currency=currency, variant="electronic-h17", seq=1,
+                       status="player_turn", forced_cards=(), total_staked=100, total_paid=0,
+                       events=(), options=VariantOptions(decks=2))
+
+
+async def test_one_unfinished_round_per_brand_and_currency_and_request_ids_per_caller(
+        rgs_database_url: str) -> None:
+    """Migration 0010 on PostgreSQL: the unique index covers (player, brand, currency); the
+    idempotency records have a namespace per caller kind; a round keeps its options."""
+    journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
+    try:
+        async with journal.player("dev-operator/alice") as pj:
+            for rid, brand, cur in (("a" * 32, "demo-casino", "EUR"),
+                                    ("b" * 32, "demo-casino-usd", "USD"),
+                                    ("c" * 32, "other-casino", "EUR")):
+                await pj.commit_round(round=_open_round(rid, brand, cur), new_events_from=0,
+                                      request=StoredRequest(request_id="same", method="deal",
+                                                            request_hash=rid, response="{}",
+                                                            scope=RequestScope.PLAYER)
+                                      if rid[0] == "a" else None)
+            found = await pj.active_round("demo-casino-usd", "USD")
+            assert found is not None and found.round_id == "b" * 32
+            assert found.options == VariantOptions(decks=2)
+            with pytest.raises(JournalUnavailable):  # a second open round in one context
+                await pj.commit_round(round=_open_round("d" * 32, "demo-casino", "EUR"),
+                                      new_events_from=0, request=None)
+            await pj.save_session(
+                Session(session_id="s2", player_key="dev-operator/alice",
+                        operator_id="dev-operator", brand_id="demo-casino", player_id="alice",
+                        currency="EUR", expires_at=datetime.now(UTC)), "token-hash",
+                StoredRequest(request_id="same", method="create_session", request_hash="x",
+                              response="{}", scope=RequestScope.OPERATOR))
+            player = await pj.find_request("same", RequestScope.PLAYER)
+            operator = await pj.find_request("same", RequestScope.OPERATOR)
+            assert player is not None and player.method == "deal"
+            assert operator is not None and operator.method == "create_session"
+            assert await pj.find_request("same", RequestScope.SYSTEM) is None
+    finally:
+        await journal.close()

@@ -4,6 +4,7 @@ schema for) are checked by hand and their rules by promtool."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -61,8 +62,19 @@ def test_production_renders_every_piece() -> None:
     assert {"Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
             "NetworkPolicy", "ServiceAccount", "Job", "ServiceMonitor",
             "PrometheusRule"} <= set(docs)
-    # existing secret and brand ConfigMap: the chart makes neither
-    assert "Secret" not in docs and "ConfigMap" not in docs
+    # Existing secrets (the database's, each operator's wallet's): the chart makes none. The
+    # platform file it renders holds references to the mounted wallet secrets, never values.
+    assert "Secret" not in docs
+    platform = json.loads(docs["ConfigMap"]["data"]["platform.json"])
+    wallets = {o["id"]: o["wallet"] for o in platform["operators"]}
+    assert wallets["operator-a"]["api_key"] == {"file": "/etc/rgs/wallets/operator-a/api-key"}
+    assert wallets["operator-a"]["tls"]["cert_file"] == "/etc/rgs/wallets/operator-a/tls.crt"
+    assert wallets["operator-b"]["hmac_secret"] == {
+        "file": "/etc/rgs/wallets/operator-b/hmac-secret"}
+    assert all("secretName" not in w for w in wallets.values())
+    volumes = {v["name"]: v for v in docs["Deployment"]["spec"]["template"]["spec"]["volumes"]}
+    assert volumes["wallet-operator-a"]["secret"]["secretName"] == "rgs-wallet-operator-a"
+    assert volumes["wallet-operator-b"]["secret"]["secretName"] == "rgs-wallet-operator-b"
     pod = docs["Deployment"]["spec"]["template"]
     container = pod["spec"]["containers"][0]
     assert container["image"].endswith("@sha256:" + "0123456789abcdef" * 4)
@@ -115,15 +127,20 @@ def test_config_and_secret_changes_roll_the_pods(tmp_path: Path) -> None:
         return dict(d["spec"]["template"]["metadata"]["annotations"])
 
     usd = tmp_path / "usd.yaml"
-    usd.write_text(yaml.safe_dump({"brands": {"brands": [
-        {"id": "demo-casino", "operator_id": "dev-operator", "currency": "USD",
-         "variants": ["power"]}]}}))
+    base_values = yaml.safe_load(base.read_text())
+    base_values["operators"][0]["brands"][0]["currencies"] = {"USD": {}}
+    usd.write_text(yaml.safe_dump({"operators": base_values["operators"]}))
+    rekeyed = tmp_path / "rekeyed.yaml"
+    base_values["operators"][0]["wallet"]["apiKey"] = "another-wallet-key"
+    rekeyed.write_text(yaml.safe_dump({"operators": base_values["operators"]}))
     before = annotations()
     brands = annotations("-f", str(usd))
     secret = annotations("--set", "database.url=postgresql://rgs:other@db:5432/rgs")
-    assert brands["checksum/brands"] != before["checksum/brands"]
+    wallet_key = annotations("-f", str(rekeyed))
+    assert brands["checksum/platform"] != before["checksum/platform"]
     assert brands["checksum/secret"] == before["checksum/secret"]
     assert secret["checksum/secret"] != before["checksum/secret"]
+    assert wallet_key["checksum/secret"] != before["checksum/secret"]
 
 
 def test_migration_job_and_its_secret_are_pre_install_and_pre_upgrade_hooks() -> None:
@@ -139,20 +156,36 @@ def test_migration_job_and_its_secret_are_pre_install_and_pre_upgrade_hooks() ->
     assert secret["stringData"]["operator-keys.json"] == '{"dev-operator":"rgs-dev-operator-key"}'
 
 
+def _operator(**wallet: object) -> list[str]:
+    """One operator with its wallet, as --set-json (a list set by --set is replaced whole)."""
+    return ["--set-json", json.dumps({"operators": [{
+        "id": "op", "wallet": {"kind": "grpc", **wallet},
+        "brands": [{"id": "b", "currencies": {"EUR": {}}, "variants": {"power": {}}}]}]})
+        .removeprefix("{").removesuffix("}").replace('"operators": ', "operators=", 1)]
+
+
+W = _operator(address="w:1", secretName="ws", tls="ca")
+
+
 @pytest.mark.parametrize(("args", "message"), [
-    (["--set", "existingSecret=s"], "wallet.address is required"),
-    (["--set", "wallet.address=w:1", "--set", "environment=development",
-      "--set", "allowPlaintext=true", "--set", "wallet.apiKey=k"], "database.url is required"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s"],
-     "environment=production serves TLS only"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+    (["--set", "existingSecret=s"], "operators[dev-operator].wallet.address is required"),
+    ([*_operator(address="w:1", secretName="ws"), "--set", "existingSecret=s",
+      "--set", "tls.existingSecret=t"], "a gRPC wallet is reached over TLS only"),
+    ([*_operator(kind="http", url="http://w/rgs", secretName="ws"), "--set", "existingSecret=s",
+      "--set", "tls.existingSecret=t"], "over https only"),
+    ([*_operator(address="w:1", tls="ca"), "--set", "existingSecret=s"], "secretName is required"),
+    ([*_operator(address="w:1", apiKey="inline-key", tls="ca"), "--set", "existingSecret=s",
+      "--set", "tls.existingSecret=t"], "inline credentials are refused in production"),
+    ([*W, "--set", "environment=development", "--set", "allowPlaintext=true"],
+     "database.url is required"),
+    ([*W, "--set", "existingSecret=s"], "environment=production serves TLS only"),
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
       "--set", "testMode=true"], "testMode (forced cards) is refused"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "environment=staging"],
-     "environment"),
+    ([*W, "--set", "existingSecret=s", "--set", "environment=staging"], "environment"),
     # values.schema.json: a misspelt key and a weakened security context are refused.
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
       "--set", "replicaCont=3"], "replicaCont"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
       "--set", "securityContext.allowPrivilegeEscalation=true"], "allowPrivilegeEscalation"),
 ])
 def test_chart_refuses_unsafe_or_incomplete_values(args: list[str], message: str) -> None:
@@ -189,7 +222,8 @@ def test_network_policy_admits_grpc_metrics_and_only_the_needed_egress() -> None
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_rendered_environment_is_settings_the_service_accepts(
         scenario: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from rgs.config import RgsSettings, load_brands, load_settings
+    from rgs.config import RgsSettings, load_settings
+    from rgs.platform_file import load_platform
 
     docs = by_kind(render("-f", str(CHART / "ci" / scenario)))
     for kind in ("Deployment", "Job"):
@@ -207,6 +241,19 @@ def test_rendered_environment_is_settings_the_service_accepts(
         assert settings.environment == yaml.safe_load(
             (CHART / "ci" / scenario).read_text()).get("environment", "production")
     if "ConfigMap" in docs:
-        brands = tmp_path / "brands.json"
-        brands.write_text(docs["ConfigMap"]["data"]["brands.json"])
-        assert load_brands(brands)  # the service's own validation of the brand file
+        # The service's own validation of the platform file, with every operator's wallet
+        # Secret mounted where the deployment mounts it (here: under tmp_path).
+        text = docs["ConfigMap"]["data"]["platform.json"]
+        deployment = docs["Deployment"]["spec"]["template"]["spec"]
+        mounts = {m["name"]: m["mountPath"] for m in deployment["containers"][0]["volumeMounts"]}
+        for volume in deployment["volumes"]:
+            if volume["name"].startswith("wallet-"):
+                folder = tmp_path / mounts[volume["name"]].lstrip("/")
+                folder.mkdir(parents=True)
+                for name in ("api-key", "hmac-secret", "ca.crt", "tls.crt", "tls.key"):
+                    (folder / name).write_text("from-a-secret-0123456789")
+        assert "/etc/rgs/wallets/" in text and "from-a-secret" not in text
+        platform_file = tmp_path / "platform.json"
+        platform_file.write_text(text.replace("/etc/rgs/", f"{tmp_path}/etc/rgs/"))
+        plat = load_platform(platform_file, production=settings.environment == "production")
+        assert plat.operators and plat.brands

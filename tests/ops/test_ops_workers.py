@@ -97,7 +97,7 @@ async def test_workers_share_the_port_and_metrics_add_up_across_them(
             stderr=subprocess.STDOUT, cwd=ROOT,
             env=_env(RGS_DATABASE_URL=rgs_database_url, RGS_LISTEN=address,
                      RGS_METRICS_LISTEN=f"127.0.0.1:{metrics_port}", RGS_LOG_FORMAT="json",
-                     RGS_WALLET_ADDRESS="127.0.0.1:9", RGS_OPS_SAMPLE_INTERVAL_S="0.2",
+                     RGS_OPS_SAMPLE_INTERVAL_S="0.2",
                      RGS_SHUTDOWN_GRACE_S="1"))
     try:
         await _wait_serving(address, proc, log)

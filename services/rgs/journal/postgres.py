@@ -17,18 +17,20 @@ from typing import Any, ParamSpec, TypeVar
 
 import asyncpg
 
-from rgs.codec import decode_event, encode_event, event_kind
+from rgs.codec import decode_event, decode_value, encode_event, encode_value, event_kind
 from rgs.journal.migrate import SCHEMA
 from rgs.service.model import (
     OPEN_STATUSES,
     Movement,
     MovementStatus,
     OutboxBacklog,
+    RequestScope,
     Session,
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalBusy, JournalUnavailable
+from rgs.service.ports import JournalBusy, JournalRejected, JournalUnavailable
+from rgs.variants.options import VariantOptions
 from rgs.wallet.port import MoneyKind
 
 P = ParamSpec("P")
@@ -90,11 +92,13 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"""
 # so reading a round is one round trip.
 _ROUND_COLUMNS = """round_id, player_key, session_id, operator_id, brand_id, player_id, currency,
 variant, seq, status, forced_cards, total_staked, total_paid, created_at, finished_at,
+options::text AS options,
 (SELECT coalesce(json_agg(json_build_array(e.kind, e.payload) ORDER BY e.event_no), '[]')::text
    FROM round_events e
   WHERE e.player_key = rounds.player_key AND e.round_id = rounds.round_id) AS events"""
 Q_GET_ROUND = f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND round_id = $2"
 Q_ACTIVE_ROUND = (f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 "
+                  "AND brand_id = $2 AND currency = $3 "
                   "AND status IN ('insurance', 'player_turn')")
 Q_LIST_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
@@ -103,9 +107,10 @@ WHERE player_key = $1 AND brand_id = $2
 ORDER BY created_at DESC, round_id DESC LIMIT $5"""
 Q_UPSERT_ROUND = """
 INSERT INTO rounds (player_key, round_id, session_id, operator_id, brand_id, player_id, currency,
-                    variant, seq, status, forced_cards, total_staked, total_paid, finished_at)
+                    variant, seq, status, forced_cards, total_staked, total_paid, finished_at,
+                    options)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-        CASE WHEN $10 IN ('settled', 'voided') THEN clock_timestamp() END)
+        CASE WHEN $10 IN ('settled', 'voided') THEN clock_timestamp() END, $14::jsonb)
 ON CONFLICT (player_key, round_id) DO UPDATE SET
     seq = EXCLUDED.seq, status = EXCLUDED.status, total_staked = EXCLUDED.total_staked,
     total_paid = EXCLUDED.total_paid, updated_at = clock_timestamp(),
@@ -114,16 +119,16 @@ Q_INSERT_EVENT = """
 INSERT INTO round_events (player_key, round_id, event_no, kind, payload)
 VALUES ($1, $2, $3, $4, $5::jsonb)"""
 Q_FIND_REQUEST = """
-SELECT request_id, method, request_hash, response FROM idempotency_records
-WHERE player_key = $1 AND request_id = $2"""
+SELECT request_id, method, request_hash, response, scope FROM idempotency_records
+WHERE player_key = $1 AND scope = $3 AND request_id = $2"""
 Q_INSERT_REQUEST = """
-INSERT INTO idempotency_records (player_key, request_id, method, request_hash, response)
-VALUES ($1, $2, $3, $4, $5)"""
+INSERT INTO idempotency_records (player_key, request_id, method, request_hash, response, scope)
+VALUES ($1, $2, $3, $4, $5, $6)"""
 Q_UPDATE_RESPONSE = """
 UPDATE idempotency_records SET response = $3, updated_at = now()
-WHERE player_key = $1 AND request_id = $2"""
+WHERE player_key = $1 AND scope = $4 AND request_id = $2"""
 _MOVEMENT_COLUMNS = """transaction_id, round_id, kind, amount, status, balance_after,
-debit_transaction_id, session_id, currency, attempts, last_error"""
+debit_transaction_id, session_id, currency, attempts, last_error, brand_id"""
 Q_ROUND_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND round_id = $2 ORDER BY created_at, transaction_id"""
@@ -133,8 +138,9 @@ WHERE player_key = $1 AND {OPEN_MOVEMENT}
 ORDER BY created_at, transaction_id"""
 Q_INSERT_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
-                                 balance_after, debit_transaction_id, session_id, currency)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                                 balance_after, debit_transaction_id, session_id, currency,
+                                 brand_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 ON CONFLICT (player_key, transaction_id) DO NOTHING"""
 Q_SETTLE_MOVEMENT = """
 UPDATE wallet_transactions SET status = $3, balance_after = COALESCE($4, balance_after),
@@ -172,6 +178,17 @@ def _translated(fn: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutin
             return await fn(*args, **kwargs)
         except asyncpg.LockNotAvailableError as exc:
             raise JournalBusy("the player's journal is held by another call") from exc
+        except asyncpg.DataError as exc:
+            # Class 22 (a NUL byte, an untranslatable character, a value out of range), raised
+            # by the server or by the driver encoding an argument: the request's own values are
+            # at fault, a retry cannot help. The driver's text is not passed on (it may quote
+            # the value).
+            raise JournalRejected(f"the database refused a value of the request "
+                                  f"({type(exc).__name__})") from exc
+        except TimeoutError as exc:
+            # No pooled connection came free in time (or a command timed out): the journal is
+            # overloaded or gone for now, which a retry may find otherwise.
+            raise JournalUnavailable("journal: timed out waiting for the database") from exc
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
                 # Seen while PostgreSQL shuts down under a call in flight ("cannot switch to
                 # state ...; another operation is in progress"): the server went away.
@@ -194,7 +211,7 @@ def _movement(r: asyncpg.Record) -> Movement:
                     balance_after=r["balance_after"],
                     debit_transaction_id=r["debit_transaction_id"], session_id=r["session_id"],
                     currency=r["currency"], attempts=r["attempts"],
-                    last_error=r["last_error"])
+                    last_error=r["last_error"], brand_id=r["brand_id"])
 
 
 def _round(r: asyncpg.Record | None) -> StoredRound | None:
@@ -206,6 +223,7 @@ def _round(r: asyncpg.Record | None) -> StoredRound | None:
         currency=r["currency"], variant=r["variant"], seq=r["seq"], status=r["status"],
         forced_cards=tuple(r["forced_cards"]), total_staked=r["total_staked"],
         total_paid=r["total_paid"], created_at=r["created_at"], finished_at=r["finished_at"],
+        options=decode_value(VariantOptions, r["options"]),
         events=tuple(decode_event(kind, payload) for kind, payload in json.loads(r["events"])))
 
 
@@ -217,13 +235,14 @@ class PostgresPlayerJournal:
         self._key = player_key
 
     @_translated
-    async def find_request(self, request_id: str) -> StoredRequest | None:
-        """The idempotency record of ``request_id``, if any."""
-        r = await self._conn.fetchrow(Q_FIND_REQUEST, self._key, request_id)
+    async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
+        """The idempotency record of ``request_id`` in ``scope``, if any."""
+        r = await self._conn.fetchrow(Q_FIND_REQUEST, self._key, request_id, scope.value)
         if r is None:
             return None
         return StoredRequest(request_id=r["request_id"], method=r["method"],
-                             request_hash=r["request_hash"], response=r["response"])
+                             request_hash=r["request_hash"], response=r["response"],
+                             scope=RequestScope(r["scope"]))
 
     @_translated
     async def get_round(self, round_id: str) -> StoredRound | None:
@@ -231,9 +250,9 @@ class PostgresPlayerJournal:
         return _round(await self._conn.fetchrow(Q_GET_ROUND, self._key, round_id))
 
     @_translated
-    async def active_round(self) -> StoredRound | None:
-        """This player's unfinished round, if any."""
-        return _round(await self._conn.fetchrow(Q_ACTIVE_ROUND, self._key))
+    async def active_round(self, brand_id: str, currency: str) -> StoredRound | None:
+        """This player's unfinished round in a brand and currency, if any."""
+        return _round(await self._conn.fetchrow(Q_ACTIVE_ROUND, self._key, brand_id, currency))
 
     @_translated
     async def movements(self, round_id: str) -> list[Movement]:
@@ -254,7 +273,7 @@ class PostgresPlayerJournal:
     async def _insert_movement(self, m: Movement) -> None:
         await self._conn.execute(Q_INSERT_MOVEMENT, self._key, m.transaction_id, m.round_id,
                                  m.kind.value, m.amount, m.status.value, m.balance_after,
-                                 m.debit_transaction_id, m.session_id, m.currency)
+                                 m.debit_transaction_id, m.session_id, m.currency, m.brand_id)
 
     @_translated
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
@@ -273,7 +292,7 @@ class PostgresPlayerJournal:
             await self._conn.execute(
                 Q_UPSERT_ROUND, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
                 r.player_id, r.currency, r.variant, r.seq, r.status, list(r.forced_cards),
-                r.total_staked, r.total_paid)
+                r.total_staked, r.total_paid, encode_value(r.options))
             new = r.events[new_events_from:]
             if new:
                 await self._conn.executemany(Q_INSERT_EVENT, [
@@ -281,16 +300,19 @@ class PostgresPlayerJournal:
                     for i, e in enumerate(new)])
             if request is not None:
                 await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
-                                         request.method, request.request_hash, request.response)
+                                         request.method, request.request_hash, request.response,
+                                         request.scope.value)
             for m in movements:
                 await self._insert_movement(m)
             for txn in booked:
                 await self._conn.execute(Q_BOOK_DEBIT, self._key, txn)
 
     @_translated
-    async def update_response(self, request_id: str, response: str) -> None:
+    async def update_response(self, request_id: str, response: str,
+                              scope: RequestScope) -> None:
         """Replace a stored response."""
-        await self._conn.execute(Q_UPDATE_RESPONSE, self._key, request_id, response)
+        await self._conn.execute(Q_UPDATE_RESPONSE, self._key, request_id, response,
+                                 scope.value)
 
     @_translated
     async def save_session(self, session: Session, token_hash: str,
@@ -304,7 +326,7 @@ class PostgresPlayerJournal:
             if request is not None:
                 await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
                                          request.method, request.request_hash,
-                                         request.response)
+                                         request.response, request.scope.value)
 
 
 class PostgresJournal:
@@ -313,6 +335,8 @@ class PostgresJournal:
     def __init__(self, pool: asyncpg.Pool, *, lock_wait_s: float = 5.0) -> None:
         self._pool = pool
         self._lock_wait = f"{int(lock_wait_s * 1000)}ms"
+        #: How long a call waits for a pooled connection before JournalUnavailable.
+        self._acquire_timeout_s = 10.0
 
     @classmethod
     async def connect(cls, database_url: str, *, min_size: int = 2, max_size: int = 10,
@@ -346,7 +370,7 @@ class PostgresJournal:
 
     @_translated
     async def _acquire(self) -> Any:
-        return await self._pool.acquire(timeout=10.0)
+        return await self._pool.acquire(timeout=self._acquire_timeout_s)
 
     @_translated
     async def _lock(self, conn: asyncpg.Connection, player_key: str) -> None:
@@ -381,9 +405,10 @@ class PostgresJournal:
         return _round(await self._pool.fetchrow(Q_GET_ROUND, player_key, round_id))
 
     @_translated
-    async def active_round(self, player_key: str) -> StoredRound | None:
-        """The player's unfinished round."""
-        return _round(await self._pool.fetchrow(Q_ACTIVE_ROUND, player_key))
+    async def active_round(self, player_key: str, brand_id: str, currency: str
+                           ) -> StoredRound | None:
+        """The player's unfinished round in a brand and currency."""
+        return _round(await self._pool.fetchrow(Q_ACTIVE_ROUND, player_key, brand_id, currency))
 
     @_translated
     async def list_rounds(self, player_key: str, brand_id: str, *,

@@ -3,20 +3,17 @@
 The shoe is shuffled for every round (as every variant requires) by a seeded
 ``random.Random`` — a simulation tool needs speed and reproducibility, not the certified RNG
 that deals production rounds. Long runs are cut into chunks with seeds of their own
-(:data:`CHUNK_ROUNDS`, :func:`chunk_seed`) that several processes can play side by side with the
+(:data:`CHUNK_ROUNDS`, :func:`run_seed`) that several processes can play side by side with the
 same result. Amounts are integer minor units; only the summary statistics
 are floats.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
-import multiprocessing
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from rgs.engine import (
@@ -36,6 +33,11 @@ from rgs.math.basic_strategy import (
     StrategyTable,
     TwoCardTable,
 )
+from rgs.math.parallel import chunk_seed, chunks, run_chunks
+
+#: Rounds per seeded chunk of :func:`simulate_parallel` (part of what makes a run reproducible;
+#: the PAR sheets' recorded checks name it). :func:`simulate` has its own, :data:`CHUNK_ROUNDS`.
+CHUNK = 250_000
 
 #: Main bet and side-bet stake used by the simulation (minor units).
 UNIT = 100
@@ -100,19 +102,17 @@ def _result(t: _Tally) -> BetResult:
 
 
 CHUNK_ROUNDS = 100_000
-"""Rounds dealt from one seeded stream. A run is cut into chunks of this many rounds; chunk 0 is
-dealt from the run's seed itself (so runs of up to this many rounds deal exactly what earlier
-versions dealt) and chunk ``k`` from :func:`chunk_seed` ``(seed, k)``. The chunks, not the
-processes, carry the randomness: a seeded result depends on the seed and the round count only,
-never on how many jobs played it."""
+"""Rounds :func:`simulate` deals from one seeded stream. A run is cut into chunks of this many
+rounds; chunk 0 is dealt from the run's seed itself (so runs of up to this many rounds deal
+exactly what earlier versions dealt) and chunk ``k`` from :func:`run_seed` ``(seed, k)``. The
+chunks, not the processes, carry the randomness: a seeded result depends on the seed and the
+round count only, never on how many jobs played it."""
 
 
-def chunk_seed(seed: int, k: int) -> int:
-    """The seed of chunk ``k`` of a run seeded with ``seed`` (63 bits from SHA-256)."""
-    if k == 0:
-        return seed
-    digest = hashlib.sha256(f"rgs-simulate:{seed}:{k}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+def run_seed(seed: int, k: int) -> int:
+    """The seed of chunk ``k`` of :func:`simulate`: the run's own seed for chunk 0, else
+    :func:`rgs.math.parallel.chunk_seed` ``(seed, k)``."""
+    return seed if k == 0 else chunk_seed(seed, k)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -194,11 +194,6 @@ def _play_chunk(plan: _Plan, seed: int, rounds: int,
     return tallies
 
 
-def _play_planned(plan: _Plan, seed: int, rounds: int) -> _Tallies:
-    """A worker process's task: one chunk."""
-    return _play_chunk(plan, seed, rounds)
-
-
 def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
              table: StrategyTable | None = None,
              power_choices: PowerChoiceTable | None = None,
@@ -220,14 +215,13 @@ def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
         seed = random.SystemRandom().getrandbits(63)
     plan = _Plan(rules=rules, table=table, power_choices=power_choices, two_card=two_card,
                  side_bets=side_bets)
-    chunks = [(chunk_seed(seed, k), min(chunk_rounds, rounds - start))
-              for k, start in enumerate(range(0, rounds, chunk_rounds))]
+    tasks = [(run_seed(seed, k), n) for k, n in enumerate(chunks(rounds, chunk_rounds))]
     total = _empty(plan)
     started = time.perf_counter()
-    if jobs == 1 or len(chunks) == 1:
+    if jobs == 1 or len(tasks) == 1:
         step = max(1, rounds // 50)
         done = 0
-        for chunk_seed_k, n in chunks:
+        for chunk_seed_k, n in tasks:
             at = done
 
             def report(i: int, at: int = at) -> None:
@@ -237,20 +231,54 @@ def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
                                   report if progress is not None else None, step))
             done += n
     else:
-        # Spawned, not forked: a worker starts from a clean interpreter whatever threads the
-        # caller runs. Integer tallies add up the same in any order.
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)),
-                                 mp_context=context) as pool:
-            futures = [pool.submit(_play_planned, plan, k_seed, n) for k_seed, n in chunks]
-            done = 0
-            for future in as_completed(futures):
-                part = future.result()
-                total.add(part)
-                done += part.main.count
-                if progress is not None:
-                    progress(done)
+        # Integer tallies add up to the same figures whichever process played a chunk.
+        done = 0
+        for part in run_chunks(lambda task: _play_chunk(plan, *task), tasks, jobs=jobs):
+            total.add(part)
+            done += part.main.count
+            if progress is not None:
+                progress(done)
     elapsed = time.perf_counter() - started
     return SimulationResult(
         variant=rules.id, rounds=rounds, seed=seed, main=_result(total.main),
         side_bets={k.value: _result(t) for k, t in total.sides.items()}, seconds=elapsed)
+
+
+
+def pool_results(parts: list[BetResult]) -> BetResult:
+    """One bet's result over several independent runs (their rounds pooled)."""
+    n = sum(p.rounds for p in parts)
+    if n == 0:
+        return BetResult(rtp=0.0, stderr=0.0, rounds=0)
+    mean = sum(p.rtp * p.rounds for p in parts) / n
+    # each part's variance per round is stderr^2 * rounds; add the spread of the part means
+    var = sum(p.rounds * (p.stderr ** 2 * p.rounds + (p.rtp - mean) ** 2) for p in parts) / n
+    return BetResult(rtp=mean, stderr=math.sqrt(var / n), rounds=n)
+
+
+def simulate_parallel(rules: RuleSet, rounds: int, *, seed: int,
+                      table: StrategyTable | None = None,
+                      power_choices: PowerChoiceTable | None = None,
+                      two_card: TwoCardTable | None = None, jobs: int | None = None,
+                      chunk: int = CHUNK,
+                      progress: Callable[[int], None] | None = None) -> SimulationResult:
+    """:func:`simulate` of the main game (no side bets) over every core: chunks of ``chunk``
+    rounds, chunk ``i`` seeded ``chunk_seed(seed, i)``, so the figures depend on ``seed`` and
+    ``chunk`` only. ``progress(done)`` is called as chunks finish."""
+    sizes = chunks(rounds, chunk)
+
+    def work(i: int) -> SimulationResult:
+        # One stream per chunk of this run (chunk_rounds=chunk): the figures recorded on the
+        # PAR sheets were dealt so.
+        return simulate(rules, sizes[i], seed=chunk_seed(seed, i), table=table,
+                        power_choices=power_choices, two_card=two_card, side_bets=False,
+                        chunk_rounds=chunk)
+
+    started = time.perf_counter()
+    parts: list[BetResult] = []
+    for res in run_chunks(work, range(len(sizes)), jobs=jobs):
+        parts.append(res.main)
+        if progress is not None:
+            progress(sum(p.rounds for p in parts))
+    return SimulationResult(variant=rules.id, rounds=rounds, seed=seed,
+                            main=pool_results(parts), seconds=time.perf_counter() - started)

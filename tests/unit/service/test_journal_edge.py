@@ -9,6 +9,7 @@ import asyncpg
 import pytest
 
 from rgs.journal.postgres import PostgresPlayerJournal
+from rgs.service.model import RequestScope
 from rgs.service.ports import JournalUnavailable
 
 
@@ -30,4 +31,4 @@ class _DyingConnection:
 async def test_a_connection_failing_under_a_call_is_journal_unavailable(exc: Exception) -> None:
     pj = PostgresPlayerJournal(_DyingConnection(exc), "dev-operator/alice")  # type: ignore[arg-type]
     with pytest.raises(JournalUnavailable):
-        await pj.find_request("r1")
+        await pj.find_request("r1", RequestScope.PLAYER)

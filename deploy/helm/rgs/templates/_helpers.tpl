@@ -61,13 +61,18 @@ app.kubernetes.io/component: server
 {{- end }}
 {{- end }}
 
-{{/* The Secret holding the database URL, the wallet key and the operator keys. */}}
+{{/* The Secret holding the database URL and the operator keys. */}}
 {{- define "rgs.secretName" -}}
 {{- default (include "rgs.fullname" .) .Values.existingSecret }}
 {{- end }}
 
-{{- define "rgs.brandsConfigMapName" -}}
-{{- default (printf "%s-brands" (include "rgs.fullname" .)) .Values.existingBrandsConfigMap }}
+{{- define "rgs.platformConfigMapName" -}}
+{{- default (printf "%s-platform" (include "rgs.fullname" .)) .Values.existingPlatformConfigMap }}
+{{- end }}
+
+{{/* The Secret with one operator's wallet credentials: dict "root" $ "operator" <operator>. */}}
+{{- define "rgs.walletSecretName" -}}
+{{- default (printf "%s-wallet-%s" (include "rgs.fullname" .root) .operator.id) .operator.wallet.secretName }}
 {{- end }}
 
 {{/*
@@ -75,7 +80,25 @@ Refuse combinations the service itself would refuse at start-up, so a bad releas
 `helm install` rather than as a crash loop.
 */}}
 {{- define "rgs.validate" -}}
-{{- $_ := required "wallet.address is required (host:port of the operator's wallet)" .Values.wallet.address }}
+{{- range .Values.operators }}
+{{- if eq .wallet.kind "http" }}
+{{- $_ := required (printf "operators[%s].wallet.url is required (the operator's HTTP wallet)" .id) .wallet.url }}
+{{- if and (eq $.Values.environment "production") (not (hasPrefix "https://" .wallet.url)) }}
+{{- fail (printf "operators[%s].wallet.url: in production an HTTP wallet is reached over https only" .id) }}
+{{- end }}
+{{- else }}
+{{- $_ := required (printf "operators[%s].wallet.address is required (host:port of the operator's wallet)" .id) .wallet.address }}
+{{- if and (eq $.Values.environment "production") (eq (.wallet.tls | default "none") "none") }}
+{{- fail (printf "operators[%s].wallet.tls: in production a gRPC wallet is reached over TLS only (ca or mutual)" .id) }}
+{{- end }}
+{{- end }}
+{{- if and (not .wallet.secretName) (not (or .wallet.apiKey .wallet.hmacSecret)) }}
+{{- fail (printf "operators[%s].wallet.secretName is required: the Secret with its wallet credentials" .id) }}
+{{- end }}
+{{- if and (eq $.Values.environment "production") (or .wallet.apiKey .wallet.hmacSecret) }}
+{{- fail (printf "operators[%s].wallet: inline credentials are refused in production: use secretName" .id) }}
+{{- end }}
+{{- end }}
 {{- if and (eq .Values.environment "production") (not .Values.tls.existingSecret) }}
 {{- fail "environment=production serves TLS only: set tls.existingSecret (a kubernetes.io/tls Secret)" }}
 {{- end }}
@@ -87,7 +110,6 @@ Refuse combinations the service itself would refuse at start-up, so a bad releas
 {{- end }}
 {{- if not .Values.existingSecret }}
 {{- $_ := required "database.url is required (or set existingSecret)" .Values.database.url }}
-{{- $_ := required "wallet.apiKey is required (or set existingSecret)" .Values.wallet.apiKey }}
 {{- end }}
 {{- end }}
 
