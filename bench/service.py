@@ -1,189 +1,183 @@
-"""Service throughput: N concurrent simulated players play complete rounds over gRPC against a
-running RGS, sandbox wallet and PostgreSQL; prints rounds/s and p50/p99 latency per RPC, and in
-the same run the single-row upsert rate of that PostgreSQL, so the two compare.
+"""Service throughput: N concurrent simulated players play complete rounds over gRPC against the
+RGS, the sandbox wallet and PostgreSQL; prints rounds/s and p50/p99 latency per RPC, the
+single-row upsert rate of the same PostgreSQL measured in the same run and the ratio of the two
+(rounds per 100 upserts: the figure that survives a change of machine), the processes of each
+side and the CPU each used during the run.
 
-Run: ``.venv/bin/python bench/service.py [--players 16] [--seconds 20]``. Without ``--rgs`` it
-starts ``rgs sandbox`` itself on free loopback ports (DATABASE_URL, local or embedded
-PostgreSQL) and stops it afterwards. Every loop is bounded in time; traffic stays on loopback.
+Run: ``.venv/bin/python bench/service.py [--players 16] [--seconds 20] [--rgs-workers 1]
+[--client-procs 2] [--json]``. By default it starts the production shape (``bench/stack.py``):
+the sandbox wallet and the RGS (``rgs serve --workers N``) as processes of their own on fresh
+databases of the local (or DATABASE_URL's, or embedded) PostgreSQL, and drives them from
+``--client-procs`` client processes (``bench/load.py``). ``--shape sandbox`` runs the earlier
+single-process ``rgs sandbox`` instead; ``--rgs``/``--wallet`` point at running servers.
+``--profile FILE`` records the first RGS worker with py-spy during the run (raw format; read it
+with ``bench/profile_top.py``). Every loop is bounded in time; traffic stays on loopback.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
+import platform
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import time
-from collections import defaultdict
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
-import asyncpg
-import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from load import ClientPool, percentile
+from stack import Stack, cpu_seconds, production_stack, sandbox_stack
 
 from rgs import devdb
-from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
-from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
-from rgs.generated.operator.v1 import operator_pb2 as op
-from rgs.generated.operator.v1 import operator_pb2_grpc
-from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
-
-ROOT = Path(__file__).resolve().parents[1]
-OPERATOR = (("authorization", "Bearer rgs-dev-operator-key"),)
-WALLET = (("authorization", "Bearer sandbox-wallet-dev-key"),)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@contextlib.asynccontextmanager
+async def _given(rgs: str, wallet: str) -> AsyncIterator[Stack]:
+    choice = await devdb.resolve_server()
+    url = choice.url if choice.source == "env" else devdb.database_url(choice.url, "rgs_sandbox")
+    yield Stack(rgs=rgs, wallet=wallet, shape="given", server_url=choice.url, journal_url=url,
+                wallet_url=url)
 
 
-async def _wait(target: str, proc: subprocess.Popen[bytes] | None, timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    async with grpc.aio.insecure_channel(target) as ch:
-        while time.monotonic() < deadline:
-            if proc is not None and proc.poll() is not None:
-                raise SystemExit(f"the sandbox exited with {proc.returncode}")
-            try:
-                r = await health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(),
-                                                               timeout=1)
-                if r.status == health_pb2.HealthCheckResponse.SERVING:
-                    return
-            except grpc.aio.AioRpcError:
-                pass
-            await asyncio.sleep(0.3)
-    raise SystemExit(f"{target} did not start")
+def _profile(pid: int, out: Path, seconds: float) -> subprocess.Popen[bytes] | None:
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(spy).exists():
+        print("py-spy is not installed (bash .ci/setup installs it): no profile", file=sys.stderr)
+        return None
+    return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(int(seconds)),
+                             "--rate", "100", "--format", "raw", "-o", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-class Latencies:
-    """Per-RPC latency samples in seconds."""
-
-    def __init__(self) -> None:
-        self.samples: dict[str, list[float]] = defaultdict(list)
-
-    async def timed(self, name: str, call: object) -> object:
-        t0 = time.perf_counter()
-        result = await call  # type: ignore[misc]
-        self.samples[name].append(time.perf_counter() - t0)
-        return result
+def _cpu(pids: dict[str, list[int]]) -> dict[str, dict[int, float | None]]:
+    return {side: {p: cpu_seconds(p) for p in ps} for side, ps in pids.items()}
 
 
-async def _player(i: int, *, rgs: str, wallet: str, until: float, lat: Latencies,
-                  errors: dict[str, int]) -> int:
-    pid = f"bench-{os.getpid()}-{i}"
-    async with grpc.aio.insecure_channel(wallet) as wch:
-        await sandbox_pb2_grpc.SandboxControlServiceStub(wch).CreatePlayer(
-            sandbox_pb2.CreatePlayerRequest(player=sandbox_pb2.Player(
-                player_id=pid, currency="EUR", balance=10**12)), metadata=WALLET)
-    rounds = 0
-    async with grpc.aio.insecure_channel(rgs) as ch:
-        office = operator_pb2_grpc.OperatorServiceStub(ch)
-        game = blackjack_pb2_grpc.BlackjackServiceStub(ch)
-        s = await office.CreateSession(op.CreateSessionRequest(
-            request_id=f"s-{pid}", brand_id="demo-casino", player_id=pid), metadata=OPERATOR)
-        md = (("authorization", f"Bearer {s.session_token}"),)
-        n = 0
-        while time.monotonic() < until:
-            try:
-                view = (await lat.timed("Deal", game.Deal(bj.DealRequest(
-                    request_id=f"d{n}", variant_id="classic-resplit",
-                    boxes=[bj.BoxBet(seat=1, stake=100)]), metadata=md))).round  # type: ignore[attr-defined]
-                while view.status != bj.ROUND_STATUS_SETTLED:
-                    n += 1
-                    if view.status == bj.ROUND_STATUS_INSURANCE:
-                        seat, hand, action = 1, 0, bj.ACTION_DECLINE_INSURANCE
-                    else:
-                        seat, hand = view.to_act.seat, view.to_act.hand
-                        total = view.boxes[0].hands[hand].total
-                        action = bj.ACTION_HIT if total < 17 else bj.ACTION_STAND
-                    view = (await lat.timed("Act", game.Act(bj.ActRequest(
-                        request_id=f"a{n}", round_id=view.round_id, expected_seq=view.seq,
-                        seat=seat, hand=hand, action=action), metadata=md))).round  # type: ignore[attr-defined]
-                rounds += 1
-            except grpc.aio.AioRpcError as err:
-                errors[err.code().name] += 1
-            n += 1
-    return rounds
+def _usage(before: dict[str, dict[int, float | None]], after: dict[str, dict[int, float | None]],
+           elapsed: float) -> dict[str, list[float]]:
+    """CPU% of each process of each side over the run (100 = one core)."""
+    out: dict[str, list[float]] = {}
+    for side, procs in before.items():
+        out[side] = []
+        for pid, start in procs.items():
+            end = after.get(side, {}).get(pid)
+            if start is not None and end is not None:
+                out[side].append(round(100 * (end - start) / elapsed, 1))
+    return out
 
 
-async def _upserts(url: str, seconds: float, workers: int) -> float:
-    """Single-row upserts per second with ``workers`` connections (asyncpg loop)."""
-    conn = await asyncpg.connect(url)
-    await conn.execute("CREATE TABLE IF NOT EXISTS bench_upsert (k int PRIMARY KEY, v bigint)")
-    await conn.close()
-    until = time.monotonic() + seconds
-    counts = [0] * workers
-
-    async def worker(w: int) -> None:
-        c = await asyncpg.connect(url)
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """One benchmark run; its figures."""
+    if args.rgs:
+        stack_cm = _given(args.rgs, args.wallet)
+    elif args.shape == "sandbox":
+        stack_cm = sandbox_stack()
+    else:
+        env = {"RGS_DATABASE_POOL_SIZE": str(args.pool_size)} if args.pool_size else {}
+        stack_cm = production_stack(rgs_workers=args.rgs_workers, rgs_env=env)
+    async with stack_cm as stack:
+        clients = ClientPool(rgs=stack.rgs, wallet=stack.wallet, players=args.players,
+                             procs=args.client_procs)
+        await clients.start()
         try:
-            while time.monotonic() < until:
-                await c.execute("INSERT INTO bench_upsert (k, v) VALUES ($1, 1) ON CONFLICT (k) "
-                                "DO UPDATE SET v = bench_upsert.v + 1", w * 1000 + counts[w] % 1000)
-                counts[w] += 1
+            pids = stack.processes()
+            pids["client"] = [p.pid for p in clients.procs]
+            pids["bench"] = [os.getpid()]
+            pids["postgres"] = await stack.postgres_backends()
+            spy = None
+            if args.profile and "rgs" in pids:
+                workers = pids["rgs"][1:] or pids["rgs"][:1]
+                spy = _profile(workers[0], args.profile, max(1.0, args.seconds - 4))
+            tx_before = await stack.transactions()
+            before, t0 = _cpu(pids), time.monotonic()
+            total = await clients.play(args.seconds, args.seconds)
+            elapsed = time.monotonic() - t0
+            usage = _usage(before, _cpu(pids), elapsed)
+            # PostgreSQL reports statistics after a short delay (stats flush, ~1 s).
+            await asyncio.sleep(1.5)
+            tx_after = await stack.transactions()
+            if spy is not None:
+                spy.wait(timeout=60)
+            upsert_rate = await clients.upserts(stack.journal_url, args.players,
+                                                min(10.0, args.seconds))
         finally:
-            await c.close()
+            await clients.stop()
+    rounds = total.rounds
+    return {
+        "shape": stack.shape, "players": args.players, "seconds": round(elapsed, 1),
+        "rounds": rounds, "rounds_per_second": round(rounds / elapsed, 1),
+        "errors": dict(total.errors),
+        "latency_ms": {name: {"calls": len(xs), "p50": round(percentile(xs, 0.5), 2),
+                              "p99": round(percentile(xs, 0.99), 2),
+                              "mean": round(statistics.fmean(xs) * 1000, 2)}
+                       for name, xs in sorted(total.latencies.items())},
+        "db_transactions_per_round": (
+            {k: round((tx_after[k] - tx_before[k]) / max(rounds, 1), 1) for k in tx_after}
+            if stack.shape == "production" else {}),
+        "upserts_per_second": round(upsert_rate),
+        "rounds_per_100_upserts": round(rounds / elapsed / upsert_rate * 100, 2),
+        "processes": {side: len(ps) for side, ps in pids.items()},
+        "cpu_percent": usage,
+        # CPU time each side spends per round: what a change of code moves, far less bent by
+        # other work on the machine than rounds/s.
+        "cpu_ms_per_round": {side: round(sum(pcts) * 10 / max(rounds / elapsed, 1e-9), 2)
+                             for side, pcts in usage.items()},
+        "machine": {"cpus": os.cpu_count(), "load_average": [round(x, 2)
+                                                            for x in os.getloadavg()],
+                    "python": platform.python_version()},
+    }
 
-    t0 = time.monotonic()
-    await asyncio.gather(*(worker(w) for w in range(workers)))
-    return sum(counts) / (time.monotonic() - t0)
+
+def _print(r: dict[str, Any]) -> None:
+    print(f"shape={r['shape']} players={r['players']} seconds={r['seconds']} "
+          f"rounds={r['rounds']} rounds/s={r['rounds_per_second']} errors={r['errors']}")
+    for name, s in r["latency_ms"].items():
+        print(f"  {name:<8} calls={s['calls']:>6} p50={s['p50']:7.2f} ms "
+              f"p99={s['p99']:7.2f} ms mean={s['mean']:7.2f} ms")
+    print(f"postgres single-row upserts/s ({r['players']} connections, asyncpg, same run) = "
+          f"{r['upserts_per_second']}")
+    print(f"ratio: {r['rounds_per_100_upserts']:.2f} rounds per 100 upserts")
+    if r["db_transactions_per_round"]:
+        print("database transactions (≈ statements) per round: " + ", ".join(
+            f"{k} {v}" for k, v in r["db_transactions_per_round"].items()))
+    for side, pcts in r["cpu_percent"].items():
+        print(f"  {side:<9} {len(pcts)} processes, CPU% (100 = one core): "
+              f"{' '.join(f'{p:.0f}' for p in pcts)} (sum {sum(pcts):.0f}; "
+              f"{r['cpu_ms_per_round'][side]:.2f} CPU ms per round)")
+    m = r["machine"]
+    print(f"machine: {m['cpus']} CPUs, load average {m['load_average']}, Python {m['python']}")
 
 
-def _pct(xs: list[float], q: float) -> float:
-    return sorted(xs)[min(len(xs) - 1, int(q * len(xs)))] * 1000
-
-
-async def main() -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--rgs", help="host:port of a running RGS (default: start a sandbox)")
+    parser.add_argument("--rgs-workers", type=int, default=1, help="rgs serve --workers")
+    parser.add_argument("--client-procs", type=int, default=2,
+                        help="client processes the players are spread over")
+    parser.add_argument("--pool-size", type=int, default=0,
+                        help="RGS_DATABASE_POOL_SIZE per worker (default: the setting's)")
+    parser.add_argument("--shape", choices=("production", "sandbox"), default="production",
+                        help="separate processes and databases (default) or rgs sandbox")
+    parser.add_argument("--rgs", help="host:port of a running RGS (default: start one)")
     parser.add_argument("--wallet", help="host:port of its sandbox wallet")
-    parser.add_argument("--database-url", help="PostgreSQL for the upsert baseline")
+    parser.add_argument("--profile", type=Path, help="py-spy raw profile of one RGS worker")
+    parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args()
-    proc = None
-    rgs, wallet = args.rgs, args.wallet
-    if rgs is None:
-        rgs, wallet = f"127.0.0.1:{_free_port()}", f"127.0.0.1:{_free_port()}"
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "rgs", "sandbox", "--listen", rgs,
-             "--wallet-listen", wallet], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT / "services")})
-    try:
-        await _wait(rgs, proc)
-        lat, errors = Latencies(), defaultdict(int)
-        t0 = time.monotonic()
-        until = t0 + args.seconds
-        rounds = await asyncio.gather(*(_player(i, rgs=rgs, wallet=wallet, until=until, lat=lat,
-                                                errors=errors)
-                                        for i in range(args.players)))
-        elapsed = time.monotonic() - t0
-    finally:
-        if proc is not None:
-            proc.send_signal(signal.SIGINT)
-            proc.wait(timeout=30)
-    total = sum(rounds)
-    print(f"players={args.players} seconds={elapsed:.1f} rounds={total} "
-          f"rounds/s={total / elapsed:.1f} errors={dict(errors)}")
-    for name, xs in sorted(lat.samples.items()):
-        print(f"  {name:<6} calls={len(xs):>6} p50={_pct(xs, 0.5):7.2f} ms "
-              f"p99={_pct(xs, 0.99):7.2f} ms mean={statistics.fmean(xs) * 1000:7.2f} ms")
-    url = args.database_url
-    if url is None:
-        choice = await devdb.resolve_server()
-        url = choice.url if choice.source == "env" else devdb.database_url(choice.url,
-                                                                           "rgs_sandbox")
-    rate = await _upserts(url, min(10.0, args.seconds), workers=args.players)
-    print(f"postgres single-row upserts/s ({args.players} connections, asyncpg) = {rate:.0f}"
-          f"{'  (pgbench also on PATH)' if shutil.which('pgbench') else ''}")
-    print(f"ratio: {total / elapsed / rate * 100:.2f} rounds per 100 upserts")
+    if bool(args.rgs) != bool(args.wallet):
+        parser.error("--rgs and --wallet go together")
+    result = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        _print(result)
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

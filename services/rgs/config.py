@@ -96,6 +96,11 @@ class RgsSettings(BaseSettings):
     ops_sample_interval_s: float = Field(default=15.0, gt=0,
                                          description="Outbox/session gauge sampling period.")
     """How often the outbox and session gauges are sampled from the database."""
+    workers: int = Field(default=1, ge=0, le=256,
+                         description="Worker processes of this replica; 0: one per usable CPU.")
+    """Worker processes serving this replica's port (SO_REUSEPORT) under a supervisor that
+    restarts a dead one; 1 runs the replica in this process alone; 0 starts one per CPU this
+    process may run on (``os.sched_getaffinity``)."""
     operator_keys_file: Path | None = Field(
         default=None, description="JSON {operator id: API key} stored hashed by migrate.")
     """A JSON object of operator id to API key; ``rgs migrate`` stores each key hashed."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
+import shutil
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -27,6 +29,7 @@ from rgs.bootstrap import (
     connect_ops_journal,
     serve,
 )
+from rgs.cli.workers import Supervisor, concrete_listen, metrics_directory, worker_count
 from rgs.config import ConfigError, RgsSettings, load_settings, platform
 from rgs.journal.migrate import migrate
 from rgs.observability.interceptors import server_interceptors
@@ -78,12 +81,15 @@ def _configure_logging(settings: RgsSettings) -> None:
     configure_logging(level=settings.log_level, json_lines=json_lines)
 
 
-async def _observability(settings: RgsSettings) -> ObservabilityRuntime:
-    """Tracing, the metrics endpoint and (with it) the database sampler of this replica."""
+async def _observability(settings: RgsSettings, worker: int | None) -> ObservabilityRuntime:
+    """Tracing, the metrics endpoint and (with it) the database sampler of this replica. A
+    supervised worker serves no endpoint (its supervisor serves the replica's); worker 0 alone
+    samples the database, as one replica does."""
     plat = platform(settings)
-    ops = await connect_ops_journal(settings) if settings.metrics_listen else None
+    sample = bool(settings.metrics_listen) and worker in (None, 0)
+    ops = await connect_ops_journal(settings) if sample else None
     return await start_observability(
-        metrics_listen=settings.metrics_listen, ops_source=ops,
+        metrics_listen=settings.metrics_listen if worker is None else None, ops_source=ops,
         brands={b.id: b.variants for b in plat.brands.values()}, operators=plat.operators,
         brand_decks={(b.id, v): b.variant_options(v).decks or VARIANTS[v].decks
                      for b in plat.brands.values() for v in b.variants},
@@ -92,18 +98,20 @@ async def _observability(settings: RgsSettings) -> ObservabilityRuntime:
 
 async def _run_replica(settings: RgsSettings,
                        ready: Callable[[App, str], Awaitable[None]], *,
-                       platform: Platform | None = None) -> None:
-    """Run one replica until SIGINT/SIGTERM, as ``rgs serve`` and ``rgs sandbox`` both do:
-    wire the app, start tracing, the metrics endpoint and its database sampler, serve, start the
-    reconciler; call ``ready(app, address)``; on a signal stop taking calls and let the calls
-    in flight finish. Logging is configured first, so start-up is logged."""
+                       platform: Platform | None = None, worker: int | None = None) -> None:
+    """Run one replica (or, with ``worker``, one supervised worker of it) until SIGINT/SIGTERM,
+    as ``rgs serve`` and ``rgs sandbox`` both do: wire the app, start tracing, the metrics
+    endpoint and its database sampler, serve, start the reconciler (worker 0 only); call
+    ``ready(app, address)``; on a signal stop taking calls and let the calls in flight finish.
+    Logging is configured first, so start-up is logged."""
     _configure_logging(settings)
     app = await build(settings, platform=platform)
     obs: ObservabilityRuntime | None = None
     try:
-        obs = await _observability(settings)
+        obs = await _observability(settings, worker)
         running = await serve(settings, app, interceptors=server_interceptors())
-        app.start_background(settings)
+        if worker in (None, 0):
+            app.start_background(settings)
         await ready(app, f"{settings.listen.rsplit(':', 1)[0]}:{running.port}")
         await _wait_for_signal()
         log.info("stopping: no new calls; calls in flight get %.1f s",
@@ -115,23 +123,46 @@ async def _run_replica(settings: RgsSettings,
             await obs.close()
 
 
-async def _serve(settings: RgsSettings) -> None:
+async def _serve(settings: RgsSettings, worker: int | None) -> None:
     settings = settings.model_copy(update={"database_url": await database_url(settings)})
 
     async def ready(app: App, address: str) -> None:
         print(f"rgs listening on {address}"
               f"{' (TLS)' if settings.tls_enabled else ''}"
-              f"{' [TEST MODE: forced cards accepted]' if settings.test_mode else ''}",
+              f"{' [TEST MODE: forced cards accepted]' if settings.test_mode else ''}"
+              f"{f' (worker {worker})' if worker is not None else ''}",
               flush=True)
 
-    await _run_replica(settings, ready)
+    await _run_replica(settings, ready, worker=worker)
+
+
+def _supervise(ns: argparse.Namespace, settings: RgsSettings, count: int) -> int:
+    """Run the replica as ``count`` workers under :class:`rgs.cli.workers.Supervisor`. The
+    database is resolved and a port 0 chosen once, here, so every worker uses the same."""
+    url = asyncio.run(database_url(settings))
+    env = {**os.environ, "RGS_DATABASE_URL": url, "RGS_LISTEN": concrete_listen(settings.listen),
+           "RGS_WORKERS": "1"}
+    argv = [sys.executable, "-m", "rgs", "serve", *(["--test-mode"] if ns.test_mode else [])]
+    directory, owned = metrics_directory()
+    try:
+        return Supervisor(count=count, argv=argv, env=env, metrics_dir=directory,
+                          metrics_listen=settings.metrics_listen,
+                          stop_timeout_s=settings.shutdown_grace_s + 10).run()
+    finally:
+        if owned:
+            shutil.rmtree(directory, ignore_errors=True)
 
 
 def cmd_serve(ns: argparse.Namespace) -> int:
-    """``rgs serve``: run one RGS replica until SIGINT/SIGTERM."""
+    """``rgs serve``: run one RGS replica (one process, or ``--workers`` processes under a
+    supervisor) until SIGINT/SIGTERM."""
     try:
-        settings = _settings(ns, test_mode=True if ns.test_mode else None)
-        asyncio.run(_serve(settings))
+        settings = _settings(ns, test_mode=True if ns.test_mode else None,
+                             workers=ns.workers)
+        count = worker_count(settings.workers)
+        if ns.worker is None and count > 1:
+            return _supervise(ns, settings, count)
+        asyncio.run(_serve(settings, ns.worker))
     except (ConfigError, JournalError, devdb.DevDbError, ValueError) as exc:
         print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return 2
@@ -289,6 +320,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--listen", help="host:port (default RGS_LISTEN or 127.0.0.1:50051)")
     p.add_argument("--database-url", help="journal PostgreSQL URL (default RGS_DATABASE_URL)")
     p.add_argument("--test-mode", action="store_true", help="accept forced cards (labs/tests)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="worker processes sharing the port (default RGS_WORKERS or 1; 0: one "
+                   "per CPU)")
+    # Set by the supervisor on each worker it starts; not for people.
+    p.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)
     p = subparsers.add_parser("migrate", help="apply the journal's database migrations")
     p.add_argument("--database-url", help="journal PostgreSQL URL (default RGS_DATABASE_URL)")

@@ -114,4 +114,7 @@ class VerifiedBets:
 
     def holds_for(self, rules: RuleSet, limits: TableLimits) -> bool:
         """True when this check covers dealing under ``rules`` and ``limits``."""
-        return rules is self.rules and (self.limits or self.rules.limits) == limits
+        checked = self.limits or self.rules.limits
+        # Identity first: dealing the same verified bets again passes the same limits object,
+        # and comparing two limits field by field costs more than the rest of this check.
+        return rules is self.rules and (checked is limits or checked == limits)

@@ -115,10 +115,17 @@ class ShoeSource:
 
     def draw(self) -> str:
         """Draw one card at a position chosen by the picker."""
-        n = len(self.shoe)
+        # Shoe.take inlined: every card of every simulated round passes here.
+        cards = self.shoe._cards
+        n = len(cards)
         if n == 0:
             raise ShoeExhausted("the shoe is empty", rule="draw_without_replacement")
-        return self.shoe.take(self._pick(n))
+        index = self._pick(n)
+        card = cards[index]
+        last = cards.pop()
+        if index < n - 1:
+            cards[index] = last
+        return card
 
 
 class SequenceSource:

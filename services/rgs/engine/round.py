@@ -24,15 +24,12 @@ from rgs.engine.bets import VerifiedBets, verify_bets
 from rgs.engine.cards import CARD_VALUE, CardSource
 from rgs.engine.errors import ActionNotAllowed, WrongHand, WrongPhase
 from rgs.engine.model import (
-    INSURANCE_ACTIONS,
     Action,
     BehindStakeAdded,
     BoxBet,
     CardBurned,
-    DealerPeeked,
     Event,
     HandStatus,
-    HoleCardRevealed,
     LegalAction,
     Phase,
     PlayerActed,
@@ -49,7 +46,14 @@ from rgs.engine.settlement import (
     settle_hands,
     settle_insurance,
 )
-from rgs.engine.state import BoxState, HandState, card_event
+from rgs.engine.state import (
+    PEEK_EVENTS,
+    REVEAL_EVENTS,
+    BoxState,
+    HandState,
+    acted_event,
+    card_event,
+)
 from rgs.engine.view import round_view
 
 
@@ -180,40 +184,49 @@ class Round:
 
     def can(self, seat: int, hand: int, action: Action) -> bool:
         """True when ``action`` on (seat, hand) is allowed now."""
-        try:
-            self.verify(seat, hand, action)
-        except (ActionNotAllowed, WrongHand, WrongPhase):
-            return False
-        return True
+        # Without raising: players (and the simulation's basic strategy) ask this several times
+        # per decision, and a raised and caught error costs more than the whole check.
+        return self._refusal(seat, hand, action) is None
 
     def verify(self, seat: int, hand: int, action: Action) -> None:
         """Raise the error naming the broken rule if ``action`` is not allowed now."""
+        refused = self._refusal(seat, hand, action)
+        if refused is not None:
+            error, message, rule = refused
+            raise error(message, rule=rule)
+
+    def _refusal(self, seat: int, hand: int, action: Action
+                 ) -> tuple[type[ActionNotAllowed | WrongHand | WrongPhase], str, str] | None:
+        """Why ``action`` on (seat, hand) is refused now — (error, message, rule) — or None."""
         if not isinstance(action, Action):
-            raise ActionNotAllowed(f"{action!r} is not an action", rule="action")
-        if action in INSURANCE_ACTIONS:
-            self._verify_insurance(seat, hand)
-            return
+            return ActionNotAllowed, f"{action!r} is not an action", "action"
+        if action is Action.INSURE or action is Action.DECLINE_INSURANCE:
+            return self._insurance_refusal(seat, hand)
         if self.phase is not Phase.PLAYER_TURN:
-            raise WrongPhase(f"{action.value} is a playing decision; the round is in "
-                             f"{self.phase.value}", rule="phase")
-        b, h = self._locate(seat, hand)
+            return (WrongPhase, f"{action.value} is a playing decision; the round is in "
+                    f"{self.phase.value}", "phase")
+        try:
+            b, h = self._locate(seat, hand)
+        except WrongHand as exc:
+            return WrongHand, str(exc), exc.rule
         if self._active != (b, h):
             want = self.to_act
-            raise WrongHand(f"seat {seat} hand {hand} is not the hand to act; "
-                            f"seat {want[0] if want else '-'} hand {want[1] if want else '-'} is",
-                            rule="turn_order")
+            return (WrongHand, f"seat {seat} hand {hand} is not the hand to act; seat "
+                    f"{want[0] if want else '-'} hand {want[1] if want else '-'} is",
+                    "turn_order")
         box = self._boxes[b]
         reason = actions.refusal(self.rules, box, box.hands[h], action, up=self._dealer[0],
                                  dealer_bj=self._dealer_bj)
         if reason is not None:
-            raise ActionNotAllowed(reason[1], rule=reason[0])
+            return ActionNotAllowed, reason[1], reason[0]
+        return None
 
     def act(self, seat: int, hand: int, action: Action) -> tuple[Event, ...]:
         """Apply a decision and return the events it produced (dealer play included)."""
         self.verify(seat, hand, action)
         start = len(self._events)
         self.seq += 1
-        if action in INSURANCE_ACTIONS:
+        if action is Action.INSURE or action is Action.DECLINE_INSURANCE:
             self._insurance(seat, action is Action.INSURE)
         else:
             b, h = self._active  # type: ignore[misc]  # verify guarantees an active hand
@@ -296,7 +309,7 @@ class Round:
     def _reveal_hole(self) -> None:
         if self._hole_hidden:
             self._hole_hidden = False
-            self._emit(HoleCardRevealed(card=self._dealer[1]))
+            self._emit(REVEAL_EVENTS[self._dealer[1]])
 
     def _locate(self, seat: int, hand: int) -> tuple[int, int]:
         try:
@@ -341,20 +354,25 @@ class Round:
                 return
         self._after_insurance()
 
-    def _verify_insurance(self, seat: int, hand: int) -> None:
+    def _insurance_refusal(self, seat: int, hand: int
+                           ) -> tuple[type[ActionNotAllowed | WrongHand | WrongPhase], str,
+                                      str] | None:
         if self.phase is not Phase.INSURANCE:
-            raise WrongPhase(f"insurance is decided before play; the round is in "
-                             f"{self.phase.value}", rule="insurance_phase")
-        b, _ = self._locate(seat, hand)
+            return (WrongPhase, f"insurance is decided before play; the round is in "
+                    f"{self.phase.value}", "insurance_phase")
+        try:
+            b, _ = self._locate(seat, hand)
+        except WrongHand as exc:
+            return WrongHand, str(exc), exc.rule
         if hand != 0:
-            raise WrongHand("insurance is decided per box (hand 0)", rule="hand_index")
+            return WrongHand, "insurance is decided per box (hand 0)", "hand_index"
         box = self._boxes[b]
         if not box.insurance_offered:
-            raise ActionNotAllowed(f"seat {seat} was not offered insurance",
-                                   rule="insurance_offer")
+            return ActionNotAllowed, f"seat {seat} was not offered insurance", "insurance_offer"
         if box.insurance_decided:
-            raise ActionNotAllowed(f"seat {seat} has already decided insurance",
-                                   rule="insurance_once")
+            return (ActionNotAllowed, f"seat {seat} has already decided insurance",
+                    "insurance_once")
+        return None
 
     def _insurance(self, seat: int, take: bool) -> None:
         b, _ = self._locate(seat, 0)
@@ -373,7 +391,7 @@ class Round:
         self.phase = Phase.PLAYER_TURN
         if dealer.peeks(self.rules, up):
             bj = dealer.is_natural(self._dealer)
-            self._emit(DealerPeeked(blackjack=bj))
+            self._emit(PEEK_EVENTS[bj])
             self._dealer_bj = bj
             settle_insurance(self.rules, self._boxes, bj, self._emit)
             if bj:
@@ -397,11 +415,11 @@ class Round:
         if h == 0 and len(box.hands) == 1 and action is not Action.STAND:
             box.touched = True
         if action is Action.HIT:
-            self._emit(PlayerActed(seat=seat, hand=h, action=action))
+            self._emit(acted_event(seat, h, action))
             self._deal_to(box, h)
             self._check_hand_end(box, hd)
         elif action is Action.STAND:
-            self._emit(PlayerActed(seat=seat, hand=h, action=action))
+            self._emit(acted_event(seat, h, action))
             hd.done, hd.status = True, HandStatus.STOOD
         elif action is Action.DOUBLE:
             added = hd.stake
@@ -423,7 +441,7 @@ class Round:
             hd.power_pending = True
             hd.status = HandStatus.POWER_CHOICE
         elif action in (Action.POWER_KEEP, Action.POWER_REPLACE):
-            self._emit(PlayerActed(seat=seat, hand=h, action=action))
+            self._emit(acted_event(seat, h, action))
             if action is Action.POWER_REPLACE:
                 card = hd.drop_last()
                 self._emit(CardBurned(card=card, seat=seat, hand=h))
@@ -445,12 +463,12 @@ class Round:
             self._deal_to(box, h)
             self._check_hand_end(box, hd)
         elif action is Action.SURRENDER:
-            self._emit(PlayerActed(seat=seat, hand=h, action=action))
+            self._emit(acted_event(seat, h, action))
             hd.done, hd.status = True, HandStatus.SURRENDERED
         elif action is Action.CASH_OUT:
             hd.cash_out_bp = actions.cash_out_bp(self.rules, hd, self._dealer[0]) or 0
             hd.cash_out = hd.stake * hd.cash_out_bp // 10_000
-            self._emit(PlayerActed(seat=seat, hand=h, action=action))
+            self._emit(acted_event(seat, h, action))
             hd.done, hd.status = True, HandStatus.CASHED_OUT
         if hd.done:
             self._advance()

@@ -6,7 +6,16 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from rgs.engine.cards import CARD_VALUE, DECK
-from rgs.engine.model import BoxBet, CardDealt, HandStatus, Outcome
+from rgs.engine.model import (
+    Action,
+    BoxBet,
+    CardDealt,
+    DealerPeeked,
+    HandStatus,
+    HoleCardRevealed,
+    Outcome,
+    PlayerActed,
+)
 from rgs.engine.rules import SideBetKind
 
 ZERO = Fraction(0)
@@ -29,6 +38,25 @@ def card_event(card: str, seat: int | None, hand: int, face_down: bool) -> CardD
     ev = CARD_EVENTS.get((card, seat, hand, face_down))
     if ev is None:
         return CardDealt(card=card, seat=seat, hand=hand, face_down=face_down)
+    return ev
+
+
+#: Decisions that add no stake, shared like the card events (seats 1..7, hands 0..3).
+ACTED_EVENTS: Mapping[tuple[int, int, Action], PlayerActed] = {
+    (seat, hand, action): PlayerActed(seat=seat, hand=hand, action=action)
+    for seat in range(1, 8) for hand in range(4) for action in Action
+}
+#: The two outcomes of the dealer's peek.
+PEEK_EVENTS: Mapping[bool, DealerPeeked] = {bj: DealerPeeked(blackjack=bj) for bj in (False, True)}
+#: The hole card turned over, one per card code.
+REVEAL_EVENTS: Mapping[str, HoleCardRevealed] = {c: HoleCardRevealed(card=c) for c in DECK}
+
+
+def acted_event(seat: int, hand: int, action: Action) -> PlayerActed:
+    """The event of a decision that adds no stake, shared when it can be."""
+    ev = ACTED_EVENTS.get((seat, hand, action))
+    if ev is None:
+        return PlayerActed(seat=seat, hand=hand, action=action)
     return ev
 
 

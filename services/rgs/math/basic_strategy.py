@@ -128,7 +128,7 @@ class BasicStrategyPlayer:
         cards = rnd.hand_cards(seat, hand)
         up = up_class(rnd.dealer_cards()[0])
         total, soft = hand_total(cards)
-        if rnd.can(seat, hand, Action.POWER_KEEP):
+        if self.rules.power_double_counts and rnd.can(seat, hand, Action.POWER_KEEP):
             return self._power_choice(cards, total, soft, up)
         table = self.table
         code = None

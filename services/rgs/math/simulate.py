@@ -2,7 +2,9 @@
 
 The shoe is shuffled for every round (as every variant requires) by a seeded
 ``random.Random`` — a simulation tool needs speed and reproducibility, not the certified RNG
-that deals production rounds. Amounts are integer minor units; only the summary statistics
+that deals production rounds. Long runs are cut into chunks with seeds of their own
+(:data:`CHUNK_ROUNDS`, :func:`run_seed`) that several processes can play side by side with the
+same result. Amounts are integer minor units; only the summary statistics
 are floats.
 """
 
@@ -33,7 +35,8 @@ from rgs.math.basic_strategy import (
 )
 from rgs.math.parallel import chunk_seed, chunks, run_chunks
 
-#: Rounds per seeded chunk of :func:`simulate_parallel` (part of what makes a run reproducible).
+#: Rounds per seeded chunk of :func:`simulate_parallel` (part of what makes a run reproducible;
+#: the PAR sheets' recorded checks name it). :func:`simulate` has its own, :data:`CHUNK_ROUNDS`.
 CHUNK = 250_000
 
 #: Main bet and side-bet stake used by the simulation (minor units).
@@ -98,24 +101,64 @@ def _result(t: _Tally) -> BetResult:
                      rounds=t.count)
 
 
-def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
-             table: StrategyTable | None = None,
-             power_choices: PowerChoiceTable | None = None,
-             two_card: TwoCardTable | None = None, side_bets: bool = True,
-             progress: Callable[[int], None] | None = None) -> SimulationResult:
-    """Play ``rounds`` single-box rounds of basic strategy; ``seed`` None draws fresh entropy.
+CHUNK_ROUNDS = 100_000
+"""Rounds :func:`simulate` deals from one seeded stream. A run is cut into chunks of this many
+rounds; chunk 0 is dealt from the run's seed itself (so runs of up to this many rounds deal
+exactly what earlier versions dealt) and chunk ``k`` from :func:`run_seed` ``(seed, k)``. The
+chunks, not the processes, carry the randomness: a seeded result depends on the seed and the
+round count only, never on how many jobs played it."""
 
-    With ``side_bets`` every side bet the variant offers is placed at :data:`UNIT` each round.
-    ``progress(done)`` is called about every 2% of the run.
-    """
-    if rounds < 1:
-        raise ValueError("rounds must be at least 1")
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(63)
+
+def run_seed(seed: int, k: int) -> int:
+    """The seed of chunk ``k`` of :func:`simulate`: the run's own seed for chunk 0, else
+    :func:`rgs.math.parallel.chunk_seed` ``(seed, k)``."""
+    return seed if k == 0 else chunk_seed(seed, k)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Plan:
+    """What every chunk of a run needs (sent to worker processes)."""
+
+    rules: RuleSet
+    table: StrategyTable | None
+    power_choices: PowerChoiceTable | None
+    two_card: TwoCardTable | None
+    side_bets: bool
+
+
+@dataclass(slots=True)
+class _Tallies:
+    main: _Tally
+    sides: dict[SideBetKind, _Tally]
+
+    def add(self, other: _Tallies) -> None:
+        for mine, theirs in ((self.main, other.main),
+                             *((self.sides[k], t) for k, t in other.sides.items())):
+            mine.staked += theirs.staked
+            mine.net += theirs.net
+            mine.net_sq += theirs.net_sq
+            mine.count += theirs.count
+
+
+def _offered(plan: _Plan) -> frozenset[SideBetKind]:
+    return plan.rules.side_bets if plan.side_bets else frozenset()
+
+
+def _empty(plan: _Plan) -> _Tallies:
+    return _Tallies(main=_Tally(),
+                    sides={k: _Tally() for k in sorted(_offered(plan), key=lambda k: k.value)})
+
+
+def _play_chunk(plan: _Plan, seed: int, rounds: int,
+                progress: Callable[[int], None] | None = None, step: int = 0) -> _Tallies:
+    """Play ``rounds`` rounds dealt from ``random.Random(seed)``."""
+    rules = plan.rules
     rng = random.Random(seed)
-    pick = rng.randrange
-    player = BasicStrategyPlayer(rules, table, power_choices, two_card)
-    offered = rules.side_bets if side_bets else frozenset()
+    # randrange(n) for n > 0 is exactly _randbelow(n) (CPython 3.11-3.13), without the
+    # argument checks: the same cards for the same seed, a few percent faster per round.
+    pick: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+    player = BasicStrategyPlayer(rules, plan.table, plan.power_choices, plan.two_card)
+    offered = _offered(plan)
     stake = max(UNIT, rules.limits.main_min)
     side = max(UNIT, rules.limits.side_min)
     bet = BoxBet(
@@ -124,27 +167,82 @@ def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
         perfect_pairs=side if SideBetKind.PERFECT_PAIRS in offered else 0,
         twenty_one_plus_three=side if SideBetKind.TWENTY_ONE_PLUS_THREE in offered else 0)
     bets = VerifiedBets(rules=rules, boxes=(bet,))  # checked once, dealt `rounds` times
-    main = _Tally()
-    sides = {k: _Tally() for k in sorted(offered, key=lambda k: k.value)}
+    tallies = _empty(plan)
+    main, sides = tallies.main, tallies.sides
     full = Shoe.of_decks(rules.decks).cards()
-    step = max(1, rounds // 50)
-    started = time.perf_counter()
     for i in range(rounds):
         rnd = Round.deal(rules, ShoeSource(Shoe(full), pick), bets)
         player.play(rnd)
         net = 0
-        for e in rnd.events:
-            if type(e) is HandSettled:
+        if sides:
+            for e in rnd.events:
+                if type(e) is HandSettled:
+                    net += e.payout - e.stake
+                elif type(e) is SideBetSettled:
+                    sides[e.kind].add(e.stake, e.payout - e.stake)
+        else:
+            # Without side bets (and Bet Behind, which the simulation never places) the hands
+            # settle last, just before RoundSettled: only the tail needs reading.
+            events = rnd.events
+            j = len(events) - 2
+            while j >= 0 and type(e := events[j]) is HandSettled:
                 net += e.payout - e.stake
-            elif type(e) is SideBetSettled:
-                sides[e.kind].add(e.stake, e.payout - e.stake)
+                j -= 1
         main.add(stake, net)
         if progress is not None and i % step == 0:
             progress(i)
+    return tallies
+
+
+def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
+             table: StrategyTable | None = None,
+             power_choices: PowerChoiceTable | None = None,
+             two_card: TwoCardTable | None = None, side_bets: bool = True,
+             progress: Callable[[int], None] | None = None, jobs: int = 1,
+             chunk_rounds: int = CHUNK_ROUNDS) -> SimulationResult:
+    """Play ``rounds`` single-box rounds of basic strategy; ``seed`` None draws fresh entropy.
+
+    With ``side_bets`` every side bet the variant offers is placed at :data:`UNIT` each round.
+    ``progress(done)`` is called about every 2% of the run (with ``jobs`` > 1, as chunks
+    finish). ``jobs`` processes play the chunks of ``chunk_rounds`` rounds side by side; the
+    result for a seed (and chunk size) is the same for any ``jobs``.
+    """
+    if rounds < 1:
+        raise ValueError("rounds must be at least 1")
+    if jobs < 1 or chunk_rounds < 1:
+        raise ValueError("jobs and chunk_rounds must be at least 1")
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(63)
+    plan = _Plan(rules=rules, table=table, power_choices=power_choices, two_card=two_card,
+                 side_bets=side_bets)
+    tasks = [(run_seed(seed, k), n) for k, n in enumerate(chunks(rounds, chunk_rounds))]
+    total = _empty(plan)
+    started = time.perf_counter()
+    if jobs == 1 or len(tasks) == 1:
+        step = max(1, rounds // 50)
+        done = 0
+        for chunk_seed_k, n in tasks:
+            at = done
+
+            def report(i: int, at: int = at) -> None:
+                if progress is not None:
+                    progress(at + i)
+            total.add(_play_chunk(plan, chunk_seed_k, n,
+                                  report if progress is not None else None, step))
+            done += n
+    else:
+        # Integer tallies add up to the same figures whichever process played a chunk.
+        done = 0
+        for part in run_chunks(lambda task: _play_chunk(plan, *task), tasks, jobs=jobs):
+            total.add(part)
+            done += part.main.count
+            if progress is not None:
+                progress(done)
     elapsed = time.perf_counter() - started
     return SimulationResult(
-        variant=rules.id, rounds=rounds, seed=seed, main=_result(main),
-        side_bets={k.value: _result(t) for k, t in sides.items()}, seconds=elapsed)
+        variant=rules.id, rounds=rounds, seed=seed, main=_result(total.main),
+        side_bets={k.value: _result(t) for k, t in total.sides.items()}, seconds=elapsed)
+
 
 
 def pool_results(parts: list[BetResult]) -> BetResult:
@@ -170,8 +268,11 @@ def simulate_parallel(rules: RuleSet, rounds: int, *, seed: int,
     sizes = chunks(rounds, chunk)
 
     def work(i: int) -> SimulationResult:
+        # One stream per chunk of this run (chunk_rounds=chunk): the figures recorded on the
+        # PAR sheets were dealt so.
         return simulate(rules, sizes[i], seed=chunk_seed(seed, i), table=table,
-                        power_choices=power_choices, two_card=two_card, side_bets=False)
+                        power_choices=power_choices, two_card=two_card, side_bets=False,
+                        chunk_rounds=chunk)
 
     started = time.perf_counter()
     parts: list[BetResult] = []

@@ -50,8 +50,15 @@ from rgs.wallet.port import (
 T = TypeVar("T")
 
 
+_LATENCY_BY_OPERATION: dict[str, Any] = {}
+
+
 async def _timed(operation: str, call: Callable[[], Awaitable[T]]) -> T:
     """Run one journal operation inside its span, timing it and counting its failures."""
+    latency = _LATENCY_BY_OPERATION.get(operation)
+    if latency is None:  # labels() per call costs more than the rest of this wrapper
+        latency = _LATENCY_BY_OPERATION[operation] = metrics.JOURNAL_TX_LATENCY.labels(
+            operation=operation)
     with journal_span(operation) as span:
         started = time.perf_counter()
         try:
@@ -61,8 +68,7 @@ async def _timed(operation: str, call: Callable[[], Awaitable[T]]) -> T:
             mark_error(span, type(exc).__name__)
             raise
         finally:
-            metrics.JOURNAL_TX_LATENCY.labels(operation=operation).observe(
-                time.perf_counter() - started)
+            latency.observe(time.perf_counter() - started)
 
 
 # --------------------------------------------------------------------------- round accounting

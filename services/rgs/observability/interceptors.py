@@ -15,15 +15,16 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final
 
 import grpc
 from opentelemetry import context as otel_context
-from opentelemetry.trace import SpanKind, Status, StatusCode, use_span
+from opentelemetry.trace import INVALID_SPAN, SpanKind, Status, StatusCode, use_span
 
 from rgs.observability import metrics
 from rgs.observability.logging import ROUND_ID
-from rgs.observability.tracing import extract_context, tracer
+from rgs.observability.tracing import extract_context, tracer, tracing_enabled
 from rgs.service.common import is_round_id
 
 log = logging.getLogger("rgs.rpc")
@@ -102,14 +103,18 @@ def _observed(method: str, inner: Handler) -> Handler:
         metrics.RPC_IN_FLIGHT.inc()
         started = time.perf_counter()
         code = grpc.StatusCode.OK
-        span = tracer().start_span(
-            method, context=parent, kind=SpanKind.SERVER,
-            attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": short})
+        if tracing_enabled():
+            span = tracer().start_span(
+                method, context=parent, kind=SpanKind.SERVER,
+                attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": short})
+            scope: AbstractContextManager[object] = use_span(
+                span, end_on_exit=True, record_exception=False, set_status_on_exception=False)
+        else:  # no span to record: the caller's context (attached above) stays current
+            span, scope = INVALID_SPAN, nullcontext()
         try:
             # The span ends on exit; the bookkeeping runs inside it so the log line carries
             # its trace id.
-            with use_span(span, end_on_exit=True, record_exception=False,
-                          set_status_on_exception=False):
+            with scope:
                 try:
                     response = await inner(request, context)
                     code = _code_of(context)

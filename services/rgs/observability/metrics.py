@@ -57,7 +57,8 @@ RPC_LATENCY: Final = Histogram(
     "rgs_rpc_latency_seconds", "Time to serve one gRPC call, by full method name.",
     ["method"], buckets=NETWORK_BUCKETS)
 RPC_IN_FLIGHT: Final = Gauge(
-    "rgs_rpc_in_flight", "gRPC calls being served right now (the HPA's load signal).")
+    "rgs_rpc_in_flight", "gRPC calls being served right now (the HPA's load signal).",
+    multiprocess_mode="livesum")  # the replica's calls: every live worker's, added
 
 # --------------------------------------------------------------------------- rounds and money
 
@@ -75,16 +76,17 @@ WINS: Final = Counter(
 THEORETICAL_RTP: Final = Gauge(
     "rgs_variant_theoretical_rtp_ratio",
     "The variant's theoretical return to player (main game, basic strategy) from its PAR sheet.",
-    ["variant"])
+    ["variant"], multiprocess_mode="max")  # the same in every worker
 BRAND_THEORETICAL_RTP: Final = Gauge(
     "rgs_brand_theoretical_rtp_ratio",
     "The theoretical return to player (main game, basic strategy) of a variant as a brand plays "
     "it: from the PAR sheet of the brand's effective rules (e.g. its deck count).",
-    ["brand", "variant"])
+    ["brand", "variant"], multiprocess_mode="max")
 RTP_STANDARD_DEVIATION: Final = Gauge(
     "rgs_variant_rtp_standard_deviation_ratio",
     "Standard deviation of one round's return per unit of main stake, from the PAR sheet "
-    "(the width of the observed-RTP band is this over sqrt(rounds)).", ["variant"])
+    "(the width of the observed-RTP band is this over sqrt(rounds)).", ["variant"],
+    multiprocess_mode="max")
 
 # --------------------------------------------------------------------------- wallet and outbox
 
@@ -99,10 +101,12 @@ WALLET_LATENCY: Final = Histogram(
 OUTBOX_PENDING: Final = Gauge(
     "rgs_outbox_pending",
     "Wallet outbox rows still open, all replicas: a debit pending, unknown or applied but not "
-    "booked; a credit or rollback pending or unknown (applied ones are final).")
+    "booked; a credit or rollback pending or unknown (applied ones are final).",
+    multiprocess_mode="mostrecent")  # sampled by one worker; a restarted one's old value loses
 OUTBOX_OLDEST_AGE: Final = Gauge(
     "rgs_outbox_oldest_pending_age_seconds",
-    "Age of the oldest wallet outbox row that is not final (0 when none).")
+    "Age of the oldest wallet outbox row that is not final (0 when none).",
+    multiprocess_mode="mostrecent")
 
 # --------------------------------------------------------------------------- journal database
 
@@ -118,22 +122,26 @@ JOURNAL_LOCK_WAIT: Final = Histogram(
     buckets=DATABASE_BUCKETS)
 DATABASE_UP: Final = Gauge(
     "rgs_journal_database_up",
-    "1 when this replica's last operations sample reached the journal database, else 0.")
+    "1 when this replica's last operations sample reached the journal database, else 0.",
+    multiprocess_mode="mostrecent")
 OPS_SAMPLE_TIMESTAMP: Final = Gauge(
     "rgs_ops_sample_timestamp_seconds",
-    "Unix time of the last successful outbox/session sample from the journal database.")
+    "Unix time of the last successful outbox/session sample from the journal database.",
+    multiprocess_mode="mostrecent")
 
 # --------------------------------------------------------------------------- sessions, RNG, build
 
 ACTIVE_SESSIONS: Final = Gauge(
-    "rgs_active_sessions", "Player sessions not yet expired (all replicas, from the journal).")
+    "rgs_active_sessions", "Player sessions not yet expired (all replicas, from the journal).",
+    multiprocess_mode="mostrecent")
 RNG_HEALTH_FAILURES: Final = Counter(
     "rgs_rng_health_failures_total",
     "Entropy-source continuous health test failures (SP 800-90B §4.4); any value above 0 means "
     "the RNG stopped dealing in that process.",
     ["test"])
 BUILD_INFO: Final = Gauge(
-    "rgs_build_info", "Always 1; the labels say which build this replica runs.", ["version"])
+    "rgs_build_info", "Always 1; the labels say which build this replica runs.", ["version"],
+    multiprocess_mode="max")
 
 EXPORTED_NAMES: Final = frozenset({
     "rgs_rpc_requests_total", "rgs_rpc_latency_seconds", "rgs_rpc_in_flight",

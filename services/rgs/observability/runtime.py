@@ -58,9 +58,9 @@ async def start_observability(*, metrics_listen: str | None, ops_source: OpsSour
                               sample_interval_s: float = 15.0,
                               env: Mapping[str, str] | None = None) -> ObservabilityRuntime:
     """Tracing from ``OTEL_*``; the static gauges; the metrics endpoint on ``metrics_listen``
-    (None: no endpoint); the database sampler over ``ops_source`` (the journal) when both an
-    endpoint and a source are given (without an endpoint nobody would read it, and the source
-    is closed at once: the runtime owns it either way). ``brands`` maps brand id to its
+    (None: no endpoint of its own, e.g. a worker whose supervisor serves the replica's); the
+    database sampler over ``ops_source`` (the journal) when one is given: pass one only when
+    somebody reads the gauges (the runtime owns and closes it). ``brands`` maps brand id to its
     variants, so every (variant, brand) round series starts at 0; ``operators`` the operator ids,
     so every operator's wallet series does."""
     tracing = configure_tracing(env)
@@ -68,12 +68,10 @@ async def start_observability(*, metrics_listen: str | None, ops_source: OpsSour
                        brand_decks=brand_decks)
     server = start_metrics_server(metrics_listen) if metrics_listen else None
     sampler = None
-    if server is not None and ops_source is not None:
+    if ops_source is not None:
         sampler = OpsSampler(ops_source, interval_s=sample_interval_s)
         sampler.start()
-    elif ops_source is not None:
-        await ops_source.close()
     log.info("observability: metrics %s, tracing %s",
-             f"on port {server.port}" if server else "off",
+             f"on port {server.port}" if server else "off (or served by the supervisor)",
              tracing.exporter if tracing.enabled else "off")
     return ObservabilityRuntime(tracing=tracing, metrics_server=server, sampler=sampler)

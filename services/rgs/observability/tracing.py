@@ -36,9 +36,31 @@ Metadata = Iterable[tuple[str, str | bytes]]
 """gRPC metadata as the aio API hands it over: (key, value) pairs."""
 
 
+class _Cache:
+    """What this module looks up once: the tracer, and whether a provider is installed."""
+
+    tracer: trace.Tracer | None = None
+    provider_installed = False
+
+
 def tracer() -> trace.Tracer:
     """The RGS tracer (a no-op until :func:`configure_tracing` installs a provider)."""
-    return trace.get_tracer(TRACER_NAME)
+    # Built once: get_tracer reads the environment and builds a tracer on every call, and a
+    # tracer obtained before a provider is installed is a proxy that follows it once it is.
+    if _Cache.tracer is None:
+        _Cache.tracer = trace.get_tracer(TRACER_NAME)
+    return _Cache.tracer
+
+
+def tracing_enabled() -> bool:
+    """True once a tracer provider is installed (by :func:`configure_tracing` or anyone else).
+    Without one every span is a no-op that only repeats its parent's ids, so the spans per call
+    and per journal operation are skipped altogether (the caller's context stays current, so
+    logs and the wallet still get its trace id)."""
+    if not _Cache.provider_installed:
+        _Cache.provider_installed = not isinstance(trace.get_tracer_provider(),
+                                                   trace.ProxyTracerProvider)
+    return _Cache.provider_installed
 
 
 # --------------------------------------------------------------------------- setup
@@ -185,7 +207,11 @@ def client_interceptors() -> list[Any]:
 
 @contextmanager
 def journal_span(operation: str) -> Iterator[Span]:
-    """A CLIENT span for one journal transaction (``journal <operation>``)."""
+    """A CLIENT span for one journal transaction (``journal <operation>``); with tracing off,
+    the current span (nothing is recorded either way)."""
+    if not tracing_enabled():
+        yield trace.get_current_span()
+        return
     with tracer().start_as_current_span(
             f"journal {operation}", kind=SpanKind.CLIENT,
             attributes={"db.system": "postgresql", "db.operation": operation}) as span:
@@ -195,7 +221,11 @@ def journal_span(operation: str) -> Iterator[Span]:
 @contextmanager
 def wallet_span(operation: str) -> Iterator[Span]:
     """A CLIENT span for one wallet call (``wallet <operation>``); the call made inside it
-    carries this span as its parent to the wallet."""
+    carries this span as its parent to the wallet; with tracing off, the current span (whose
+    ids the wallet gets all the same)."""
+    if not tracing_enabled():
+        yield trace.get_current_span()
+        return
     with tracer().start_as_current_span(
             f"wallet {operation}", kind=SpanKind.CLIENT,
             attributes={"rpc.system": "grpc", "rpc.service": "rgs.wallet.v1.WalletService",

@@ -132,3 +132,20 @@ Refuse combinations the service itself would refuse at start-up, so a bad releas
 {{- define "rgs.containerSecurityContext" -}}
 {{- toYaml .Values.securityContext }}
 {{- end }}
+
+{{/* Worker processes per pod: .Values.workers, or the CPU limit (else request) rounded up. */}}
+{{- define "rgs.workers" -}}
+{{- if .Values.workers -}}
+{{- .Values.workers -}}
+{{- else -}}
+{{- $res := .Values.resources | default dict -}}
+{{- $cpu := dig "limits" "cpu" "" $res | default (dig "requests" "cpu" "" $res) | toString -}}
+{{- $milli := 1000 -}}
+{{- if hasSuffix "m" $cpu -}}
+{{- $milli = trimSuffix "m" $cpu | int -}}
+{{- else if $cpu -}}
+{{- $milli = mulf (float64 $cpu) 1000 | int -}}
+{{- end -}}
+{{- max 1 (div (add $milli 999) 1000) -}}
+{{- end -}}
+{{- end }}
