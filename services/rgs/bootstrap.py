@@ -21,7 +21,7 @@ import grpc
 
 from rgs.api.server import RunningServer, TlsFiles, start_server
 from rgs.config import ConfigError, RgsSettings, load_brands
-from rgs.journal.postgres import PostgresJournal
+from rgs.journal.postgres import PoolMode, PostgresJournal
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.observability.metrics import count_rng_failures
 from rgs.observability.tracing import client_interceptors
@@ -119,6 +119,7 @@ async def connect_ops_journal(settings: RgsSettings) -> PostgresJournal:
     connection, opened on first use, so sampling never takes a connection from the calls and a
     database that is down at start-up reads as down rather than stopping the replica."""
     return await PostgresJournal.connect(database_url(settings), min_size=0, max_size=1,
+                                         pool_mode=settings.database_pool_mode,
                                          command_timeout=10.0)
 
 
@@ -131,7 +132,9 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
-                                           lock_wait_s=settings.lock_wait_s)
+                                           lock_wait_s=settings.lock_wait_s,
+                                           lease_s=settings.player_lease_s,
+                                           pool_mode=settings.database_pool_mode)
         closers.append(pg.close)
         journal = pg
     if wallet is None and settings.wallet_kind == "http":
@@ -197,14 +200,15 @@ async def add_dev_operator_keys(journal: Journal) -> dict[str, str]:
     return dict(DEV_OPERATOR_KEYS)
 
 
-async def add_operator_keys_file(url: str, path: Path) -> int:
+async def add_operator_keys_file(url: str, path: Path, *,
+                                 pool_mode: PoolMode = "session") -> int:
     """Store the operator API keys of a JSON file ``{operator id: key}`` hashed in the journal at
     ``url`` (the Helm chart's migration Job mounts the file from its Secret); returns how many."""
     raw = json.loads(path.read_text("utf-8"))
     if not isinstance(raw, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and len(v) >= 16 for k, v in raw.items()):
         raise ValueError(f"{path}: expected a JSON object of operator id -> key (16+ chars)")
-    journal = await PostgresJournal.connect(url, min_size=1, max_size=1)
+    journal = await PostgresJournal.connect(url, min_size=1, max_size=1, pool_mode=pool_mode)
     try:
         for operator, key in raw.items():
             await journal.add_operator_key(operator_id=operator, key_hash=sha256_hex(key),

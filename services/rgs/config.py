@@ -43,6 +43,14 @@ class RgsSettings(BaseSettings):
     with rgs.devdb (refused in production)."""
     database_pool_size: int = Field(default=10, ge=1, description="Journal connections.")
     """Journal connections kept open by this replica."""
+    database_pool_mode: Literal["session", "transaction"] = Field(
+        default="session",
+        description="session: PostgreSQL or a session pooler; transaction: PgBouncer-style.")
+    """How ``database_url`` hands out server connections. ``session``: PostgreSQL itself or a
+    session-mode pooler (the journal also takes the previous release's advisory lock, so a
+    rolling upgrade from it stays serialised). ``transaction``: a transaction-mode pooler such
+    as PgBouncer (no session state, no prepared statements kept; the role's search_path must
+    start with the journal's schema). ops/database.md says when to switch."""
     wallet_address: str = Field(default="127.0.0.1:50061", description="Wallet host:port.")
     """host:port of the operator wallet (``rgs.wallet.v1.WalletService``)."""
     wallet_api_key: str = Field(default="sandbox-wallet-dev-key", min_length=8,
@@ -83,6 +91,13 @@ class RgsSettings(BaseSettings):
     """How long a player session stays valid, in seconds."""
     lock_wait_s: float = Field(default=5.0, gt=0, description="Wait for a busy player.")
     """How long a call waits for another call of the same player before ABORTED."""
+    player_lease_s: float = Field(default=30.0, gt=0,
+                                  description="Lease on a player's journal, renewed per write.")
+    """How long a call's lease on its player's journal lasts without a write (every write
+    renews it). A replica that died keeps its players waiting this long (in transaction pool
+    mode); a call that pauses longer than this may be taken over and then fails UNAVAILABLE.
+    Must exceed the longest stretch between two writes, one wallet call: at least twice
+    wallet_timeout_s."""
     reconcile_interval_s: float = Field(default=10.0, ge=0, description="Reconciler period.")
     """Seconds between reconciler passes over open outbox rows (0 turns it off)."""
     reconcile_min_age_s: float = Field(default=30.0, ge=0, description="Outbox row age.")
@@ -126,6 +141,9 @@ class RgsSettings(BaseSettings):
         if (self.wallet_kind == "http" and self.environment == "production"
                 and not self.wallet_url.startswith("https://")):
             raise ValueError("in production the HTTP wallet is reached over https only")
+        if self.player_lease_s < 2 * self.wallet_timeout_s:
+            raise ValueError("player_lease_s must be at least twice wallet_timeout_s: a call "
+                             "must not lose its player's lease while it waits for the wallet")
         if (self.tls_cert_file is None) != (self.tls_key_file is None):
             raise ValueError("tls_cert_file and tls_key_file go together")
         if not self.tls_enabled and not is_loopback(self.listen) and (

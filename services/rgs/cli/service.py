@@ -132,7 +132,8 @@ async def _migrate(settings: RgsSettings) -> list[str]:
     url = await database_url(settings)
     applied = await migrate(url)
     if settings.operator_keys_file is not None:
-        stored = await add_operator_keys_file(url, settings.operator_keys_file)
+        stored = await add_operator_keys_file(url, settings.operator_keys_file,
+                                              pool_mode=settings.database_pool_mode)
         print(f"operator keys stored: {stored}")
     return applied
 

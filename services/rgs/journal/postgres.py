@@ -1,19 +1,39 @@
 """The :class:`~rgs.service.ports.Journal` port on PostgreSQL (asyncpg).
 
-A player's journal is held with a session advisory lock keyed by the player's shard key on a
-pooled connection, so two replicas (or two requests on one replica) never run calls of the same
-player at once; a duplicate request waits for the first to commit and then finds its stored
-response. If a process dies, PostgreSQL drops its connection and the lock with it.
+A player's journal is held with a **lease**: a row of ``leases`` (kind ``player``, key the
+player's shard key) taken by one autocommitted upsert when it is free or expired, with an epoch
+that grows by one at every taking. Every write the holder makes checks in the same statement or
+transaction that the row still carries its epoch, and pushes the expiry on (fencing): a call
+that paused past its lease while another took it over writes nothing more and fails with
+:class:`~rgs.service.ports.JournalLeaseLost`. No session state is used, so the journal works
+through a transaction-mode pooler such as PgBouncer (``pool_mode="transaction"``); waiting for
+a busy player is then a short poll. A holder that died leaves its lease to expire.
+
+With ``pool_mode="session"`` (PostgreSQL itself or a session-mode pooler) the call also holds
+the session advisory lock the previous release used, before it takes the lease: replicas of
+both releases exclude each other during a rolling upgrade, a waiting call sleeps in
+PostgreSQL instead of polling, and since no other call of the player can be running, the lease
+is taken at once even from a holder that died (its advisory lock went with its connection).
+ops/database.md has the argument for why money stays safe when a stale holder's wallet call
+lands after a takeover.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
+import logging
+import os
+import random
+import secrets
+import socket
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar
 
 import asyncpg
 
@@ -28,14 +48,29 @@ from rgs.service.model import (
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalBusy, JournalUnavailable
+from rgs.service.ports import JournalBusy, JournalLeaseLost, JournalUnavailable
 from rgs.wallet.port import MoneyKind
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-#: First key of the two-key advisory lock: keeps player locks apart from other lock users.
+log = logging.getLogger(__name__)
+
+PoolMode = Literal["session", "transaction"]
+"""How the database URL hands out server connections: ``session`` (PostgreSQL itself or a
+session-mode pooler: one server connection per client connection) or ``transaction`` (a
+transaction-mode pooler such as PgBouncer: any statement outside a transaction may run on
+another server connection, so no session state, no named prepared statements, and the role's
+own ``search_path`` must find the journal's schema)."""
+
+PLAYER_LEASE = "player"
+"""The ``leases.kind`` of a player's journal."""
+
+#: First key of the two-key advisory lock the previous release took for a player (held in
+#: session mode only, for replicas of that release during a rolling upgrade).
 _PLAYER_LOCK_CLASS = 0x52_47
+#: Longest pause between two tries for a busy lease (transaction mode polls).
+_LEASE_POLL_MAX_S = 0.05
 
 
 def _sql_list(values: Sequence[str]) -> str:
@@ -72,9 +107,37 @@ OPEN_MOVEMENT = open_movement_sql()
 # -- queries (named here, in one place)
 
 # One round trip: set the wait limit, then wait for the lock (select-list items run in order).
+# Session mode only (see the module's docstring).
 Q_LOCK_PLAYER = ("SELECT set_config('lock_timeout', $3, false), "
                  "pg_advisory_lock($1, hashtext($2))")
 Q_UNLOCK_PLAYER = "SELECT pg_advisory_unlock($1, hashtext($2))"
+# Take a lease when it is free or expired (or unconditionally with $5: session mode, where the
+# advisory lock already excludes every live holder); the new epoch, or no row when it is held.
+Q_TAKE_LEASE = """
+INSERT INTO leases AS l (kind, key, holder, epoch, expires_at)
+VALUES ($1, $2, $3, 1, clock_timestamp() + $4::interval)
+ON CONFLICT (kind, key) DO UPDATE
+   SET holder = EXCLUDED.holder, epoch = l.epoch + 1, expires_at = EXCLUDED.expires_at,
+       acquired_at = clock_timestamp()
+ WHERE l.holder IS NULL OR l.expires_at <= clock_timestamp() OR $5::boolean
+RETURNING epoch"""
+Q_RELEASE_LEASE = """
+UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
+WHERE kind = $1 AND key = $2 AND epoch = $3"""
+
+
+def _fence(epoch: int, ttl: int) -> str:
+    """SQL: the player's lease (key ``$1``) pushed on by ``$ttl`` if it still has the epoch
+    ``$epoch``; one row when it does, none when another call took it over. Its row lock lasts
+    until the statement's transaction ends, so a taker waits for the write and then finds the
+    lease renewed."""
+    return (f"UPDATE leases SET expires_at = clock_timestamp() + ${ttl}::interval "
+            f"WHERE kind = '{PLAYER_LEASE}' AND key = $1 AND epoch = ${epoch} "
+            "AND holder IS NOT NULL RETURNING epoch")
+
+
+# The first statement of every transaction that commits a step.
+Q_FENCE = _fence(2, 3)
 Q_OPERATOR_FOR_KEY = "SELECT operator_id FROM operator_api_keys WHERE key_hash = $1"
 Q_ADD_OPERATOR_KEY = """
 INSERT INTO operator_api_keys (key_hash, operator_id, label) VALUES ($1, $2, $3)
@@ -119,9 +182,13 @@ WHERE player_key = $1 AND request_id = $2"""
 Q_INSERT_REQUEST = """
 INSERT INTO idempotency_records (player_key, request_id, method, request_hash, response)
 VALUES ($1, $2, $3, $4, $5)"""
-Q_UPDATE_RESPONSE = """
-UPDATE idempotency_records SET response = $3, updated_at = now()
-WHERE player_key = $1 AND request_id = $2"""
+# Single writes outside a transaction carry the fence in the same statement (the count of
+# lease rows says whether the write was made).
+Q_UPDATE_RESPONSE = f"""
+WITH lease AS ({_fence(4, 5)}),
+     w AS (UPDATE idempotency_records SET response = $3, updated_at = now()
+           WHERE player_key = $1 AND request_id = $2 AND EXISTS (SELECT FROM lease))
+SELECT count(*) FROM lease"""
 _MOVEMENT_COLUMNS = """transaction_id, round_id, kind, amount, status, balance_after,
 debit_transaction_id, session_id, currency, attempts, last_error"""
 Q_ROUND_MOVEMENTS = f"""
@@ -131,17 +198,27 @@ Q_OPEN_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND {OPEN_MOVEMENT}
 ORDER BY created_at, transaction_id"""
-Q_INSERT_MOVEMENT = """
+_INSERT_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
-                                 balance_after, debit_transaction_id, session_id, currency)
+                                 balance_after, debit_transaction_id, session_id, currency)"""
+Q_INSERT_MOVEMENT = f"""{_INSERT_MOVEMENT}
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 ON CONFLICT (player_key, transaction_id) DO NOTHING"""
-Q_SETTLE_MOVEMENT = """
-UPDATE wallet_transactions SET status = $3, balance_after = COALESCE($4, balance_after),
-                               updated_at = clock_timestamp(),
-                               attempts = attempts + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
-                               last_error = COALESCE($5::text, last_error)
-WHERE player_key = $1 AND transaction_id = $2"""
+Q_RECORD_MOVEMENT = f"""
+WITH lease AS ({_fence(11, 12)}),
+     w AS ({_INSERT_MOVEMENT}
+           SELECT $1, $2, $3, $4, $5::bigint, $6, $7::bigint, $8, $9, $10 FROM lease
+           ON CONFLICT (player_key, transaction_id) DO NOTHING)
+SELECT count(*) FROM lease"""
+Q_SETTLE_MOVEMENT = f"""
+WITH lease AS ({_fence(6, 7)}),
+     w AS (UPDATE wallet_transactions
+              SET status = $3, balance_after = COALESCE($4::bigint, balance_after),
+                  updated_at = clock_timestamp(),
+                  attempts = attempts + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
+                  last_error = COALESCE($5::text, last_error)
+            WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease))
+SELECT count(*) FROM lease"""
 Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE status IN ('insurance', 'player_turn') AND updated_at < $1
@@ -209,12 +286,33 @@ def _round(r: asyncpg.Record | None) -> StoredRound | None:
         events=tuple(decode_event(kind, payload) for kind, payload in json.loads(r["events"])))
 
 
-class PostgresPlayerJournal:
-    """One player's journal on a connection that holds the player's advisory lock."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Lease:
+    """A player's lease as its holder knows it: the fencing epoch and how far each write
+    pushes the expiry on."""
 
-    def __init__(self, conn: asyncpg.Connection, player_key: str) -> None:
+    epoch: int
+    ttl: timedelta
+
+
+class PostgresPlayerJournal:
+    """One player's journal under a lease, on one pooled connection. Every write is fenced by
+    the lease's epoch (:class:`~rgs.service.ports.JournalLeaseLost` once it was taken over)."""
+
+    def __init__(self, conn: asyncpg.Connection, player_key: str, lease: Lease) -> None:
         self._conn = conn
         self._key = player_key
+        self._lease = lease
+
+    def _check(self, lease_rows: int) -> None:
+        if lease_rows != 1:
+            raise JournalLeaseLost(f"the lease on {self._key}'s journal (epoch "
+                                   f"{self._lease.epoch}) was taken over by another call")
+
+    async def _fence(self) -> None:
+        """First statement of a transaction that commits a step."""
+        epoch = await self._conn.fetchval(Q_FENCE, self._key, self._lease.epoch, self._lease.ttl)
+        self._check(0 if epoch is None else 1)
 
     @_translated
     async def find_request(self, request_id: str) -> StoredRequest | None:
@@ -249,7 +347,11 @@ class PostgresPlayerJournal:
     @_translated
     async def record_movement(self, movement: Movement) -> None:
         """Write an outbox row (autocommitted: it must exist before the wallet call)."""
-        await self._insert_movement(movement)
+        m = movement
+        self._check(await self._conn.fetchval(
+            Q_RECORD_MOVEMENT, self._key, m.transaction_id, m.round_id, m.kind.value, m.amount,
+            m.status.value, m.balance_after, m.debit_transaction_id, m.session_id, m.currency,
+            self._lease.epoch, self._lease.ttl))
 
     async def _insert_movement(self, m: Movement) -> None:
         await self._conn.execute(Q_INSERT_MOVEMENT, self._key, m.transaction_id, m.round_id,
@@ -260,8 +362,9 @@ class PostgresPlayerJournal:
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
                               balance_after: int | None, *, error: str | None = None) -> None:
         """Record a wallet call's outcome."""
-        await self._conn.execute(Q_SETTLE_MOVEMENT, self._key, transaction_id, status.value,
-                                 balance_after, error)
+        self._check(await self._conn.fetchval(
+            Q_SETTLE_MOVEMENT, self._key, transaction_id, status.value, balance_after, error,
+            self._lease.epoch, self._lease.ttl))
 
     @_translated
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
@@ -270,6 +373,7 @@ class PostgresPlayerJournal:
         """Header, new events, idempotency record and outbox rows in one transaction."""
         r = round
         async with self._conn.transaction():
+            await self._fence()
             await self._conn.execute(
                 Q_UPSERT_ROUND, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
                 r.player_id, r.currency, r.variant, r.seq, r.status, list(r.forced_cards),
@@ -290,7 +394,8 @@ class PostgresPlayerJournal:
     @_translated
     async def update_response(self, request_id: str, response: str) -> None:
         """Replace a stored response."""
-        await self._conn.execute(Q_UPDATE_RESPONSE, self._key, request_id, response)
+        self._check(await self._conn.fetchval(Q_UPDATE_RESPONSE, self._key, request_id,
+                                              response, self._lease.epoch, self._lease.ttl))
 
     @_translated
     async def save_session(self, session: Session, token_hash: str,
@@ -298,6 +403,7 @@ class PostgresPlayerJournal:
         """A new session and its idempotency record, in one transaction."""
         s = session
         async with self._conn.transaction():
+            await self._fence()
             await self._conn.execute(Q_INSERT_SESSION, self._key, token_hash, s.session_id,
                                      s.operator_id, s.brand_id, s.player_id, s.currency,
                                      s.expires_at)
@@ -307,25 +413,62 @@ class PostgresPlayerJournal:
                                          request.response)
 
 
+def holder_name() -> str:
+    """A lease holder's name: host (the pod in Kubernetes), process and a random suffix, so an
+    operator reading ``leases`` sees which replica holds a player."""
+    return f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(3)}"
+
+
 class PostgresJournal:
     """The journal on a PostgreSQL connection pool."""
 
-    def __init__(self, pool: asyncpg.Pool, *, lock_wait_s: float = 5.0) -> None:
+    def __init__(self, pool: asyncpg.Pool, *, lock_wait_s: float = 5.0,
+                 lease_s: float = 30.0, pool_mode: PoolMode = "session",
+                 holder: str | None = None) -> None:
         self._pool = pool
+        self._lock_wait_s = lock_wait_s
         self._lock_wait = f"{int(lock_wait_s * 1000)}ms"
+        self._lease_ttl = timedelta(seconds=lease_s)
+        self._mode = pool_mode
+        self._holder = holder or holder_name()
 
     @classmethod
     async def connect(cls, database_url: str, *, min_size: int = 2, max_size: int = 10,
-                      lock_wait_s: float = 5.0,
+                      lock_wait_s: float = 5.0, lease_s: float = 30.0,
+                      pool_mode: PoolMode = "session",
                       command_timeout: float | None = None) -> PostgresJournal:
-        """Open a pool on ``database_url`` (journal schema first on the search path)."""
+        """Open a pool on ``database_url``: in session mode with the journal's schema first on
+        the search path; in transaction mode without prepared statements kept on the server,
+        and only once the role's own search path finds the journal's schema."""
+        options: dict[str, Any] = (
+            {"server_settings": {"search_path": SCHEMA}} if pool_mode == "session"
+            # A pooler hands each statement to any server connection: a statement prepared
+            # on one is unknown on the next (asyncpg then re-prepares unnamed ones in place).
+            else {"statement_cache_size": 0})
         try:
-            pool = await asyncpg.create_pool(
-                database_url, min_size=min_size, max_size=max_size,
-                command_timeout=command_timeout, server_settings={"search_path": SCHEMA})
+            pool = await asyncpg.create_pool(database_url, min_size=min_size, max_size=max_size,
+                                             command_timeout=command_timeout, **options)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise JournalUnavailable(f"cannot connect to the journal database: {exc}") from exc
-        return cls(pool, lock_wait_s=lock_wait_s)
+        if pool_mode == "transaction":
+            await cls._check_search_path(pool)
+        return cls(pool, lock_wait_s=lock_wait_s, lease_s=lease_s, pool_mode=pool_mode)
+
+    @staticmethod
+    async def _check_search_path(pool: asyncpg.Pool) -> None:
+        # A pooler forwards no search_path of ours (PgBouncer refuses the start-up parameter);
+        # the role's or the database's default has to name the journal's schema.
+        try:
+            found = await pool.fetchval("SELECT current_schema()")
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            await pool.close()
+            raise JournalUnavailable(f"cannot reach the journal database: {exc}") from exc
+        if found != SCHEMA:
+            await pool.close()
+            raise JournalUnavailable(
+                f"with a transaction-mode pooler the database role's search_path must start "
+                f"with the journal's schema (it starts with {found!r}): run ALTER ROLE <role> "
+                f"SET search_path = {SCHEMA}, public (ops/database.md)")
 
     async def close(self) -> None:
         """Close the pool."""
@@ -336,11 +479,19 @@ class PostgresJournal:
         """Hold ``player_key``'s journal exclusively; JournalBusy after the wait limit."""
         conn = await self._acquire()
         try:
-            await self._lock(conn, player_key)
+            session = self._mode == "session"
+            if session:
+                await self._lock(conn, player_key)
             try:
-                yield PostgresPlayerJournal(conn, player_key)
+                epoch = await self._take_lease(conn, player_key, force=session)
+                try:
+                    yield PostgresPlayerJournal(conn, player_key,
+                                                Lease(epoch=epoch, ttl=self._lease_ttl))
+                finally:
+                    await self._release_lease(conn, player_key, epoch)
             finally:
-                await self._unlock(conn, player_key)
+                if session:
+                    await self._unlock(conn, player_key)
         finally:
             await self._pool.release(conn)
 
@@ -357,6 +508,36 @@ class PostgresJournal:
         if conn.is_in_transaction():  # a failed commit left it open; ends before unlocking
             return
         await conn.execute(Q_UNLOCK_PLAYER, _PLAYER_LOCK_CLASS, player_key)
+
+    @_translated
+    async def _take_lease(self, conn: asyncpg.Connection, player_key: str, *,
+                          force: bool) -> int:
+        """The new epoch of the player's lease; polls while another call holds it."""
+        deadline = time.monotonic() + self._lock_wait_s
+        pause = 0.002
+        while True:
+            epoch = await conn.fetchval(Q_TAKE_LEASE, PLAYER_LEASE, player_key, self._holder,
+                                        self._lease_ttl, force)
+            if epoch is not None:
+                return int(epoch)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise JournalBusy("the player's journal is held by another call")
+            # Jittered, so two waiters on one player do not poll in step.
+            await asyncio.sleep(min(left, pause * random.uniform(0.5, 1.0)))
+            pause = min(pause * 2, _LEASE_POLL_MAX_S)
+
+    async def _release_lease(self, conn: asyncpg.Connection, player_key: str,
+                             epoch: int) -> None:
+        if conn.is_in_transaction():  # a failed commit left it open; the lease expires
+            return
+        try:
+            await conn.execute(Q_RELEASE_LEASE, PLAYER_LEASE, player_key, epoch)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
+                asyncpg.InternalClientError) as exc:
+            # The call's own outcome stands; the lease expires on its own (or, in session mode,
+            # the next call takes it anyway).
+            log.warning("lease on %s not released (it expires): %s", player_key, exc)
 
     @_translated
     async def operator_for_key(self, key_hash: str) -> str | None:

@@ -27,6 +27,12 @@ class JournalUnavailable(JournalError):
     """The database did not answer or refused the statement: retry with the same request id."""
 
 
+class JournalLeaseLost(JournalUnavailable):
+    """The call held the player's journal longer than its lease and another call has taken it
+    over since: the write was refused (fencing), so the step is not committed. Retry with the
+    same request id, like any unavailable journal."""
+
+
 class CardSourceUnavailable(Exception):
     """The card randomness cannot deal (the certified RNG failed a health test): no round may
     be dealt or continued from any other source."""

@@ -32,6 +32,20 @@ def test_the_shutdown_grace_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> Non
         load_settings(shutdown_grace_s=-1)
 
 
+def test_a_players_lease_outlasts_two_wallet_calls() -> None:
+    assert load_settings().player_lease_s == 30.0
+    assert load_settings(wallet_timeout_s=4, player_lease_s=8).player_lease_s == 8
+    with pytest.raises(ConfigError, match="player_lease_s"):
+        load_settings(wallet_timeout_s=5, player_lease_s=9)
+
+
+def test_the_pool_mode_is_session_or_transaction() -> None:
+    assert load_settings().database_pool_mode == "session"
+    assert load_settings(database_pool_mode="transaction").database_pool_mode == "transaction"
+    with pytest.raises(ConfigError):
+        load_settings(database_pool_mode="statement")
+
+
 def test_tls_needs_both_certificate_and_key(tmp_path: Path) -> None:
     with pytest.raises(ConfigError):
         load_settings(tls_cert_file=tmp_path / "c.pem")

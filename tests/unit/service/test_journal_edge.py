@@ -3,12 +3,13 @@ own errors (a call then fails JOURNAL_UNAVAILABLE, retryable, never SERVER_ERROR
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import asyncpg
 import pytest
 
-from rgs.journal.postgres import PostgresPlayerJournal
+from rgs.journal.postgres import Lease, PostgresPlayerJournal
 from rgs.service.ports import JournalUnavailable
 
 
@@ -28,6 +29,7 @@ class _DyingConnection:
     ConnectionResetError("reset by peer"),
 ])
 async def test_a_connection_failing_under_a_call_is_journal_unavailable(exc: Exception) -> None:
-    pj = PostgresPlayerJournal(_DyingConnection(exc), "dev-operator/alice")  # type: ignore[arg-type]
+    pj = PostgresPlayerJournal(_DyingConnection(exc), "dev-operator/alice",  # type: ignore[arg-type]
+                               Lease(epoch=1, ttl=timedelta(seconds=30)))
     with pytest.raises(JournalUnavailable):
         await pj.find_request("r1")
