@@ -96,8 +96,10 @@ class Stack:
 
 
 async def start_stack(*, rgs_db: str, wallet_db: str, replicas: int, logs: Path,
-                      wallet_key: str = "sandbox-wallet-dev-key") -> Stack:
-    """Start the wallet and ``replicas`` RGS processes (test mode) in parallel."""
+                      wallet_key: str = "sandbox-wallet-dev-key",
+                      rgs_env: dict[str, str] | None = None) -> Stack:
+    """Start the wallet and ``replicas`` RGS processes (test mode, ``rgs_env`` added to their
+    environment) in parallel."""
     wport = free_port()
     wallet = await start(["-m", "sandbox_wallet", "--listen", f"127.0.0.1:{wport}",
                           "--database-url", wallet_db, "--api-key", wallet_key],
@@ -106,7 +108,7 @@ async def start_stack(*, rgs_db: str, wallet_db: str, replicas: int, logs: Path,
     try:
         ports = [free_port() for _ in range(replicas)]
         env = {"RGS_WALLET_ADDRESS": wallet.target, "RGS_WALLET_API_KEY": wallet_key,
-               "RGS_LOCK_WAIT_S": "10"}
+               "RGS_LOCK_WAIT_S": "10", **(rgs_env or {})}
         started = await asyncio.gather(*(
             start(["-m", "rgs", "serve", "--listen", f"127.0.0.1:{p}",
                    "--database-url", rgs_db, "--test-mode"],
