@@ -60,9 +60,11 @@ class PgBouncer:
         and user; PgBouncer logs in to PostgreSQL as that user)."""
         parts = urllib.parse.urlsplit(database_url)
         user = parts.username or "postgres"
+        query = urllib.parse.urlencode([(k, v) for k, v in urllib.parse.parse_qsl(parts.query)
+                                        if k not in ("host", "port")])
         return urllib.parse.urlunsplit(
             (parts.scheme, f"{urllib.parse.quote(user)}@127.0.0.1:{self.port}", parts.path,
-             parts.query, ""))
+             query, ""))
 
 
 @contextmanager
@@ -70,8 +72,11 @@ def running_pgbouncer(server_url: str, *, pool_size: int = 3) -> Iterator[PgBoun
     """Start PgBouncer (transaction mode, ``pool_size`` server connections per database) in
     front of the server of ``server_url``; every database of that server is reachable."""
     parts = urllib.parse.urlsplit(server_url)
+    query = dict(urllib.parse.parse_qsl(parts.query))
     user = urllib.parse.unquote(parts.username or "postgres")
-    server = f"host={parts.hostname or '127.0.0.1'} port={parts.port or 5432} user={user}"
+    # A socket directory in ?host= (the embedded server) or a TCP host.
+    host = query.get("host") or parts.hostname or "127.0.0.1"
+    server = f"host={host} port={query.get('port') or parts.port or 5432} user={user}"
     if parts.password:
         server += f" password={urllib.parse.unquote(parts.password)}"
     work = Path(tempfile.mkdtemp(prefix="rgs-pgbouncer-"))
@@ -93,12 +98,16 @@ max_client_conn = 1000
 ; asyncpg sends no parameter PgBouncer 1.18 does not know, except the ones the journal drops
 ; in transaction mode; nothing is ignored here, so a stray search_path fails loudly.
 server_reset_query =
+; after PostgreSQL restarts, log in again within a second (the default waits 15 s)
+server_login_retry = 1
 """)
     args = [pgbouncer_binary()]
     if os.geteuid() == 0:
-        # PgBouncer refuses to run as root; it reads its files after dropping to nobody.
+        # PgBouncer refuses to run as root: it drops to nobody, or to the owner of the
+        # server's socket directory (the embedded server's own user), and reads its files then.
         work.chmod(0o755)
-        args += ["-u", "nobody"]
+        owner = Path(host).owner() if host.startswith("/") else "nobody"
+        args += ["-u", owner]
     log = work / "pgbouncer.log"
     with log.open("wb") as out:
         proc = subprocess.Popen([*args, str(work / "pgbouncer.ini")], stdout=out,

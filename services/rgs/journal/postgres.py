@@ -529,12 +529,13 @@ class PostgresJournal:
 
     async def _release_lease(self, conn: asyncpg.Connection, player_key: str,
                              epoch: int) -> None:
-        if conn.is_in_transaction():  # a failed commit left it open; the lease expires
-            return
         try:
+            if conn.is_in_transaction():  # a failed commit left it open; the lease expires
+                return
             await conn.execute(Q_RELEASE_LEASE, PLAYER_LEASE, player_key, epoch)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
                 asyncpg.InternalClientError) as exc:
+            # (InterfaceError also when the connection died and the pool took it back.)
             # The call's own outcome stands; the lease expires on its own (or, in session mode,
             # the next call takes it anyway).
             log.warning("lease on %s not released (it expires): %s", player_key, exc)

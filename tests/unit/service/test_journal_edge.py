@@ -33,3 +33,18 @@ async def test_a_connection_failing_under_a_call_is_journal_unavailable(exc: Exc
                                Lease(epoch=1, ttl=timedelta(seconds=30)))
     with pytest.raises(JournalUnavailable):
         await pj.find_request("r1")
+
+
+class _ReleasedConnection:
+    """A pooled connection the pool took back when its server died under the call."""
+
+    def is_in_transaction(self) -> bool:
+        raise asyncpg.InterfaceError("connection has been released back to the pool")
+
+
+async def test_a_lease_that_cannot_be_released_is_left_to_expire_without_masking_the_call(
+) -> None:
+    from rgs.journal.postgres import PostgresJournal
+
+    journal = PostgresJournal(None, pool_mode="transaction")  # type: ignore[arg-type]
+    await journal._release_lease(_ReleasedConnection(), "op/p", 3)  # type: ignore[arg-type]
