@@ -19,9 +19,10 @@ from typing import Any
 
 import grpc
 
-from rgs.api.server import RunningServer, TlsFiles, start_server
+from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
 from rgs.config import ConfigError, RgsSettings, load_brands
 from rgs.journal.postgres import PoolMode, PostgresJournal
+from rgs.observability.certificates import publish_expiry, publish_file_expiry
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.observability.metrics import count_rng_failures
 from rgs.observability.tracing import client_interceptors
@@ -178,14 +179,21 @@ async def serve(settings: RgsSettings, app: App,
     """Start the gRPC server for a built app."""
     tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
            if settings.tls_cert_file and settings.tls_key_file else None)
-    running = await start_server(game=app.game, office=app.office, listen=settings.listen,
-                                 tls=tls, interceptors=interceptors)
+    if settings.wallet_tls_cert_file is not None:
+        publish_file_expiry("wallet_client", settings.wallet_tls_cert_file)
+    running = await start_server(
+        game=app.game, office=app.office, listen=settings.listen, tls=tls,
+        interceptors=interceptors,
+        connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
+                                     max_age_grace_s=settings.max_connection_age_grace_s),
+        on_certificate=publish_expiry("server"))
     if app.rng_health is not None:
         loop = asyncio.get_running_loop()
 
         def rng_failed(failure: object) -> None:
-            # A failed RNG health test stops this replica from dealing: tell load balancers and
-            # Kubernetes at once (the listener may run on another thread).
+            # A failed RNG health test stops this replica from dealing: readiness tells load
+            # balancers and Kubernetes at once (the listener may run on another thread), while
+            # liveness keeps the process, its counter and its logs for the investigation.
             loop.call_soon_threadsafe(lambda: loop.create_task(running.set_not_serving()))
 
         app.rng_health.add_listener(rng_failed)

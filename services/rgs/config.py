@@ -120,9 +120,19 @@ class RgsSettings(BaseSettings):
     """The root logger's level."""
     shutdown_grace_s: float = Field(
         default=5.0, ge=0, description="Time calls in flight get to finish at shutdown.")
-    """On SIGTERM/SIGINT the replica reports NOT_SERVING, takes no new calls and gives the calls
-    in flight this many seconds to finish before they are cancelled. Keep it below the
-    orchestrator's termination grace period (Kubernetes: 30 s by default)."""
+    """On SIGTERM/SIGINT the replica reports NOT_SERVING (readiness), refuses new calls with
+    UNAVAILABLE and gives the calls in flight this many seconds to finish; the ones still running
+    then fail UNAVAILABLE / SERVER_SHUTTING_DOWN (retryable), and the process exits about a
+    second later. Keep it below the orchestrator's termination grace period minus any preStop
+    delay (the Helm chart derives it from terminationGracePeriodSeconds)."""
+    max_connection_age_s: float = Field(
+        default=300.0, ge=0, description="Clients reconnect after this long (0: never).")
+    """A client connection older than this is asked to reconnect (gRPC GOAWAY), so long-lived
+    clients spread over replicas the autoscaler added; 0 keeps connections forever."""
+    max_connection_age_grace_s: float = Field(
+        default=30.0, ge=0, description="Time calls on an aged connection get to finish.")
+    """How long calls still running on a connection past its maximum age may take before it is
+    closed."""
     ops_sample_interval_s: float = Field(default=15.0, gt=0,
                                          description="Outbox/session gauge sampling period.")
     """How often the outbox and session gauges are sampled from the database."""
