@@ -125,6 +125,11 @@ RNG_HEALTH_FAILURES: Final = Counter(
     "Entropy-source continuous health test failures (SP 800-90B §4.4); any value above 0 means "
     "the RNG stopped dealing in that process.",
     ["test"])
+CERTIFICATE_EXPIRY: Final = Gauge(
+    "rgs_tls_certificate_expiry_timestamp_seconds",
+    "Unix time at which a certificate this replica presents expires; certificate is server "
+    "(the gRPC server's, reloaded when its files change) or wallet_client (mTLS to the wallet, "
+    "read at start).", ["certificate"])
 BUILD_INFO: Final = Gauge(
     "rgs_build_info", "Always 1; the labels say which build this replica runs.", ["version"])
 
@@ -136,7 +141,8 @@ EXPORTED_NAMES: Final = frozenset({
     "rgs_outbox_oldest_pending_age_seconds", "rgs_journal_tx_latency_seconds",
     "rgs_journal_errors_total", "rgs_journal_lock_wait_seconds", "rgs_journal_database_up",
     "rgs_ops_sample_timestamp_seconds", "rgs_active_sessions",
-    "rgs_rng_health_failures_total", "rgs_build_info",
+    "rgs_rng_health_failures_total", "rgs_tls_certificate_expiry_timestamp_seconds",
+    "rgs_build_info",
 })
 """The exported series families (as a scrape names them, ``_total`` included); dashboards and
 rules may use these, plus the ``_bucket``/``_sum``/``_count`` series of the histograms."""
