@@ -190,7 +190,7 @@ WITH lease AS ({_fence(4, 5)}),
            WHERE player_key = $1 AND request_id = $2 AND EXISTS (SELECT FROM lease))
 SELECT count(*) FROM lease"""
 _MOVEMENT_COLUMNS = """transaction_id, round_id, kind, amount, status, balance_after,
-debit_transaction_id, session_id, currency, attempts, last_error"""
+debit_transaction_id, session_id, currency, attempts, last_error, created_at"""
 Q_ROUND_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND round_id = $2 ORDER BY created_at, transaction_id"""
@@ -271,7 +271,7 @@ def _movement(r: asyncpg.Record) -> Movement:
                     balance_after=r["balance_after"],
                     debit_transaction_id=r["debit_transaction_id"], session_id=r["session_id"],
                     currency=r["currency"], attempts=r["attempts"],
-                    last_error=r["last_error"])
+                    last_error=r["last_error"], created_at=r["created_at"])
 
 
 def _round(r: asyncpg.Record | None) -> StoredRound | None:

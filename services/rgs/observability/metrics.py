@@ -86,6 +86,12 @@ WALLET_CALLS: Final = Counter(
     "rgs_wallet_calls",
     "Calls to the operator wallet by operation (balance, debit, credit, rollback) and outcome "
     "(ok, refused, unavailable, error).", ["operation", "outcome"])
+WIN_PAYMENT_DELAY: Final = Histogram(
+    "rgs_win_payment_delay_seconds",
+    "From a round's settlement (its credit's outbox row written) to the wallet confirming the "
+    "credit, observed where the credit is confirmed: the money-movement SLI (wins paid within "
+    "10 s).", buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0,
+                        3600.0))
 WALLET_LATENCY: Final = Histogram(
     "rgs_wallet_latency_seconds", "Time of one wallet call, by operation.", ["operation"],
     buckets=NETWORK_BUCKETS)
@@ -137,7 +143,8 @@ EXPORTED_NAMES: Final = frozenset({
     "rgs_rpc_requests_total", "rgs_rpc_latency_seconds", "rgs_rpc_in_flight",
     "rgs_rounds_total", "rgs_stakes_minor_total", "rgs_wins_minor_total",
     "rgs_variant_theoretical_rtp_ratio", "rgs_variant_rtp_standard_deviation_ratio",
-    "rgs_wallet_calls_total", "rgs_wallet_latency_seconds", "rgs_outbox_pending",
+    "rgs_wallet_calls_total", "rgs_wallet_latency_seconds", "rgs_win_payment_delay_seconds",
+    "rgs_outbox_pending",
     "rgs_outbox_oldest_pending_age_seconds", "rgs_journal_tx_latency_seconds",
     "rgs_journal_errors_total", "rgs_journal_lock_wait_seconds", "rgs_journal_database_up",
     "rgs_ops_sample_timestamp_seconds", "rgs_active_sessions",
@@ -148,6 +155,7 @@ EXPORTED_NAMES: Final = frozenset({
 rules may use these, plus the ``_bucket``/``_sum``/``_count`` series of the histograms."""
 
 HISTOGRAMS: Final = frozenset({"rgs_rpc_latency_seconds", "rgs_wallet_latency_seconds",
+                               "rgs_win_payment_delay_seconds",
                                "rgs_journal_tx_latency_seconds",
                                "rgs_journal_lock_wait_seconds"})
 """The histogram families among :data:`EXPORTED_NAMES`."""
