@@ -24,7 +24,7 @@ from rgs.config import ConfigError, RgsSettings, load_brands
 from rgs.journal.postgres import PoolMode, PostgresJournal
 from rgs.observability.certificates import publish_expiry, publish_file_expiry
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
-from rgs.observability.metrics import count_rng_failures
+from rgs.observability.metrics import count_rng_failures, watch_journal_pool
 from rgs.observability.tracing import client_interceptors
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
@@ -137,6 +137,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                            lease_s=settings.player_lease_s,
                                            pool_mode=settings.database_pool_mode)
         closers.append(pg.close)
+        watch_journal_pool(pg.pool_stats)
         journal = pg
     if wallet is None and settings.wallet_kind == "http":
         http_wallet = HttpWallet(HttpWalletSettings(

@@ -110,6 +110,8 @@ async def test_served_process_exports_metrics_logs_json_and_answers_health(
         assert ('rgs_rpc_requests_total{code="UNAUTHENTICATED",'
                 'method="rgs.blackjack.v1.BlackjackService/ListVariants"} 1.0') in text
         assert "rgs_outbox_pending 0.0" in text
+        assert 'rgs_journal_pool_connections{state="max"} 10.0' in text  # read at the scrape
+        assert 'rgs_journal_pool_connections{state="in_use"} 0.0' in text
         missing = _used_by_dashboards_and_rules() - _families(text)
         assert missing == set(), f"not exported by `rgs serve`: {missing}"
     finally:

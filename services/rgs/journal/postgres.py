@@ -413,6 +413,18 @@ class PostgresPlayerJournal:
                                          request.response)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PoolStats:
+    """The journal's connection pool at one moment."""
+
+    #: Connections open to the database (or the pooler).
+    open: int
+    #: Of those, held by a call right now.
+    in_use: int
+    #: The most the pool opens.
+    max: int
+
+
 def holder_name() -> str:
     """A lease holder's name: host (the pod in Kubernetes), process and a random suffix, so an
     operator reading ``leases`` sees which replica holds a player."""
@@ -473,6 +485,12 @@ class PostgresJournal:
     async def close(self) -> None:
         """Close the pool."""
         await self._pool.close()
+
+    def pool_stats(self) -> PoolStats:
+        """How many connections are open, in use, and at most."""
+        size = self._pool.get_size()
+        return PoolStats(open=size, in_use=size - self._pool.get_idle_size(),
+                         max=self._pool.get_max_size())
 
     @asynccontextmanager
     async def player(self, player_key: str) -> AsyncIterator[PostgresPlayerJournal]:

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 from wsgiref.simple_server import WSGIServer
 
 from prometheus_client import (
@@ -111,6 +111,11 @@ JOURNAL_TX_LATENCY: Final = Histogram(
     ["operation"], buckets=DATABASE_BUCKETS)
 JOURNAL_ERRORS: Final = Counter(
     "rgs_journal_errors", "Journal operations that raised, by operation.", ["operation"])
+JOURNAL_POOL: Final = Gauge(
+    "rgs_journal_pool_connections",
+    "This replica's journal connection pool: state open (connections open to the database or "
+    "pooler), in_use (held by a call) or max (the pool's limit, RGS_DATABASE_POOL_SIZE).",
+    ["state"])
 JOURNAL_LOCK_WAIT: Final = Histogram(
     "rgs_journal_lock_wait_seconds",
     "Time to take a player's journal exclusively (waiting behind that player's other calls).",
@@ -147,6 +152,7 @@ EXPORTED_NAMES: Final = frozenset({
     "rgs_outbox_pending",
     "rgs_outbox_oldest_pending_age_seconds", "rgs_journal_tx_latency_seconds",
     "rgs_journal_errors_total", "rgs_journal_lock_wait_seconds", "rgs_journal_database_up",
+    "rgs_journal_pool_connections",
     "rgs_ops_sample_timestamp_seconds", "rgs_active_sessions",
     "rgs_rng_health_failures_total", "rgs_tls_certificate_expiry_timestamp_seconds",
     "rgs_build_info",
@@ -167,6 +173,32 @@ def exported_series_names() -> frozenset[str]:
     for h in HISTOGRAMS:
         names.update({f"{h}_bucket", f"{h}_sum", f"{h}_count"})
     return frozenset(names)
+
+
+class PoolCounts(Protocol):
+    """What :func:`watch_journal_pool` reads (the journal adapter's ``PoolStats``)."""
+
+    @property
+    def open(self) -> int:
+        """Connections open."""
+        ...
+
+    @property
+    def in_use(self) -> int:
+        """Connections held by a call."""
+        ...
+
+    @property
+    def max(self) -> int:
+        """The pool's limit."""
+        ...
+
+
+def watch_journal_pool(stats: Callable[[], PoolCounts]) -> None:
+    """Read ``rgs_journal_pool_connections`` from ``stats`` at every scrape."""
+    for state in ("open", "in_use", "max"):
+        JOURNAL_POOL.labels(state=state).set_function(
+            lambda state=state: float(getattr(stats(), state)))  # type: ignore[misc]
 
 
 def count_rng_failures(health: RngHealth) -> None:
