@@ -34,7 +34,7 @@ from rgs.service.model import (
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalBusy, JournalLeaseLost
+from rgs.service.ports import JournalBusy, JournalLeaseLost, JournalUnavailable
 from rgs.variants import find_variant
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from support.pgbouncer import PgBouncer, set_journal_search_path
@@ -567,3 +567,12 @@ async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_c
     finally:
         await stale.close()
         await fresh.close()
+
+
+async def test_through_a_pooler_a_role_without_the_journals_search_path_is_refused_at_start(
+        rgs_database_url: str, pgbouncer: PgBouncer) -> None:
+    # The journal sends no search_path through a pooler; without the role's (or database's)
+    # default it would fail on its first query. It refuses to start instead, saying what to run.
+    with pytest.raises(JournalUnavailable, match="ALTER ROLE"):
+        await PostgresJournal.connect(pgbouncer.url_for(rgs_database_url),
+                                      pool_mode="transaction")

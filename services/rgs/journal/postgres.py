@@ -451,7 +451,9 @@ class PostgresJournal:
                       command_timeout: float | None = None) -> PostgresJournal:
         """Open a pool on ``database_url``: in session mode with the journal's schema first on
         the search path; in transaction mode without prepared statements kept on the server,
-        and only once the role's own search path finds the journal's schema."""
+        and (when it opens connections at once, ``min_size`` > 0) only once the role's own
+        search path finds the journal's schema. A pool opened empty (the operations sampler's)
+        connects on first use, so a database down at start reads as down instead of failing."""
         options: dict[str, Any] = (
             {"server_settings": {"search_path": SCHEMA}} if pool_mode == "session"
             # A pooler hands each statement to any server connection: a statement prepared
@@ -462,7 +464,7 @@ class PostgresJournal:
                                              command_timeout=command_timeout, **options)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise JournalUnavailable(f"cannot connect to the journal database: {exc}") from exc
-        if pool_mode == "transaction":
+        if pool_mode == "transaction" and min_size > 0:
             await cls._check_search_path(pool)
         return cls(pool, lock_wait_s=lock_wait_s, lease_s=lease_s, pool_mode=pool_mode)
 
