@@ -24,7 +24,6 @@ from rgs.journal.migrate import migrations
 from rgs.journal.postgres import PostgresJournal
 from rgs.service.ports import JournalBusy
 
-
 ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = ROOT / "services" / "rgs" / "journal" / "migrations"
 

@@ -1,44 +1,29 @@
 """The :class:`~rgs.service.ports.Journal` port on PostgreSQL (asyncpg).
 
-A player's journal is held with a **lease**: a row of ``leases`` (kind ``player``, key the
-player's shard key) taken by one autocommitted upsert when it is free or expired, with an epoch
-that grows by one at every taking. Every write the holder makes checks in the same statement or
-transaction that the row still carries its epoch, and pushes the expiry on (fencing): a call
-that paused past its lease while another took it over writes nothing more and fails with
-:class:`~rgs.service.ports.JournalLeaseLost`. No session state is used, so the journal works
-through a transaction-mode pooler such as PgBouncer (``pool_mode="transaction"``); waiting for
-a busy player is then a short poll. A holder that died leaves its lease to expire.
-
-With ``pool_mode="session"`` (PostgreSQL itself or a session-mode pooler) the call also holds
-the session advisory lock the previous release used, before it takes the lease: replicas of
-both releases exclude each other during a rolling upgrade, a waiting call sleeps in
-PostgreSQL instead of polling, and since no other call of the player can be running, the lease
-is taken at once even from a holder that died (its advisory lock went with its connection).
-ops/database.md has the argument for why money stays safe when a stale holder's wallet call
-lands after a takeover.
+A player's journal is held with a lease row whose epoch fences every write
+(:mod:`rgs.journal.leases`): a call that paused past its lease while another took the player
+over writes nothing more and fails with :class:`~rgs.service.ports.JournalLeaseLost`. No
+session state is used, so the journal works through a transaction-mode pooler such as PgBouncer
+(``pool_mode="transaction"``); with ``pool_mode="session"`` the previous release's advisory lock
+is taken too. Writes outside a transaction carry the fence in the same statement; transactions
+that commit a step start with it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import json
-import logging
-import os
-import random
-import secrets
-import socket
-import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal, ParamSpec, TypeVar
+from typing import Any, Literal
 
 import asyncpg
 
 from rgs.codec import decode_event, encode_event, event_kind
+from rgs.journal.leases import Q_FENCE, Lease, PlayerHolds, fence
 from rgs.journal.migrate import SCHEMA
+from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import (
     OPEN_STATUSES,
     Movement,
@@ -48,13 +33,8 @@ from rgs.service.model import (
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalBusy, JournalLeaseLost, JournalUnavailable
+from rgs.service.ports import JournalLeaseLost, JournalUnavailable
 from rgs.wallet.port import MoneyKind
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-log = logging.getLogger(__name__)
 
 PoolMode = Literal["session", "transaction"]
 """How the database URL hands out server connections: ``session`` (PostgreSQL itself or a
@@ -62,16 +42,6 @@ session-mode pooler: one server connection per client connection) or ``transacti
 transaction-mode pooler such as PgBouncer: any statement outside a transaction may run on
 another server connection, so no session state, no named prepared statements, and the role's
 own ``search_path`` must find the journal's schema)."""
-
-PLAYER_LEASE = "player"
-"""The ``leases.kind`` of a player's journal."""
-
-#: First key of the two-key advisory lock the previous release took for a player (held in
-#: session mode only, for replicas of that release during a rolling upgrade).
-_PLAYER_LOCK_CLASS = 0x52_47
-#: Longest pause between two tries for a busy lease (transaction mode polls).
-_LEASE_POLL_MAX_S = 0.05
-
 
 def _sql_list(values: Sequence[str]) -> str:
     return ", ".join(f"'{v}'" for v in values)
@@ -106,38 +76,6 @@ OPEN_MOVEMENT = open_movement_sql()
 
 # -- queries (named here, in one place)
 
-# One round trip: set the wait limit, then wait for the lock (select-list items run in order).
-# Session mode only (see the module's docstring).
-Q_LOCK_PLAYER = ("SELECT set_config('lock_timeout', $3, false), "
-                 "pg_advisory_lock($1, hashtext($2))")
-Q_UNLOCK_PLAYER = "SELECT pg_advisory_unlock($1, hashtext($2))"
-# Take a lease when it is free or expired (or unconditionally with $5: session mode, where the
-# advisory lock already excludes every live holder); the new epoch, or no row when it is held.
-Q_TAKE_LEASE = """
-INSERT INTO leases AS l (kind, key, holder, epoch, expires_at)
-VALUES ($1, $2, $3, 1, clock_timestamp() + $4::interval)
-ON CONFLICT (kind, key) DO UPDATE
-   SET holder = EXCLUDED.holder, epoch = l.epoch + 1, expires_at = EXCLUDED.expires_at,
-       acquired_at = clock_timestamp()
- WHERE l.holder IS NULL OR l.expires_at <= clock_timestamp() OR $5::boolean
-RETURNING epoch"""
-Q_RELEASE_LEASE = """
-UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
-WHERE kind = $1 AND key = $2 AND epoch = $3"""
-
-
-def _fence(epoch: int, ttl: int) -> str:
-    """SQL: the player's lease (key ``$1``) pushed on by ``$ttl`` if it still has the epoch
-    ``$epoch``; one row when it does, none when another call took it over. Its row lock lasts
-    until the statement's transaction ends, so a taker waits for the write and then finds the
-    lease renewed."""
-    return (f"UPDATE leases SET expires_at = clock_timestamp() + ${ttl}::interval "
-            f"WHERE kind = '{PLAYER_LEASE}' AND key = $1 AND epoch = ${epoch} "
-            "AND holder IS NOT NULL RETURNING epoch")
-
-
-# The first statement of every transaction that commits a step.
-Q_FENCE = _fence(2, 3)
 Q_OPERATOR_FOR_KEY = "SELECT operator_id FROM operator_api_keys WHERE key_hash = $1"
 Q_ADD_OPERATOR_KEY = """
 INSERT INTO operator_api_keys (key_hash, operator_id, label) VALUES ($1, $2, $3)
@@ -185,7 +123,7 @@ VALUES ($1, $2, $3, $4, $5)"""
 # Single writes outside a transaction carry the fence in the same statement (the count of
 # lease rows says whether the write was made).
 Q_UPDATE_RESPONSE = f"""
-WITH lease AS ({_fence(4, 5)}),
+WITH lease AS ({fence(4, 5)}),
      w AS (UPDATE idempotency_records SET response = $3, updated_at = now()
            WHERE player_key = $1 AND request_id = $2 AND EXISTS (SELECT FROM lease))
 SELECT count(*) FROM lease"""
@@ -205,13 +143,13 @@ Q_INSERT_MOVEMENT = f"""{_INSERT_MOVEMENT}
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 ON CONFLICT (player_key, transaction_id) DO NOTHING"""
 Q_RECORD_MOVEMENT = f"""
-WITH lease AS ({_fence(11, 12)}),
+WITH lease AS ({fence(11, 12)}),
      w AS ({_INSERT_MOVEMENT}
            SELECT $1, $2, $3, $4, $5::bigint, $6, $7::bigint, $8, $9, $10 FROM lease
            ON CONFLICT (player_key, transaction_id) DO NOTHING)
 SELECT count(*) FROM lease"""
 Q_SETTLE_MOVEMENT = f"""
-WITH lease AS ({_fence(6, 7)}),
+WITH lease AS ({fence(6, 7)}),
      w AS (UPDATE wallet_transactions
               SET status = $3, balance_after = COALESCE($4::bigint, balance_after),
                   updated_at = clock_timestamp(),
@@ -238,24 +176,6 @@ SELECT count(*) AS open_rows,
        coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0) AS oldest_age_s
 FROM wallet_transactions WHERE {OPEN_MOVEMENT}"""
 Q_ACTIVE_SESSIONS = "SELECT count(*) FROM sessions WHERE expires_at > now()"
-
-
-def _translated(fn: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
-    """Translate driver errors into the journal's own, once, at this edge."""
-
-    @functools.wraps(fn)
-    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return await fn(*args, **kwargs)
-        except asyncpg.LockNotAvailableError as exc:
-            raise JournalBusy("the player's journal is held by another call") from exc
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
-                # Seen while PostgreSQL shuts down under a call in flight ("cannot switch to
-                # state ...; another operation is in progress"): the server went away.
-                asyncpg.InternalClientError) as exc:
-            raise JournalUnavailable(f"journal: {type(exc).__name__}: {exc}") from exc
-
-    return wrapper
 
 
 def _session(r: asyncpg.Record) -> Session:
@@ -286,15 +206,6 @@ def _round(r: asyncpg.Record | None) -> StoredRound | None:
         events=tuple(decode_event(kind, payload) for kind, payload in json.loads(r["events"])))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Lease:
-    """A player's lease as its holder knows it: the fencing epoch and how far each write
-    pushes the expiry on."""
-
-    epoch: int
-    ttl: timedelta
-
-
 class PostgresPlayerJournal:
     """One player's journal under a lease, on one pooled connection. Every write is fenced by
     the lease's epoch (:class:`~rgs.service.ports.JournalLeaseLost` once it was taken over)."""
@@ -309,12 +220,12 @@ class PostgresPlayerJournal:
             raise JournalLeaseLost(f"the lease on {self._key}'s journal (epoch "
                                    f"{self._lease.epoch}) was taken over by another call")
 
-    async def _fence(self) -> None:
+    async def fence(self) -> None:
         """First statement of a transaction that commits a step."""
         epoch = await self._conn.fetchval(Q_FENCE, self._key, self._lease.epoch, self._lease.ttl)
         self._check(0 if epoch is None else 1)
 
-    @_translated
+    @translated
     async def find_request(self, request_id: str) -> StoredRequest | None:
         """The idempotency record of ``request_id``, if any."""
         r = await self._conn.fetchrow(Q_FIND_REQUEST, self._key, request_id)
@@ -323,28 +234,28 @@ class PostgresPlayerJournal:
         return StoredRequest(request_id=r["request_id"], method=r["method"],
                              request_hash=r["request_hash"], response=r["response"])
 
-    @_translated
+    @translated
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds with its events."""
         return _round(await self._conn.fetchrow(Q_GET_ROUND, self._key, round_id))
 
-    @_translated
+    @translated
     async def active_round(self) -> StoredRound | None:
         """This player's unfinished round, if any."""
         return _round(await self._conn.fetchrow(Q_ACTIVE_ROUND, self._key))
 
-    @_translated
+    @translated
     async def movements(self, round_id: str) -> list[Movement]:
         """A round's wallet movements, oldest first."""
         return [_movement(r) for r in await self._conn.fetch(Q_ROUND_MOVEMENTS, self._key,
                                                              round_id)]
 
-    @_translated
+    @translated
     async def open_movements(self) -> list[Movement]:
         """Outbox rows not final yet, oldest first."""
         return [_movement(r) for r in await self._conn.fetch(Q_OPEN_MOVEMENTS, self._key)]
 
-    @_translated
+    @translated
     async def record_movement(self, movement: Movement) -> None:
         """Write an outbox row (autocommitted: it must exist before the wallet call)."""
         m = movement
@@ -358,7 +269,7 @@ class PostgresPlayerJournal:
                                  m.kind.value, m.amount, m.status.value, m.balance_after,
                                  m.debit_transaction_id, m.session_id, m.currency)
 
-    @_translated
+    @translated
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
                               balance_after: int | None, *, error: str | None = None) -> None:
         """Record a wallet call's outcome."""
@@ -366,14 +277,14 @@ class PostgresPlayerJournal:
             Q_SETTLE_MOVEMENT, self._key, transaction_id, status.value, balance_after, error,
             self._lease.epoch, self._lease.ttl))
 
-    @_translated
+    @translated
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None, movements: Sequence[Movement] = (),
                            booked: Sequence[str] = ()) -> None:
         """Header, new events, idempotency record and outbox rows in one transaction."""
         r = round
         async with self._conn.transaction():
-            await self._fence()
+            await self.fence()
             await self._conn.execute(
                 Q_UPSERT_ROUND, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
                 r.player_id, r.currency, r.variant, r.seq, r.status, list(r.forced_cards),
@@ -391,19 +302,19 @@ class PostgresPlayerJournal:
             for txn in booked:
                 await self._conn.execute(Q_BOOK_DEBIT, self._key, txn)
 
-    @_translated
+    @translated
     async def update_response(self, request_id: str, response: str) -> None:
         """Replace a stored response."""
         self._check(await self._conn.fetchval(Q_UPDATE_RESPONSE, self._key, request_id,
                                               response, self._lease.epoch, self._lease.ttl))
 
-    @_translated
+    @translated
     async def save_session(self, session: Session, token_hash: str,
                            request: StoredRequest | None) -> None:
         """A new session and its idempotency record, in one transaction."""
         s = session
         async with self._conn.transaction():
-            await self._fence()
+            await self.fence()
             await self._conn.execute(Q_INSERT_SESSION, self._key, token_hash, s.session_id,
                                      s.operator_id, s.brand_id, s.player_id, s.currency,
                                      s.expires_at)
@@ -425,12 +336,6 @@ class PoolStats:
     max: int
 
 
-def holder_name() -> str:
-    """A lease holder's name: host (the pod in Kubernetes), process and a random suffix, so an
-    operator reading ``leases`` sees which replica holds a player."""
-    return f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(3)}"
-
-
 class PostgresJournal:
     """The journal on a PostgreSQL connection pool."""
 
@@ -438,11 +343,9 @@ class PostgresJournal:
                  lease_s: float = 30.0, pool_mode: PoolMode = "session",
                  holder: str | None = None) -> None:
         self._pool = pool
-        self._lock_wait_s = lock_wait_s
-        self._lock_wait = f"{int(lock_wait_s * 1000)}ms"
-        self._lease_ttl = timedelta(seconds=lease_s)
-        self._mode = pool_mode
-        self._holder = holder or holder_name()
+        # The previous release's advisory lock too, in session mode (ops/database.md).
+        self._holds = PlayerHolds(wait_s=lock_wait_s, lease_s=lease_s,
+                                  advisory_lock=pool_mode == "session", holder=holder)
 
     @classmethod
     async def connect(cls, database_url: str, *, min_size: int = 2, max_size: int = 10,
@@ -474,7 +377,7 @@ class PostgresJournal:
         # the role's or the database's default has to name the journal's schema.
         try:
             found = await pool.fetchval("SELECT current_schema()")
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+        except DRIVER_ERRORS as exc:
             await pool.close()
             raise JournalUnavailable(f"cannot reach the journal database: {exc}") from exc
         if found != SCHEMA:
@@ -499,95 +402,43 @@ class PostgresJournal:
         """Hold ``player_key``'s journal exclusively; JournalBusy after the wait limit."""
         conn = await self._acquire()
         try:
-            session = self._mode == "session"
-            if session:
-                await self._lock(conn, player_key)
-            try:
-                epoch = await self._take_lease(conn, player_key, force=session)
-                try:
-                    yield PostgresPlayerJournal(conn, player_key,
-                                                Lease(epoch=epoch, ttl=self._lease_ttl))
-                finally:
-                    await self._release_lease(conn, player_key, epoch)
-            finally:
-                if session:
-                    await self._unlock(conn, player_key)
+            async with self._holds.hold(conn, player_key) as lease:
+                yield PostgresPlayerJournal(conn, player_key, lease)
         finally:
             await self._pool.release(conn)
 
-    @_translated
+    @translated
     async def _acquire(self) -> Any:
         return await self._pool.acquire(timeout=10.0)
 
-    @_translated
-    async def _lock(self, conn: asyncpg.Connection, player_key: str) -> None:
-        await conn.execute(Q_LOCK_PLAYER, _PLAYER_LOCK_CLASS, player_key, self._lock_wait)
-
-    @_translated
-    async def _unlock(self, conn: asyncpg.Connection, player_key: str) -> None:
-        if conn.is_in_transaction():  # a failed commit left it open; ends before unlocking
-            return
-        await conn.execute(Q_UNLOCK_PLAYER, _PLAYER_LOCK_CLASS, player_key)
-
-    @_translated
-    async def _take_lease(self, conn: asyncpg.Connection, player_key: str, *,
-                          force: bool) -> int:
-        """The new epoch of the player's lease; polls while another call holds it."""
-        deadline = time.monotonic() + self._lock_wait_s
-        pause = 0.002
-        while True:
-            epoch = await conn.fetchval(Q_TAKE_LEASE, PLAYER_LEASE, player_key, self._holder,
-                                        self._lease_ttl, force)
-            if epoch is not None:
-                return int(epoch)
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise JournalBusy("the player's journal is held by another call")
-            # Jittered, so two waiters on one player do not poll in step.
-            await asyncio.sleep(min(left, pause * random.uniform(0.5, 1.0)))
-            pause = min(pause * 2, _LEASE_POLL_MAX_S)
-
-    async def _release_lease(self, conn: asyncpg.Connection, player_key: str,
-                             epoch: int) -> None:
-        try:
-            if conn.is_in_transaction():  # a failed commit left it open; the lease expires
-                return
-            await conn.execute(Q_RELEASE_LEASE, PLAYER_LEASE, player_key, epoch)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
-                asyncpg.InternalClientError) as exc:
-            # (InterfaceError also when the connection died and the pool took it back.)
-            # The call's own outcome stands; the lease expires on its own (or, in session mode,
-            # the next call takes it anyway).
-            log.warning("lease on %s not released (it expires): %s", player_key, exc)
-
-    @_translated
+    @translated
     async def operator_for_key(self, key_hash: str) -> str | None:
         """The operator owning an API key hash."""
         v = await self._pool.fetchval(Q_OPERATOR_FOR_KEY, key_hash)
         return None if v is None else str(v)
 
-    @_translated
+    @translated
     async def add_operator_key(self, *, operator_id: str, key_hash: str, label: str) -> None:
         """Store an API key hash."""
         await self._pool.execute(Q_ADD_OPERATOR_KEY, key_hash, operator_id, label)
 
-    @_translated
+    @translated
     async def find_session(self, player_key: str, token_hash: str) -> Session | None:
         """The session of a token hash."""
         r = await self._pool.fetchrow(Q_FIND_SESSION, player_key, token_hash)
         return None if r is None else _session(r)
 
-    @_translated
+    @translated
     async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:
         """A round with its events."""
         return _round(await self._pool.fetchrow(Q_GET_ROUND, player_key, round_id))
 
-    @_translated
+    @translated
     async def active_round(self, player_key: str) -> StoredRound | None:
         """The player's unfinished round."""
         return _round(await self._pool.fetchrow(Q_ACTIVE_ROUND, player_key))
 
-    @_translated
+    @translated
     async def list_rounds(self, player_key: str, brand_id: str, *,
                           before: tuple[datetime, str] | None, limit: int) -> list[StoredRound]:
         """The player's rounds in a brand, newest first."""
@@ -595,33 +446,33 @@ class PostgresJournal:
         rows = await self._pool.fetch(Q_LIST_ROUNDS, player_key, brand_id, at, rid, limit)
         return [r for r in map(_round, rows) if r is not None]
 
-    @_translated
+    @translated
     async def movements(self, player_key: str, round_id: str) -> list[Movement]:
         """A round's wallet movements."""
         rows = await self._pool.fetch(Q_ROUND_MOVEMENTS, player_key, round_id)
         return [_movement(r) for r in rows]
 
-    @_translated
+    @translated
     async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
         """Unfinished rounds untouched since before ``before``."""
         rows = await self._pool.fetch(Q_ABANDONED_ROUNDS, before, limit)
         return [r for r in map(_round, rows) if r is not None]
 
-    @_translated
+    @translated
     async def players_with_open_movements(self, *, now: datetime, min_age: timedelta,
                                           max_backoff: timedelta, limit: int) -> list[str]:
         """Players with an outbox row open and due (exponential backoff per row)."""
         rows = await self._pool.fetch(Q_PLAYERS_WITH_OPEN, now, min_age, max_backoff, limit)
         return [str(r["player_key"]) for r in rows]
 
-    @_translated
+    @translated
     async def outbox_backlog(self) -> OutboxBacklog:
         """The open outbox rows of every player, and the age of the oldest."""
         r = await self._pool.fetchrow(Q_OUTBOX_BACKLOG)
         assert r is not None  # an aggregate always returns one row
         return OutboxBacklog(open_rows=int(r["open_rows"]), oldest_age_s=float(r["oldest_age_s"]))
 
-    @_translated
+    @translated
     async def active_sessions(self) -> int:
         """Sessions not yet expired, of every player."""
         return int(await self._pool.fetchval(Q_ACTIVE_SESSIONS))

@@ -9,7 +9,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from rgs.journal.postgres import Lease, PostgresPlayerJournal
+from rgs.journal.leases import Lease
+from rgs.journal.postgres import PostgresPlayerJournal
 from rgs.service.ports import JournalUnavailable
 
 
@@ -44,7 +45,7 @@ class _ReleasedConnection:
 
 async def test_a_lease_that_cannot_be_released_is_left_to_expire_without_masking_the_call(
 ) -> None:
-    from rgs.journal.postgres import PostgresJournal
+    from rgs.journal.leases import PlayerHolds
 
-    journal = PostgresJournal(None, pool_mode="transaction")  # type: ignore[arg-type]
-    await journal._release_lease(_ReleasedConnection(), "op/p", 3)  # type: ignore[arg-type]
+    holds = PlayerHolds(wait_s=1, lease_s=30, advisory_lock=False)
+    await holds._release(_ReleasedConnection(), "op/p", 3)  # type: ignore[arg-type]
