@@ -51,6 +51,13 @@ def external_series() -> frozenset[str]:
                      for m in names)
 
 
+def own_series(names: Iterable[str]) -> set[str]:
+    """Of the series ``names`` (read by dashboards and rules), those the RGS itself must serve:
+    not recording rules (``level:metric:operation``), not Prometheus' own, not other
+    exporters'."""
+    return {n for n in names if ":" not in n} - PROMETHEUS_PROVIDED - external_series()
+
+
 def tool(name: str) -> str:
     """The path of ``name`` (cache first, then PATH); fails the test when it is missing."""
     cached = TOOLS_CACHE / "bin" / name

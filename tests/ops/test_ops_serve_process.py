@@ -20,7 +20,7 @@ import asyncpg
 import grpc
 import pytest
 import yaml
-from ops_toolbox import OPS, PROMETHEUS_PROVIDED, ROOT, external_series, names_in
+from ops_toolbox import OPS, ROOT, names_in, own_series
 
 from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
 from rgs.service.common import sha256_hex
@@ -68,8 +68,7 @@ def _used_by_dashboards_and_rules() -> set[str]:
     for board in (OPS / "grafana" / "dashboards").glob("*.json"):
         d = json.loads(board.read_text())
         exprs += [t["expr"] for p in d["panels"] for t in p.get("targets", [])]
-    # Recording rules (level:metric:operation) and other exporters' series are not ours.
-    return {n for n in names_in(exprs) if ":" not in n} - PROMETHEUS_PROVIDED - external_series()
+    return own_series(names_in(exprs))
 
 
 async def test_served_process_exports_metrics_logs_json_and_answers_health(
