@@ -20,12 +20,14 @@ from typing import Any
 import grpc
 
 from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
-from rgs.config import ConfigError, RgsSettings, load_brands
+from rgs.config import ConfigError, RgsSettings
+from rgs.config import platform as load_platform
 from rgs.journal.postgres import PoolMode, PostgresJournal
 from rgs.observability.certificates import publish_expiry, publish_file_expiry
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.observability.metrics import count_rng_failures, watch_journal_pool
 from rgs.observability.tracing import client_interceptors
+from rgs.platform_file import Operator, Platform
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
@@ -35,8 +37,10 @@ from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
 from rgs.service.reconciler import Reconciler
 from rgs.wallet.grpc_wallet import GrpcWallet, GrpcWalletSettings
+from rgs.wallet.guard import GuardedWallet, GuardSettings
 from rgs.wallet.http_wallet import HttpWallet, HttpWalletSettings
 from rgs.wallet.port import Wallet
+from rgs.wallet.router import WalletRouter
 
 DEV_OPERATOR_KEYS = {"dev-operator": "rgs-dev-operator-key",
                      "other-operator": "rgs-other-operator-key"}
@@ -124,11 +128,48 @@ async def connect_ops_journal(settings: RgsSettings) -> PostgresJournal:
                                          command_timeout=10.0)
 
 
+def wallet_adapter(op: Operator) -> tuple[Wallet, Callable[[], Awaitable[None]]]:
+    """The adapter for one operator's wallet connection, and how to close it."""
+    w = op.wallet
+    if w.kind == "http":
+        http_wallet = HttpWallet(HttpWalletSettings(
+            url=w.url, hmac_secret=w.hmac_secret.get_secret_value(), timeout_s=w.timeout_s,
+            tls_ca_file=w.tls.ca_file if w.tls else None, max_connections=w.max_in_flight))
+        return http_wallet, http_wallet.close
+    if w.tls is not None and w.tls.cert_file is not None:
+        # Read at start only: a renewed client certificate needs the pods rolled.
+        publish_file_expiry(f"wallet_client:{op.id}", w.tls.cert_file)
+    grpc_wallet = GrpcWallet(GrpcWalletSettings(
+        target=w.address, api_key=w.api_key.get_secret_value(), timeout_s=w.timeout_s,
+        tls_ca_file=w.tls.ca_file if w.tls else None,
+        tls_cert_file=w.tls.cert_file if w.tls else None,
+        tls_key_file=w.tls.key_file if w.tls else None), interceptors=client_interceptors())
+    return grpc_wallet, grpc_wallet.close
+
+
+def operator_wallets(platform: Platform) -> tuple[WalletRouter,
+                                                   list[Callable[[], Awaitable[None]]]]:
+    """One guarded adapter per operator behind a router: every call reaches the wallet of its
+    own operator, and a slow or dead wallet exhausts only its own operator's bulkhead."""
+    wallets: dict[str, Wallet] = {}
+    closers: list[Callable[[], Awaitable[None]]] = []
+    for op in platform.operators.values():
+        adapter, close = wallet_adapter(op)
+        closers.append(close)
+        w = op.wallet
+        wallets[op.id] = GuardedWallet(adapter, GuardSettings(
+            max_in_flight=w.max_in_flight, queue_wait_s=w.queue_wait_s,
+            failures=w.breaker_failures, open_s=w.breaker_open_s), name=op.id)
+    return WalletRouter(wallets), closers
+
+
 async def build(settings: RgsSettings, *, journal: Journal | None = None,
                 wallet: Wallet | None = None, cards: CardSourceFactory | None = None,
-                clock: Clock = utc_now) -> App:
-    """Wire the application; any adapter given replaces the configured one."""
-    brands = load_brands(settings.brands_file)
+                clock: Clock = utc_now, platform: Platform | None = None) -> App:
+    """Wire the application; any adapter given replaces the configured one (``wallet`` replaces
+    every operator's wallet; ``platform`` replaces the platform file)."""
+    platform = platform or load_platform(settings)
+    brands = platform.brands
     closers: list[Callable[[], Awaitable[None]]] = []
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),
@@ -139,20 +180,9 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         closers.append(pg.close)
         watch_journal_pool(pg.pool_stats)
         journal = pg
-    if wallet is None and settings.wallet_kind == "http":
-        http_wallet = HttpWallet(HttpWalletSettings(
-            url=settings.wallet_url, hmac_secret=settings.wallet_hmac_secret,
-            timeout_s=settings.wallet_timeout_s, tls_ca_file=settings.wallet_tls_ca_file))
-        closers.append(http_wallet.close)
-        wallet = http_wallet
     if wallet is None:
-        grpc_wallet = GrpcWallet(GrpcWalletSettings(
-            target=settings.wallet_address, api_key=settings.wallet_api_key,
-            timeout_s=settings.wallet_timeout_s, tls_ca_file=settings.wallet_tls_ca_file,
-            tls_cert_file=settings.wallet_tls_cert_file,
-            tls_key_file=settings.wallet_tls_key_file), interceptors=client_interceptors())
-        closers.append(grpc_wallet.close)
-        wallet = grpc_wallet
+        wallet, wallet_closers = operator_wallets(platform)
+        closers.extend(wallet_closers)
     # Metrics, spans and round accounting wrap whichever adapters were chosen (fakes too).
     journal, wallet = InstrumentedJournal(journal), InstrumentedWallet(wallet)
     if cards is None:
@@ -180,8 +210,6 @@ async def serve(settings: RgsSettings, app: App,
     """Start the gRPC server for a built app."""
     tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
            if settings.tls_cert_file and settings.tls_key_file else None)
-    if settings.wallet_tls_cert_file is not None:
-        publish_file_expiry("wallet_client", settings.wallet_tls_cert_file)
     running = await start_server(
         game=app.game, office=app.office, listen=settings.listen, tls=tls,
         interceptors=interceptors,

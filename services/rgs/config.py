@@ -1,4 +1,5 @@
-"""Settings of the RGS process (environment variables prefixed ``RGS_``) and the brand file.
+"""Settings of the RGS process (environment variables prefixed ``RGS_``); the operators, their
+wallets and brands are in the platform file (:mod:`rgs.platform_file`).
 
 This is the settings edge: pydantic validates here and hands plain frozen values to the rest.
 """
@@ -6,20 +7,22 @@ This is the settings edge: pydantic validates here and hands plain frozen values
 from __future__ import annotations
 
 import ipaddress
-import json
+import os
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from rgs.engine import EngineError, TableLimits
-from rgs.service.model import Brand
-from rgs.variants import VARIANTS
-
-DEFAULT_BRANDS_FILE = Path(__file__).resolve().parent / "sandbox_brands.json"
-"""The sandbox's brand file, shipped with the package."""
+from rgs.platform_file import (
+    DEFAULT_PLATFORM_FILE,
+    Platform,
+    PlatformError,
+    describe,
+    load_platform,
+)
 
 
 class ConfigError(Exception):
@@ -51,26 +54,6 @@ class RgsSettings(BaseSettings):
     rolling upgrade from it stays serialised). ``transaction``: a transaction-mode pooler such
     as PgBouncer (no session state, no prepared statements kept; the role's search_path must
     start with the journal's schema). ops/database.md says when to switch."""
-    wallet_address: str = Field(default="127.0.0.1:50061", description="Wallet host:port.")
-    """host:port of the operator wallet (``rgs.wallet.v1.WalletService``)."""
-    wallet_api_key: str = Field(default="sandbox-wallet-dev-key", min_length=8,
-                                description="Bearer secret sent to the wallet.")
-    """Bearer secret sent to the wallet on every call."""
-    wallet_timeout_s: float = Field(default=5.0, gt=0, description="Per-call wallet deadline.")
-    """Deadline of each wallet call, in seconds."""
-    wallet_kind: Literal["grpc", "http"] = Field(
-        default="grpc", description="Wallet protocol: grpc (rgs.wallet.v1) or signed HTTP/JSON.")
-    """Which adapter calls the wallet: ``grpc`` (``rgs.wallet.v1``) or ``http`` (signed JSON)."""
-    wallet_url: str = Field(default="", description="Base URL of an HTTP/JSON wallet.")
-    """Base URL of the HTTP/JSON wallet (``wallet_kind=http``)."""
-    wallet_hmac_secret: str = Field(default="", description="HMAC-SHA256 secret (HTTP wallet).")
-    """Shared secret signing HTTP wallet requests and answers (``wallet_kind=http``)."""
-    wallet_tls_ca_file: Path | None = Field(default=None, description="CA for the wallet's TLS.")
-    """PEM CA bundle to verify the wallet's certificate; unset means plaintext to the wallet."""
-    wallet_tls_cert_file: Path | None = Field(default=None, description="mTLS client cert.")
-    """PEM client certificate for mutual TLS with the wallet."""
-    wallet_tls_key_file: Path | None = Field(default=None, description="mTLS client key.")
-    """PEM private key of the client certificate."""
     tls_cert_file: Path | None = Field(default=None, description="PEM server certificate.")
     """PEM certificate chain this server presents; with tls_key_file enables TLS."""
     tls_key_file: Path | None = Field(default=None, description="PEM server private key.")
@@ -85,8 +68,10 @@ class RgsSettings(BaseSettings):
     rng_prediction_resistance: bool = Field(
         default=False, description="Reseed the DRBG from the OS before every Generate request.")
     """SP 800-90A prediction resistance: fresh OS entropy before every Generate request."""
-    brands_file: Path = Field(default=DEFAULT_BRANDS_FILE, description="Brand config JSON.")
-    """The brand configuration file (operators' brands, variants, currency, limits)."""
+    platform_file: Path = Field(default=DEFAULT_PLATFORM_FILE,
+                                description="Operators, their wallets and brands (JSON).")
+    """The platform file (:mod:`rgs.platform_file`): the operators, each with its wallet
+    connection and its brands (variants and their options, currencies, limits)."""
     session_ttl_s: int = Field(default=4 * 3600, ge=60, description="Session lifetime.")
     """How long a player session stays valid, in seconds."""
     lock_wait_s: float = Field(default=5.0, gt=0, description="Wait for a busy player.")
@@ -96,8 +81,8 @@ class RgsSettings(BaseSettings):
     """How long a call's lease on its player's journal lasts without a write (every write
     renews it). A replica that died keeps its players waiting this long (in transaction pool
     mode); a call that pauses longer than this may be taken over and then fails UNAVAILABLE.
-    Must exceed the longest stretch between two writes, one wallet call: at least twice
-    wallet_timeout_s."""
+    Must exceed the longest stretch between two writes, one wallet call: at least twice the
+    longest wallet ``timeout_s`` of the platform file (checked when it is loaded)."""
     reconcile_interval_s: float = Field(default=10.0, ge=0, description="Reconciler period.")
     """Seconds between reconciler passes over open outbox rows (0 turns it off)."""
     reconcile_min_age_s: float = Field(default=30.0, ge=0, description="Outbox row age.")
@@ -144,16 +129,6 @@ class RgsSettings(BaseSettings):
     def _safe(self) -> RgsSettings:
         if self.environment == "production" and self.test_mode:
             raise ValueError("test_mode is refused together with environment=production")
-        if self.wallet_kind == "http" and (not self.wallet_url
-                                           or len(self.wallet_hmac_secret) < 16):
-            raise ValueError("wallet_kind=http needs RGS_WALLET_URL and RGS_WALLET_HMAC_SECRET "
-                             "(16+ characters)")
-        if (self.wallet_kind == "http" and self.environment == "production"
-                and not self.wallet_url.startswith("https://")):
-            raise ValueError("in production the HTTP wallet is reached over https only")
-        if self.player_lease_s < 2 * self.wallet_timeout_s:
-            raise ValueError("player_lease_s must be at least twice wallet_timeout_s: a call "
-                             "must not lose its player's lease while it waits for the wallet")
         if (self.tls_cert_file is None) != (self.tls_key_file is None):
             raise ValueError("tls_cert_file and tls_key_file go together")
         if not self.tls_enabled and not is_loopback(self.listen) and (
@@ -173,12 +148,28 @@ class RgsSettings(BaseSettings):
         return timedelta(seconds=self.session_ttl_s)
 
 
-def load_settings(**overrides: object) -> RgsSettings:
-    """Settings from the environment with ``overrides``; ConfigError when invalid."""
+REMOVED_SETTINGS = ("RGS_BRANDS_FILE", "RGS_WALLET_ADDRESS", "RGS_WALLET_API_KEY",
+                    "RGS_WALLET_TIMEOUT_S", "RGS_WALLET_KIND", "RGS_WALLET_URL",
+                    "RGS_WALLET_HMAC_SECRET", "RGS_WALLET_TLS_CA_FILE", "RGS_WALLET_TLS_CERT_FILE",
+                    "RGS_WALLET_TLS_KEY_FILE")
+"""Settings of the single-operator RGS, now per operator in the platform file: refused at start
+(silently ignoring them would send every operator's money to one wallet, or to none)."""
+
+
+def load_settings(environ: Mapping[str, str] | None = None, **overrides: object
+                  ) -> RgsSettings:
+    """Settings from the environment with ``overrides``; ConfigError when invalid. The message
+    names each field at fault and never quotes a value (a secret may be among them)."""
+    env = os.environ if environ is None else environ
+    stale = [name for name in REMOVED_SETTINGS if name in env]
+    if stale:
+        raise ConfigError(f"{', '.join(stale)}: no longer read; each operator's wallet and "
+                          "brands are configured in the platform file (RGS_PLATFORM_FILE, see "
+                          "docs/operators.md)")
     try:
         return RgsSettings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
-        raise ConfigError(str(exc)) from exc
+        raise ConfigError(describe(exc, "settings")) from None
 
 
 def is_loopback(listen: str) -> bool:
@@ -192,57 +183,18 @@ def is_loopback(listen: str) -> bool:
         return False
 
 
-class _LimitsModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    main_min: int = Field(ge=1)
-    main_max: int = Field(ge=1)
-    side_min: int = Field(ge=1)
-    side_max: int = Field(ge=1)
-
-
-class _BrandModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")
-    operator_id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")
-    currency: str = Field(pattern=r"^[A-Z]{3}$")
-    variants: list[str] = Field(min_length=1)
-    limits: _LimitsModel | None = None
-    variant_limits: dict[str, _LimitsModel] = Field(default_factory=dict)
-
-
-class _BrandFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    brands: list[_BrandModel] = Field(min_length=1)
-
-
-def _limits(m: _LimitsModel) -> TableLimits:
-    return TableLimits(main_min=m.main_min, main_max=m.main_max, side_min=m.side_min,
-                       side_max=m.side_max)
-
-
-def load_brands(path: Path) -> dict[str, Brand]:
-    """Load and validate a brand file: known variants, sane limits, unique ids."""
+def platform(settings: RgsSettings) -> Platform:
+    """The platform file the settings name, validated (production rules in production);
+    ConfigError naming every field at fault."""
     try:
-        raw = _BrandFile.model_validate(json.loads(path.read_text("utf-8")))
-    except (OSError, ValueError) as exc:  # ValidationError and JSONDecodeError are ValueErrors
-        raise ConfigError(f"brand file {path}: {exc}") from exc
-    out: dict[str, Brand] = {}
-    for b in raw.brands:
-        if b.id in out:
-            raise ConfigError(f"brand file {path}: brand {b.id} appears twice")
-        limits: dict[str, TableLimits] = {}
-        for v in b.variants:
-            if v not in VARIANTS:
-                raise ConfigError(f"brand {b.id}: unknown variant {v!r} (known: "
-                                  f"{', '.join(VARIANTS)})")
-            chosen = b.variant_limits.get(v) or b.limits
-            try:
-                limits[v] = _limits(chosen) if chosen else VARIANTS[v].limits
-            except EngineError as exc:
-                raise ConfigError(f"brand {b.id}, variant {v}: {exc}") from exc
-        stray = set(b.variant_limits) - set(b.variants)
-        if stray:
-            raise ConfigError(f"brand {b.id}: limits for variants it does not offer: {stray}")
-        out[b.id] = Brand(id=b.id, operator_id=b.operator_id, currency=b.currency,
-                          variants=tuple(b.variants), limits=limits)
-    return out
+        loaded = load_platform(settings.platform_file,
+                               production=settings.environment == "production")
+    except PlatformError as exc:
+        raise ConfigError(str(exc)) from None
+    longest = max((o.wallet.timeout_s for o in loaded.operators.values()), default=0.0)
+    if settings.player_lease_s < 2 * longest:
+        raise ConfigError(f"RGS_PLAYER_LEASE_S ({settings.player_lease_s:g}) must be at least "
+                          f"twice the longest wallet timeout of the platform file "
+                          f"({longest:g} s): a call must not lose its player's lease while it "
+                          "waits for the wallet")
+    return loaded

@@ -38,6 +38,8 @@ def parse_settings(argv: Sequence[str] | None = None) -> SandboxWalletSettings:
         "--no-demo-players", dest="seed_demo_players", action="store_false", default=None
     )
     parser.add_argument("--fault-seed", type=int)
+    parser.add_argument("--operator-id", help="the operator this wallet serves (default "
+                        "dev-operator); calls for any other are refused")
     ns = parser.parse_args(argv)
     overrides: dict[str, Any] = {k: v for k, v in vars(ns).items() if v is not None}
     return SandboxWalletSettings(**overrides)

@@ -20,7 +20,8 @@ from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 
 def balance_query(msg: wallet_pb2.BalanceRequest) -> BalanceQuery:
     """BalanceRequest -> BalanceQuery."""
-    return BalanceQuery(player_id=msg.player_id, session_id=msg.session_id, currency=msg.currency)
+    return BalanceQuery(player_id=msg.player_id, session_id=msg.session_id, currency=msg.currency,
+                        operator_id=msg.operator_id, brand_id=msg.brand_id)
 
 
 def debit_call(msg: wallet_pb2.DebitRequest) -> MoneyCall:
@@ -33,6 +34,8 @@ def debit_call(msg: wallet_pb2.DebitRequest) -> MoneyCall:
         session_id=msg.session_id,
         currency=msg.currency,
         amount=msg.amount,
+        operator_id=msg.operator_id,
+        brand_id=msg.brand_id,
     )
 
 
@@ -47,6 +50,8 @@ def credit_call(msg: wallet_pb2.CreditRequest) -> MoneyCall:
         currency=msg.currency,
         amount=msg.amount,
         round_closed=msg.round_closed,
+        operator_id=msg.operator_id,
+        brand_id=msg.brand_id,
     )
 
 
@@ -61,6 +66,8 @@ def rollback_call(msg: wallet_pb2.RollbackRequest) -> MoneyCall:
         currency=msg.currency,
         amount=msg.amount,
         debit_transaction_id=msg.debit_transaction_id,
+        operator_id=msg.operator_id,
+        brand_id=msg.brand_id,
     )
 
 
@@ -191,4 +198,6 @@ def transaction_message(record: TransactionRecord) -> sandbox_pb2.Transaction:
         debit_transaction_id=record.debit_transaction_id,
         rolled_back_by=record.rolled_back_by,
         created_at=created,
+        operator_id=record.operator_id,
+        brand_id=record.brand_id,
     )

@@ -22,6 +22,8 @@ class BalanceQuery:
     player_id: str
     session_id: str
     currency: str
+    operator_id: str = ""
+    brand_id: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,6 +42,8 @@ class MoneyCall:
     amount: int
     round_closed: bool = False
     debit_transaction_id: str = ""
+    operator_id: str = ""
+    brand_id: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,6 +86,8 @@ class TransactionRecord:
     debit_transaction_id: str
     rolled_back_by: str
     created_at: datetime
+    operator_id: str = ""
+    brand_id: str = ""
 
 
 DEMO_PLAYERS: tuple[PlayerAccount, ...] = (

@@ -37,7 +37,8 @@ Conn: TypeAlias = "asyncpg.pool.PoolConnectionProxy[asyncpg.Record]"
 _PLAYER_COLUMNS = "player_id, currency, balance, blocked, debit_limit"
 _TXN_COLUMNS = (
     "seq, transaction_id, kind, player_id, round_id, session_id, currency, amount, round_closed,"
-    " debit_transaction_id, balance_change, balance_after, rolled_back_by, created_at"
+    " debit_transaction_id, balance_change, balance_after, rolled_back_by, created_at,"
+    " operator_id, brand_id"
 )
 
 
@@ -99,6 +100,8 @@ def _record(row: asyncpg.Record) -> TransactionRecord:
         debit_transaction_id=row["debit_transaction_id"],
         rolled_back_by=row["rolled_back_by"],
         created_at=row["created_at"],
+        operator_id=row["operator_id"],
+        brand_id=row["brand_id"],
     )
 
 
@@ -112,6 +115,8 @@ def _same_call(row: asyncpg.Record, call: MoneyCall) -> bool:
         and row["amount"] == call.amount
         and row["round_closed"] == call.round_closed
         and row["debit_transaction_id"] == call.debit_transaction_id
+        and row["operator_id"] == call.operator_id
+        and row["brand_id"] == call.brand_id
     )
 
 
@@ -267,7 +272,8 @@ async def _record_movement(
     row = await conn.fetchrow(
         "INSERT INTO sandbox_wallet.transactions (transaction_id, kind, player_id, round_id,"
         " session_id, currency, amount, round_closed, debit_transaction_id, balance_change,"
-        " balance_after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+        " balance_after, operator_id, brand_id)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
         f" RETURNING {_TXN_COLUMNS}",
         call.transaction_id,
         call.kind.value,
@@ -280,6 +286,8 @@ async def _record_movement(
         call.debit_transaction_id,
         change,
         balance_after,
+        call.operator_id,
+        call.brand_id,
     )
     assert row is not None  # INSERT ... RETURNING always yields the row
     return _movement(row)

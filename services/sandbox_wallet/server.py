@@ -93,7 +93,7 @@ async def start(settings: SandboxWalletSettings) -> RunningWallet:
         faults = FaultBoard(rng=random.Random(settings.fault_seed))
         server = grpc.aio.server(interceptors=[BearerAuth(settings.api_key)])
         wallet_pb2_grpc.add_WalletServiceServicer_to_server(
-            WalletServicer(PostgresLedger(pool), faults), server
+            WalletServicer(PostgresLedger(pool), faults, settings.operator_id), server
         )
         sandbox_pb2_grpc.add_SandboxControlServiceServicer_to_server(
             ControlServicer(admin, faults), server

@@ -15,6 +15,7 @@ import grpc
 from rgs.generated.wallet.v1 import wallet_pb2, wallet_pb2_grpc
 from sandbox_wallet import converters as cv
 from sandbox_wallet import status
+from sandbox_wallet.domain import BalanceQuery, MoneyCall
 from sandbox_wallet.errors import Reason, WalletRefusal
 from sandbox_wallet.faults import FaultBoard, Method, run_with_fault
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
@@ -43,18 +44,31 @@ async def _answer(context: Context, work: Callable[[], Awaitable[T]]) -> T:
 class WalletServicer(wallet_pb2_grpc.WalletServiceServicer):
     """``rgs.wallet.v1.WalletService`` backed by the PostgreSQL ledger, with fault injection."""
 
-    def __init__(self, ledger: PostgresLedger, faults: FaultBoard) -> None:
+    def __init__(self, ledger: PostgresLedger, faults: FaultBoard, operator_id: str) -> None:
         self._ledger = ledger
         self._faults = faults
+        self._operator_id = operator_id
 
     async def _faulted(
-        self, context: Context, method: Method, player_id: str, apply: Callable[[], Awaitable[T]]
+        self,
+        context: Context,
+        method: Method,
+        call: MoneyCall | BalanceQuery,
+        apply: Callable[[], Awaitable[T]],
     ) -> T:
-        rule = self._faults.draw(method, player_id)
-        return await _answer(
-            context,
-            lambda: run_with_fault(rule, apply, time_remaining=context.time_remaining()),
-        )
+        async def work() -> T:
+            if call.operator_id != self._operator_id:
+                # Another operator's call (or one that names none) must never touch this
+                # operator's players, whatever the player id.
+                raise WalletRefusal(
+                    Reason.INVALID_REQUEST,
+                    f"this wallet serves operator {self._operator_id}, not "
+                    f"{call.operator_id[:64]!r}",
+                )
+            rule = self._faults.draw(method, call.player_id)
+            return await run_with_fault(rule, apply, time_remaining=context.time_remaining())
+
+        return await _answer(context, work)
 
     async def Balance(
         self, request: wallet_pb2.BalanceRequest, context: Context
@@ -62,7 +76,7 @@ class WalletServicer(wallet_pb2_grpc.WalletServiceServicer):
         """Read the player's balance."""
         query = cv.balance_query(request)
         account = await self._faulted(
-            context, Method.BALANCE, query.player_id, lambda: self._ledger.balance(query)
+            context, Method.BALANCE, query, lambda: self._ledger.balance(query)
         )
         return cv.balance_response(account)
 
@@ -72,7 +86,7 @@ class WalletServicer(wallet_pb2_grpc.WalletServiceServicer):
         """Take a stake (idempotent per transaction id)."""
         call = cv.debit_call(request)
         movement = await self._faulted(
-            context, Method.DEBIT, call.player_id, lambda: self._ledger.apply(call)
+            context, Method.DEBIT, call, lambda: self._ledger.apply(call)
         )
         return cv.debit_response(movement)
 
@@ -82,7 +96,7 @@ class WalletServicer(wallet_pb2_grpc.WalletServiceServicer):
         """Pay a win or close a round (idempotent per transaction id)."""
         call = cv.credit_call(request)
         movement = await self._faulted(
-            context, Method.CREDIT, call.player_id, lambda: self._ledger.apply(call)
+            context, Method.CREDIT, call, lambda: self._ledger.apply(call)
         )
         return cv.credit_response(movement)
 
@@ -92,7 +106,7 @@ class WalletServicer(wallet_pb2_grpc.WalletServiceServicer):
         """Cancel a debit, seen or not (idempotent per transaction id)."""
         call = cv.rollback_call(request)
         movement = await self._faulted(
-            context, Method.ROLLBACK, call.player_id, lambda: self._ledger.apply(call)
+            context, Method.ROLLBACK, call, lambda: self._ledger.apply(call)
         )
         return cv.rollback_response(movement)
 

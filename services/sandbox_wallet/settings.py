@@ -46,3 +46,8 @@ class SandboxWalletSettings(BaseSettings):
         default=None, description="Seed of the fault-probability RNG, for reproducible runs."
     )
     pool_size: int = Field(default=10, ge=1, description="Database connections to keep open.")
+    operator_id: str = Field(
+        default="dev-operator",
+        description="The one operator this wallet serves: a call naming another operator is "
+        "refused INVALID_REQUEST (an RGS hosts many operators, each with its own wallet).",
+    )

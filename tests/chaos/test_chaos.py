@@ -54,6 +54,7 @@ from rgs.journal.postgres import PostgresJournal
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from support.databases import SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
 from support.pgbouncer import running_pgbouncer, set_journal_search_path
+from support.platforms import write_platform_file
 
 CHAOS_SECONDS = float(os.environ.get("RGS_CHAOS_SECONDS", "30"))
 PLAYERS = int(os.environ.get("RGS_CHAOS_PLAYERS", "10"))
@@ -383,8 +384,10 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
                               "--fault-seed", str(SEED)],
                              target=f"127.0.0.1:{wport}", log=tmp_path / "wallet.log")
         procs.append(wallet)
-        env = {"RGS_WALLET_ADDRESS": wallet.target, "RGS_WALLET_API_KEY": WALLET_KEY,
-               "RGS_LOCK_WAIT_S": "10", "RGS_WALLET_TIMEOUT_S": "1",
+        platform_file = write_platform_file(tmp_path / "platform.json",
+                                            {"dev-operator": wallet.target},
+                                            **{"dev-operator": {"timeout_s": 1}})
+        env = {"RGS_PLATFORM_FILE": str(platform_file), "RGS_LOCK_WAIT_S": "10",
                "RGS_RECONCILE_INTERVAL_S": "0.5", "RGS_RECONCILE_MIN_AGE_S": "2",
                "RGS_ABANDON_AFTER_S": "3", **pooling}
         ports = [free_port(), free_port()]

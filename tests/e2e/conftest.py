@@ -27,6 +27,8 @@ class Clients:
     games: list[blackjack_pb2_grpc.BlackjackServiceAsyncStub]
     operators: list[operator_pb2_grpc.OperatorServiceAsyncStub]
     control: sandbox_pb2_grpc.SandboxControlServiceAsyncStub
+    #: other-operator's wallet's control stub.
+    other_control: sandbox_pb2_grpc.SandboxControlServiceAsyncStub
     rgs_db: str
     channels: list[grpc.aio.Channel]
 
@@ -36,23 +38,29 @@ async def e2e(database_templates: DatabaseTemplates, tmp_path_factory: object
               ) -> AsyncIterator[Clients]:
     rgs_name, rgs_db = await database_templates.fresh(RGS_TEMPLATE)
     wallet_name, wallet_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    other_name, other_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
     journal = await PostgresJournal.connect(rgs_db, min_size=1, max_size=1)
     await add_dev_operator_keys(journal)
     await journal.close()
     logs = Path(tmp_path_factory.mktemp("e2e"))  # type: ignore[attr-defined]
-    stack = await start_stack(rgs_db=rgs_db, wallet_db=wallet_db, replicas=2, logs=logs)
+    stack = await start_stack(rgs_db=rgs_db, wallet_dbs={"dev-operator": wallet_db,
+                                                         "other-operator": other_db},
+                              replicas=2, logs=logs)
     channels = [grpc.aio.insecure_channel(p.target) for p in stack.replicas]
     wallet_channel = grpc.aio.insecure_channel(stack.wallet.target)
+    other_channel = grpc.aio.insecure_channel(stack.wallets["other-operator"].target)
     try:
         yield Clients(
             stack=stack,
             games=[blackjack_pb2_grpc.BlackjackServiceStub(c) for c in channels],
             operators=[operator_pb2_grpc.OperatorServiceStub(c) for c in channels],
             control=sandbox_pb2_grpc.SandboxControlServiceStub(wallet_channel),
+            other_control=sandbox_pb2_grpc.SandboxControlServiceStub(other_channel),
             rgs_db=rgs_db, channels=channels)
     finally:
-        for c in (*channels, wallet_channel):
+        for c in (*channels, wallet_channel, other_channel):
             await c.close()
         stack.stop()
         database_templates.discard(rgs_name)
         database_templates.discard(wallet_name)
+        database_templates.discard(other_name)

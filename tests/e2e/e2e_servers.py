@@ -17,6 +17,8 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from support.platforms import SANDBOX_WALLET_KEYS, write_platform_file
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -84,35 +86,50 @@ async def start(args: Sequence[str], *, target: str, log: Path,
 
 @dataclass
 class Stack:
-    """A sandbox wallet and RGS replicas over real databases."""
+    """A sandbox wallet per operator and RGS replicas over real databases."""
 
-    wallet: ServerProcess
+    wallets: dict[str, ServerProcess]
     replicas: list[ServerProcess] = field(default_factory=list)
+
+    @property
+    def wallet(self) -> ServerProcess:
+        """dev-operator's wallet."""
+        return self.wallets["dev-operator"]
 
     def stop(self) -> None:
         """Stop every process."""
-        for p in (*self.replicas, self.wallet):
+        for p in (*self.replicas, *self.wallets.values()):
             p.stop()
 
 
-async def start_stack(*, rgs_db: str, wallet_db: str, replicas: int, logs: Path,
-                      wallet_key: str = "sandbox-wallet-dev-key",
-                      rgs_env: dict[str, str] | None = None) -> Stack:
-    """Start the wallet and ``replicas`` RGS processes (test mode, ``rgs_env`` added to their
-    environment) in parallel."""
-    wport = free_port()
-    wallet = await start(["-m", "sandbox_wallet", "--listen", f"127.0.0.1:{wport}",
-                          "--database-url", wallet_db, "--api-key", wallet_key],
-                         target=f"127.0.0.1:{wport}", log=logs / "wallet.log")
-    stack = Stack(wallet=wallet)
+async def start_wallet(operator: str, db: str, logs: Path) -> ServerProcess:
+    """A sandbox wallet process serving ``operator`` with its sandbox key."""
+    port = free_port()
+    return await start(["-m", "sandbox_wallet", "--listen", f"127.0.0.1:{port}",
+                        "--database-url", db, "--api-key", SANDBOX_WALLET_KEYS[operator],
+                        "--operator-id", operator],
+                       target=f"127.0.0.1:{port}", log=logs / f"wallet-{operator}.log")
+
+
+async def start_stack(*, rgs_db: str, wallet_dbs: dict[str, str], replicas: int,
+                      logs: Path, env: dict[str, str] | None = None,
+                      wallet_fields: dict[str, dict[str, object]] | None = None) -> Stack:
+    """Start a wallet per operator of ``wallet_dbs`` and ``replicas`` RGS processes (test
+    mode), each with a platform file pointing every operator at its own wallet."""
+    started_wallets = await asyncio.gather(*(start_wallet(op, db, logs)
+                                             for op, db in wallet_dbs.items()))
+    stack = Stack(wallets=dict(zip(wallet_dbs, started_wallets, strict=True)))
     try:
+        platform_file = write_platform_file(
+            logs / "platform.json", {op: w.target for op, w in stack.wallets.items()},
+            **(wallet_fields or {}))
         ports = [free_port() for _ in range(replicas)]
-        env = {"RGS_WALLET_ADDRESS": wallet.target, "RGS_WALLET_API_KEY": wallet_key,
-               "RGS_LOCK_WAIT_S": "10", **(rgs_env or {})}
+        full_env = {"RGS_PLATFORM_FILE": str(platform_file), "RGS_LOCK_WAIT_S": "10",
+                    **(env or {})}
         started = await asyncio.gather(*(
             start(["-m", "rgs", "serve", "--listen", f"127.0.0.1:{p}",
                    "--database-url", rgs_db, "--test-mode"],
-                  target=f"127.0.0.1:{p}", log=logs / f"rgs{i}.log", env=env)
+                  target=f"127.0.0.1:{p}", log=logs / f"rgs{i}.log", env=full_env)
             for i, p in enumerate(ports)))
         stack.replicas.extend(started)
     except BaseException:

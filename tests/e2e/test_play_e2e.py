@@ -282,3 +282,18 @@ async def test_operator_voids_an_unfinished_round_and_every_stake_comes_back(
     view = (await e2e.games[0].GetRound(bj.GetRoundRequest(round_id=dealt.round_id),
                                         metadata=md)).round
     assert view.status == bj.ROUND_STATUS_VOIDED
+
+
+async def test_the_balance_is_known_before_the_first_round(e2e: Clients) -> None:
+    """Balance before the first round: CreateSession's answer carries it, GetBalance and
+    ListVariants give it, each as the operator's wallet holds it (and moving no money)."""
+    pid = await new_player(e2e, balance=12_345)
+    resp = await e2e.operators[0].CreateSession(op.CreateSessionRequest(
+        request_id=f"s-{pid}", brand_id="demo-casino", player_id=pid), metadata=OPERATOR)
+    assert resp.HasField("balance") and resp.balance == 12_345
+    md = (("authorization", f"Bearer {resp.session_token}"),)
+    got = await e2e.games[1].GetBalance(bj.GetBalanceRequest(), metadata=md)
+    assert (got.balance, got.currency) == (12_345, "EUR")
+    listed = await e2e.games[0].ListVariants(bj.ListVariantsRequest(), metadata=md)
+    assert listed.HasField("balance") and listed.balance == 12_345
+    assert await wallet_balance(e2e, pid) == 12_345

@@ -41,9 +41,10 @@ async def pooled(rgs_pooled_database_url: str,
     await add_dev_operator_keys(journal)
     await journal.close()
     stack = await start_stack(
-        rgs_db=rgs_pooled_database_url, wallet_db=await fresh_database(SANDBOX_WALLET_TEMPLATE),
+        rgs_db=rgs_pooled_database_url,
+        wallet_dbs={"dev-operator": await fresh_database(SANDBOX_WALLET_TEMPLATE)},
         replicas=2, logs=tmp_path,
-        rgs_env={"RGS_DATABASE_POOL_MODE": "transaction", "RGS_METRICS_LISTEN": "127.0.0.1:0"})
+        env={"RGS_DATABASE_POOL_MODE": "transaction", "RGS_METRICS_LISTEN": "127.0.0.1:0"})
     try:
         yield stack
     finally:

@@ -18,6 +18,7 @@ import pytest
 from e2e_servers import ROOT, free_port, wait_serving
 
 from rgs.cli import main as service_main
+from rgs.cli.service import wallet_database_name
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
 from rgs.generated.operator.v1 import operator_pb2 as op
@@ -32,12 +33,14 @@ async def test_sandbox_command_starts_everything_and_a_round_can_be_played(
     # An empty database: the sandbox must migrate both schemas itself.
     name, db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
     rgs, wallet = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
+    other_wallet = f"127.0.0.1:{free_port()}"
     log = ROOT / "var" / f"sandbox-e2e-{os.getpid()}.log"
     log.parent.mkdir(exist_ok=True)
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "rgs", "sandbox", "--listen", rgs,
-             "--wallet-listen", wallet, "--database-url", db], stdout=out,
+             "--wallet-listen", wallet, "--other-wallet-listen", other_wallet,
+             "--database-url", db], stdout=out,
             stderr=subprocess.STDOUT, cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT / "services")})
     try:
@@ -47,6 +50,12 @@ async def test_sandbox_command_starts_everything_and_a_round_can_be_played(
             await asyncio.sleep(0.1)
         printed = log.read_text()
         assert rgs in printed and "rgs-dev-operator-key" in printed and "grpcurl" in printed
+        # The banner says which key belongs to which operator, brands and wallet.
+        dev_block = printed[printed.index("operator dev-operator:"):]
+        assert dev_block.index("rgs-dev-operator-key") < dev_block.index(wallet)
+        other_block = printed[printed.index("operator other-operator:"):]
+        assert "rgs-other-operator-key" in other_block and other_wallet in other_block
+        assert "other-casino" in other_block and "jq -r .session_token" in printed
         async with grpc.aio.insecure_channel(rgs) as ch:
             s = await operator_pb2_grpc.OperatorServiceStub(ch).CreateSession(
                 op.CreateSessionRequest(request_id="s", brand_id="demo-casino",
@@ -67,6 +76,7 @@ async def test_sandbox_command_starts_everything_and_a_round_can_be_played(
         proc.wait(timeout=20)
         log.unlink(missing_ok=True)
         database_templates.discard(name)
+        database_templates.discard(wallet_database_name(db, "other-operator"))
     assert proc.returncode == 0
 
 
@@ -118,6 +128,7 @@ async def test_sandbox_honours_the_replica_settings_for_metrics_and_logging(
         proc.wait(timeout=20)
         log.unlink(missing_ok=True)
         database_templates.discard(name)
+        database_templates.discard(wallet_database_name(db, "other-operator"))
     assert proc.returncode == 0
     started = [line for line in lines if "observability: metrics on port" in line]
     if log_level == "WARNING":

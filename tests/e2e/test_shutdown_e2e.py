@@ -17,7 +17,7 @@ from pathlib import Path
 import grpc
 import pytest
 import pytest_asyncio
-from e2e_servers import ServerProcess, free_port, start
+from e2e_servers import ServerProcess, free_port, start, start_wallet
 
 from rgs.bootstrap import add_dev_operator_keys
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
@@ -27,12 +27,12 @@ from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.journal.postgres import PostgresJournal
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from support.databases import SANDBOX_WALLET_TEMPLATE
+from support.platforms import SANDBOX_WALLET_KEYS, write_platform_file
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 OPERATOR = (("authorization", "Bearer rgs-dev-operator-key"),)
-WALLET_KEY = "sandbox-wallet-dev-key"
-WALLET_AUTH = (("authorization", f"Bearer {WALLET_KEY}"),)
+WALLET_AUTH = (("authorization", f"Bearer {SANDBOX_WALLET_KEYS['dev-operator']}"),)
 START = 50_000
 STAND_WINS = ["TS", "6H", "9D", "7C", "9S"]
 
@@ -52,21 +52,19 @@ async def site(rgs_database_url: str, fresh_database: Callable[[str], Awaitable[
     journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
     await add_dev_operator_keys(journal)
     await journal.close()
-    wport = free_port()
-    wallet = await start(["-m", "sandbox_wallet", "--listen", f"127.0.0.1:{wport}",
-                          "--database-url", await fresh_database(SANDBOX_WALLET_TEMPLATE),
-                          "--api-key", WALLET_KEY], target=f"127.0.0.1:{wport}",
-                         log=tmp_path / "wallet.log")
+    wallet = await start_wallet("dev-operator", await fresh_database(SANDBOX_WALLET_TEMPLATE),
+                                tmp_path)
     started: list[ServerProcess] = [wallet]
+    platform_file = write_platform_file(tmp_path / "platform.json",
+                                        {"dev-operator": wallet.target})
 
     async def replica(name: str, env: dict[str, str]) -> ServerProcess:
         port = free_port()
         proc = await start(["-m", "rgs", "serve", "--listen", f"127.0.0.1:{port}",
                             "--database-url", rgs_database_url, "--test-mode"],
                            target=f"127.0.0.1:{port}", log=tmp_path / f"{name}.log",
-                           env={"RGS_WALLET_ADDRESS": wallet.target,
-                                "RGS_WALLET_API_KEY": WALLET_KEY, "RGS_LOG_FORMAT": "json",
-                                **env})
+                           env={"RGS_PLATFORM_FILE": str(platform_file),
+                                "RGS_LOG_FORMAT": "json", **env})
         started.append(proc)
         return proc
 

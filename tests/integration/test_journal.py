@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg
@@ -30,14 +31,17 @@ from rgs.service.model import (
     DealCommand,
     Movement,
     MovementStatus,
+    RequestScope,
     Session,
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalBusy, JournalLeaseLost, JournalUnavailable
+from rgs.service.ports import JournalBusy, JournalLeaseLost, JournalRejected, JournalUnavailable
 from rgs.variants import find_variant
+from rgs.variants.options import VariantOptions
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from support.pgbouncer import PgBouncer, set_journal_search_path
+from support.platforms import sandbox_platform
 from support.sandbox import AUTH, SandboxWalletClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -53,11 +57,14 @@ class JournalDb:
     url: str
     pool_mode: PoolMode
 
-    def settings(self, wallet: SandboxWalletClient, **extra: Any) -> RgsSettings:
-        """A test-mode replica's settings on this database and the sandbox wallet."""
-        return RgsSettings(test_mode=True, database_url=self.url,
-                           database_pool_mode=self.pool_mode, wallet_address=wallet.target,
-                           **extra)
+    async def app(self, wallet: SandboxWalletClient, **wallet_fields: Any) -> App:
+        """A test-mode replica on this database, dev-operator's wallet being the sandbox's
+        (with ``wallet_fields`` changed, e.g. ``timeout_s``)."""
+        platform = sandbox_platform({"dev-operator": wallet.target})
+        if wallet_fields:
+            platform = platform.with_wallets(**{"dev-operator": wallet_fields})
+        return await build(RgsSettings(test_mode=True, database_url=self.url,
+                                       database_pool_mode=self.pool_mode), platform=platform)
 
     async def connect(self, **options: Any) -> PostgresJournal:
         """A journal of its own (one more replica's pool)."""
@@ -77,8 +84,8 @@ async def journal_db(request: pytest.FixtureRequest, rgs_database_url: str,
 @pytest_asyncio.fixture(loop_scope="session")
 async def two_replicas(journal_db: JournalDb, sandbox_wallet: SandboxWalletClient
                        ) -> AsyncIterator[tuple[App, App]]:
-    a = await build(journal_db.settings(sandbox_wallet))
-    b = await build(journal_db.settings(sandbox_wallet))
+    a = await journal_db.app(sandbox_wallet)
+    b = await journal_db.app(sandbox_wallet)
     await add_dev_operator_keys(a.journal)
     yield a, b
     await a.close()
@@ -257,7 +264,8 @@ async def test_reconciler_rolls_back_a_debit_orphaned_by_a_crash(
 
     a, b = two_replicas
     s = await _session(a)
-    party = Party(player_id=ALICE, session_id=s.session_id, currency="EUR")
+    party = Party(operator_id="dev-operator", brand_id="demo-casino",
+                  player_id=ALICE, session_id=s.session_id, currency="EUR")
     async with a.journal.player(s.player_key) as pj:  # the call dies after the wallet answered
         await money.debit(pj, a.wallet, party, round_id="e" * 32, step=1, amount=700)
     assert await _balance(sandbox_wallet) == 100_000 - 700
@@ -289,7 +297,7 @@ async def test_sweeper_finishes_an_abandoned_round_from_another_replica(
 
 async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succeeds(
         journal_db: JournalDb, sandbox_wallet: SandboxWalletClient) -> None:
-    app = await build(journal_db.settings(sandbox_wallet, wallet_timeout_s=0.5))
+    app = await journal_db.app(sandbox_wallet, timeout_s=0.5)
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -322,7 +330,7 @@ async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with
     from rgs.service.reconciler import Reconciler
     from rgs.wallet.port import MoneyKind
 
-    app = await build(journal_db.settings(sandbox_wallet))
+    app = await journal_db.app(sandbox_wallet)
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -380,7 +388,7 @@ async def test_a_win_the_wallet_refuses_stays_open_and_is_paid_once_the_wallet_a
     from rgs.service.reconciler import Reconciler
     from rgs.wallet.port import MoneyKind
 
-    app = await build(journal_db.settings(sandbox_wallet))
+    app = await journal_db.app(sandbox_wallet)
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -419,7 +427,8 @@ async def test_reconcilers_of_two_replicas_running_at_once_drive_each_open_row_o
     a, b = two_replicas
     for player, amount in (("demo-alice", 700), ("demo-bob", 300)):
         s = await _session(a, player)
-        party = Party(player_id=player, session_id=s.session_id, currency="EUR")
+        party = Party(operator_id="dev-operator", brand_id="demo-casino",
+                      player_id=player, session_id=s.session_id, currency="EUR")
         async with a.journal.player(s.player_key) as pj:  # calls that died after the debit
             for step in (1, 2):
                 await money.debit(pj, a.wallet, party, round_id=f"{step}{player[5]}" * 16,
@@ -504,6 +513,20 @@ async def test_a_dead_replicas_lease_is_taken_at_once_in_session_mode_else_once_
         await journal.close()
 
 
+async def test_a_pool_acquire_timeout_is_journal_unavailable(rgs_database_url: str) -> None:
+    """A pool-acquire timeout escaped as a plain TimeoutError (a SERVER_ERROR); it is
+    JournalUnavailable, retryable, like every other time the database does not answer."""
+    journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
+    journal._acquire_timeout_s = 0.2  # type: ignore[attr-defined]
+    try:
+        async with journal.player("dev-operator/holder"):
+            with pytest.raises(JournalUnavailable):
+                async with journal.player("dev-operator/waiter"):
+                    pass
+    finally:
+        await journal.close()
+
+
 def _round(player_key: str, round_id: str, seq: int) -> StoredRound:
     return StoredRound(round_id=round_id, player_key=player_key, session_id="s", operator_id="op",
                        brand_id="demo-casino", player_id="p", currency="EUR",
@@ -513,8 +536,6 @@ def _round(player_key: str, round_id: str, seq: int) -> StoredRound:
 
 async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_call_took_over(
         rgs_pooled_database_url: str, rgs_database_url: str) -> None:
-    from datetime import UTC, datetime
-
     from rgs.wallet.port import MoneyKind
 
     key, rid = "op/stale", "a" * 32
@@ -546,7 +567,7 @@ async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_c
                     await pj.settle_movement(debit.transaction_id, MovementStatus.APPLIED, 900,
                                              error="")
                 with pytest.raises(JournalLeaseLost):
-                    await pj.update_response("r", "{}")
+                    await pj.update_response("r", "{}", RequestScope.PLAYER)
                 with pytest.raises(JournalLeaseLost):
                     await pj.save_session(Session(
                         session_id="s2", player_key=key, operator_id="op", brand_id="b",
@@ -556,7 +577,7 @@ async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_c
                 assert stored is not None and stored.seq == 1
                 assert [(m.transaction_id, m.status) for m in await taker.movements(rid)] == [
                     (debit.transaction_id, MovementStatus.PENDING)]
-                assert await taker.find_request("r") is None
+                assert await taker.find_request("r", RequestScope.PLAYER) is None
                 await taker.commit_round(round=_round(key, rid, 3), new_events_from=0,
                                          request=None)
         # The stale holder's exit released nothing of the taker's: the taker released its own.
@@ -576,3 +597,63 @@ async def test_through_a_pooler_a_role_without_the_journals_search_path_is_refus
     with pytest.raises(JournalUnavailable, match="ALTER ROLE"):
         await PostgresJournal.connect(pgbouncer.url_for(rgs_database_url),
                                       pool_mode="transaction")
+
+
+async def test_a_nul_byte_reaching_postgresql_is_rejected_not_unavailable(
+        rgs_database_url: str) -> None:
+    """A NUL byte PostgreSQL cannot store was answered UNAVAILABLE (retryable, counted as the
+    server failing); it is JournalRejected: the request's fault, never retryable."""
+    journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
+    try:
+        with pytest.raises(JournalRejected):
+            await journal.find_session("dev-operator/\x00", "x")
+        with pytest.raises(JournalRejected):
+            async with journal.player("dev-operator/alice") as pj:
+                await pj.find_request("r\x00", RequestScope.PLAYER)
+        assert await journal.find_session("dev-operator/alice", "x") is None  # still usable
+    finally:
+        await journal.close()
+
+
+def _open_round(round_id: str, brand: str, currency: str) -> StoredRound:
+    return StoredRound(round_id=round_id, player_key="dev-operator/alice", session_id="s",
+                       operator_id="dev-operator", brand_id=brand, player_id="alice",
+                       currency=currency, variant="electronic-h17", seq=1,
+                       status="player_turn", forced_cards=(), total_staked=100, total_paid=0,
+                       events=(), options=VariantOptions(decks=2))
+
+
+async def test_one_unfinished_round_per_brand_and_currency_and_request_ids_per_caller(
+        rgs_database_url: str) -> None:
+    """Migration 0010 on PostgreSQL: the unique index covers (player, brand, currency); the
+    idempotency records have a namespace per caller kind; a round keeps its options."""
+    journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
+    try:
+        async with journal.player("dev-operator/alice") as pj:
+            for rid, brand, cur in (("a" * 32, "demo-casino", "EUR"),
+                                    ("b" * 32, "demo-casino-usd", "USD"),
+                                    ("c" * 32, "other-casino", "EUR")):
+                await pj.commit_round(round=_open_round(rid, brand, cur), new_events_from=0,
+                                      request=StoredRequest(request_id="same", method="deal",
+                                                            request_hash=rid, response="{}",
+                                                            scope=RequestScope.PLAYER)
+                                      if rid[0] == "a" else None)
+            found = await pj.active_round("demo-casino-usd", "USD")
+            assert found is not None and found.round_id == "b" * 32
+            assert found.options == VariantOptions(decks=2)
+            with pytest.raises(JournalUnavailable):  # a second open round in one context
+                await pj.commit_round(round=_open_round("d" * 32, "demo-casino", "EUR"),
+                                      new_events_from=0, request=None)
+            await pj.save_session(
+                Session(session_id="s2", player_key="dev-operator/alice",
+                        operator_id="dev-operator", brand_id="demo-casino", player_id="alice",
+                        currency="EUR", expires_at=datetime.now(UTC)), "token-hash",
+                StoredRequest(request_id="same", method="create_session", request_hash="x",
+                              response="{}", scope=RequestScope.OPERATOR))
+            player = await pj.find_request("same", RequestScope.PLAYER)
+            operator = await pj.find_request("same", RequestScope.OPERATOR)
+            assert player is not None and player.method == "deal"
+            assert operator is not None and operator.method == "create_session"
+            assert await pj.find_request("same", RequestScope.SYSTEM) is None
+    finally:
+        await journal.close()

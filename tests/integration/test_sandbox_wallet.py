@@ -45,6 +45,8 @@ def debit(txn: str, amount: int, *, player: str = ALICE, **kw: Any) -> wallet_pb
         "session_id": "session-1",
         "currency": "EUR",
         "amount": amount,
+        "operator_id": "dev-operator",
+        "brand_id": "demo-casino",
     }
     fields.update(kw)
     return wallet_pb2.DebitRequest(**fields)
@@ -61,6 +63,8 @@ def credit(
         "currency": "EUR",
         "amount": amount,
         "round_closed": round_closed,
+        "operator_id": "dev-operator",
+        "brand_id": "demo-casino",
     }
     fields.update(kw)
     return wallet_pb2.CreditRequest(**fields)
@@ -77,6 +81,8 @@ def rollback(
         "session_id": "session-1",
         "currency": "EUR",
         "amount": amount,
+        "operator_id": "dev-operator",
+        "brand_id": "demo-casino",
     }
     fields.update(kw)
     return wallet_pb2.RollbackRequest(**fields)
@@ -117,10 +123,14 @@ async def test_demo_players_are_seeded_with_their_balances(
 ) -> None:
     w = sandbox_wallet
     alice = await w.wallet.Balance(
-        wallet_pb2.BalanceRequest(player_id=ALICE, session_id="s", currency="EUR"), metadata=AUTH
+        wallet_pb2.BalanceRequest(
+            player_id=ALICE, session_id="s", currency="EUR", operator_id="dev-operator"
+        ), metadata=AUTH
     )
     carol = await w.wallet.Balance(
-        wallet_pb2.BalanceRequest(player_id="demo-carol-usd", session_id="s", currency="USD"),
+        wallet_pb2.BalanceRequest(
+            player_id="demo-carol-usd", session_id="s", currency="USD", operator_id="dev-operator"
+        ),
         metadata=AUTH,
     )
     assert (alice.balance, alice.currency) == (100_000, "EUR")
@@ -382,7 +392,9 @@ async def test_wrong_currency_is_refused_for_every_call(
         w.wallet.Credit(credit("c-1", 100, currency="USD"), metadata=AUTH),
         w.wallet.Rollback(rollback("r-1", "d-x", 100, currency="USD"), metadata=AUTH),
         w.wallet.Balance(
-            wallet_pb2.BalanceRequest(player_id=ALICE, session_id="s", currency="USD"),
+            wallet_pb2.BalanceRequest(
+                player_id=ALICE, session_id="s", currency="USD", operator_id="dev-operator"
+            ),
             metadata=AUTH,
         ),
     ]
@@ -733,3 +745,26 @@ async def test_migrations_are_numbered_without_gaps_and_rerun_as_no_ops(
     versions = [m.version for m in migrations()]
     assert versions == list(range(1, len(versions) + 1))
     assert await migrate(sandbox_wallet_database_url) == []
+
+
+
+async def test_a_call_for_another_operator_is_refused_and_moves_nothing(
+    sandbox_wallet: SandboxWalletClient,
+) -> None:
+    """A sandbox wallet serves one operator: the same player id at another operator is another
+    player, so a call naming another operator (or none) must never touch this ledger."""
+    for other in ("other-operator", ""):
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await sandbox_wallet.wallet.Debit(
+                debit("t-other", 500, operator_id=other), metadata=AUTH
+            )
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert await balance_of(sandbox_wallet) == 100_000
+    done = await sandbox_wallet.wallet.Debit(debit("t-own", 500), metadata=AUTH)
+    assert done.balance == 99_500
+    listed = await sandbox_wallet.control.ListTransactions(
+        sandbox_pb2.ListTransactionsRequest(player_id=ALICE), metadata=AUTH
+    )
+    assert [(t.operator_id, t.brand_id) for t in listed.transactions] == [
+        ("dev-operator", "demo-casino")
+    ]

@@ -57,7 +57,8 @@ async def test_wallet_client_speaks_mutual_tls(tmp_path: Path,
         target=running.target, api_key=DEV_API_KEY, tls_ca_file=pki.ca_cert,
         tls_cert_file=pki.client_cert, tls_key_file=pki.client_key))
     try:
-        balance = await wallet.balance(Party(player_id="demo-alice", session_id="s",
+        balance = await wallet.balance(Party(operator_id="dev-operator", brand_id="demo-casino",
+                                             player_id="demo-alice", session_id="s",
                                              currency="EUR"))
         assert balance == 100_000
     finally:

@@ -6,6 +6,7 @@ rendered."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import urllib.parse
@@ -86,8 +87,19 @@ def test_production_renders_every_piece() -> None:
     assert {"Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
             "NetworkPolicy", "ServiceAccount", "Job", "ServiceMonitor",
             "PrometheusRule"} <= set(docs)
-    # existing secret and brand ConfigMap: the chart makes neither
-    assert "Secret" not in docs and "ConfigMap" not in docs
+    # Existing secrets (the database's, each operator's wallet's): the chart makes none. The
+    # platform file it renders holds references to the mounted wallet secrets, never values.
+    assert "Secret" not in docs
+    platform = json.loads(docs["ConfigMap"]["data"]["platform.json"])
+    wallets = {o["id"]: o["wallet"] for o in platform["operators"]}
+    assert wallets["operator-a"]["api_key"] == {"file": "/etc/rgs/wallets/operator-a/api-key"}
+    assert wallets["operator-a"]["tls"]["cert_file"] == "/etc/rgs/wallets/operator-a/tls.crt"
+    assert wallets["operator-b"]["hmac_secret"] == {
+        "file": "/etc/rgs/wallets/operator-b/hmac-secret"}
+    assert all("secretName" not in w for w in wallets.values())
+    volumes = {v["name"]: v for v in docs["Deployment"]["spec"]["template"]["spec"]["volumes"]}
+    assert volumes["wallet-operator-a"]["secret"]["secretName"] == "rgs-wallet-operator-a"
+    assert volumes["wallet-operator-b"]["secret"]["secretName"] == "rgs-wallet-operator-b"
     pod = docs["Deployment"]["spec"]["template"]
     container = pod["spec"]["containers"][0]
     assert container["image"].endswith("@sha256:" + "0123456789abcdef" * 4)
@@ -141,29 +153,41 @@ def test_config_and_secret_changes_roll_the_pods(tmp_path: Path) -> None:
         return dict(d["spec"]["template"]["metadata"]["annotations"])
 
     usd = tmp_path / "usd.yaml"
-    usd.write_text(yaml.safe_dump({"brands": {"brands": [
-        {"id": "demo-casino", "operator_id": "dev-operator", "currency": "USD",
-         "variants": ["power"]}]}}))
+    base_values = yaml.safe_load(base.read_text())
+    base_values["operators"][0]["brands"][0]["currencies"] = {"USD": {}}
+    usd.write_text(yaml.safe_dump({"operators": base_values["operators"]}))
+    rekeyed = tmp_path / "rekeyed.yaml"
+    base_values["operators"][0]["wallet"]["apiKey"] = "another-wallet-key"
+    rekeyed.write_text(yaml.safe_dump({"operators": base_values["operators"]}))
     before = annotations()
     brands = annotations("-f", str(usd))
     secret = annotations("--set", "database.url=postgresql://rgs:other@db:5432/rgs")
-    assert brands["checksum/brands"] != before["checksum/brands"]
+    wallet_key = annotations("-f", str(rekeyed))
+    assert brands["checksum/platform"] != before["checksum/platform"]
     assert brands["checksum/secret"] == before["checksum/secret"]
     assert secret["checksum/secret"] != before["checksum/secret"]
+    assert wallet_key["checksum/secret"] != before["checksum/secret"]
 
 
 def test_an_existing_secret_or_config_map_gets_reloader_not_a_constant_checksum() -> None:
     # The chart cannot hash what it does not render: a checksum of nothing never changes, so a
-    # rotated secret or a new brand file would never roll the pods. Reloader watches them.
+    # rotated secret or a new platform file would never roll the pods. Reloader watches them.
     docs = by_kind(render("-f", PRODUCTION))
     deployment = docs["Deployment"]
     pod_annotations = deployment["spec"]["template"]["metadata"].get("annotations", {})
-    assert not [k for k in pod_annotations if k.startswith("checksum/")]
+    assert "checksum/secret" not in pod_annotations  # existingSecret
+    assert "checksum/platform" in pod_annotations  # rendered from operators by the chart
     reload = deployment["metadata"]["annotations"]
-    assert reload["secret.reloader.stakater.com/reload"] == "rgs-credentials,rgs-wallet-mtls"
-    assert reload["configmap.reloader.stakater.com/reload"] == "rgs-brands"
+    assert reload["secret.reloader.stakater.com/reload"] == (
+        "rgs-credentials,rgs-wallet-operator-a,rgs-wallet-operator-b")
+    assert reload["configmap.reloader.stakater.com/reload"] == "rgs-platform"
     # The server certificate is reloaded in place: its Secret rolls nothing.
     assert "rgs-server-tls" not in reload["secret.reloader.stakater.com/reload"]
+    existing = by_kind(render("-f", PRODUCTION, "--set", "existingPlatformConfigMap=rgs-p"))
+    annotations = existing["Deployment"]["spec"]["template"]["metadata"].get("annotations", {})
+    assert not [k for k in annotations if k.startswith("checksum/")]
+    assert existing["Deployment"]["metadata"]["annotations"][
+        "configmap.reloader.stakater.com/reload"] == "rgs-p"
     plain = by_kind(render("-f", MINIMAL))["Deployment"]
     assert "annotations" not in plain["metadata"]
 
@@ -182,28 +206,45 @@ def test_migration_job_and_its_secret_are_pre_install_and_pre_upgrade_hooks() ->
     assert secret["stringData"]["operator-keys.json"] == '{"dev-operator":"rgs-dev-operator-key"}'
 
 
+def _operator(**wallet: object) -> list[str]:
+    """One operator with its wallet, as --set-json (a list set by --set is replaced whole)."""
+    return ["--set-json", json.dumps({"operators": [{
+        "id": "op", "wallet": {"kind": "grpc", **wallet},
+        "brands": [{"id": "b", "currencies": {"EUR": {}}, "variants": {"power": {}}}]}]})
+        .removeprefix("{").removesuffix("}").replace('"operators": ', "operators=", 1)]
+
+
+W = _operator(address="w:1", secretName="ws", tls="ca")
+
+
 @pytest.mark.parametrize(("args", "message"), [
-    (["--set", "existingSecret=s"], "wallet.address is required"),
-    (["--set", "wallet.address=w:1", "--set", "environment=development",
-      "--set", "allowPlaintext=true", "--set", "wallet.apiKey=k"], "database.url is required"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s"],
-     "environment=production serves TLS only"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+    (["--set", "existingSecret=s"], "operators[dev-operator].wallet.address is required"),
+    ([*_operator(address="w:1", secretName="ws"), "--set", "existingSecret=s",
+      "--set", "tls.existingSecret=t"], "a gRPC wallet is reached over TLS only"),
+    ([*_operator(kind="http", url="http://w/rgs", secretName="ws"), "--set", "existingSecret=s",
+      "--set", "tls.existingSecret=t"], "over https only"),
+    ([*_operator(address="w:1", tls="ca"), "--set", "existingSecret=s"], "secretName is required"),
+    ([*_operator(address="w:1", apiKey="inline-key", tls="ca"), "--set", "existingSecret=s",
+      "--set", "tls.existingSecret=t"], "inline credentials are refused in production"),
+    ([*W, "--set", "environment=development", "--set", "allowPlaintext=true"],
+     "database.url is required"),
+    ([*W, "--set", "existingSecret=s"], "environment=production serves TLS only"),
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
       "--set", "testMode=true"], "testMode (forced cards) is refused"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "environment=staging"],
-     "environment"),
+    ([*W, "--set", "existingSecret=s", "--set", "environment=staging"], "environment"),
     # values.schema.json: a misspelt key and a weakened security context are refused.
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
       "--set", "replicaCont=3"], "replicaCont"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
       "--set", "securityContext.allowPrivilegeEscalation=true"], "allowPrivilegeEscalation"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
       "--set", "terminationGracePeriodSeconds=8"], "leaves no time for calls in flight"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
-      "--set", "database.playerLeaseSeconds=9"], "at least twice wallet.timeoutSeconds"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+    ([*_operator(address="w:1", secretName="ws", tls="ca", timeout_s=6), "--set",
+      "existingSecret=s", "--set", "tls.existingSecret=t", "--set",
+      "database.playerLeaseSeconds=11"], "at least twice operators[op].wallet.timeout_s"),
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
       "--set", "prometheusRule.enabled=true"], "prometheusRule.runbookBaseUrl is required"),
-    (["--set", "wallet.address=w:1", "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
       "--set", "database.poolMode=statement"], "poolMode"),
 ])
 def test_chart_refuses_unsafe_or_incomplete_values(args: list[str], message: str) -> None:
@@ -250,7 +291,8 @@ def test_network_policy_admits_grpc_metrics_and_only_the_needed_egress() -> None
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_rendered_environment_is_settings_the_service_accepts(
         scenario: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from rgs.config import RgsSettings, load_brands, load_settings
+    from rgs.config import RgsSettings, load_settings
+    from rgs.platform_file import load_platform
 
     docs = by_kind(render("-f", str(CHART / "ci" / scenario)))
     for kind in ("Deployment", "Job"):
@@ -268,9 +310,22 @@ def test_rendered_environment_is_settings_the_service_accepts(
         assert settings.environment == yaml.safe_load(
             (CHART / "ci" / scenario).read_text()).get("environment", "production")
     if "ConfigMap" in docs:
-        brands = tmp_path / "brands.json"
-        brands.write_text(docs["ConfigMap"]["data"]["brands.json"])
-        assert load_brands(brands)  # the service's own validation of the brand file
+        # The service's own validation of the platform file, with every operator's wallet
+        # Secret mounted where the deployment mounts it (here: under tmp_path).
+        text = docs["ConfigMap"]["data"]["platform.json"]
+        deployment = docs["Deployment"]["spec"]["template"]["spec"]
+        mounts = {m["name"]: m["mountPath"] for m in deployment["containers"][0]["volumeMounts"]}
+        for volume in deployment["volumes"]:
+            if volume["name"].startswith("wallet-"):
+                folder = tmp_path / mounts[volume["name"]].lstrip("/")
+                folder.mkdir(parents=True)
+                for name in ("api-key", "hmac-secret", "ca.crt", "tls.crt", "tls.key"):
+                    (folder / name).write_text("from-a-secret-0123456789")
+        assert "/etc/rgs/wallets/" in text and "from-a-secret" not in text
+        platform_file = tmp_path / "platform.json"
+        platform_file.write_text(text.replace("/etc/rgs/", f"{tmp_path}/etc/rgs/"))
+        plat = load_platform(platform_file, production=settings.environment == "production")
+        assert plat.operators and plat.brands
 
 
 def test_the_drain_time_is_what_the_grace_period_leaves_after_prestop_and_the_margin() -> None:

@@ -29,7 +29,7 @@ from ops_toolbox import OPS, STANDARD_SERIES, names_in, own_series
 from prometheus_client import REGISTRY
 
 from rgs.bootstrap import App, add_dev_operator_keys, build, serve
-from rgs.config import RgsSettings, load_brands
+from rgs.config import RgsSettings, platform
 from rgs.engine.model import CardDealt
 from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
 from rgs.generated.operator.v1 import operator_pb2, operator_pb2_grpc
@@ -41,6 +41,7 @@ from rgs.observability.logging import JsonFormatter, RedactionFilter
 from rgs.observability.tracing import TraceContextClientInterceptor, configure_tracing, tracer
 from rgs.rng.errors import EntropySourceFailure
 from rgs.wallet.port import MoneyCall, MoneyKind, MoneyResult, Party, WalletUnavailable
+from support.platforms import sandbox_platform
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -108,7 +109,7 @@ async def served(spans: InMemorySpanExporter) -> AsyncIterator[Served]:
     assert isinstance(app.journal, InstrumentedJournal)
     assert isinstance(app.wallet, InstrumentedWallet)
     await add_dev_operator_keys(app.journal)
-    brands = load_brands(settings.brands_file)
+    brands = platform(settings).brands
     metrics.initialise(version="test", brands={b.id: b.variants for b in brands.values()})
     log = io.StringIO()
     handler = logging.StreamHandler(log)
@@ -241,12 +242,13 @@ async def test_bootstrap_injects_tracing_into_the_grpc_wallet_and_counts_rng_fai
     wallet_server = grpc.aio.server(interceptors=[Recorder()])
     port = wallet_server.add_insecure_port("127.0.0.1:0")
     await wallet_server.start()
-    app = await build(RgsSettings(wallet_address=f"127.0.0.1:{port}", wallet_timeout_s=2),
-                      journal=InMemoryJournal())
+    app = await build(RgsSettings(), journal=InMemoryJournal(),
+                      platform=sandbox_platform({"dev-operator": f"127.0.0.1:{port}"}))
     try:
         with tracer().start_as_current_span("wallet balance") as span:
             with pytest.raises(WalletUnavailable):  # the recorder implements no wallet
-                await app.wallet.balance(Party(player_id="alice", session_id="s",
+                await app.wallet.balance(Party(operator_id="dev-operator", brand_id="demo-casino",
+                                               player_id="alice", session_id="s",
                                                currency="EUR"))
             ctx = span.get_span_context()
         assert app.rng is not None
@@ -284,7 +286,8 @@ async def test_a_round_counts_as_started_and_settled_with_its_stakes_and_wins(
     assert _value("rgs_wins_minor_total", money) == won + view.total_paid
     assert _value("rgs_rpc_requests_total", {
         "method": "rgs.blackjack.v1.BlackjackService/Deal", "code": "OK"}) == deals + 1
-    assert _value("rgs_wallet_calls_total", {"operation": "debit", "outcome": "ok"}) >= 1
+    assert _value("rgs_wallet_calls_total", {"operator": "dev-operator", "operation": "debit",
+                                             "outcome": "ok"}) >= 1
 
 
 async def test_refusals_count_under_their_code_and_unknown_methods_are_not_labels(
@@ -369,3 +372,16 @@ async def test_logs_carry_trace_and_round_ids_but_never_tokens_keys_or_the_hole_
     assert view.dealer_hole_hidden, "the seeded shoe must leave the round open"
     hole = [e.card for e in stored.events if isinstance(e, CardDealt) and e.face_down]
     assert hole and not re.search(rf"\b{hole[0]}\b", text)
+
+
+async def test_the_theoretical_rtp_gauge_follows_each_brands_effective_rules() -> None:
+    """A brand playing electronic-h17 with 2 decks is compared with the 2-deck PAR sheet, not
+    the variant's 6-deck one."""
+    metrics.initialise(version="test", brand_decks={("demo-casino-usd", "electronic-h17"): 2,
+                                                    ("demo-casino", "electronic-h17"): 6})
+    two = _value("rgs_brand_theoretical_rtp_ratio",
+                 {"brand": "demo-casino-usd", "variant": "electronic-h17"})
+    six = _value("rgs_brand_theoretical_rtp_ratio",
+                 {"brand": "demo-casino", "variant": "electronic-h17"})
+    assert two == pytest.approx(0.99648817) and six == pytest.approx(0.99429294)
+    assert _value("rgs_variant_theoretical_rtp_ratio", {"variant": "electronic-h17"}) == six

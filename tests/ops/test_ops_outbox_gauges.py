@@ -22,6 +22,7 @@ from rgs.observability.dbstats import OpsSampler
 from rgs.service.errors import Unavailable
 from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, VoidCommand
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
+from support.platforms import sandbox_platform
 from support.sandbox import AUTH, SandboxWalletClient
 
 ALICE = "demo-alice"
@@ -42,7 +43,9 @@ async def _balance(wallet: SandboxWalletClient) -> int:
 async def _play_rounds(settings: RgsSettings, wallet: SandboxWalletClient) -> None:
     """Three rounds: a win (debit, credit); a double whose debit timed out after the wallet
     applied it (rollback, a retried debit, credit); a round voided by the operator (rollback)."""
-    app = await build(settings)
+    app = await build(settings, platform=sandbox_platform({"dev-operator": wallet.target}
+                                                          ).with_wallets(**{"dev-operator": {
+                                                              "timeout_s": 0.5}}))
     try:
         await add_dev_operator_keys(app.journal)
         operator = await app.office.authenticate("rgs-dev-operator-key")
@@ -108,8 +111,7 @@ def _promtool_case(pending: float, oldest_age_s: float) -> dict[str, object]:
 @pytest.mark.asyncio(loop_scope="session")
 async def test_real_rounds_leave_the_outbox_gauges_at_zero_and_the_outbox_alerts_quiet(
         rgs_database_url: str, sandbox_wallet: SandboxWalletClient, tmp_path: Path) -> None:
-    settings = RgsSettings(test_mode=True, database_url=rgs_database_url,
-                           wallet_address=sandbox_wallet.target, wallet_timeout_s=0.5)
+    settings = RgsSettings(test_mode=True, database_url=rgs_database_url)
     await _play_rounds(settings, sandbox_wallet)
     assert await _balance(sandbox_wallet) == 100_000 + 500 + 400  # the voided stake came back
 

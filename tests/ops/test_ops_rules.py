@@ -80,8 +80,8 @@ MUTATIONS = [
        "(increase(rgs_wins_minor_total{bet=\"main\"}[1d]))")],
      "observed RTP above four standard errors fires; below the band"),
     ("the wallet traffic guard",
-     [("and\n          sum by (namespace, job) (rate(rgs_wallet_calls_total[5m])) * 300 >= 20",
-       "")],
+     [("and\n          sum by (namespace, job, operator) (rate(rgs_wallet_calls_total[5m]))"
+       " * 300 >= 20", "")],
      "one wallet timeout among a few night calls"),
 ]
 

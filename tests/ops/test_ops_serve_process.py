@@ -81,7 +81,7 @@ async def test_served_process_exports_metrics_logs_json_and_answers_health(
             cwd=ROOT, env=_env(RGS_DATABASE_URL=rgs_database_url,
                                RGS_LISTEN=f"127.0.0.1:{grpc_port}",
                                RGS_METRICS_LISTEN=f"127.0.0.1:{metrics_port}",
-                               RGS_LOG_FORMAT="json", RGS_WALLET_ADDRESS="127.0.0.1:9",
+                               RGS_LOG_FORMAT="json",
                                RGS_OPS_SAMPLE_INTERVAL_S="0.2", RGS_SHUTDOWN_GRACE_S="1.5"))
     try:
         probe = [sys.executable, "-m", "rgs.observability.healthprobe",

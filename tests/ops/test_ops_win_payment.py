@@ -17,6 +17,7 @@ from rgs.observability.instrumented import WinsAwaitingPayment
 from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand
 from rgs.service.reconciler import Reconciler
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
+from support.platforms import sandbox_platform
 from support.sandbox import AUTH, SandboxWalletClient
 
 STAND_WINS = ("TS", "6H", "9D", "7C", "9S")
@@ -33,8 +34,9 @@ def _count() -> float:
 
 async def test_a_win_is_observed_once_paid_now_or_by_a_reconciler_from_its_settlement(
         rgs_database_url: str, sandbox_wallet: SandboxWalletClient) -> None:
-    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url,
-                                  wallet_address=sandbox_wallet.target))
+    platform = sandbox_platform({"dev-operator": sandbox_wallet.target})
+    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url),
+                      platform=platform)
     try:
         await add_dev_operator_keys(app.journal)
         op = await app.office.authenticate("rgs-dev-operator-key")
@@ -69,8 +71,8 @@ async def test_a_win_is_observed_once_paid_now_or_by_a_reconciler_from_its_settl
                                round_id)
         finally:
             await conn.close()
-        other = await build(RgsSettings(test_mode=True, database_url=rgs_database_url,
-                                        wallet_address=sandbox_wallet.target))
+        other = await build(RgsSettings(test_mode=True, database_url=rgs_database_url),
+                            platform=platform)
         try:
             below_30, below_60 = _bucket("30.0"), _bucket("60.0")
             later = Reconciler(journal=other.journal, wallet=other.wallet,

@@ -34,11 +34,17 @@ class SandboxWalletClient:
 
 @asynccontextmanager
 async def sandbox_wallet_server(
-    database_url: str, *, api_key: str = DEV_API_KEY
+    database_url: str, *, api_key: str = DEV_API_KEY, operator_id: str = "dev-operator"
 ) -> AsyncIterator[SandboxWalletClient]:
-    """Start a sandbox wallet on a free loopback port over ``database_url``; stop it after."""
+    """Start a sandbox wallet for ``operator_id`` on a free loopback port over ``database_url``;
+    stop it after."""
     running = await start(
-        SandboxWalletSettings(listen="127.0.0.1:0", database_url=database_url, api_key=api_key)
+        SandboxWalletSettings(
+            listen="127.0.0.1:0",
+            database_url=database_url,
+            api_key=api_key,
+            operator_id=operator_id,
+        )
     )
     try:
         async with grpc.aio.insecure_channel(running.target) as channel:

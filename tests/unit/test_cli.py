@@ -42,3 +42,15 @@ def test_the_sandbox_wallet_has_its_own_command() -> None:
                           capture_output=True, text=True, check=False, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: sandbox-wallet")
+
+
+def test_a_database_url_password_never_reaches_the_terminal(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found: a configuration error at start-up printed secrets (pydantic's message quotes the
+    whole input of a failed check: the database password in --database-url among them)."""
+    from rgs.cli import main
+    monkeypatch.setenv("RGS_LISTEN", "0.0.0.0:50051")  # plaintext off loopback: refused
+    rc = main(["migrate", "--database-url", "postgresql://rgs:pw-SECRET@127.0.0.1:1/rgs"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.startswith("error:") and "plaintext" in err
+    assert "SECRET" not in err and "input_value" not in err

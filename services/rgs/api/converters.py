@@ -251,7 +251,7 @@ def session_to_proto(s: NewSession) -> op.CreateSessionResponse:
     """The session token and its public facts."""
     return op.CreateSessionResponse(session_token=s.token, session_id=s.session.session_id,
                                     expires_at=_ts(s.session.expires_at),
-                                    currency=s.session.currency)
+                                    currency=s.session.currency, balance=s.balance)
 
 
 def _ts(when: datetime) -> Timestamp:

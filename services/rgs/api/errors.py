@@ -8,6 +8,7 @@ unforeseen is logged and answered UNAVAILABLE (retryable, nothing was committed)
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 import grpc
 from google.protobuf import any_pb2
@@ -24,7 +25,12 @@ from rgs.service.errors import (
     Unauthenticated,
     Unavailable,
 )
-from rgs.service.ports import CardSourceUnavailable, JournalBusy, JournalUnavailable
+from rgs.service.ports import (
+    CardSourceUnavailable,
+    JournalBusy,
+    JournalRejected,
+    JournalUnavailable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +38,10 @@ DOMAIN = "rgs"
 """ErrorInfo.domain of every refusal."""
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
+
+MAX_MESSAGE = 512
+"""Longest status message sent: a safety net under the rule that messages quote at most a short
+prefix of any input (status trailers have a size limit, and a client over it gets no ErrorInfo)."""
 
 #: Domain error class → gRPC code (the first matching row wins).
 ERROR_TABLE: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
@@ -44,6 +54,8 @@ ERROR_TABLE: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (Busy, grpc.StatusCode.ABORTED),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     (JournalBusy, grpc.StatusCode.ABORTED),
+    # A value the database cannot store (a NUL byte that got past the edge): never retryable.
+    (JournalRejected, grpc.StatusCode.INVALID_ARGUMENT),
     (JournalUnavailable, grpc.StatusCode.UNAVAILABLE),
     # The certified RNG failed a health test: retryable on another (healthy) replica.
     (CardSourceUnavailable, grpc.StatusCode.UNAVAILABLE),
@@ -52,6 +64,7 @@ ERROR_TABLE: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
 #: Reasons of the rows whose errors are not ServiceErrors (which carry their own).
 _PORT_REASONS: dict[type[Exception], str] = {
     JournalBusy: "REQUEST_IN_PROGRESS",
+    JournalRejected: "INVALID_REQUEST",
     JournalUnavailable: "JOURNAL_UNAVAILABLE",
     CardSourceUnavailable: "RNG_UNAVAILABLE",
 }
@@ -62,18 +75,24 @@ def classify(exc: BaseException) -> tuple[grpc.StatusCode, str, str]:
     for cls, code in ERROR_TABLE:
         if isinstance(exc, cls):
             if isinstance(exc, ServiceError):
-                return code, exc.reason, str(exc)
+                return code, exc.reason, _bounded(str(exc))
             reason = next((r for c, r in _PORT_REASONS.items() if isinstance(exc, c)),
                           "UNAVAILABLE")
-            return code, reason, str(exc)
+            return code, reason, _bounded(str(exc))
     return grpc.StatusCode.UNAVAILABLE, "SERVER_ERROR", "the server could not serve the call"
 
 
-def status_trailer(code: grpc.StatusCode, reason: str, message: str
-                   ) -> tuple[tuple[str, bytes], ...]:
-    """The ``grpc-status-details-bin`` trailer carrying a google.rpc.Status with ErrorInfo."""
+def _bounded(message: str) -> str:
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE - 3] + "..."
+
+
+def status_trailer(code: grpc.StatusCode, reason: str, message: str,
+                   metadata: Mapping[str, str] | None = None) -> tuple[tuple[str, bytes], ...]:
+    """The ``grpc-status-details-bin`` trailer carrying a google.rpc.Status with ErrorInfo
+    (``metadata`` e.g. the field at fault)."""
     detail = any_pb2.Any()
-    detail.Pack(error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN))
+    detail.Pack(error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN,
+                                            metadata=dict(metadata or {})))
     status = status_pb2.Status(code=_rpc_code(code), message=message, details=[detail])
     return ((STATUS_DETAILS_KEY, status.SerializeToString()),)
 

@@ -10,13 +10,16 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import asyncpg
 
 from rgs import devdb
 from rgs.bootstrap import (
+    DEV_OPERATOR_KEYS,
     App,
     add_dev_operator_keys,
     add_operator_keys_file,
@@ -24,17 +27,21 @@ from rgs.bootstrap import (
     connect_ops_journal,
     serve,
 )
-from rgs.config import ConfigError, RgsSettings, load_brands, load_settings
+from rgs.config import ConfigError, RgsSettings, load_settings, platform
 from rgs.journal.migrate import migrate
 from rgs.observability.interceptors import server_interceptors
-from rgs.observability.logging import configure_logging
+from rgs.observability.logging import configure_logging, mask_url, redact_text
 from rgs.observability.runtime import ObservabilityRuntime, start_observability
+from rgs.platform_file import Platform
 from rgs.service.ports import JournalError
+from rgs.variants import VARIANTS
 
 log = logging.getLogger("rgs")
 
 SANDBOX_WALLET_LISTEN = "127.0.0.1:50061"
-"""Where ``rgs sandbox`` starts the sandbox wallet."""
+"""Where ``rgs sandbox`` starts the first operator's sandbox wallet."""
+OTHER_WALLET_LISTEN = "127.0.0.1:50062"
+"""Where ``rgs sandbox`` starts the second operator's sandbox wallet."""
 
 
 async def _wait_for_signal() -> None:
@@ -73,22 +80,25 @@ def _configure_logging(settings: RgsSettings) -> None:
 
 async def _observability(settings: RgsSettings) -> ObservabilityRuntime:
     """Tracing, the metrics endpoint and (with it) the database sampler of this replica."""
-    brands = load_brands(settings.brands_file)
+    plat = platform(settings)
     ops = await connect_ops_journal(settings) if settings.metrics_listen else None
     return await start_observability(
         metrics_listen=settings.metrics_listen, ops_source=ops,
-        brands={b.id: b.variants for b in brands.values()},
+        brands={b.id: b.variants for b in plat.brands.values()}, operators=plat.operators,
+        brand_decks={(b.id, v): b.variant_options(v).decks or VARIANTS[v].decks
+                     for b in plat.brands.values() for v in b.variants},
         sample_interval_s=settings.ops_sample_interval_s)
 
 
 async def _run_replica(settings: RgsSettings,
-                       ready: Callable[[App, str], Awaitable[None]]) -> None:
+                       ready: Callable[[App, str], Awaitable[None]], *,
+                       platform: Platform | None = None) -> None:
     """Run one replica until SIGINT/SIGTERM, as ``rgs serve`` and ``rgs sandbox`` both do:
     wire the app, start tracing, the metrics endpoint and its database sampler, serve, start the
     reconciler; call ``ready(app, address)``; on a signal stop taking calls and let the calls
     in flight finish. Logging is configured first, so start-up is logged."""
     _configure_logging(settings)
-    app = await build(settings)
+    app = await build(settings, platform=platform)
     obs: ObservabilityRuntime | None = None
     try:
         obs = await _observability(settings)
@@ -128,7 +138,7 @@ def cmd_serve(ns: argparse.Namespace) -> int:
         settings = _settings(ns, test_mode=True if ns.test_mode else None)
         asyncio.run(_serve(settings))
     except (ConfigError, JournalError, devdb.DevDbError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return 2
     return 0
 
@@ -149,7 +159,7 @@ def cmd_migrate(ns: argparse.Namespace) -> int:
     try:
         applied = asyncio.run(_migrate(_settings(ns)))
     except (ConfigError, JournalError, devdb.DevDbError, ValueError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return 2
     print("applied: " + (", ".join(applied) if applied else "nothing (up to date)"))
     return 0
@@ -158,18 +168,15 @@ def cmd_migrate(ns: argparse.Namespace) -> int:
 HOW_TO_PLAY = """\
 The sandbox is running.
   RGS (gRPC, plaintext on loopback): {rgs}
-  sandbox wallet:                    {wallet}  (demo players: demo-alice, demo-bob, ...)
   database:                          {db}
-  dev operator API key:              {key}
-                                     (operator dev-operator: brands demo-casino, demo-casino-usd)
-
+{operators}
 Play on this terminal:
   .venv/bin/rgs play --variant classic-resplit --address {rgs}
 
 Or script a round with grpcurl (reflection is on):
   TOKEN=$(grpcurl -plaintext -H 'authorization: Bearer {key}' \\
       -d '{{"request_id":"s1","brand_id":"demo-casino","player_id":"demo-alice"}}' \\
-      {rgs} rgs.operator.v1.OperatorService/CreateSession | jq -r .sessionToken)
+      {rgs} rgs.operator.v1.OperatorService/CreateSession | jq -r .session_token)
   grpcurl -plaintext -H "authorization: Bearer $TOKEN" \\
       {rgs} rgs.blackjack.v1.BlackjackService/ListVariants
   grpcurl -plaintext -H "authorization: Bearer $TOKEN" \\
@@ -181,6 +188,31 @@ Or script a round with grpcurl (reflection is on):
            "action":"ACTION_STAND"}}' \\
       {rgs} rgs.blackjack.v1.BlackjackService/Act
 Stop with Ctrl-C."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SandboxOperator:
+    """One operator of the sandbox as the banner shows it."""
+
+    id: str
+    api_key: str
+    brands: tuple[str, ...]
+    wallet: str
+    wallet_key: str
+    wallet_db: str
+
+
+def operator_lines(operators: Sequence[SandboxOperator]) -> str:
+    """The banner's block naming, per operator, its API key, brands and own wallet."""
+    out = []
+    for o in operators:
+        out.append(f"  operator {o.id}:\n"
+                   f"    operator API key:  {o.api_key}\n"
+                   f"    brands:            {', '.join(o.brands)}\n"
+                   f"    its wallet:        {o.wallet} (key {o.wallet_key}; "
+                   f"database {mask_url(o.wallet_db)})\n")
+    return "".join(out) + "  demo players at every wallet: demo-alice, demo-bob, ... " \
+        "(the same id at two operators is two players)\n"
 
 
 SANDBOX_DATABASE = "rgs_sandbox"
@@ -199,35 +231,60 @@ async def _sandbox_database() -> str:
         return devdb.database_url(choice.url, SANDBOX_DATABASE)
 
 
-async def _sandbox(settings: RgsSettings, wallet_listen: str) -> None:
+def wallet_database_name(url: str, operator_id: str) -> str:
+    """The database of an operator's sandbox wallet beside the sandbox's own database (each
+    wallet has its own ledger; the first operator's shares the sandbox database).
+
+    >>> wallet_database_name("postgresql://u@h:5432/rgs_sandbox", "other-operator")
+    'rgs_sandbox_other_operator'
+    """
+    return f"{urlsplit(url).path.lstrip('/')}_{operator_id.replace('-', '_')}"
+
+
+async def _sandbox(settings: RgsSettings, wallet_listens: Sequence[str]) -> None:
+    from sandbox_wallet.server import RunningWallet
     from sandbox_wallet.server import start as start_wallet
     from sandbox_wallet.settings import SandboxWalletSettings
 
     url = settings.database_url or await _sandbox_database()
     await migrate(url)
-    wallet = await start_wallet(SandboxWalletSettings(
-        listen=wallet_listen, database_url=url, api_key=settings.wallet_api_key))
+    plat = platform(settings)
+    wallets: list[RunningWallet] = []
+    shown: list[SandboxOperator] = []
     try:
-        settings = settings.model_copy(update={"database_url": url,
-                                               "wallet_address": wallet.target})
+        for i, (op, listen) in enumerate(zip(plat.operators.values(), wallet_listens,
+                                             strict=False)):
+            db = url if i == 0 else await devdb.ensure_database(
+                url, wallet_database_name(url, op.id))
+            key = op.wallet.api_key.get_secret_value()
+            wallet = await start_wallet(SandboxWalletSettings(
+                listen=listen, database_url=db, api_key=key, operator_id=op.id))
+            wallets.append(wallet)
+            plat = plat.with_wallets(**{op.id: {"address": wallet.target}})
+            shown.append(SandboxOperator(
+                id=op.id, api_key=DEV_OPERATOR_KEYS.get(op.id, "(none)"), brands=op.brands,
+                wallet=wallet.target, wallet_key=key, wallet_db=db))
+        settings = settings.model_copy(update={"database_url": url})
 
         async def ready(app: App, address: str) -> None:
             keys = await add_dev_operator_keys(app.journal)
-            print(HOW_TO_PLAY.format(rgs=address, wallet=wallet.target, db=url,
+            print(HOW_TO_PLAY.format(rgs=address, db=mask_url(url),
+                                     operators=operator_lines(shown),
                                      key=keys["dev-operator"]), flush=True)
 
-        await _run_replica(settings, ready)
+        await _run_replica(settings, ready, platform=plat)
     finally:
-        await wallet.stop(grace=1.0)
+        for wallet in wallets:
+            await wallet.stop(grace=1.0)
 
 
 def cmd_sandbox(ns: argparse.Namespace) -> int:
-    """``rgs sandbox``: database, migrations, sandbox wallet and RGS on this machine."""
+    """``rgs sandbox``: database, migrations, a sandbox wallet per operator and the RGS."""
     try:
         settings = _settings(ns, test_mode=True if ns.test_mode else None)
-        asyncio.run(_sandbox(settings, ns.wallet_listen))
+        asyncio.run(_sandbox(settings, (ns.wallet_listen, ns.other_wallet_listen)))
     except (ConfigError, JournalError, devdb.DevDbError, ValueError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return 2
     return 0
 
@@ -247,7 +304,9 @@ def register(subparsers: Any) -> None:
         "(other settings: RGS_* env vars, as for serve)")
     p.add_argument("--listen", help="RGS host:port (default RGS_LISTEN or 127.0.0.1:50051)")
     p.add_argument("--wallet-listen", default=SANDBOX_WALLET_LISTEN,
-                   help="sandbox wallet host:port")
+                   help="host:port of dev-operator's sandbox wallet")
+    p.add_argument("--other-wallet-listen", default=OTHER_WALLET_LISTEN,
+                   help="host:port of other-operator's sandbox wallet")
     p.add_argument("--database-url", help="PostgreSQL URL (default: DATABASE_URL, local, "
                    "embedded)")
     p.add_argument("--test-mode", action="store_true", help="accept forced cards")

@@ -17,6 +17,7 @@ from rgs.service.model import (
     Movement,
     MovementStatus,
     OutboxBacklog,
+    RequestScope,
     Session,
     StoredRequest,
     StoredRound,
@@ -29,7 +30,7 @@ class _Tables:
     keys: dict[str, str] = field(default_factory=dict)
     sessions: dict[tuple[str, str], Session] = field(default_factory=dict)
     rounds: dict[tuple[str, str], StoredRound] = field(default_factory=dict)
-    requests: dict[tuple[str, str], StoredRequest] = field(default_factory=dict)
+    requests: dict[tuple[str, str, str], StoredRequest] = field(default_factory=dict)
     movements: dict[tuple[str, str], Movement] = field(default_factory=dict)
     order: list[tuple[str, str]] = field(default_factory=list)
     #: When each outbox row was written first, and last.
@@ -54,18 +55,19 @@ class InMemoryPlayerJournal:
         self._key = player_key
         self._clock = clock
 
-    async def find_request(self, request_id: str) -> StoredRequest | None:
-        """The idempotency record of ``request_id``."""
-        return self._t.requests.get((self._key, request_id))
+    async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
+        """The idempotency record of ``request_id`` in ``scope``."""
+        return self._t.requests.get((self._key, scope.value, request_id))
 
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds."""
         return self._t.rounds.get((self._key, round_id))
 
-    async def active_round(self) -> StoredRound | None:
-        """The unfinished round."""
+    async def active_round(self, brand_id: str, currency: str) -> StoredRound | None:
+        """The unfinished round in a brand and currency."""
         return next((r for (k, _), r in self._t.rounds.items()
-                     if k == self._key and not r.finished), None)
+                     if k == self._key and not r.finished and r.brand_id == brand_id
+                     and r.currency == currency), None)
 
     async def movements(self, round_id: str) -> list[Movement]:
         """A round's movements, oldest first."""
@@ -112,7 +114,7 @@ class InMemoryPlayerJournal:
         self._t.rounds[k] = replace(round, created_at=created, finished_at=finished)
         self._t.round_touched[k] = now
         if request is not None:
-            self._t.requests[(self._key, request.request_id)] = request
+            self._t.requests[(self._key, request.scope.value, request.request_id)] = request
         for m in movements:
             await self.record_movement(m)
         for txn in booked:
@@ -121,9 +123,10 @@ class InMemoryPlayerJournal:
                 self._t.movements[mk] = replace(self._t.movements[mk],
                                                 status=MovementStatus.BOOKED)
 
-    async def update_response(self, request_id: str, response: str) -> None:
+    async def update_response(self, request_id: str, response: str,
+                              scope: RequestScope) -> None:
         """Replace a stored response."""
-        k = (self._key, request_id)
+        k = (self._key, scope.value, request_id)
         self._t.requests[k] = replace(self._t.requests[k], response=response)
 
     async def save_session(self, session: Session, token_hash: str,
@@ -131,7 +134,7 @@ class InMemoryPlayerJournal:
         """Store a session token and its request record."""
         self._t.sessions[(self._key, token_hash)] = session
         if request is not None:
-            self._t.requests[(self._key, request.request_id)] = request
+            self._t.requests[(self._key, request.scope.value, request.request_id)] = request
 
 
 class InMemoryJournal:
@@ -173,9 +176,11 @@ class InMemoryJournal:
         """A round."""
         return self.tables.rounds.get((player_key, round_id))
 
-    async def active_round(self, player_key: str) -> StoredRound | None:
-        """The unfinished round."""
-        return await InMemoryPlayerJournal(self.tables, player_key, self._clock).active_round()
+    async def active_round(self, player_key: str, brand_id: str, currency: str
+                           ) -> StoredRound | None:
+        """The unfinished round in a brand and currency."""
+        return await InMemoryPlayerJournal(self.tables, player_key, self._clock).active_round(
+            brand_id, currency)
 
     async def list_rounds(self, player_key: str, brand_id: str, *,
                           before: tuple[datetime, str] | None, limit: int) -> list[StoredRound]:

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import asyncpg
 
-from rgs.codec import decode_event, encode_event, event_kind
+from rgs.codec import decode_event, decode_value, encode_event, encode_value, event_kind
 from rgs.journal.leases import Q_FENCE, Lease, PlayerHolds, fence
 from rgs.journal.migrate import SCHEMA
 from rgs.journal.translate import DRIVER_ERRORS, translated
@@ -29,11 +29,13 @@ from rgs.service.model import (
     Movement,
     MovementStatus,
     OutboxBacklog,
+    RequestScope,
     Session,
     StoredRequest,
     StoredRound,
 )
 from rgs.service.ports import JournalLeaseLost, JournalUnavailable
+from rgs.variants.options import VariantOptions
 from rgs.wallet.port import MoneyKind
 
 PoolMode = Literal["session", "transaction"]
@@ -91,11 +93,13 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"""
 # so reading a round is one round trip.
 _ROUND_COLUMNS = """round_id, player_key, session_id, operator_id, brand_id, player_id, currency,
 variant, seq, status, forced_cards, total_staked, total_paid, created_at, finished_at,
+options::text AS options,
 (SELECT coalesce(json_agg(json_build_array(e.kind, e.payload) ORDER BY e.event_no), '[]')::text
    FROM round_events e
   WHERE e.player_key = rounds.player_key AND e.round_id = rounds.round_id) AS events"""
 Q_GET_ROUND = f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND round_id = $2"
 Q_ACTIVE_ROUND = (f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 "
+                  "AND brand_id = $2 AND currency = $3 "
                   "AND status IN ('insurance', 'player_turn')")
 Q_LIST_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
@@ -104,9 +108,10 @@ WHERE player_key = $1 AND brand_id = $2
 ORDER BY created_at DESC, round_id DESC LIMIT $5"""
 Q_UPSERT_ROUND = """
 INSERT INTO rounds (player_key, round_id, session_id, operator_id, brand_id, player_id, currency,
-                    variant, seq, status, forced_cards, total_staked, total_paid, finished_at)
+                    variant, seq, status, forced_cards, total_staked, total_paid, finished_at,
+                    options)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-        CASE WHEN $10 IN ('settled', 'voided') THEN clock_timestamp() END)
+        CASE WHEN $10 IN ('settled', 'voided') THEN clock_timestamp() END, $14::jsonb)
 ON CONFLICT (player_key, round_id) DO UPDATE SET
     seq = EXCLUDED.seq, status = EXCLUDED.status, total_staked = EXCLUDED.total_staked,
     total_paid = EXCLUDED.total_paid, updated_at = clock_timestamp(),
@@ -115,20 +120,21 @@ Q_INSERT_EVENT = """
 INSERT INTO round_events (player_key, round_id, event_no, kind, payload)
 VALUES ($1, $2, $3, $4, $5::jsonb)"""
 Q_FIND_REQUEST = """
-SELECT request_id, method, request_hash, response FROM idempotency_records
-WHERE player_key = $1 AND request_id = $2"""
+SELECT request_id, method, request_hash, response, scope FROM idempotency_records
+WHERE player_key = $1 AND scope = $3 AND request_id = $2"""
 Q_INSERT_REQUEST = """
-INSERT INTO idempotency_records (player_key, request_id, method, request_hash, response)
-VALUES ($1, $2, $3, $4, $5)"""
+INSERT INTO idempotency_records (player_key, request_id, method, request_hash, response, scope)
+VALUES ($1, $2, $3, $4, $5, $6)"""
 # Single writes outside a transaction carry the fence in the same statement (the count of
 # lease rows says whether the write was made).
 Q_UPDATE_RESPONSE = f"""
-WITH lease AS ({fence(4, 5)}),
+WITH lease AS ({fence(5, 6)}),
      w AS (UPDATE idempotency_records SET response = $3, updated_at = now()
-           WHERE player_key = $1 AND request_id = $2 AND EXISTS (SELECT FROM lease))
+           WHERE player_key = $1 AND scope = $4 AND request_id = $2
+             AND EXISTS (SELECT FROM lease))
 SELECT count(*) FROM lease"""
 _MOVEMENT_COLUMNS = """transaction_id, round_id, kind, amount, status, balance_after,
-debit_transaction_id, session_id, currency, attempts, last_error, created_at"""
+debit_transaction_id, session_id, currency, attempts, last_error, brand_id, created_at"""
 Q_ROUND_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND round_id = $2 ORDER BY created_at, transaction_id"""
@@ -138,14 +144,15 @@ WHERE player_key = $1 AND {OPEN_MOVEMENT}
 ORDER BY created_at, transaction_id"""
 _INSERT_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
-                                 balance_after, debit_transaction_id, session_id, currency)"""
+                                 balance_after, debit_transaction_id, session_id, currency,
+                                 brand_id)"""
 Q_INSERT_MOVEMENT = f"""{_INSERT_MOVEMENT}
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 ON CONFLICT (player_key, transaction_id) DO NOTHING"""
 Q_RECORD_MOVEMENT = f"""
-WITH lease AS ({fence(11, 12)}),
+WITH lease AS ({fence(12, 13)}),
      w AS ({_INSERT_MOVEMENT}
-           SELECT $1, $2, $3, $4, $5::bigint, $6, $7::bigint, $8, $9, $10 FROM lease
+           SELECT $1, $2, $3, $4, $5::bigint, $6, $7::bigint, $8, $9, $10, $11 FROM lease
            ON CONFLICT (player_key, transaction_id) DO NOTHING)
 SELECT count(*) FROM lease"""
 Q_SETTLE_MOVEMENT = f"""
@@ -191,7 +198,8 @@ def _movement(r: asyncpg.Record) -> Movement:
                     balance_after=r["balance_after"],
                     debit_transaction_id=r["debit_transaction_id"], session_id=r["session_id"],
                     currency=r["currency"], attempts=r["attempts"],
-                    last_error=r["last_error"], created_at=r["created_at"])
+                    last_error=r["last_error"], brand_id=r["brand_id"],
+                    created_at=r["created_at"])
 
 
 def _round(r: asyncpg.Record | None) -> StoredRound | None:
@@ -203,6 +211,7 @@ def _round(r: asyncpg.Record | None) -> StoredRound | None:
         currency=r["currency"], variant=r["variant"], seq=r["seq"], status=r["status"],
         forced_cards=tuple(r["forced_cards"]), total_staked=r["total_staked"],
         total_paid=r["total_paid"], created_at=r["created_at"], finished_at=r["finished_at"],
+        options=decode_value(VariantOptions, r["options"]),
         events=tuple(decode_event(kind, payload) for kind, payload in json.loads(r["events"])))
 
 
@@ -220,19 +229,20 @@ class PostgresPlayerJournal:
             raise JournalLeaseLost(f"the lease on {self._key}'s journal (epoch "
                                    f"{self._lease.epoch}) was taken over by another call")
 
-    async def fence(self) -> None:
+    async def _fence(self) -> None:
         """First statement of a transaction that commits a step."""
         epoch = await self._conn.fetchval(Q_FENCE, self._key, self._lease.epoch, self._lease.ttl)
         self._check(0 if epoch is None else 1)
 
     @translated
-    async def find_request(self, request_id: str) -> StoredRequest | None:
-        """The idempotency record of ``request_id``, if any."""
-        r = await self._conn.fetchrow(Q_FIND_REQUEST, self._key, request_id)
+    async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
+        """The idempotency record of ``request_id`` in ``scope``, if any."""
+        r = await self._conn.fetchrow(Q_FIND_REQUEST, self._key, request_id, scope.value)
         if r is None:
             return None
         return StoredRequest(request_id=r["request_id"], method=r["method"],
-                             request_hash=r["request_hash"], response=r["response"])
+                             request_hash=r["request_hash"], response=r["response"],
+                             scope=RequestScope(r["scope"]))
 
     @translated
     async def get_round(self, round_id: str) -> StoredRound | None:
@@ -240,9 +250,9 @@ class PostgresPlayerJournal:
         return _round(await self._conn.fetchrow(Q_GET_ROUND, self._key, round_id))
 
     @translated
-    async def active_round(self) -> StoredRound | None:
-        """This player's unfinished round, if any."""
-        return _round(await self._conn.fetchrow(Q_ACTIVE_ROUND, self._key))
+    async def active_round(self, brand_id: str, currency: str) -> StoredRound | None:
+        """This player's unfinished round in a brand and currency, if any."""
+        return _round(await self._conn.fetchrow(Q_ACTIVE_ROUND, self._key, brand_id, currency))
 
     @translated
     async def movements(self, round_id: str) -> list[Movement]:
@@ -262,12 +272,12 @@ class PostgresPlayerJournal:
         self._check(await self._conn.fetchval(
             Q_RECORD_MOVEMENT, self._key, m.transaction_id, m.round_id, m.kind.value, m.amount,
             m.status.value, m.balance_after, m.debit_transaction_id, m.session_id, m.currency,
-            self._lease.epoch, self._lease.ttl))
+            m.brand_id, self._lease.epoch, self._lease.ttl))
 
     async def _insert_movement(self, m: Movement) -> None:
         await self._conn.execute(Q_INSERT_MOVEMENT, self._key, m.transaction_id, m.round_id,
                                  m.kind.value, m.amount, m.status.value, m.balance_after,
-                                 m.debit_transaction_id, m.session_id, m.currency)
+                                 m.debit_transaction_id, m.session_id, m.currency, m.brand_id)
 
     @translated
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
@@ -284,11 +294,11 @@ class PostgresPlayerJournal:
         """Header, new events, idempotency record and outbox rows in one transaction."""
         r = round
         async with self._conn.transaction():
-            await self.fence()
+            await self._fence()
             await self._conn.execute(
                 Q_UPSERT_ROUND, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
                 r.player_id, r.currency, r.variant, r.seq, r.status, list(r.forced_cards),
-                r.total_staked, r.total_paid)
+                r.total_staked, r.total_paid, encode_value(r.options))
             new = r.events[new_events_from:]
             if new:
                 await self._conn.executemany(Q_INSERT_EVENT, [
@@ -296,17 +306,20 @@ class PostgresPlayerJournal:
                     for i, e in enumerate(new)])
             if request is not None:
                 await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
-                                         request.method, request.request_hash, request.response)
+                                         request.method, request.request_hash, request.response,
+                                         request.scope.value)
             for m in movements:
                 await self._insert_movement(m)
             for txn in booked:
                 await self._conn.execute(Q_BOOK_DEBIT, self._key, txn)
 
     @translated
-    async def update_response(self, request_id: str, response: str) -> None:
+    async def update_response(self, request_id: str, response: str,
+                              scope: RequestScope) -> None:
         """Replace a stored response."""
         self._check(await self._conn.fetchval(Q_UPDATE_RESPONSE, self._key, request_id,
-                                              response, self._lease.epoch, self._lease.ttl))
+                                              response, scope.value, self._lease.epoch,
+                                              self._lease.ttl))
 
     @translated
     async def save_session(self, session: Session, token_hash: str,
@@ -314,14 +327,14 @@ class PostgresPlayerJournal:
         """A new session and its idempotency record, in one transaction."""
         s = session
         async with self._conn.transaction():
-            await self.fence()
+            await self._fence()
             await self._conn.execute(Q_INSERT_SESSION, self._key, token_hash, s.session_id,
                                      s.operator_id, s.brand_id, s.player_id, s.currency,
                                      s.expires_at)
             if request is not None:
                 await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
                                          request.method, request.request_hash,
-                                         request.response)
+                                         request.response, request.scope.value)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -346,6 +359,8 @@ class PostgresJournal:
         # The previous release's advisory lock too, in session mode (ops/database.md).
         self._holds = PlayerHolds(wait_s=lock_wait_s, lease_s=lease_s,
                                   advisory_lock=pool_mode == "session", holder=holder)
+        #: How long a call waits for a pooled connection before JournalUnavailable.
+        self._acquire_timeout_s = 10.0
 
     @classmethod
     async def connect(cls, database_url: str, *, min_size: int = 2, max_size: int = 10,
@@ -409,7 +424,7 @@ class PostgresJournal:
 
     @translated
     async def _acquire(self) -> Any:
-        return await self._pool.acquire(timeout=10.0)
+        return await self._pool.acquire(timeout=self._acquire_timeout_s)
 
     @translated
     async def operator_for_key(self, key_hash: str) -> str | None:
@@ -434,9 +449,10 @@ class PostgresJournal:
         return _round(await self._pool.fetchrow(Q_GET_ROUND, player_key, round_id))
 
     @translated
-    async def active_round(self, player_key: str) -> StoredRound | None:
-        """The player's unfinished round."""
-        return _round(await self._pool.fetchrow(Q_ACTIVE_ROUND, player_key))
+    async def active_round(self, player_key: str, brand_id: str, currency: str
+                           ) -> StoredRound | None:
+        """The player's unfinished round in a brand and currency."""
+        return _round(await self._pool.fetchrow(Q_ACTIVE_ROUND, player_key, brand_id, currency))
 
     @translated
     async def list_rounds(self, player_key: str, brand_id: str, *,

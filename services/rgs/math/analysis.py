@@ -200,12 +200,21 @@ class UpCardAnalysis:
             return 2.0 * sum(terms)
         v_pp = terms[pair] / p
         v_np = (sum(terms) - terms[pair]) / (1.0 - p)
-        # resplitting a pair is taken when a fresh split hand is worth more than the pair hand
-        fresh = 2.0 * (p * v_pp + (1.0 - p) * v_np)
         counts = split_hand_counts(p, max_depth=r.max_split_depth, max_hands=r.max_hands,
-                                   resplit=fresh > v_pp)
+                                   resplit=self.resplits(pair))
         e_np, e_pp = expected_counts(counts)
         return e_np * v_np + e_pp * v_pp
+
+    def resplits(self, pair: int) -> bool:
+        """Whether a split hand that pairs again is split again (when the rules allow): a fresh
+        split hand is worth more than the pair hand played on."""
+        terms = self._split_hand_values(pair, pair, power=False)
+        p = self.t.probs(add(unit(pair), pair))[pair]
+        if p <= 0.0 or p >= 1.0:
+            return False
+        v_pp = terms[pair] / p
+        v_np = (sum(terms) - terms[pair]) / (1.0 - p)
+        return 2.0 * (p * v_pp + (1.0 - p) * v_np) > v_pp
 
     def power_split_value(self, a: int, b: int) -> float:
         """Value of a Power Split of the non-pair ``a``, ``b`` (both hands)."""

@@ -2,7 +2,8 @@
 
 A strategy table maps ``(kind, total, up)`` to an action code, where ``kind`` is ``"hard"``,
 ``"soft"`` or ``"pair"`` (``total`` is then the value of one card of the pair, ace = 1), and
-``up`` is the dealer's up-card class ``"A"``, ``"2"`` … ``"9"``, ``"T"``. The codes and their
+``up`` is the dealer's up-card class ``"A"``, ``"2"`` … ``"9"``, ``"T"``; ``"split_hard"`` and
+``"split_soft"`` entries, where present, decide a two-card hand after a split. The codes and their
 fallbacks are those of :mod:`rgs.math.strategy_tables` (``H S D Ds P Rh Rs PD PDs PS PSs Ch
 Cs``), so the math module's exact tables and the textbook chart play alike.
 
@@ -143,8 +144,12 @@ class BasicStrategyPlayer:
             code = table.get(("pair", CARD_VALUE[cards[0]], up))
             if code == "P" and rnd.can(seat, hand, Action.SPLIT):
                 return Action.SPLIT
+        kind = "soft" if soft else "hard"
+        if len(cards) == 2 and rnd.hand_count(seat) > 1:
+            # a split hand's own play where it differs (it has no Power Double, for one)
+            code = table.get((f"split_{kind}", total, up), code)
         if code is None or code == "P":
-            code = table.get(("soft" if soft else "hard", total, up), "S" if total >= 17 else "H")
+            code = table.get((kind, total, up), "S" if total >= 17 else "H")
         return self._play_code(rnd, seat, hand, code)
 
     def _power_choice(self, cards: tuple[str, ...], total: int, soft: bool,

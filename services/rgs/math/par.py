@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from rgs.engine.rules import RuleSet
 from rgs.math.cashout import cash_out_file, table_json
+from rgs.math.par_check import describe, still_valid, variant_args
 from rgs.math.report import VariantReport, figures
 from rgs.math.shoe import RANK_NAMES
 from rgs.math.strategy_tables import strategy_file, strategy_json
@@ -61,8 +63,9 @@ def rules_summary(r: RuleSet) -> list[str]:
     return lines
 
 
-def render_markdown(report: VariantReport, chart_name: str) -> str:
-    """The PAR sheet text."""
+def render_markdown(report: VariantReport, chart_name: str,
+                    check: dict[str, Any] | None = None) -> str:
+    """The PAR sheet text (with the simulation check, when one was run against it)."""
     f = figures(report)
     r = report.rules
     out = [f"# PAR sheet: {r.name} (`{r.id}`)", "",
@@ -115,6 +118,16 @@ def render_markdown(report: VariantReport, chart_name: str) -> str:
             codes = [report.strategy.get((kind, t, u), "") for u in UPS]
             out.append(f"| {_row_label(kind, t)} | " + " | ".join(codes) + " |")
         out.append("")
+    after_split = {k: c for k, c in report.strategy.items() if k[0].startswith("split_")}
+    if after_split:
+        out += ["After a split the two-card hand plays the chart except here (a split hand has "
+                "no Power Double, Power Split, surrender or Cash Out, so its best play can "
+                "differ):", ""]
+        by_total: dict[tuple[str, int], list[str]] = {}
+        for (kind, t, u), code in after_split.items():
+            by_total.setdefault((kind.removeprefix("split_"), t), []).append(f"{u}: `{code}`")
+        out += [f"- {kind} {t} against " + ", ".join(v) for (kind, t), v in by_total.items()]
+        out.append("")
     used = sorted(set(report.strategy.values()))
     out += ["Codes: " + "; ".join(f"`{a}` {LEGEND[a]}" for a in used) + ".", ""]
     if report.power_double:
@@ -137,6 +150,14 @@ def render_markdown(report: VariantReport, chart_name: str) -> str:
                 for (lo, hi), v in by_cards.items()]
         out.append("")
     out += ["## Method", "", str(f["method"]), ""]
+    out += ["## Simulation check", ""]
+    if check is None:
+        out += [f"Not run against these figures: `rgs par {variant_args(r)} --check-rounds "
+                "10000000` "
+                "plays this strategy through the engine and records the result here.", ""]
+    else:
+        out += [describe(check) + ".",
+                f"Rerun: `{check['command']} --out <this directory>`.", ""]
     return "\n".join(out)
 
 
@@ -170,14 +191,53 @@ def render_chart(report: VariantReport, path: Path) -> None:
     plt.close(fig)
 
 
-def write_par(report: VariantReport, out_dir: Path) -> list[Path]:
-    """Write ``<variant>.md``, ``<variant>.png`` and ``<variant>.json`` into ``out_dir``."""
+def sheet_name(rules: RuleSet) -> str:
+    """The file stem of a rule set's PAR sheet: the variant id, with ``-<n>d`` when a brand
+    plays it with a deck count other than the variant's own.
+
+    >>> from dataclasses import replace
+    >>> from rgs.variants import VARIANTS
+    >>> sheet_name(VARIANTS["electronic-h17"]), sheet_name(replace(VARIANTS["electronic-h17"],
+    ...                                                            decks=2))
+    ('electronic-h17', 'electronic-h17-2d')
+    """
+    from rgs.variants import VARIANTS
+    own = VARIANTS.get(rules.id)
+    return rules.id if own is None or own.decks == rules.decks else f"{rules.id}-{rules.decks}d"
+
+
+def recorded_check(report: VariantReport, *dirs: Path) -> dict[str, Any] | None:
+    """The simulation check recorded on the first sheet found in ``dirs`` (default: the
+    repository's), if it was run against these very figures and strategy."""
+    for d in dirs or (PAR_DIR,):
+        path = d / f"{sheet_name(report.rules)}.json"
+        if path.exists():
+            try:
+                check = json.loads(path.read_text("utf-8")).get("simulation_check")
+            except (OSError, ValueError, AttributeError):
+                return None
+            return check if still_valid(check, report) else None
+    return None
+
+
+def sheet_figures(report: VariantReport, check: dict[str, Any] | None) -> dict[str, object]:
+    """The JSON of a sheet: the analysis' figures and the simulation check, if any."""
+    out = figures(report)
+    if check is not None:
+        out["simulation_check"] = check
+    return out
+
+
+def write_par(report: VariantReport, out_dir: Path,
+              check: dict[str, Any] | None = None) -> list[Path]:
+    """Write ``<sheet>.md``, ``<sheet>.png`` and ``<sheet>.json`` into ``out_dir``
+    (:func:`sheet_name`), with the simulation ``check`` when one was run."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    vid = report.rules.id
+    vid = sheet_name(report.rules)
     md, png, js = out_dir / f"{vid}.md", out_dir / f"{vid}.png", out_dir / f"{vid}.json"
     render_chart(report, png)
-    md.write_text(render_markdown(report, png.name), "utf-8")
-    js.write_text(json.dumps(figures(report), indent=1) + "\n", "utf-8")
+    md.write_text(render_markdown(report, png.name, check), "utf-8")
+    js.write_text(json.dumps(sheet_figures(report, check), indent=1) + "\n", "utf-8")
     return [md, png, js]
 
 

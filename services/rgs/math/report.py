@@ -17,6 +17,7 @@ from rgs.math.strategy_tables import (
     PowerDoubleKey,
     StrategyKey,
     TwoCardKey,
+    derive_after_split,
     derive_power_double,
     derive_strategy,
     derive_two_card,
@@ -103,6 +104,7 @@ def analyse_variant(rules: RuleSet,
     strategy = derive_strategy(game, table)
     pd = derive_power_double(game)
     two = derive_two_card(game, strategy)
+    strategy |= derive_after_split(game, strategy, two)
     return VariantReport(rules=rules, game=game, distribution=dist, side_bets=sides,
                          insurance_rtp=insurance_rtp(game), cash_out=design,
                          cash_out_optimal_rtp=with_offers, cash_out_first_decision=first,

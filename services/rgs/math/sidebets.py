@@ -10,7 +10,7 @@ import itertools
 from math import comb
 
 from rgs.engine.rules import PerfectPairsPaytable, RuleSet, TwentyOnePlusThreePaytable
-from rgs.math.analysis import MainGame
+from rgs.math.analysis import MainGame, RootHand
 from rgs.math.dealer import BLACKJACK, BUST, D17, FINAL_TOTALS, NOUTCOMES, PUSH
 from rgs.math.shoe import total_soft
 
@@ -65,24 +65,27 @@ def _twenty_plus_outcome(total: int, blackjack: bool, dealer_outcome: int) -> st
     return "player_wins" if total > d else ("push" if total == d else "dealer_wins")
 
 
+def twenty_plus_return(game: MainGame, root: RootHand) -> float:
+    """What one unit on the 20+ Bonus returns (stake included) with this starting hand, the
+    bettor standing on a qualifying 20/21."""
+    pays = game.rules.twenty_plus
+    total, _ = total_soft(root.hand)
+    if pays is None or total < 20:
+        return 0.0
+    dist = game.analyses[root.up].t.distribution(root.hand)
+    ret = 0.0
+    for o in range(NOUTCOMES):
+        if dist[o] > 0.0:
+            ret += dist[o] * (getattr(pays, _twenty_plus_outcome(total, total == 21, o)) + 1)
+    return ret
+
+
 def twenty_plus_rtp(game: MainGame) -> float:
     """RTP (percent) of the 20+ Bonus, assuming the bettor stands on every qualifying 20/21
     (hitting, doubling or splitting would forfeit the bonus)."""
-    pays = game.rules.twenty_plus
-    if pays is None:
+    if game.rules.twenty_plus is None:
         return 0.0
-    ret = 0.0
-    for root in game.roots:
-        total, _ = total_soft(root.hand)
-        if total < 20:
-            continue
-        dist = game.analyses[root.up].t.distribution(root.hand)
-        for o in range(NOUTCOMES):
-            if dist[o] <= 0.0:
-                continue
-            res = _twenty_plus_outcome(total, total == 21, o)
-            ret += root.weight * dist[o] * (getattr(pays, res) + 1)
-    return 100.0 * ret
+    return 100.0 * sum(root.weight * twenty_plus_return(game, root) for root in game.roots)
 
 
 def insurance_rtp(game: MainGame) -> float:

@@ -31,6 +31,10 @@ from rgs.math.basic_strategy import (
     StrategyTable,
     TwoCardTable,
 )
+from rgs.math.parallel import chunk_seed, chunks, run_chunks
+
+#: Rounds per seeded chunk of :func:`simulate_parallel` (part of what makes a run reproducible).
+CHUNK = 250_000
 
 #: Main bet and side-bet stake used by the simulation (minor units).
 UNIT = 100
@@ -141,3 +145,39 @@ def simulate(rules: RuleSet, rounds: int, *, seed: int | None = None,
     return SimulationResult(
         variant=rules.id, rounds=rounds, seed=seed, main=_result(main),
         side_bets={k.value: _result(t) for k, t in sides.items()}, seconds=elapsed)
+
+
+def pool_results(parts: list[BetResult]) -> BetResult:
+    """One bet's result over several independent runs (their rounds pooled)."""
+    n = sum(p.rounds for p in parts)
+    if n == 0:
+        return BetResult(rtp=0.0, stderr=0.0, rounds=0)
+    mean = sum(p.rtp * p.rounds for p in parts) / n
+    # each part's variance per round is stderr^2 * rounds; add the spread of the part means
+    var = sum(p.rounds * (p.stderr ** 2 * p.rounds + (p.rtp - mean) ** 2) for p in parts) / n
+    return BetResult(rtp=mean, stderr=math.sqrt(var / n), rounds=n)
+
+
+def simulate_parallel(rules: RuleSet, rounds: int, *, seed: int,
+                      table: StrategyTable | None = None,
+                      power_choices: PowerChoiceTable | None = None,
+                      two_card: TwoCardTable | None = None, jobs: int | None = None,
+                      chunk: int = CHUNK,
+                      progress: Callable[[int], None] | None = None) -> SimulationResult:
+    """:func:`simulate` of the main game (no side bets) over every core: chunks of ``chunk``
+    rounds, chunk ``i`` seeded ``chunk_seed(seed, i)``, so the figures depend on ``seed`` and
+    ``chunk`` only. ``progress(done)`` is called as chunks finish."""
+    sizes = chunks(rounds, chunk)
+
+    def work(i: int) -> SimulationResult:
+        return simulate(rules, sizes[i], seed=chunk_seed(seed, i), table=table,
+                        power_choices=power_choices, two_card=two_card, side_bets=False)
+
+    started = time.perf_counter()
+    parts: list[BetResult] = []
+    for res in run_chunks(work, range(len(sizes)), jobs=jobs):
+        parts.append(res.main)
+        if progress is not None:
+            progress(sum(p.rounds for p in parts))
+    return SimulationResult(variant=rules.id, rounds=rounds, seed=seed,
+                            main=pool_results(parts), seconds=time.perf_counter() - started)

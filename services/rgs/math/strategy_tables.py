@@ -2,7 +2,9 @@
 
 :func:`load_strategy` returns a total-dependent table ``(kind, total_or_pair, up) -> code``:
 
-* ``kind`` is ``"hard"`` (totals 4..21), ``"soft"`` (totals 12..21) or ``"pair"``;
+* ``kind`` is ``"hard"`` (totals 4..21), ``"soft"`` (totals 12..21) or ``"pair"``, and
+  ``"split_hard"``/``"split_soft"`` for the first decision of a two-card hand after a split where
+  it differs from what the ``hard``/``soft`` (or ``pair``) entry would do on that hand;
 * ``total_or_pair`` is the hand total, or for ``"pair"`` the value of one card of the pair
   (ace = 1, ten-valued = 10);
 * ``up`` is the dealer up-card class ``"A"``, ``"2"`` .. ``"9"``, ``"T"``.
@@ -29,6 +31,11 @@ A pair looks up ``"pair"`` first; a code other than ``P`` there is what to do wi
 Entries come from the composition-dependent values of the two-card hands with that total,
 weighted by their probability; hard 21 and soft 21 stand.
 
+The ``split_*`` entries exist because a split hand has other options than the original hand
+with the same total: in power the original hard 9-11 and soft 19/20 are Power Doubled, which a
+split hand cannot do, so the ``PD``/``PDs`` fallback would make it double 10 against a ten or
+soft 20 against a 7 where the analysis hits or stands (0.2 points of RTP lost, issue 11).
+
 :func:`load_power_double_choices` returns ``(from_kind, from_total, to_kind, to_total, up) ->
 "K" | "R"``: after a Power Double on a hand of ``from_kind``/``from_total`` shows a card making
 ``to_kind``/``to_total``, keep it (``K``) or replace it (``R``).
@@ -54,7 +61,8 @@ from rgs.math.analysis import (
     RootHand,
 )
 from rgs.math.errors import UnknownVariantError
-from rgs.math.shoe import NRANKS, RANK_NAMES, add, total_soft
+from rgs.math.shoe import NRANKS, RANK_NAMES, Counts, add, total_soft, unit
+from rgs.math.splits import expected_counts, split_hand_counts
 
 StrategyKey = tuple[str, int, str]
 PowerDoubleKey = tuple[str, int, str, int, str]
@@ -182,6 +190,80 @@ def derive_two_card(game: MainGame, strategy: dict[StrategyKey, str]) -> dict[Tw
         if root.actions[act] < root.actions[root.best] - 1e-12:
             out[_two_card_key(root)] = _root_code(root)
     return dict(sorted(out.items()))
+
+
+def _split_weights(game: MainGame, root: RootHand,
+                   act: str) -> list[tuple[int, int, bool, Counts, float]]:
+    """The two-card hands a split root leads to: (first card, other card out, power, hand,
+    probability per deal of the root) — the hand counts of :mod:`rgs.math.outcomes`."""
+    ua, rules = game.analyses[root.up], game.rules
+    out: list[tuple[int, int, bool, Counts, float]] = []
+    if act == POWER_SPLIT:
+        a, b = (i for i in range(NRANKS) if root.hand[i])
+        for first, other in ((a, b), (b, a)):
+            ps = ua.t.probs(add(unit(first), other))
+            out += [(first, other, True, add(unit(first), x), ps[x])
+                    for x in range(NRANKS) if ps[x] > 0.0]
+        return out
+    pair = next(i for i in range(NRANKS) if root.hand[i] == 2)
+    ps = ua.t.probs(root.hand)
+    p = ps[pair]
+    resplit = rules.max_split_depth >= 2 and (pair != 0 or rules.resplit_aces)
+    if not resplit or p <= 0.0:
+        return [(pair, pair, False, add(unit(pair), x), 2.0 * ps[x])
+                for x in range(NRANKS) if ps[x] > 0.0]
+    e_np, e_pp = expected_counts(split_hand_counts(
+        p, max_depth=rules.max_split_depth, max_hands=rules.max_hands, resplit=True))
+    out = [(pair, pair, False, add(unit(pair), x), e_np * ps[x] / (1.0 - p))
+           for x in range(NRANKS) if ps[x] > 0.0 and x != pair]
+    return [*out, (pair, pair, False, add(unit(pair), pair), e_pp)]
+
+
+def _resolve(code: str, can_double: bool) -> str:
+    """What an action code does on a split hand (no Power Double, Power Split, surrender or
+    Cash Out there): the codes' documented fallbacks."""
+    if code in ("D", "Ds", "PD", "PDs") and can_double:
+        return DOUBLE
+    return STAND if code.endswith("s") or code == "S" else HIT
+
+
+def derive_after_split(game: MainGame, strategy: dict[StrategyKey, str],
+                       two_card: dict[TwoCardKey, str] | None = None) -> dict[StrategyKey, str]:
+    """``split_hard``/``split_soft`` entries: a split hand's first decision where the analysis
+    plays it otherwise than the hard/soft (or pair) entry would, by probability-weighted value
+    over every split the tables make."""
+    sums: dict[StrategyKey, dict[str, float]] = {}
+    for root in game.roots:
+        if BLACKJACK_PAID in root.actions:
+            continue
+        act = table_action(root, strategy, two_card)
+        if act not in (SPLIT, POWER_SPLIT):
+            continue
+        ua, up = game.analyses[root.up], RANK_NAMES[root.up]
+        for first, other, power, hand, w in _split_weights(game, root, act):
+            pl = ua.split_player(first, other, power=power)
+            if pl.finished(hand) or pl.ctx.one_card:
+                continue
+            opts = {STAND: pl.stand(hand), HIT: pl.hit(hand)}
+            if pl.can_double(hand):
+                opts[DOUBLE] = pl.double(hand)
+            total, soft = total_soft(hand)
+            kind = "soft" if soft else "hard"
+            code = strategy[("pair", first + 1, up)] if hand[first] == 2 else "P"
+            if code == "P":
+                code = strategy[(kind, total, up)]
+            acc = sums.setdefault((f"split_{kind}", total, up), {})
+            acc["table"] = acc.get("table", 0.0) + root.weight * w * opts[
+                _resolve(code, pl.can_double(hand))]
+            for a, v in opts.items():
+                acc[a] = acc.get(a, 0.0) + root.weight * w * v
+    out: dict[StrategyKey, str] = {}
+    for key, acc in sorted(sums.items()):
+        best = max((a for a in acc if a != "table"), key=lambda a: acc[a])
+        if acc[best] > acc["table"] + 1e-12:
+            hit_first = acc[HIT] >= acc[STAND]
+            out[key] = ("D" if hit_first else "Ds") if best == DOUBLE else best
+    return out
 
 
 def table_rtp(game: MainGame, strategy: dict[StrategyKey, str],

@@ -28,7 +28,14 @@ from rgs.engine.model import (
 )
 from rgs.observability import metrics
 from rgs.observability.tracing import journal_span, mark_error, wallet_span
-from rgs.service.model import Movement, MovementStatus, Session, StoredRequest, StoredRound
+from rgs.service.model import (
+    Movement,
+    MovementStatus,
+    RequestScope,
+    Session,
+    StoredRequest,
+    StoredRound,
+)
 from rgs.service.ports import Journal, PlayerJournal
 from rgs.wallet.port import (
     MoneyCall,
@@ -36,6 +43,7 @@ from rgs.wallet.port import (
     MoneyResult,
     Party,
     Wallet,
+    WalletNotCalled,
     WalletRefused,
     WalletUnavailable,
 )
@@ -154,17 +162,17 @@ class InstrumentedPlayerJournal:
         self._inner = inner
         self._wins = wins
 
-    async def find_request(self, request_id: str) -> StoredRequest | None:
+    async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
         """See :meth:`PlayerJournal.find_request`."""
-        return await _timed("find_request", lambda: self._inner.find_request(request_id))
+        return await _timed("find_request", lambda: self._inner.find_request(request_id, scope))
 
     async def get_round(self, round_id: str) -> StoredRound | None:
         """See :meth:`PlayerJournal.get_round`."""
         return await _timed("get_round", lambda: self._inner.get_round(round_id))
 
-    async def active_round(self) -> StoredRound | None:
+    async def active_round(self, brand_id: str, currency: str) -> StoredRound | None:
         """See :meth:`PlayerJournal.active_round`."""
-        return await _timed("active_round", self._inner.active_round)
+        return await _timed("active_round", lambda: self._inner.active_round(brand_id, currency))
 
     async def movements(self, round_id: str) -> list[Movement]:
         """See :meth:`PlayerJournal.movements`."""
@@ -201,10 +209,11 @@ class InstrumentedPlayerJournal:
             if m.kind is MoneyKind.CREDIT:
                 self._wins.written(m.transaction_id)
 
-    async def update_response(self, request_id: str, response: str) -> None:
+    async def update_response(self, request_id: str, response: str,
+                              scope: RequestScope) -> None:
         """See :meth:`PlayerJournal.update_response`."""
         await _timed("update_response", lambda: self._inner.update_response(
-            request_id, response))
+            request_id, response, scope))
 
     async def save_session(self, session: Session, token_hash: str,
                            request: StoredRequest | None) -> None:
@@ -258,9 +267,11 @@ class InstrumentedJournal:
         """See :meth:`Journal.get_round`."""
         return await _timed("get_round", lambda: self._inner.get_round(player_key, round_id))
 
-    async def active_round(self, player_key: str) -> StoredRound | None:
+    async def active_round(self, player_key: str, brand_id: str, currency: str
+                           ) -> StoredRound | None:
         """See :meth:`Journal.active_round`."""
-        return await _timed("active_round", lambda: self._inner.active_round(player_key))
+        return await _timed("active_round", lambda: self._inner.active_round(
+            player_key, brand_id, currency))
 
     async def list_rounds(self, player_key: str, brand_id: str, *,
                           before: tuple[datetime, str] | None, limit: int
@@ -304,21 +315,24 @@ class InstrumentedWallet:
 
     async def balance(self, party: Party) -> int:
         """See :meth:`Wallet.balance`."""
-        return await self._observe("balance", lambda: self._inner.balance(party))
+        return await self._observe(party.operator_id, "balance",
+                                   lambda: self._inner.balance(party))
 
     async def move(self, call: MoneyCall) -> MoneyResult:
         """See :meth:`Wallet.move`; a confirmed credit ends its win's wait."""
-        result = await self._observe(call.kind.value, lambda: self._inner.move(call),
-                                     amount=call.amount)
+        result = await self._observe(call.party.operator_id, call.kind.value,
+                                     lambda: self._inner.move(call), amount=call.amount)
         if call.kind is MoneyKind.CREDIT:
             self._wins.paid(call.transaction_id)
         return result
 
     @staticmethod
-    async def _observe(operation: str, call: Callable[[], Awaitable[T]], *,
+    async def _observe(operator: str, operation: str, call: Callable[[], Awaitable[T]], *,
                        amount: int | None = None) -> T:
+        # Operators are few and configured: a bounded label (a player id never is one).
         outcome = "ok"
         with wallet_span(operation) as span:
+            span.set_attribute("rgs.operator", operator)
             if amount is not None:
                 span.set_attribute("rgs.amount_minor", amount)
             started = time.perf_counter()
@@ -327,6 +341,10 @@ class InstrumentedWallet:
             except WalletRefused as exc:
                 outcome = "refused"
                 span.set_attribute("rgs.wallet.reason", exc.reason)
+                raise
+            except WalletNotCalled:
+                outcome = "not_sent"
+                mark_error(span, "wallet call not sent")
                 raise
             except WalletUnavailable:
                 outcome = "unavailable"
@@ -338,9 +356,10 @@ class InstrumentedWallet:
                 raise
             finally:
                 span.set_attribute("rgs.wallet.outcome", outcome)
-                metrics.WALLET_LATENCY.labels(operation=operation).observe(
+                metrics.WALLET_LATENCY.labels(operator=operator, operation=operation).observe(
                     time.perf_counter() - started)
-                metrics.WALLET_CALLS.labels(operation=operation, outcome=outcome).inc()
+                metrics.WALLET_CALLS.labels(operator=operator, operation=operation,
+                                            outcome=outcome).inc()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)

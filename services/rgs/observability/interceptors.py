@@ -24,6 +24,7 @@ from opentelemetry.trace import SpanKind, Status, StatusCode, use_span
 from rgs.observability import metrics
 from rgs.observability.logging import ROUND_ID
 from rgs.observability.tracing import extract_context, tracer
+from rgs.service.common import is_round_id
 
 log = logging.getLogger("rgs.rpc")
 
@@ -43,12 +44,14 @@ Handler = Callable[[Any, Any], Any]
 
 
 def round_id_of(message: object) -> str:
-    """The round a request or response is about: its ``round_id`` or ``round.round_id``."""
+    """The round a request or response is about: its ``round_id`` or ``round.round_id``, only
+    when it has the shape of a round id. A request is read before it is authenticated, so
+    nothing else of it may reach a log line or a span (a 3 MB ``round_id`` once did, twice)."""
     direct = getattr(message, "round_id", "")
-    if isinstance(direct, str) and direct:
+    if isinstance(direct, str) and is_round_id(direct):
         return direct
     nested = getattr(getattr(message, "round", None), "round_id", "")
-    return nested if isinstance(nested, str) else ""
+    return nested if isinstance(nested, str) and is_round_id(nested) else ""
 
 
 def _code_of(context: grpc.aio.ServicerContext[Any, Any]) -> grpc.StatusCode:

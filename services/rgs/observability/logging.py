@@ -64,6 +64,15 @@ def redact_text(text: str) -> str:
     return text
 
 
+def mask_url(url: str) -> str:
+    """``url`` with the password of its ``user:password@`` part replaced, for messages.
+
+    >>> mask_url("postgresql://rgs:s3cret@db:5432/rgs")
+    'postgresql://rgs:[REDACTED]@db:5432/rgs'
+    """
+    return _TEXT_PATTERNS[-1][0].sub(_TEXT_PATTERNS[-1][1], url)
+
+
 def redact_value(value: Any, key: str = "") -> Any:
     """A copy of ``value`` safe to log: sensitive keys blanked, strings scrubbed, recursively."""
     if key and _norm(key) in SENSITIVE_KEYS:

@@ -34,6 +34,7 @@ from prometheus_client import (
 )
 
 from rgs.rng.entropy import ADAPTIVE_PROPORTION, REPETITION_COUNT, RngHealth
+from rgs.variants import VARIANTS
 
 # The *_created series double every counter's series for a value nobody graphs.
 disable_created_metrics()  # type: ignore[no-untyped-call]
@@ -75,6 +76,11 @@ THEORETICAL_RTP: Final = Gauge(
     "rgs_variant_theoretical_rtp_ratio",
     "The variant's theoretical return to player (main game, basic strategy) from its PAR sheet.",
     ["variant"])
+BRAND_THEORETICAL_RTP: Final = Gauge(
+    "rgs_brand_theoretical_rtp_ratio",
+    "The theoretical return to player (main game, basic strategy) of a variant as a brand plays "
+    "it: from the PAR sheet of the brand's effective rules (e.g. its deck count).",
+    ["brand", "variant"])
 RTP_STANDARD_DEVIATION: Final = Gauge(
     "rgs_variant_rtp_standard_deviation_ratio",
     "Standard deviation of one round's return per unit of main stake, from the PAR sheet "
@@ -84,8 +90,9 @@ RTP_STANDARD_DEVIATION: Final = Gauge(
 
 WALLET_CALLS: Final = Counter(
     "rgs_wallet_calls",
-    "Calls to the operator wallet by operation (balance, debit, credit, rollback) and outcome "
-    "(ok, refused, unavailable, error).", ["operation", "outcome"])
+    "Calls to operators' wallets by operator, operation (balance, debit, credit, rollback) and "
+    "outcome (ok, refused, unavailable, not_sent: refused by the operator's bulkhead or circuit "
+    "breaker before it was sent, error).", ["operator", "operation", "outcome"])
 WIN_PAYMENT_DELAY: Final = Histogram(
     "rgs_win_payment_delay_seconds",
     "From a round's settlement (its credit's outbox row written) to the wallet confirming the "
@@ -93,8 +100,8 @@ WIN_PAYMENT_DELAY: Final = Histogram(
     "10 s).", buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0,
                         3600.0))
 WALLET_LATENCY: Final = Histogram(
-    "rgs_wallet_latency_seconds", "Time of one wallet call, by operation.", ["operation"],
-    buckets=NETWORK_BUCKETS)
+    "rgs_wallet_latency_seconds", "Time of one wallet call, by operator and operation.",
+    ["operator", "operation"], buckets=NETWORK_BUCKETS)
 OUTBOX_PENDING: Final = Gauge(
     "rgs_outbox_pending",
     "Wallet outbox rows still open, all replicas: a debit pending, unknown or applied but not "
@@ -139,8 +146,8 @@ RNG_HEALTH_FAILURES: Final = Counter(
 CERTIFICATE_EXPIRY: Final = Gauge(
     "rgs_tls_certificate_expiry_timestamp_seconds",
     "Unix time at which a certificate this replica presents expires; certificate is server "
-    "(the gRPC server's, reloaded when its files change) or wallet_client (mTLS to the wallet, "
-    "read at start).", ["certificate"])
+    "(the gRPC server's, reloaded when its files change) or wallet_client:<operator> (mTLS to "
+    "that operator's wallet, read at start).", ["certificate"])
 BUILD_INFO: Final = Gauge(
     "rgs_build_info", "Always 1; the labels say which build this replica runs.", ["version"])
 
@@ -148,6 +155,7 @@ EXPORTED_NAMES: Final = frozenset({
     "rgs_rpc_requests_total", "rgs_rpc_latency_seconds", "rgs_rpc_in_flight",
     "rgs_rounds_total", "rgs_stakes_minor_total", "rgs_wins_minor_total",
     "rgs_variant_theoretical_rtp_ratio", "rgs_variant_rtp_standard_deviation_ratio",
+    "rgs_brand_theoretical_rtp_ratio",
     "rgs_wallet_calls_total", "rgs_wallet_latency_seconds", "rgs_win_payment_delay_seconds",
     "rgs_outbox_pending",
     "rgs_outbox_oldest_pending_age_seconds", "rgs_journal_tx_latency_seconds",
@@ -216,6 +224,8 @@ class VariantMath:
     """The published figures of one variant that the dashboards compare against."""
 
     variant: str
+    #: Decks of the rules the sheet was made for.
+    decks: int
     #: Theoretical RTP as a ratio (the PAR sheet's ``rtp`` is in percent).
     rtp: float
     #: Standard deviation of one round per unit of main stake.
@@ -223,24 +233,36 @@ class VariantMath:
 
 
 def load_variant_math(par_dir: Path = PAR_DIR) -> list[VariantMath]:
-    """Read every PAR sheet in ``par_dir``."""
+    """Read every PAR sheet in ``par_dir`` (a variant's own, and one per deck count a brand may
+    choose)."""
     out = []
     for path in sorted(par_dir.glob("*.json")):
         sheet = json.loads(path.read_text("utf-8"))
-        out.append(VariantMath(variant=str(sheet["variant"]), rtp=float(sheet["rtp"]) / 100.0,
+        out.append(VariantMath(variant=str(sheet["variant"]), decks=int(sheet["decks"]),
+                               rtp=float(sheet["rtp"]) / 100.0,
                                standard_deviation=float(sheet["standard_deviation"])))
     return out
 
 
-def publish_variant_math(sheets: Iterable[VariantMath]) -> None:
-    """Set the theoretical RTP and deviation gauges."""
-    for m in sheets:
-        THEORETICAL_RTP.labels(variant=m.variant).set(m.rtp)
-        RTP_STANDARD_DEVIATION.labels(variant=m.variant).set(m.standard_deviation)
+def publish_variant_math(sheets: Iterable[VariantMath],
+                         brand_decks: Mapping[tuple[str, str], int] | None = None) -> None:
+    """Set the theoretical RTP and deviation gauges: per variant from its own sheet, and per
+    (brand, variant) from the sheet of the deck count the brand plays."""
+    by_rules = {(m.variant, m.decks): m for m in sheets}
+    for (variant, decks), m in by_rules.items():
+        if VARIANTS.get(variant) is None or VARIANTS[variant].decks == decks:
+            THEORETICAL_RTP.labels(variant=m.variant).set(m.rtp)
+            RTP_STANDARD_DEVIATION.labels(variant=m.variant).set(m.standard_deviation)
+    for (brand, variant), decks in (brand_decks or {}).items():
+        sheet = by_rules.get((variant, decks))
+        if sheet is not None:
+            BRAND_THEORETICAL_RTP.labels(brand=brand, variant=variant).set(sheet.rtp)
 
 
 def initialise(*, version: str, variants: Iterable[str] = (),
-               brands: Mapping[str, Iterable[str]] | None = None) -> None:
+               brands: Mapping[str, Iterable[str]] | None = None,
+               operators: Iterable[str] = (),
+               brand_decks: Mapping[tuple[str, str], int] | None = None) -> None:
     """Publish the static gauges and create the zero series a fresh replica should show.
 
     Counters with labels have no series until first used; a rate() over a series that appears
@@ -249,13 +271,14 @@ def initialise(*, version: str, variants: Iterable[str] = (),
     variants it offers.
     """
     BUILD_INFO.labels(version=version).set(1)
-    publish_variant_math(load_variant_math())
+    publish_variant_math(load_variant_math(), brand_decks)
     for test in (REPETITION_COUNT, ADAPTIVE_PROPORTION):
         RNG_HEALTH_FAILURES.labels(test=test)
-    for operation in ("balance", "debit", "credit", "rollback"):
-        WALLET_LATENCY.labels(operation=operation)
-        for outcome in ("ok", "refused", "unavailable"):
-            WALLET_CALLS.labels(operation=operation, outcome=outcome)
+    for operator in operators:
+        for operation in ("balance", "debit", "credit", "rollback"):
+            WALLET_LATENCY.labels(operator=operator, operation=operation)
+            for outcome in ("ok", "refused", "unavailable", "not_sent"):
+                WALLET_CALLS.labels(operator=operator, operation=operation, outcome=outcome)
     for brand, offered in (brands or {}).items():
         for variant in offered:
             for event in ("started", "settled", "voided"):

@@ -53,15 +53,19 @@ class ObservabilityRuntime:
 
 async def start_observability(*, metrics_listen: str | None, ops_source: OpsSource | None,
                               brands: Mapping[str, Iterable[str]],
+                              operators: Iterable[str] = (),
+                              brand_decks: Mapping[tuple[str, str], int] | None = None,
                               sample_interval_s: float = 15.0,
                               env: Mapping[str, str] | None = None) -> ObservabilityRuntime:
     """Tracing from ``OTEL_*``; the static gauges; the metrics endpoint on ``metrics_listen``
     (None: no endpoint); the database sampler over ``ops_source`` (the journal) when both an
     endpoint and a source are given (without an endpoint nobody would read it, and the source
     is closed at once: the runtime owns it either way). ``brands`` maps brand id to its
-    variants, so every (variant, brand) round series starts at 0."""
+    variants, so every (variant, brand) round series starts at 0; ``operators`` the operator ids,
+    so every operator's wallet series does."""
     tracing = configure_tracing(env)
-    metrics.initialise(version=package_version(), brands=brands)
+    metrics.initialise(version=package_version(), brands=brands, operators=operators,
+                       brand_decks=brand_decks)
     server = start_metrics_server(metrics_listen) if metrics_listen else None
     sampler = None
     if server is not None and ops_source is not None:

@@ -19,8 +19,10 @@ from rgs.service.common import (
     check_player_id,
     check_request_id,
     encode_token_prefix,
+    is_api_key,
     is_round_id,
     player_key,
+    preview,
     request_hash,
     sha256_hex,
 )
@@ -35,6 +37,7 @@ from rgs.service.model import (
     Brand,
     CreateSessionCommand,
     NewSession,
+    RequestScope,
     RoundSummary,
     Session,
     StoredRequest,
@@ -77,8 +80,9 @@ class BackOffice:
 
     async def authenticate(self, api_key: str) -> str:
         """The operator id an API key belongs to; Unauthenticated otherwise."""
-        if not api_key:
-            raise Unauthenticated("an operator API key is required", reason="MISSING_API_KEY")
+        if not is_api_key(api_key):
+            # Refused on its shape, before the database is asked.
+            raise Unauthenticated("not an operator API key", reason="INVALID_API_KEY")
         operator = await self._journal.operator_for_key(sha256_hex(api_key))
         if operator is None:
             raise Unauthenticated("unknown API key", reason="INVALID_API_KEY")
@@ -87,7 +91,7 @@ class BackOffice:
     def _brand(self, operator_id: str, brand_id: str) -> Brand:
         brand = self._brands.get(brand_id)
         if brand is None or brand.operator_id != operator_id:
-            raise NotFound(f"no brand {brand_id!r}", reason="BRAND_NOT_FOUND")
+            raise NotFound(f"no brand {preview(brand_id)}", reason="BRAND_NOT_FOUND")
         return brand
 
     async def create_session(self, operator_id: str, cmd: CreateSessionCommand) -> NewSession:
@@ -95,13 +99,14 @@ class BackOffice:
         check_request_id(cmd.request_id)
         check_player_id(cmd.player_id)
         brand = self._brand(operator_id, cmd.brand_id)
-        if cmd.currency and cmd.currency != brand.currency:
-            raise InvalidRequest(f"brand {brand.id} plays in {brand.currency}",
-                                 reason="WRONG_CURRENCY")
+        if cmd.currency and cmd.currency not in brand.currencies:
+            raise InvalidRequest(f"brand {brand.id} plays in {', '.join(brand.currencies)}",
+                                 reason="WRONG_CURRENCY", field="currency")
+        currency = cmd.currency or brand.currency
         key = player_key(operator_id, cmd.player_id)
         fingerprint = request_hash("create_session", cmd)
         async with self._journal.player(key) as pj:
-            rec = await pj.find_request(cmd.request_id)
+            rec = await pj.find_request(cmd.request_id, RequestScope.OPERATOR)
             if rec is not None:
                 if rec.method != "create_session" or rec.request_hash != fingerprint:
                     raise RequestConflict("request_id was already used for a different request",
@@ -111,17 +116,23 @@ class BackOffice:
                 session = decode_value(Session, rec.response)
                 token = _new_token(key)
                 await pj.save_session(session, sha256_hex(token), None)
-                return NewSession(session=session, token=token)
-            token = _new_token(key)
-            session = Session(session_id=secrets.token_hex(16), player_key=key,
-                              operator_id=operator_id, brand_id=brand.id,
-                              player_id=cmd.player_id, currency=brand.currency,
-                              expires_at=self._clock() + self._ttl)
-            record = StoredRequest(
-                request_id=cmd.request_id, method="create_session", request_hash=fingerprint,
-                response=encode_value(session))
-            await pj.save_session(session, sha256_hex(token), record)
-        return NewSession(session=session, token=token)
+            else:
+                token = _new_token(key)
+                session = Session(session_id=secrets.token_hex(16), player_key=key,
+                                  operator_id=operator_id, brand_id=brand.id,
+                                  player_id=cmd.player_id, currency=currency,
+                                  expires_at=self._clock() + self._ttl)
+                record = StoredRequest(
+                    request_id=cmd.request_id, method="create_session",
+                    request_hash=fingerprint, response=encode_value(session),
+                    scope=RequestScope.OPERATOR)
+                await pj.save_session(session, sha256_hex(token), record)
+        # Outside the player's lock: a slow wallet holds up only this answer. The session is
+        # open whatever the wallet says; without an answer the balance is left unset.
+        balance = await money.balance_or_none(self._wallet, Party(
+            operator_id=operator_id, brand_id=session.brand_id, player_id=session.player_id,
+            session_id=session.session_id, currency=session.currency))
+        return NewSession(session=session, token=token, balance=balance)
 
     async def void_round(self, operator_id: str, cmd: VoidCommand) -> RoundSummary:
         """Void an unfinished round: journal RoundVoided, roll back every stake it took."""
@@ -133,7 +144,7 @@ class BackOffice:
         key = player_key(operator_id, cmd.player_id)
         fingerprint = request_hash("void_round", cmd)
         async with self._journal.player(key) as pj:
-            rec = await pj.find_request(cmd.request_id)
+            rec = await pj.find_request(cmd.request_id, RequestScope.OPERATOR)
             if rec is not None and (rec.method != "void_round"
                                     or rec.request_hash != fingerprint):
                 raise RequestConflict("request_id was already used for a different request",
@@ -146,7 +157,8 @@ class BackOffice:
                     raise NotAllowedNow("a finished round cannot be voided",
                                         reason="ROUND_FINISHED")
                 await self._void(pj, stored, cmd, fingerprint)
-            party = Party(player_id=cmd.player_id, session_id=stored.session_id,
+            party = Party(operator_id=operator_id, brand_id=stored.brand_id,
+                          player_id=cmd.player_id, session_id=stored.session_id,
                           currency=stored.currency)
             await money.reconcile(pj, self._wallet, party, await pj.open_movements())
             final = await pj.get_round(cmd.round_id)
@@ -158,7 +170,7 @@ class BackOffice:
                     fingerprint: str) -> None:
         await voiding.void(pj, stored, reason=cmd.reason, request=StoredRequest(
             request_id=cmd.request_id, method="void_round", request_hash=fingerprint,
-            response=""))
+            response="", scope=RequestScope.OPERATOR))
 
     async def recall(self, operator_id: str, brand_id: str, player_id: str, *,
                      page_size: int = 0, page_token: str = "") -> RecallPage:

@@ -24,6 +24,32 @@ from rgs.service.errors import InvalidRequest, NotAllowedNow, ServiceError, Unav
 _REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,64}$")
 _PLAYER_ID = re.compile(r"^[A-Za-z0-9._@:-]{1,64}$")
 _ROUND_ID = re.compile(r"^[0-9a-f]{32}$")
+_TENANT_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+TENANT_ID_PATTERN = _TENANT_ID.pattern
+"""Operator and brand ids: lower-case letters, digits and dashes, 1-63 characters."""
+_API_KEY = re.compile(r"^[\x21-\x7e]{8,256}$")
+_SESSION_TOKEN = re.compile(r"^s1\.[A-Za-z0-9_-]{4,200}\.[A-Za-z0-9_-]{16,128}$")
+
+
+#: Characters of an input an error message may quote.
+PREVIEW_CHARS = 24
+
+
+def preview(value: str, limit: int = PREVIEW_CHARS) -> str:
+    r"""How an error message quotes an input: at most ``limit`` characters of it, escaped, and
+    its length when it was cut, so a hostile 1 MB value never travels back in a status or into
+    a log line.
+
+    >>> preview("classic-resplit")
+    "'classic-resplit'"
+    >>> preview("x" * 10_000)
+    "'xxxxxxxxxxxxxxxxxxxxxxxx'... (10000 characters)"
+    >>> preview("a\x00b")
+    "'a\\x00b'"
+    """
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value)} characters)"
 
 
 def sha256_hex(secret: str) -> str:
@@ -50,6 +76,32 @@ def check_player_id(player_id: str) -> str:
         raise InvalidRequest("player_id must be 1-64 letters, digits or ._@:-",
                              reason="INVALID_PLAYER_ID")
     return player_id
+
+
+def is_api_key(key: str) -> bool:
+    """True when ``key`` has the shape of an operator API key (8-256 printable ASCII characters
+    without spaces): anything else is refused before the database is asked."""
+    return bool(_API_KEY.match(key))
+
+
+def token_player_key(token: str) -> str | None:
+    """The player key a session token's public prefix names, or None when the token does not
+    have the shape of one this server issues (checked before any database call: a NUL byte or
+    a megabyte of text never reaches PostgreSQL)."""
+    if not _SESSION_TOKEN.match(token):
+        return None
+    key = decode_token_prefix(token.split(".")[1])
+    if key is None:
+        return None
+    operator, sep, player = key.partition("/")
+    if not sep or not _TENANT_ID.match(operator) or not _PLAYER_ID.match(player):
+        return None
+    return key
+
+
+def is_tenant_id(value: str) -> bool:
+    """True when ``value`` has the shape of an operator or brand id."""
+    return bool(_TENANT_ID.match(value))
 
 
 def is_round_id(round_id: str) -> bool:

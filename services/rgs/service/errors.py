@@ -18,9 +18,14 @@ class ServiceError(Exception):
 
 
 class InvalidRequest(ServiceError):
-    """The request is malformed (an empty id, an unknown enum, a bad card code)."""
+    """The request is malformed (an empty id, an unknown enum, a bad card code); ``field`` names
+    the request field at fault when there is one (it goes into ErrorInfo's metadata)."""
 
     default_reason = "INVALID_REQUEST"
+
+    def __init__(self, message: str, *, reason: str | None = None, field: str = "") -> None:
+        super().__init__(message, reason=reason)
+        self.field = field
 
 
 class Unauthenticated(ServiceError):
@@ -64,3 +69,8 @@ class Unavailable(ServiceError):
     """A dependency (wallet, database) did not answer: retry with the same request id."""
 
     default_reason = "UNAVAILABLE"
+
+
+class NotSent(Unavailable):
+    """A wallet call refused before it was sent (the operator's wallet is overloaded or its
+    circuit is open): nothing moved; retry later."""

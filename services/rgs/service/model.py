@@ -9,23 +9,37 @@ from datetime import datetime
 from types import MappingProxyType
 
 from rgs.engine import Action, BoxBet, Event, RoundView, TableLimits
+from rgs.variants.options import DEFAULT_OPTIONS, VariantOptions
 from rgs.wallet.port import MoneyKind
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Brand:
-    """An operator's brand: which variants it offers, in which currency, at which limits."""
+    """An operator's brand: which variants it offers with which options, in which currencies,
+    at which limits."""
 
     id: str
     operator_id: str
-    currency: str
+    #: Currencies the brand plays in; the first is used when CreateSession names none.
+    currencies: tuple[str, ...]
     #: Enabled variant ids, in display order.
     variants: tuple[str, ...]
-    #: Table limits per variant id (every enabled variant has an entry).
-    limits: dict[str, TableLimits] = field(default_factory=dict)
+    #: Table limits per currency, then per variant id (every pair has an entry).
+    limits: Mapping[str, Mapping[str, TableLimits]] = field(default_factory=dict)
+    #: The brand's options per variant id (a variant without an entry plays as written).
+    options: Mapping[str, VariantOptions] = field(default_factory=dict)
 
     def __hash__(self) -> int:
         return hash((self.id, self.operator_id))
+
+    @property
+    def currency(self) -> str:
+        """The brand's default currency."""
+        return self.currencies[0]
+
+    def variant_options(self, variant_id: str) -> VariantOptions:
+        """The brand's options for a variant it offers."""
+        return self.options.get(variant_id, DEFAULT_OPTIONS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,6 +61,8 @@ class NewSession:
 
     session: Session
     token: str
+    #: The player's balance when the session opened; None when the wallet did not answer.
+    balance: int | None = None
 
 
 class MovementStatus(enum.StrEnum):
@@ -103,9 +119,10 @@ class Movement:
     balance_after: int | None = None
     #: Rollbacks only: the debit being cancelled.
     debit_transaction_id: str = ""
-    #: The session and currency the call is made in (a retry must repeat them exactly).
+    #: The brand, session and currency the call is made in (a retry repeats them exactly).
     session_id: str = ""
     currency: str = ""
+    brand_id: str = ""
     #: Wallet calls made for this row so far, and the last one's error ("" when it answered).
     attempts: int = 0
     last_error: str = ""
@@ -149,6 +166,9 @@ class StoredRound:
     events: tuple[Event, ...]
     created_at: datetime | None = None
     finished_at: datetime | None = None
+    #: The brand's options the round was dealt with (it replays with them, whatever the brand
+    #: file says later).
+    options: VariantOptions = DEFAULT_OPTIONS
 
     @property
     def finished(self) -> bool:
@@ -164,6 +184,18 @@ class RoundSummary:
     movements: tuple[Movement, ...]
 
 
+class RequestScope(enum.StrEnum):
+    """Whose namespace a request id lives in: every kind of caller has its own, so a player's
+    id never collides with the operator's or the server's."""
+
+    #: The operator's back office (CreateSession, VoidRound).
+    OPERATOR = "operator"
+    #: The player's session (Deal, Act, Settle).
+    PLAYER = "player"
+    #: The server itself (the sweeper, an automatic void).
+    SYSTEM = "system"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StoredRequest:
     """An idempotency record: what a request id was used for and what it answered."""
@@ -172,6 +204,7 @@ class StoredRequest:
     method: str
     request_hash: str
     response: str
+    scope: RequestScope = RequestScope.PLAYER
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

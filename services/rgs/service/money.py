@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from rgs.service.errors import NotAllowedNow, Unavailable
+from rgs.service.errors import NotAllowedNow, NotSent, Unavailable
 from rgs.service.model import Movement, MovementStatus
 from rgs.service.ports import PlayerJournal
 from rgs.wallet.port import (
@@ -19,18 +19,41 @@ from rgs.wallet.port import (
     MoneyKind,
     Party,
     Wallet,
+    WalletError,
+    WalletNotCalled,
     WalletRefused,
-    WalletUnavailable,
     step_and_attempt,
     transaction_id,
 )
 
 log = logging.getLogger(__name__)
 
+
+async def balance(wallet: Wallet, party: Party) -> int:
+    """The player's balance now. Raises NotAllowedNow (the wallet's reason) when the wallet
+    refuses, Unavailable when it does not answer definitely."""
+    try:
+        return await wallet.balance(party)
+    except WalletRefused as exc:
+        raise NotAllowedNow(str(exc), reason=exc.reason) from exc
+    except WalletError as exc:
+        raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
+
+
+async def balance_or_none(wallet: Wallet, party: Party) -> int | None:
+    """The player's balance, or None when the wallet does not give it (an answer that can do
+    without it: the session is open, the variants are listed)."""
+    try:
+        return await wallet.balance(party)
+    except WalletError as exc:
+        log.warning("balance not available: %s", exc)
+        return None
+
 def _call(m: Movement, party: Party) -> MoneyCall:
     # A retry must repeat the original parameters exactly, so the movement's own session and
     # currency win over the current call's.
-    party = Party(player_id=party.player_id, session_id=m.session_id or party.session_id,
+    party = Party(operator_id=party.operator_id, brand_id=m.brand_id or party.brand_id,
+                  player_id=party.player_id, session_id=m.session_id or party.session_id,
                   currency=m.currency or party.currency)
     return MoneyCall(kind=m.kind, transaction_id=m.transaction_id, round_id=m.round_id,
                      party=party, amount=m.amount, round_closed=m.kind is MoneyKind.CREDIT,
@@ -55,7 +78,15 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> 
             log.error("wallet refused %s %s: %s", m.kind.value, m.transaction_id, exc)
         await pj.settle_movement(m.transaction_id, status, exc.balance, error=str(exc))
         raise NotAllowedNow(str(exc), reason=exc.reason) from exc
-    except WalletUnavailable as exc:
+    except WalletNotCalled as exc:
+        # Never sent: a debit is final (nothing moved, no rollback needed); a credit or a
+        # rollback stays open and is sent later. It counts as an attempt, so the reconciler
+        # backs off from an operator whose wallet is down instead of hammering it.
+        status = (MovementStatus.REFUSED if m.kind is MoneyKind.DEBIT
+                  else MovementStatus.UNKNOWN)
+        await pj.settle_movement(m.transaction_id, status, None, error=f"not sent: {exc}")
+        raise NotSent(str(exc), reason="WALLET_UNAVAILABLE") from exc
+    except WalletError as exc:
         await pj.settle_movement(m.transaction_id, MovementStatus.UNKNOWN, None, error=str(exc))
         raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
     await pj.settle_movement(m.transaction_id, MovementStatus.APPLIED, res.balance, error="")
@@ -74,10 +105,12 @@ async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: st
     m = Movement(transaction_id=transaction_id(round_id, step, MoneyKind.DEBIT,
                                                attempt=len(earlier)),
                  round_id=round_id, kind=MoneyKind.DEBIT, amount=amount,
-                 session_id=party.session_id, currency=party.currency)
+                 session_id=party.session_id, currency=party.currency, brand_id=party.brand_id)
     await pj.record_movement(m)
     try:
         balance = await send(pj, wallet, party, m)
+    except NotSent:
+        raise  # never reached the wallet: nothing to roll back
     except Unavailable:
         await roll_back(pj, wallet, party, m)
         raise
@@ -91,7 +124,8 @@ def rollback_of(debit_m: Movement) -> Movement:
                                                   attempt=attempt),
                     round_id=debit_m.round_id, kind=MoneyKind.ROLLBACK, amount=debit_m.amount,
                     debit_transaction_id=debit_m.transaction_id,
-                    session_id=debit_m.session_id, currency=debit_m.currency)
+                    session_id=debit_m.session_id, currency=debit_m.currency,
+                    brand_id=debit_m.brand_id)
 
 
 async def roll_back(pj: PlayerJournal, wallet: Wallet, party: Party, debit_m: Movement) -> None:

@@ -28,10 +28,11 @@ from rgs.engine.cards import check_card
 from rgs.service import money
 from rgs.service.common import (
     check_request_id,
-    decode_token_prefix,
     is_round_id,
+    preview,
     request_hash,
     sha256_hex,
+    token_player_key,
     translate_engine,
 )
 from rgs.service.errors import (
@@ -49,6 +50,7 @@ from rgs.service.model import (
     DealCommand,
     Movement,
     PlayResult,
+    RequestScope,
     Session,
     SettleCommand,
     StoredRequest,
@@ -63,6 +65,7 @@ from rgs.service.ports import (
 )
 from rgs.service.restore import deal_source, restore
 from rgs.variants import VARIANTS
+from rgs.variants.options import DEFAULT_OPTIONS, OptionError, VariantOptions, effective_rules
 from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError, transaction_id
 
 log = logging.getLogger(__name__)
@@ -72,20 +75,29 @@ _AUTOPLAY = (Action.DECLINE_INSURANCE, Action.STAND, Action.POWER_KEEP)
 
 
 def _party(session: Session) -> Party:
-    return Party(player_id=session.player_id, session_id=session.session_id,
+    return Party(operator_id=session.operator_id, brand_id=session.brand_id,
+                 player_id=session.player_id, session_id=session.session_id,
                  currency=session.currency)
 
 
 def _header(session: Session, rnd: Round, *, round_id: str, forced: tuple[str, ...],
-            base: StoredRound | None = None) -> StoredRound:
+            base: StoredRound | None = None,
+            options: VariantOptions = DEFAULT_OPTIONS) -> StoredRound:
     """The stored form of a round after a command."""
     first = base or StoredRound(
         round_id=round_id, player_key=session.player_key, session_id=session.session_id,
         operator_id=session.operator_id, brand_id=session.brand_id,
         player_id=session.player_id, currency=session.currency, variant=rnd.rules.id, seq=0,
-        status="", forced_cards=forced, total_staked=0, total_paid=0, events=())
+        status="", forced_cards=forced, total_staked=0, total_paid=0, events=(),
+        options=options)
     return replace(first, seq=rnd.seq, status=rnd.phase.value, total_staked=rnd.total_staked,
                    total_paid=rnd.total_paid, events=rnd.events)
+
+
+def _in_context(stored: StoredRound, session: Session) -> bool:
+    """A session sees the rounds of its brand and currency: the context in which one player has
+    at most one unfinished round, so whatever blocks its Deal, its GetRound finds."""
+    return stored.brand_id == session.brand_id and stored.currency == session.currency
 
 
 #: How far back ``last_rounds`` looks for each variant's last settled round.
@@ -118,9 +130,8 @@ class GameService:
         An expired session may still read and finish its rounds (``allow_expired``): expiry
         stops new rounds, it must not strand a player's stake in an unfinished one.
         """
-        parts = token.split(".")
-        key = decode_token_prefix(parts[1]) if len(parts) == 3 and parts[0] == "s1" else None
-        if key is None or not key:
+        key = token_player_key(token)
+        if key is None:
             raise Unauthenticated("not a session token", reason="INVALID_SESSION_TOKEN")
         session = await self._journal.find_session(key, sha256_hex(token))
         if session is None:
@@ -128,6 +139,14 @@ class GameService:
         if not allow_expired and session.expires_at <= self._clock():
             raise Unauthenticated("the session has expired", reason="SESSION_EXPIRED")
         return session
+
+    async def balance(self, session: Session) -> int:
+        """The player's balance now, as the operator's wallet reports it."""
+        return await money.balance(self._wallet, _party(session))
+
+    async def balance_or_none(self, session: Session) -> int | None:
+        """The player's balance, or None when the wallet does not answer."""
+        return await money.balance_or_none(self._wallet, _party(session))
 
     def brand(self, session: Session) -> Brand:
         """The session's brand (brands are loaded at start and never disappear)."""
@@ -138,9 +157,10 @@ class GameService:
         return brand
 
     def variants(self, session: Session) -> list[tuple[RuleSet, TableLimits]]:
-        """The variants the session's brand offers with its limits for each."""
+        """The variants the session's brand offers, with the brand's options applied (its
+        effective rules) and its limits in the session's currency for each."""
         brand = self.brand(session)
-        return [(VARIANTS[v], brand.limits[v]) for v in brand.variants]
+        return [self._rules(session, v) for v in brand.variants]
 
     async def last_rounds(self, session: Session) -> list[StoredRound]:
         """The player's most recent settled round of each variant the brand offers (newest
@@ -157,9 +177,14 @@ class GameService:
     def _rules(self, session: Session, variant_id: str) -> tuple[RuleSet, TableLimits]:
         brand = self.brand(session)
         if variant_id not in brand.variants:
-            raise InvalidRequest(f"variant {variant_id!r} is not offered by this brand",
-                                 reason="UNKNOWN_VARIANT")
-        return VARIANTS[variant_id], brand.limits[variant_id]
+            raise InvalidRequest(f"variant {preview(variant_id)} is not offered by this brand",
+                                 reason="UNKNOWN_VARIANT", field="variant_id")
+        limits = brand.limits.get(session.currency, {}).get(variant_id)
+        if limits is None:  # the brand no longer plays the session's currency
+            raise NotAllowedNow(f"brand {brand.id} no longer plays in {session.currency}",
+                                reason="WRONG_CURRENCY")
+        rules = effective_rules(VARIANTS[variant_id], brand.variant_options(variant_id))
+        return rules, limits
 
     # ------------------------------------------------------------------ reading
 
@@ -169,8 +194,9 @@ class GameService:
             stored = (await self._journal.get_round(session.player_key, round_id)
                       if is_round_id(round_id) else None)
         else:
-            stored = await self._journal.active_round(session.player_key)
-        if stored is None or stored.brand_id != session.brand_id:
+            stored = await self._journal.active_round(session.player_key, session.brand_id,
+                                                      session.currency)
+        if stored is None or not _in_context(stored, session):
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
         rnd = self._restore(stored)
         movements = await self._journal.movements(session.player_key, stored.round_id)
@@ -199,7 +225,7 @@ class GameService:
             if stored is not None:
                 return stored
             await self._reconcile(pj, session)
-            if await pj.active_round() is not None:
+            if await pj.active_round(session.brand_id, session.currency) is not None:
                 raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",
                                     reason="ROUND_IN_PROGRESS")
             round_id = secrets.token_hex(16)
@@ -213,7 +239,8 @@ class GameService:
                 if isinstance(exc, CardSourceUnavailable):
                     raise  # answered UNAVAILABLE / RNG_UNAVAILABLE by the error table
                 raise translate_engine(exc) from exc
-            header = _header(session, rnd, round_id=round_id, forced=cmd.forced_cards)
+            header = _header(session, rnd, round_id=round_id, forced=cmd.forced_cards,
+                             options=self.brand(session).variant_options(cmd.variant_id))
             return await self._commit(pj, session, header, rnd, new_from=0, balance=balance,
                                       request=(cmd.request_id, "deal", fingerprint),
                                       booked=(debit.transaction_id,))
@@ -265,12 +292,15 @@ class GameService:
                                       request=(cmd.request_id, "act", fingerprint),
                                       booked=booked)
 
-    async def settle(self, session: Session, cmd: SettleCommand) -> PlayResult:
-        """Finish the round on the player's behalf and make sure its win is paid."""
+    async def settle(self, session: Session, cmd: SettleCommand, *,
+                     scope: RequestScope = RequestScope.PLAYER) -> PlayResult:
+        """Finish the round on the player's behalf and make sure its win is paid (``scope``:
+        whose request id it is; the sweeper's are the server's own)."""
         check_request_id(cmd.request_id)
         async with self._journal.player(session.player_key) as pj:
             fingerprint = request_hash("settle", cmd)
-            stored_resp = await self._stored_response(pj, cmd.request_id, "settle", fingerprint)
+            stored_resp = await self._stored_response(pj, cmd.request_id, "settle", fingerprint,
+                                                      scope)
             if stored_resp is not None:
                 return stored_resp
             stored = await self._own_round(pj, session, cmd.round_id)
@@ -288,7 +318,8 @@ class GameService:
             return await self._commit(pj, session, header, rnd, new_from=new_from,
                                       balance=None,
                                       request=(cmd.request_id, "settle", fingerprint),
-                                      booked=(), already_finished=stored.finished)
+                                      booked=(), already_finished=stored.finished,
+                                      scope=scope)
 
     # ------------------------------------------------------------------ internals
 
@@ -313,26 +344,32 @@ class GameService:
             pick = self._cards.picker()
         except CardSourceUnavailable as exc:
             pick = _refusing(exc)  # reading a round needs no card; drawing one is refused
-        rules = VARIANTS.get(stored.variant)
-        if rules is None:
-            raise Unavailable(f"variant {stored.variant!r} is no longer known",
+        base = VARIANTS.get(stored.variant)
+        if base is None:
+            raise Unavailable(f"variant {preview(stored.variant)} is no longer known",
                               reason="ROUND_UNRECOVERABLE")
         try:
+            # The rules the round was dealt with: the brand's options stored with it.
+            rules = effective_rules(base, stored.options)
             return restore(rules, stored.events, pick, stored.forced_cards)
+        except OptionError as exc:
+            raise Unavailable(f"round options no longer valid: {exc}",
+                              reason="ROUND_UNRECOVERABLE") from exc
         except EngineError as exc:
             raise translate_engine(exc) from exc
 
     async def _own_round(self, pj: PlayerJournal, session: Session, round_id: str
                          ) -> StoredRound:
         stored = await pj.get_round(round_id) if is_round_id(round_id) else None
-        if stored is None or stored.brand_id != session.brand_id:
+        if stored is None or not _in_context(stored, session):
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
         return stored
 
     @staticmethod
     async def _stored_response(pj: PlayerJournal, request_id: str, method: str,
-                               fingerprint: str) -> PlayResult | None:
-        rec = await pj.find_request(request_id)
+                               fingerprint: str,
+                               scope: RequestScope = RequestScope.PLAYER) -> PlayResult | None:
+        rec = await pj.find_request(request_id, scope)
         if rec is None:
             return None
         if rec.method != method or rec.request_hash != fingerprint:
@@ -358,7 +395,8 @@ class GameService:
     async def _commit(self, pj: PlayerJournal, session: Session, header: StoredRound,
                       rnd: Round, *, new_from: int, balance: int | None,
                       request: tuple[str, str, str], booked: tuple[str, ...],
-                      already_finished: bool = False) -> PlayResult:
+                      already_finished: bool = False,
+                      scope: RequestScope = RequestScope.PLAYER) -> PlayResult:
         """Commit the step atomically, then pay the round's win if it just ended."""
         credit: Movement | None = None
         if rnd.finished and not already_finished:
@@ -366,14 +404,15 @@ class GameService:
                                                             MoneyKind.CREDIT),
                               round_id=header.round_id, kind=MoneyKind.CREDIT,
                               amount=rnd.total_paid, session_id=session.session_id,
-                              currency=session.currency)
+                              currency=session.currency, brand_id=session.brand_id)
         request_id, method, fingerprint = request
         movements = await pj.movements(header.round_id)
         result = await self._result(session, header.round_id, rnd,
                                     [*movements, *([credit] if credit else [])],
                                     balance=balance, fetch_balance=credit is None)
         record = StoredRequest(request_id=request_id, method=method,
-                               request_hash=fingerprint, response=encode_value(result))
+                               request_hash=fingerprint, response=encode_value(result),
+                               scope=scope)
         await pj.commit_round(round=header, new_events_from=new_from, request=record,
                               movements=(credit,) if credit else (), booked=booked)
         if credit is None:
@@ -382,7 +421,7 @@ class GameService:
                 await self._reconcile(pj, session)
                 fresh = await self._result(session, header.round_id, rnd,
                                            await pj.movements(header.round_id), balance=None)
-                await pj.update_response(request_id, encode_value(fresh))
+                await pj.update_response(request_id, encode_value(fresh), scope)
                 return fresh
             return result
         try:
@@ -393,7 +432,7 @@ class GameService:
             log.warning("credit %s not confirmed: %s", credit.transaction_id, exc)
             return result
         paid = replace(result, balance=paid_balance, payment_pending=False)
-        await pj.update_response(request_id, encode_value(paid))
+        await pj.update_response(request_id, encode_value(paid), scope)
         return paid
 
     async def _result(self, session: Session, round_id: str, rnd: Round,

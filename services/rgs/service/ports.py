@@ -9,7 +9,14 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from rgs.service.model import Movement, MovementStatus, Session, StoredRequest, StoredRound
+from rgs.service.model import (
+    Movement,
+    MovementStatus,
+    RequestScope,
+    Session,
+    StoredRequest,
+    StoredRound,
+)
 
 Clock = Callable[[], datetime]
 """Returns the current time (timezone-aware UTC)."""
@@ -33,6 +40,11 @@ class JournalLeaseLost(JournalUnavailable):
     same request id, like any unavailable journal."""
 
 
+class JournalRejected(JournalError):
+    """The database refused a value of the request for good (a NUL byte, text it cannot store):
+    the same request can never succeed, so it is not retryable."""
+
+
 class CardSourceUnavailable(Exception):
     """The card randomness cannot deal (the certified RNG failed a health test): no round may
     be dealt or continued from any other source."""
@@ -54,16 +66,16 @@ class PlayerJournal(Protocol):
     serialises concurrent duplicates and stale clients.
     """
 
-    async def find_request(self, request_id: str) -> StoredRequest | None:
-        """The idempotency record of ``request_id``, if any."""
+    async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
+        """The idempotency record of ``request_id`` in ``scope``'s namespace, if any."""
         ...
 
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds with its events."""
         ...
 
-    async def active_round(self) -> StoredRound | None:
-        """This player's unfinished round, if any."""
+    async def active_round(self, brand_id: str, currency: str) -> StoredRound | None:
+        """This player's unfinished round in a brand and currency, if any (at most one)."""
         ...
 
     async def movements(self, round_id: str) -> list[Movement]:
@@ -95,7 +107,8 @@ class PlayerJournal(Protocol):
         (their step is committed, so they are final)."""
         ...
 
-    async def update_response(self, request_id: str, response: str) -> None:
+    async def update_response(self, request_id: str, response: str,
+                              scope: RequestScope) -> None:
         """Replace a stored response (after a payment that followed the commit)."""
         ...
 
@@ -128,8 +141,9 @@ class Journal(Protocol):
         """A round with its events (read-only; no lock)."""
         ...
 
-    async def active_round(self, player_key: str) -> StoredRound | None:
-        """The player's unfinished round, if any (read-only)."""
+    async def active_round(self, player_key: str, brand_id: str, currency: str
+                           ) -> StoredRound | None:
+        """The player's unfinished round in a brand and currency, if any (read-only)."""
         ...
 
     async def list_rounds(self, player_key: str, brand_id: str, *,

@@ -14,7 +14,13 @@ from datetime import UTC, datetime, timedelta
 
 from rgs.service import money, voiding
 from rgs.service.errors import Busy, ServiceError, Unavailable
-from rgs.service.model import Session, SettleCommand, StoredRequest, StoredRound
+from rgs.service.model import (
+    RequestScope,
+    Session,
+    SettleCommand,
+    StoredRequest,
+    StoredRound,
+)
 from rgs.service.play import GameService
 from rgs.service.ports import Clock, Journal, JournalError
 from rgs.wallet.port import Party, Wallet
@@ -54,7 +60,8 @@ class Reconciler:
         for r in rounds:
             try:
                 await self._game.settle(_session_of(r), SettleCommand(
-                    request_id=f"sweep:{r.round_id}", round_id=r.round_id))
+                    request_id=f"sweep:{r.round_id}", round_id=r.round_id),
+                    scope=RequestScope.SYSTEM)
                 log.info("round %s finished on the player's behalf", r.round_id)
                 done += 1
             except (Busy, JournalError) as exc:
@@ -84,8 +91,9 @@ class Reconciler:
                     return 0
                 await voiding.void(pj, stored, reason=reason, request=StoredRequest(
                     request_id=f"autovoid:{r.round_id}", method="void_round",
-                    request_hash="", response=""))
-                party = Party(player_id=stored.player_id, session_id=stored.session_id,
+                    request_hash="", response="", scope=RequestScope.SYSTEM))
+                party = Party(operator_id=stored.operator_id, brand_id=stored.brand_id,
+                              player_id=stored.player_id, session_id=stored.session_id,
                               currency=stored.currency)
                 await money.reconcile(pj, self._wallet, party, await pj.open_movements())
         except (ServiceError, JournalError) as void_exc:
@@ -100,16 +108,28 @@ class Reconciler:
         keys = await self._journal.players_with_open_movements(
             now=self._clock(), min_age=self._min_age, max_backoff=self._max_backoff,
             limit=limit)
+        # Each operator's players are worked through on their own, side by side: one
+        # operator's slow or dead wallet never holds up another operator's open rows.
+        by_operator: dict[str, list[str]] = {}
+        for key in keys:
+            by_operator.setdefault(key.partition("/")[0], []).append(key)
+        counts = await asyncio.gather(*(self._reconcile_players(ks)
+                                        for ks in by_operator.values()))
+        return sum(counts)
+
+    async def _reconcile_players(self, keys: list[str]) -> int:
         done = 0
         for key in keys:
             try:
                 async with self._journal.player(key) as pj:
                     rows = await pj.open_movements()
                     if rows:
-                        # Each row carries its own session and currency; the wallet knows the
-                        # player by the operator's id, the part after the operator prefix.
-                        party = Party(player_id=key.split("/", 1)[1],
-                                      session_id=rows[0].session_id, currency=rows[0].currency)
+                        # Each row carries its own brand, session and currency; the wallet
+                        # knows the player by the operator's id (the key is operator/player).
+                        operator_id, _, player_id = key.partition("/")
+                        party = Party(operator_id=operator_id, brand_id=rows[0].brand_id,
+                                      player_id=player_id, session_id=rows[0].session_id,
+                                      currency=rows[0].currency)
                         await money.reconcile(pj, self._wallet, party, rows)
                 done += 1
             except JournalError as exc:

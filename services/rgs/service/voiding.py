@@ -17,6 +17,7 @@ from rgs.service.money import rollback_of
 from rgs.service.ports import PlayerJournal
 from rgs.service.restore import restore
 from rgs.variants import VARIANTS
+from rgs.variants.options import OptionError, effective_rules
 from rgs.wallet.port import MoneyKind
 
 
@@ -43,13 +44,14 @@ async def void(pj: PlayerJournal, stored: StoredRound, *, reason: str,
 
 def _rebuilt(stored: StoredRound, reason: str) -> StoredRound | None:
     """The voided header from the engine, or None when the engine cannot rebuild the round."""
-    rules = VARIANTS.get(stored.variant)
-    if rules is None:
+    base = VARIANTS.get(stored.variant)
+    if base is None:
         return None
     try:
+        rules = effective_rules(base, stored.options)
         rnd = restore(rules, stored.events, _no_draw, stored.forced_cards)
         rnd.void(reason)
-    except EngineError:
+    except (EngineError, OptionError):
         return None
     return replace(stored, seq=rnd.seq, status=rnd.phase.value, total_staked=rnd.total_staked,
                    total_paid=rnd.total_paid, events=rnd.events)

@@ -89,7 +89,8 @@ class GrpcWallet:
     async def balance(self, party: Party) -> int:
         """The player's balance in minor units."""
         req = wallet_pb2.BalanceRequest(
-            player_id=party.player_id, session_id=party.session_id, currency=party.currency)
+            player_id=party.player_id, session_id=party.session_id, currency=party.currency,
+            operator_id=party.operator_id, brand_id=party.brand_id)
         try:
             resp = await self._stub.Balance(req, timeout=self._settings.timeout_s,
                                             metadata=self._metadata)
@@ -106,20 +107,23 @@ class GrpcWallet:
                 d = await self._stub.Debit(wallet_pb2.DebitRequest(
                     transaction_id=call.transaction_id, round_id=call.round_id,
                     player_id=p.player_id, session_id=p.session_id, currency=p.currency,
-                    amount=call.amount), timeout=timeout, metadata=md)
+                    amount=call.amount, operator_id=p.operator_id, brand_id=p.brand_id),
+                    timeout=timeout, metadata=md)
                 return MoneyResult(transaction_id=d.transaction_id, balance=int(d.balance))
             if call.kind is MoneyKind.CREDIT:
                 c = await self._stub.Credit(wallet_pb2.CreditRequest(
                     transaction_id=call.transaction_id, round_id=call.round_id,
                     player_id=p.player_id, session_id=p.session_id, currency=p.currency,
-                    amount=call.amount, round_closed=call.round_closed), timeout=timeout,
+                    amount=call.amount, round_closed=call.round_closed,
+                    operator_id=p.operator_id, brand_id=p.brand_id), timeout=timeout,
                     metadata=md)
                 return MoneyResult(transaction_id=c.transaction_id, balance=int(c.balance))
             r = await self._stub.Rollback(wallet_pb2.RollbackRequest(
                 transaction_id=call.transaction_id,
                 debit_transaction_id=call.debit_transaction_id, round_id=call.round_id,
                 player_id=p.player_id, session_id=p.session_id, currency=p.currency,
-                amount=call.amount), timeout=timeout, metadata=md)
+                amount=call.amount, operator_id=p.operator_id, brand_id=p.brand_id),
+                timeout=timeout, metadata=md)
             return MoneyResult(transaction_id=r.transaction_id, balance=int(r.balance))
         except grpc.aio.AioRpcError as err:
             raise self._translate(err) from err

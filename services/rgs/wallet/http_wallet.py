@@ -1,36 +1,43 @@
-"""The :class:`~rgs.wallet.port.Wallet` port over an HTTP/JSON seamless wallet with signed bodies.
+"""The :class:`~rgs.wallet.port.Wallet` port over an HTTP/JSON seamless wallet with signed calls.
 
 For operators without gRPC. The contract mirrors ``rgs.wallet.v1`` (the reference):
 
 - ``POST {base}/balance|debit|credit|rollback`` with a JSON object body whose fields are the
-  gRPC request's fields (``transaction_id``, ``round_id``, ``player_id``, ``session_id``,
-  ``currency``, ``amount``, ``round_closed``, ``debit_transaction_id``);
-- every request body and every response body is signed: header :data:`SIGNATURE_HEADER` holds
-  the lowercase hex HMAC-SHA256 of the exact body bytes under the shared secret. A response
-  whose signature does not verify is not trusted: its outcome is unknown;
+  gRPC request's fields (``operator_id``, ``brand_id``, ``transaction_id``, ``round_id``,
+  ``player_id``, ``session_id``, ``currency``, ``amount``, ``round_closed``,
+  ``debit_transaction_id``);
+- every request is signed: header :data:`TIMESTAMP_HEADER` holds the Unix time in seconds and
+  :data:`SIGNATURE_HEADER` the lowercase hex HMAC-SHA256, under the shared secret, of
+  ``"{timestamp}\nPOST {path}\n"`` followed by the exact body bytes (:func:`sign_request`): a
+  captured debit cannot be posted to ``/credit``, nor replayed outside the wallet's time window;
+- every answer is signed: :data:`SIGNATURE_HEADER` over ``"{request signature}\n{status}\n"``
+  and the exact answer bytes (:func:`sign_answer`), which binds the answer to its request. An
+  answer whose signature does not verify is not trusted: its outcome is unknown;
 - ``200`` answers ``{"transaction_id": ..., "balance": n}`` (``{"balance": n}`` for balance);
   a refusal answers a ``4xx`` with ``{"error": {"reason": "INSUFFICIENT_FUNDS", "message": ...,
   "balance": n}}`` using the ``rgs.wallet.v1.ErrorReason`` names without their prefix;
   ``5xx``, ``429``, reason ``WALLET_UNAVAILABLE``, timeouts and transport errors mean the
   outcome is unknown.
 
-The client is a small HTTP/1.1 client on asyncio streams (one connection per call, closed by
-the request's ``Connection: close``): the project has no HTTP client dependency, and a wallet
-call needs nothing more than one POST with a deadline.
+The client is ``httpx.AsyncClient``, one per operator: a pool of kept-alive connections (no TCP
+and TLS handshake per call), HTTP/2 when the wallet offers it over TLS, chunked or sized
+answers alike; the whole exchange has one deadline.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import json
 import ssl
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+import httpx
 
 from rgs.wallet.port import (
     MoneyCall,
@@ -42,7 +49,9 @@ from rgs.wallet.port import (
 )
 
 SIGNATURE_HEADER = "X-Rgs-Signature"
-"""Header carrying the hex HMAC-SHA256 of the body, on requests and responses."""
+"""Header carrying the hex HMAC-SHA256 signature, on requests and answers."""
+TIMESTAMP_HEADER = "X-Rgs-Timestamp"
+"""Header carrying the request's Unix time in seconds (signed with it)."""
 
 #: Reasons the wallet contract calls retryable: the outcome of the call is unknown.
 _RETRYABLE_REASONS = frozenset({"WALLET_UNAVAILABLE"})
@@ -60,11 +69,27 @@ class HttpWalletSettings:
     timeout_s: float = 5.0
     #: PEM CA bundle verifying an ``https`` wallet; None uses the system's trust store.
     tls_ca_file: Path | None = None
+    #: Connections kept to the wallet at most (the operator's bulkhead bounds calls anyway).
+    max_connections: int = 64
 
 
-def sign(secret: str, body: bytes) -> str:
-    """The hex HMAC-SHA256 of ``body`` under ``secret`` (what :data:`SIGNATURE_HEADER` holds)."""
-    return hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+def sign(secret: str, data: bytes) -> str:
+    """The hex HMAC-SHA256 of ``data`` under ``secret``."""
+    return hmac.new(secret.encode(), data, hashlib.sha256).hexdigest()
+
+
+def sign_request(secret: str, method: str, path: str, timestamp: str, body: bytes) -> str:
+    """A request's signature: over the timestamp, the method and path, and the body bytes.
+
+    >>> sign_request("s" * 16, "POST", "/rgs/debit", "1764460800", b"{}")[:16]
+    '58bb753063aac447'
+    """
+    return sign(secret, f"{timestamp}\n{method} {path}\n".encode() + body)
+
+
+def sign_answer(secret: str, request_signature: str, status: int, body: bytes) -> str:
+    """An answer's signature: over the request's signature, the status and the body bytes."""
+    return sign(secret, f"{request_signature}\n{status}\n".encode() + body)
 
 
 class _Unclear(Exception):
@@ -74,25 +99,34 @@ class _Unclear(Exception):
 class HttpWallet:
     """Calls an operator wallet speaking the signed HTTP/JSON contract above."""
 
-    def __init__(self, settings: HttpWalletSettings) -> None:
+    def __init__(self, settings: HttpWalletSettings, *,
+                 clock: Any = time.time) -> None:
         parts = urlsplit(settings.url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"wallet URL must be http(s)://host[:port][/path]: {settings.url}")
+            raise ValueError("wallet URL must be http(s)://host[:port][/path]")
         self._settings = settings
-        self._host = parts.hostname
-        self._port = parts.port or (443 if parts.scheme == "https" else 80)
+        self._clock = clock
+        self._base = settings.url.rstrip("/")
         self._path = parts.path.rstrip("/")
-        self._ssl: ssl.SSLContext | None = None
+        verify: ssl.SSLContext | bool = True
         if parts.scheme == "https":
-            self._ssl = ssl.create_default_context(
+            verify = ssl.create_default_context(
                 cafile=str(settings.tls_ca_file) if settings.tls_ca_file else None)
+        self._client = httpx.AsyncClient(
+            http2=True, verify=verify, trust_env=False, follow_redirects=False,
+            timeout=httpx.Timeout(settings.timeout_s),
+            limits=httpx.Limits(max_connections=settings.max_connections,
+                                max_keepalive_connections=settings.max_connections,
+                                keepalive_expiry=30.0))
 
     async def close(self) -> None:
-        """Nothing to close: every call uses its own connection."""
+        """Close the connection pool."""
+        await self._client.aclose()
 
     async def balance(self, party: Party) -> int:
         """The player's balance in minor units."""
         answer = await self._post("balance", {
+            "operator_id": party.operator_id, "brand_id": party.brand_id,
             "player_id": party.player_id, "session_id": party.session_id,
             "currency": party.currency})
         return _int(answer, "balance")
@@ -101,6 +135,7 @@ class HttpWallet:
         """Send a debit, credit or rollback."""
         p = call.party
         body: dict[str, Any] = {
+            "operator_id": p.operator_id, "brand_id": p.brand_id,
             "transaction_id": call.transaction_id, "round_id": call.round_id,
             "player_id": p.player_id, "session_id": p.session_id, "currency": p.currency,
             "amount": call.amount}
@@ -115,15 +150,24 @@ class HttpWallet:
     async def _post(self, method: str, payload: dict[str, Any]) -> dict[str, Any]:
         """POST one signed call; translate every failure once, here."""
         body = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()
+        path = f"{self._path}/{method}"
+        stamp = str(int(self._clock()))
+        signature = sign_request(self._settings.hmac_secret, "POST", path, stamp, body)
+        # identity: the answer's signature is over the bytes as sent, so none are recoded.
+        headers = {"Content-Type": "application/json", "Accept-Encoding": "identity",
+                   TIMESTAMP_HEADER: stamp, SIGNATURE_HEADER: signature}
         try:
-            status, headers, raw = await asyncio.wait_for(
-                self._exchange(method, body), timeout=self._settings.timeout_s)
+            status, answer_headers, raw = await asyncio.wait_for(
+                self._exchange(f"{self._base}/{method}", body, headers),
+                timeout=self._settings.timeout_s)
         except TimeoutError as exc:
             raise WalletUnavailable(f"wallet: {method} timed out") from exc
-        except (OSError, _Unclear, asyncio.IncompleteReadError, ValueError) as exc:
-            raise WalletUnavailable(f"wallet: {method}: {exc}") from exc
-        if not hmac.compare_digest(headers.get(SIGNATURE_HEADER.lower(), ""),
-                                   sign(self._settings.hmac_secret, raw)):
+        except Exception as exc:  # the edge: any transport failure is an unknown outcome
+            raise WalletUnavailable(f"wallet: {method}: {type(exc).__name__}: "
+                                    f"{str(exc)[:200]}") from exc
+        if not hmac.compare_digest(
+                answer_headers.get(SIGNATURE_HEADER.lower(), ""),
+                sign_answer(self._settings.hmac_secret, signature, status, raw)):
             # Anyone could have produced an unsigned answer: its outcome is not known.
             raise WalletUnavailable(f"wallet: {method} answer {status} has a bad signature")
         try:
@@ -137,53 +181,22 @@ class HttpWallet:
         error = answer.get("error")
         reason = str(error.get("reason", "")) if isinstance(error, dict) else ""
         if status >= 500 or status == 429 or not reason or reason in _RETRYABLE_REASONS:
-            raise WalletUnavailable(f"wallet: {method} answered {status} {reason}".strip())
+            raise WalletUnavailable(f"wallet: {method} answered {status} {reason[:64]}".strip())
         assert isinstance(error, dict)
         balance = error.get("balance")
-        raise WalletRefused(f"wallet refused: {reason}: {error.get('message', '')}",
-                            reason=reason,
+        raise WalletRefused(f"wallet refused: {reason[:64]}: {str(error.get('message', ''))[:200]}",
+                            reason=reason[:64],
                             balance=balance if isinstance(balance, int) else None)
 
-    async def _exchange(self, method: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
-        reader, writer = await asyncio.open_connection(
-            self._host, self._port, ssl=self._ssl,
-            server_hostname=self._host if self._ssl else None)
-        try:
-            head = (f"POST {self._path}/{method} HTTP/1.1\r\n"
-                    f"Host: {self._host}:{self._port}\r\n"
-                    "Content-Type: application/json\r\n"
-                    f"Content-Length: {len(body)}\r\n"
-                    f"{SIGNATURE_HEADER}: {sign(self._settings.hmac_secret, body)}\r\n"
-                    "Connection: close\r\n\r\n")
-            writer.write(head.encode("ascii") + body)
-            await writer.drain()
-            status_line = (await reader.readline()).decode("latin-1")
-            parts = status_line.split(" ", 2)
-            if len(parts) < 2 or not parts[0].startswith("HTTP/1."):
-                raise _Unclear(f"not an HTTP answer: {status_line[:80]!r}")
-            status = int(parts[1])
-            headers: dict[str, str] = {}
-            while True:
-                line = (await reader.readline()).decode("latin-1")
-                if line in ("\r\n", "\n", ""):
-                    break
-                name, _, value = line.partition(":")
-                headers[name.strip().lower()] = value.strip()
-            if "chunked" in headers.get("transfer-encoding", "").lower():
-                raise _Unclear("chunked answers are not supported")
-            length = headers.get("content-length")
-            if length is not None:
-                if int(length) > _MAX_BODY:
+    async def _exchange(self, url: str, body: bytes, headers: dict[str, str]
+                        ) -> tuple[int, httpx.Headers, bytes]:
+        async with self._client.stream("POST", url, content=body, headers=headers) as resp:
+            raw = bytearray()
+            async for chunk in resp.aiter_raw():
+                raw += chunk
+                if len(raw) > _MAX_BODY:
                     raise _Unclear("answer too large")
-                raw = await reader.readexactly(int(length))
-            else:
-                raw = await reader.read(_MAX_BODY)
-            return status, headers, raw
-        finally:
-            writer.close()
-            # The answer is already read; an error while closing changes nothing.
-            with contextlib.suppress(OSError, ssl.SSLError):
-                await writer.wait_closed()
+            return resp.status_code, resp.headers, bytes(raw)
 
 
 def _int(answer: dict[str, Any], key: str) -> int:

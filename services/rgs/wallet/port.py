@@ -57,8 +57,12 @@ def step_and_attempt(txn: str, round_id: str) -> tuple[str, int]:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Party:
-    """Who the money belongs to, as the wallet knows them."""
+    """Who the money belongs to, as the wallet knows them: the operator's player, in one of the
+    operator's brands (every wallet call carries both ids, and goes to that operator's wallet
+    only)."""
 
+    operator_id: str
+    brand_id: str
     player_id: str
     session_id: str
     currency: str
@@ -103,6 +107,13 @@ class WalletRefused(WalletError):
 
 class WalletUnavailable(WalletError):
     """The wallet did not answer definitely (timeout, transport error): the outcome is unknown."""
+
+
+class WalletNotCalled(WalletError):
+    """The call was refused here and never sent (the operator's wallet has too many calls in
+    flight, its circuit breaker is open, or no wallet is configured for the operator): nothing
+    can have moved at the wallet. A debit refused so is final without a rollback; a credit or a
+    rollback stays open and is sent later."""
 
 
 class Wallet(Protocol):

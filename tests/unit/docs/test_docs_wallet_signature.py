@@ -1,6 +1,7 @@
 """The signed HTTP wallet call of docs/wallet.md is what the RGS really sends: the canonical body,
-the path, the HMAC-SHA256 signature header byte for byte; and the client accepts the page's
-signed answer. The page's openssl command signs the same bytes with the same secret."""
+the path, the timestamp, the HMAC-SHA256 signature header byte for byte; and the client accepts
+the page's signed answer. The page's openssl command signs the same bytes with the same
+secret."""
 
 from __future__ import annotations
 
@@ -31,14 +32,16 @@ def _example() -> dict[str, Any]:
     return tomllib.loads(found[0])
 
 
-def _hmac(secret: str, body: str) -> str:
-    return hmac.new(secret.encode(), body.encode(), hashlib.sha256).hexdigest()
+def _hmac(secret: str, text: str) -> str:
+    return hmac.new(secret.encode(), text.encode(), hashlib.sha256).hexdigest()
 
 
-def test_the_example_signatures_are_hmac_sha256_of_the_exact_bodies() -> None:
+def test_the_example_signatures_are_hmac_sha256_of_the_documented_strings() -> None:
     ex = _example()
-    assert _hmac(ex["secret"], ex["request_body"]) == ex["request_signature"]
-    assert _hmac(ex["secret"], ex["answer_body"]) == ex["answer_signature"]
+    assert _hmac(ex["secret"], f"{ex['timestamp']}\nPOST {ex['path']}\n{ex['request_body']}"
+                 ) == ex["request_signature"]
+    assert _hmac(ex["secret"], f"{ex['request_signature']}\n{ex['answer_status']}\n"
+                 f"{ex['answer_body']}") == ex["answer_signature"]
     # The request body is in the canonical form the page describes: sorted keys, no spaces.
     canonical = json.dumps(json.loads(ex["request_body"]), sort_keys=True, separators=(",", ":"))
     assert ex["request_body"] == canonical
@@ -50,6 +53,7 @@ def test_the_openssl_command_signs_the_example_body_with_the_example_secret() ->
     assert len(commands) == 1
     assert f"'{ex['request_body']}'" in commands[0]
     assert f"-hmac '{ex['secret']}'" in commands[0]
+    assert f"printf '%s\\nPOST %s\\n%s' {ex['timestamp']} {ex['path']} " in commands[0]
 
 
 async def test_the_rgs_http_wallet_sends_exactly_the_documented_request() -> None:
@@ -66,7 +70,8 @@ async def test_the_rgs_http_wallet_sends_exactly_the_documented_request() -> Non
         seen["headers"] = headers
         seen["body"] = await reader.readexactly(int(headers["content-length"]))
         answer = ex["answer_body"].encode()
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        writer.write(f"HTTP/1.1 {ex['answer_status']} OK\r\n".encode()
+                     + b"Content-Type: application/json\r\n"
                      + f"Content-Length: {len(answer)}\r\n".encode()
                      + f"X-Rgs-Signature: {ex['answer_signature']}\r\n\r\n".encode() + answer)
         await writer.drain()
@@ -76,22 +81,27 @@ async def test_the_rgs_http_wallet_sends_exactly_the_documented_request() -> Non
     port = server.sockets[0].getsockname()[1]
     base = ex["path"].rsplit("/", 1)[0]
     wallet = HttpWallet(HttpWalletSettings(url=f"http://127.0.0.1:{port}{base}",
-                                           hmac_secret=ex["secret"], timeout_s=5))
+                                           hmac_secret=ex["secret"], timeout_s=5),
+                        clock=lambda: float(ex["timestamp"]))
     try:
         result = await wallet.move(MoneyCall(
             kind=MoneyKind.DEBIT, transaction_id=body["transaction_id"],
             round_id=body["round_id"], amount=body["amount"],
-            party=Party(player_id=body["player_id"], session_id=body["session_id"],
+            party=Party(operator_id=body["operator_id"], brand_id=body["brand_id"],
+                        player_id=body["player_id"], session_id=body["session_id"],
                         currency=body["currency"])))
     finally:
+        await wallet.close()
         server.close()
         await server.wait_closed()
     assert seen["request_line"] == f"POST {ex['path']} HTTP/1.1\r\n"
     assert seen["body"] == ex["request_body"].encode()
     assert seen["headers"]["x-rgs-signature"] == ex["request_signature"]
+    assert seen["headers"]["x-rgs-timestamp"] == ex["timestamp"]
     assert seen["headers"]["content-type"] == "application/json"
     assert result.balance == json.loads(ex["answer_body"])["balance"]
     # The request shown on the wire carries the same length and signature.
     page = WALLET_MD.read_text("utf-8")
     assert f"Content-Length: {len(seen['body'])}\n" in page
     assert f"X-Rgs-Signature: {ex['request_signature']}\n" in page
+    assert f"X-Rgs-Timestamp: {ex['timestamp']}\n" in page

@@ -7,11 +7,13 @@ When one fails, regenerate with:
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from rgs.math.cashout import cash_out_file, table_json
-from rgs.math.par import PAR_DIR
+from rgs.math.par import PAR_DIR, recorded_check, render_markdown, sheet_name
+from rgs.math.par_check import PASS_SE, still_valid
 from rgs.math.report import cached_report, figures
 from rgs.math.strategy_tables import (
     load_power_double_choices,
@@ -21,6 +23,7 @@ from rgs.math.strategy_tables import (
     strategy_json,
 )
 from rgs.variants import VARIANTS
+from rgs.variants.options import DECK_CHOICES, VariantOptions, effective_rules
 
 REGENERATE = "stale: run `rgs par all --out services/rgs/math/par --update-data`"
 
@@ -38,6 +41,7 @@ def _close(a: object, b: object) -> bool:
 @pytest.mark.parametrize("variant_id", list(VARIANTS))
 def test_committed_par_figures_match_a_fresh_analysis(variant_id: str) -> None:
     committed = json.loads((PAR_DIR / f"{variant_id}.json").read_text("utf-8"))
+    committed.pop("simulation_check", None)
     fresh = json.loads(json.dumps(figures(cached_report(VARIANTS[variant_id]))))
     assert _close(committed, fresh), REGENERATE
     assert (PAR_DIR / f"{variant_id}.md").read_text("utf-8").startswith("# PAR sheet")
@@ -61,3 +65,55 @@ def test_committed_vip_platinum_cash_out_table_is_the_generated_one() -> None:
     assert cash_out_file(rules.id).read_text("utf-8") == table_json(design, rules.id), REGENERATE
     assert rules.cash_out is not None
     assert rules.cash_out.offers_bp == design.offers_bp
+
+
+@pytest.mark.parametrize("variant_id", list(VARIANTS))
+def test_a_recorded_simulation_check_was_run_against_these_figures_and_passed(
+        variant_id: str) -> None:
+    report = cached_report(VARIANTS[variant_id])
+    check = json.loads((PAR_DIR / f"{variant_id}.json").read_text("utf-8")).get(
+        "simulation_check")
+    if check is None:
+        assert variant_id != "power", "power's sheet must state its simulation check"
+        return
+    assert still_valid(check, report), f"stale simulation check: rerun `{check['command']}`"
+    assert check["passed"] and abs(check["standard_errors"]) < PASS_SE
+    assert check["rounds"] >= 10_000_000 and check["stderr"] <= 0.05
+    assert "Simulation check" in (PAR_DIR / f"{variant_id}.md").read_text("utf-8")
+    assert recorded_check(report) == check
+
+
+@pytest.mark.parametrize(("variant_id", "decks"), [
+    (v, n) for v, counts in DECK_CHOICES.items() for n in counts if n != VARIANTS[v].decks])
+def test_a_sheet_is_kept_for_every_deck_count_a_brand_may_choose(variant_id: str,
+                                                                 decks: int) -> None:
+    """electronic-h17's deck count is a brand setting: the analysis and the PAR sheet follow
+    the chosen count (rgs par electronic-h17 --decks N)."""
+    rules = effective_rules(VARIANTS[variant_id], VariantOptions(decks=decks))
+    committed = json.loads((PAR_DIR / f"{sheet_name(rules)}.json").read_text("utf-8"))
+    fresh = json.loads(json.dumps(figures(cached_report(rules))))
+    assert committed["decks"] == decks
+    assert _close(committed, fresh), REGENERATE
+
+
+def _sheets() -> list[tuple[str, int | None]]:
+    own = [(v, None) for v in VARIANTS]
+    return own + [(v, n) for v, counts in DECK_CHOICES.items() for n in counts
+                  if n != VARIANTS[v].decks]
+
+
+@pytest.mark.parametrize(("variant_id", "decks"), _sheets())
+def test_committed_markdown_sheet_is_the_rendered_one(variant_id: str, decks: int | None) -> None:
+    """The Markdown a lab reads is what the generator renders today (sections, strategy, the
+    simulation check's wording); decimals are masked because the figures are compared, within
+    tolerance, by the JSON tests above."""
+    rules = effective_rules(VARIANTS[variant_id], VariantOptions(decks=decks))
+    report = cached_report(rules)
+    name = sheet_name(rules)
+    committed = (PAR_DIR / f"{name}.md").read_text("utf-8")
+    fresh = render_markdown(report, f"{name}.png", recorded_check(report))
+
+    def mask(text: str) -> str:
+        return re.sub(r"\d+\.\d+", "#.#", text)
+
+    assert mask(committed) == mask(fresh), REGENERATE

@@ -49,7 +49,7 @@ async def test_sweeper_voids_a_round_whose_events_no_longer_rebuild_it() -> None
     assert [(m.kind, m.status, m.amount) for m in moves] == [
         (MoneyKind.DEBIT, "rolled_back", 200), (MoneyKind.ROLLBACK, "applied", 200)]
     assert h.wallet.balances["alice"] == 100_000
-    assert (key, f"autovoid:{rid}") in h.journal.tables.requests
+    assert (key, "system", f"autovoid:{rid}") in h.journal.tables.requests
     assert await h.app.reconciler.sweep_abandoned() == 0
 
 
@@ -89,7 +89,7 @@ async def test_sweeper_journals_its_decisions_under_its_own_request_id() -> None
     done = h.journal.tables.rounds[(key, rid)]
     assert done.status == "settled" and (done.total_staked, done.total_paid) == (200, 400)
     assert [e.action.value for e in done.events if isinstance(e, PlayerActed)] == ["stand"]
-    assert (key, f"sweep:{rid}") in h.journal.tables.requests
+    assert (key, "system", f"sweep:{rid}") in h.journal.tables.requests
     assert h.wallet.balances["alice"] == 100_000 - 200 + 400
 
 
@@ -153,10 +153,10 @@ async def test_a_bug_in_one_abandoned_round_does_not_stop_the_sweep_of_the_other
         forced_cards=STAND_WINS))
     settle = h.app.game.settle
 
-    async def buggy(session: object, cmd: object) -> object:
+    async def buggy(session: object, cmd: object, **kw: object) -> object:
         if getattr(cmd, "round_id", "") == first.round_id:
             raise RuntimeError("a bug")
-        return await settle(session, cmd)  # type: ignore[arg-type]
+        return await settle(session, cmd, **kw)  # type: ignore[arg-type]
 
     h.app.game.settle = buggy  # type: ignore[method-assign,assignment]
     h.clock.now += timedelta(hours=25)

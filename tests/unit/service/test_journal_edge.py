@@ -11,6 +11,7 @@ import pytest
 
 from rgs.journal.leases import Lease
 from rgs.journal.postgres import PostgresPlayerJournal
+from rgs.service.model import RequestScope
 from rgs.service.ports import JournalUnavailable
 
 
@@ -33,7 +34,7 @@ async def test_a_connection_failing_under_a_call_is_journal_unavailable(exc: Exc
     pj = PostgresPlayerJournal(_DyingConnection(exc), "dev-operator/alice",  # type: ignore[arg-type]
                                Lease(epoch=1, ttl=timedelta(seconds=30)))
     with pytest.raises(JournalUnavailable):
-        await pj.find_request("r1")
+        await pj.find_request("r1", RequestScope.PLAYER)
 
 
 class _ReleasedConnection:

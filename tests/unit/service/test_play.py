@@ -314,7 +314,8 @@ async def test_reconciler_pays_an_open_credit_and_rolls_back_an_orphaned_debit()
                                               expected_seq=1, seat=1, hand=0,
                                               action=Action.STAND))
     assert done.payment_pending
-    party = Party(player_id="alice", session_id=s.session_id, currency="EUR")
+    party = Party(operator_id="dev-operator", brand_id="demo-casino",
+                  player_id="alice", session_id=s.session_id, currency="EUR")
     async with h.journal.player(s.player_key) as pj:  # a call that dies after its debit
         await money.debit(pj, h.wallet, party, round_id="f" * 32, step=1, amount=300)
     assert h.wallet.balances["alice"] == 100_000 - 100 - 300

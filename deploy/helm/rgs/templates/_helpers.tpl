@@ -78,13 +78,18 @@ preStop sleep has run, minus the margin for answering the cut-short calls and ex
 {{- end }}
 {{- end }}
 
-{{/* The Secret holding the database URL, the wallet key and the operator keys. */}}
+{{/* The Secret holding the database URL and the operator keys. */}}
 {{- define "rgs.secretName" -}}
 {{- default (include "rgs.fullname" .) .Values.existingSecret }}
 {{- end }}
 
-{{- define "rgs.brandsConfigMapName" -}}
-{{- default (printf "%s-brands" (include "rgs.fullname" .)) .Values.existingBrandsConfigMap }}
+{{- define "rgs.platformConfigMapName" -}}
+{{- default (printf "%s-platform" (include "rgs.fullname" .)) .Values.existingPlatformConfigMap }}
+{{- end }}
+
+{{/* The Secret with one operator's wallet credentials: dict "root" $ "operator" <operator>. */}}
+{{- define "rgs.walletSecretName" -}}
+{{- default (printf "%s-wallet-%s" (include "rgs.fullname" .root) .operator.id) .operator.wallet.secretName }}
 {{- end }}
 
 {{/*
@@ -92,7 +97,25 @@ Refuse combinations the service itself would refuse at start-up, so a bad releas
 `helm install` rather than as a crash loop.
 */}}
 {{- define "rgs.validate" -}}
-{{- $_ := required "wallet.address is required (host:port of the operator's wallet)" .Values.wallet.address }}
+{{- range .Values.operators }}
+{{- if eq .wallet.kind "http" }}
+{{- $_ := required (printf "operators[%s].wallet.url is required (the operator's HTTP wallet)" .id) .wallet.url }}
+{{- if and (eq $.Values.environment "production") (not (hasPrefix "https://" .wallet.url)) }}
+{{- fail (printf "operators[%s].wallet.url: in production an HTTP wallet is reached over https only" .id) }}
+{{- end }}
+{{- else }}
+{{- $_ := required (printf "operators[%s].wallet.address is required (host:port of the operator's wallet)" .id) .wallet.address }}
+{{- if and (eq $.Values.environment "production") (eq (.wallet.tls | default "none") "none") }}
+{{- fail (printf "operators[%s].wallet.tls: in production a gRPC wallet is reached over TLS only (ca or mutual)" .id) }}
+{{- end }}
+{{- end }}
+{{- if and (not .wallet.secretName) (not (or .wallet.apiKey .wallet.hmacSecret)) }}
+{{- fail (printf "operators[%s].wallet.secretName is required: the Secret with its wallet credentials" .id) }}
+{{- end }}
+{{- if and (eq $.Values.environment "production") (or .wallet.apiKey .wallet.hmacSecret) }}
+{{- fail (printf "operators[%s].wallet: inline credentials are refused in production: use secretName" .id) }}
+{{- end }}
+{{- end }}
 {{- if and (eq .Values.environment "production") (not .Values.tls.existingSecret) }}
 {{- fail "environment=production serves TLS only: set tls.existingSecret (a kubernetes.io/tls Secret)" }}
 {{- end }}
@@ -104,13 +127,14 @@ Refuse combinations the service itself would refuse at start-up, so a bad releas
 {{- end }}
 {{- if not .Values.existingSecret }}
 {{- $_ := required "database.url is required (or set existingSecret)" .Values.database.url }}
-{{- $_ := required "wallet.apiKey is required (or set existingSecret)" .Values.wallet.apiKey }}
 {{- end }}
 {{- if lt (int (include "rgs.shutdownGraceSeconds" .)) 1 }}
 {{- fail (printf "terminationGracePeriodSeconds (%v) leaves no time for calls in flight after shutdown.preStopSleepSeconds (%v) and shutdown.exitMarginSeconds (%v): raise it" .Values.terminationGracePeriodSeconds .Values.shutdown.preStopSleepSeconds .Values.shutdown.exitMarginSeconds) }}
 {{- end }}
-{{- if lt (float64 .Values.database.playerLeaseSeconds) (mulf 2 (float64 .Values.wallet.timeoutSeconds)) }}
-{{- fail "database.playerLeaseSeconds must be at least twice wallet.timeoutSeconds (a call must not lose its player while it waits for the wallet)" }}
+{{- range .Values.operators }}
+{{- if lt (float64 $.Values.database.playerLeaseSeconds) (mulf 2 (float64 (.wallet.timeout_s | default 5))) }}
+{{- fail (printf "database.playerLeaseSeconds must be at least twice operators[%s].wallet.timeout_s (a call must not lose its player while it waits for the wallet)" .id) }}
+{{- end }}
 {{- end }}
 {{- if and .Values.prometheusRule.enabled (not .Values.prometheusRule.runbookBaseUrl) }}
 {{- fail "prometheusRule.runbookBaseUrl is required with prometheusRule.enabled: the absolute URL where ops/runbooks is published (each alert links <base>/<AlertName>.md)" }}

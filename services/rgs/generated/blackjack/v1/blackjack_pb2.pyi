@@ -324,8 +324,13 @@ class ListVariantsResponse(_message.Message):
     VARIANTS_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
     LAST_ROUNDS_FIELD_NUMBER: _builtins.int
+    BALANCE_FIELD_NUMBER: _builtins.int
     currency: _builtins.str
     """ISO 4217 code of the session's currency (all amounts are minor units of it)."""
+    balance: _builtins.int
+    """The player's wallet balance in minor units, when the wallet answered; unset when it did not
+    (the variants are listed all the same: ask GetBalance again later).
+    """
     @_builtins.property
     def variants(self) -> _containers.RepeatedCompositeFieldContainer[Global___Variant]:
         """The variants, in the order of the brand configuration."""
@@ -342,12 +347,15 @@ class ListVariantsResponse(_message.Message):
         variants: _abc.Iterable[Global___Variant] | None = ...,
         currency: _builtins.str = ...,
         last_rounds: _abc.Iterable[Global___LastRound] | None = ...,
+        balance: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["currency", b"currency", "last_rounds", b"last_rounds", "variants", b"variants"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "last_rounds", b"last_rounds", "variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__balance: _TypeAlias = _typing.Literal["balance"]  # noqa: Y015
+    _WhichOneofArgType__balance: _TypeAlias = _typing.Literal["_balance", b"_balance"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__balance) -> _WhichOneofReturnType__balance | None: ...
 
 Global___ListVariantsResponse: _TypeAlias = ListVariantsResponse  # noqa: Y015
 
@@ -1166,3 +1174,46 @@ class GetRoundResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetRoundResponse: _TypeAlias = GetRoundResponse  # noqa: Y015
+
+@_typing.final
+class GetBalanceRequest(_message.Message):
+    """GetBalanceRequest asks for the session player's balance."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetBalanceRequest: _TypeAlias = GetBalanceRequest  # noqa: Y015
+
+@_typing.final
+class GetBalanceResponse(_message.Message):
+    """GetBalanceResponse is the player's balance as the operator's wallet reported it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BALANCE_FIELD_NUMBER: _builtins.int
+    CURRENCY_FIELD_NUMBER: _builtins.int
+    balance: _builtins.int
+    """Balance in minor units."""
+    currency: _builtins.str
+    """ISO 4217 code of the session's currency."""
+    def __init__(
+        self,
+        *,
+        balance: _builtins.int = ...,
+        currency: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "currency", b"currency"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetBalanceResponse: _TypeAlias = GetBalanceResponse  # noqa: Y015

@@ -60,6 +60,11 @@ class BlackjackServiceStub:
                 request_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetRoundRequest.SerializeToString,
                 response_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetRoundResponse.FromString,
                 _registered_method=True)
+        self.GetBalance = channel.unary_unary(
+                '/rgs.blackjack.v1.BlackjackService/GetBalance',
+                request_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceRequest.SerializeToString,
+                response_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceResponse.FromString,
+                _registered_method=True)
 
 
 class BlackjackServiceServicer:
@@ -103,6 +108,14 @@ class BlackjackServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetBalance(self, request, context):
+        """GetBalance returns the player's balance as the operator's wallet reports it now (a client
+        can show it before the first round). Changes nothing.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BlackjackServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -130,6 +143,11 @@ def add_BlackjackServiceServicer_to_server(servicer, server):
                     servicer.GetRound,
                     request_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetRoundRequest.FromString,
                     response_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetRoundResponse.SerializeToString,
+            ),
+            'GetBalance': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBalance,
+                    request_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceRequest.FromString,
+                    response_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -268,6 +286,33 @@ class BlackjackService:
             '/rgs.blackjack.v1.BlackjackService/GetRound',
             rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetRoundRequest.SerializeToString,
             rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetRoundResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBalance(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.blackjack.v1.BlackjackService/GetBalance',
+            rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceRequest.SerializeToString,
+            rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceResponse.FromString,
             options,
             channel_credentials,
             insecure,

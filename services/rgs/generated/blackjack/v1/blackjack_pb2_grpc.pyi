@@ -62,6 +62,10 @@ class BlackjackServiceStub:
     """
     GetRound: _grpc.UnaryUnaryMultiCallable[_blackjack_pb2.GetRoundRequest, _blackjack_pb2.GetRoundResponse]
     """GetRound returns a round's public view; without a round id, the session's unfinished round."""
+    GetBalance: _grpc.UnaryUnaryMultiCallable[_blackjack_pb2.GetBalanceRequest, _blackjack_pb2.GetBalanceResponse]
+    """GetBalance returns the player's balance as the operator's wallet reports it now (a client
+    can show it before the first round). Changes nothing.
+    """
 
 @_typing.type_check_only
 class BlackjackServiceAsyncStub(BlackjackServiceStub):
@@ -82,6 +86,10 @@ class BlackjackServiceAsyncStub(BlackjackServiceStub):
     """
     GetRound: _aio.UnaryUnaryMultiCallable[_blackjack_pb2.GetRoundRequest, _blackjack_pb2.GetRoundResponse]  # type: ignore[assignment]
     """GetRound returns a round's public view; without a round id, the session's unfinished round."""
+    GetBalance: _aio.UnaryUnaryMultiCallable[_blackjack_pb2.GetBalanceRequest, _blackjack_pb2.GetBalanceResponse]  # type: ignore[assignment]
+    """GetBalance returns the player's balance as the operator's wallet reports it now (a client
+    can show it before the first round). Changes nothing.
+    """
 
 class BlackjackServiceServicer(metaclass=_abc_1.ABCMeta):
     """BlackjackService deals and plays rounds."""
@@ -129,5 +137,15 @@ class BlackjackServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_blackjack_pb2.GetRoundResponse, _abc.Awaitable[_blackjack_pb2.GetRoundResponse]]:
         """GetRound returns a round's public view; without a round id, the session's unfinished round."""
+
+    @_abc_1.abstractmethod
+    def GetBalance(
+        self,
+        request: _blackjack_pb2.GetBalanceRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_blackjack_pb2.GetBalanceResponse, _abc.Awaitable[_blackjack_pb2.GetBalanceResponse]]:
+        """GetBalance returns the player's balance as the operator's wallet reports it now (a client
+        can show it before the first round). Changes nothing.
+        """
 
 def add_BlackjackServiceServicer_to_server(servicer: BlackjackServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

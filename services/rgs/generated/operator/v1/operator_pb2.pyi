@@ -71,6 +71,7 @@ class CreateSessionResponse(_message.Message):
     SESSION_ID_FIELD_NUMBER: _builtins.int
     EXPIRES_AT_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
+    BALANCE_FIELD_NUMBER: _builtins.int
     session_token: _builtins.str
     """The secret the game client sends as `authorization: Bearer <session_token>`. The RGS keeps
     only its hash; it cannot be read again.
@@ -79,6 +80,10 @@ class CreateSessionResponse(_message.Message):
     """Public id of the session (appears in wallet calls and recall)."""
     currency: _builtins.str
     """ISO 4217 code the session plays in."""
+    balance: _builtins.int
+    """The player's balance in minor units as the operator's wallet reported it when the session
+    opened; unset when the wallet did not answer (the session is open all the same).
+    """
     @_builtins.property
     def expires_at(self) -> _timestamp_pb2.Timestamp:
         """When the session stops accepting new rounds."""
@@ -90,12 +95,15 @@ class CreateSessionResponse(_message.Message):
         session_id: _builtins.str = ...,
         expires_at: _timestamp_pb2.Timestamp | None = ...,
         currency: _builtins.str = ...,
+        balance: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "expires_at", b"expires_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["currency", b"currency", "expires_at", b"expires_at", "session_id", b"session_id", "session_token", b"session_token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "expires_at", b"expires_at", "session_id", b"session_id", "session_token", b"session_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__balance: _TypeAlias = _typing.Literal["balance"]  # noqa: Y015
+    _WhichOneofArgType__balance: _TypeAlias = _typing.Literal["_balance", b"_balance"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__balance) -> _WhichOneofReturnType__balance | None: ...
 
 Global___CreateSessionResponse: _TypeAlias = CreateSessionResponse  # noqa: Y015
 

@@ -24,33 +24,33 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1args/wallet/v1/wallet.proto\x12\rrgs.wallet.v1\"2\n\rBalanceDetail\x12\x0f\n\x07\x62\x61lance\x18\x01 \x01(\x03\x12\x10\n\x08\x63urrency\x18\x02 \x01(\t\"I\n\x0e\x42\x61lanceRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12\x10\n\x08\x63urrency\x18\x03 \x01(\t\"4\n\x0f\x42\x61lanceResponse\x12\x0f\n\x07\x62\x61lance\x18\x01 \x01(\x03\x12\x10\n\x08\x63urrency\x18\x02 \x01(\t\"\x81\x01\n\x0c\x44\x65\x62itRequest\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x10\n\x08round_id\x18\x02 \x01(\t\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x10\n\x08\x63urrency\x18\x05 \x01(\t\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x03\"i\n\rDebitResponse\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x1d\n\x15wallet_transaction_id\x18\x02 \x01(\t\x12\x0f\n\x07\x62\x61lance\x18\x03 \x01(\x03\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\"\x98\x01\n\rCreditRequest\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x10\n\x08round_id\x18\x02 \x01(\t\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x10\n\x08\x63urrency\x18\x05 \x01(\t\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x03\x12\x14\n\x0cround_closed\x18\x07 \x01(\x08\"j\n\x0e\x43reditResponse\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x1d\n\x15wallet_transaction_id\x18\x02 \x01(\t\x12\x0f\n\x07\x62\x61lance\x18\x03 \x01(\x03\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\"\xa2\x01\n\x0fRollbackRequest\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x1c\n\x14\x64\x65\x62it_transaction_id\x18\x02 \x01(\t\x12\x10\n\x08round_id\x18\x03 \x01(\t\x12\x11\n\tplayer_id\x18\x04 \x01(\t\x12\x12\n\nsession_id\x18\x05 \x01(\t\x12\x10\n\x08\x63urrency\x18\x06 \x01(\t\x12\x0e\n\x06\x61mount\x18\x07 \x01(\x03\"\x84\x01\n\x10RollbackResponse\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x1d\n\x15wallet_transaction_id\x18\x02 \x01(\t\x12\x0f\n\x07\x62\x61lance\x18\x03 \x01(\x03\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\x12\x16\n\x0e\x64\x65\x62it_reversed\x18\x05 \x01(\x08*\xb1\x03\n\x0b\x45rrorReason\x12\x1c\n\x18\x45RROR_REASON_UNSPECIFIED\x10\x00\x12#\n\x1f\x45RROR_REASON_INSUFFICIENT_FUNDS\x10\x01\x12\x1f\n\x1b\x45RROR_REASON_PLAYER_BLOCKED\x10\x02\x12\x1f\n\x1b\x45RROR_REASON_LIMIT_EXCEEDED\x10\x03\x12\x1f\n\x1b\x45RROR_REASON_WRONG_CURRENCY\x10\x04\x12\x1e\n\x1a\x45RROR_REASON_BAD_SIGNATURE\x10\x05\x12 \n\x1c\x45RROR_REASON_SESSION_EXPIRED\x10\x06\x12&\n\"ERROR_REASON_DUPLICATE_TRANSACTION\x10\x07\x12(\n$ERROR_REASON_TRANSACTION_ROLLED_BACK\x10\x08\x12!\n\x1d\x45RROR_REASON_PLAYER_NOT_FOUND\x10\t\x12 \n\x1c\x45RROR_REASON_INVALID_REQUEST\x10\n\x12#\n\x1f\x45RROR_REASON_WALLET_UNAVAILABLE\x10\x0b\x32\xb1\x02\n\rWalletService\x12H\n\x07\x42\x61lance\x12\x1d.rgs.wallet.v1.BalanceRequest\x1a\x1e.rgs.wallet.v1.BalanceResponse\x12\x42\n\x05\x44\x65\x62it\x12\x1b.rgs.wallet.v1.DebitRequest\x1a\x1c.rgs.wallet.v1.DebitResponse\x12\x45\n\x06\x43redit\x12\x1c.rgs.wallet.v1.CreditRequest\x1a\x1d.rgs.wallet.v1.CreditResponse\x12K\n\x08Rollback\x12\x1e.rgs.wallet.v1.RollbackRequest\x1a\x1f.rgs.wallet.v1.RollbackResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1args/wallet/v1/wallet.proto\x12\rrgs.wallet.v1\"2\n\rBalanceDetail\x12\x0f\n\x07\x62\x61lance\x18\x01 \x01(\x03\x12\x10\n\x08\x63urrency\x18\x02 \x01(\t\"p\n\x0e\x42\x61lanceRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12\x10\n\x08\x63urrency\x18\x03 \x01(\t\x12\x13\n\x0boperator_id\x18\x04 \x01(\t\x12\x10\n\x08\x62rand_id\x18\x05 \x01(\t\"4\n\x0f\x42\x61lanceResponse\x12\x0f\n\x07\x62\x61lance\x18\x01 \x01(\x03\x12\x10\n\x08\x63urrency\x18\x02 \x01(\t\"\xa8\x01\n\x0c\x44\x65\x62itRequest\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x10\n\x08round_id\x18\x02 \x01(\t\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x10\n\x08\x63urrency\x18\x05 \x01(\t\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x03\x12\x13\n\x0boperator_id\x18\x07 \x01(\t\x12\x10\n\x08\x62rand_id\x18\x08 \x01(\t\"i\n\rDebitResponse\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x1d\n\x15wallet_transaction_id\x18\x02 \x01(\t\x12\x0f\n\x07\x62\x61lance\x18\x03 \x01(\x03\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\"\xbf\x01\n\rCreditRequest\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x10\n\x08round_id\x18\x02 \x01(\t\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x10\n\x08\x63urrency\x18\x05 \x01(\t\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x03\x12\x14\n\x0cround_closed\x18\x07 \x01(\x08\x12\x13\n\x0boperator_id\x18\x08 \x01(\t\x12\x10\n\x08\x62rand_id\x18\t \x01(\t\"j\n\x0e\x43reditResponse\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x1d\n\x15wallet_transaction_id\x18\x02 \x01(\t\x12\x0f\n\x07\x62\x61lance\x18\x03 \x01(\x03\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\"\xc9\x01\n\x0fRollbackRequest\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x1c\n\x14\x64\x65\x62it_transaction_id\x18\x02 \x01(\t\x12\x10\n\x08round_id\x18\x03 \x01(\t\x12\x11\n\tplayer_id\x18\x04 \x01(\t\x12\x12\n\nsession_id\x18\x05 \x01(\t\x12\x10\n\x08\x63urrency\x18\x06 \x01(\t\x12\x0e\n\x06\x61mount\x18\x07 \x01(\x03\x12\x13\n\x0boperator_id\x18\x08 \x01(\t\x12\x10\n\x08\x62rand_id\x18\t \x01(\t\"\x84\x01\n\x10RollbackResponse\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x1d\n\x15wallet_transaction_id\x18\x02 \x01(\t\x12\x0f\n\x07\x62\x61lance\x18\x03 \x01(\x03\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\x12\x16\n\x0e\x64\x65\x62it_reversed\x18\x05 \x01(\x08*\xb1\x03\n\x0b\x45rrorReason\x12\x1c\n\x18\x45RROR_REASON_UNSPECIFIED\x10\x00\x12#\n\x1f\x45RROR_REASON_INSUFFICIENT_FUNDS\x10\x01\x12\x1f\n\x1b\x45RROR_REASON_PLAYER_BLOCKED\x10\x02\x12\x1f\n\x1b\x45RROR_REASON_LIMIT_EXCEEDED\x10\x03\x12\x1f\n\x1b\x45RROR_REASON_WRONG_CURRENCY\x10\x04\x12\x1e\n\x1a\x45RROR_REASON_BAD_SIGNATURE\x10\x05\x12 \n\x1c\x45RROR_REASON_SESSION_EXPIRED\x10\x06\x12&\n\"ERROR_REASON_DUPLICATE_TRANSACTION\x10\x07\x12(\n$ERROR_REASON_TRANSACTION_ROLLED_BACK\x10\x08\x12!\n\x1d\x45RROR_REASON_PLAYER_NOT_FOUND\x10\t\x12 \n\x1c\x45RROR_REASON_INVALID_REQUEST\x10\n\x12#\n\x1f\x45RROR_REASON_WALLET_UNAVAILABLE\x10\x0b\x32\xb1\x02\n\rWalletService\x12H\n\x07\x42\x61lance\x12\x1d.rgs.wallet.v1.BalanceRequest\x1a\x1e.rgs.wallet.v1.BalanceResponse\x12\x42\n\x05\x44\x65\x62it\x12\x1b.rgs.wallet.v1.DebitRequest\x1a\x1c.rgs.wallet.v1.DebitResponse\x12\x45\n\x06\x43redit\x12\x1c.rgs.wallet.v1.CreditRequest\x1a\x1d.rgs.wallet.v1.CreditResponse\x12K\n\x08Rollback\x12\x1e.rgs.wallet.v1.RollbackRequest\x1a\x1f.rgs.wallet.v1.RollbackResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'rgs.generated.wallet.v1.wallet_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ERRORREASON']._serialized_start=1029
-  _globals['_ERRORREASON']._serialized_end=1462
+  _globals['_ERRORREASON']._serialized_start=1185
+  _globals['_ERRORREASON']._serialized_end=1618
   _globals['_BALANCEDETAIL']._serialized_start=45
   _globals['_BALANCEDETAIL']._serialized_end=95
   _globals['_BALANCEREQUEST']._serialized_start=97
-  _globals['_BALANCEREQUEST']._serialized_end=170
-  _globals['_BALANCERESPONSE']._serialized_start=172
-  _globals['_BALANCERESPONSE']._serialized_end=224
-  _globals['_DEBITREQUEST']._serialized_start=227
-  _globals['_DEBITREQUEST']._serialized_end=356
-  _globals['_DEBITRESPONSE']._serialized_start=358
-  _globals['_DEBITRESPONSE']._serialized_end=463
-  _globals['_CREDITREQUEST']._serialized_start=466
-  _globals['_CREDITREQUEST']._serialized_end=618
-  _globals['_CREDITRESPONSE']._serialized_start=620
-  _globals['_CREDITRESPONSE']._serialized_end=726
-  _globals['_ROLLBACKREQUEST']._serialized_start=729
-  _globals['_ROLLBACKREQUEST']._serialized_end=891
-  _globals['_ROLLBACKRESPONSE']._serialized_start=894
-  _globals['_ROLLBACKRESPONSE']._serialized_end=1026
-  _globals['_WALLETSERVICE']._serialized_start=1465
-  _globals['_WALLETSERVICE']._serialized_end=1770
+  _globals['_BALANCEREQUEST']._serialized_end=209
+  _globals['_BALANCERESPONSE']._serialized_start=211
+  _globals['_BALANCERESPONSE']._serialized_end=263
+  _globals['_DEBITREQUEST']._serialized_start=266
+  _globals['_DEBITREQUEST']._serialized_end=434
+  _globals['_DEBITRESPONSE']._serialized_start=436
+  _globals['_DEBITRESPONSE']._serialized_end=541
+  _globals['_CREDITREQUEST']._serialized_start=544
+  _globals['_CREDITREQUEST']._serialized_end=735
+  _globals['_CREDITRESPONSE']._serialized_start=737
+  _globals['_CREDITRESPONSE']._serialized_end=843
+  _globals['_ROLLBACKREQUEST']._serialized_start=846
+  _globals['_ROLLBACKREQUEST']._serialized_end=1047
+  _globals['_ROLLBACKRESPONSE']._serialized_start=1050
+  _globals['_ROLLBACKRESPONSE']._serialized_end=1182
+  _globals['_WALLETSERVICE']._serialized_start=1621
+  _globals['_WALLETSERVICE']._serialized_end=1926
 # @@protoc_insertion_point(module_scope)

@@ -9,6 +9,9 @@ floating-point amounts anywhere in this contract.
 Authentication: credentials travel in call metadata (`authorization: Bearer <key>`, or mutual
 TLS), never inside messages.
 
+Tenancy: every request names the operator and brand it is for; the RGS sends each operator's
+calls to that operator's wallet only, with that operator's credentials.
+
 Errors: a refused call ends with a canonical gRPC status whose details carry a
 `google.rpc.ErrorInfo` with domain `rgs.wallet` and `reason` set to an `ErrorReason` value name
 without its `ERROR_REASON_` prefix (for example `INSUFFICIENT_FUNDS`). An insufficient-funds
@@ -141,22 +144,32 @@ class BalanceRequest(_message.Message):
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     SESSION_ID_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
+    OPERATOR_ID_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     """The operator's player id."""
     session_id: _builtins.str
     """The game session the call belongs to."""
     currency: _builtins.str
     """ISO 4217 code the caller expects the wallet to hold; a mismatch is WRONG_CURRENCY."""
+    operator_id: _builtins.str
+    """The operator the call is for (the RGS hosts many; each operator's calls go to its own
+    wallet only). A wallet serving one operator refuses any other.
+    """
+    brand_id: _builtins.str
+    """The operator's brand the player plays at."""
     def __init__(
         self,
         *,
         player_id: _builtins.str = ...,
         session_id: _builtins.str = ...,
         currency: _builtins.str = ...,
+        operator_id: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["currency", b"currency", "player_id", b"player_id", "session_id", b"session_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "operator_id", b"operator_id", "player_id", b"player_id", "session_id", b"session_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -200,6 +213,8 @@ class DebitRequest(_message.Message):
     SESSION_ID_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
     AMOUNT_FIELD_NUMBER: _builtins.int
+    OPERATOR_ID_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
     transaction_id: _builtins.str
     """RGS-generated unique id of this debit (1-64 characters); the idempotency key."""
     round_id: _builtins.str
@@ -212,6 +227,12 @@ class DebitRequest(_message.Message):
     """ISO 4217 code of the amount."""
     amount: _builtins.int
     """Stake in minor units; must be positive."""
+    operator_id: _builtins.str
+    """The operator the call is for (the RGS hosts many; each operator's calls go to its own
+    wallet only). A wallet serving one operator refuses any other.
+    """
+    brand_id: _builtins.str
+    """The operator's brand the player plays at."""
     def __init__(
         self,
         *,
@@ -221,10 +242,12 @@ class DebitRequest(_message.Message):
         session_id: _builtins.str = ...,
         currency: _builtins.str = ...,
         amount: _builtins.int = ...,
+        operator_id: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "currency", b"currency", "player_id", b"player_id", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "brand_id", b"brand_id", "currency", b"currency", "operator_id", b"operator_id", "player_id", b"player_id", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -277,6 +300,8 @@ class CreditRequest(_message.Message):
     CURRENCY_FIELD_NUMBER: _builtins.int
     AMOUNT_FIELD_NUMBER: _builtins.int
     ROUND_CLOSED_FIELD_NUMBER: _builtins.int
+    OPERATOR_ID_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
     transaction_id: _builtins.str
     """RGS-generated unique id of this credit (1-64 characters); the idempotency key."""
     round_id: _builtins.str
@@ -291,6 +316,12 @@ class CreditRequest(_message.Message):
     """Win in minor units; 0 is allowed (a losing round's close)."""
     round_closed: _builtins.bool
     """True when this credit closes the round: no more money moves for it."""
+    operator_id: _builtins.str
+    """The operator the call is for (the RGS hosts many; each operator's calls go to its own
+    wallet only). A wallet serving one operator refuses any other.
+    """
+    brand_id: _builtins.str
+    """The operator's brand the player plays at."""
     def __init__(
         self,
         *,
@@ -301,10 +332,12 @@ class CreditRequest(_message.Message):
         currency: _builtins.str = ...,
         amount: _builtins.int = ...,
         round_closed: _builtins.bool = ...,
+        operator_id: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "currency", b"currency", "player_id", b"player_id", "round_closed", b"round_closed", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "brand_id", b"brand_id", "currency", b"currency", "operator_id", b"operator_id", "player_id", b"player_id", "round_closed", b"round_closed", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -357,6 +390,8 @@ class RollbackRequest(_message.Message):
     SESSION_ID_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
     AMOUNT_FIELD_NUMBER: _builtins.int
+    OPERATOR_ID_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
     transaction_id: _builtins.str
     """RGS-generated unique id of this rollback (1-64 characters); the idempotency key."""
     debit_transaction_id: _builtins.str
@@ -371,6 +406,12 @@ class RollbackRequest(_message.Message):
     """ISO 4217 code of the debit's amount."""
     amount: _builtins.int
     """The debit's amount in minor units; a wallet that saw the debit refuses a mismatch."""
+    operator_id: _builtins.str
+    """The operator the call is for (the RGS hosts many; each operator's calls go to its own
+    wallet only). A wallet serving one operator refuses any other.
+    """
+    brand_id: _builtins.str
+    """The operator's brand the player plays at."""
     def __init__(
         self,
         *,
@@ -381,10 +422,12 @@ class RollbackRequest(_message.Message):
         session_id: _builtins.str = ...,
         currency: _builtins.str = ...,
         amount: _builtins.int = ...,
+        operator_id: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "currency", b"currency", "debit_transaction_id", b"debit_transaction_id", "player_id", b"player_id", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "brand_id", b"brand_id", "currency", b"currency", "debit_transaction_id", b"debit_transaction_id", "operator_id", b"operator_id", "player_id", b"player_id", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -9,6 +9,9 @@ floating-point amounts anywhere in this contract.
 Authentication: credentials travel in call metadata (`authorization: Bearer <key>`, or mutual
 TLS), never inside messages.
 
+Tenancy: every request names the operator and brand it is for; the RGS sends each operator's
+calls to that operator's wallet only, with that operator's credentials.
+
 Errors: a refused call ends with a canonical gRPC status whose details carry a
 `google.rpc.ErrorInfo` with domain `rgs.wallet` and `reason` set to an `ErrorReason` value name
 without its `ERROR_REASON_` prefix (for example `INSUFFICIENT_FUNDS`). An insufficient-funds

@@ -590,6 +590,8 @@ class Transaction(_message.Message):
     DEBIT_TRANSACTION_ID_FIELD_NUMBER: _builtins.int
     ROLLED_BACK_BY_FIELD_NUMBER: _builtins.int
     CREATED_AT_FIELD_NUMBER: _builtins.int
+    OPERATOR_ID_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
     transaction_id: _builtins.str
     """The RGS transaction id."""
     wallet_transaction_id: _builtins.str
@@ -616,6 +618,10 @@ class Transaction(_message.Message):
     """For rollbacks: the debit it cancels."""
     rolled_back_by: _builtins.str
     """For debits: the rollback that cancelled it, if any."""
+    operator_id: _builtins.str
+    """The operator the call was for."""
+    brand_id: _builtins.str
+    """The brand the call was for."""
     @_builtins.property
     def created_at(self) -> _timestamp_pb2.Timestamp:
         """When the wallet recorded it."""
@@ -636,10 +642,12 @@ class Transaction(_message.Message):
         debit_transaction_id: _builtins.str = ...,
         rolled_back_by: _builtins.str = ...,
         created_at: _timestamp_pb2.Timestamp | None = ...,
+        operator_id: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "balance_after", b"balance_after", "balance_change", b"balance_change", "created_at", b"created_at", "currency", b"currency", "debit_transaction_id", b"debit_transaction_id", "kind", b"kind", "rolled_back_by", b"rolled_back_by", "round_closed", b"round_closed", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id", "wallet_transaction_id", b"wallet_transaction_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "balance_after", b"balance_after", "balance_change", b"balance_change", "brand_id", b"brand_id", "created_at", b"created_at", "currency", b"currency", "debit_transaction_id", b"debit_transaction_id", "kind", b"kind", "operator_id", b"operator_id", "rolled_back_by", b"rolled_back_by", "round_closed", b"round_closed", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id", "wallet_transaction_id", b"wallet_transaction_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
