@@ -386,7 +386,10 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
         procs.append(wallet)
         platform_file = write_platform_file(tmp_path / "platform.json",
                                             {"dev-operator": wallet.target},
-                                            **{"dev-operator": {"timeout_s": 1}})
+                                            # Both, so a 5 s lease (transaction mode) is
+                                            # legal: at least twice the slowest wallet's.
+                                            **{"dev-operator": {"timeout_s": 1},
+                                               "other-operator": {"timeout_s": 1}})
         env = {"RGS_PLATFORM_FILE": str(platform_file), "RGS_LOCK_WAIT_S": "10",
                "RGS_RECONCILE_INTERVAL_S": "0.5", "RGS_RECONCILE_MIN_AGE_S": "2",
                "RGS_ABANDON_AFTER_S": "3", **pooling}
