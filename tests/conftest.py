@@ -16,6 +16,7 @@ from support.databases import (
     TEMPLATE_MIGRATIONS,
     DatabaseTemplates,
 )
+from support.pgbouncer import PgBouncer, running_pgbouncer, set_journal_search_path
 from support.sandbox import SandboxWalletClient, sandbox_wallet_server
 
 FreshDatabase = Callable[[str], Awaitable[str]]
@@ -57,6 +58,22 @@ async def fresh_database(database_templates: DatabaseTemplates) -> AsyncIterator
 async def rgs_database_url(fresh_database: FreshDatabase) -> str:
     """A fresh database with the RGS schema, for this test only."""
     return await fresh_database(RGS_TEMPLATE)
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def pgbouncer(pg_server_url: str) -> AsyncIterator[PgBouncer]:
+    """A PgBouncer in transaction mode in front of the test server, for the whole run."""
+    with running_pgbouncer(pg_server_url) as bouncer:
+        yield bouncer
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def rgs_pooled_database_url(rgs_database_url: str, pgbouncer: PgBouncer) -> str:
+    """The fresh RGS database of ``rgs_database_url`` reached through PgBouncer in transaction
+    mode (connect with ``database_pool_mode="transaction"``); its default search path is set
+    to the journal's schema, as ops/database.md asks."""
+    await set_journal_search_path(rgs_database_url)
+    return pgbouncer.url_for(rgs_database_url)
 
 
 @pytest_asyncio.fixture(loop_scope="session")

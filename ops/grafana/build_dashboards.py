@@ -1,9 +1,12 @@
 """Builds the RGS Grafana dashboards (ops/grafana/dashboards/*.json) from this one description.
 
 Run ``python ops/grafana/build_dashboards.py`` after editing; tests/ops checks that the committed
-JSON is what this script writes, and that every query uses only metrics the service exports.
-Dashboards are plain Grafana JSON (schemaVersion 39) with a Prometheus datasource variable and a
-``job`` variable, so they import into any Grafana and work with a ServiceMonitor's job label.
+JSON is what this script writes, that every query (panels, variables, annotations) parses with
+Prometheus' own parser, and that it reads only metrics the service exports, the recording rules
+of ops/prometheus/rules.yml, or the named exporters' (:data:`EXTERNAL_EXPORTERS`).
+Dashboards are plain Grafana JSON (schemaVersion 39) with a Prometheus datasource variable and
+``namespace`` and ``job`` variables (a ServiceMonitor's labels), and mark each deploy (a new
+``rgs_build_info`` version) with an annotation.
 """
 
 from __future__ import annotations
@@ -15,9 +18,28 @@ from typing import Any
 
 OUT = Path(__file__).resolve().parent / "dashboards"
 DS = {"type": "prometheus", "uid": "${datasource}"}
-J = 'job=~"$job"'
+J = 'namespace=~"$namespace", job=~"$job"'
 SERVER_FAULTS = 'code=~"UNKNOWN|INTERNAL|UNAVAILABLE|DEADLINE_EXCEEDED|DATA_LOSS|UNIMPLEMENTED"'
 GAME = 'method=~"rgs\\\\..*"'
+PLAYER = 'method=~"rgs\\\\.blackjack\\\\.v1\\\\..*"'
+
+OBJECTIVES = {"player-availability": 0.001, "player-latency": 0.01, "win-payment": 0.001}
+"""Each SLO's error budget (1 - objective), as in ops/prometheus/rules.yml (a test compares)."""
+
+EXTERNAL_EXPORTERS = {
+    "postgres_exporter": ("pg_up", "pg_stat_database_numbackends", "pg_settings_max_connections",
+                          "pg_stat_database_xact_commit", "pg_stat_database_xact_rollback",
+                          "pg_stat_database_deadlocks", "pg_stat_database_blks_hit",
+                          "pg_stat_database_blks_read", "pg_stat_activity_count",
+                          "pg_replication_lag_seconds"),
+    "pgbouncer_exporter": ("pgbouncer_up", "pgbouncer_pools_client_active_connections",
+                           "pgbouncer_pools_client_waiting_connections",
+                           "pgbouncer_pools_server_active_connections",
+                           "pgbouncer_pools_server_idle_connections",
+                           "pgbouncer_pools_client_maxwait_seconds"),
+}
+"""Series the database-server panels read from the community exporters
+(prometheus-community/postgres_exporter 0.13+ and pgbouncer_exporter), by exporter."""
 
 
 def target(expr: str, legend: str = "", ref: str = "A") -> dict[str, Any]:
@@ -52,9 +74,26 @@ def row(title: str) -> dict[str, Any]:
             "gridPos": {"w": 24, "h": 1, "x": 0, "y": 0}}
 
 
+def _label_variable(name: str, label: str, query: str) -> dict[str, Any]:
+    return {"name": name, "type": "query", "label": label, "datasource": DS,
+            "query": {"query": query, "refId": name}, "definition": query, "refresh": 2,
+            "includeAll": True, "multi": True, "allValue": ".*", "current": {}, "hide": 0}
+
+
+DEPLOYS = {
+    "name": "Deploys", "datasource": DS, "enable": True, "iconColor": "blue", "step": "1m",
+    # A version that was not running five minutes earlier: a rollout (or a rollback) began.
+    "expr": f"count by (version) (rgs_build_info{{{J}}}) unless "
+            f"count by (version) (rgs_build_info{{{J}}} offset 5m)",
+    "titleFormat": "deploy", "textFormat": "version {{version}} starts", "tagKeys": "version",
+}
+"""The deploy annotation every dashboard carries."""
+
+
 def dashboard(uid: str, title: str, description: str, panels: list[dict[str, Any]],
               tags: list[str]) -> dict[str, Any]:
-    """A whole dashboard with the datasource and job variables; lays panels out left to right."""
+    """A whole dashboard with the datasource, namespace and job variables and the deploy
+    annotations; lays panels out left to right."""
     x = y = line_h = 0
     for i, p in enumerate(panels, start=1):
         p["id"] = i
@@ -70,14 +109,13 @@ def dashboard(uid: str, title: str, description: str, panels: list[dict[str, Any
         "uid": uid, "title": title, "description": description, "tags": ["rgs", *tags],
         "timezone": "utc", "schemaVersion": 39, "version": 1, "editable": True,
         "graphTooltip": 1, "refresh": "30s", "time": {"from": "now-6h", "to": "now"},
-        "annotations": {"list": []}, "links": [],
+        "annotations": {"list": [DEPLOYS]}, "links": [],
         "templating": {"list": [
             {"name": "datasource", "type": "datasource", "query": "prometheus",
              "label": "Data source", "current": {}, "hide": 0},
-            {"name": "job", "type": "query", "label": "Job", "datasource": DS,
-             "query": {"query": "label_values(rgs_build_info, job)", "refId": "job"},
-             "definition": "label_values(rgs_build_info, job)", "refresh": 2,
-             "includeAll": True, "multi": True, "allValue": ".*", "current": {}, "hide": 0},
+            _label_variable("namespace", "Namespace", "label_values(rgs_build_info, namespace)"),
+            _label_variable("job", "Job",
+                            'label_values(rgs_build_info{namespace=~"$namespace"}, job)'),
         ]},
         "panels": panels,
     }
@@ -100,7 +138,8 @@ def service_health() -> dict[str, Any]:
             f'sum(rate(rgs_rpc_requests_total{{{J}, {SERVER_FAULTS}}}[$__rate_interval])) / '
             f'sum(rate(rgs_rpc_requests_total{{{J}, method!~"grpc\\\\.health\\\\..*"}}'
             f'[$__rate_interval]))', "server faults")], unit="percentunit", w=8,
-            description="Alert RgsHighErrorRate fires above 1% for 5 minutes."),
+            description="Game calls' share pages through RgsPlayerAvailabilityBudgetBurn "
+                        "(the RGS / SLOs dashboard)."),
         panel("Server faults by method", [target(
             f'sum by (method, code) (rate(rgs_rpc_requests_total{{{J}, {SERVER_FAULTS}}}'
             f'[$__rate_interval]))', "{{method}} {{code}}")], unit="reqps", w=16),
@@ -167,10 +206,11 @@ def business() -> dict[str, Any]:
             f'sum by (currency) (increase(rgs_stakes_minor_total{{{J}}}[$window])) - '
             f'sum by (currency) (increase(rgs_wins_minor_total{{{J}}}[$window]))',
             "{{currency}}")], kind="bargauge", w=8),
-        panel("GGR per hour by variant", [target(
-            f'sum by (variant) (rate(rgs_stakes_minor_total{{{J}}}[$__rate_interval])) * 3600 - '
-            f'sum by (variant) (rate(rgs_wins_minor_total{{{J}}}[$__rate_interval])) * 3600',
-            "{{variant}}")], w=24),
+        panel("GGR per hour by variant and currency", [target(
+            f'sum by (variant, currency) (rate(rgs_stakes_minor_total{{{J}}}[$__rate_interval]))'
+            f' * 3600 - sum by (variant, currency) (rate(rgs_wins_minor_total{{{J}}}'
+            f'[$__rate_interval])) * 3600', "{{variant}} {{currency}}")], w=24,
+            description="Minor units of each currency: never summed across currencies."),
         row("Return to player (main game)"),
         panel("Observed RTP vs theoretical, with the 4-sigma band", [
             target(rtp, "observed {{variant}}"),
@@ -179,7 +219,9 @@ def business() -> dict[str, Any]:
             target(f'{theo} - 4 * {sd} / sqrt({rounds})', "lower band {{variant}}"),
         ], unit="percentunit", w=16,
             description="Observed = wins / stakes of main bets on rounds settled in $window. "
-                        "RgsObservedRtpOutOfBand fires outside the band (1 day window)."),
+                        "RgsObservedRtpOutOfBand fires above the band (1 day window); below it "
+                        "is expected from human play, but watch a variant that stays far "
+                        "below."),
         panel("Observed minus theoretical RTP", [target(f'{rtp} - on (variant) {theo}',
                                                         "{{variant}}")],
               unit="percentunit", w=8),
@@ -227,9 +269,10 @@ def wallet() -> dict[str, Any]:
 
 
 def database() -> dict[str, Any]:
-    """The journal database."""
-    return dashboard("rgs-database", "RGS / Journal database",
-                     "Journal transaction latency, lock waits, errors and reachability.", [
+    """The journal database: the replicas' side, the pools and the server."""
+    d = dashboard("rgs-database", "RGS / Journal database",
+                  "Journal transactions, lease waits, connection pools, the database server "
+                  "and reachability.", [
         row("Transactions"),
         panel("Journal p99 latency by operation", [target(
             f'histogram_quantile(0.99, sum by (operation, le) (rate('
@@ -238,23 +281,130 @@ def database() -> dict[str, Any]:
         panel("Journal operations per second", [target(
             f'sum by (operation) (rate(rgs_journal_tx_latency_seconds_count{{{J}}}'
             f'[$__rate_interval]))', "{{operation}}")], unit="ops"),
-        panel("Player lock wait p99", [target(
+        panel("Player lease wait p99", [target(
             f'histogram_quantile(0.99, sum by (le) (rate(rgs_journal_lock_wait_seconds_bucket'
             f'{{{J}}}[$__rate_interval])))', "p99")], unit="s",
-            description="Time a call waits for the same player's other call to finish."),
+            description="Time a call waits to take its player's lease (the same player's "
+                        "other call finishing, or a dead replica's lease expiring)."),
         panel("Journal errors by operation", [target(
             f'sum by (operation) (rate(rgs_journal_errors_total{{{J}}}[$__rate_interval]))',
             "{{operation}}")], unit="ops"),
+        row("Connection pool (each replica's, and PgBouncer's)"),
+        panel("Journal connections per replica: in use / open / max", [
+            target(f'sum by (instance, state) (rgs_journal_pool_connections{{{J}}})',
+                   "{{instance}} {{state}}")], w=12,
+            description="A replica whose in_use reaches max queues its calls before they "
+                        "reach the database (RGS_DATABASE_POOL_SIZE; budget in "
+                        "ops/database.md)."),
+        panel("Replicas' journal connections in use, all replicas", [
+            target(f'sum(rgs_journal_pool_connections{{{J}, state="in_use"}})', "in use"),
+            target(f'sum(rgs_journal_pool_connections{{{J}, state="max"}})', "max")], w=12),
+        panel("PgBouncer clients active / waiting", [
+            target('sum by (database) (pgbouncer_pools_client_active_connections'
+                   '{database=~"$database"})', "{{database}} active"),
+            target('sum by (database) (pgbouncer_pools_client_waiting_connections'
+                   '{database=~"$database"})', "{{database}} waiting")], w=8,
+            description="pgbouncer_exporter. Waiting clients: the server pool is too small."),
+        panel("PgBouncer server connections active / idle", [
+            target('sum by (database) (pgbouncer_pools_server_active_connections'
+                   '{database=~"$database"})', "{{database}} active"),
+            target('sum by (database) (pgbouncer_pools_server_idle_connections'
+                   '{database=~"$database"})', "{{database}} idle")], w=8),
+        panel("PgBouncer longest client wait", [target(
+            'max by (database) (pgbouncer_pools_client_maxwait_seconds{database=~"$database"})',
+            "{{database}}")], unit="s", w=8),
+        row("Database server (postgres_exporter)"),
+        panel("Server up", [target('min(pg_up)', "up")], kind="stat", w=4),
+        panel("Backends / max_connections", [target(
+            'sum(pg_stat_database_numbackends) / max(pg_settings_max_connections)',
+            "used")], unit="percentunit", kind="stat", w=4),
+        panel("Backends by state", [target(
+            'sum by (state) (pg_stat_activity_count{datname=~"$database"})', "{{state}}")],
+            w=8),
+        panel("Transactions per second: commits / rollbacks", [
+            target('sum(rate(pg_stat_database_xact_commit{datname=~"$database"}'
+                   '[$__rate_interval]))', "commit"),
+            target('sum(rate(pg_stat_database_xact_rollback{datname=~"$database"}'
+                   '[$__rate_interval]))', "rollback")], unit="ops", w=8),
+        panel("Buffer cache hit ratio", [target(
+            'sum(rate(pg_stat_database_blks_hit{datname=~"$database"}[$__rate_interval])) / '
+            '(sum(rate(pg_stat_database_blks_hit{datname=~"$database"}[$__rate_interval])) + '
+            'sum(rate(pg_stat_database_blks_read{datname=~"$database"}[$__rate_interval])))',
+            "hit ratio")], unit="percentunit", w=8),
+        panel("Deadlocks", [target(
+            'sum(increase(pg_stat_database_deadlocks{datname=~"$database"}[$__rate_interval]))',
+            "deadlocks")], w=8),
+        panel("Replication lag (standbys)", [target(
+            'max by (instance) (pg_replication_lag_seconds)', "{{instance}}")], unit="s", w=8,
+            description="What a failover would lose with asynchronous replication "
+                        "(ops/database.md)."),
         row("Reachability"),
         panel("Database reachable per replica", [target(
             f'rgs_journal_database_up{{{J}}}', "{{instance}}")], kind="stat"),
         panel("Age of the last outbox/session sample", [target(
             f'time() - max(rgs_ops_sample_timestamp_seconds{{{J}}})', "age")], unit="s"),
     ], ["database"])
+    d["templating"]["list"].append(_label_variable(
+        "database", "Database", "label_values(pg_stat_database_numbackends, datname)"))
+    return d
+
+
+def _budget_panels(slo: str, title: str, ratio: str, bad_30d: str, all_30d: str
+                   ) -> list[dict[str, Any]]:
+    """The row of one SLO: its SLI and budget left over 30 days, and its burn rates."""
+    budget = OBJECTIVES[slo]
+    sel = f'{{{J}}}'
+    return [
+        row(f"{title} (objective {100 * (1 - budget):g}% over 30 days)"),
+        panel("SLI, last 30 days", [target(f"1 - ({bad_30d}) / ({all_30d})", "SLI")],
+              unit="percentunit", kind="stat", w=4),
+        panel("Error budget left, last 30 days", [target(
+            f"1 - (({bad_30d}) / ({all_30d})) / {budget}", "budget left")],
+            unit="percentunit", kind="stat", w=4,
+            description="1 = untouched, 0 = spent, below 0 = the objective is missed."),
+        panel("Burn rate by window", [
+            target(f"max by (namespace, job) ({ratio}:ratio_rate{w}{sel}) / {budget}",
+                   f"{w} {{{{namespace}}}}/{{{{job}}}}")
+            for w in ("5m", "30m", "1h", "6h")], w=16,
+            description="Error ratio over the budget. Pages at 14.4 over 1h and 5m, or 6 "
+                        "over 6h and 30m (ops/slo.md)."),
+    ]
+
+
+def slo() -> dict[str, Any]:
+    """The SLOs: SLI, error budget left and burn rates (ops/slo.md)."""
+    def increase(selector: str) -> str:
+        return f"sum(increase({selector}[30d]))"
+
+    calls = f'rgs_rpc_requests_total{{{J}, {PLAYER}}}'
+    faults = f'rgs_rpc_requests_total{{{J}, {PLAYER}, {SERVER_FAULTS}}}'
+    latency = f'rgs_rpc_latency_seconds_count{{{J}, {PLAYER}}}'
+    fast = f'rgs_rpc_latency_seconds_bucket{{{J}, {PLAYER}, le="1.0"}}'
+    wins = f'rgs_win_payment_delay_seconds_count{{{J}}}'
+    prompt = f'rgs_win_payment_delay_seconds_bucket{{{J}, le="10.0"}}'
+    return dashboard("rgs-slo", "RGS / SLOs",
+                     "Service level objectives: SLI and error budget over 30 days, burn rates "
+                     "(the recording rules of ops/prometheus/rules.yml).", [
+        *_budget_panels("player-availability", "Player availability",
+                        "namespace_job:rgs_player_rpc_errors", increase(faults),
+                        increase(calls)),
+        *_budget_panels("player-latency", "Player latency (within 1 s)",
+                        "namespace_job:rgs_player_rpc_slow",
+                        f"{increase(latency)} - {increase(fast)}", increase(latency)),
+        *_budget_panels("win-payment", "Win payment (within 10 s)",
+                        "namespace_job:rgs_win_payments_late",
+                        f"{increase(wins)} - {increase(prompt)}", increase(wins)),
+        row("Win payment delay"),
+        panel("Win payment delay p50 / p99", [
+            target(f'histogram_quantile({q}, sum by (le) (rate('
+                   f'rgs_win_payment_delay_seconds_bucket{{{J}}}[$__rate_interval])))',
+                   f"p{int(q * 100)}") for q in (0.5, 0.99)], unit="s", w=24),
+    ], ["slo"])
 
 
 DASHBOARDS = {"rgs-service-health.json": service_health, "rgs-business.json": business,
-              "rgs-wallet-outbox.json": wallet, "rgs-database.json": database}
+              "rgs-wallet-outbox.json": wallet, "rgs-database.json": database,
+              "rgs-slo.json": slo}
 """File name -> builder."""
 
 

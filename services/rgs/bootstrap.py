@@ -19,12 +19,13 @@ from typing import Any
 
 import grpc
 
-from rgs.api.server import RunningServer, TlsFiles, start_server
+from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
 from rgs.config import ConfigError, RgsSettings
 from rgs.config import platform as load_platform
-from rgs.journal.postgres import PostgresJournal
+from rgs.journal.postgres import PoolMode, PostgresJournal
+from rgs.observability.certificates import publish_expiry, publish_file_expiry
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
-from rgs.observability.metrics import count_rng_failures
+from rgs.observability.metrics import count_rng_failures, watch_journal_pool
 from rgs.observability.tracing import client_interceptors
 from rgs.platform_file import Operator, Platform
 from rgs.rng.certified import CertifiedRng, RngSettings
@@ -123,6 +124,7 @@ async def connect_ops_journal(settings: RgsSettings) -> PostgresJournal:
     connection, opened on first use, so sampling never takes a connection from the calls and a
     database that is down at start-up reads as down rather than stopping the replica."""
     return await PostgresJournal.connect(database_url(settings), min_size=0, max_size=1,
+                                         pool_mode=settings.database_pool_mode,
                                          command_timeout=10.0)
 
 
@@ -134,6 +136,9 @@ def wallet_adapter(op: Operator) -> tuple[Wallet, Callable[[], Awaitable[None]]]
             url=w.url, hmac_secret=w.hmac_secret.get_secret_value(), timeout_s=w.timeout_s,
             tls_ca_file=w.tls.ca_file if w.tls else None, max_connections=w.max_in_flight))
         return http_wallet, http_wallet.close
+    if w.tls is not None and w.tls.cert_file is not None:
+        # Read at start only: a renewed client certificate needs the pods rolled.
+        publish_file_expiry(f"wallet_client:{op.id}", w.tls.cert_file)
     grpc_wallet = GrpcWallet(GrpcWalletSettings(
         target=w.address, api_key=w.api_key.get_secret_value(), timeout_s=w.timeout_s,
         tls_ca_file=w.tls.ca_file if w.tls else None,
@@ -169,8 +174,11 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
-                                           lock_wait_s=settings.lock_wait_s)
+                                           lock_wait_s=settings.lock_wait_s,
+                                           lease_s=settings.player_lease_s,
+                                           pool_mode=settings.database_pool_mode)
         closers.append(pg.close)
+        watch_journal_pool(pg.pool_stats)
         journal = pg
     if wallet is None:
         wallet, wallet_closers = operator_wallets(platform)
@@ -202,14 +210,19 @@ async def serve(settings: RgsSettings, app: App,
     """Start the gRPC server for a built app."""
     tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
            if settings.tls_cert_file and settings.tls_key_file else None)
-    running = await start_server(game=app.game, office=app.office, listen=settings.listen,
-                                 tls=tls, interceptors=interceptors)
+    running = await start_server(
+        game=app.game, office=app.office, listen=settings.listen, tls=tls,
+        interceptors=interceptors,
+        connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
+                                     max_age_grace_s=settings.max_connection_age_grace_s),
+        on_certificate=publish_expiry("server"))
     if app.rng_health is not None:
         loop = asyncio.get_running_loop()
 
         def rng_failed(failure: object) -> None:
-            # A failed RNG health test stops this replica from dealing: tell load balancers and
-            # Kubernetes at once (the listener may run on another thread).
+            # A failed RNG health test stops this replica from dealing: readiness tells load
+            # balancers and Kubernetes at once (the listener may run on another thread), while
+            # liveness keeps the process, its counter and its logs for the investigation.
             loop.call_soon_threadsafe(lambda: loop.create_task(running.set_not_serving()))
 
         app.rng_health.add_listener(rng_failed)
@@ -224,14 +237,15 @@ async def add_dev_operator_keys(journal: Journal) -> dict[str, str]:
     return dict(DEV_OPERATOR_KEYS)
 
 
-async def add_operator_keys_file(url: str, path: Path) -> int:
+async def add_operator_keys_file(url: str, path: Path, *,
+                                 pool_mode: PoolMode = "session") -> int:
     """Store the operator API keys of a JSON file ``{operator id: key}`` hashed in the journal at
     ``url`` (the Helm chart's migration Job mounts the file from its Secret); returns how many."""
     raw = json.loads(path.read_text("utf-8"))
     if not isinstance(raw, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and len(v) >= 16 for k, v in raw.items()):
         raise ValueError(f"{path}: expected a JSON object of operator id -> key (16+ chars)")
-    journal = await PostgresJournal.connect(url, min_size=1, max_size=1)
+    journal = await PostgresJournal.connect(url, min_size=1, max_size=1, pool_mode=pool_mode)
     try:
         for operator, key in raw.items():
             await journal.add_operator_key(operator_id=operator, key_hash=sha256_hex(key),

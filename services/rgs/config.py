@@ -46,6 +46,14 @@ class RgsSettings(BaseSettings):
     with rgs.devdb (refused in production)."""
     database_pool_size: int = Field(default=10, ge=1, description="Journal connections.")
     """Journal connections kept open by this replica."""
+    database_pool_mode: Literal["session", "transaction"] = Field(
+        default="session",
+        description="session: PostgreSQL or a session pooler; transaction: PgBouncer-style.")
+    """How ``database_url`` hands out server connections. ``session``: PostgreSQL itself or a
+    session-mode pooler (the journal also takes the previous release's advisory lock, so a
+    rolling upgrade from it stays serialised). ``transaction``: a transaction-mode pooler such
+    as PgBouncer (no session state, no prepared statements kept; the role's search_path must
+    start with the journal's schema). ops/database.md says when to switch."""
     tls_cert_file: Path | None = Field(default=None, description="PEM server certificate.")
     """PEM certificate chain this server presents; with tls_key_file enables TLS."""
     tls_key_file: Path | None = Field(default=None, description="PEM server private key.")
@@ -68,6 +76,13 @@ class RgsSettings(BaseSettings):
     """How long a player session stays valid, in seconds."""
     lock_wait_s: float = Field(default=5.0, gt=0, description="Wait for a busy player.")
     """How long a call waits for another call of the same player before ABORTED."""
+    player_lease_s: float = Field(default=30.0, gt=0,
+                                  description="Lease on a player's journal, renewed per write.")
+    """How long a call's lease on its player's journal lasts without a write (every write
+    renews it). A replica that died keeps its players waiting this long (in transaction pool
+    mode); a call that pauses longer than this may be taken over and then fails UNAVAILABLE.
+    Must exceed the longest stretch between two writes, one wallet call: at least twice the
+    longest wallet ``timeout_s`` of the platform file (checked when it is loaded)."""
     reconcile_interval_s: float = Field(default=10.0, ge=0, description="Reconciler period.")
     """Seconds between reconciler passes over open outbox rows (0 turns it off)."""
     reconcile_min_age_s: float = Field(default=30.0, ge=0, description="Outbox row age.")
@@ -90,9 +105,19 @@ class RgsSettings(BaseSettings):
     """The root logger's level."""
     shutdown_grace_s: float = Field(
         default=5.0, ge=0, description="Time calls in flight get to finish at shutdown.")
-    """On SIGTERM/SIGINT the replica reports NOT_SERVING, takes no new calls and gives the calls
-    in flight this many seconds to finish before they are cancelled. Keep it below the
-    orchestrator's termination grace period (Kubernetes: 30 s by default)."""
+    """On SIGTERM/SIGINT the replica reports NOT_SERVING (readiness), refuses new calls with
+    UNAVAILABLE and gives the calls in flight this many seconds to finish; the ones still running
+    then fail UNAVAILABLE / SERVER_SHUTTING_DOWN (retryable), and the process exits about a
+    second later. Keep it below the orchestrator's termination grace period minus any preStop
+    delay (the Helm chart derives it from terminationGracePeriodSeconds)."""
+    max_connection_age_s: float = Field(
+        default=300.0, ge=0, description="Clients reconnect after this long (0: never).")
+    """A client connection older than this is asked to reconnect (gRPC GOAWAY), so long-lived
+    clients spread over replicas the autoscaler added; 0 keeps connections forever."""
+    max_connection_age_grace_s: float = Field(
+        default=30.0, ge=0, description="Time calls on an aged connection get to finish.")
+    """How long calls still running on a connection past its maximum age may take before it is
+    closed."""
     ops_sample_interval_s: float = Field(default=15.0, gt=0,
                                          description="Outbox/session gauge sampling period.")
     """How often the outbox and session gauges are sampled from the database."""
@@ -167,7 +192,14 @@ def platform(settings: RgsSettings) -> Platform:
     """The platform file the settings name, validated (production rules in production);
     ConfigError naming every field at fault."""
     try:
-        return load_platform(settings.platform_file,
-                             production=settings.environment == "production")
+        loaded = load_platform(settings.platform_file,
+                               production=settings.environment == "production")
     except PlatformError as exc:
         raise ConfigError(str(exc)) from None
+    longest = max((o.wallet.timeout_s for o in loaded.operators.values()), default=0.0)
+    if settings.player_lease_s < 2 * longest:
+        raise ConfigError(f"RGS_PLAYER_LEASE_S ({settings.player_lease_s:g}) must be at least "
+                          f"twice the longest wallet timeout of the platform file "
+                          f"({longest:g} s): a call must not lose its player's lease while it "
+                          "waits for the wallet")
+    return loaded

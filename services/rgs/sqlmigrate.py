@@ -28,8 +28,8 @@ class Migration:
 class SqlMigrations:
     """The migrations shipped in ``package``, applied to ``schema``.
 
-    ``lock_key`` is any constant, the same in every process migrating the same database: an
-    advisory lock on it serialises concurrent runs.
+    ``lock_key`` is any constant, the same in every process migrating the same database: a
+    transaction-scoped advisory lock on it serialises concurrent runs.
     """
 
     package: str
@@ -49,26 +49,27 @@ class SqlMigrations:
     async def migrate(self, database_url: str) -> list[str]:
         """Bring the schema of ``database_url`` up to date; return the applied file names.
 
-        Safe to run concurrently from several processes (the advisory lock serialises them) and
-        repeatedly (applied versions are recorded in ``<schema>.schema_migrations``).
+        Safe to run concurrently from several processes and repeatedly: each migration is one
+        transaction that takes a transaction-scoped advisory lock on ``lock_key`` and checks
+        ``<schema>.schema_migrations`` under it. No session state is used, so the URL may
+        point at a transaction-mode pooler (PgBouncer) as well as at PostgreSQL.
         """
-        conn = await asyncpg.connect(database_url)
+        # No prepared statement outlives its transaction (a pooler may switch connections).
+        conn = await asyncpg.connect(database_url, statement_cache_size=0)
         try:
-            await conn.execute("SELECT pg_advisory_lock($1)", self.lock_key)
-            try:
-                return await self._apply_pending(conn)
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock($1)", self.lock_key)
+            return await self._apply_pending(conn)
         finally:
             await conn.close()
 
     async def _apply_pending(self, conn: asyncpg.Connection) -> list[str]:
         schema = self.schema
-        await conn.execute(
-            f"CREATE SCHEMA IF NOT EXISTS {schema};"
-            f"CREATE TABLE IF NOT EXISTS {schema}.schema_migrations ("
-            " version integer PRIMARY KEY, name text NOT NULL,"
-            " applied_at timestamptz NOT NULL DEFAULT now())")
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", self.lock_key)
+            await conn.execute(
+                f"CREATE SCHEMA IF NOT EXISTS {schema};"
+                f"CREATE TABLE IF NOT EXISTS {schema}.schema_migrations ("
+                " version integer PRIMARY KEY, name text NOT NULL,"
+                " applied_at timestamptz NOT NULL DEFAULT now())")
         done = {r["version"] for r in
                 await conn.fetch(f"SELECT version FROM {schema}.schema_migrations")}
         applied: list[str] = []
@@ -76,6 +77,10 @@ class SqlMigrations:
             if m.version in done:
                 continue
             async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", self.lock_key)
+                if await conn.fetchval(f"SELECT 1 FROM {schema}.schema_migrations "
+                                       "WHERE version = $1", m.version):
+                    continue  # another process applied it while this one waited
                 await conn.execute(f"SET LOCAL search_path TO {schema}")
                 await conn.execute(m.sql)
                 await conn.execute(

@@ -13,7 +13,12 @@ invariant: every round is settled or voided; for every round and in total, walle
 rollbacks − credits equals the journal's stakes − payouts to the cent; no transaction id was
 applied twice; no outbox row is left open; no debit was rolled back after a credit of its round.
 
-The CI run lasts ``RGS_CHAOS_SECONDS`` (default 30) of chaos; the long run is::
+It runs twice: with the replicas connected to PostgreSQL directly (session pool mode: players
+held by the advisory lock and a lease) and through a real PgBouncer in transaction mode (leases
+alone: a killed replica's players wait for its leases to expire, 5 s here, and a call that
+outlives its lease is fenced off).
+
+The CI run lasts ``RGS_CHAOS_SECONDS`` (default 30) of chaos per mode; the long run is::
 
     RGS_CHAOS_SECONDS=600 RGS_CHAOS_PLAYERS=24 .venv/bin/pytest tests/chaos -s
 """
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import os
 import random
 import shutil
@@ -34,6 +40,7 @@ from typing import Any
 
 import asyncpg
 import grpc
+import pytest
 from e2e_servers import ServerProcess, free_port, start
 
 from rgs import devdb
@@ -46,6 +53,7 @@ from rgs.journal.migrate import migrate
 from rgs.journal.postgres import PostgresJournal
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from support.databases import SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
+from support.pgbouncer import running_pgbouncer, set_journal_search_path
 from support.platforms import write_platform_file
 
 CHAOS_SECONDS = float(os.environ.get("RGS_CHAOS_SECONDS", "30"))
@@ -342,8 +350,9 @@ async def wait_drained(rgs_db: str, timeout: float) -> None:
         await conn.close()
 
 
+@pytest.mark.parametrize("pool_mode", ["session", "transaction"])
 async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_restart(
-        database_templates: DatabaseTemplates, tmp_path: Path) -> None:
+        database_templates: DatabaseTemplates, tmp_path: Path, pool_mode: str) -> None:
     rng = random.Random(SEED)
     stats = Stats()
     # Not under tmp_path: pytest makes that 0700, and the embedded server runs as its own OS
@@ -356,12 +365,18 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
     procs: list[ServerProcess] = []
     victim: list[ServerProcess] = []
     channels: list[grpc.aio.Channel] = []
+    bouncer = contextlib.ExitStack()
     try:
         rgs_db = await devdb.create_database(server_url, "rgs_chaos")
         await migrate(rgs_db)
         journal = await PostgresJournal.connect(rgs_db, min_size=1, max_size=1)
         await add_dev_operator_keys(journal)
         await journal.close()
+        replica_db, pooling = rgs_db, {}
+        if pool_mode == "transaction":
+            await set_journal_search_path(rgs_db)
+            replica_db = bouncer.enter_context(running_pgbouncer(server_url)).url_for(rgs_db)
+            pooling = {"RGS_DATABASE_POOL_MODE": "transaction", "RGS_PLAYER_LEASE_S": "5"}
 
         wport = free_port()
         wallet = await start(["-m", "sandbox_wallet", "--listen", f"127.0.0.1:{wport}",
@@ -371,13 +386,16 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
         procs.append(wallet)
         platform_file = write_platform_file(tmp_path / "platform.json",
                                             {"dev-operator": wallet.target},
-                                            **{"dev-operator": {"timeout_s": 1}})
+                                            # Both, so a 5 s lease (transaction mode) is
+                                            # legal: at least twice the slowest wallet's.
+                                            **{"dev-operator": {"timeout_s": 1},
+                                               "other-operator": {"timeout_s": 1}})
         env = {"RGS_PLATFORM_FILE": str(platform_file), "RGS_LOCK_WAIT_S": "10",
                "RGS_RECONCILE_INTERVAL_S": "0.5", "RGS_RECONCILE_MIN_AGE_S": "2",
-               "RGS_ABANDON_AFTER_S": "3"}
+               "RGS_ABANDON_AFTER_S": "3", **pooling}
         ports = [free_port(), free_port()]
         args = [["-m", "rgs", "serve", "--listen", f"127.0.0.1:{p}",
-                 "--database-url", rgs_db] for p in ports]
+                 "--database-url", replica_db] for p in ports]
         replicas = await asyncio.gather(*(
             start(a, target=f"127.0.0.1:{p}", log=tmp_path / f"rgs{i}.log", env=env)
             for i, (a, p) in enumerate(zip(args, ports, strict=True))))
@@ -413,7 +431,8 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
         await wait_drained(rgs_db, timeout=60)
         drained = time.monotonic() - began - played
 
-        print(f"\nchaos seed={SEED} players={PLAYERS} window={CHAOS_SECONDS:.0f}s "
+        print(f"\nchaos pool_mode={pool_mode} seed={SEED} players={PLAYERS} "
+              f"window={CHAOS_SECONDS:.0f}s "
               f"played={played:.1f}s drained_in={drained:.1f}s")
         print(f"  rounds: dealt={stats.rounds_dealt} finished_by_player="
               f"{stats.rounds_finished_by_player} abandoned(swept)={stats.rounds_abandoned} "
@@ -439,6 +458,7 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
             await ch.close()
         for p in (*victim, *procs):
             p.stop()
+        bouncer.close()
         await asyncio.to_thread(devdb.stop_embedded, data_dir)
         shutil.rmtree(pg_root, ignore_errors=True)
         database_templates.discard(wallet_name)

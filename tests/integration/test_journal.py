@@ -1,15 +1,19 @@
 """The PostgreSQL journal and the use cases over it, with the real sandbox wallet.
 
 Each test gets its own migrated database; "two processes" are two independent connection pools
-and two app instances, which is what two replicas are to PostgreSQL.
+and two app instances, which is what two replicas are to PostgreSQL. Every test that uses the
+journal runs twice: connected to PostgreSQL directly (session pool mode) and through a real
+PgBouncer in transaction mode, where consecutive statements of one connection may run on
+different server sessions.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from typing import Any
 
 import asyncpg
 import pytest
@@ -19,21 +23,24 @@ from rgs.bootstrap import App, add_dev_operator_keys, build
 from rgs.config import RgsSettings
 from rgs.engine import Action, BoxBet, Phase, replay
 from rgs.journal.migrate import SCHEMA, migrate, migrations
-from rgs.journal.postgres import OPEN_MOVEMENT, PostgresJournal
+from rgs.journal.postgres import OPEN_MOVEMENT, PoolMode, PostgresJournal
 from rgs.service.errors import Unavailable
 from rgs.service.model import (
     ActCommand,
     CreateSessionCommand,
     DealCommand,
+    Movement,
+    MovementStatus,
     RequestScope,
     Session,
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalBusy, JournalRejected, JournalUnavailable
+from rgs.service.ports import JournalBusy, JournalLeaseLost, JournalRejected, JournalUnavailable
 from rgs.variants import find_variant
 from rgs.variants.options import VariantOptions
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
+from support.pgbouncer import PgBouncer, set_journal_search_path
 from support.platforms import sandbox_platform
 from support.sandbox import AUTH, SandboxWalletClient
 
@@ -43,23 +50,42 @@ ALICE = "demo-alice"
 STAND_WINS = ("TS", "6H", "9D", "7C", "9S")
 
 
-@dataclass
-class Replica:
-    """One app instance with its own pool, like one RGS process."""
+@dataclass(frozen=True)
+class JournalDb:
+    """How this test's replicas reach the journal."""
 
-    app: App
+    url: str
+    pool_mode: PoolMode
+
+    async def app(self, wallet: SandboxWalletClient, **wallet_fields: Any) -> App:
+        """A test-mode replica on this database, dev-operator's wallet being the sandbox's
+        (with ``wallet_fields`` changed, e.g. ``timeout_s``)."""
+        platform = sandbox_platform({"dev-operator": wallet.target})
+        if wallet_fields:
+            platform = platform.with_wallets(**{"dev-operator": wallet_fields})
+        return await build(RgsSettings(test_mode=True, database_url=self.url,
+                                       database_pool_mode=self.pool_mode), platform=platform)
+
+    async def connect(self, **options: Any) -> PostgresJournal:
+        """A journal of its own (one more replica's pool)."""
+        return await PostgresJournal.connect(self.url, pool_mode=self.pool_mode, **options)
 
 
-async def _replica(db: str, wallet: SandboxWalletClient) -> App:
-    settings = RgsSettings(test_mode=True, database_url=db)
-    return await build(settings, platform=sandbox_platform({"dev-operator": wallet.target}))
+@pytest_asyncio.fixture(loop_scope="session", params=["direct", "pgbouncer-transaction"])
+async def journal_db(request: pytest.FixtureRequest, rgs_database_url: str,
+                     pgbouncer: PgBouncer) -> JournalDb:
+    """The fresh journal database, directly or through PgBouncer in transaction mode."""
+    if request.param == "direct":
+        return JournalDb(url=rgs_database_url, pool_mode="session")
+    await set_journal_search_path(rgs_database_url)
+    return JournalDb(url=pgbouncer.url_for(rgs_database_url), pool_mode="transaction")
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def two_replicas(rgs_database_url: str, sandbox_wallet: SandboxWalletClient
+async def two_replicas(journal_db: JournalDb, sandbox_wallet: SandboxWalletClient
                        ) -> AsyncIterator[tuple[App, App]]:
-    a = await _replica(rgs_database_url, sandbox_wallet)
-    b = await _replica(rgs_database_url, sandbox_wallet)
+    a = await journal_db.app(sandbox_wallet)
+    b = await journal_db.app(sandbox_wallet)
     await add_dev_operator_keys(a.journal)
     yield a, b
     await a.close()
@@ -106,6 +132,21 @@ async def test_migrations_apply_once_and_every_player_table_leads_with_the_shard
     player_tables = {"sessions", "rounds", "round_events", "idempotency_records",
                      "wallet_transactions"}
     assert {t: leading[t] for t in player_tables} == dict.fromkeys(player_tables, "player_key")
+
+
+async def test_migrations_through_a_transaction_pooler_run_concurrently_apply_each_file_once(
+        pg_server_url: str, pgbouncer: PgBouncer) -> None:
+    from rgs import devdb
+
+    name = devdb.unique_name("test_migrate")
+    url = await devdb.create_database(pg_server_url, name)
+    try:
+        runs = await asyncio.gather(*(migrate(pgbouncer.url_for(url)) for _ in range(3)))
+        applied = [f for run in runs for f in run]
+        assert sorted(applied) == [m.name for m in migrations()]  # each once, by one of them
+        assert await migrate(pgbouncer.url_for(url)) == []
+    finally:
+        await devdb.drop_database(pg_server_url, name)
 
 
 async def _index_predicate(conn: asyncpg.Connection, index: str) -> str:
@@ -198,9 +239,9 @@ async def test_any_replica_continues_a_round_another_dealt(
     assert replay(find_variant("electronic-h17"), stored.events).view() == view
 
 
-async def test_a_player_held_past_the_wait_limit_is_busy(rgs_database_url: str) -> None:
-    first = await PostgresJournal.connect(rgs_database_url, lock_wait_s=5)
-    second = await PostgresJournal.connect(rgs_database_url, lock_wait_s=0.2)
+async def test_a_player_held_past_the_wait_limit_is_busy(journal_db: JournalDb) -> None:
+    first = await journal_db.connect(lock_wait_s=5)
+    second = await journal_db.connect(lock_wait_s=0.2)
     try:
         async with first.player("op/p1"):
             with pytest.raises(JournalBusy):
@@ -255,11 +296,8 @@ async def test_sweeper_finishes_an_abandoned_round_from_another_replica(
 
 
 async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succeeds(
-        rgs_database_url: str, sandbox_wallet: SandboxWalletClient) -> None:
-    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url),
-                      platform=sandbox_platform({"dev-operator": sandbox_wallet.target}
-                                                ).with_wallets(**{"dev-operator": {
-                                                    "timeout_s": 0.5}}))
+        journal_db: JournalDb, sandbox_wallet: SandboxWalletClient) -> None:
+    app = await journal_db.app(sandbox_wallet, timeout_s=0.5)
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -286,14 +324,13 @@ async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succe
 
 
 async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with_backoff_until_paid(
-        rgs_database_url: str, sandbox_wallet: SandboxWalletClient) -> None:
+        journal_db: JournalDb, sandbox_wallet: SandboxWalletClient) -> None:
     from datetime import UTC, datetime, timedelta
 
     from rgs.service.reconciler import Reconciler
     from rgs.wallet.port import MoneyKind
 
-    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url),
-                      platform=sandbox_platform({"dev-operator": sandbox_wallet.target}))
+    app = await journal_db.app(sandbox_wallet)
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -345,14 +382,13 @@ async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with
 
 
 async def test_a_win_the_wallet_refuses_stays_open_and_is_paid_once_the_wallet_accepts_it(
-        rgs_database_url: str, sandbox_wallet: SandboxWalletClient) -> None:
+        journal_db: JournalDb, sandbox_wallet: SandboxWalletClient) -> None:
     from datetime import UTC, datetime, timedelta
 
     from rgs.service.reconciler import Reconciler
     from rgs.wallet.port import MoneyKind
 
-    app = await build(RgsSettings(test_mode=True, database_url=rgs_database_url),
-                      platform=sandbox_platform({"dev-operator": sandbox_wallet.target}))
+    app = await journal_db.app(sandbox_wallet)
     try:
         await add_dev_operator_keys(app.journal)
         s = await _session(app)
@@ -416,6 +452,67 @@ async def test_reconcilers_of_two_replicas_running_at_once_drive_each_open_row_o
     assert [await later(app).run_once() for app in (a, b)] == [0, 0]
 
 
+async def test_through_a_transaction_pooler_a_session_advisory_lock_excludes_nobody(
+        rgs_pooled_database_url: str) -> None:
+    # Why the journal holds players with leases: through PgBouncer in transaction mode, a second
+    # client gets the server session the first one locked in, and the lock "excludes" nobody.
+    first = await asyncpg.connect(rgs_pooled_database_url, statement_cache_size=0)
+    second = await asyncpg.connect(rgs_pooled_database_url, statement_cache_size=0)
+    try:
+        assert await first.fetchval("SELECT pg_try_advisory_lock(4242)")
+        assert await second.fetchval("SELECT pg_try_advisory_lock(4242)")  # "also" holds it
+        assert (await first.fetchval("SELECT pg_backend_pid()")
+                == await second.fetchval("SELECT pg_backend_pid()"))
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def _leave_lease(database_url: str, player_key: str, *, expires_in_s: float) -> None:
+    """Leave a lease behind as a replica that died while it held the player would."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        await conn.execute(
+            f"INSERT INTO {SCHEMA}.leases (kind, key, holder, epoch, expires_at) "
+            "VALUES ('player', $1, 'dead-replica/1/000000', 5, "
+            "clock_timestamp() + make_interval(secs => $2))", player_key, expires_in_s)
+    finally:
+        await conn.close()
+
+
+async def _lease(database_url: str, player_key: str) -> tuple[str | None, int]:
+    conn = await asyncpg.connect(database_url)
+    try:
+        r = await conn.fetchrow(f"SELECT holder, epoch FROM {SCHEMA}.leases "
+                                "WHERE kind = 'player' AND key = $1", player_key)
+    finally:
+        await conn.close()
+    assert r is not None
+    return r["holder"], int(r["epoch"])
+
+
+async def test_a_dead_replicas_lease_is_taken_at_once_in_session_mode_else_once_expired(
+        journal_db: JournalDb, rgs_database_url: str) -> None:
+    await _leave_lease(rgs_database_url, "op/dead", expires_in_s=1.5)
+    journal = await journal_db.connect(lock_wait_s=0.3)
+    try:
+        if journal_db.pool_mode == "session":
+            # The advisory lock proves no live call holds the player: the lease is taken now.
+            async with journal.player("op/dead"):
+                holder, epoch = await _lease(rgs_database_url, "op/dead")
+                assert epoch == 6 and holder is not None and "dead-replica" not in holder
+        else:
+            with pytest.raises(JournalBusy):
+                async with journal.player("op/dead"):
+                    pass
+            await asyncio.sleep(1.5)
+            async with journal.player("op/dead"):
+                assert (await _lease(rgs_database_url, "op/dead"))[1] == 6
+        assert (await _lease(rgs_database_url, "op/dead"))[0] is None  # released
+    finally:
+        await journal.close()
+
+
 async def test_a_pool_acquire_timeout_is_journal_unavailable(rgs_database_url: str) -> None:
     """A pool-acquire timeout escaped as a plain TimeoutError (a SERVER_ERROR); it is
     JournalUnavailable, retryable, like every other time the database does not answer."""
@@ -428,6 +525,78 @@ async def test_a_pool_acquire_timeout_is_journal_unavailable(rgs_database_url: s
                     pass
     finally:
         await journal.close()
+
+
+def _round(player_key: str, round_id: str, seq: int) -> StoredRound:
+    return StoredRound(round_id=round_id, player_key=player_key, session_id="s", operator_id="op",
+                       brand_id="demo-casino", player_id="p", currency="EUR",
+                       variant="classic-resplit", seq=seq, status="player_turn", forced_cards=(),
+                       total_staked=100, total_paid=0, events=())
+
+
+async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_call_took_over(
+        rgs_pooled_database_url: str, rgs_database_url: str) -> None:
+    from rgs.wallet.port import MoneyKind
+
+    key, rid = "op/stale", "a" * 32
+    stale = await PostgresJournal.connect(rgs_pooled_database_url, pool_mode="transaction",
+                                          lease_s=0.4)
+    fresh = await PostgresJournal.connect(rgs_pooled_database_url, pool_mode="transaction",
+                                          lease_s=5, lock_wait_s=0.2)
+    debit = Movement(transaction_id=f"{rid}:1:debit", round_id=rid, kind=MoneyKind.DEBIT,
+                     amount=100, session_id="s", currency="EUR")
+    try:
+        async with stale.player(key) as pj:
+            # Every write renews the lease: written to for longer than its 0.4 s, still held.
+            await pj.commit_round(round=_round(key, rid, 1), new_events_from=0, request=None)
+            for _ in range(4):
+                await asyncio.sleep(0.2)
+                await pj.record_movement(debit)
+            with pytest.raises(JournalBusy):
+                async with fresh.player(key):
+                    pass
+            await asyncio.sleep(0.6)  # the holder pauses past its lease; another call takes over
+            async with fresh.player(key) as taker:
+                with pytest.raises(JournalLeaseLost):
+                    await pj.commit_round(round=_round(key, rid, 2), new_events_from=0,
+                                          request=StoredRequest(request_id="r", method="act",
+                                                                request_hash="h", response="{}"))
+                with pytest.raises(JournalLeaseLost):
+                    await pj.record_movement(replace(debit, transaction_id=f"{rid}:2:debit"))
+                with pytest.raises(JournalLeaseLost):
+                    await pj.settle_movement(debit.transaction_id, MovementStatus.APPLIED, 900,
+                                             error="")
+                with pytest.raises(JournalLeaseLost):
+                    await pj.update_response("r", "{}", RequestScope.PLAYER)
+                with pytest.raises(JournalLeaseLost):
+                    await pj.save_session(Session(
+                        session_id="s2", player_key=key, operator_id="op", brand_id="b",
+                        player_id="p", currency="EUR", expires_at=datetime.now(UTC)), "t", None)
+                # Nothing of the stale holder's reached the journal; the taker writes on.
+                stored = await taker.get_round(rid)
+                assert stored is not None and stored.seq == 1
+                assert [(m.transaction_id, m.status) for m in await taker.movements(rid)] == [
+                    (debit.transaction_id, MovementStatus.PENDING)]
+                assert await taker.find_request("r", RequestScope.PLAYER) is None
+                await taker.commit_round(round=_round(key, rid, 3), new_events_from=0,
+                                         request=None)
+        # The stale holder's exit released nothing of the taker's: the taker released its own.
+        holder, epoch = await _lease(rgs_database_url, key)
+        assert holder is None and epoch == 2
+        stored = await fresh.get_round(key, rid)
+        assert stored is not None and stored.seq == 3
+    finally:
+        await stale.close()
+        await fresh.close()
+
+
+async def test_through_a_pooler_a_role_without_the_journals_search_path_is_refused_at_start(
+        rgs_database_url: str, pgbouncer: PgBouncer) -> None:
+    # The journal sends no search_path through a pooler; without the role's (or database's)
+    # default it would fail on its first query. It refuses to start instead, saying what to run.
+    with pytest.raises(JournalUnavailable, match="ALTER ROLE"):
+        await PostgresJournal.connect(pgbouncer.url_for(rgs_database_url),
+                                      pool_mode="transaction")
 
 
 async def test_a_nul_byte_reaching_postgresql_is_rejected_not_unavailable(

@@ -6,12 +6,14 @@ test with the command that installs it: an ops check that silently skips is no c
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +33,29 @@ STANDARD_SERIES = frozenset({
 })
 PROMETHEUS_PROVIDED = frozenset({"up"})
 """Series Prometheus itself adds per target (not on the /metrics page)."""
+
+
+def dashboards_builder() -> Any:
+    """ops/grafana/build_dashboards.py as a module (it is a script, not a package)."""
+    spec = importlib.util.spec_from_file_location(
+        "rgs_ops_build_dashboards", OPS / "grafana" / "build_dashboards.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def external_series() -> frozenset[str]:
+    """Series the dashboards read from other exporters (PostgreSQL, PgBouncer)."""
+    return frozenset(m for names in dashboards_builder().EXTERNAL_EXPORTERS.values()
+                     for m in names)
+
+
+def own_series(names: Iterable[str]) -> set[str]:
+    """Of the series ``names`` (read by dashboards and rules), those the RGS itself must serve:
+    not recording rules (``level:metric:operation``), not Prometheus' own, not other
+    exporters'."""
+    return {n for n in names if ":" not in n} - PROMETHEUS_PROVIDED - external_series()
 
 
 def tool(name: str) -> str:

@@ -1,31 +1,40 @@
-"""The Grafana dashboards: generated from ops/grafana/build_dashboards.py, valid PromQL (checked
-by promtool's parser), and reading only metrics the service exports."""
+"""The Grafana dashboards: generated from ops/grafana/build_dashboards.py, every query (panels,
+variables, deploy annotations) valid PromQL for promtool's parser, filtered by namespace,
+money never summed across currencies, SLO budgets as the alerts have them, and reading only
+metrics the service exports, the recording rules, or the named exporters'."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 from typing import Any
 
 import yaml
-from ops_toolbox import OPS, STANDARD_SERIES, names_in, run, tool
+from ops_toolbox import (
+    OPS,
+    STANDARD_SERIES,
+    dashboards_builder,
+    external_series,
+    names_in,
+    run,
+    tool,
+)
 
 from rgs.observability.metrics import exported_series_names
 
 DASHBOARDS = OPS / "grafana" / "dashboards"
 #: The dashboards the SREs asked for, by uid.
-REQUIRED = {"rgs-service-health", "rgs-business", "rgs-wallet-outbox", "rgs-database"}
+REQUIRED = {"rgs-service-health", "rgs-business", "rgs-wallet-outbox", "rgs-database",
+            "rgs-slo"}
+RULES = OPS / "prometheus" / "rules.yml"
+#: What Grafana substitutes, for promtool.
+VARIABLES = {"$__rate_interval": "5m", "$window": "1d", "$namespace": ".*", "$job": ".*",
+             "$database": ".*"}
 
 
 def _builder() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "rgs_ops_build_dashboards", OPS / "grafana" / "build_dashboards.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return dashboards_builder()
 
 
 def _dashboards() -> dict[str, dict[str, Any]]:
@@ -34,11 +43,24 @@ def _dashboards() -> dict[str, dict[str, Any]]:
 
 def _queries(d: dict[str, Any]) -> list[str]:
     exprs = [t["expr"] for p in d["panels"] for t in p.get("targets", [])]
+    exprs += [a["expr"] for a in d["annotations"]["list"] if "expr" in a]
     for var in d["templating"]["list"]:
         q = var.get("query")
         if isinstance(q, dict) and var["type"] == "query":
             exprs.append(re.sub(r"^label_values\((.*),\s*\w+\)$", r"\1", q["query"]))
     return exprs
+
+
+def _concrete(expr: str) -> str:
+    for name, value in VARIABLES.items():
+        expr = expr.replace(name, value)
+    assert "$" not in expr, f"a Grafana variable the test does not know: {expr}"
+    return expr
+
+
+def _recorded() -> set[str]:
+    doc = yaml.safe_load(RULES.read_text("utf-8"))
+    return {r["record"] for g in doc["groups"] for r in g["rules"] if "record" in r}
 
 
 def test_committed_dashboards_are_what_the_builder_writes() -> None:
@@ -47,7 +69,7 @@ def test_committed_dashboards_are_what_the_builder_writes() -> None:
     assert on_disk == rendered, "run `python ops/grafana/build_dashboards.py` and commit"
 
 
-def test_the_four_dashboards_exist_with_unique_panel_ids() -> None:
+def test_the_dashboards_exist_with_unique_panel_ids() -> None:
     boards = _dashboards()
     assert {d["uid"] for d in boards.values()} == REQUIRED
     for d in boards.values():
@@ -69,17 +91,57 @@ def test_dashboard_queries_parse_with_promtool(tmp_path: Path) -> None:
     rules = []
     for name, d in _dashboards().items():
         for i, expr in enumerate(_queries(d)):
-            concrete = (expr.replace("$__rate_interval", "5m").replace("$window", "1d")
-                        .replace("$job", ".*"))
             rules.append({"record": f"dashboard:{name.removesuffix('.json')}:q{i}".replace(
-                "-", "_"), "expr": concrete})
+                "-", "_"), "expr": _concrete(expr)})
     path = tmp_path / "dashboard-queries.yml"
     path.write_text(yaml.safe_dump({"groups": [{"name": "dashboards", "rules": rules}]}))
     out = run([tool("promtool"), "check", "rules", str(path)])
     assert f"SUCCESS: {len(rules)} rules found" in out.stdout
 
 
-def test_dashboards_read_only_metrics_the_service_exports() -> None:
+def test_dashboards_read_only_exported_recorded_or_named_exporter_metrics() -> None:
+    external = external_series()
     for name, d in _dashboards().items():
-        unknown = names_in(_queries(d)) - exported_series_names() - STANDARD_SERIES
+        unknown = (names_in(_queries(d)) - exported_series_names() - STANDARD_SERIES
+                   - _recorded() - external)
         assert unknown == set(), f"{name} uses metrics the service does not export: {unknown}"
+
+
+def test_every_dashboard_has_namespace_and_job_variables_and_deploy_annotations() -> None:
+    for d in _dashboards().values():
+        names = [v["name"] for v in d["templating"]["list"]]
+        assert names[:3] == ["datasource", "namespace", "job"], d["uid"]
+        deploys = [a for a in d["annotations"]["list"] if a.get("name") == "Deploys"]
+        assert deploys and "rgs_build_info" in deploys[0]["expr"], d["uid"]
+        for expr in _queries(d):
+            for selector in re.findall(r"\b(rgs_\w+|namespace_job:\w+:\w+)\{([^}]*)\}", expr):
+                assert 'namespace=~"$namespace"' in selector[1], (d["uid"], expr)
+
+
+def test_money_is_never_summed_across_currencies() -> None:
+    # Minor units of EUR and GBP do not add up: every sum of stakes or wins keeps the currency
+    # (ratios such as the RTP are not amounts).
+    for d in _dashboards().values():
+        for p in d["panels"]:
+            for t in p.get("targets", []):
+                expr = t["expr"]
+                if not re.search(r"rgs_(stakes|wins)_minor_total", expr) or " / " in expr:
+                    continue
+                for labels in re.findall(r"\bsum by \(([^)]*)\)", expr):
+                    assert "currency" in labels, (d["uid"], p["title"], expr)
+
+
+def test_ggr_per_hour_is_by_variant_and_currency() -> None:
+    business = _dashboards()["rgs-business.json"]
+    ggr = next(p for p in business["panels"] if p["title"].startswith("GGR per hour"))
+    assert "sum by (variant, currency)" in ggr["targets"][0]["expr"]
+
+
+def test_the_slo_dashboard_budgets_are_the_alerts_budgets() -> None:
+    doc = yaml.safe_load(RULES.read_text("utf-8"))
+    alerts = {r["labels"]["slo"]: r["expr"] for g in doc["groups"] for r in g["rules"]
+              if "slo" in r.get("labels", {})}
+    objectives = _builder().OBJECTIVES
+    assert set(alerts) == set(objectives)
+    for slo, budget in objectives.items():
+        assert f"(14.4 * {budget})" in alerts[slo] and f"(6 * {budget})" in alerts[slo], slo

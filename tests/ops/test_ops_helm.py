@@ -1,18 +1,21 @@
 """The Helm chart, rendered by a real helm for every ci/*-values.yaml scenario and validated by
 kubernetes-validate against the Kubernetes API schemas; the monitoring CRDs (which it has no
-schema for) are checked by hand and their rules by promtool."""
+schema for) are checked by hand and their rules by promtool. Shutdown timing, probes, rollouts
+(checksums, Reloader), the migration Job's identity and the autoscaler's metric are pinned as
+rendered."""
 
 from __future__ import annotations
 
 import json
 import os
 import subprocess
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from ops_toolbox import CHART, ROOT, run, tool
+from ops_toolbox import CHART, OPS, ROOT, run, tool
 
 SCENARIOS = sorted(p.name for p in (CHART / "ci").glob("*-values.yaml"))
 KUBERNETES_VALIDATE = ROOT / ".venv" / "bin" / "kubernetes-validate"
@@ -32,8 +35,30 @@ def render(*args: str) -> list[dict[str, Any]]:
 
 
 def by_kind(docs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Documents by kind (one of each kind in this chart)."""
-    return {d["kind"]: d for d in docs}
+    """Documents by kind: the release's main object of each kind (named like the release) when
+    there are several (the headless Service, the migration ServiceAccount)."""
+    out: dict[str, dict[str, Any]] = {}
+    for d in docs:
+        if d["kind"] not in out or d["metadata"]["name"] == "rgs":
+            out[d["kind"]] = d
+    return out
+
+
+def named(docs: list[dict[str, Any]], kind: str, name: str) -> dict[str, Any]:
+    """The document of ``kind`` called ``name``."""
+    return next(d for d in docs if d["kind"] == kind and d["metadata"]["name"] == name)
+
+
+MINIMAL = str(CHART / "ci" / "minimal-values.yaml")
+PRODUCTION = str(CHART / "ci" / "production-values.yaml")
+
+
+def _container(docs: list[dict[str, Any]]) -> dict[str, Any]:
+    return dict(by_kind(docs)["Deployment"]["spec"]["template"]["spec"]["containers"][0])
+
+
+def _env(container: dict[str, Any]) -> dict[str, Any]:
+    return {e["name"]: e.get("value") for e in container["env"]}
 
 
 def test_there_are_ci_scenarios() -> None:
@@ -110,8 +135,9 @@ def test_pods_are_hardened() -> None:
 def test_plaintext_scenarios_use_native_grpc_probes_and_plaintext() -> None:
     docs = by_kind(render("-f", str(CHART / "ci" / "minimal-values.yaml")))
     container = docs["Deployment"]["spec"]["template"]["spec"]["containers"][0]
-    for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
-        assert container[probe]["grpc"] == {"port": 50051}
+    assert container["readinessProbe"]["grpc"] == {"port": 50051}
+    for probe in ("startupProbe", "livenessProbe"):
+        assert container[probe]["grpc"] == {"port": 50051, "service": "rgs.liveness"}
     env = {e["name"]: e.get("value") for e in container["env"]}
     assert env["RGS_ALLOW_PLAINTEXT"] == "true"
     assert env["RGS_LISTEN"] == "0.0.0.0:50051"
@@ -143,10 +169,34 @@ def test_config_and_secret_changes_roll_the_pods(tmp_path: Path) -> None:
     assert wallet_key["checksum/secret"] != before["checksum/secret"]
 
 
+def test_an_existing_secret_or_config_map_gets_reloader_not_a_constant_checksum() -> None:
+    # The chart cannot hash what it does not render: a checksum of nothing never changes, so a
+    # rotated secret or a new platform file would never roll the pods. Reloader watches them.
+    docs = by_kind(render("-f", PRODUCTION))
+    deployment = docs["Deployment"]
+    pod_annotations = deployment["spec"]["template"]["metadata"].get("annotations", {})
+    assert "checksum/secret" not in pod_annotations  # existingSecret
+    assert "checksum/platform" in pod_annotations  # rendered from operators by the chart
+    reload = deployment["metadata"]["annotations"]
+    assert reload["secret.reloader.stakater.com/reload"] == (
+        "rgs-credentials,rgs-wallet-operator-a,rgs-wallet-operator-b")
+    assert reload["configmap.reloader.stakater.com/reload"] == "rgs-platform"
+    # The server certificate is reloaded in place: its Secret rolls nothing.
+    assert "rgs-server-tls" not in reload["secret.reloader.stakater.com/reload"]
+    existing = by_kind(render("-f", PRODUCTION, "--set", "existingPlatformConfigMap=rgs-p"))
+    annotations = existing["Deployment"]["spec"]["template"]["metadata"].get("annotations", {})
+    assert not [k for k in annotations if k.startswith("checksum/")]
+    assert existing["Deployment"]["metadata"]["annotations"][
+        "configmap.reloader.stakater.com/reload"] == "rgs-p"
+    plain = by_kind(render("-f", MINIMAL))["Deployment"]
+    assert "annotations" not in plain["metadata"]
+
+
 def test_migration_job_and_its_secret_are_pre_install_and_pre_upgrade_hooks() -> None:
     docs = by_kind(render("-f", str(CHART / "ci" / "minimal-values.yaml")))
     job, secret = docs["Job"], docs["Secret"]
     assert job["metadata"]["annotations"]["helm.sh/hook"] == "pre-install,pre-upgrade"
+    assert job["spec"]["template"]["spec"]["serviceAccountName"] == "rgs-migrate"
     assert secret["metadata"]["annotations"]["helm.sh/hook"] == "pre-install,pre-upgrade"
     # The Secret exists before the Job that reads it.
     assert (int(secret["metadata"]["annotations"]["helm.sh/hook-weight"])
@@ -187,6 +237,15 @@ W = _operator(address="w:1", secretName="ws", tls="ca")
       "--set", "replicaCont=3"], "replicaCont"),
     ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
       "--set", "securityContext.allowPrivilegeEscalation=true"], "allowPrivilegeEscalation"),
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+      "--set", "terminationGracePeriodSeconds=8"], "leaves no time for calls in flight"),
+    ([*_operator(address="w:1", secretName="ws", tls="ca", timeout_s=6), "--set",
+      "existingSecret=s", "--set", "tls.existingSecret=t", "--set",
+      "database.playerLeaseSeconds=11"], "at least twice operators[op].wallet.timeout_s"),
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+      "--set", "prometheusRule.enabled=true"], "prometheusRule.runbookBaseUrl is required"),
+    ([*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+      "--set", "database.poolMode=statement"], "poolMode"),
 ])
 def test_chart_refuses_unsafe_or_incomplete_values(args: list[str], message: str) -> None:
     proc = subprocess.run([tool("helm"), "template", "rgs", str(CHART), *args],
@@ -199,7 +258,17 @@ def test_prometheus_rule_carries_the_ops_rules_and_promtool_accepts_it(tmp_path:
     docs = by_kind(render("-f", str(CHART / "ci" / "production-values.yaml")))
     spec = docs["PrometheusRule"]["spec"]
     ops = yaml.safe_load((ROOT / "ops" / "prometheus" / "rules.yml").read_text())
+    base = yaml.safe_load(Path(PRODUCTION).read_text())["prometheusRule"]["runbookBaseUrl"]
+    for group in ops["groups"]:  # the same rules, each runbook link under the release's base
+        for rule in group["rules"]:
+            if "alert" in rule:
+                rule["annotations"]["runbook_url"] = f"{base}/{rule['alert']}.md"
     assert spec["groups"] == ops["groups"]
+    for group in spec["groups"]:
+        for rule in group["rules"]:
+            if "alert" in rule:
+                parts = urllib.parse.urlsplit(rule["annotations"]["runbook_url"])
+                assert parts.scheme == "https" and parts.netloc
     path = tmp_path / "rules.yml"
     path.write_text(yaml.safe_dump({"groups": spec["groups"]}))
     run([tool("promtool"), "check", "rules", str(path)])
@@ -216,7 +285,7 @@ def test_network_policy_admits_grpc_metrics_and_only_the_needed_egress() -> None
     ingress_ports = {p["port"] for rule in spec["ingress"] for p in rule["ports"]}
     assert ingress_ports == {"grpc", "metrics"}
     egress_ports = {p["port"] for rule in spec["egress"] for p in rule["ports"]}
-    assert egress_ports == {53, 5432, 443, 4317}
+    assert egress_ports == {53, 6432, 443, 4317}  # the database through PgBouncer
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -257,3 +326,78 @@ def test_rendered_environment_is_settings_the_service_accepts(
         platform_file.write_text(text.replace("/etc/rgs/", f"{tmp_path}/etc/rgs/"))
         plat = load_platform(platform_file, production=settings.environment == "production")
         assert plat.operators and plat.brands
+
+
+def test_the_drain_time_is_what_the_grace_period_leaves_after_prestop_and_the_margin() -> None:
+    container = _container(render("-f", MINIMAL))
+    assert container["lifecycle"]["preStop"]["exec"]["command"] == ["sleep", "5"]
+    assert _env(container)["RGS_SHUTDOWN_GRACE_S"] == "22"  # 30 - 5 - 3
+    longer = _container(render("-f", MINIMAL, "--set", "terminationGracePeriodSeconds=60",
+                               "--set", "shutdown.preStopSleepSeconds=10"))
+    assert _env(longer)["RGS_SHUTDOWN_GRACE_S"] == "47"
+    assert longer["lifecycle"]["preStop"]["exec"]["command"] == ["sleep", "10"]
+    pod = by_kind(render("-f", MINIMAL, "--set", "terminationGracePeriodSeconds=60"))[
+        "Deployment"]["spec"]["template"]["spec"]
+    assert pod["terminationGracePeriodSeconds"] == 60
+
+
+def test_liveness_and_readiness_are_different_checks_over_tls_too() -> None:
+    container = _container(render("-f", PRODUCTION))
+    readiness = container["readinessProbe"]["exec"]["command"]
+    assert "--service" not in readiness  # the whole server: NOT_SERVING after an RNG failure
+    for probe in ("startupProbe", "livenessProbe"):
+        command = container[probe]["exec"]["command"]
+        assert command[-2:] == ["--service", "rgs.liveness"]
+        assert command[:-2] == readiness
+
+
+def test_connections_age_out_and_a_headless_service_serves_client_side_balancing() -> None:
+    docs = render("-f", PRODUCTION)
+    env = _env(_container(docs))
+    assert (env["RGS_MAX_CONNECTION_AGE_S"], env["RGS_MAX_CONNECTION_AGE_GRACE_S"]) == (
+        "300", "30")
+    assert (env["RGS_DATABASE_POOL_MODE"], env["RGS_PLAYER_LEASE_S"]) == ("transaction", "30")
+    headless, service = named(docs, "Service", "rgs-headless"), named(docs, "Service", "rgs")
+    assert headless["spec"]["clusterIP"] == "None"
+    assert headless["spec"]["selector"] == service["spec"]["selector"]
+    assert [p["name"] for p in headless["spec"]["ports"]] == ["grpc"]
+    assert not [d for d in render("-f", MINIMAL) if d["metadata"]["name"] == "rgs-headless"]
+
+
+def test_the_migration_job_runs_under_its_own_service_account_created_before_it() -> None:
+    docs = render("-f", PRODUCTION)
+    account = named(docs, "ServiceAccount", "rgs-migrate")
+    job = by_kind(docs)["Job"]
+    assert job["spec"]["template"]["spec"]["serviceAccountName"] == "rgs-migrate"
+    assert account["automountServiceAccountToken"] is False
+    hooks = account["metadata"]["annotations"]
+    assert hooks["helm.sh/hook"] == job["metadata"]["annotations"]["helm.sh/hook"]
+    assert int(hooks["helm.sh/hook-weight"]) < int(
+        job["metadata"]["annotations"]["helm.sh/hook-weight"])
+    own = by_kind(render("-f", PRODUCTION, "--set", "migrations.serviceAccount.create=false",
+                         "--set", "migrations.serviceAccount.name=db-migrator"))
+    assert own["Job"]["spec"]["template"]["spec"]["serviceAccountName"] == "db-migrator"
+    assert not [d for d in render("-f", PRODUCTION, "--set",
+                                  "migrations.serviceAccount.create=false")
+                if d["metadata"]["name"] == "rgs-migrate" and d["kind"] == "ServiceAccount"]
+
+
+def test_the_prometheus_adapter_rule_serves_the_metric_the_hpa_scales_on(tmp_path: Path) -> None:
+    from rgs.observability.metrics import EXPORTED_NAMES
+
+    hpa = by_kind(render("-f", PRODUCTION))["HorizontalPodAutoscaler"]["spec"]
+    wanted = next(m["pods"]["metric"]["name"] for m in hpa["metrics"] if m["type"] == "Pods")
+    rules = yaml.safe_load((OPS / "prometheus-adapter.yaml").read_text())["rules"]["custom"]
+    rule = next(r for r in rules if r["name"]["as"] == wanted)
+    assert wanted in EXPORTED_NAMES and rule["seriesQuery"].startswith(wanted + "{")
+    assert rule["resources"]["overrides"] == {"namespace": {"resource": "namespace"},
+                                              "pod": {"resource": "pod"}}
+    # The adapter fills the template in per request; what it sends Prometheus must parse.
+    query = (rule["metricsQuery"].replace("<<.GroupBy>>", "pod")
+             .replace("<<.Series>>", wanted)
+             .replace("<<.LabelMatchers>>", 'namespace="casino",pod=~"rgs-.*"'))
+    path = tmp_path / "adapter.yml"
+    path.write_text(yaml.safe_dump({"groups": [{"name": "adapter", "rules": [
+        {"record": "adapter:rgs_rpc_in_flight:sum", "expr": query},
+        {"record": "adapter:rgs_rpc_in_flight:series", "expr": rule["seriesQuery"]}]}]}))
+    run([tool("promtool"), "check", "rules", str(path)])

@@ -1,19 +1,38 @@
-"""The Prometheus alert rules: valid for promtool, pinned by its unit tests, documented by a
-runbook each, shipped unchanged in the Helm chart, and reading only exported metrics."""
+"""The Prometheus rules: valid for promtool, pinned by its unit tests (and each guard shown to
+be what keeps its quiet case quiet), documented by a runbook each behind an absolute link,
+aggregated by namespace, shipped unchanged in the Helm chart, and reading only exported metrics
+and their own recording rules."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import urllib.parse
+from pathlib import Path
+
+import pytest
 import yaml
 from ops_toolbox import CHART, OPS, PROMETHEUS_PROVIDED, names_in, run, tool
 
 from rgs.observability.metrics import exported_series_names
 
 RULES = OPS / "prometheus" / "rules.yml"
+RULES_TEST = OPS / "prometheus" / "rules_test.yml"
+RUNBOOK_BASE = "https://runbooks.example.invalid/rgs"
+"""The placeholder base of every runbook link (the chart rewrites it)."""
 
 
 def _rules() -> list[dict[str, object]]:
     doc = yaml.safe_load(RULES.read_text("utf-8"))
     return [rule for group in doc["groups"] for rule in group["rules"]]
+
+
+def _alerts() -> list[dict[str, object]]:
+    return [r for r in _rules() if "alert" in r]
+
+
+def _recorded() -> set[str]:
+    return {str(r["record"]) for r in _rules() if "record" in r}
 
 
 def test_promtool_accepts_the_rules() -> None:
@@ -22,23 +41,83 @@ def test_promtool_accepts_the_rules() -> None:
 
 
 def test_promtool_unit_tests_of_every_alert_pass() -> None:
-    out = run([tool("promtool"), "test", "rules", "rules_test.yml"], cwd=RULES.parent)
+    out = run([tool("promtool"), "test", "rules", RULES_TEST.name], cwd=RULES.parent)
     assert "SUCCESS" in out.stdout + out.stderr
 
 
 def test_every_alert_has_a_promtool_test() -> None:
-    tests = yaml.safe_load((OPS / "prometheus" / "rules_test.yml").read_text("utf-8"))
+    tests = yaml.safe_load(RULES_TEST.read_text("utf-8"))
     tested = {case["alertname"] for t in tests["tests"] for case in t["alert_rule_test"]}
-    alerts = {str(r["alert"]) for r in _rules() if "alert" in r}
-    assert alerts - tested == set()
+    assert {str(r["alert"]) for r in _alerts()} - tested == set()
 
 
-def test_every_alert_has_a_runbook_it_links_to() -> None:
-    for rule in _rules():
+# Each guard or term, removed from the rules, makes the promtool case it exists for fail: the
+# quiet cases are quiet because of the rule, not because of their data.
+MUTATIONS = [
+    ("the traffic guard keeps a few night errors from paging",
+     [("and namespace_job:rgs_player_rpc_requests:rate1h * 3600 >= 100", ""),
+      ("and namespace_job:rgs_player_rpc_requests:rate6h * 21600 >= 100", "")],
+     "below 100 calls in the long window a high error ratio does not page"),
+    ("the long window keeps a short burst from paging",
+     [("namespace_job:rgs_player_rpc_errors:ratio_rate1h > (14.4 * 0.001)\n", ""),
+      ("namespace_job:rgs_player_rpc_errors:ratio_rate6h > (6 * 0.001)\n", ""),
+      ("and namespace_job:rgs_player_rpc_errors:ratio_rate5m",
+       "namespace_job:rgs_player_rpc_errors:ratio_rate5m"),
+      ("and namespace_job:rgs_player_rpc_errors:ratio_rate30m",
+       "namespace_job:rgs_player_rpc_errors:ratio_rate30m")],
+     "at 0.1 calls/s, 3 errors in 20 minutes page nobody"),
+    ("absent() pages when the targets vanish",
+     [('or\n          absent(up{job=~".*rgs.*"})', "")],
+     "targets that vanish altogether page as a total outage"),
+    ("increase() holds an RNG failure whose counter was reset",
+     [("or\n          sum by (namespace, job, instance) "
+       "(increase(rgs_rng_health_failures_total[1h])) > 0", "")],
+     "an RNG failure whose replica was restarted"),
+    ("only the upper side of the RTP band fires",
+     [("(\n            (\n              sum by (namespace, job, variant) "
+       "(increase(rgs_wins_minor_total{bet=\"main\"}[1d]))",
+       "(\n            abs(\n              sum by (namespace, job, variant) "
+       "(increase(rgs_wins_minor_total{bet=\"main\"}[1d]))")],
+     "observed RTP above four standard errors fires; below the band"),
+    ("the wallet traffic guard",
+     [("and\n          sum by (namespace, job, operator) (rate(rgs_wallet_calls_total[5m]))"
+       " * 300 >= 20", "")],
+     "one wallet timeout among a few night calls"),
+]
+
+
+@pytest.mark.parametrize(("mutation", "test_name"),
+                         [(m[1], m[2]) for m in MUTATIONS], ids=[m[0] for m in MUTATIONS])
+def test_each_guard_is_what_keeps_its_case_right(
+        mutation: list[tuple[str, str]], test_name: str, tmp_path: Path) -> None:
+    shipped = text = RULES.read_text("utf-8")
+    for old, new in mutation:
+        assert old in text, f"the rules no longer contain {old!r}: update the mutation"
+        text = text.replace(old, new)
+    (tmp_path / "rules.yml").write_text(shipped)
+    # Only the case the guard exists for (promtool evaluates every rule for every case).
+    suite = yaml.safe_load(RULES_TEST.read_text("utf-8"))
+    suite["tests"] = [t for t in suite["tests"] if t["name"].startswith(test_name)]
+    assert len(suite["tests"]) == 1, test_name
+    (tmp_path / "case.yml").write_text(yaml.safe_dump(suite))
+    run([tool("promtool"), "test", "rules", "case.yml"], cwd=tmp_path)  # passes as shipped...
+    (tmp_path / "rules.yml").write_text(text)
+    run([tool("promtool"), "check", "rules", str(tmp_path / "rules.yml")])
+    proc = subprocess.run([tool("promtool"), "test", "rules", "case.yml"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode != 0, "...and must fail without the guard"
+    assert "FAILED" in proc.stdout + proc.stderr
+
+
+def test_every_alert_has_a_runbook_behind_an_absolute_link() -> None:
+    for rule in _alerts():
         name = rule["alert"]
         annotations = rule["annotations"]
         assert isinstance(annotations, dict)
-        assert annotations["runbook_url"] == f"ops/runbooks/{name}.md"
+        url = annotations["runbook_url"]
+        assert url == f"{RUNBOOK_BASE}/{name}.md"
+        parts = urllib.parse.urlsplit(url)
+        assert parts.scheme == "https" and parts.netloc
         runbook = OPS / "runbooks" / f"{name}.md"
         assert runbook.exists(), f"missing runbook {runbook}"
         text = runbook.read_text("utf-8")
@@ -46,12 +125,31 @@ def test_every_alert_has_a_runbook_it_links_to() -> None:
         for section in ("## Meaning", "## Impact", "## Diagnosis", "## Mitigation"):
             assert section in text, f"{runbook} lacks {section}"
         assert rule["labels"]["severity"] in ("critical", "warning")  # type: ignore[index]
+    alerts = {str(r["alert"]) for r in _alerts()}
+    orphans = {p.stem for p in (OPS / "runbooks").glob("*.md")} - alerts
+    assert orphans == set(), f"runbooks of alerts that no longer exist: {orphans}"
 
 
-def test_rules_read_only_metrics_the_service_exports() -> None:
+def test_every_aggregation_keeps_namespace_and_job() -> None:
+    # `by (job)` alone merged two installations (staging and production) into one series.
+    for rule in _rules():
+        for labels in re.findall(r"\bby\s*\(([^)]*)\)", str(rule["expr"])):
+            names = {x.strip() for x in labels.split(",")}
+            assert {"namespace", "job"} <= names, (rule.get("alert") or rule["record"], labels)
+
+
+def test_recording_rules_follow_the_level_metric_operation_naming() -> None:
+    for name in _recorded():
+        level, metric, operation = name.split(":")
+        assert level == "namespace_job" and metric.startswith("rgs_") and operation, name
+
+
+def test_rules_read_only_metrics_the_service_exports_and_their_own_records() -> None:
     used = names_in(str(r["expr"]) for r in _rules())
-    unknown = used - exported_series_names() - PROMETHEUS_PROVIDED
+    recorded = _recorded()
+    unknown = used - exported_series_names() - PROMETHEUS_PROVIDED - recorded
     assert unknown == set(), f"rules use metrics the service does not export: {unknown}"
+    assert {n for n in used if ":" in n} <= recorded
 
 
 def test_the_chart_ships_the_same_rules() -> None:

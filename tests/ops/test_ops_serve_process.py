@@ -20,7 +20,7 @@ import asyncpg
 import grpc
 import pytest
 import yaml
-from ops_toolbox import OPS, PROMETHEUS_PROVIDED, ROOT, names_in
+from ops_toolbox import OPS, ROOT, names_in, own_series
 
 from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
 from rgs.service.common import sha256_hex
@@ -68,7 +68,7 @@ def _used_by_dashboards_and_rules() -> set[str]:
     for board in (OPS / "grafana" / "dashboards").glob("*.json"):
         d = json.loads(board.read_text())
         exprs += [t["expr"] for p in d["panels"] for t in p.get("targets", [])]
-    return names_in(exprs) - PROMETHEUS_PROVIDED
+    return own_series(names_in(exprs))
 
 
 async def test_served_process_exports_metrics_logs_json_and_answers_health(
@@ -110,6 +110,8 @@ async def test_served_process_exports_metrics_logs_json_and_answers_health(
         assert ('rgs_rpc_requests_total{code="UNAUTHENTICATED",'
                 'method="rgs.blackjack.v1.BlackjackService/ListVariants"} 1.0') in text
         assert "rgs_outbox_pending 0.0" in text
+        assert 'rgs_journal_pool_connections{state="max"} 10.0' in text  # read at the scrape
+        assert 'rgs_journal_pool_connections{state="in_use"} 0.0' in text
         missing = _used_by_dashboards_and_rules() - _families(text)
         assert missing == set(), f"not exported by `rgs serve`: {missing}"
     finally:

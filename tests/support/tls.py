@@ -53,18 +53,18 @@ _SERVER_EXTENSIONS = "extendedKeyUsage = serverAuth\nsubjectAltName = IP:127.0.0
 _CLIENT_EXTENSIONS = "extendedKeyUsage = clientAuth\n"
 
 
-def make_pki(directory: Path) -> ThrowawayPki:
-    """Write a fresh CA and leaf certificates into ``directory``."""
+def make_pki(directory: Path, *, days: int = 2) -> ThrowawayPki:
+    """Write a fresh CA and leaf certificates valid for ``days`` into ``directory``."""
     d = directory
     (d / "ca.cnf").write_text(_CA_EXTENSIONS)
-    _run("req", "-x509", "-config", "ca.cnf", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+    _run("req", "-x509", "-config", "ca.cnf", "-newkey", "rsa:2048", "-nodes", "-days", str(days),
          "-keyout", "ca.key", "-out", "ca.pem", cwd=d)  # fmt: skip
     for leaf, usage in (("server", _SERVER_EXTENSIONS), ("client", _CLIENT_EXTENSIONS)):
         (d / f"{leaf}.ext").write_text(_LEAF_EXTENSIONS + usage)
         _run("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={leaf}",
              "-keyout", f"{leaf}.key", "-out", f"{leaf}.csr", cwd=d)  # fmt: skip
         _run("x509", "-req", "-in", f"{leaf}.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-             "-CAcreateserial", "-days", "2", "-out", f"{leaf}.pem",
+             "-CAcreateserial", "-days", str(days), "-out", f"{leaf}.pem",
              "-extfile", f"{leaf}.ext", cwd=d)  # fmt: skip
     return ThrowawayPki(
         ca_cert=d / "ca.pem",

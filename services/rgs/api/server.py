@@ -1,10 +1,18 @@
-"""The grpc.aio server: the two services, health, reflection, TLS by configuration."""
+"""The grpc.aio server: the two services, health, reflection, TLS by configuration.
+
+Health has two faces. Readiness is the whole server (``""``) and each application service: it
+turns NOT_SERVING when the replica must take no new rounds (its certified RNG failed, or it is
+shutting down), so load balancers and Kubernetes stop sending calls while the process and its
+evidence stay. Liveness is the service name :data:`LIVENESS_SERVICE`: answered by the same event
+loop, it fails only when the process cannot answer at all (wedged), which is what a restart
+mends.
+"""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import grpc
@@ -15,8 +23,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
+from rgs.api.drain import CallsInFlight, DrainReport
 from rgs.api.errors import status_trailer
 from rgs.api.servicers import BlackjackServicer, OperatorServicer
+from rgs.api.tls import ReloadingCertificate, TlsFiles
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
@@ -27,6 +37,18 @@ SERVICE_NAMES = (
     operator_pb2.DESCRIPTOR.services_by_name["OperatorService"].full_name,
 )
 """Full names of the served application services."""
+
+LIVENESS_SERVICE = "rgs.liveness"
+"""The health service name of the liveness check (SERVING while the process answers)."""
+
+READINESS_SERVICES = ("", *SERVICE_NAMES)
+"""The health service names of readiness: the whole server and each application service."""
+
+#: After the drain time, how long the server gives the calls it cut short to send their answer.
+_ANSWER_GRACE_S = 1.0
+
+__all__ = ["LIVENESS_SERVICE", "READINESS_SERVICES", "SERVICE_NAMES", "ConnectionLimits",
+           "RunningServer", "TlsFiles", "lenient_handler", "start_server"]
 
 
 class _Malformed:
@@ -45,8 +67,10 @@ def _lenient_deserializer(cls: type[Message]) -> Callable[[bytes], object]:
     return parse
 
 
-def _guarded(method: Callable[[Any, Any], Awaitable[Message]]
+def _guarded(method: Callable[[Any, Any], Awaitable[Message]], calls: CallsInFlight
              ) -> Callable[[Any, Any], Awaitable[Message]]:
+    method = calls.serve(method)
+
     async def handle(request: Any, context: Any) -> Message:
         if request is _MALFORMED:
             code = grpc.StatusCode.INVALID_ARGUMENT
@@ -57,25 +81,36 @@ def _guarded(method: Callable[[Any, Any], Awaitable[Message]]
     return handle
 
 
-def lenient_handler(service: ServiceDescriptor, servicer: object
+def lenient_handler(service: ServiceDescriptor, servicer: object, calls: CallsInFlight
                     ) -> grpc.GenericRpcHandler[Any, Any]:
     """A handler for ``service`` whose undecodable requests are INVALID_ARGUMENT (gRPC's own
-    deserialisation failure would be INTERNAL, which no request may get)."""
+    deserialisation failure would be INTERNAL, which no request may get) and whose calls
+    ``calls`` counts for the drain at shutdown."""
     handlers = {}
     for m in service.methods:
         handlers[m.name] = grpc.unary_unary_rpc_method_handler(
-            _guarded(getattr(servicer, m.name)),
+            _guarded(getattr(servicer, m.name), calls),
             request_deserializer=_lenient_deserializer(GetMessageClass(m.input_type)),
             response_serializer=lambda r: r.SerializeToString())
     return grpc.method_handlers_generic_handler(service.full_name, handlers)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TlsFiles:
-    """The server's certificate and key."""
+class ConnectionLimits:
+    """How long a client connection lives. gRPC keeps connections, so a client sends every call
+    to the replicas that existed when it connected; past ``max_age_s`` the server asks it to
+    reconnect (GOAWAY), which spreads it over the replicas the autoscaler added. Calls still
+    running on an aged connection get ``max_age_grace_s`` more. 0 turns the limit off."""
 
-    cert_file: Path
-    key_file: Path
+    max_age_s: float = 0.0
+    max_age_grace_s: float = 30.0
+
+    def grpc_options(self) -> list[tuple[str, int]]:
+        """The gRPC server options (channel arguments) for these limits."""
+        if self.max_age_s <= 0:
+            return []
+        return [("grpc.max_connection_age_ms", int(self.max_age_s * 1000)),
+                ("grpc.max_connection_age_grace_ms", int(self.max_age_grace_s * 1000))]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -85,30 +120,46 @@ class RunningServer:
     server: grpc.aio.Server
     port: int
     health: HealthServicer
+    calls: CallsInFlight
 
     async def set_not_serving(self) -> None:
-        """Report NOT_SERVING for every service (the replica must not take new rounds)."""
-        for name in (*SERVICE_NAMES, ""):
+        """Report NOT_SERVING on readiness (the replica must take no new rounds); liveness
+        stays SERVING, so the process is not restarted and keeps its evidence."""
+        for name in READINESS_SERVICES:
             await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
 
-    async def stop(self, grace: float | None) -> None:
-        """Report NOT_SERVING, then stop, letting calls in flight finish within ``grace``
-        seconds (None: cancel them at once)."""
-        await self.health.enter_graceful_shutdown()
-        await self.server.stop(grace)
+    async def stop(self, grace: float | None) -> DrainReport:
+        """Stop: readiness NOT_SERVING at once, no new calls (refused UNAVAILABLE, and each
+        client told to reconnect elsewhere), the calls in flight given ``grace`` seconds to
+        finish (None: none), then the ones still running answered UNAVAILABLE /
+        SERVER_SHUTTING_DOWN."""
+        seconds = grace or 0.0
+        await self.set_not_serving()
+        stopping = asyncio.create_task(self.server.stop(seconds + _ANSWER_GRACE_S))
+        try:
+            report = await self.calls.drain(seconds)
+        finally:
+            await stopping
+        return report
 
 
 async def start_server(*, game: GameService, office: BackOffice, listen: str,
                        tls: TlsFiles | None,
-                       interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = ()
+                       interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
+                       connections: ConnectionLimits = ConnectionLimits(),
+                       on_certificate: Callable[[bytes], None] | None = None
                        ) -> RunningServer:
-    """Build, bind and start the server (``interceptors`` e.g. from rgs.observability)."""
-    server = grpc.aio.server(interceptors=list(interceptors))
+    """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
+    TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
+    chain loaded."""
+    server = grpc.aio.server(interceptors=list(interceptors),
+                             options=connections.grpc_options())
+    calls = CallsInFlight()
     server.add_generic_rpc_handlers((
         lenient_handler(blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],
-                        BlackjackServicer(game)),
+                        BlackjackServicer(game), calls),
         lenient_handler(operator_pb2.DESCRIPTOR.services_by_name["OperatorService"],
-                        OperatorServicer(office)),
+                        OperatorServicer(office), calls),
     ))
     health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -118,10 +169,9 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
     if tls is None:
         port = server.add_insecure_port(listen)
     else:
-        creds = grpc.ssl_server_credentials(
-            [(tls.key_file.read_bytes(), tls.cert_file.read_bytes())])
-        port = server.add_secure_port(listen, creds)
+        certificate = ReloadingCertificate(tls, on_load=on_certificate)
+        port = server.add_secure_port(listen, certificate.credentials())
     await server.start()
-    for name in (*SERVICE_NAMES, ""):
+    for name in (*READINESS_SERVICES, LIVENESS_SERVICE):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server=server, port=port, health=health_servicer)
+    return RunningServer(server=server, port=port, health=health_servicer, calls=calls)

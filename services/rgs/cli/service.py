@@ -114,9 +114,14 @@ async def _run_replica(settings: RgsSettings,
             app.start_background(settings)
         await ready(app, f"{settings.listen.rsplit(':', 1)[0]}:{running.port}")
         await _wait_for_signal()
-        log.info("stopping: no new calls; calls in flight get %.1f s",
-                 settings.shutdown_grace_s, extra={"shutdown_grace_s": settings.shutdown_grace_s})
-        await running.stop(grace=settings.shutdown_grace_s)
+        log.info("stopping: not ready, no new calls; calls in flight (%d) get %.1f s",
+                 len(running.calls), settings.shutdown_grace_s,
+                 extra={"shutdown_grace_s": settings.shutdown_grace_s,
+                        "calls_in_flight": len(running.calls)})
+        report = await running.stop(grace=settings.shutdown_grace_s)
+        log.info("stopped: %d calls were in flight, %d cut short (UNAVAILABLE, retryable)",
+                 report.in_flight, report.cut_short,
+                 extra={"calls_in_flight": report.in_flight, "calls_cut_short": report.cut_short})
     finally:
         await app.close()
         if obs is not None:
@@ -173,7 +178,8 @@ async def _migrate(settings: RgsSettings) -> list[str]:
     url = await database_url(settings)
     applied = await migrate(url)
     if settings.operator_keys_file is not None:
-        stored = await add_operator_keys_file(url, settings.operator_keys_file)
+        stored = await add_operator_keys_file(url, settings.operator_keys_file,
+                                              pool_mode=settings.database_pool_mode)
         print(f"operator keys stored: {stored}")
     return applied
 

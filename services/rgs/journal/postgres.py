@@ -1,24 +1,29 @@
 """The :class:`~rgs.service.ports.Journal` port on PostgreSQL (asyncpg).
 
-A player's journal is held with a session advisory lock keyed by the player's shard key on a
-pooled connection, so two replicas (or two requests on one replica) never run calls of the same
-player at once; a duplicate request waits for the first to commit and then finds its stored
-response. If a process dies, PostgreSQL drops its connection and the lock with it.
+A player's journal is held with a lease row whose epoch fences every write
+(:mod:`rgs.journal.leases`): a call that paused past its lease while another took the player
+over writes nothing more and fails with :class:`~rgs.service.ports.JournalLeaseLost`. No
+session state is used, so the journal works through a transaction-mode pooler such as PgBouncer
+(``pool_mode="transaction"``); with ``pool_mode="session"`` the previous release's advisory lock
+is taken too. Writes outside a transaction carry the fence in the same statement; transactions
+that commit a step start with it.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Literal
 
 import asyncpg
 
 from rgs.codec import decode_event, decode_value, encode_event, encode_value, event_kind
+from rgs.journal.leases import Q_FENCE, Lease, PlayerHolds, fence
 from rgs.journal.migrate import SCHEMA
+from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import (
     OPEN_STATUSES,
     Movement,
@@ -29,16 +34,16 @@ from rgs.service.model import (
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalBusy, JournalRejected, JournalUnavailable
+from rgs.service.ports import JournalLeaseLost, JournalUnavailable
 from rgs.variants.options import VariantOptions
 from rgs.wallet.port import MoneyKind
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-#: First key of the two-key advisory lock: keeps player locks apart from other lock users.
-_PLAYER_LOCK_CLASS = 0x52_47
-
+PoolMode = Literal["session", "transaction"]
+"""How the database URL hands out server connections: ``session`` (PostgreSQL itself or a
+session-mode pooler: one server connection per client connection) or ``transaction`` (a
+transaction-mode pooler such as PgBouncer: any statement outside a transaction may run on
+another server connection, so no session state, no named prepared statements, and the role's
+own ``search_path`` must find the journal's schema)."""
 
 def _sql_list(values: Sequence[str]) -> str:
     return ", ".join(f"'{v}'" for v in values)
@@ -73,10 +78,6 @@ OPEN_MOVEMENT = open_movement_sql()
 
 # -- queries (named here, in one place)
 
-# One round trip: set the wait limit, then wait for the lock (select-list items run in order).
-Q_LOCK_PLAYER = ("SELECT set_config('lock_timeout', $3, false), "
-                 "pg_advisory_lock($1, hashtext($2))")
-Q_UNLOCK_PLAYER = "SELECT pg_advisory_unlock($1, hashtext($2))"
 Q_OPERATOR_FOR_KEY = "SELECT operator_id FROM operator_api_keys WHERE key_hash = $1"
 Q_ADD_OPERATOR_KEY = """
 INSERT INTO operator_api_keys (key_hash, operator_id, label) VALUES ($1, $2, $3)
@@ -124,11 +125,16 @@ WHERE player_key = $1 AND scope = $3 AND request_id = $2"""
 Q_INSERT_REQUEST = """
 INSERT INTO idempotency_records (player_key, request_id, method, request_hash, response, scope)
 VALUES ($1, $2, $3, $4, $5, $6)"""
-Q_UPDATE_RESPONSE = """
-UPDATE idempotency_records SET response = $3, updated_at = now()
-WHERE player_key = $1 AND scope = $4 AND request_id = $2"""
+# Single writes outside a transaction carry the fence in the same statement (the count of
+# lease rows says whether the write was made).
+Q_UPDATE_RESPONSE = f"""
+WITH lease AS ({fence(5, 6)}),
+     w AS (UPDATE idempotency_records SET response = $3, updated_at = now()
+           WHERE player_key = $1 AND scope = $4 AND request_id = $2
+             AND EXISTS (SELECT FROM lease))
+SELECT count(*) FROM lease"""
 _MOVEMENT_COLUMNS = """transaction_id, round_id, kind, amount, status, balance_after,
-debit_transaction_id, session_id, currency, attempts, last_error, brand_id"""
+debit_transaction_id, session_id, currency, attempts, last_error, brand_id, created_at"""
 Q_ROUND_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND round_id = $2 ORDER BY created_at, transaction_id"""
@@ -136,18 +142,28 @@ Q_OPEN_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND {OPEN_MOVEMENT}
 ORDER BY created_at, transaction_id"""
-Q_INSERT_MOVEMENT = """
+_INSERT_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
                                  balance_after, debit_transaction_id, session_id, currency,
-                                 brand_id)
+                                 brand_id)"""
+Q_INSERT_MOVEMENT = f"""{_INSERT_MOVEMENT}
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 ON CONFLICT (player_key, transaction_id) DO NOTHING"""
-Q_SETTLE_MOVEMENT = """
-UPDATE wallet_transactions SET status = $3, balance_after = COALESCE($4, balance_after),
-                               updated_at = clock_timestamp(),
-                               attempts = attempts + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
-                               last_error = COALESCE($5::text, last_error)
-WHERE player_key = $1 AND transaction_id = $2"""
+Q_RECORD_MOVEMENT = f"""
+WITH lease AS ({fence(12, 13)}),
+     w AS ({_INSERT_MOVEMENT}
+           SELECT $1, $2, $3, $4, $5::bigint, $6, $7::bigint, $8, $9, $10, $11 FROM lease
+           ON CONFLICT (player_key, transaction_id) DO NOTHING)
+SELECT count(*) FROM lease"""
+Q_SETTLE_MOVEMENT = f"""
+WITH lease AS ({fence(6, 7)}),
+     w AS (UPDATE wallet_transactions
+              SET status = $3, balance_after = COALESCE($4::bigint, balance_after),
+                  updated_at = clock_timestamp(),
+                  attempts = attempts + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
+                  last_error = COALESCE($5::text, last_error)
+            WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease))
+SELECT count(*) FROM lease"""
 Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE status IN ('insurance', 'player_turn') AND updated_at < $1
@@ -169,35 +185,6 @@ FROM wallet_transactions WHERE {OPEN_MOVEMENT}"""
 Q_ACTIVE_SESSIONS = "SELECT count(*) FROM sessions WHERE expires_at > now()"
 
 
-def _translated(fn: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
-    """Translate driver errors into the journal's own, once, at this edge."""
-
-    @functools.wraps(fn)
-    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return await fn(*args, **kwargs)
-        except asyncpg.LockNotAvailableError as exc:
-            raise JournalBusy("the player's journal is held by another call") from exc
-        except asyncpg.DataError as exc:
-            # Class 22 (a NUL byte, an untranslatable character, a value out of range), raised
-            # by the server or by the driver encoding an argument: the request's own values are
-            # at fault, a retry cannot help. The driver's text is not passed on (it may quote
-            # the value).
-            raise JournalRejected(f"the database refused a value of the request "
-                                  f"({type(exc).__name__})") from exc
-        except TimeoutError as exc:
-            # No pooled connection came free in time (or a command timed out): the journal is
-            # overloaded or gone for now, which a retry may find otherwise.
-            raise JournalUnavailable("journal: timed out waiting for the database") from exc
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError,
-                # Seen while PostgreSQL shuts down under a call in flight ("cannot switch to
-                # state ...; another operation is in progress"): the server went away.
-                asyncpg.InternalClientError) as exc:
-            raise JournalUnavailable(f"journal: {type(exc).__name__}: {exc}") from exc
-
-    return wrapper
-
-
 def _session(r: asyncpg.Record) -> Session:
     return Session(session_id=r["session_id"], player_key=r["player_key"],
                    operator_id=r["operator_id"], brand_id=r["brand_id"],
@@ -211,7 +198,8 @@ def _movement(r: asyncpg.Record) -> Movement:
                     balance_after=r["balance_after"],
                     debit_transaction_id=r["debit_transaction_id"], session_id=r["session_id"],
                     currency=r["currency"], attempts=r["attempts"],
-                    last_error=r["last_error"], brand_id=r["brand_id"])
+                    last_error=r["last_error"], brand_id=r["brand_id"],
+                    created_at=r["created_at"])
 
 
 def _round(r: asyncpg.Record | None) -> StoredRound | None:
@@ -228,13 +216,25 @@ def _round(r: asyncpg.Record | None) -> StoredRound | None:
 
 
 class PostgresPlayerJournal:
-    """One player's journal on a connection that holds the player's advisory lock."""
+    """One player's journal under a lease, on one pooled connection. Every write is fenced by
+    the lease's epoch (:class:`~rgs.service.ports.JournalLeaseLost` once it was taken over)."""
 
-    def __init__(self, conn: asyncpg.Connection, player_key: str) -> None:
+    def __init__(self, conn: asyncpg.Connection, player_key: str, lease: Lease) -> None:
         self._conn = conn
         self._key = player_key
+        self._lease = lease
 
-    @_translated
+    def _check(self, lease_rows: int) -> None:
+        if lease_rows != 1:
+            raise JournalLeaseLost(f"the lease on {self._key}'s journal (epoch "
+                                   f"{self._lease.epoch}) was taken over by another call")
+
+    async def _fence(self) -> None:
+        """First statement of a transaction that commits a step."""
+        epoch = await self._conn.fetchval(Q_FENCE, self._key, self._lease.epoch, self._lease.ttl)
+        self._check(0 if epoch is None else 1)
+
+    @translated
     async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
         """The idempotency record of ``request_id`` in ``scope``, if any."""
         r = await self._conn.fetchrow(Q_FIND_REQUEST, self._key, request_id, scope.value)
@@ -244,51 +244,57 @@ class PostgresPlayerJournal:
                              request_hash=r["request_hash"], response=r["response"],
                              scope=RequestScope(r["scope"]))
 
-    @_translated
+    @translated
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds with its events."""
         return _round(await self._conn.fetchrow(Q_GET_ROUND, self._key, round_id))
 
-    @_translated
+    @translated
     async def active_round(self, brand_id: str, currency: str) -> StoredRound | None:
         """This player's unfinished round in a brand and currency, if any."""
         return _round(await self._conn.fetchrow(Q_ACTIVE_ROUND, self._key, brand_id, currency))
 
-    @_translated
+    @translated
     async def movements(self, round_id: str) -> list[Movement]:
         """A round's wallet movements, oldest first."""
         return [_movement(r) for r in await self._conn.fetch(Q_ROUND_MOVEMENTS, self._key,
                                                              round_id)]
 
-    @_translated
+    @translated
     async def open_movements(self) -> list[Movement]:
         """Outbox rows not final yet, oldest first."""
         return [_movement(r) for r in await self._conn.fetch(Q_OPEN_MOVEMENTS, self._key)]
 
-    @_translated
+    @translated
     async def record_movement(self, movement: Movement) -> None:
         """Write an outbox row (autocommitted: it must exist before the wallet call)."""
-        await self._insert_movement(movement)
+        m = movement
+        self._check(await self._conn.fetchval(
+            Q_RECORD_MOVEMENT, self._key, m.transaction_id, m.round_id, m.kind.value, m.amount,
+            m.status.value, m.balance_after, m.debit_transaction_id, m.session_id, m.currency,
+            m.brand_id, self._lease.epoch, self._lease.ttl))
 
     async def _insert_movement(self, m: Movement) -> None:
         await self._conn.execute(Q_INSERT_MOVEMENT, self._key, m.transaction_id, m.round_id,
                                  m.kind.value, m.amount, m.status.value, m.balance_after,
                                  m.debit_transaction_id, m.session_id, m.currency, m.brand_id)
 
-    @_translated
+    @translated
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
                               balance_after: int | None, *, error: str | None = None) -> None:
         """Record a wallet call's outcome."""
-        await self._conn.execute(Q_SETTLE_MOVEMENT, self._key, transaction_id, status.value,
-                                 balance_after, error)
+        self._check(await self._conn.fetchval(
+            Q_SETTLE_MOVEMENT, self._key, transaction_id, status.value, balance_after, error,
+            self._lease.epoch, self._lease.ttl))
 
-    @_translated
+    @translated
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None, movements: Sequence[Movement] = (),
                            booked: Sequence[str] = ()) -> None:
         """Header, new events, idempotency record and outbox rows in one transaction."""
         r = round
         async with self._conn.transaction():
+            await self._fence()
             await self._conn.execute(
                 Q_UPSERT_ROUND, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
                 r.player_id, r.currency, r.variant, r.seq, r.status, list(r.forced_cards),
@@ -307,19 +313,21 @@ class PostgresPlayerJournal:
             for txn in booked:
                 await self._conn.execute(Q_BOOK_DEBIT, self._key, txn)
 
-    @_translated
+    @translated
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:
         """Replace a stored response."""
-        await self._conn.execute(Q_UPDATE_RESPONSE, self._key, request_id, response,
-                                 scope.value)
+        self._check(await self._conn.fetchval(Q_UPDATE_RESPONSE, self._key, request_id,
+                                              response, scope.value, self._lease.epoch,
+                                              self._lease.ttl))
 
-    @_translated
+    @translated
     async def save_session(self, session: Session, token_hash: str,
                            request: StoredRequest | None) -> None:
         """A new session and its idempotency record, in one transaction."""
         s = session
         async with self._conn.transaction():
+            await self._fence()
             await self._conn.execute(Q_INSERT_SESSION, self._key, token_hash, s.session_id,
                                      s.operator_id, s.brand_id, s.player_id, s.currency,
                                      s.expires_at)
@@ -329,88 +337,124 @@ class PostgresPlayerJournal:
                                          request.response, request.scope.value)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PoolStats:
+    """The journal's connection pool at one moment."""
+
+    #: Connections open to the database (or the pooler).
+    open: int
+    #: Of those, held by a call right now.
+    in_use: int
+    #: The most the pool opens.
+    max: int
+
+
 class PostgresJournal:
     """The journal on a PostgreSQL connection pool."""
 
-    def __init__(self, pool: asyncpg.Pool, *, lock_wait_s: float = 5.0) -> None:
+    def __init__(self, pool: asyncpg.Pool, *, lock_wait_s: float = 5.0,
+                 lease_s: float = 30.0, pool_mode: PoolMode = "session",
+                 holder: str | None = None) -> None:
         self._pool = pool
-        self._lock_wait = f"{int(lock_wait_s * 1000)}ms"
+        # The previous release's advisory lock too, in session mode (ops/database.md).
+        self._holds = PlayerHolds(wait_s=lock_wait_s, lease_s=lease_s,
+                                  advisory_lock=pool_mode == "session", holder=holder)
         #: How long a call waits for a pooled connection before JournalUnavailable.
         self._acquire_timeout_s = 10.0
 
     @classmethod
     async def connect(cls, database_url: str, *, min_size: int = 2, max_size: int = 10,
-                      lock_wait_s: float = 5.0,
+                      lock_wait_s: float = 5.0, lease_s: float = 30.0,
+                      pool_mode: PoolMode = "session",
                       command_timeout: float | None = None) -> PostgresJournal:
-        """Open a pool on ``database_url`` (journal schema first on the search path)."""
+        """Open a pool on ``database_url``: in session mode with the journal's schema first on
+        the search path; in transaction mode without prepared statements kept on the server,
+        and (when it opens connections at once, ``min_size`` > 0) only once the role's own
+        search path finds the journal's schema. A pool opened empty (the operations sampler's)
+        connects on first use, so a database down at start reads as down instead of failing."""
+        options: dict[str, Any] = (
+            {"server_settings": {"search_path": SCHEMA}} if pool_mode == "session"
+            # A pooler hands each statement to any server connection: a statement prepared
+            # on one is unknown on the next (asyncpg then re-prepares unnamed ones in place).
+            else {"statement_cache_size": 0})
         try:
-            pool = await asyncpg.create_pool(
-                database_url, min_size=min_size, max_size=max_size,
-                command_timeout=command_timeout, server_settings={"search_path": SCHEMA})
+            pool = await asyncpg.create_pool(database_url, min_size=min_size, max_size=max_size,
+                                             command_timeout=command_timeout, **options)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise JournalUnavailable(f"cannot connect to the journal database: {exc}") from exc
-        return cls(pool, lock_wait_s=lock_wait_s)
+        if pool_mode == "transaction" and min_size > 0:
+            await cls._check_search_path(pool)
+        return cls(pool, lock_wait_s=lock_wait_s, lease_s=lease_s, pool_mode=pool_mode)
+
+    @staticmethod
+    async def _check_search_path(pool: asyncpg.Pool) -> None:
+        # A pooler forwards no search_path of ours (PgBouncer refuses the start-up parameter);
+        # the role's or the database's default has to name the journal's schema.
+        try:
+            found = await pool.fetchval("SELECT current_schema()")
+        except DRIVER_ERRORS as exc:
+            await pool.close()
+            raise JournalUnavailable(f"cannot reach the journal database: {exc}") from exc
+        if found != SCHEMA:
+            await pool.close()
+            raise JournalUnavailable(
+                f"with a transaction-mode pooler the database role's search_path must start "
+                f"with the journal's schema (it starts with {found!r}): run ALTER ROLE <role> "
+                f"SET search_path = {SCHEMA}, public (ops/database.md)")
 
     async def close(self) -> None:
         """Close the pool."""
         await self._pool.close()
+
+    def pool_stats(self) -> PoolStats:
+        """How many connections are open, in use, and at most."""
+        size = self._pool.get_size()
+        return PoolStats(open=size, in_use=size - self._pool.get_idle_size(),
+                         max=self._pool.get_max_size())
 
     @asynccontextmanager
     async def player(self, player_key: str) -> AsyncIterator[PostgresPlayerJournal]:
         """Hold ``player_key``'s journal exclusively; JournalBusy after the wait limit."""
         conn = await self._acquire()
         try:
-            await self._lock(conn, player_key)
-            try:
-                yield PostgresPlayerJournal(conn, player_key)
-            finally:
-                await self._unlock(conn, player_key)
+            async with self._holds.hold(conn, player_key) as lease:
+                yield PostgresPlayerJournal(conn, player_key, lease)
         finally:
             await self._pool.release(conn)
 
-    @_translated
+    @translated
     async def _acquire(self) -> Any:
         return await self._pool.acquire(timeout=self._acquire_timeout_s)
 
-    @_translated
-    async def _lock(self, conn: asyncpg.Connection, player_key: str) -> None:
-        await conn.execute(Q_LOCK_PLAYER, _PLAYER_LOCK_CLASS, player_key, self._lock_wait)
-
-    @_translated
-    async def _unlock(self, conn: asyncpg.Connection, player_key: str) -> None:
-        if conn.is_in_transaction():  # a failed commit left it open; ends before unlocking
-            return
-        await conn.execute(Q_UNLOCK_PLAYER, _PLAYER_LOCK_CLASS, player_key)
-
-    @_translated
+    @translated
     async def operator_for_key(self, key_hash: str) -> str | None:
         """The operator owning an API key hash."""
         v = await self._pool.fetchval(Q_OPERATOR_FOR_KEY, key_hash)
         return None if v is None else str(v)
 
-    @_translated
+    @translated
     async def add_operator_key(self, *, operator_id: str, key_hash: str, label: str) -> None:
         """Store an API key hash."""
         await self._pool.execute(Q_ADD_OPERATOR_KEY, key_hash, operator_id, label)
 
-    @_translated
+    @translated
     async def find_session(self, player_key: str, token_hash: str) -> Session | None:
         """The session of a token hash."""
         r = await self._pool.fetchrow(Q_FIND_SESSION, player_key, token_hash)
         return None if r is None else _session(r)
 
-    @_translated
+    @translated
     async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:
         """A round with its events."""
         return _round(await self._pool.fetchrow(Q_GET_ROUND, player_key, round_id))
 
-    @_translated
+    @translated
     async def active_round(self, player_key: str, brand_id: str, currency: str
                            ) -> StoredRound | None:
         """The player's unfinished round in a brand and currency."""
         return _round(await self._pool.fetchrow(Q_ACTIVE_ROUND, player_key, brand_id, currency))
 
-    @_translated
+    @translated
     async def list_rounds(self, player_key: str, brand_id: str, *,
                           before: tuple[datetime, str] | None, limit: int) -> list[StoredRound]:
         """The player's rounds in a brand, newest first."""
@@ -418,33 +462,33 @@ class PostgresJournal:
         rows = await self._pool.fetch(Q_LIST_ROUNDS, player_key, brand_id, at, rid, limit)
         return [r for r in map(_round, rows) if r is not None]
 
-    @_translated
+    @translated
     async def movements(self, player_key: str, round_id: str) -> list[Movement]:
         """A round's wallet movements."""
         rows = await self._pool.fetch(Q_ROUND_MOVEMENTS, player_key, round_id)
         return [_movement(r) for r in rows]
 
-    @_translated
+    @translated
     async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
         """Unfinished rounds untouched since before ``before``."""
         rows = await self._pool.fetch(Q_ABANDONED_ROUNDS, before, limit)
         return [r for r in map(_round, rows) if r is not None]
 
-    @_translated
+    @translated
     async def players_with_open_movements(self, *, now: datetime, min_age: timedelta,
                                           max_backoff: timedelta, limit: int) -> list[str]:
         """Players with an outbox row open and due (exponential backoff per row)."""
         rows = await self._pool.fetch(Q_PLAYERS_WITH_OPEN, now, min_age, max_backoff, limit)
         return [str(r["player_key"]) for r in rows]
 
-    @_translated
+    @translated
     async def outbox_backlog(self) -> OutboxBacklog:
         """The open outbox rows of every player, and the age of the oldest."""
         r = await self._pool.fetchrow(Q_OUTBOX_BACKLOG)
         assert r is not None  # an aggregate always returns one row
         return OutboxBacklog(open_rows=int(r["open_rows"]), oldest_age_s=float(r["oldest_age_s"]))
 
-    @_translated
+    @translated
     async def active_sessions(self) -> int:
         """Sessions not yet expired, of every player."""
         return int(await self._pool.fetchval(Q_ACTIVE_SESSIONS))

@@ -13,7 +13,7 @@ wallet adapter is measured the same way as the PostgreSQL journal and the gRPC w
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -39,6 +39,7 @@ from rgs.service.model import (
 from rgs.service.ports import Journal, PlayerJournal
 from rgs.wallet.port import (
     MoneyCall,
+    MoneyKind,
     MoneyResult,
     Party,
     Wallet,
@@ -112,14 +113,60 @@ def _count_money(round: StoredRound) -> None:
                                 bet=bet).inc(max(paid, 0))
 
 
+# --------------------------------------------------------------------------- wins in flight
+
+
+class WinsAwaitingPayment:
+    """The credits (wins) this replica knows are not confirmed yet, with the time each one's
+    outbox row was written, so the wallet decorator can observe how long a win waited for the
+    wallet (``rgs_win_payment_delay_seconds``) when it confirms it.
+
+    A credit enters when a round's commit writes it (now), or when the journal shows it still
+    open (its row's own time: a credit left by a replica that died, paid by this one's
+    reconciler, counts from the settlement, not from when it was found). Bounded: past
+    ``limit`` entries the oldest is forgotten (and not observed).
+    """
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self._since: dict[str, float] = {}
+        self._limit = limit
+
+    def written(self, transaction_id: str, at: float | None = None) -> None:
+        """A credit whose row was written at ``at`` (Unix time; None: now). The earliest time
+        given wins: the row's own time, once the journal returns it, over the moment this
+        replica first heard of it."""
+        at = time.time() if at is None else at
+        self._since[transaction_id] = min(at, self._since.get(transaction_id, at))
+        if len(self._since) > self._limit:
+            del self._since[next(iter(self._since))]
+
+    def seen(self, movements: Iterable[Movement]) -> None:
+        """Note the open credits among rows the journal returned."""
+        for m in movements:
+            if m.kind is MoneyKind.CREDIT and m.is_open:
+                self.written(m.transaction_id,
+                             m.created_at.timestamp() if m.created_at is not None else None)
+
+    def paid(self, transaction_id: str) -> None:
+        """The wallet confirmed the credit: observe how long it waited."""
+        since = self._since.pop(transaction_id, None)
+        if since is not None:
+            metrics.WIN_PAYMENT_DELAY.observe(max(0.0, time.time() - since))
+
+
+WINS = WinsAwaitingPayment()
+"""The replica's registry, shared by the journal and wallet decorators."""
+
+
 # --------------------------------------------------------------------------- journal
 
 
 class InstrumentedPlayerJournal:
     """A :class:`PlayerJournal` whose every operation is timed and traced."""
 
-    def __init__(self, inner: PlayerJournal) -> None:
+    def __init__(self, inner: PlayerJournal, wins: WinsAwaitingPayment = WINS) -> None:
         self._inner = inner
+        self._wins = wins
 
     async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
         """See :meth:`PlayerJournal.find_request`."""
@@ -135,11 +182,15 @@ class InstrumentedPlayerJournal:
 
     async def movements(self, round_id: str) -> list[Movement]:
         """See :meth:`PlayerJournal.movements`."""
-        return await _timed("movements", lambda: self._inner.movements(round_id))
+        rows = await _timed("movements", lambda: self._inner.movements(round_id))
+        self._wins.seen(rows)
+        return rows
 
     async def open_movements(self) -> list[Movement]:
         """See :meth:`PlayerJournal.open_movements`."""
-        return await _timed("open_movements", self._inner.open_movements)
+        rows = await _timed("open_movements", self._inner.open_movements)
+        self._wins.seen(rows)
+        return rows
 
     async def record_movement(self, movement: Movement) -> None:
         """See :meth:`PlayerJournal.record_movement`."""
@@ -160,6 +211,9 @@ class InstrumentedPlayerJournal:
             round=round, new_events_from=new_events_from, request=request,
             movements=movements, booked=booked))
         record_round_events(round, round.events[new_events_from:])
+        for m in movements:
+            if m.kind is MoneyKind.CREDIT:
+                self._wins.written(m.transaction_id)
 
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:
@@ -182,8 +236,9 @@ class InstrumentedJournal:
     """A :class:`Journal` whose operations are timed and traced, and whose player journals
     count rounds and money as they commit."""
 
-    def __init__(self, inner: Journal) -> None:
+    def __init__(self, inner: Journal, wins: WinsAwaitingPayment = WINS) -> None:
         self._inner = inner
+        self._wins = wins
 
     @asynccontextmanager
     async def player(self, player_key: str) -> AsyncIterator[PlayerJournal]:
@@ -198,7 +253,7 @@ class InstrumentedJournal:
                     raise
                 finally:
                     metrics.JOURNAL_LOCK_WAIT.observe(time.perf_counter() - started)
-            yield InstrumentedPlayerJournal(pj)
+            yield InstrumentedPlayerJournal(pj, self._wins)
 
     async def operator_for_key(self, key_hash: str) -> str | None:
         """See :meth:`Journal.operator_for_key`."""
@@ -260,8 +315,9 @@ class InstrumentedWallet:
     """A :class:`Wallet` whose calls are counted by outcome, timed and traced (the span is the
     parent the wallet sees through the trace-context client interceptor)."""
 
-    def __init__(self, inner: Wallet) -> None:
+    def __init__(self, inner: Wallet, wins: WinsAwaitingPayment = WINS) -> None:
         self._inner = inner
+        self._wins = wins
 
     async def balance(self, party: Party) -> int:
         """See :meth:`Wallet.balance`."""
@@ -269,9 +325,12 @@ class InstrumentedWallet:
                                    lambda: self._inner.balance(party))
 
     async def move(self, call: MoneyCall) -> MoneyResult:
-        """See :meth:`Wallet.move`."""
-        return await self._observe(call.party.operator_id, call.kind.value,
-                                   lambda: self._inner.move(call), amount=call.amount)
+        """See :meth:`Wallet.move`; a confirmed credit ends its win's wait."""
+        result = await self._observe(call.party.operator_id, call.kind.value,
+                                     lambda: self._inner.move(call), amount=call.amount)
+        if call.kind is MoneyKind.CREDIT:
+            self._wins.paid(call.transaction_id)
+        return result
 
     @staticmethod
     async def _observe(operator: str, operation: str, call: Callable[[], Awaitable[T]], *,

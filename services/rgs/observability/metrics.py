@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 from wsgiref.simple_server import WSGIServer
 
 from prometheus_client import (
@@ -95,6 +95,12 @@ WALLET_CALLS: Final = Counter(
     "Calls to operators' wallets by operator, operation (balance, debit, credit, rollback) and "
     "outcome (ok, refused, unavailable, not_sent: refused by the operator's bulkhead or circuit "
     "breaker before it was sent, error).", ["operator", "operation", "outcome"])
+WIN_PAYMENT_DELAY: Final = Histogram(
+    "rgs_win_payment_delay_seconds",
+    "From a round's settlement (its credit's outbox row written) to the wallet confirming the "
+    "credit, observed where the credit is confirmed: the money-movement SLI (wins paid within "
+    "10 s).", buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0,
+                        3600.0))
 WALLET_LATENCY: Final = Histogram(
     "rgs_wallet_latency_seconds", "Time of one wallet call, by operator and operation.",
     ["operator", "operation"], buckets=NETWORK_BUCKETS)
@@ -116,6 +122,11 @@ JOURNAL_TX_LATENCY: Final = Histogram(
     ["operation"], buckets=DATABASE_BUCKETS)
 JOURNAL_ERRORS: Final = Counter(
     "rgs_journal_errors", "Journal operations that raised, by operation.", ["operation"])
+JOURNAL_POOL: Final = Gauge(
+    "rgs_journal_pool_connections",
+    "This replica's journal connection pool: state open (connections open to the database or "
+    "pooler), in_use (held by a call) or max (the pool's limit, RGS_DATABASE_POOL_SIZE).",
+    ["state"])
 JOURNAL_LOCK_WAIT: Final = Histogram(
     "rgs_journal_lock_wait_seconds",
     "Time to take a player's journal exclusively (waiting behind that player's other calls).",
@@ -139,6 +150,11 @@ RNG_HEALTH_FAILURES: Final = Counter(
     "Entropy-source continuous health test failures (SP 800-90B §4.4); any value above 0 means "
     "the RNG stopped dealing in that process.",
     ["test"])
+CERTIFICATE_EXPIRY: Final = Gauge(
+    "rgs_tls_certificate_expiry_timestamp_seconds",
+    "Unix time at which a certificate this replica presents expires; certificate is server "
+    "(the gRPC server's, reloaded when its files change) or wallet_client:<operator> (mTLS to "
+    "that operator's wallet, read at start).", ["certificate"])
 BUILD_INFO: Final = Gauge(
     "rgs_build_info", "Always 1; the labels say which build this replica runs.", ["version"],
     multiprocess_mode="max")
@@ -148,16 +164,20 @@ EXPORTED_NAMES: Final = frozenset({
     "rgs_rounds_total", "rgs_stakes_minor_total", "rgs_wins_minor_total",
     "rgs_variant_theoretical_rtp_ratio", "rgs_variant_rtp_standard_deviation_ratio",
     "rgs_brand_theoretical_rtp_ratio",
-    "rgs_wallet_calls_total", "rgs_wallet_latency_seconds", "rgs_outbox_pending",
+    "rgs_wallet_calls_total", "rgs_wallet_latency_seconds", "rgs_win_payment_delay_seconds",
+    "rgs_outbox_pending",
     "rgs_outbox_oldest_pending_age_seconds", "rgs_journal_tx_latency_seconds",
     "rgs_journal_errors_total", "rgs_journal_lock_wait_seconds", "rgs_journal_database_up",
+    "rgs_journal_pool_connections",
     "rgs_ops_sample_timestamp_seconds", "rgs_active_sessions",
-    "rgs_rng_health_failures_total", "rgs_build_info",
+    "rgs_rng_health_failures_total", "rgs_tls_certificate_expiry_timestamp_seconds",
+    "rgs_build_info",
 })
 """The exported series families (as a scrape names them, ``_total`` included); dashboards and
 rules may use these, plus the ``_bucket``/``_sum``/``_count`` series of the histograms."""
 
 HISTOGRAMS: Final = frozenset({"rgs_rpc_latency_seconds", "rgs_wallet_latency_seconds",
+                               "rgs_win_payment_delay_seconds",
                                "rgs_journal_tx_latency_seconds",
                                "rgs_journal_lock_wait_seconds"})
 """The histogram families among :data:`EXPORTED_NAMES`."""
@@ -169,6 +189,32 @@ def exported_series_names() -> frozenset[str]:
     for h in HISTOGRAMS:
         names.update({f"{h}_bucket", f"{h}_sum", f"{h}_count"})
     return frozenset(names)
+
+
+class PoolCounts(Protocol):
+    """What :func:`watch_journal_pool` reads (the journal adapter's ``PoolStats``)."""
+
+    @property
+    def open(self) -> int:
+        """Connections open."""
+        ...
+
+    @property
+    def in_use(self) -> int:
+        """Connections held by a call."""
+        ...
+
+    @property
+    def max(self) -> int:
+        """The pool's limit."""
+        ...
+
+
+def watch_journal_pool(stats: Callable[[], PoolCounts]) -> None:
+    """Read ``rgs_journal_pool_connections`` from ``stats`` at every scrape."""
+    for state in ("open", "in_use", "max"):
+        JOURNAL_POOL.labels(state=state).set_function(
+            lambda state=state: float(getattr(stats(), state)))  # type: ignore[misc]
 
 
 def count_rng_failures(health: RngHealth) -> None:

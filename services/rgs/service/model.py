@@ -126,6 +126,9 @@ class Movement:
     #: Wallet calls made for this row so far, and the last one's error ("" when it answered).
     attempts: int = 0
     last_error: str = ""
+    #: When the row was written (as the journal read it back; None on a row not yet stored):
+    #: how long a win has waited for the wallet is measured from here.
+    created_at: datetime | None = None
 
     @property
     def is_open(self) -> bool:

@@ -34,6 +34,12 @@ class JournalUnavailable(JournalError):
     """The database did not answer or refused the statement: retry with the same request id."""
 
 
+class JournalLeaseLost(JournalUnavailable):
+    """The call held the player's journal longer than its lease and another call has taken it
+    over since: the write was refused (fencing), so the step is not committed. Retry with the
+    same request id, like any unavailable journal."""
+
+
 class JournalRejected(JournalError):
     """The database refused a value of the request for good (a NUL byte, text it cannot store):
     the same request can never succeed, so it is not retryable."""

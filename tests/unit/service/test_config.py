@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rgs.config import ConfigError, load_settings
+from rgs.config import ConfigError, load_settings, platform
 from rgs.platform_file import DEFAULT_PLATFORM_FILE, PlatformError, load_platform
 
 
@@ -32,6 +32,21 @@ def test_the_shutdown_grace_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> Non
     assert load_settings().shutdown_grace_s == 20.0
     with pytest.raises(ConfigError):
         load_settings(shutdown_grace_s=-1)
+
+
+def test_a_players_lease_outlasts_two_calls_to_the_slowest_wallet() -> None:
+    # The shipped platform file's wallets time out after 5 s.
+    assert load_settings().player_lease_s == 30.0
+    assert platform(load_settings(player_lease_s=10)).operators
+    with pytest.raises(ConfigError, match="RGS_PLAYER_LEASE_S"):
+        platform(load_settings(player_lease_s=9))
+
+
+def test_the_pool_mode_is_session_or_transaction() -> None:
+    assert load_settings().database_pool_mode == "session"
+    assert load_settings(database_pool_mode="transaction").database_pool_mode == "transaction"
+    with pytest.raises(ConfigError):
+        load_settings(database_pool_mode="statement")
 
 
 def test_tls_needs_both_certificate_and_key(tmp_path: Path) -> None:

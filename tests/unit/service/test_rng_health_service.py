@@ -1,5 +1,7 @@
 """A failed RNG health test stops the replica dealing: the deal it breaks moves no money, the
-gRPC health turns NOT_SERVING, and later deals are refused before any wallet call."""
+gRPC readiness turns NOT_SERVING while liveness stays SERVING (unready, not restarted: the
+process keeps its failure counter and logs), and later deals are refused before any wallet
+call."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from service_fakes import Clock, FakeWallet
 from test_api_errors import OPERATOR, _info
 
+from rgs.api.server import LIVENESS_SERVICE, READINESS_SERVICES
 from rgs.bootstrap import CertifiedCards, add_dev_operator_keys, build, serve
 from rgs.config import RgsSettings, load_settings
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
@@ -31,7 +34,8 @@ class SwitchableSource:
         return bytes(n) if self.stuck else os.urandom(n)
 
 
-async def test_stuck_entropy_source_stops_dealing_and_turns_health_not_serving() -> None:
+async def test_stuck_entropy_source_stops_dealing_and_makes_the_replica_unready_not_dead(
+) -> None:
     source = SwitchableSource()
     rng = CertifiedRng(RngSettings(prediction_resistance=True, block_bytes=64), read=source)
     clock = Clock()
@@ -82,8 +86,11 @@ async def test_stuck_entropy_source_stops_dealing_and_turns_health_not_serving()
         assert _info(refused).reason == "RNG_UNAVAILABLE"
         assert wallet.balances["alice"] == before  # the failed call moved no money
         assert not rng.health.healthy
-        status = (await health.Check(health_pb2.HealthCheckRequest(service=""))).status
-        assert status == health_pb2.HealthCheckResponse.NOT_SERVING
+        for name in READINESS_SERVICES:
+            status = (await health.Check(health_pb2.HealthCheckRequest(service=name))).status
+            assert status == health_pb2.HealthCheckResponse.NOT_SERVING, name
+        live = await health.Check(health_pb2.HealthCheckRequest(service=LIVENESS_SERVICE))
+        assert live.status == health_pb2.HealthCheckResponse.SERVING
         calls = len(wallet.calls)
         with pytest.raises(grpc.aio.AioRpcError) as again:
             await deal(99)  # refused at once, whether or not a round was left open

@@ -41,6 +41,23 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/component: server
 {{- end }}
 
+{{/* The migration Job's ServiceAccount. */}}
+{{- define "rgs.migrationServiceAccountName" -}}
+{{- if .Values.migrations.serviceAccount.create }}
+{{- default (printf "%s-migrate" (include "rgs.fullname" .)) .Values.migrations.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.migrations.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/*
+Seconds the calls in flight get after SIGTERM: what is left of the pod's grace period once the
+preStop sleep has run, minus the margin for answering the cut-short calls and exiting.
+*/}}
+{{- define "rgs.shutdownGraceSeconds" -}}
+{{- sub (sub (int .Values.terminationGracePeriodSeconds) (int .Values.shutdown.preStopSleepSeconds)) (int .Values.shutdown.exitMarginSeconds) }}
+{{- end }}
+
 {{- define "rgs.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create }}
 {{- default (include "rgs.fullname" .) .Values.serviceAccount.name }}
@@ -111,6 +128,17 @@ Refuse combinations the service itself would refuse at start-up, so a bad releas
 {{- if not .Values.existingSecret }}
 {{- $_ := required "database.url is required (or set existingSecret)" .Values.database.url }}
 {{- end }}
+{{- if lt (int (include "rgs.shutdownGraceSeconds" .)) 1 }}
+{{- fail (printf "terminationGracePeriodSeconds (%v) leaves no time for calls in flight after shutdown.preStopSleepSeconds (%v) and shutdown.exitMarginSeconds (%v): raise it" .Values.terminationGracePeriodSeconds .Values.shutdown.preStopSleepSeconds .Values.shutdown.exitMarginSeconds) }}
+{{- end }}
+{{- range .Values.operators }}
+{{- if lt (float64 $.Values.database.playerLeaseSeconds) (mulf 2 (float64 (.wallet.timeout_s | default 5))) }}
+{{- fail (printf "database.playerLeaseSeconds must be at least twice operators[%s].wallet.timeout_s (a call must not lose its player while it waits for the wallet)" .id) }}
+{{- end }}
+{{- end }}
+{{- if and .Values.prometheusRule.enabled (not .Values.prometheusRule.runbookBaseUrl) }}
+{{- fail "prometheusRule.runbookBaseUrl is required with prometheusRule.enabled: the absolute URL where ops/runbooks is published (each alert links <base>/<AlertName>.md)" }}
+{{- end }}
 {{- end }}
 
 {{/* Environment shared by the server and the migration Job. */}}
@@ -126,6 +154,8 @@ Refuse combinations the service itself would refuse at start-up, so a bad releas
   value: json
 - name: RGS_LOG_LEVEL
   value: {{ .Values.logLevel | quote }}
+- name: RGS_DATABASE_POOL_MODE
+  value: {{ .Values.database.poolMode | quote }}
 {{- end }}
 
 {{/* The hardened container security context. */}}
