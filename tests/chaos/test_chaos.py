@@ -32,6 +32,8 @@ import os
 import random
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -310,23 +312,48 @@ async def kill_and_restart(victim: list[ServerProcess], args: list[str], env: di
             raise AssertionError("replica 0 could not be restarted")
 
 
-async def restart_postgres(data_dir: Path, stats: Stats, at: float) -> None:
-    """Restart the journal's private PostgreSQL once, mid-run (fast shutdown drops clients)."""
-    await asyncio.sleep(max(0.0, at - time.monotonic()))
-    # SIGINT is PostgreSQL's fast shutdown: clients are disconnected, open transactions
-    # rolled back. (Signalled directly: the library's pg_ctl stop is not reliable here.)
-    postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
-    os.kill(postmaster, signal.SIGINT)
+_START_POSTGRES = ("import sys; from pathlib import Path; from rgs import devdb; "
+                   "print(devdb.start_embedded(Path(sys.argv[1]), keep_running=True))")
+
+
+def start_postgres(data_dir: Path) -> str:
+    """Start the private PostgreSQL from a fresh interpreter; return its URL.
+
+    Not from this process: the library forks to run pg_ctl as its own OS user, and a child
+    forked while gRPC's threads run here can crash before it execs (seen: "pg_ctl died with
+    SIGSEGV" at the restart). The fresh interpreter has no such threads; the server outlives it
+    and is stopped by :func:`stop_postgres`.
+    """
+    done = subprocess.run([sys.executable, "-c", _START_POSTGRES, str(data_dir)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"PostgreSQL did not start in {data_dir}: {done.stderr[-2000:]}")
+    return done.stdout.strip().splitlines()[-1]
+
+
+async def stop_postgres(data_dir: Path) -> None:
+    """Fast shutdown (SIGINT: clients are disconnected, open transactions rolled back), and
+    wait until the postmaster is gone. Signalled directly: pg_ctl stop is not reliable here."""
+    pid_file = data_dir / "postmaster.pid"
+    if not pid_file.exists():
+        return
+    postmaster = int(pid_file.read_text().split()[0])
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(postmaster, signal.SIGINT)
     while True:
         try:
             os.kill(postmaster, 0)
         except ProcessLookupError:
-            break
+            return
         await asyncio.sleep(0.1)
-    # Forget the stopped server so the next start launches a new one on the same data dir.
-    await asyncio.to_thread(devdb.stop_embedded, data_dir)
+
+
+async def restart_postgres(data_dir: Path, stats: Stats, at: float) -> None:
+    """Restart the journal's private PostgreSQL once, mid-run (fast shutdown drops clients)."""
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    await stop_postgres(data_dir)
     await asyncio.sleep(1.0)
-    await asyncio.to_thread(devdb.start_embedded, data_dir)
+    await asyncio.to_thread(start_postgres, data_dir)
     stats.pg_restarts += 1
 
 
@@ -360,7 +387,7 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
     pg_root = Path(tempfile.mkdtemp(prefix="rgs-chaos-pg-"))
     pg_root.chmod(0o755)
     data_dir = pg_root / "pg"
-    server_url = await asyncio.to_thread(devdb.start_embedded, data_dir)
+    server_url = await asyncio.to_thread(start_postgres, data_dir)
     wallet_name, wallet_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
     procs: list[ServerProcess] = []
     victim: list[ServerProcess] = []
@@ -459,7 +486,7 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
         for p in (*victim, *procs):
             p.stop()
         bouncer.close()
-        await asyncio.to_thread(devdb.stop_embedded, data_dir)
+        await stop_postgres(data_dir)
         shutil.rmtree(pg_root, ignore_errors=True)
         database_templates.discard(wallet_name)
 
