@@ -103,12 +103,15 @@ async def test_served_process_exports_metrics_logs_json_and_answers_health(
                     metadata=(("authorization", f"Bearer {BAD_TOKEN}"),
                               ("traceparent", f"00-{TRACE}-b7ad6b7169203331-01")))
         assert err.value.code() is grpc.StatusCode.UNAUTHENTICATED
+        # The interceptor counts a call just after the client has its answer, and the database
+        # sampler reports on its own clock: wait for both, then check the figures.
+        counted = ('rgs_rpc_requests_total{code="UNAUTHENTICATED",'
+                   'method="rgs.blackjack.v1.BlackjackService/ListVariants"} 1.0')
         deadline = time.monotonic() + 10
-        while "rgs_journal_database_up 1.0" not in (text := _scrape(metrics_port)):
-            assert time.monotonic() < deadline, "the database sampler never reported"
+        while not ("rgs_journal_database_up 1.0" in (text := _scrape(metrics_port))
+                   and counted in text):
+            assert time.monotonic() < deadline, f"never reported: {text[-2000:]}"
             await asyncio.sleep(0.2)
-        assert ('rgs_rpc_requests_total{code="UNAUTHENTICATED",'
-                'method="rgs.blackjack.v1.BlackjackService/ListVariants"} 1.0') in text
         assert "rgs_outbox_pending 0.0" in text
         assert 'rgs_journal_pool_connections{state="max"} 10.0' in text  # read at the scrape
         assert 'rgs_journal_pool_connections{state="in_use"} 0.0' in text

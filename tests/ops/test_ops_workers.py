@@ -137,8 +137,12 @@ async def test_workers_share_the_port_and_metrics_add_up_across_them(
             await asyncio.sleep(0.2)
         await _wait_serving(address, proc, log)
         await _call_on_new_connections(address, 4)
-        assert (f'rgs_rpc_requests_total{{code="UNAUTHENTICATED",method="{METHOD}"}} '
-                f'{float(CALLS + 4)}') in _scrape(metrics_port)
+        counted = (f'rgs_rpc_requests_total{{code="UNAUTHENTICATED",method="{METHOD}"}} '
+                   f'{float(CALLS + 4)}')
+        until = time.monotonic() + 10
+        while counted not in (text := _scrape(metrics_port)) and time.monotonic() < until:
+            await asyncio.sleep(0.1)
+        assert counted in text
         assert "restarting it" in log.read_text()
     finally:
         code = _stop(proc)
