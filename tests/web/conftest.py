@@ -26,10 +26,12 @@ OTHER_OPERATOR = (("authorization", "Bearer rgs-other-operator-key"),)
 WALLET_AUTH = {"dev-operator": (("authorization", "Bearer sandbox-wallet-dev-key"),),
                "other-operator": (("authorization", "Bearer sandbox-wallet-other-key"),)}
 
-STUDIO_ORIGIN = "http://studio.localhost:8765"
-"""An origin demo-casino allows (a studio's page on another host)."""
-OTHER_ORIGIN = "http://other.localhost:8766"
+STUDIO_ORIGIN = f"http://127.0.0.1:{free_port()}"
+"""An origin demo-casino allows (a studio's page on another port: another origin)."""
+OTHER_ORIGIN = f"http://127.0.0.1:{free_port()}"
 """An origin only other-casino allows."""
+EVIL_ORIGIN = f"http://127.0.0.1:{free_port()}"
+"""An origin no brand allows."""
 START = 100_000
 _ids = itertools.count()
 
