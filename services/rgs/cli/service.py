@@ -151,10 +151,13 @@ async def _serve(settings: RgsSettings, worker: int | None) -> None:
 
 def _supervise(ns: argparse.Namespace, settings: RgsSettings, count: int) -> int:
     """Run the replica as ``count`` workers under :class:`rgs.cli.workers.Supervisor`. The
-    database is resolved and a port 0 chosen once, here, so every worker uses the same."""
+    database is resolved and a port 0 chosen once, here (the gRPC port and the browser edge's),
+    so every worker uses the same."""
     url = asyncio.run(database_url(settings))
     env = {**os.environ, "RGS_DATABASE_URL": url, "RGS_LISTEN": concrete_listen(settings.listen),
            "RGS_WORKERS": "1"}
+    if settings.web_listen:  # every worker serves the browser edge on the same port too
+        env["RGS_WEB_LISTEN"] = concrete_listen(settings.web_listen)
     argv = [sys.executable, "-m", "rgs", "serve", *(["--test-mode"] if ns.test_mode else [])]
     directory, owned = metrics_directory()
     try:
@@ -171,7 +174,7 @@ def cmd_serve(ns: argparse.Namespace) -> int:
     supervisor) until SIGINT/SIGTERM."""
     try:
         settings = _settings(ns, test_mode=True if ns.test_mode else None,
-                             workers=ns.workers)
+                             workers=ns.workers, web_listen=ns.web_listen)
         count = worker_count(settings.workers)
         if ns.worker is None and count > 1:
             return _supervise(ns, settings, count)
@@ -350,6 +353,8 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("serve", help="run one RGS replica (settings: RGS_* env vars)")
     p.add_argument("--listen", help="host:port (default RGS_LISTEN or 127.0.0.1:50051)")
     p.add_argument("--database-url", help="journal PostgreSQL URL (default RGS_DATABASE_URL)")
+    p.add_argument("--web-listen", help="host:port of the browser edge (default "
+                   "RGS_WEB_LISTEN; unset: off)")
     p.add_argument("--test-mode", action="store_true", help="accept forced cards (labs/tests)")
     p.add_argument("--workers", type=int, metavar="N",
                    help="worker processes sharing the port (default RGS_WORKERS or 1; 0: one "
