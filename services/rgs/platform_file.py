@@ -385,6 +385,10 @@ class _Resolver:
                 except EngineError as exc:
                     self._fail(lw, str(exc))
                     ok = False
+        if self._production and "*" in b.web_origins:
+            self._fail(f"{where}.web_origins", 'any origin ("*") is refused in production: list '
+                       "the studios' origins (https://host[:port])")
+            ok = False
         if not ok:
             return None
         return Brand(id=b.id, operator_id=operator_id, currencies=tuple(b.currencies),

@@ -24,8 +24,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, Page, async_playwright, expect
-
-from conftest import EVIL_ORIGIN, START, STUDIO_ORIGIN, Web
+from web_stack import EVIL_ORIGIN, START, STUDIO_ORIGIN, Web
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

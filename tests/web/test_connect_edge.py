@@ -11,8 +11,8 @@ import grpc
 import httpx
 import pytest
 from google.rpc import error_details_pb2, status_pb2
+from web_stack import OTHER_ORIGIN, START, STUDIO_ORIGIN, Web
 
-from conftest import OTHER_ORIGIN, START, STUDIO_ORIGIN, Web
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -176,3 +176,19 @@ async def test_the_web_table_is_served_at_the_root(web: Web) -> None:
     assert "default-src 'none'" in page.headers["content-security-policy"]
     assert script.status_code == 200
     assert missing.status_code == 404
+
+
+async def test_an_undecodable_request_is_malformed_request_as_on_native_grpc(web: Web) -> None:
+    token = await web.session_token(await web.new_player())
+    async with httpx.AsyncClient(base_url=web.base_url, timeout=10) as client:
+        binary = await client.post(f"/{SERVICE}/Deal", content=b"\xff\xff\xff", headers={
+            "content-type": "application/proto", "authorization": f"Bearer {token}"})
+        text = await client.post(f"/{SERVICE}/Deal", content=b"{not json", headers={
+            "content-type": "application/json", "authorization": f"Bearer {token}"})
+    for resp in (binary, text):
+        assert resp.status_code == 400, resp.text
+    assert binary.headers["content-type"].startswith("application/json")
+    code, info = connect_error(binary)
+    assert (code, info.reason) == ("invalid_argument", "MALFORMED_REQUEST")
+    assert binary.json()["message"] == "the request is not a valid protobuf message"
+    assert connect_error(text)[1].reason == "MALFORMED_REQUEST"

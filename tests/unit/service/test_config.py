@@ -200,3 +200,11 @@ def test_a_brand_allows_the_browser_origins_it_lists_and_no_others(tmp_path: Pat
     assert err.value.reason == "ORIGIN_NOT_ALLOWED" and "web_origins" in str(err.value)
     shipped = load_platform(DEFAULT_PLATFORM_FILE)
     assert all(b.web_origins == () for b in shipped.brands.values())
+
+
+def test_production_refuses_any_origin(tmp_path: Path) -> None:
+    path = _platform(tmp_path, {"id": "b", "currencies": {"EUR": {}},
+                                "variants": {"power": {}}, "web_origins": ["*"]})
+    assert load_platform(path, environ=ENV).brands["b"].web_origins == ("*",)
+    with pytest.raises(PlatformError, match=r"brands\[0\]\.web_origins: any origin"):
+        load_platform(path, environ=ENV, production=True)

@@ -16,6 +16,7 @@ from typing import Any
 import grpc
 from connectrpc._server_shared import EndpointUnary
 from connectrpc.code import Code
+from connectrpc.codec import Codec
 from connectrpc.compat import google_protobuf_codecs
 from connectrpc.errors import ConnectError, ErrorDetail
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
@@ -123,13 +124,45 @@ def endpoints(calls_object: BlackjackCalls, calls: CallsInFlight
     return out
 
 
+MALFORMED_MESSAGE = "the request is not a valid protobuf message"
+"""The message of an undecodable request, as native gRPC's (rgs.api.server)."""
+
+
+class _Strict(Codec[Message, Message]):
+    """A codec whose undecodable request is INVALID_ARGUMENT / MALFORMED_REQUEST with ErrorInfo,
+    as on the native gRPC port (the library's own refusal carries no ErrorInfo)."""
+
+    def __init__(self, inner: Codec[Message, Message], what: str) -> None:
+        self._inner = inner
+        self._what = what
+
+    def name(self) -> str:
+        return self._inner.name()
+
+    def encode(self, message: Message) -> bytes:
+        return bytes(self._inner.encode(message))
+
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        try:
+            return self._inner.decode(data, message_class)
+        except Exception:
+            raise WebError(grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST",
+                           self._what) from None
+
+
+def _codecs() -> list[Codec[Message, Message]]:
+    return [_Strict(c, MALFORMED_MESSAGE if c.name() == "proto" else
+                    "the request is not valid JSON for its message (proto3 JSON mapping)")
+            for c in google_protobuf_codecs()]
+
+
 class ConnectApp(ConnectASGIApplication[BlackjackCalls]):
     """The ASGI application of the player service in the Connect protocol."""
 
     def __init__(self, calls_object: BlackjackCalls, calls: CallsInFlight) -> None:
         super().__init__(service=calls_object,
                          endpoints=lambda svc: endpoints(svc, calls),
-                         codecs=google_protobuf_codecs(),
+                         codecs=_codecs(),
                          read_max_bytes=64 * 1024)
 
     @property
