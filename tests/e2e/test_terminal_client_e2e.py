@@ -95,3 +95,11 @@ async def test_terminal_client_checks_the_table_limits_in_major_units(e2e: Clien
     assert "1000..500000" not in text  # no amount in minor units
     assert "You won 10.00 EUR. Balance 510.00 EUR." in text
     assert await wallet_balance(e2e, pid) == 50_000 + 1000
+
+
+async def test_terminal_client_tells_a_refused_bet_in_words(e2e: Clients) -> None:
+    pid = await new_player(e2e, balance=500)
+    player, out = await _player(e2e, pid, "classic-resplit", ["10.00", "q"], [])
+    assert await player.run() == 0
+    assert "Refused: your balance is too low for this bet. Try another bet." in out
+    assert await wallet_balance(e2e, pid) == 500

@@ -163,9 +163,22 @@ class Player:
                     request_id=uuid.uuid4().hex, variant_id=self.variant.id, boxes=[box],
                     forced_cards=list(self.forced_cards)))
             except PlayError as exc:
-                self.say(f"Refused: {exc} ({exc.reason or exc.code.name}). Try another bet.")
+                self.say(f"Refused: {self._in_words(exc)}. Try another bet.")
                 continue
             return dealt.round
+
+    def _in_words(self, exc: PlayError) -> str:
+        """A refusal of a bet in words, amounts in major units (the engine's own message counts
+        minor units: it knows no currency)."""
+        limits, cur = self.variant.limits, self.currency
+        if exc.reason == "STAKE_OUT_OF_LIMITS":
+            return (f"the bets are outside the table limits (main bet "
+                    f"{render.money(limits.main_min, cur)} to {render.money(limits.main_max, cur)}"
+                    f", side bets {render.money(limits.side_min, cur)} to "
+                    f"{render.money(limits.side_max, cur)})")
+        if exc.reason == "INSUFFICIENT_FUNDS":
+            return "your balance is too low for this bet"
+        return f"{exc} ({exc.reason or exc.code.name})"
 
     def _outside(self, what: str, amount: int, low: int, high: int) -> str:
         """A sentence when ``amount`` is outside ``low..high`` (amounts in major units)."""
