@@ -22,6 +22,7 @@ from connectrpc.errors import ConnectError, ErrorDetail
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
 from connectrpc.server import ConnectASGIApplication, Endpoint
+from google.protobuf import json_format
 from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
@@ -140,6 +141,8 @@ class _Strict(Codec[Message, Message]):
         return self._inner.name()
 
     def encode(self, message: Message) -> bytes:
+        if self._inner.name() == "json":  # compact: the library's indents every line
+            return json_format.MessageToJson(message, indent=None).encode()
         return bytes(self._inner.encode(message))
 
     def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
