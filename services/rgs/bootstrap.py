@@ -215,7 +215,8 @@ async def serve(settings: RgsSettings, app: App,
         interceptors=interceptors,
         connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
                                      max_age_grace_s=settings.max_connection_age_grace_s),
-        on_certificate=publish_expiry("server"))
+        on_certificate=publish_expiry("server"),
+        web_listen=settings.web_listen, grace_s=settings.shutdown_grace_s)
     if app.rng_health is not None:
         loop = asyncio.get_running_loop()
 

@@ -28,6 +28,9 @@ class Brand:
     limits: Mapping[str, Mapping[str, TableLimits]] = field(default_factory=dict)
     #: The brand's options per variant id (a variant without an entry plays as written).
     options: Mapping[str, VariantOptions] = field(default_factory=dict)
+    #: Browser origins (``https://host[:port]``) whose pages may call for the brand's players
+    #: (see rgs.api.origins); empty: no browser page may.
+    web_origins: tuple[str, ...] = ()
 
     def __hash__(self) -> int:
         return hash((self.id, self.operator_id))

@@ -148,6 +148,10 @@ class GameService:
         """The player's balance, or None when the wallet does not answer."""
         return await money.balance_or_none(self._wallet, _party(session))
 
+    def brands(self) -> tuple[Brand, ...]:
+        """Every brand this service plays for."""
+        return tuple(self._brands.values())
+
     def brand(self, session: Session) -> Brand:
         """The session's brand (brands are loaded at start and never disappear)."""
         brand = self._brands.get(session.brand_id)
