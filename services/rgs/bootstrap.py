@@ -196,7 +196,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     game = GameService(journal=journal, wallet=wallet, cards=cards,
                        brands=brands, clock=clock, test_mode=settings.test_mode)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
-                        session_ttl=settings.session_ttl)
+                        session_ttl=settings.session_ttl, cards=cards)
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),

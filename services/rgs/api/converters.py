@@ -38,6 +38,7 @@ from rgs.engine import (
 )
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.service import fairness
 from rgs.service.backoffice import redact
 from rgs.service.errors import InvalidRequest
 from rgs.service.model import (
@@ -119,7 +120,7 @@ def deal_from_proto(req: bj.DealRequest) -> DealCommand:
     if len(req.forced_cards) > 416:
         raise InvalidRequest("too many forced cards", reason="FORCED_CARDS_INVALID")
     return DealCommand(request_id=req.request_id, variant_id=req.variant_id, boxes=tuple(boxes),
-                       forced_cards=tuple(req.forced_cards))
+                       forced_cards=tuple(req.forced_cards), client_seed=req.client_seed)
 
 
 def act_from_proto(req: bj.ActRequest) -> ActCommand:
@@ -187,6 +188,12 @@ def round_view_to_proto(r: PlayResult) -> bj.RoundView:
         currency=r.currency, payment_pending=r.payment_pending)
     if v.to_act is not None:
         msg.to_act.CopyFrom(bj.HandRef(seat=v.to_act[0], hand=v.to_act[1]))
+    if r.fair is not None:
+        f = r.fair
+        msg.fair.CopyFrom(bj.Fairness(
+            verifiable=f.verifiable, commitment=f.commitment, client_seed=f.client_seed,
+            round_number=f.round_number, decks=f.decks, server_seed=f.server_seed,
+            next_commitment=f.next_commitment))
     return msg
 
 
@@ -251,7 +258,8 @@ def session_to_proto(s: NewSession) -> op.CreateSessionResponse:
     """The session token and its public facts."""
     return op.CreateSessionResponse(session_token=s.token, session_id=s.session.session_id,
                                     expires_at=_ts(s.session.expires_at),
-                                    currency=s.session.currency, balance=s.balance)
+                                    currency=s.session.currency, balance=s.balance,
+                                    next_commitment=s.next_commitment)
 
 
 def _ts(when: datetime) -> Timestamp:
@@ -298,4 +306,8 @@ def round_record_to_proto(s: RoundSummary) -> op.RoundRecord:
         rec.started_at.CopyFrom(_ts(r.created_at))
     if r.finished_at is not None:
         rec.finished_at.CopyFrom(_ts(r.finished_at))
+    f = fairness.view(r)
+    rec.fair.CopyFrom(op.RoundFairness(
+        verifiable=f.verifiable, commitment=f.commitment, client_seed=f.client_seed,
+        round_number=f.round_number, decks=f.decks, server_seed=f.server_seed))
     return rec

@@ -63,7 +63,8 @@ class BlackjackServicer(bj_grpc.BlackjackServiceServicer):
                 currency=session.currency,
                 last_rounds=[conv.last_round_to_proto(r)
                              for r in await self._game.last_rounds(session)],
-                balance=await self._game.balance_or_none(session))
+                balance=await self._game.balance_or_none(session),
+                next_commitment=await self._game.next_commitment(session))
         return await _serve(context, request, work)
 
     async def GetBalance(self, request: bj.GetBalanceRequest, context: Context

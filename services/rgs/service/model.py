@@ -63,6 +63,9 @@ class NewSession:
     token: str
     #: The player's balance when the session opened; None when the wallet did not answer.
     balance: int | None = None
+    #: The commitment (SHA-256, hex) of the seed the session's first round will use; "" when
+    #: the certified RNG could not draw one (the first Deal then draws and is refused alike).
+    next_commitment: str = ""
 
 
 class MovementStatus(enum.StrEnum):
@@ -146,6 +149,34 @@ class OutboxBacklog:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SessionSeed:
+    """The server seed a session's next fair round will use (secret; only its commitment is
+    published). One seed per round: the Deal that uses it puts a fresh one in its place."""
+
+    session_id: str
+    #: The 32-byte server seed, lower-case hex.
+    server_seed: str
+    #: SHA-256 of the seed's bytes, lower-case hex: what the player is shown before betting.
+    commitment: str
+    #: The round number (the DRBG nonce) the seed is used with: 1 for a session's first round.
+    round_number: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FairRecord:
+    """A provably fair round's inputs as the journal holds them (:mod:`rgs.rng.fair`). The
+    server seed never leaves the journal before the round is settled or voided."""
+
+    server_seed: str
+    commitment: str
+    client_seed: str
+    round_number: int
+    decks: int
+    #: The commitment published for the session's next round when this one was dealt.
+    next_commitment: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StoredRound:
     """A round as the journal holds it: its header and every event."""
 
@@ -169,6 +200,9 @@ class StoredRound:
     #: The brand's options the round was dealt with (it replays with them, whatever the brand
     #: file says later).
     options: VariantOptions = DEFAULT_OPTIONS
+    #: The seeds of a provably fair round; None for forced-card (test mode) rounds and rounds
+    #: dealt before fair rounds existed.
+    fair: FairRecord | None = None
 
     @property
     def finished(self) -> bool:
@@ -215,6 +249,8 @@ class DealCommand:
     variant_id: str
     boxes: tuple[BoxBet, ...]
     forced_cards: tuple[str, ...] = ()
+    #: The player's contribution to the round's card order (printable ASCII, 0-64 characters).
+    client_seed: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -268,3 +304,22 @@ class PlayResult:
     currency: str
     #: The round's win is not yet acknowledged by the wallet (Settle retries it).
     payment_pending: bool = False
+    #: The round's provably fair facts (:class:`FairView`); None only for rounds that have no
+    #: seed and no next commitment to show.
+    fair: FairView | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FairView:
+    """What a player is shown about a round's fairness. ``server_seed`` stays empty until the
+    round is settled or voided."""
+
+    #: False for forced-card (test mode) rounds and rounds without seeds: they never verify.
+    verifiable: bool
+    commitment: str = ""
+    client_seed: str = ""
+    round_number: int = 0
+    decks: int = 0
+    server_seed: str = ""
+    #: The commitment of the seed the session's next round uses.
+    next_commitment: str = ""
