@@ -21,6 +21,7 @@ from rgs.engine import (
     CardSource,
     EngineError,
     Phase,
+    ReplayMismatch,
     Round,
     RuleSet,
     TableLimits,
@@ -380,8 +381,17 @@ class GameService:
         try:
             # The rules the round was dealt with: the brand's options stored with it.
             rules = effective_rules(base, stored.options)
-            fair = fairness.source(stored.fair) if stored.fair is not None else None
-            return restore(rules, stored.events, pick, stored.forced_cards, source=fair)
+            if stored.fair is not None:
+                try:
+                    return restore(rules, stored.events, pick, stored.forced_cards,
+                                   source=fairness.source(stored.fair))
+                except ReplayMismatch:
+                    # Only a replica of a release without provably fair rounds (a rolling
+                    # upgrade) deals a fair round's cards from elsewhere: the round goes on from
+                    # the shoe and will not verify (rgs verify shows where it departs).
+                    log.error("round %s departs from its seeds' card order; it goes on from "
+                              "the shoe", stored.round_id)
+            return restore(rules, stored.events, pick, stored.forced_cards)
         except OptionError as exc:
             raise Unavailable(f"round options no longer valid: {exc}",
                               reason="ROUND_UNRECOVERABLE") from exc

@@ -4,6 +4,7 @@ round is dealt, shown only once it is over, spent only by a round that took the 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import pytest
 from service_fakes import harness
@@ -60,3 +61,20 @@ async def test_a_refused_deal_spends_no_seed_and_a_replayed_deal_no_second_one()
     again = await h.app.game.deal(s, fair_deal("d"))
     assert first == again and first.fair is not None and first.fair.commitment == committed
     assert len(h.journal.tables.round_seeds) == 1
+
+
+async def test_a_round_whose_cards_depart_from_its_seeds_still_finishes() -> None:
+    """A rolling upgrade: a replica without fair rounds continued it from the shoe. The round
+    must stay playable (it simply will not verify)."""
+    h = await harness()
+    s = await h.session()
+    for i in range(30):
+        dealt = await h.app.game.deal(s, fair_deal(f"d{i}"))
+        if dealt.view.phase is not Phase.SETTLED:
+            break
+    key = (s.player_key, dealt.round_id)
+    h.journal.tables.round_seeds[key] = replace(h.journal.tables.round_seeds[key],
+                                                client_seed="another")
+    assert (await h.app.game.get_round(s, dealt.round_id)).round_id == dealt.round_id
+    done = await h.app.game.settle(s, SettleCommand(request_id="s", round_id=dealt.round_id))
+    assert done.view.phase is Phase.SETTLED
