@@ -202,6 +202,7 @@ class _BrandModel(_Strict):
     id: _Id
     currencies: dict[_Currency, _CurrencyModel] = Field(min_length=1)
     variants: dict[str, _VariantModel] = Field(min_length=1)
+    hints: bool = False
 
 
 class _OperatorModel(_Strict):
@@ -385,4 +386,4 @@ class _Resolver:
         return Brand(id=b.id, operator_id=operator_id, currencies=tuple(b.currencies),
                      variants=tuple(b.variants),
                      limits=MappingProxyType({c: MappingProxyType(v) for c, v in limits.items()}),
-                     options=MappingProxyType(options))
+                     options=MappingProxyType(options), hints=b.hints)

@@ -7,6 +7,7 @@ InvalidRequest); ``*_to_proto`` never fails.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -45,6 +46,7 @@ from rgs.service.model import (
     ActCommand,
     CreateSessionCommand,
     DealCommand,
+    Hint,
     Movement,
     NewSession,
     PlayResult,
@@ -154,22 +156,29 @@ def create_session_from_proto(req: op.CreateSessionRequest) -> CreateSessionComm
 # ---------------------------------------------------------------------- responses
 
 
-def _allowed(a: LegalAction) -> bj.AllowedAction:
-    return bj.AllowedAction(action=ACTION_NUMBERS[a.action], cost=a.cost, offer=a.offer,
-                            warning=a.warning)
+def _allowed(a: LegalAction, hint: Hint | None = None) -> bj.AllowedAction:
+    msg = bj.AllowedAction(action=ACTION_NUMBERS[a.action], cost=a.cost, offer=a.offer,
+                           warning=a.warning)
+    if hint is not None:
+        msg.expected_value = hint.expected_value
+        msg.best = hint.best
+        msg.fair_value = hint.fair_value
+    return msg
 
 
-def _hand(h: HandView) -> bj.Hand:
+def _hand(h: HandView, hints: Mapping[Action, Hint]) -> bj.Hand:
     return bj.Hand(index=h.index, cards=h.cards, total=h.total, soft=h.soft, stake=h.stake,
                    status=HAND_STATUSES[h.status],
                    outcome=OUTCOMES[h.outcome] if h.outcome else bj.OUTCOME_UNSPECIFIED,
                    payout=h.payout, from_split=h.from_split, doubled=h.doubled,
-                   allowed=[_allowed(a) for a in h.allowed])
+                   allowed=[_allowed(a, hints.get(a.action)) for a in h.allowed])
 
 
-def _box(b: BoxView) -> bj.Box:
+def _box(b: BoxView, hints: Sequence[Hint] = ()) -> bj.Box:
     return bj.Box(
-        seat=b.seat, stake=b.stake, hands=[_hand(h) for h in b.hands],
+        seat=b.seat, stake=b.stake,
+        hands=[_hand(h, {x.action: x for x in hints if (x.seat, x.hand) == (b.seat, h.index)})
+               for h in b.hands],
         side_bets=[bj.SideBetResult(kind=SIDE_BETS[s.kind], stake=s.stake, line=s.line,
                                     payout=s.payout, settled=s.settled) for s in b.side_bets],
         insurance_offered=b.insurance_offered, insurance_stake=b.insurance_stake,
@@ -183,7 +192,7 @@ def round_view_to_proto(r: PlayResult) -> bj.RoundView:
     msg = bj.RoundView(
         round_id=r.round_id, seq=v.seq, variant_id=v.variant, status=STATUSES[v.phase],
         dealer_cards=v.dealer_cards, dealer_total=v.dealer_total, dealer_soft=v.dealer_soft,
-        dealer_hole_hidden=v.dealer_hole_hidden, boxes=[_box(b) for b in v.boxes],
+        dealer_hole_hidden=v.dealer_hole_hidden, boxes=[_box(b, r.hints) for b in v.boxes],
         total_staked=v.total_staked, total_paid=v.total_paid, balance=r.balance,
         currency=r.currency, payment_pending=r.payment_pending)
     if v.to_act is not None:

@@ -28,6 +28,8 @@ class Brand:
     limits: Mapping[str, Mapping[str, TableLimits]] = field(default_factory=dict)
     #: The brand's options per variant id (a variant without an entry plays as written).
     options: Mapping[str, VariantOptions] = field(default_factory=dict)
+    #: Show the exact value of every decision in round views (:mod:`rgs.service.advice`).
+    hints: bool = False
 
     def __hash__(self) -> int:
         return hash((self.id, self.operator_id))
@@ -307,6 +309,24 @@ class PlayResult:
     #: The round's provably fair facts (:class:`FairView`); None only for rounds that have no
     #: seed and no next commitment to show.
     fair: FairView | None = None
+    #: Exact decision values of the hand to act (brands with ``hints`` on; see
+    #: :mod:`rgs.service.advice`).
+    hints: tuple[Hint, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hint:
+    """One open decision's exact value: expected result per unit of the hand's main bet."""
+
+    seat: int
+    hand: int
+    action: Action
+    expected_value: float
+    #: The decision with the highest value (ties all marked).
+    best: bool
+    #: Cash Out only: what the hand is worth played on at its best, in minor units (what the
+    #: offer was priced from); 0 for other decisions.
+    fair_value: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -28,7 +28,7 @@ from rgs.engine import (
 )
 from rgs.engine.cards import check_card
 from rgs.rng.fair import FairInputError, check_client_seed
-from rgs.service import fairness, money
+from rgs.service import advice, fairness, money
 from rgs.service.common import (
     check_request_id,
     is_round_id,
@@ -489,6 +489,10 @@ class GameService:
         if balance is None:
             known = [m.balance_after for m in movements if m.balance_after is not None]
             balance = known[-1] if known else 0
-        return PlayResult(round_id=round_id, view=rnd.view(), balance=balance,
-                          currency=session.currency, payment_pending=pending, fair=fair)
+        view = rnd.view()
+        brand = self._brands.get(session.brand_id)
+        shown = advice.hints(rnd.rules, view) if brand is not None and brand.hints else ()
+        return PlayResult(round_id=round_id, view=view, balance=balance,
+                          currency=session.currency, payment_pending=pending, fair=fair,
+                          hints=shown)
 

@@ -658,6 +658,9 @@ class AllowedAction(_message.Message):
     COST_FIELD_NUMBER: _builtins.int
     OFFER_FIELD_NUMBER: _builtins.int
     WARNING_FIELD_NUMBER: _builtins.int
+    EXPECTED_VALUE_FIELD_NUMBER: _builtins.int
+    BEST_FIELD_NUMBER: _builtins.int
+    FAIR_VALUE_FIELD_NUMBER: _builtins.int
     action: Global___Action.ValueType
     """The decision."""
     cost: _builtins.int
@@ -666,6 +669,18 @@ class AllowedAction(_message.Message):
     """Cash Out amount offered, in minor units."""
     warning: _builtins.str
     """Safety Net warning: confirm before hitting."""
+    expected_value: _builtins.float
+    """Brands with hints on: the decision's exact expected result per unit of the hand's main bet
+    (e.g. -0.157 loses 15.7 % of the stake on average), from the composition-dependent analysis
+    of these cards against the up card. Unset when the brand shows no hints or the decision
+    has no value (insurance, a split hand, Power Double's keep or replace).
+    """
+    best: _builtins.bool
+    """Brands with hints on: this is the decision with the highest expected_value."""
+    fair_value: _builtins.int
+    """Brands with hints on, Cash Out only: the fair value the offer was priced from (what the
+    hand is worth played on at its best), in minor units.
+    """
     def __init__(
         self,
         *,
@@ -673,12 +688,17 @@ class AllowedAction(_message.Message):
         cost: _builtins.int = ...,
         offer: _builtins.int = ...,
         warning: _builtins.str = ...,
+        expected_value: _builtins.float | None = ...,
+        best: _builtins.bool = ...,
+        fair_value: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_value", b"_expected_value", "expected_value", b"expected_value"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "cost", b"cost", "offer", b"offer", "warning", b"warning"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_value", b"_expected_value", "action", b"action", "best", b"best", "cost", b"cost", "expected_value", b"expected_value", "fair_value", b"fair_value", "offer", b"offer", "warning", b"warning"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__expected_value: _TypeAlias = _typing.Literal["expected_value"]  # noqa: Y015
+    _WhichOneofArgType__expected_value: _TypeAlias = _typing.Literal["_expected_value", b"_expected_value"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_value) -> _WhichOneofReturnType__expected_value | None: ...
 
 Global___AllowedAction: _TypeAlias = AllowedAction  # noqa: Y015
 
