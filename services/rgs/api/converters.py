@@ -160,7 +160,7 @@ def _allowed(a: LegalAction, hint: Hint | None = None) -> bj.AllowedAction:
     msg = bj.AllowedAction(action=ACTION_NUMBERS[a.action], cost=a.cost, offer=a.offer,
                            warning=a.warning)
     if hint is not None:
-        msg.expected_value = hint.expected_value
+        msg.expected_value = float(hint.expected_value)
         msg.best = hint.best
         msg.fair_value = hint.fair_value
     return msg

@@ -8,6 +8,8 @@ played on at its best (stake × (1 + the best other decision's value)), in minor
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from rgs.engine import Action, RoundView, RuleSet
 from rgs.math.hints import VALUED, decision_values
 from rgs.service.model import Hint
@@ -39,6 +41,6 @@ def hints(rules: RuleSet, view: RoundView) -> tuple[Hint, ...]:
         fair = 0
         if a.action is Action.CASH_OUT and others:
             fair = round(hand.stake * (1.0 + max(others)))
-        out.append(Hint(seat=seat, hand=index, action=a.action, expected_value=v,
+        out.append(Hint(seat=seat, hand=index, action=a.action, expected_value=Fraction(v),
                         best=v == best, fair_value=fair))
     return tuple(out)

@@ -6,6 +6,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from fractions import Fraction
 from types import MappingProxyType
 
 from rgs.engine import Action, BoxBet, Event, RoundView, TableLimits
@@ -321,7 +322,8 @@ class Hint:
     seat: int
     hand: int
     action: Action
-    expected_value: float
+    #: The analysis' value, exactly (a Fraction equal to its float: the codec stores no floats).
+    expected_value: Fraction
     #: The decision with the highest value (ties all marked).
     best: bool
     #: Cash Out only: what the hand is worth played on at its best, in minor units (what the
