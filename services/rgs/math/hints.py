@@ -72,6 +72,13 @@ def decision_values(rules: RuleSet, up_card: str, cards: tuple[str, ...], *,
     return _values(rules, rank(up_card), counts(cards), first)
 
 
+def warm(rules: RuleSet) -> None:
+    """Build the dealer tables of every up card now (a fraction of a second each), so that no
+    player's Act waits for one."""
+    for up in range(len(RANK_NAMES)):
+        up_card_analysis(rules, up)
+
+
 def cache_info() -> str:
     """How the caches are doing (for the bench)."""
     return f"tables {up_card_analysis.cache_info()}, values {_values.cache_info()}"
