@@ -34,3 +34,15 @@ def test_the_table_shows_the_commitment_while_open_and_the_seed_once_over() -> N
     assert "server seed " + "5" * 64 in done and "n" * 64 in done
     forced = render.table(bj.RoundView(round_id="r", variant_id="power", currency="EUR"))
     assert "Fair" not in forced
+
+
+def test_choices_show_the_expected_values_and_the_best_when_the_brand_sends_them() -> None:
+    plain = render.choices([bj.AllowedAction(action=bj.ACTION_STAND)], "EUR")
+    assert "EV" not in plain
+    shown = render.choices([
+        bj.AllowedAction(action=bj.ACTION_STAND, expected_value=-0.1575, best=True),
+        bj.AllowedAction(action=bj.ACTION_HIT, expected_value=-0.4254),
+        bj.AllowedAction(action=bj.ACTION_CASH_OUT, offer=830, fair_value=842,
+                         expected_value=-0.17)], "EUR")
+    assert "stand EV -0.158 ★" in shown and "hit EV -0.425" in shown
+    assert "(8.30 EUR, fair value 8.42 EUR) EV -0.170" in shown
