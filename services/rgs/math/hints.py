@@ -20,9 +20,18 @@ from types import MappingProxyType
 
 from rgs.engine import Action, RuleSet
 from rgs.math import analysis as an
-from rgs.math.analysis import RootHand, UpCardAnalysis, build_table, removed_compositions
+from rgs.math.analysis import (
+    RootHand,
+    UpCardAnalysis,
+    build_table,
+    deal_weight,
+    removed_compositions,
+    two_card_hands,
+)
 from rgs.math.analysis_player import ROOT_ACTIONS, counts, rank
-from rgs.math.shoe import RANK_NAMES, Counts
+from rgs.math.cashout import fold_fair_returns
+from rgs.math.hand import UpCardTable
+from rgs.math.shoe import RANK_NAMES, Counts, fits, total_soft
 
 #: Decisions that have a value (insurance and Power Double's keep/replace have none here).
 VALUED = frozenset(ROOT_ACTIONS.values())
@@ -34,14 +43,21 @@ def _compositions(rules: RuleSet) -> list[Counts]:
 
 
 @lru_cache(maxsize=128)
-def up_card_analysis(rules: RuleSet, up: int) -> UpCardAnalysis:
-    """The analysis of every hand against one up card (rank index), as the PAR sheet's."""
+def _table(rules: RuleSet, up: int) -> UpCardTable:
+    return build_table(rules, up, _compositions(rules))
+
+
+@lru_cache(maxsize=256)
+def up_card_analysis(rules: RuleSet, up: int, *, cash_out: bool = True) -> UpCardAnalysis:
+    """The analysis of every hand against one up card (rank index), as the PAR sheet's: with
+    the variant's Cash Out offers open to the player (``cash_out``), or without them (as the
+    Cash Out table itself was designed)."""
     offers = None
-    if rules.cash_out is not None:
+    if cash_out and rules.cash_out is not None:
         name = RANK_NAMES[up]
         offers = {(t, soft): bp / 10_000 - 1.0
                   for (t, soft, u), bp in rules.cash_out.offers_bp.items() if u == name}
-    return UpCardAnalysis(rules, build_table(rules, up, _compositions(rules)), offers)
+    return UpCardAnalysis(rules, _table(rules, up), offers)
 
 
 @lru_cache(maxsize=8192)
@@ -72,11 +88,29 @@ def decision_values(rules: RuleSet, up_card: str, cards: tuple[str, ...], *,
     return _values(rules, rank(up_card), counts(cards), first)
 
 
+@lru_cache(maxsize=1024)
+def _fair_return(rules: RuleSet, up: int, total: int, soft: bool) -> float | None:
+    ua = up_card_analysis(rules, up, cash_out=False)
+    avail = ua.t.avail
+    roots = [ua.root(h, deal_weight(avail, h)) for h in two_card_hands()
+             if fits(h, avail) and total_soft(h) == (total, soft)]
+    return fold_fair_returns(roots).get((total, soft, RANK_NAMES[up]))
+
+
+def cash_out_fair_return(rules: RuleSet, up_card: str, cards: tuple[str, ...]) -> float | None:
+    """The fair return (1 + expected result at the decision, per unit staked) the Cash Out
+    table prices its offer for these cards from: the value of the two-card hands of the same
+    total against the up card, as :func:`rgs.math.cashout.fair_returns` defines it (None when
+    no two-card hand makes the total)."""
+    total, soft = total_soft(counts(cards))
+    return _fair_return(rules, rank(up_card), total, soft)
+
+
 def warm(rules: RuleSet) -> None:
     """Build the dealer tables of every up card now (a fraction of a second each), so that no
     player's Act waits for one."""
     for up in range(len(RANK_NAMES)):
-        up_card_analysis(rules, up)
+        _table(rules, up)
 
 
 def cache_info() -> str:

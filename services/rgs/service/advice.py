@@ -3,7 +3,8 @@
 Every decision open to the hand whose turn it is gets its expected result in main bets from the
 composition-dependent analysis (:mod:`rgs.math.hints`, cached), the best one is marked, and a
 Cash Out decision also shows the fair value its offer was priced from: what the hand is worth
-played on at its best (stake × (1 + the best other decision's value)), in minor units.
+played on, averaged over the two-card hands of its total as the Cash Out table is designed
+(:func:`rgs.math.hints.cash_out_fair_return`), times its stake, in minor units.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rgs.engine import Action, RoundView, RuleSet
-from rgs.math.hints import VALUED, decision_values
+from rgs.math.hints import VALUED, cash_out_fair_return, decision_values
 from rgs.service.model import Hint
 
 
@@ -35,12 +36,12 @@ def hints(rules: RuleSet, view: RoundView) -> tuple[Hint, ...]:
     if not valued:
         return ()
     best = max(v for _, v in valued)
-    others = [v for a, v in valued if a.action is not Action.CASH_OUT]
     out = []
     for a, v in valued:
         fair = 0
-        if a.action is Action.CASH_OUT and others:
-            fair = round(hand.stake * (1.0 + max(others)))
+        if a.action is Action.CASH_OUT:
+            ret = cash_out_fair_return(rules, view.dealer_cards[0], hand.cards)
+            fair = round(hand.stake * ret) if ret is not None else 0
         out.append(Hint(seat=seat, hand=index, action=a.action, expected_value=Fraction(v),
                         best=v == best, fair_value=fair))
     return tuple(out)

@@ -326,8 +326,8 @@ class Hint:
     expected_value: Fraction
     #: The decision with the highest value (ties all marked).
     best: bool
-    #: Cash Out only: what the hand is worth played on at its best, in minor units (what the
-    #: offer was priced from); 0 for other decisions.
+    #: Cash Out only: the fair value the offer was priced from (the stake times the fair return
+    #: of the hand's total against the up card), in minor units; 0 for other decisions.
     fair_value: int = 0
 
 

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from rgs.engine import Action
-from rgs.math.hints import decision_values
+from rgs.math.hints import cash_out_fair_return, decision_values
 from rgs.math.strategy_tables import strategy_file
 from rgs.variants import VARIANTS, find_variant
 
@@ -68,3 +68,20 @@ def test_values_are_in_main_bets_and_later_decisions_have_no_split() -> None:
     later = decision_values(rules, "TH", ("5S", "4D", "3C"), first=False)
     assert set(later) <= {Action.STAND, Action.HIT, Action.DOUBLE, Action.CASH_OUT}
     assert later[Action.HIT] > later[Action.STAND]  # 12 v T: hit
+
+
+def test_cash_out_offers_are_the_fair_returns_times_one_scale() -> None:
+    """The fair value hints show behind a Cash Out offer is what the table was priced from:
+    every offer is that fair return times the table's one scale (to the basis point)."""
+    rules = find_variant("vip-platinum")
+    assert rules.cash_out is not None
+    ratios = []
+    for up, cards in (("TH", ("TS", "6D")), ("6H", ("9S", "3D")), ("AH", ("7S", "5D")),
+                      ("9C", ("AS", "6D")), ("2C", ("8S", "4D", "3C"))):
+        fair = cash_out_fair_return(rules, up, cards)
+        assert fair is not None and 0.0 < fair < 2.0
+        total = sum(min(10, "A23456789T".index(c[0]) + 1) for c in cards)
+        soft = "A" in (c[0] for c in cards) and total <= 11
+        key = (total + 10 if soft else total, soft, up[0])
+        ratios.append(rules.cash_out.offers_bp[key] / (fair * 10_000))
+    assert max(ratios) - min(ratios) < 1e-3 * min(ratios), ratios

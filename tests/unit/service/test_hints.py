@@ -9,7 +9,7 @@ from service_fakes import harness
 
 from rgs.api.converters import round_view_to_proto
 from rgs.engine import Action, BoxBet
-from rgs.math.hints import decision_values
+from rgs.math.hints import cash_out_fair_return, decision_values
 from rgs.service.model import ActCommand, DealCommand
 from rgs.variants import find_variant
 
@@ -36,8 +36,8 @@ async def test_hints_on_value_every_open_decision_and_mark_the_best() -> None:
     best = max(shown.values(), key=lambda x: x.expected_value)
     assert [x.action for x in shown.values() if x.best] == [best.action]
     cash = shown[Action.CASH_OUT]
-    others = max(x.expected_value for a, x in shown.items() if a is not Action.CASH_OUT)
-    assert cash.fair_value == round(1000 * (1 + float(others)))
+    fair = cash_out_fair_return(find_variant("vip-platinum"), "TH", ("TS", "6D"))
+    assert fair is not None and cash.fair_value == round(1000 * fair)
     msg = round_view_to_proto(dealt)
     by_action = {a.action: a for a in msg.boxes[0].hands[0].allowed}
     assert any(a.best for a in by_action.values())

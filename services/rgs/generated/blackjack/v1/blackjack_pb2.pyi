@@ -678,8 +678,8 @@ class AllowedAction(_message.Message):
     best: _builtins.bool
     """Brands with hints on: this is the decision with the highest expected_value."""
     fair_value: _builtins.int
-    """Brands with hints on, Cash Out only: the fair value the offer was priced from (what the
-    hand is worth played on at its best), in minor units.
+    """Brands with hints on, Cash Out only: the fair value the offer was priced from (the stake
+    times the fair return of the hand's total against the up card), in minor units.
     """
     def __init__(
         self,
