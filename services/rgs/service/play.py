@@ -242,7 +242,7 @@ class GameService:
         except EngineError as exc:
             raise translate_engine(exc) from exc
         async with self._journal.player(session.player_key) as pj:
-            fingerprint = request_hash("deal", cmd)
+            fingerprint = request_hash("deal", cmd, added=("client_seed",))
             stored = await self._stored_response(pj, cmd.request_id, "deal", fingerprint)
             if stored is not None:
                 return stored

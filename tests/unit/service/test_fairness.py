@@ -4,13 +4,16 @@ round is dealt, shown only once it is over, spent only by a round that took the 
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import replace
 
 import pytest
 from service_fakes import harness
 
+from rgs.codec import to_jsonable
 from rgs.engine import BoxBet, CardDealt, Phase
 from rgs.rng.fair import card_order
+from rgs.service.common import request_hash, sha256_hex
 from rgs.service.errors import InvalidRequest, NotAllowedNow
 from rgs.service.model import DealCommand, SettleCommand
 
@@ -78,3 +81,15 @@ async def test_a_round_whose_cards_depart_from_its_seeds_still_finishes() -> Non
     assert (await h.app.game.get_round(s, dealt.round_id)).round_id == dealt.round_id
     done = await h.app.game.settle(s, SettleCommand(request_id="s", round_id=dealt.round_id))
     assert done.view.phase is Phase.SETTLED
+
+
+def test_a_deal_without_client_seed_keeps_the_previous_releases_fingerprint() -> None:
+    """A Deal sent to a replica of the previous release and retried after the upgrade is a
+    replay, not a reused request id."""
+    cmd = fair_deal(client_seed="")
+    before = to_jsonable(cmd)
+    del before["client_seed"]  # the command as the previous release encoded it
+    old = sha256_hex("deal\n" + json.dumps(before, separators=(",", ":"), sort_keys=True))
+    assert request_hash("deal", cmd, added=("client_seed",)) == old
+    seeded = fair_deal(client_seed="x")
+    assert request_hash("deal", seeded, added=("client_seed",)) != old
