@@ -207,6 +207,7 @@ class _BrandModel(_Strict):
     currencies: dict[_Currency, _CurrencyModel] = Field(min_length=1)
     variants: dict[str, _VariantModel] = Field(min_length=1)
     web_origins: list[_Origin] = Field(default_factory=list, max_length=64)
+    hints: bool = False
 
 
 class _OperatorModel(_Strict):
@@ -395,4 +396,4 @@ class _Resolver:
                      variants=tuple(b.variants),
                      limits=MappingProxyType({c: MappingProxyType(v) for c, v in limits.items()}),
                      options=MappingProxyType(options),
-                     web_origins=tuple(dict.fromkeys(b.web_origins)))
+                     web_origins=tuple(dict.fromkeys(b.web_origins)), hints=b.hints)

@@ -58,7 +58,8 @@ class BlackjackCalls:
             currency=session.currency,
             last_rounds=[conv.last_round_to_proto(r)
                          for r in await self._game.last_rounds(session)],
-            balance=await self._game.balance_or_none(session))
+            balance=await self._game.balance_or_none(session),
+            next_commitment=await self._game.next_commitment(session))
 
     async def GetBalance(self, caller: Caller, request: bj.GetBalanceRequest
                          ) -> bj.GetBalanceResponse:

@@ -47,6 +47,14 @@ export type ListVariantsResponse = Message<"rgs.blackjack.v1.ListVariantsRespons
      * @generated from field: optional int64 balance = 4;
      */
     balance?: bigint | undefined;
+    /**
+     * The commitment (SHA-256 of the server seed, lower-case hex) of the session's next round: the
+     * round the next Deal deals. Empty for a session opened before provably fair rounds (its
+     * first Deal commits one). See Fairness.
+     *
+     * @generated from field: string next_commitment = 5;
+     */
+    nextCommitment: string;
 };
 /**
  * Describes the message rgs.blackjack.v1.ListVariantsResponse.
@@ -401,6 +409,28 @@ export type AllowedAction = Message<"rgs.blackjack.v1.AllowedAction"> & {
      * @generated from field: string warning = 4;
      */
     warning: string;
+    /**
+     * Brands with hints on: the decision's exact expected result per unit of the hand's main bet
+     * (e.g. -0.157 loses 15.7 % of the stake on average), from the composition-dependent analysis
+     * of these cards against the up card. Unset when the brand shows no hints or the decision
+     * has no value (insurance, a split hand, Power Double's keep or replace).
+     *
+     * @generated from field: optional double expected_value = 5;
+     */
+    expectedValue?: number | undefined;
+    /**
+     * Brands with hints on: this is the decision with the highest expected_value.
+     *
+     * @generated from field: bool best = 6;
+     */
+    best: boolean;
+    /**
+     * Brands with hints on, Cash Out only: the fair value the offer was priced from (the stake
+     * times the fair return of the hand's total against the up card), in minor units.
+     *
+     * @generated from field: int64 fair_value = 7;
+     */
+    fairValue: bigint;
 };
 /**
  * Describes the message rgs.blackjack.v1.AllowedAction.
@@ -708,12 +738,76 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
      * @generated from field: bool payment_pending = 15;
      */
     paymentPending: boolean;
+    /**
+     * How to check that the round's cards were fixed before the bet (docs/rng.md).
+     *
+     * @generated from field: rgs.blackjack.v1.Fairness fair = 16;
+     */
+    fair?: Fairness | undefined;
 };
 /**
  * Describes the message rgs.blackjack.v1.RoundView.
  * Use `create(RoundViewSchema)` to create a new message.
  */
 export declare const RoundViewSchema: GenMessage<RoundView>;
+/**
+ * Fairness is a provably fair round's commitment and, once the round is over, its server seed.
+ * The round's card order is a documented function of (server_seed, client_seed, round_number,
+ * decks); `rgs verify` recomputes it from the operator's recall.
+ *
+ * @generated from message rgs.blackjack.v1.Fairness
+ */
+export type Fairness = Message<"rgs.blackjack.v1.Fairness"> & {
+    /**
+     * False for rounds that cannot be verified: forced cards (test mode) and rounds dealt before
+     * provably fair rounds. Their other fields are empty, except next_commitment.
+     *
+     * @generated from field: bool verifiable = 1;
+     */
+    verifiable: boolean;
+    /**
+     * SHA-256 of the server seed, lower-case hex: published before the bet (the previous
+     * round's next_commitment, ListVariants or CreateSession).
+     *
+     * @generated from field: string commitment = 2;
+     */
+    commitment: string;
+    /**
+     * The client seed the Deal gave (empty when none was given).
+     *
+     * @generated from field: string client_seed = 3;
+     */
+    clientSeed: string;
+    /**
+     * The round number (the DRBG nonce): 1 for a session's first round, then 2, 3, ...
+     *
+     * @generated from field: int64 round_number = 4;
+     */
+    roundNumber: bigint;
+    /**
+     * Decks in the shoe the order is drawn from.
+     *
+     * @generated from field: int32 decks = 5;
+     */
+    decks: number;
+    /**
+     * The 32-byte server seed, lower-case hex; empty until the round is settled or voided.
+     *
+     * @generated from field: string server_seed = 6;
+     */
+    serverSeed: string;
+    /**
+     * The commitment of the seed the session's next round uses.
+     *
+     * @generated from field: string next_commitment = 7;
+     */
+    nextCommitment: string;
+};
+/**
+ * Describes the message rgs.blackjack.v1.Fairness.
+ * Use `create(FairnessSchema)` to create a new message.
+ */
+export declare const FairnessSchema: GenMessage<Fairness>;
 /**
  * DealRequest places the bets of a new round.
  *
@@ -745,6 +839,13 @@ export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
      * @generated from field: repeated string forced_cards = 4;
      */
     forcedCards: string[];
+    /**
+     * The player's contribution to the card order of a provably fair round: 0-64 printable ASCII
+     * characters (INVALID_ARGUMENT / INVALID_CLIENT_SEED otherwise); empty when not given.
+     *
+     * @generated from field: string client_seed = 5;
+     */
+    clientSeed: string;
 };
 /**
  * Describes the message rgs.blackjack.v1.DealRequest.

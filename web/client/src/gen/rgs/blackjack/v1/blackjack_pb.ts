@@ -26,7 +26,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file rgs/blackjack/v1/blackjack.proto.
  */
 export const file_rgs_blackjack_v1_blackjack: GenFile = /*@__PURE__*/
-  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IqkBChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBAUIKCghfYmFsYW5jZSKEAQoJTGFzdFJvdW5kEhIKCnZhcmlhbnRfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkSJwoFYm94ZXMYAyADKAsyGC5yZ3MuYmxhY2tqYWNrLnYxLkJveEJldBIUCgx0b3RhbF9zdGFrZWQYBCABKAMSEgoKdG90YWxfcGFpZBgFIAEoAyJVCgtUYWJsZUxpbWl0cxIQCghtYWluX21pbhgBIAEoAxIQCghtYWluX21heBgCIAEoAxIQCghzaWRlX21pbhgDIAEoAxIQCghzaWRlX21heBgEIAEoAyIqCgxQYXl0YWJsZUxpbmUSDAoEbGluZRgBIAEoCRIMCgRwYXlzGAIgASgDIm0KD1NpZGVCZXRQYXl0YWJsZRIrCgRraW5kGAEgASgOMh0ucmdzLmJsYWNramFjay52MS5TaWRlQmV0S2luZBItCgVsaW5lcxgCIAMoCzIeLnJncy5ibGFja2phY2sudjEuUGF5dGFibGVMaW5lIrsECgdWYXJpYW50EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZGVja3MYAyABKAUSEQoJbWF4X2JveGVzGAQgASgFEhsKE2RlYWxlcl9oaXRzX3NvZnRfMTcYBSABKAgSEQoJaG9sZV9jYXJkGAYgASgIEgwKBHBlZWsYByABKAkSIAoYYmxhY2tqYWNrX3BheXNfbnVtZXJhdG9yGAggASgFEiIKGmJsYWNramFja19wYXlzX2Rlbm9taW5hdG9yGAkgASgFEhYKDmluc3VyYW5jZV9wYXlzGAogASgFEhYKDmxhdGVfc3VycmVuZGVyGAsgASgIEhEKCW1heF9oYW5kcxgMIAEoBRIVCg1jaGFybGllX2NhcmRzGA0gASgFEhkKEWRlYWxlcl9wdXNoX3RvdGFsGA4gASgFEhIKCnNhZmV0eV9uZXQYDyABKAgSEAoIY2FzaF9vdXQYECABKAgSLQoGbGltaXRzGBEgASgLMh0ucmdzLmJsYWNramFjay52MS5UYWJsZUxpbWl0cxI0CglzaWRlX2JldHMYEiADKAsyIS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRQYXl0YWJsZRI6ChBpbnN1cmFuY2Vfb2ZmZXJzGBMgAygOMiAucmdzLmJsYWNramFjay52MS5JbnN1cmFuY2VPZmZlchIYChBkb3VibGVfYW55X2NhcmRzGBQgASgIEhoKEmRvdWJsZV9hZnRlcl9zcGxpdBgVIAEoCCK/AQoGQm94QmV0EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSEwoLdHdlbnR5X3BsdXMYAyABKAMSFQoNcGVyZmVjdF9wYWlycxgEIAEoAxIdChV0d2VudHlfb25lX3BsdXNfdGhyZWUYBSABKAMSOQoPaW5zdXJhbmNlX29mZmVyGAYgASgOMiAucmdzLmJsYWNramFjay52MS5JbnN1cmFuY2VPZmZlchISCgpzYWZldHlfbmV0GAcgASgIImcKDUFsbG93ZWRBY3Rpb24SKAoGYWN0aW9uGAEgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24SDAoEY29zdBgCIAEoAxINCgVvZmZlchgDIAEoAxIPCgd3YXJuaW5nGAQgASgJIpECCgRIYW5kEg0KBWluZGV4GAEgASgFEg0KBWNhcmRzGAIgAygJEg0KBXRvdGFsGAMgASgFEgwKBHNvZnQYBCABKAgSDQoFc3Rha2UYBSABKAMSLAoGc3RhdHVzGAYgASgOMhwucmdzLmJsYWNramFjay52MS5IYW5kU3RhdHVzEioKB291dGNvbWUYByABKA4yGS5yZ3MuYmxhY2tqYWNrLnYxLk91dGNvbWUSDgoGcGF5b3V0GAggASgDEhIKCmZyb21fc3BsaXQYCSABKAgSDwoHZG91YmxlZBgKIAEoCBIwCgdhbGxvd2VkGAsgAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uInoKDVNpZGVCZXRSZXN1bHQSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSDQoFc3Rha2UYAiABKAMSDAoEbGluZRgDIAEoCRIOCgZwYXlvdXQYBCABKAMSDwoHc2V0dGxlZBgFIAEoCCKHAgoDQm94EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSJQoFaGFuZHMYAyADKAsyFi5yZ3MuYmxhY2tqYWNrLnYxLkhhbmQSMgoJc2lkZV9iZXRzGAQgAygLMh8ucmdzLmJsYWNramFjay52MS5TaWRlQmV0UmVzdWx0EhkKEWluc3VyYW5jZV9vZmZlcmVkGAUgASgIEhcKD2luc3VyYW5jZV9zdGFrZRgGIAEoAxIYChBpbnN1cmFuY2VfcGF5b3V0GAcgASgDEjoKEWluc3VyYW5jZV9hbGxvd2VkGAggAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uIiUKB0hhbmRSZWYSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFIoEDCglSb3VuZFZpZXcSEAoIcm91bmRfaWQYASABKAkSCwoDc2VxGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSLQoGc3RhdHVzGAQgASgOMh0ucmdzLmJsYWNramFjay52MS5Sb3VuZFN0YXR1cxIUCgxkZWFsZXJfY2FyZHMYBSADKAkSFAoMZGVhbGVyX3RvdGFsGAYgASgFEhMKC2RlYWxlcl9zb2Z0GAcgASgIEhoKEmRlYWxlcl9ob2xlX2hpZGRlbhgIIAEoCBIkCgVib3hlcxgJIAMoCzIVLnJncy5ibGFja2phY2sudjEuQm94EikKBnRvX2FjdBgKIAEoCzIZLnJncy5ibGFja2phY2sudjEuSGFuZFJlZhIUCgx0b3RhbF9zdGFrZWQYCyABKAMSEgoKdG90YWxfcGFpZBgMIAEoAxIPCgdiYWxhbmNlGA0gASgDEhAKCGN1cnJlbmN5GA4gASgJEhcKD3BheW1lbnRfcGVuZGluZxgPIAEoCCJ0CgtEZWFsUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSJwoFYm94ZXMYAyADKAsyGC5yZ3MuYmxhY2tqYWNrLnYxLkJveEJldBIUCgxmb3JjZWRfY2FyZHMYBCADKAkiOgoMRGVhbFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXcijgEKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCRIUCgxleHBlY3RlZF9zZXEYAyABKAMSDAoEc2VhdBgEIAEoBRIMCgRoYW5kGAUgASgFEigKBmFjdGlvbhgGIAEoDjIYLnJncy5ibGFja2phY2sudjEuQWN0aW9uIjkKC0FjdFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciNQoNU2V0dGxlUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJIjwKDlNldHRsZVJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciIwoPR2V0Um91bmRSZXF1ZXN0EhAKCHJvdW5kX2lkGAEgASgJIj4KEEdldFJvdW5kUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyITChFHZXRCYWxhbmNlUmVxdWVzdCI3ChJHZXRCYWxhbmNlUmVzcG9uc2USDwoHYmFsYW5jZRgBIAEoAxIQCghjdXJyZW5jeRgCIAEoCSqlAgoGQWN0aW9uEhYKEkFDVElPTl9VTlNQRUNJRklFRBAAEhEKDUFDVElPTl9JTlNVUkUQARIcChhBQ1RJT05fREVDTElORV9JTlNVUkFOQ0UQAhIOCgpBQ1RJT05fSElUEAMSEAoMQUNUSU9OX1NUQU5EEAQSEQoNQUNUSU9OX0RPVUJMRRAFEhAKDEFDVElPTl9TUExJVBAGEhQKEEFDVElPTl9TVVJSRU5ERVIQBxIWChJBQ1RJT05fUE9XRVJfU1BMSVQQCBIXChNBQ1RJT05fUE9XRVJfRE9VQkxFEAkSFQoRQUNUSU9OX1BPV0VSX0tFRVAQChIYChRBQ1RJT05fUE9XRVJfUkVQTEFDRRALEhMKD0FDVElPTl9DQVNIX09VVBAMKpgBCgtSb3VuZFN0YXR1cxIcChhST1VORF9TVEFUVVNfVU5TUEVDSUZJRUQQABIaChZST1VORF9TVEFUVVNfSU5TVVJBTkNFEAESHAoYUk9VTkRfU1RBVFVTX1BMQVlFUl9UVVJOEAISGAoUUk9VTkRfU1RBVFVTX1NFVFRMRUQQAxIXChNST1VORF9TVEFUVVNfVk9JREVEEAQqxgIKCkhhbmRTdGF0dXMSGwoXSEFORF9TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNIQU5EX1NUQVRVU19XQUlUSU5HEAESFgoSSEFORF9TVEFUVVNfQUNUSVZFEAISHAoYSEFORF9TVEFUVVNfUE9XRVJfQ0hPSUNFEAMSFQoRSEFORF9TVEFUVVNfU1RPT0QQBBIXChNIQU5EX1NUQVRVU19ET1VCTEVEEAUSFgoSSEFORF9TVEFUVVNfQlVTVEVEEAYSGQoVSEFORF9TVEFUVVNfQkxBQ0tKQUNLEAcSFwoTSEFORF9TVEFUVVNfQ0hBUkxJRRAIEhsKF0hBTkRfU1RBVFVTX1NVUlJFTkRFUkVEEAkSGgoWSEFORF9TVEFUVVNfQ0FTSEVEX09VVBAKEhcKE0hBTkRfU1RBVFVTX1NFVFRMRUQQCyrWAQoHT3V0Y29tZRIXChNPVVRDT01FX1VOU1BFQ0lGSUVEEAASFQoRT1VUQ09NRV9CTEFDS0pBQ0sQARIPCgtPVVRDT01FX1dJThACEhAKDE9VVENPTUVfUFVTSBADEhAKDE9VVENPTUVfTE9TRRAEEhAKDE9VVENPTUVfQlVTVBAFEhUKEU9VVENPTUVfU1VSUkVOREVSEAYSFgoST1VUQ09NRV9DQVNIRURfT1VUEAcSEwoPT1VUQ09NRV9DSEFSTElFEAgSEAoMT1VUQ09NRV9WT0lEEAkqlQEKC1NpZGVCZXRLaW5kEh0KGVNJREVfQkVUX0tJTkRfVU5TUEVDSUZJRUQQABIdChlTSURFX0JFVF9LSU5EX1RXRU5UWV9QTFVTEAESHwobU0lERV9CRVRfS0lORF9QRVJGRUNUX1BBSVJTEAISJwojU0lERV9CRVRfS0lORF9UV0VOVFlfT05FX1BMVVNfVEhSRUUQAyqWAQoOSW5zdXJhbmNlT2ZmZXISHwobSU5TVVJBTkNFX09GRkVSX1VOU1BFQ0lGSUVEEAASGgoWSU5TVVJBTkNFX09GRkVSX0FMV0FZUxABEiwKKElOU1VSQU5DRV9PRkZFUl9PTkxZX09OX1BMQVlFUl9CTEFDS0pBQ0sQAhIZChVJTlNVUkFOQ0VfT0ZGRVJfTkVWRVIQAzL1AwoQQmxhY2tqYWNrU2VydmljZRJdCgxMaXN0VmFyaWFudHMSJS5yZ3MuYmxhY2tqYWNrLnYxLkxpc3RWYXJpYW50c1JlcXVlc3QaJi5yZ3MuYmxhY2tqYWNrLnYxLkxpc3RWYXJpYW50c1Jlc3BvbnNlEkUKBERlYWwSHS5yZ3MuYmxhY2tqYWNrLnYxLkRlYWxSZXF1ZXN0Gh4ucmdzLmJsYWNramFjay52MS5EZWFsUmVzcG9uc2USQgoDQWN0EhwucmdzLmJsYWNramFjay52MS5BY3RSZXF1ZXN0Gh0ucmdzLmJsYWNramFjay52MS5BY3RSZXNwb25zZRJLCgZTZXR0bGUSHy5yZ3MuYmxhY2tqYWNrLnYxLlNldHRsZVJlcXVlc3QaIC5yZ3MuYmxhY2tqYWNrLnYxLlNldHRsZVJlc3BvbnNlElEKCEdldFJvdW5kEiEucmdzLmJsYWNramFjay52MS5HZXRSb3VuZFJlcXVlc3QaIi5yZ3MuYmxhY2tqYWNrLnYxLkdldFJvdW5kUmVzcG9uc2USVwoKR2V0QmFsYW5jZRIjLnJncy5ibGFja2phY2sudjEuR2V0QmFsYW5jZVJlcXVlc3QaJC5yZ3MuYmxhY2tqYWNrLnYxLkdldEJhbGFuY2VSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IsIBChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAlCCgoIX2JhbGFuY2UihAEKCUxhc3RSb3VuZBISCgp2YXJpYW50X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEicKBWJveGVzGAMgAygLMhgucmdzLmJsYWNramFjay52MS5Cb3hCZXQSFAoMdG90YWxfc3Rha2VkGAQgASgDEhIKCnRvdGFsX3BhaWQYBSABKAMiVQoLVGFibGVMaW1pdHMSEAoIbWFpbl9taW4YASABKAMSEAoIbWFpbl9tYXgYAiABKAMSEAoIc2lkZV9taW4YAyABKAMSEAoIc2lkZV9tYXgYBCABKAMiKgoMUGF5dGFibGVMaW5lEgwKBGxpbmUYASABKAkSDAoEcGF5cxgCIAEoAyJtCg9TaWRlQmV0UGF5dGFibGUSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSLQoFbGluZXMYAiADKAsyHi5yZ3MuYmxhY2tqYWNrLnYxLlBheXRhYmxlTGluZSK7BAoHVmFyaWFudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWRlY2tzGAMgASgFEhEKCW1heF9ib3hlcxgEIAEoBRIbChNkZWFsZXJfaGl0c19zb2Z0XzE3GAUgASgIEhEKCWhvbGVfY2FyZBgGIAEoCBIMCgRwZWVrGAcgASgJEiAKGGJsYWNramFja19wYXlzX251bWVyYXRvchgIIAEoBRIiChpibGFja2phY2tfcGF5c19kZW5vbWluYXRvchgJIAEoBRIWCg5pbnN1cmFuY2VfcGF5cxgKIAEoBRIWCg5sYXRlX3N1cnJlbmRlchgLIAEoCBIRCgltYXhfaGFuZHMYDCABKAUSFQoNY2hhcmxpZV9jYXJkcxgNIAEoBRIZChFkZWFsZXJfcHVzaF90b3RhbBgOIAEoBRISCgpzYWZldHlfbmV0GA8gASgIEhAKCGNhc2hfb3V0GBAgASgIEi0KBmxpbWl0cxgRIAEoCzIdLnJncy5ibGFja2phY2sudjEuVGFibGVMaW1pdHMSNAoJc2lkZV9iZXRzGBIgAygLMiEucmdzLmJsYWNramFjay52MS5TaWRlQmV0UGF5dGFibGUSOgoQaW5zdXJhbmNlX29mZmVycxgTIAMoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISGAoQZG91YmxlX2FueV9jYXJkcxgUIAEoCBIaChJkb3VibGVfYWZ0ZXJfc3BsaXQYFSABKAgivwEKBkJveEJldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhMKC3R3ZW50eV9wbHVzGAMgASgDEhUKDXBlcmZlY3RfcGFpcnMYBCABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAUgASgDEjkKD2luc3VyYW5jZV9vZmZlchgGIAEoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISEgoKc2FmZXR5X25ldBgHIAEoCCK5AQoNQWxsb3dlZEFjdGlvbhIoCgZhY3Rpb24YASABKA4yGC5yZ3MuYmxhY2tqYWNrLnYxLkFjdGlvbhIMCgRjb3N0GAIgASgDEg0KBW9mZmVyGAMgASgDEg8KB3dhcm5pbmcYBCABKAkSGwoOZXhwZWN0ZWRfdmFsdWUYBSABKAFIAIgBARIMCgRiZXN0GAYgASgIEhIKCmZhaXJfdmFsdWUYByABKANCEQoPX2V4cGVjdGVkX3ZhbHVlIpECCgRIYW5kEg0KBWluZGV4GAEgASgFEg0KBWNhcmRzGAIgAygJEg0KBXRvdGFsGAMgASgFEgwKBHNvZnQYBCABKAgSDQoFc3Rha2UYBSABKAMSLAoGc3RhdHVzGAYgASgOMhwucmdzLmJsYWNramFjay52MS5IYW5kU3RhdHVzEioKB291dGNvbWUYByABKA4yGS5yZ3MuYmxhY2tqYWNrLnYxLk91dGNvbWUSDgoGcGF5b3V0GAggASgDEhIKCmZyb21fc3BsaXQYCSABKAgSDwoHZG91YmxlZBgKIAEoCBIwCgdhbGxvd2VkGAsgAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uInoKDVNpZGVCZXRSZXN1bHQSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSDQoFc3Rha2UYAiABKAMSDAoEbGluZRgDIAEoCRIOCgZwYXlvdXQYBCABKAMSDwoHc2V0dGxlZBgFIAEoCCKHAgoDQm94EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSJQoFaGFuZHMYAyADKAsyFi5yZ3MuYmxhY2tqYWNrLnYxLkhhbmQSMgoJc2lkZV9iZXRzGAQgAygLMh8ucmdzLmJsYWNramFjay52MS5TaWRlQmV0UmVzdWx0EhkKEWluc3VyYW5jZV9vZmZlcmVkGAUgASgIEhcKD2luc3VyYW5jZV9zdGFrZRgGIAEoAxIYChBpbnN1cmFuY2VfcGF5b3V0GAcgASgDEjoKEWluc3VyYW5jZV9hbGxvd2VkGAggAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uIiUKB0hhbmRSZWYSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFIqsDCglSb3VuZFZpZXcSEAoIcm91bmRfaWQYASABKAkSCwoDc2VxGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSLQoGc3RhdHVzGAQgASgOMh0ucmdzLmJsYWNramFjay52MS5Sb3VuZFN0YXR1cxIUCgxkZWFsZXJfY2FyZHMYBSADKAkSFAoMZGVhbGVyX3RvdGFsGAYgASgFEhMKC2RlYWxlcl9zb2Z0GAcgASgIEhoKEmRlYWxlcl9ob2xlX2hpZGRlbhgIIAEoCBIkCgVib3hlcxgJIAMoCzIVLnJncy5ibGFja2phY2sudjEuQm94EikKBnRvX2FjdBgKIAEoCzIZLnJncy5ibGFja2phY2sudjEuSGFuZFJlZhIUCgx0b3RhbF9zdGFrZWQYCyABKAMSEgoKdG90YWxfcGFpZBgMIAEoAxIPCgdiYWxhbmNlGA0gASgDEhAKCGN1cnJlbmN5GA4gASgJEhcKD3BheW1lbnRfcGVuZGluZxgPIAEoCBIoCgRmYWlyGBAgASgLMhoucmdzLmJsYWNramFjay52MS5GYWlybmVzcyKaAQoIRmFpcm5lc3MSEgoKdmVyaWZpYWJsZRgBIAEoCBISCgpjb21taXRtZW50GAIgASgJEhMKC2NsaWVudF9zZWVkGAMgASgJEhQKDHJvdW5kX251bWJlchgEIAEoAxINCgVkZWNrcxgFIAEoBRITCgtzZXJ2ZXJfc2VlZBgGIAEoCRIXCg9uZXh0X2NvbW1pdG1lbnQYByABKAkiiQEKC0RlYWxSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEgoKdmFyaWFudF9pZBgCIAEoCRInCgVib3hlcxgDIAMoCzIYLnJncy5ibGFja2phY2sudjEuQm94QmV0EhQKDGZvcmNlZF9jYXJkcxgEIAMoCRITCgtjbGllbnRfc2VlZBgFIAEoCSI6CgxEZWFsUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyKOAQoKQWN0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEhQKDGV4cGVjdGVkX3NlcRgDIAEoAxIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSKAoGYWN0aW9uGAYgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24iOQoLQWN0UmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyI1Cg1TZXR0bGVSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPAoOU2V0dGxlUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyIjCg9HZXRSb3VuZFJlcXVlc3QSEAoIcm91bmRfaWQYASABKAkiPgoQR2V0Um91bmRSZXNwb25zZRIqCgVyb3VuZBgBIAEoCzIbLnJncy5ibGFja2phY2sudjEuUm91bmRWaWV3IhMKEUdldEJhbGFuY2VSZXF1ZXN0IjcKEkdldEJhbGFuY2VSZXNwb25zZRIPCgdiYWxhbmNlGAEgASgDEhAKCGN1cnJlbmN5GAIgASgJKqUCCgZBY3Rpb24SFgoSQUNUSU9OX1VOU1BFQ0lGSUVEEAASEQoNQUNUSU9OX0lOU1VSRRABEhwKGEFDVElPTl9ERUNMSU5FX0lOU1VSQU5DRRACEg4KCkFDVElPTl9ISVQQAxIQCgxBQ1RJT05fU1RBTkQQBBIRCg1BQ1RJT05fRE9VQkxFEAUSEAoMQUNUSU9OX1NQTElUEAYSFAoQQUNUSU9OX1NVUlJFTkRFUhAHEhYKEkFDVElPTl9QT1dFUl9TUExJVBAIEhcKE0FDVElPTl9QT1dFUl9ET1VCTEUQCRIVChFBQ1RJT05fUE9XRVJfS0VFUBAKEhgKFEFDVElPTl9QT1dFUl9SRVBMQUNFEAsSEwoPQUNUSU9OX0NBU0hfT1VUEAwqmAEKC1JvdW5kU3RhdHVzEhwKGFJPVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJPVU5EX1NUQVRVU19JTlNVUkFOQ0UQARIcChhST1VORF9TVEFUVVNfUExBWUVSX1RVUk4QAhIYChRST1VORF9TVEFUVVNfU0VUVExFRBADEhcKE1JPVU5EX1NUQVRVU19WT0lERUQQBCrGAgoKSGFuZFN0YXR1cxIbChdIQU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE0hBTkRfU1RBVFVTX1dBSVRJTkcQARIWChJIQU5EX1NUQVRVU19BQ1RJVkUQAhIcChhIQU5EX1NUQVRVU19QT1dFUl9DSE9JQ0UQAxIVChFIQU5EX1NUQVRVU19TVE9PRBAEEhcKE0hBTkRfU1RBVFVTX0RPVUJMRUQQBRIWChJIQU5EX1NUQVRVU19CVVNURUQQBhIZChVIQU5EX1NUQVRVU19CTEFDS0pBQ0sQBxIXChNIQU5EX1NUQVRVU19DSEFSTElFEAgSGwoXSEFORF9TVEFUVVNfU1VSUkVOREVSRUQQCRIaChZIQU5EX1NUQVRVU19DQVNIRURfT1VUEAoSFwoTSEFORF9TVEFUVVNfU0VUVExFRBALKtYBCgdPdXRjb21lEhcKE09VVENPTUVfVU5TUEVDSUZJRUQQABIVChFPVVRDT01FX0JMQUNLSkFDSxABEg8KC09VVENPTUVfV0lOEAISEAoMT1VUQ09NRV9QVVNIEAMSEAoMT1VUQ09NRV9MT1NFEAQSEAoMT1VUQ09NRV9CVVNUEAUSFQoRT1VUQ09NRV9TVVJSRU5ERVIQBhIWChJPVVRDT01FX0NBU0hFRF9PVVQQBxITCg9PVVRDT01FX0NIQVJMSUUQCBIQCgxPVVRDT01FX1ZPSUQQCSqVAQoLU2lkZUJldEtpbmQSHQoZU0lERV9CRVRfS0lORF9VTlNQRUNJRklFRBAAEh0KGVNJREVfQkVUX0tJTkRfVFdFTlRZX1BMVVMQARIfChtTSURFX0JFVF9LSU5EX1BFUkZFQ1RfUEFJUlMQAhInCiNTSURFX0JFVF9LSU5EX1RXRU5UWV9PTkVfUExVU19USFJFRRADKpYBCg5JbnN1cmFuY2VPZmZlchIfChtJTlNVUkFOQ0VfT0ZGRVJfVU5TUEVDSUZJRUQQABIaChZJTlNVUkFOQ0VfT0ZGRVJfQUxXQVlTEAESLAooSU5TVVJBTkNFX09GRkVSX09OTFlfT05fUExBWUVSX0JMQUNLSkFDSxACEhkKFUlOU1VSQU5DRV9PRkZFUl9ORVZFUhADMvUDChBCbGFja2phY2tTZXJ2aWNlEl0KDExpc3RWYXJpYW50cxIlLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBomLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USRQoERGVhbBIdLnJncy5ibGFja2phY2sudjEuRGVhbFJlcXVlc3QaHi5yZ3MuYmxhY2tqYWNrLnYxLkRlYWxSZXNwb25zZRJCCgNBY3QSHC5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlcXVlc3QaHS5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlc3BvbnNlEksKBlNldHRsZRIfLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVxdWVzdBogLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVzcG9uc2USUQoIR2V0Um91bmQSIS5yZ3MuYmxhY2tqYWNrLnYxLkdldFJvdW5kUmVxdWVzdBoiLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXNwb25zZRJXCgpHZXRCYWxhbmNlEiMucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVxdWVzdBokLnJncy5ibGFja2phY2sudjEuR2V0QmFsYW5jZVJlc3BvbnNlYgZwcm90bzM");
 
 /**
  * ListVariantsRequest asks for the session brand's variants.
@@ -78,6 +78,15 @@ export type ListVariantsResponse = Message<"rgs.blackjack.v1.ListVariantsRespons
    * @generated from field: optional int64 balance = 4;
    */
   balance?: bigint | undefined;
+
+  /**
+   * The commitment (SHA-256 of the server seed, lower-case hex) of the session's next round: the
+   * round the next Deal deals. Empty for a session opened before provably fair rounds (its
+   * first Deal commits one). See Fairness.
+   *
+   * @generated from field: string next_commitment = 5;
+   */
+  nextCommitment: string;
 };
 
 /**
@@ -491,6 +500,31 @@ export type AllowedAction = Message<"rgs.blackjack.v1.AllowedAction"> & {
    * @generated from field: string warning = 4;
    */
   warning: string;
+
+  /**
+   * Brands with hints on: the decision's exact expected result per unit of the hand's main bet
+   * (e.g. -0.157 loses 15.7 % of the stake on average), from the composition-dependent analysis
+   * of these cards against the up card. Unset when the brand shows no hints or the decision
+   * has no value (insurance, a split hand, Power Double's keep or replace).
+   *
+   * @generated from field: optional double expected_value = 5;
+   */
+  expectedValue?: number | undefined;
+
+  /**
+   * Brands with hints on: this is the decision with the highest expected_value.
+   *
+   * @generated from field: bool best = 6;
+   */
+  best: boolean;
+
+  /**
+   * Brands with hints on, Cash Out only: the fair value the offer was priced from (the stake
+   * times the fair return of the hand's total against the up card), in minor units.
+   *
+   * @generated from field: int64 fair_value = 7;
+   */
+  fairValue: bigint;
 };
 
 /**
@@ -849,6 +883,13 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
    * @generated from field: bool payment_pending = 15;
    */
   paymentPending: boolean;
+
+  /**
+   * How to check that the round's cards were fixed before the bet (docs/rng.md).
+   *
+   * @generated from field: rgs.blackjack.v1.Fairness fair = 16;
+   */
+  fair?: Fairness | undefined;
 };
 
 /**
@@ -857,6 +898,73 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
  */
 export const RoundViewSchema: GenMessage<RoundView> = /*@__PURE__*/
   messageDesc(file_rgs_blackjack_v1_blackjack, 13);
+
+/**
+ * Fairness is a provably fair round's commitment and, once the round is over, its server seed.
+ * The round's card order is a documented function of (server_seed, client_seed, round_number,
+ * decks); `rgs verify` recomputes it from the operator's recall.
+ *
+ * @generated from message rgs.blackjack.v1.Fairness
+ */
+export type Fairness = Message<"rgs.blackjack.v1.Fairness"> & {
+  /**
+   * False for rounds that cannot be verified: forced cards (test mode) and rounds dealt before
+   * provably fair rounds. Their other fields are empty, except next_commitment.
+   *
+   * @generated from field: bool verifiable = 1;
+   */
+  verifiable: boolean;
+
+  /**
+   * SHA-256 of the server seed, lower-case hex: published before the bet (the previous
+   * round's next_commitment, ListVariants or CreateSession).
+   *
+   * @generated from field: string commitment = 2;
+   */
+  commitment: string;
+
+  /**
+   * The client seed the Deal gave (empty when none was given).
+   *
+   * @generated from field: string client_seed = 3;
+   */
+  clientSeed: string;
+
+  /**
+   * The round number (the DRBG nonce): 1 for a session's first round, then 2, 3, ...
+   *
+   * @generated from field: int64 round_number = 4;
+   */
+  roundNumber: bigint;
+
+  /**
+   * Decks in the shoe the order is drawn from.
+   *
+   * @generated from field: int32 decks = 5;
+   */
+  decks: number;
+
+  /**
+   * The 32-byte server seed, lower-case hex; empty until the round is settled or voided.
+   *
+   * @generated from field: string server_seed = 6;
+   */
+  serverSeed: string;
+
+  /**
+   * The commitment of the seed the session's next round uses.
+   *
+   * @generated from field: string next_commitment = 7;
+   */
+  nextCommitment: string;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.Fairness.
+ * Use `create(FairnessSchema)` to create a new message.
+ */
+export const FairnessSchema: GenMessage<Fairness> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
 
 /**
  * DealRequest places the bets of a new round.
@@ -892,6 +1000,14 @@ export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
    * @generated from field: repeated string forced_cards = 4;
    */
   forcedCards: string[];
+
+  /**
+   * The player's contribution to the card order of a provably fair round: 0-64 printable ASCII
+   * characters (INVALID_ARGUMENT / INVALID_CLIENT_SEED otherwise); empty when not given.
+   *
+   * @generated from field: string client_seed = 5;
+   */
+  clientSeed: string;
 };
 
 /**
@@ -899,7 +1015,7 @@ export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
  * Use `create(DealRequestSchema)` to create a new message.
  */
 export const DealRequestSchema: GenMessage<DealRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
 
 /**
  * DealResponse is the dealt round.
@@ -920,7 +1036,7 @@ export type DealResponse = Message<"rgs.blackjack.v1.DealResponse"> & {
  * Use `create(DealResponseSchema)` to create a new message.
  */
 export const DealResponseSchema: GenMessage<DealResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
 
 /**
  * ActRequest is one player decision.
@@ -977,7 +1093,7 @@ export type ActRequest = Message<"rgs.blackjack.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
 
 /**
  * ActResponse is the round after the decision.
@@ -998,7 +1114,7 @@ export type ActResponse = Message<"rgs.blackjack.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
 
 /**
  * SettleRequest finishes a round.
@@ -1026,7 +1142,7 @@ export type SettleRequest = Message<"rgs.blackjack.v1.SettleRequest"> & {
  * Use `create(SettleRequestSchema)` to create a new message.
  */
 export const SettleRequestSchema: GenMessage<SettleRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
 
 /**
  * SettleResponse is the finished round.
@@ -1047,7 +1163,7 @@ export type SettleResponse = Message<"rgs.blackjack.v1.SettleResponse"> & {
  * Use `create(SettleResponseSchema)` to create a new message.
  */
 export const SettleResponseSchema: GenMessage<SettleResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
 
 /**
  * GetRoundRequest reads a round.
@@ -1068,7 +1184,7 @@ export type GetRoundRequest = Message<"rgs.blackjack.v1.GetRoundRequest"> & {
  * Use `create(GetRoundRequestSchema)` to create a new message.
  */
 export const GetRoundRequestSchema: GenMessage<GetRoundRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
 
 /**
  * GetRoundResponse is the round's public view.
@@ -1089,7 +1205,7 @@ export type GetRoundResponse = Message<"rgs.blackjack.v1.GetRoundResponse"> & {
  * Use `create(GetRoundResponseSchema)` to create a new message.
  */
 export const GetRoundResponseSchema: GenMessage<GetRoundResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
 
 /**
  * GetBalanceRequest asks for the session player's balance.
@@ -1104,7 +1220,7 @@ export type GetBalanceRequest = Message<"rgs.blackjack.v1.GetBalanceRequest"> & 
  * Use `create(GetBalanceRequestSchema)` to create a new message.
  */
 export const GetBalanceRequestSchema: GenMessage<GetBalanceRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
 
 /**
  * GetBalanceResponse is the player's balance as the operator's wallet reported it.
@@ -1132,7 +1248,7 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
  * Use `create(GetBalanceResponseSchema)` to create a new message.
  */
 export const GetBalanceResponseSchema: GenMessage<GetBalanceResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
 
 /**
  * Action is a player decision.
