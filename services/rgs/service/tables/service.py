@@ -513,8 +513,13 @@ class TableService:
                     for hp in held.values():
                         rows = await hp.journal.open_movements()
                         if rows:
-                            await money.reconcile(hp.journal, self._wallet,
-                                                  _party(_who(session), cfg.currency), rows)
+                            # Each row carries its own brand, session and currency; the
+                            # wallet knows the player by the key's operator and player ids.
+                            operator_id, _, player_id = hp.key.partition("/")
+                            await money.reconcile(hp.journal, self._wallet, Party(
+                                operator_id=operator_id, brand_id=rows[0].brand_id,
+                                player_id=player_id, session_id=rows[0].session_id,
+                                currency=rows[0].currency), rows)
                     if await self._tables.find_request(table_id, session.player_key,
                                                        request_id) is not None:
                         continue
