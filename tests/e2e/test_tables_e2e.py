@@ -81,7 +81,8 @@ async def te2e(database_templates: DatabaseTemplates, tmp_path_factory: Any
         replicas=3, logs=logs,
         env={"RGS_RECONCILE_MIN_AGE_S": "1", "RGS_RECONCILE_INTERVAL_S": "1"},
         tables=[_table("vip-e2e"), _table("vip-kill-betting", betting_s=4.0),
-                _table("vip-kill-play", decision_s=4.0)])
+                _table("vip-kill-play", decision_s=4.0), _table("vip-insurance"),
+                _table("vip-resume")])
     channels = [grpc.aio.insecure_channel(p.target) for p in stack.replicas]
     wallet_channels = {op_id: grpc.aio.insecure_channel(w.target)
                        for op_id, w in stack.wallets.items()}
@@ -208,6 +209,9 @@ async def test_three_players_from_two_operators_play_one_round_to_the_cent(
     assert {(p.player_id, p.staked, p.paid) for p in other_view.players} == {
         (c.pid, 2000, 4000)}
     assert dev_view.events_json == other_view.events_json
+    # Hot Players: seats 1 and 3 won their first round; seat 5 sat out.
+    seats = {x["seat"]: x["hot"] for x in json.loads(await _snapshot(r1, c.md, tid))["seats"]}
+    assert seats == {1: 1, 3: 1, 5: 0}
 
 
 async def _snapshot(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, tid: str) -> str:
@@ -238,14 +242,78 @@ async def _until(probe: Any, want: object, timeout: float = 20.0) -> None:
 
 async def test_a_watcher_that_resumes_misses_nothing_and_sees_nothing_twice(
         te2e: Tables) -> None:
+    """Live: one watcher stays for the whole round; another drops its stream after the deal,
+    events go on while it is away (a decision, a time-out, the settlement), and it resumes on
+    another replica from the last number it saw."""
     t = te2e
-    a = await _player(t, "dev-operator")
-    everything = await _events_until(t.tables[0], a.md, "vip-e2e", "round_finished")
-    first = await _events_until(t.tables[1], a.md, "vip-e2e", "decision_due")
-    rest = await _events_until(t.tables[2], a.md, "vip-e2e", "round_finished",
+    tid = "vip-resume"
+    a, b = await _player(t, "dev-operator"), await _player(t, "other-operator")
+    stub = t.tables[0]
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=1), metadata=a.md)
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=3), metadata=b.md)
+    whole = asyncio.create_task(_events_until(t.tables[1], a.md, tid, "round_finished"))
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=1000)]), metadata=a.md)
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=3, stake=1000)]), metadata=b.md)
+    await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid, forced_cards=CARDS),
+                       metadata=a.md)
+    await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid), metadata=b.md)
+    first = await _events_until(t.tables[2], b.md, tid, "decision_due")  # then disconnects
+    round_id = json.loads(await _snapshot(stub, a.md, tid))["round_id"]
+    await stub.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=round_id, seat=1,
+                                 hand=0, action="double"), metadata=a.md)
+    rest = await _events_until(t.tables[0], b.md, tid, "round_finished",
                                from_seq=first[-1].seq)
+    everything = await whole
+    assert any(e.kind == "decision_timed_out" for e in rest)
     assert [(e.seq, e.kind, e.payload_json) for e in (*first, *rest)] == [
         (e.seq, e.kind, e.payload_json) for e in everything]
+    assert [e.seq for e in everything] == list(range(1, len(everything) + 1))
+
+
+async def test_insurance_at_a_table_seat_behind_live_and_behind_preset(te2e: Tables) -> None:
+    """Dealer ace: the seat player insures; one Bet Behind (preset ask) insures live, another
+    (preset always) is insured at close; the dealer has no blackjack, 19 beats 18."""
+    t = te2e
+    tid = "vip-insurance"
+    a, b = await _player(t, "dev-operator"), await _player(t, "dev-operator")
+    c = await _player(t, "other-operator")
+    stub = t.tables[1]
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=1), metadata=a.md)
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=1000)]), metadata=a.md)
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=1000, behind=True, insurance=tb.BEHIND_INSURANCE_ASK)]),
+        metadata=b.md)
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=2000, behind=True, insurance=tb.BEHIND_INSURANCE_ALWAYS)]),
+        metadata=c.md)
+    await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid,
+                                         forced_cards=["TS", "AS", "9C", "7D"]), metadata=a.md)
+    snap: dict[str, Any] = {}
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        snap = json.loads(await _snapshot(stub, a.md, tid))
+        if snap["phase"] == "insurance":
+            break
+        await asyncio.sleep(0.1)
+    assert snap["phase"] == "insurance"
+    rid = snap["round_id"]
+    await stub.DecideInsurance(tb.DecideInsuranceRequest(
+        request_id="i", table_id=tid, round_id=rid, seat=1, take=True, behind=True),
+        metadata=b.md)
+    assert await b.balance(t) == START - 1000 - 500
+    await t.tables[0].DecideInsurance(tb.DecideInsuranceRequest(
+        request_id="i", table_id=tid, round_id=rid, seat=1, take=True), metadata=a.md)
+    await _events_until(stub, a.md, tid, "decision_due")
+    await stub.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=rid, seat=1,
+                                 hand=0, action="stand"), metadata=a.md)
+    seen = await _events_until(stub, a.md, tid, "round_finished")
+    results = {r["player_id"]: (r["staked"], r["paid"])
+               for r in json.loads(seen[-1].payload_json)["results"]}
+    assert results == {a.pid: (1500, 2000), b.pid: (1500, 2000), c.pid: (3000, 4000)}
+    await _until(lambda: _balances(t, a, b, c), (START + 500, START + 500, START + 1000))
 
 
 async def _clock_holder(t: Tables, table_id: str) -> int:
