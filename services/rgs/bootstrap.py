@@ -188,7 +188,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             database_url(settings), PlayerHolds(
                 wait_s=settings.lock_wait_s, lease_s=settings.player_lease_s,
                 advisory_lock=settings.database_pool_mode == "session"),
-            PostgresPlayerJournal, max_size=max(4, settings.database_pool_size // 2))
+            PostgresPlayerJournal, max_size=max(4, settings.database_pool_size // 2),
+            pool_mode=settings.database_pool_mode)
         closers.append(pg_tables.close)
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),

@@ -22,9 +22,10 @@ import asyncpg
 
 from rgs.codec import decode_value, encode_value
 from rgs.journal.leases import Lease, PlayerHolds
+from rgs.journal.migrate import SCHEMA
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import StoredRequest
-from rgs.service.ports import JournalLeaseLost, PlayerJournal
+from rgs.service.ports import JournalLeaseLost, JournalUnavailable, PlayerJournal
 from rgs.service.tables.model import StoredTable, TableEvent, TableState
 from rgs.service.tables.ports import HeldPlayer, RoundRecord, TableCommit, TableConflict
 
@@ -119,12 +120,20 @@ class PostgresTables:
 
     @classmethod
     async def connect(cls, database_url: str, holds: PlayerHolds,
-                      player_journal: PlayerJournalMaker, *, max_size: int = 10
-                      ) -> PostgresTables:
-        from rgs.journal.migrate import SCHEMA
-        pool = await asyncpg.create_pool(database_url, min_size=1, max_size=max_size,
-                                         server_settings={"search_path": SCHEMA})
-        return cls(pool, holds, player_journal, database_url)
+                      player_journal: PlayerJournalMaker, *, max_size: int = 10,
+                      pool_mode: str = "session") -> PostgresTables:
+        """A pool like the journal's (``pool_mode`` as :class:`PostgresJournal`'s). Behind a
+        transaction-mode pooler there is no LISTEN (a pooler does not keep a session): watchers
+        then look at the journal once a second."""
+        session = pool_mode == "session"
+        options: dict[str, Any] = ({"server_settings": {"search_path": SCHEMA}} if session
+                                   else {"statement_cache_size": 0})
+        try:
+            pool = await asyncpg.create_pool(database_url, min_size=1, max_size=max_size,
+                                             **options)
+        except DRIVER_ERRORS as exc:
+            raise JournalUnavailable(f"cannot connect to the tables' database: {exc}") from exc
+        return cls(pool, holds, player_journal, database_url if session else "")
 
     async def close(self) -> None:
         if self._listener is not None:
@@ -259,7 +268,8 @@ class PostgresTables:
             if self._listener is not None and not self._listener.is_closed():
                 return
             try:
-                conn = await asyncpg.connect(self._url) if self._url else None
+                conn = (await asyncpg.connect(self._url, server_settings={
+                    "search_path": SCHEMA}) if self._url else None)
             except DRIVER_ERRORS as exc:
                 log.warning("table listener not connected (watchers poll): %s", exc)
                 return
