@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from datetime import timedelta
 from typing import Any
@@ -282,13 +282,21 @@ class PostgresTables:
         for ev in self._waiters.get(str(payload), ()):
             ev.set()
 
-    async def wait_for_events(self, table_id: str, after: int, timeout_s: float) -> None:
+    @asynccontextmanager
+    async def subscribe(self, table_id: str) -> AsyncIterator[Callable[[float], Awaitable[None]]]:
+        """A wake-up for one watcher of ``table_id``: call it to wait (up to its timeout) for
+        the next notification since the previous call returned. Registered for the whole
+        watch, so a notification between a read and the wait is not lost."""
         await self._ensure_listener()
         ev = asyncio.Event()
         self._waiters.setdefault(table_id, set()).add(ev)
+
+        async def wait(timeout_s: float) -> None:
+            with suppress(TimeoutError):
+                await asyncio.wait_for(ev.wait(), timeout_s)
+            ev.clear()
+
         try:
-            await asyncio.wait_for(ev.wait(), timeout_s)
-        except TimeoutError:
-            pass
+            yield wait
         finally:
             self._waiters[table_id].discard(ev)

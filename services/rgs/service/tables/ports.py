@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Protocol
@@ -106,7 +106,9 @@ class TableJournal(Protocol):
         """A table round with its events and every player's share."""
         ...
 
-    async def wait_for_events(self, table_id: str, after: int, timeout_s: float) -> None:
-        """Return when the table may have events above ``after`` (a wake-up, never a
-        guarantee: the caller reads the journal), or after ``timeout_s``."""
+    def subscribe(self, table_id: str
+                  ) -> AbstractAsyncContextManager[Callable[[float], Awaitable[None]]]:
+        """A watcher's wake-up: the function waits (at most its timeout in seconds) until the
+        table may have new events since it last returned; never a guarantee, the caller reads
+        the journal."""
         ...

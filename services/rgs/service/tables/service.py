@@ -196,13 +196,14 @@ class TableService:
             yield seq, snap
         else:
             seq = from_seq
-        while True:
-            batch = await self._tables.events_after(table_id, seq, 200)
-            for e in batch:
-                seq = e.seq
-                yield e
-            if not batch:
-                await self._tables.wait_for_events(table_id, seq, poll_s)
+        async with self._tables.subscribe(table_id) as wake:
+            while True:
+                batch = await self._tables.events_after(table_id, seq, 200)
+                for e in batch:
+                    seq = e.seq
+                    yield e
+                if not batch:
+                    await wake(poll_s)
 
     async def recall(self, operator_id: str, round_id: str) -> tuple[RoundRecord, Round | None]:
         """A table round with every player's stakes and results (engine events, hole card
