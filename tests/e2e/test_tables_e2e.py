@@ -11,6 +11,7 @@ dealer's 16 draws a ten and busts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import time
@@ -19,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import grpc
 import pytest
 import pytest_asyncio
@@ -66,23 +66,21 @@ class Tables:
     channels: list[grpc.aio.Channel]
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="session")
-async def te2e(database_templates: DatabaseTemplates, tmp_path_factory: Any
-               ) -> AsyncIterator[Tables]:
+@contextlib.asynccontextmanager
+async def tables_stack(database_templates: DatabaseTemplates, logs: Path,
+                       tables: list[dict[str, Any]]) -> AsyncIterator[Tables]:
+    """Two operators' sandbox wallets and three RGS replicas (test mode) with ``tables``."""
     rgs_name, rgs_db = await database_templates.fresh(RGS_TEMPLATE)
     dev_name, dev_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
     other_name, other_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
     journal = await PostgresJournal.connect(rgs_db, min_size=1, max_size=1)
     await add_dev_operator_keys(journal)
     await journal.close()
-    logs = Path(tmp_path_factory.mktemp("tables"))
     stack = await start_stack(
         rgs_db=rgs_db, wallet_dbs={"dev-operator": dev_db, "other-operator": other_db},
         replicas=3, logs=logs,
         env={"RGS_RECONCILE_MIN_AGE_S": "1", "RGS_RECONCILE_INTERVAL_S": "1"},
-        tables=[_table("vip-e2e"), _table("vip-kill-betting", betting_s=4.0),
-                _table("vip-kill-play", decision_s=4.0), _table("vip-insurance"),
-                _table("vip-resume")])
+        tables=tables)
     channels = [grpc.aio.insecure_channel(p.target) for p in stack.replicas]
     wallet_channels = {op_id: grpc.aio.insecure_channel(w.target)
                        for op_id, w in stack.wallets.items()}
@@ -99,6 +97,14 @@ async def te2e(database_templates: DatabaseTemplates, tmp_path_factory: Any
         stack.stop()
         for name in (rgs_name, dev_name, other_name):
             database_templates.discard(name)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def te2e(database_templates: DatabaseTemplates, tmp_path_factory: Any
+               ) -> AsyncIterator[Tables]:
+    async with tables_stack(database_templates, Path(tmp_path_factory.mktemp("tables")), [
+            _table("vip-e2e"), _table("vip-insurance"), _table("vip-resume")]) as t:
+        yield t
 
 
 @dataclass
@@ -120,7 +126,8 @@ async def _player(t: Tables, operator: str) -> Player:
         player=sandbox_pb2.Player(player_id=pid, currency="EUR", balance=START)),
         metadata=WALLET_AUTH[operator])
     key = DEV if operator == "dev-operator" else OTHER
-    s = await t.operators[0].CreateSession(op.CreateSessionRequest(
+    live = next(i for i, r in enumerate(t.stack.replicas) if r.proc.poll() is None)
+    s = await t.operators[live].CreateSession(op.CreateSessionRequest(
         request_id=f"s-{pid}", brand_id=BRAND[operator], player_id=pid, currency="EUR"),
         metadata=key)
     return Player(operator=operator, pid=pid,
@@ -314,98 +321,3 @@ async def test_insurance_at_a_table_seat_behind_live_and_behind_preset(te2e: Tab
                for r in json.loads(seen[-1].payload_json)["results"]}
     assert results == {a.pid: (1500, 2000), b.pid: (1500, 2000), c.pid: (3000, 4000)}
     await _until(lambda: _balances(t, a, b, c), (START + 500, START + 500, START + 1000))
-
-
-async def _clock_holder(t: Tables, table_id: str) -> int:
-    """The index of the replica driving ``table_id``'s clock now."""
-    conn = await asyncpg.connect(t.rgs_db)
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            holder = await conn.fetchval(
-                "SELECT holder FROM rgs.leases WHERE kind = 'table' AND key = $1 "
-                "AND expires_at > clock_timestamp()", table_id)
-            if holder:
-                pid = int(holder.split("/")[1])
-                for i, r in enumerate(t.stack.replicas):
-                    if r.proc.pid == pid and r.proc.poll() is None:
-                        return i
-            await asyncio.sleep(0.1)
-    finally:
-        await conn.close()
-    raise AssertionError(f"no live replica holds {table_id}'s clock")
-
-
-def _alive(t: Tables, but: int) -> int:
-    return next(i for i, r in enumerate(t.stack.replicas)
-                if i != but and r.proc.poll() is None)
-
-
-async def _kinds(t: Tables, table_id: str) -> list[str]:
-    conn = await asyncpg.connect(t.rgs_db)
-    try:
-        return [r["kind"] for r in await conn.fetch(
-            "SELECT kind FROM rgs.table_events WHERE table_id = $1 ORDER BY seq", table_id)]
-    finally:
-        await conn.close()
-
-
-async def test_the_clock_holder_killed_during_betting_another_replica_deals_once(
-        te2e: Tables) -> None:
-    t = te2e
-    tid = "vip-kill-betting"
-    a, c = await _player(t, "dev-operator"), await _player(t, "other-operator")
-    holder = await _clock_holder(t, tid)
-    live = _alive(t, holder)
-    stub = t.tables[live]
-    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=2), metadata=a.md)
-    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
-        tb.Bet(seat=2, stake=3000)]), metadata=a.md)
-    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
-        tb.Bet(seat=2, stake=2000, behind=True)]), metadata=c.md)
-    t.stack.replicas[holder].proc.kill()  # SIGKILL while betting is open (4 s)
-    seen = await _events_until(stub, a.md, tid, "round_finished", timeout=40)
-    results = {r["player_id"]: (r["staked"], r["paid"])
-               for r in json.loads(seen[-1].payload_json)["results"]}
-    assert results[a.pid][0] == 3000 and results[c.pid][0] == 2000
-    await _until(lambda: _balances(t, a, c),
-                 (START - 3000 + results[a.pid][1], START - 2000 + results[c.pid][1]))
-    kinds = await _kinds(t, tid)
-    assert kinds.count("betting_closed") == 1 and kinds.count("round_finished") == 1
-    assert await _clock_holder(t, tid) != holder
-
-
-async def test_the_clock_holder_killed_during_play_the_round_completes_once(
-        te2e: Tables) -> None:
-    t = te2e
-    tid = "vip-kill-play"
-    a, b = await _player(t, "dev-operator"), await _player(t, "other-operator")
-    holder = await _clock_holder(t, tid)
-    live = _alive(t, holder)
-    stub = t.tables[live]
-    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=1), metadata=a.md)
-    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=3), metadata=b.md)
-    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
-        tb.Bet(seat=1, stake=1000, perfect_pairs=100)]), metadata=a.md)
-    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
-        tb.Bet(seat=3, stake=2000, twenty_one_plus_three=100)]), metadata=b.md)
-    await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid, forced_cards=CARDS),
-                       metadata=a.md)
-    await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid), metadata=b.md)
-    await _events_until(stub, a.md, tid, "decision_due", timeout=20)
-    holder = await _clock_holder(t, tid)  # it dealt the round
-    if holder == live:
-        live = _alive(t, holder)
-        stub = t.tables[live]
-    t.stack.replicas[holder].proc.kill()  # SIGKILL while seat 1 decides
-    round_id = json.loads(await _snapshot(stub, a.md, tid))["round_id"]
-    await stub.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=round_id, seat=1,
-                                 hand=0, action="double"), metadata=a.md)
-    # Seat 3's decision time runs out on the new holder's clock: it stands on 19.
-    seen = await _events_until(stub, b.md, tid, "round_finished", timeout=40)
-    results = {r["player_id"]: (r["staked"], r["paid"])
-               for r in json.loads(seen[-1].payload_json)["results"]}
-    assert results == {a.pid: (2100, 4000), b.pid: (2100, 4000)}
-    await _until(lambda: _balances(t, a, b), (START + 1900, START + 1900))
-    kinds = await _kinds(t, tid)
-    assert kinds.count("round_finished") == 1 and kinds.count("decision_timed_out") == 1
