@@ -44,7 +44,15 @@ from rgs.service.errors import (
     Unavailable,
 )
 from rgs.service.model import Movement, MovementStatus, Session, StoredRequest
-from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, JournalBusy
+from rgs.service.ports import (
+    CardSourceFactory,
+    CardSourceUnavailable,
+    Clock,
+    JournalBusy,
+    JournalLeaseLost,
+    JournalRejected,
+    PlayerJournal,
+)
 from rgs.service.restore import deal_source, restore
 from rgs.service.tables import public
 from rgs.service.tables.model import (
@@ -273,9 +281,14 @@ class TableService:
                 events=step.events, clock_epoch=clock_epoch, players=list(held.values()),
                 booked=step.booked, movements=step.movements, round=step.round,
                 request=request))
-        except BaseException:
+        except (TableConflict, JournalLeaseLost, JournalRejected):
+            # Refused before the commit: nothing of the step is recorded, so its debits are
+            # rolled back now (the player's journal is still held).
             await self._undo(cfg, step, held)
             raise
+        # Any other failure (the database went away during COMMIT) leaves the outcome unknown:
+        # the debits stay applied-but-unbooked, and the outbox rule settles them (rolled back by
+        # the player's next call or the reconciler only if the step did not commit).
         await self._pay(cfg, step.movements)
         balance = next((m.balance_after for w, m in reversed(step.debits)
                         if w.player_key == session.player_key), None)
@@ -303,6 +316,11 @@ class TableService:
             try:
                 async with self._tables.hold_players([key]) as held:
                     pj = held[key].journal
+                    if m.kind is MoneyKind.CREDIT and not await self._stakes_resolved(
+                            pj, party, m.round_id):
+                        log.warning("credit %s waits for the player's stakes of its round",
+                                    m.transaction_id)
+                        continue
                     await money.send(pj, self._wallet, party, m)
                     if m.kind is MoneyKind.ROLLBACK:
                         await pj.settle_movement(m.debit_transaction_id,
@@ -310,6 +328,18 @@ class TableService:
             except Exception as exc:
                 log.warning("%s %s left for the reconciler: %s", m.kind.value,
                             m.transaction_id, exc)
+
+    async def _stakes_resolved(self, pj: PlayerJournal, party: Party, round_id: str) -> bool:
+        """Settle the player's open debits and rollbacks of ``round_id`` (a sit-out refund the
+        wallet did not confirm yet); True when none is left open, so the credit may go."""
+        def pending(rows: Sequence[Movement]) -> list[Movement]:
+            return [r for r in rows if r.round_id == round_id and r.kind is not MoneyKind.CREDIT
+                    and r.is_open]
+        rows = pending(await pj.open_movements())
+        if rows:
+            await money.reconcile(pj, self._wallet, party, rows)
+            rows = pending(await pj.open_movements())
+        return not rows
 
     async def _debit(self, cfg: TableConfig, step: _Step, held: Mapping[str, HeldPlayer],
                      who: Who, *, round_id: str, tag: str, amount: int) -> Movement:
