@@ -103,7 +103,9 @@ async def tables_stack(database_templates: DatabaseTemplates, logs: Path,
 async def te2e(database_templates: DatabaseTemplates, tmp_path_factory: Any
                ) -> AsyncIterator[Tables]:
     async with tables_stack(database_templates, Path(tmp_path_factory.mktemp("tables")), [
-            _table("vip-e2e"), _table("vip-insurance"), _table("vip-resume")]) as t:
+            _table("vip-e2e"), _table("vip-insurance"), _table("vip-resume"),
+            {"id": "electronic-e2e", "variant": "electronic-h17", "seats": 5, "currency": "EUR",
+             "brands": ["demo-casino"], "betting_s": 1.5, "decision_s": 1.5}]) as t:
         yield t
 
 
@@ -321,3 +323,40 @@ async def test_insurance_at_a_table_seat_behind_live_and_behind_preset(te2e: Tab
                for r in json.loads(seen[-1].payload_json)["results"]}
     assert results == {a.pid: (1500, 2000), b.pid: (1500, 2000), c.pid: (3000, 4000)}
     await _until(lambda: _balances(t, a, b, c), (START + 500, START + 500, START + 1000))
+
+
+async def test_the_electronic_table_plays_its_stations_and_has_no_bet_behind(
+        te2e: Tables) -> None:
+    """Two stations, betting closed by its time (nobody presses Deal Now), both decisions time
+    out (stand); the other operator's brand does not offer this table."""
+    t = te2e
+    tid = "electronic-e2e"
+    a, b = await _player(t, "dev-operator"), await _player(t, "dev-operator")
+    c = await _player(t, "other-operator")
+    stub = t.tables[2]
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=2),
+                            metadata=c.md)
+    assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=1), metadata=a.md)
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=2), metadata=b.md)
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=500)]), metadata=a.md)
+    with pytest.raises(grpc.aio.AioRpcError) as behind:
+        await stub.PlaceBets(tb.PlaceBetsRequest(request_id="bb", table_id=tid, bets=[
+            tb.Bet(seat=1, stake=500, behind=True)]), metadata=b.md)
+    assert behind.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=2, stake=700)]), metadata=b.md)
+    # Only seat 1 presses Deal Now (with the round's cards): betting still closes by its time.
+    # Seats 17 and 17; the dealer's 6 T draws 5: 21 beats both.
+    await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid, forced_cards=[
+        "TS", "9H", "6S", "7C", "8D", "TD", "5C"]), metadata=a.md)
+    seen = await _events_until(t.tables[0], a.md, tid, "round_finished")
+    timed_out = [json.loads(e.payload_json)["seat"] for e in seen
+                 if e.kind == "decision_timed_out"]
+    assert timed_out == [1, 2]  # seat 1 (the players' right) plays first
+    results = {r["player_id"]: (r["staked"], r["paid"])
+               for r in json.loads(seen[-1].payload_json)["results"]}
+    assert results == {a.pid: (500, 0), b.pid: (700, 0)}
+    await _until(lambda: _balances(t, a, b), (START - 500, START - 700))

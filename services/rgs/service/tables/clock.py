@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from rgs.service.errors import ServiceError
 from rgs.service.ports import JournalError, JournalLeaseLost
@@ -33,21 +34,33 @@ class TableClock:
         self._interval_s = interval_s
         #: table id -> epoch of the leases held now.
         self.held: dict[str, int] = {}
+        self._renewed: dict[str, float] = {}
+        self._tried: dict[str, float] = {}
 
     async def run_once(self) -> int:
         """One pass over every table: take or renew its lease, fire what is due. Returns how
         many transitions were committed."""
         fired = 0
+        now = time.monotonic()
         for table_id in self._ids:
-            try:
-                epoch = await self._tables.take_clock(table_id, self._holder, self._ttl_s)
-            except JournalError as exc:
-                log.warning("table %s clock lease not taken: %s", table_id, exc)
-                self.held.pop(table_id, None)
-                continue
-            if epoch is None:
-                self.held.pop(table_id, None)
-                continue
+            epoch: int | None = self.held.get(table_id)
+            # The lease is taken or renewed three times per its length, not on every pass
+            # (every replica tries every table: that is the database's steady load).
+            if epoch is None or now - self._renewed.get(table_id, 0.0) >= self._ttl_s / 3:
+                if epoch is None and now - self._tried.get(table_id, 0.0) < self._ttl_s / 3:
+                    continue
+                self._tried[table_id] = now
+                try:
+                    epoch = await self._tables.take_clock(table_id, self._holder,
+                                                          self._ttl_s)
+                except JournalError as exc:
+                    log.warning("table %s clock lease not taken: %s", table_id, exc)
+                    self.held.pop(table_id, None)
+                    continue
+                if epoch is None:
+                    self.held.pop(table_id, None)
+                    continue
+                self._renewed[table_id] = now
             if self.held.get(table_id) != epoch:
                 log.info("table %s clock taken (epoch %d)", table_id, epoch)
             self.held[table_id] = epoch
