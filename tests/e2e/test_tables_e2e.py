@@ -318,11 +318,13 @@ async def test_insurance_at_a_table_seat_behind_live_and_behind_preset(te2e: Tab
     await _events_until(stub, a.md, tid, "decision_due")
     await stub.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=rid, seat=1,
                                  hand=0, action="stand"), metadata=a.md)
+    # The Act that ended the round paid every player before it answered (the actor's credit
+    # under the journal the Act holds, the others' under theirs).
+    assert await _balances(t, a, b, c) == (START + 500, START + 500, START + 1000)
     seen = await _events_until(stub, a.md, tid, "round_finished")
     results = {r["player_id"]: (r["staked"], r["paid"])
                for r in json.loads(seen[-1].payload_json)["results"]}
     assert results == {a.pid: (1500, 2000), b.pid: (1500, 2000), c.pid: (3000, 4000)}
-    await _until(lambda: _balances(t, a, b, c), (START + 500, START + 500, START + 1000))
 
 
 async def test_the_electronic_table_plays_its_stations_and_has_no_bet_behind(

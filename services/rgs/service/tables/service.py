@@ -289,7 +289,7 @@ class TableService:
         # Any other failure (the database went away during COMMIT) leaves the outcome unknown:
         # the debits stay applied-but-unbooked, and the outbox rule settles them (rolled back by
         # the player's next call or the reconciler only if the step did not commit).
-        await self._pay(cfg, step.movements)
+        await self._pay(cfg, step.movements, held)
         balance = next((m.balance_after for w, m in reversed(step.debits)
                         if w.player_key == session.player_key), None)
         return replace(answer, balance=balance)
@@ -306,28 +306,32 @@ class TableService:
             except Exception as exc:
                 log.warning("rollback of %s postponed: %s", m.transaction_id, exc)
 
-    async def _pay(self, cfg: TableConfig, movements: Sequence[tuple[str, Movement]]) -> None:
-        """Send the credits and refunds a transition wrote, each under its player's journal;
-        what is not confirmed stays open for the reconciler."""
+    async def _pay(self, cfg: TableConfig, movements: Sequence[tuple[str, Movement]],
+                   held: Mapping[str, HeldPlayer]) -> None:
+        """Send the credits and refunds a transition wrote, each under its player's journal
+        (the one this call already holds, else taken now); what is not confirmed stays open
+        for the reconciler."""
         for key, m in movements:
             operator_id, _, player_id = key.partition("/")
             party = Party(operator_id=operator_id, brand_id=m.brand_id, player_id=player_id,
                           session_id=m.session_id, currency=m.currency)
             try:
-                async with self._tables.hold_players([key]) as held:
-                    pj = held[key].journal
-                    if m.kind is MoneyKind.CREDIT and not await self._stakes_resolved(
-                            pj, party, m.round_id):
-                        log.warning("credit %s waits for the player's stakes of its round",
-                                    m.transaction_id)
-                        continue
-                    await money.send(pj, self._wallet, party, m)
-                    if m.kind is MoneyKind.ROLLBACK:
-                        await pj.settle_movement(m.debit_transaction_id,
-                                                 MovementStatus.ROLLED_BACK, None)
+                if key in held:
+                    await self._send(held[key].journal, party, m)
+                else:
+                    async with self._tables.hold_players([key]) as mine:
+                        await self._send(mine[key].journal, party, m)
             except Exception as exc:
                 log.warning("%s %s left for the reconciler: %s", m.kind.value,
                             m.transaction_id, exc)
+
+    async def _send(self, pj: PlayerJournal, party: Party, m: Movement) -> None:
+        if m.kind is MoneyKind.CREDIT and not await self._stakes_resolved(pj, party, m.round_id):
+            log.warning("credit %s waits for the player's stakes of its round", m.transaction_id)
+            return
+        await money.send(pj, self._wallet, party, m)
+        if m.kind is MoneyKind.ROLLBACK:
+            await pj.settle_movement(m.debit_transaction_id, MovementStatus.ROLLED_BACK, None)
 
     async def _stakes_resolved(self, pj: PlayerJournal, party: Party, round_id: str) -> bool:
         """Settle the player's open debits and rollbacks of ``round_id`` (a sit-out refund the
