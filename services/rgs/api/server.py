@@ -197,7 +197,8 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
     if web_listen:
         try:
             web = await start_web_edge(game=game, calls=calls, brands=list(game.brands()),
-                                       listen=web_listen, tls=tls, grace_s=grace_s)
+                                       listen=web_listen, tls=tls, grace_s=grace_s,
+                                       tables=table_servicer.calls if table_servicer else None)
         except BaseException:
             await server.stop(None)
             raise
