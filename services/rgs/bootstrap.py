@@ -23,7 +23,9 @@ import grpc
 from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
 from rgs.config import ConfigError, RgsSettings
 from rgs.config import platform as load_platform
-from rgs.journal.postgres import PoolMode, PostgresJournal
+from rgs.journal.leases import PlayerHolds, holder_name
+from rgs.journal.postgres import PoolMode, PostgresJournal, PostgresPlayerJournal
+from rgs.journal.tables import PostgresTables
 from rgs.math import hints
 from rgs.observability.certificates import publish_expiry, publish_file_expiry
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
@@ -39,6 +41,8 @@ from rgs.service.model import Brand
 from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
 from rgs.service.reconciler import Reconciler
+from rgs.service.tables.clock import TableClock
+from rgs.service.tables.service import TableService
 from rgs.variants import VARIANTS
 from rgs.variants.options import effective_rules
 from rgs.wallet.grpc_wallet import GrpcWallet, GrpcWalletSettings
@@ -104,6 +108,9 @@ class App:
     reconciler: Reconciler
     #: The certified RNG when this app deals with it (None with injected cards).
     rng: CertifiedRng | None = None
+    #: Shared tables and their clock (None without configured tables or PostgreSQL).
+    tables: TableService | None = None
+    table_clock: TableClock | None = None
 
     @property
     def rng_health(self) -> RngHealth | None:
@@ -117,6 +124,8 @@ class App:
         if settings.reconcile_interval_s > 0:
             self.background.append(asyncio.create_task(
                 self.reconciler.run_forever(settings.reconcile_interval_s)))
+        if self.table_clock is not None:
+            self.background.append(asyncio.create_task(self.table_clock.run_forever()))
 
     async def close(self) -> None:
         """Stop background work, then close adapters in reverse order of opening."""
@@ -189,6 +198,17 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     platform = platform or load_platform(settings)
     brands = platform.brands
     closers: list[Callable[[], Awaitable[None]]] = []
+    pg_tables: PostgresTables | None = None
+    if journal is None and platform.tables:
+        # Shared tables live in the journal's database; they need PostgreSQL (LISTEN/NOTIFY,
+        # the players' leases), so a build with another journal has none.
+        pg_tables = await PostgresTables.connect(
+            database_url(settings), PlayerHolds(
+                wait_s=settings.lock_wait_s, lease_s=settings.player_lease_s,
+                advisory_lock=settings.database_pool_mode == "session"),
+            PostgresPlayerJournal, max_size=max(4, settings.database_pool_size // 2),
+            pool_mode=settings.database_pool_mode)
+        closers.append(pg_tables.close)
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
@@ -220,8 +240,17 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),
                             max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s))
+    tables: TableService | None = None
+    table_clock: TableClock | None = None
+    if pg_tables is not None:
+        tables = TableService(tables=pg_tables, wallet=wallet, cards=cards,
+                              configs=platform.tables, clock=clock,
+                              test_mode=settings.test_mode)
+        await tables.open_tables()
+        table_clock = TableClock(service=tables, tables=pg_tables,
+                                 table_ids=list(platform.tables), holder=holder_name())
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
-               rng=rng, closers=closers)
+               rng=rng, closers=closers, tables=tables, table_clock=table_clock)
 
 
 async def serve(settings: RgsSettings, app: App,
@@ -230,7 +259,7 @@ async def serve(settings: RgsSettings, app: App,
     tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
            if settings.tls_cert_file and settings.tls_key_file else None)
     running = await start_server(
-        game=app.game, office=app.office, listen=settings.listen, tls=tls,
+        game=app.game, office=app.office, listen=settings.listen, tls=tls, tables=app.tables,
         interceptors=interceptors,
         connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
                                      max_age_grace_s=settings.max_connection_age_grace_s),

@@ -33,6 +33,7 @@ from pydantic import (
 from rgs.engine import EngineError, SideBetKind, TableLimits
 from rgs.service.common import TENANT_ID_PATTERN
 from rgs.service.model import Brand
+from rgs.service.tables.model import TableConfig
 from rgs.variants import VARIANTS
 from rgs.variants.options import OptionError, VariantOptions, check_options
 
@@ -101,6 +102,8 @@ class Platform:
 
     operators: Mapping[str, Operator] = field(default_factory=dict)
     brands: Mapping[str, Brand] = field(default_factory=dict)
+    #: Shared tables by id (players of several brands and operators at one table).
+    tables: Mapping[str, TableConfig] = field(default_factory=dict)
 
     def with_wallets(self, **changes: Mapping[str, Any]) -> Platform:
         """A copy with some operators' wallet fields replaced (``operator id -> fields``), e.g.
@@ -109,7 +112,7 @@ class Platform:
         ops = dict(self.operators)
         for op_id, fields in changes.items():
             ops[op_id] = replace(ops[op_id], wallet=replace(ops[op_id].wallet, **fields))
-        return Platform(operators=MappingProxyType(ops), brands=self.brands)
+        return Platform(operators=MappingProxyType(ops), brands=self.brands, tables=self.tables)
 
 
 # --------------------------------------------------------------------------- the file's models
@@ -216,8 +219,20 @@ class _OperatorModel(_Strict):
     brands: list[_BrandModel] = Field(min_length=1)
 
 
+class _TableModel(_Strict):
+    id: _Id
+    variant: str
+    seats: int = Field(ge=1, le=7)
+    currency: _Currency
+    limits: _LimitsModel | None = None
+    brands: list[_Id] = Field(min_length=1)
+    betting_s: float = Field(default=15.0, ge=0.2, le=300)
+    decision_s: float = Field(default=15.0, ge=0.2, le=300)
+
+
 class _PlatformModel(_Strict):
     operators: list[_OperatorModel] = Field(min_length=1)
+    tables: list[_TableModel] = Field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- loading
@@ -291,9 +306,48 @@ class _Resolver:
                     brands[b.id] = brand
             operators[op.id] = Operator(id=op.id, wallet=wallet,
                                         brands=tuple(b.id for b in op.brands))
+        tables: dict[str, TableConfig] = {}
+        for i, tm in enumerate(model.tables):
+            table = self._table(f"tables[{i}]", tm, brands)
+            if tm.id in tables:
+                self._fail(f"tables[{i}].id", f"table {tm.id} appears twice")
+            if table is not None:
+                tables[tm.id] = table
         if self._errors:
             raise PlatformError("\n".join(self._errors))
-        return Platform(operators=MappingProxyType(operators), brands=MappingProxyType(brands))
+        return Platform(operators=MappingProxyType(operators), brands=MappingProxyType(brands),
+                        tables=MappingProxyType(tables))
+
+    def _table(self, where: str, t: _TableModel, brands: Mapping[str, Brand]
+               ) -> TableConfig | None:
+        rules = VARIANTS.get(t.variant)
+        if rules is None:
+            self._fail(f"{where}.variant", f"unknown variant {t.variant[:64]!r} (known: "
+                       f"{', '.join(VARIANTS)})")
+            return None
+        ok = True
+        if t.seats > rules.max_boxes:
+            self._fail(f"{where}.seats", f"{t.variant} has at most {rules.max_boxes} boxes")
+            ok = False
+        for j, b in enumerate(t.brands):
+            brand = brands.get(b)
+            if brand is None:
+                self._fail(f"{where}.brands[{j}]", f"no brand {b} in this file")
+                ok = False
+            elif t.variant not in brand.variants or t.currency not in brand.currencies:
+                self._fail(f"{where}.brands[{j}]", f"brand {b} does not offer {t.variant} in "
+                           f"{t.currency}")
+                ok = False
+        try:
+            limits = TableLimits(**t.limits.model_dump()) if t.limits else rules.limits
+        except EngineError as exc:
+            self._fail(f"{where}.limits", str(exc))
+            return None
+        if not ok:
+            return None
+        return TableConfig(id=t.id, variant=t.variant, seats=t.seats, currency=t.currency,
+                           limits=limits, brands=tuple(t.brands), betting_s=t.betting_s,
+                           decision_s=t.decision_s)
 
     def _file(self, p: Path | None) -> Path | None:
         return None if p is None else (p if p.is_absolute() else self._base / p)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import json
 import os
 import random
 import shutil
@@ -51,6 +52,8 @@ from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.operator.v1 import operator_pb2_grpc
+from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.generated.table.v1 import table_pb2_grpc
 from rgs.journal.migrate import migrate
 from rgs.journal.postgres import PostgresJournal
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
@@ -60,6 +63,10 @@ from support.platforms import write_platform_file
 
 CHAOS_SECONDS = float(os.environ.get("RGS_CHAOS_SECONDS", "30"))
 PLAYERS = int(os.environ.get("RGS_CHAOS_PLAYERS", "10"))
+#: Players at the shared table (seats 1..TABLE_PLAYERS), betting on their seat and behind the
+#: next one.
+TABLE_PLAYERS = 4
+TABLE = "chaos-vip"
 SEED = int(os.environ.get("RGS_CHAOS_SEED", str(int(time.time()))))
 KILLS = max(3, int(CHAOS_SECONDS // 10))
 START = 10_000_000
@@ -109,6 +116,8 @@ class Stats:
     kills: int = 0
     failed_starts: int = 0
     pg_restarts: int = 0
+    table_bets: int = 0
+    table_decisions: int = 0
 
 
 def _reason(err: grpc.aio.AioRpcError) -> str:
@@ -138,6 +147,7 @@ class Cluster:
     games: list[Any]
     operators: list[Any]
     stop_at: float
+    tables: list[Any] = field(default_factory=list)
 
 
 class Player:
@@ -259,6 +269,101 @@ class Player:
             self.stats.rounds_voided_by_operator += 1
         except Refused as exc:
             self.stats.refusals[f"void:{exc.reason}"] += 1
+
+
+class TablePlayer(Player):
+    """A player at the shared table: bets on their seat (and behind the next seat), presses
+    Deal Now, hits or stands when their hand is due, lets the clock time some decisions out."""
+
+    def __init__(self, pid: str, seat: int, cluster: Cluster, stats: Stats,
+                 rng: random.Random) -> None:
+        super().__init__(pid, cluster, stats, rng)
+        self.seat = seat
+        self.games = cluster.tables
+
+    async def tcall(self, method: str, req: Any) -> Any:
+        """A table call to any replica; retryable failures repeat the same request."""
+        give_up = time.monotonic() + 120
+        while True:
+            stub = self.rng.choice(self.c.tables)
+            try:
+                return await getattr(stub, method)(req, metadata=self.md, timeout=15)
+            except grpc.aio.AioRpcError as err:
+                if err.code() not in RETRYABLE:
+                    raise Refused(_reason(err)) from err
+                self.stats.retries += 1
+                self.stats.retry_reasons[f"table:{_reason(err)}"] += 1
+                assert time.monotonic() < give_up, f"{method} kept failing: {err.details()}"
+                await asyncio.sleep(self.rng.uniform(0.05, 0.3))
+
+    async def snapshot(self) -> dict[str, Any]:
+        while True:
+            stub = self.rng.choice(self.c.tables)
+            call = stub.WatchTable(tb.WatchTableRequest(table_id=TABLE), metadata=self.md,
+                                   timeout=10)
+            try:
+                async for item in call:
+                    return dict(json.loads(item.snapshot.state_json))
+            except grpc.aio.AioRpcError:
+                await asyncio.sleep(0.2)
+            finally:
+                call.cancel()
+
+    async def run(self) -> None:
+        resp = await self.call("CreateSession", op.CreateSessionRequest(
+            request_id=f"s-{self.pid}", brand_id=BRAND, player_id=self.pid), operator=True)
+        self.md = (("authorization", f"Bearer {resp.session_token}"),)
+        await self.tcall("TakeSeat", tb.TakeSeatRequest(request_id="seat", table_id=TABLE,
+                                                        seat=self.seat))
+        while time.monotonic() < self.c.stop_at:
+            await self.table_round()
+        deadline = time.monotonic() + 90
+        while (await self.snapshot())["phase"] != "idle":  # the last round plays out
+            assert time.monotonic() < deadline, "the table never went idle"
+            await asyncio.sleep(0.5)
+
+    async def table_round(self) -> None:
+        self.n += 1
+        bets = [tb.Bet(seat=self.seat, stake=self.rng.choice((1000, 2000)),
+                       perfect_pairs=self.rng.choice((0, 100)))]
+        if self.rng.random() < 0.6:
+            bets.append(tb.Bet(seat=self.seat % TABLE_PLAYERS + 1, stake=1000, behind=True,
+                               follow_double=self.rng.random() < 0.5,
+                               follow_split=self.rng.random() < 0.5,
+                               insurance=self.rng.choice((tb.BEHIND_INSURANCE_NEVER,
+                                                          tb.BEHIND_INSURANCE_ALWAYS))))
+        try:
+            await self.tcall("PlaceBets", tb.PlaceBetsRequest(
+                request_id=f"b{self.n}", table_id=TABLE, bets=bets))
+            self.stats.table_bets += 1
+        except Refused as exc:
+            self.stats.refusals[f"table:{exc.reason}"] += 1
+            await asyncio.sleep(0.3)
+            return
+        if self.rng.random() < 0.7:
+            with contextlib.suppress(Refused):
+                await self.tcall("DealNow", tb.DealNowRequest(request_id=f"n{self.n}",
+                                                              table_id=TABLE))
+        while time.monotonic() < self.c.stop_at + 60:
+            snap = await self.snapshot()
+            if snap["phase"] in ("idle", "betting") and snap["round_no"] != 0 and (
+                    snap["phase"] == "idle" or not any(b["seat"] == self.seat
+                                                       for b in snap["bets"])):
+                return
+            view = snap.get("round") or {}
+            to_act = view.get("to_act")
+            if snap["phase"] == "playing" and to_act and to_act[0] == self.seat \
+                    and self.rng.random() < 0.8:
+                action = self.rng.choice(("stand", "hit"))
+                try:
+                    await self.tcall("Act", tb.ActRequest(
+                        request_id=f"a{self.n}-{snap['seq']}", table_id=TABLE,
+                        round_id=snap["round_id"], seat=self.seat, hand=to_act[1],
+                        action=action))
+                    self.stats.table_decisions += 1
+                except Refused as exc:
+                    self.stats.refusals[f"table:{exc.reason}"] += 1
+            await asyncio.sleep(0.2)
 
 
 async def inject_faults(control: Any, stats: Stats, rng: random.Random, stop_at: float) -> None:
@@ -413,6 +518,10 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
         procs.append(wallet)
         platform_file = write_platform_file(tmp_path / "platform.json",
                                             {"dev-operator": wallet.target},
+                                            tables=[{"id": TABLE, "variant": "vip-platinum",
+                                                     "seats": 7, "currency": "EUR",
+                                                     "brands": [BRAND], "betting_s": 2,
+                                                     "decision_s": 2}],
                                             # Both, so a 5 s lease (transaction mode) is
                                             # legal: at least twice the slowest wallet's.
                                             **{"dev-operator": {"timeout_s": 1},
@@ -433,7 +542,8 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
         channels.append(wallet_channel)
         control = sandbox_pb2_grpc.SandboxControlServiceStub(wallet_channel)
         pids = [f"chaos-{SEED}-{i}" for i in range(PLAYERS)]
-        for pid in pids:
+        table_pids = [f"chaos-{SEED}-t{i}" for i in range(TABLE_PLAYERS)]
+        for pid in (*pids, *table_pids):
             await control.CreatePlayer(sandbox_pb2.CreatePlayerRequest(player=sandbox_pb2.Player(
                 player_id=pid, currency="EUR", balance=START)), metadata=WALLET_AUTH)
 
@@ -443,8 +553,11 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
                           games=[blackjack_pb2_grpc.BlackjackServiceStub(c)
                                  for c in channels[:2]],
                           operators=[operator_pb2_grpc.OperatorServiceStub(c)
-                                     for c in channels[:2]], stop_at=stop_at)
+                                     for c in channels[:2]], stop_at=stop_at,
+                          tables=[table_pb2_grpc.TableServiceStub(c) for c in channels[:2]])
         players = [Player(pid, cluster, stats, random.Random(rng.random())) for pid in pids]
+        players += [TablePlayer(pid, i + 1, cluster, stats, random.Random(rng.random()))
+                    for i, pid in enumerate(table_pids)]
         chaos = [
             asyncio.create_task(inject_faults(control, stats, random.Random(rng.random()),
                                               stop_at)),
@@ -474,12 +587,14 @@ async def test_money_invariant_holds_under_wallet_faults_kills_and_a_database_re
         print(f"  kills(SIGKILL+restart)={stats.kills} (failed starts {stats.failed_starts}) "
               f"postgres_restarts={stats.pg_restarts}")
         print(f"  client retries={stats.retries} by reason {dict(stats.retry_reasons)}")
+        print(f"  table: bets={stats.table_bets} decisions={stats.table_decisions}")
         print(f"  final refusals seen by players: {dict(stats.refusals)}")
-        counts = await check_money(rgs_db, wallet_db, pids)
+        counts = await check_money(rgs_db, wallet_db, [*pids, *table_pids])
         print(f"  journal and wallet agree to the cent: {counts}")
         assert stats.kills == KILLS and stats.pg_restarts == 1
         assert set(stats.variants) == set(VARIANTS) and sum(stats.faults_fired.values()) > 0
         assert "INVALID_BET" not in stats.refusals
+        assert stats.table_bets > 0 and counts["table_rounds"] > 0
     finally:
         for ch in channels:
             await ch.close()
@@ -501,11 +616,13 @@ async def check_money(rgs_db: str, wallet_db: str, pids: list[str]) -> dict[str,
         outbox = await rj.fetch("SELECT transaction_id, round_id, kind, amount, status, "
                                 "attempts FROM rgs.wallet_transactions")
         txs = await wj.fetch(
-            "SELECT transaction_id, kind, round_id, amount, balance_change, seq, "
+            "SELECT transaction_id, kind, round_id, player_id, amount, balance_change, seq, "
             "debit_transaction_id, rolled_back_by FROM sandbox_wallet.transactions "
             "WHERE player_id = ANY($1::text[])", pids)
         balances = await wj.fetch("SELECT player_id, balance FROM sandbox_wallet.players "
                                   "WHERE player_id = ANY($1::text[])", pids)
+        table_rounds = await rj.fetch("SELECT round_id, status FROM rgs.table_rounds")
+        shares = await rj.fetch("SELECT round_id, staked, paid FROM rgs.table_round_players")
     finally:
         await rj.close()
         await wj.close()
@@ -528,6 +645,10 @@ async def check_money(rgs_db: str, wallet_db: str, pids: list[str]) -> dict[str,
         by_kind[t["round_id"]][t["kind"]] += abs(t["balance_change"])
     expected = {r["round_id"]: (0 if r["status"] == "voided"
                                 else r["total_staked"] - r["total_paid"]) for r in rounds}
+    # A shared table's round: each player's share (a round refunded or never dealt has none).
+    assert {r["status"] for r in table_rounds} <= {"settled", "voided"}
+    for sh in shares:
+        expected[sh["round_id"]] = expected.get(sh["round_id"], 0) + sh["staked"] - sh["paid"]
     for rid in set(net) | set(expected):
         k = by_kind[rid]
         assert k["debit"] - k["rollback"] - k["credit"] == net[rid]
@@ -563,14 +684,15 @@ async def check_money(rgs_db: str, wallet_db: str, pids: list[str]) -> dict[str,
             assert all(o["status"] in ("rolled_back", "refused") for o in rows
                        if o["kind"] == "debit"), r["round_id"]
 
-    # A debit is never rolled back after a credit of its round was applied.
+    # A debit is never rolled back after a credit of its round was applied (to its player: a
+    # shared table's round pays several players).
     first_credit = {}
     for t in sorted(txs, key=lambda t: t["seq"]):
         if t["kind"] == "credit":
-            first_credit.setdefault(t["round_id"], t["seq"])
+            first_credit.setdefault((t["round_id"], t["player_id"]), t["seq"])
     for t in txs:
         if t["kind"] == "rollback" and t["balance_change"] != 0:
-            assert t["seq"] < first_credit.get(t["round_id"], 1 << 62)
+            assert t["seq"] < first_credit.get((t["round_id"], t["player_id"]), 1 << 62)
 
     statuses = collections.Counter(r["status"] for r in rounds)
     return {"rounds": len(rounds), "settled": statuses["settled"],
@@ -580,4 +702,5 @@ async def check_money(rgs_db: str, wallet_db: str, pids: list[str]) -> dict[str,
             "outbox_rows_retried": sum(1 for o in outbox if o["attempts"] > 1),
             "rollbacks_applied": sum(1 for t in txs if t["kind"] == "rollback"
                                      and t["balance_change"] != 0),
-            "staked_minus_paid": total_expected}
+            "staked_minus_paid": total_expected, "table_rounds": len(table_rounds),
+            "table_shares": len(shares)}

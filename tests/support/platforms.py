@@ -24,6 +24,7 @@ def sandbox_platform(wallets: Mapping[str, str]) -> Platform:
 
 def write_platform_file(path: Path, wallets: Mapping[str, str],
                         brand_fields: Mapping[str, Mapping[str, Any]] | None = None,
+                        tables: list[dict[str, Any]] | None = None,
                         **wallet_fields: Mapping[str, Any]) -> Path:
     """A copy of the shipped platform file at ``path`` with the wallets' addresses (operator ->
     target), any other wallet fields (operator -> fields) and brand fields (brand -> fields)
@@ -40,5 +41,7 @@ def write_platform_file(path: Path, wallets: Mapping[str, str],
             f = wallet.get(ref, {}).get("file") if isinstance(wallet.get(ref), dict) else None
             if f:
                 wallet[ref]["file"] = str(DEFAULT_PLATFORM_FILE.parent / f)
+    if tables is not None:  # the shared tables instead of the sandbox's
+        raw["tables"] = tables
     path.write_text(json.dumps(raw, indent=1), "utf-8")
     return path

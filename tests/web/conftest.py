@@ -3,18 +3,20 @@ RGS process in test mode with its browser edge on) over real PostgreSQL database
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import grpc
 import pytest_asyncio
-from web_stack import OTHER_ORIGIN, STUDIO_ORIGIN, Web
+from web_stack import OTHER_ORIGIN, STUDIO_ORIGIN, WEB_TABLES, Web
 
 from e2e.e2e_servers import free_port, start_stack
 from rgs.bootstrap import add_dev_operator_keys
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
 from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.journal.postgres import PostgresJournal
+from rgs.platform_file import DEFAULT_PLATFORM_FILE
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2_grpc
 from support.databases import RGS_TEMPLATE, SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
 
@@ -34,7 +36,8 @@ async def web(database_templates: DatabaseTemplates, tmp_path_factory: object
         rgs_db=rgs_db, wallet_dbs={"dev-operator": wallet_db, "other-operator": other_db},
         replicas=1, logs=logs, env={"RGS_WEB_LISTEN": f"127.0.0.1:{port}"},
         brand_fields={"demo-casino": {"web_origins": [STUDIO_ORIGIN]},
-                      "other-casino": {"web_origins": [OTHER_ORIGIN]}})
+                      "other-casino": {"web_origins": [OTHER_ORIGIN]}},
+        tables=[*json.loads(DEFAULT_PLATFORM_FILE.read_text("utf-8"))["tables"], *WEB_TABLES])
     channel = grpc.aio.insecure_channel(stack.replicas[0].target)
     wallet_channels = {o: grpc.aio.insecure_channel(w.target) for o, w in stack.wallets.items()}
     try:

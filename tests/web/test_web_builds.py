@@ -47,7 +47,7 @@ def test_the_client_generated_from_proto_is_committed(tmp_path: Path) -> None:
         "local: node_modules/.bin/protoc-gen-es", f"local: {_tool(CLIENT, 'protoc-gen-es')}")
         .replace("out: src/gen", f"out: {tmp_path / 'gen'}"))
     _run([str(buf), "generate", "../../proto", "--template", str(template),
-          "--path", "../../proto/rgs/blackjack"], CLIENT)
+          "--path", "../../proto/rgs/blackjack", "--path", "../../proto/rgs/table"], CLIENT)
     stale = _differences(tmp_path / "gen", CLIENT / "src" / "gen")
     assert not stale, (f"web/client/src/gen is stale ({stale}): run "
                        "`cd web/client && npm run all` and commit src/gen and dist")

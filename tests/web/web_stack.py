@@ -25,6 +25,12 @@ OTHER_ORIGIN = f"http://127.0.0.1:{free_port()}"
 EVIL_ORIGIN = f"http://127.0.0.1:{free_port()}"
 """An origin no brand allows."""
 START = 100_000
+#: The shared tables of the browser-edge tests, beside the sandbox's (each test its own table).
+WEB_TABLES = [
+    {"id": table_id, "variant": "vip-platinum", "seats": 7, "currency": "EUR",
+     "limits": {"main_min": 1000, "main_max": 500000, "side_min": 100, "side_max": 50000},
+     "brands": ["demo-casino", "other-casino"], "betting_s": 30, "decision_s": 30}
+    for table_id in ("vip-edge", "vip-edge-errors", "vip-browser")]
 _ids = itertools.count()
 
 

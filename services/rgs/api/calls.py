@@ -34,6 +34,19 @@ class Caller:
     origin: str | None = None
 
 
+async def player_session(game: GameService, caller: Caller, request: Message, *,
+                         allow_expired: bool = False) -> Session:
+    """The caller's session for a player call: the request's strings checked first (before
+    credentials are looked up or anything is logged), then the token, then a browser's origin
+    against the session's own brand."""
+    check_strings(request)
+    session = await game.authenticate(bearer_secret(caller.authorization),
+                                      allow_expired=allow_expired)
+    if caller.origin is not None:
+        check_origin(game.brand(session), caller.origin)
+    return session
+
+
 class BlackjackCalls:
     """``rgs.blackjack.v1.BlackjackService``: one method per RPC."""
 
@@ -42,12 +55,7 @@ class BlackjackCalls:
 
     async def _session(self, caller: Caller, request: Message, *,
                        allow_expired: bool = False) -> Session:
-        check_strings(request)  # before credentials are looked up or anything is logged
-        session = await self._game.authenticate(bearer_secret(caller.authorization),
-                                                allow_expired=allow_expired)
-        if caller.origin is not None:
-            check_origin(self._game.brand(session), caller.origin)
-        return session
+        return await player_session(self._game, caller, request, allow_expired=allow_expired)
 
     async def ListVariants(self, caller: Caller, request: bj.ListVariantsRequest
                            ) -> bj.ListVariantsResponse:

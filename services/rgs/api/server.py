@@ -32,6 +32,7 @@ from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
 from rgs.service.play import GameService
+from rgs.service.tables.service import TableService
 
 SERVICE_NAMES = (
     blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"].full_name,
@@ -154,7 +155,7 @@ class RunningServer:
 
 
 async def start_server(*, game: GameService, office: BackOffice, listen: str,
-                       tls: TlsFiles | None,
+                       tls: TlsFiles | None, tables: TableService | None = None,
                        interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
                        connections: ConnectionLimits = ConnectionLimits(),
                        on_certificate: Callable[[bytes], None] | None = None,
@@ -173,10 +174,18 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
         lenient_handler(operator_pb2.DESCRIPTOR.services_by_name["OperatorService"],
                         OperatorServicer(office), calls),
     ))
+    names: tuple[str, ...] = SERVICE_NAMES
+    table_servicer = None
+    if tables is not None:
+        from rgs.api.tables import TableServicer, table_handler
+        from rgs.generated.table.v1 import table_pb2
+        table_servicer = TableServicer(tables, game, office)
+        server.add_generic_rpc_handlers((table_handler(table_servicer, calls),))
+        names = (*names, table_pb2.DESCRIPTOR.services_by_name["TableService"].full_name)
     health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
-        (*SERVICE_NAMES, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+        (*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
          reflection.SERVICE_NAME), server)
     if tls is None:
         port = server.add_insecure_port(listen)
@@ -188,7 +197,8 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
     if web_listen:
         try:
             web = await start_web_edge(game=game, calls=calls, brands=list(game.brands()),
-                                       listen=web_listen, tls=tls, grace_s=grace_s)
+                                       listen=web_listen, tls=tls, grace_s=grace_s,
+                                       tables=table_servicer.calls if table_servicer else None)
         except BaseException:
             await server.stop(None)
             raise

@@ -43,11 +43,13 @@ async def _serve(context: Context, request: Message,
 
 
 class _Servicer:
-    """A servicer whose every method (the service descriptor's) runs the same-named method of
-    a calls object."""
+    """A servicer whose every unary method (the service descriptor's) runs the same-named
+    method of a calls object (a streaming method is the subclass's own)."""
 
     def __init__(self, calls: object, service_name: str, file: Any) -> None:
         for method in file.DESCRIPTOR.services_by_name[service_name].methods:
+            if method.server_streaming or method.client_streaming:
+                continue
             setattr(self, method.name, self._method(getattr(calls, method.name)))
 
     @staticmethod

@@ -38,6 +38,7 @@ from rgs.engine.errors import (
 from rgs.engine.model import (
     Action,
     BehindBet,
+    BehindFollowSkipped,
     BehindInsuranceSettled,
     BehindSettled,
     BehindStakeAdded,
@@ -81,7 +82,8 @@ from rgs.engine.rules import (
 )
 
 __all__ = [
-    "DECK", "Action", "ActionNotAllowed", "BehindBet", "BehindInsuranceSettled", "BehindSettled",
+    "DECK", "Action", "ActionNotAllowed", "BehindBet", "BehindFollowSkipped",
+    "BehindInsuranceSettled", "BehindSettled",
     "BehindStakeAdded", "BehindView", "BoxBet", "BoxView", "CardBurned", "CardDealt",
     "CardSource", "CashOutTable", "DealerPeeked", "EngineError", "Event", "ForcedCards",
     "HandSettled", "HandStatus", "HandView", "HoleCardRevealed", "InsuranceOffer",

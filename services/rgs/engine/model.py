@@ -228,6 +228,17 @@ class BehindStakeAdded(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BehindFollowSkipped(Event):
+    """A Bet Behind whose preset follows this double or split did not follow it: its player's
+    wallet did not fund the added stake (a shared table debits each bettor separately)."""
+
+    seat: int
+    hand: int
+    player: str
+    action: Action
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BehindSettled(Event):
     """A Bet Behind's stake on one hand was settled with that hand's outcome."""
 

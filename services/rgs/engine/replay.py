@@ -6,7 +6,16 @@ from collections.abc import Callable, Sequence
 
 from rgs.engine.cards import CardSource, ForcedCards, SequenceSource, Shoe, ShoeSource
 from rgs.engine.errors import ReplayMismatch
-from rgs.engine.model import CardDealt, Event, PlayerActed, RoundStarted, RoundVoided
+from rgs.engine.model import (
+    Action,
+    BehindFollowSkipped,
+    BehindStakeAdded,
+    CardDealt,
+    Event,
+    PlayerActed,
+    RoundStarted,
+    RoundVoided,
+)
 from rgs.engine.round import Round
 from rgs.engine.rules import RuleSet
 
@@ -39,9 +48,12 @@ def replay(rules: RuleSet, events: Sequence[Event], *,
             source = ForcedCards([*cards, *forced[len(cards):]],
                                  then=ShoeSource(Shoe.of_decks(rules.decks), pick))
     rnd = Round.deal(rules, source, start.boxes, start.limits)
-    for e in events:
+    for i, e in enumerate(events):
         if isinstance(e, PlayerActed):
-            rnd.act(e.seat, e.hand, e.action)
+            rnd.act(e.seat, e.hand, e.action, unfunded=_skipped_after(events, i))
+        elif (isinstance(e, BehindStakeAdded) and e.action is Action.INSURE
+              and len(rnd.events) == i):
+            rnd.insure_behind(e.seat, e.player)  # taken live, not by a preset at the deal
         elif isinstance(e, RoundVoided):
             rnd.void(e.reason)
     if list(rnd.events) != list(events):
@@ -52,3 +64,15 @@ def replay(rules: RuleSet, events: Sequence[Event], *,
         raise ReplayMismatch(f"replay produced {len(rnd.events)} events, the journal has "
                              f"{len(events)}", rule="replay")
     return rnd
+
+
+def _skipped_after(events: Sequence[Event], i: int) -> frozenset[str]:
+    """The Bet Behind players whose follow of the decision at ``i`` was not funded (their
+    :class:`BehindFollowSkipped` events come before the next decision)."""
+    out = set()
+    for e in events[i + 1:]:
+        if isinstance(e, PlayerActed):
+            break
+        if isinstance(e, BehindFollowSkipped):
+            out.add(e.player)
+    return frozenset(out)

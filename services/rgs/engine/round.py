@@ -25,6 +25,7 @@ from rgs.engine.cards import CARD_VALUE, CardSource
 from rgs.engine.errors import ActionNotAllowed, WrongHand, WrongPhase
 from rgs.engine.model import (
     Action,
+    BehindFollowSkipped,
     BehindStakeAdded,
     BoxBet,
     CardBurned,
@@ -38,7 +39,7 @@ from rgs.engine.model import (
     RoundView,
     RoundVoided,
 )
-from rgs.engine.money import Money, money_by_player, money_totals
+from rgs.engine.money import Money, box_money, money_by_player, money_totals
 from rgs.engine.rules import RuleSet, TableLimits
 from rgs.engine.settlement import (
     refund_all,
@@ -174,6 +175,11 @@ class Round:
         every Bet Behind player, so each one's wallet can be debited and credited."""
         return money_by_player(self._boxes)
 
+    def money_by_seat(self) -> dict[int, Money]:
+        """(staked, paid) of each box's own player on that box (Bet Behind stakes apart): what
+        a shared table's Hot Players count looks at."""
+        return {box.bet.seat: box_money(box)[0] for box in self._boxes}
+
     def view(self) -> RoundView:
         """The public state of the round (no hole card before it is revealed)."""
         return round_view(variant=self.rules.id, phase=self.phase, seq=self.seq,
@@ -221,8 +227,13 @@ class Round:
             return ActionNotAllowed, reason[1], reason[0]
         return None
 
-    def act(self, seat: int, hand: int, action: Action) -> tuple[Event, ...]:
-        """Apply a decision and return the events it produced (dealer play included)."""
+    def act(self, seat: int, hand: int, action: Action, *,
+            unfunded: frozenset[str] = frozenset()) -> tuple[Event, ...]:
+        """Apply a decision and return the events it produced (dealer play included).
+
+        ``unfunded``: Bet Behind players whose preset would follow this double or split but
+        whose added stake was not funded; they stay on the hand at their stake
+        (:class:`BehindFollowSkipped`)."""
         self.verify(seat, hand, action)
         start = len(self._events)
         self.seq += 1
@@ -230,8 +241,40 @@ class Round:
             self._insurance(seat, action is Action.INSURE)
         else:
             b, h = self._active  # type: ignore[misc]  # verify guarantees an active hand
-            self._play(b, h, action)
+            self._play(b, h, action, unfunded)
         return tuple(self._events[start:])
+
+    def behind_insurance_refusal(self, seat: int, player: str) -> str | None:
+        """Why ``player``'s Bet Behind on ``seat`` may not take insurance now, or None."""
+        if self.phase is not Phase.INSURANCE:
+            return "insurance is decided before play; the round is not in its insurance phase"
+        bi = self._seat_index.get(seat) if type(seat) is int else None
+        if bi is None:
+            return f"seat {seat!r} has no box in this round"
+        box = self._boxes[bi]
+        bet = next((bb for bb in box.bet.behind if bb.player == player), None)
+        if bet is None:
+            return f"{player} has no Bet Behind on seat {seat}"
+        if player in box.behind_insurance:
+            return f"{player} has already insured the Bet Behind on seat {seat}"
+        if actions.insurance_stake(bet.stake) <= 0:
+            return "the Bet Behind is too small to insure"
+        return None
+
+    def insure_behind(self, seat: int, player: str) -> tuple[Event, ...]:
+        """A Bet Behind player takes insurance live (while the round is in its insurance
+        phase), at half their stake; settled with the box's insurance."""
+        reason = self.behind_insurance_refusal(seat, player)
+        if reason is not None:
+            raise ActionNotAllowed(reason, rule="behind_insurance")
+        box = self._boxes[self._seat_index[seat]]
+        bet = next(bb for bb in box.bet.behind if bb.player == player)
+        cost = actions.insurance_stake(bet.stake)
+        box.behind_insurance[player] = cost
+        ev = BehindStakeAdded(seat=seat, hand=0, player=player, action=Action.INSURE,
+                              amount=cost)
+        self._emit(ev)
+        return (ev,)
 
     def legal_actions(self, seat: int, hand: int = 0) -> tuple[LegalAction, ...]:
         """The decisions open to (seat, hand) now, each with its cost or offer."""
@@ -408,7 +451,8 @@ class Round:
 
     # ------------------------------------------------------------------ playing decisions
 
-    def _play(self, b: int, h: int, action: Action) -> None:
+    def _play(self, b: int, h: int, action: Action,
+              unfunded: frozenset[str] = frozenset()) -> None:
         box = self._boxes[b]
         hd = box.hands[h]
         seat = box.bet.seat
@@ -426,7 +470,7 @@ class Round:
             hd.stake += added
             hd.doubled = True
             self._emit(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
-            self._follow(box, h, hd, action)
+            self._follow(box, h, hd, action, unfunded)
             self._deal_to(box, h)
             hd.done = True
             hd.status = HandStatus.BUSTED if hd.total > 21 else HandStatus.DOUBLED
@@ -436,7 +480,7 @@ class Round:
             hd.stake += added
             hd.doubled = True
             self._emit(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
-            self._follow(box, h, hd, action)
+            self._follow(box, h, hd, action, unfunded)
             self._deal_to(box, h)
             hd.power_pending = True
             hd.status = HandStatus.POWER_CHOICE
@@ -459,7 +503,7 @@ class Round:
             hd.from_split, hd.depth, hd.split_aces, hd.power_split = True, depth, aces, power
             box.hands.insert(h + 1, HandState([second], hd.stake, from_split=True, depth=depth,
                                               split_aces=aces, power_split=power))
-            self._follow(box, h, hd, action)
+            self._follow(box, h, hd, action, unfunded)
             self._deal_to(box, h)
             self._check_hand_end(box, hd)
         elif action is Action.SURRENDER:
@@ -473,13 +517,19 @@ class Round:
         if hd.done:
             self._advance()
 
-    def _follow(self, box: BoxState, h: int, hd: HandState, action: Action) -> None:
+    def _follow(self, box: BoxState, h: int, hd: HandState, action: Action,
+                unfunded: frozenset[str] = frozenset()) -> None:
         """Bet Behind stakes on hand ``h`` follow a double, or a split onto hand ``h + 1``, as
-        each bettor chose in advance."""
+        each bettor chose in advance (unless their added stake was ``unfunded``)."""
         for bb in box.bet.behind:
             if bb.player not in hd.behind:
                 continue
-            if action in (Action.DOUBLE, Action.POWER_DOUBLE) and bb.follow_double:
+            doubling = action in (Action.DOUBLE, Action.POWER_DOUBLE)
+            if bb.player in unfunded and (bb.follow_double if doubling else bb.follow_split):
+                self._emit(BehindFollowSkipped(seat=box.bet.seat, hand=h, player=bb.player,
+                                               action=action))
+                continue
+            if doubling and bb.follow_double:
                 added = hd.behind[bb.player]
                 hd.behind[bb.player] += added
                 self._emit(BehindStakeAdded(seat=box.bet.seat, hand=h, player=bb.player,

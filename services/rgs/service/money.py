@@ -148,8 +148,15 @@ async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
     debit belongs to a call that died before committing its round and is rolled back; an open
     credit or rollback is sent again (same transaction id, so the wallet applies it once).
     """
+    # A round's credit waits while a stake of that round (a debit or its rollback) is still
+    # unresolved: a debit is never rolled back after a credit of its round (a shared table's
+    # refunds and a later win of the same player could otherwise cross).
+    unresolved: set[str] = set()
     for m in movements:
         if not m.is_open:
+            continue
+        if m.kind is MoneyKind.CREDIT and m.round_id in unresolved:
+            log.warning("credit %s waits for its round's stakes", m.transaction_id)
             continue
         try:
             if m.kind is MoneyKind.DEBIT:
@@ -161,3 +168,5 @@ async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
                                               None)
         except (NotAllowedNow, Unavailable) as exc:
             log.warning("outbox row %s still open: %s", m.transaction_id, exc)
+            if m.kind is not MoneyKind.CREDIT:
+                unresolved.add(m.round_id)

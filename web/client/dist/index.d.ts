@@ -1,10 +1,18 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { BlackjackService } from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+import { TableService } from "./gen/rgs/table/v1/table_pb.js";
 export * from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+/** The shared tables' messages (rgs.table.v1), e.g. `table.BetSchema`: a namespace of its own,
+ * since some names (ActRequest, ...) are the player service's too. */
+export * as table from "./gen/rgs/table/v1/table_pb.js";
+export { TableService };
 export { Code, ConnectError, create };
 /** The player service's client: one method per RPC (ListVariants, Deal, Act, Settle, ...). */
 export type BlackjackClient = Client<typeof BlackjackService>;
+/** The shared tables' client: ListTables, WatchTable (a server stream), TakeSeat, PlaceBets,
+ * DealNow, Act, DecideInsurance, LeaveSeat. */
+export type TableClient = Client<typeof TableService>;
 /** Where and as whom a client calls. */
 export interface ClientOptions {
     /** The RGS browser edge, e.g. `https://rgs.example.com` (no trailing path). */
@@ -18,6 +26,10 @@ export interface ClientOptions {
 }
 /** A client of the player service that sends `authorization: Bearer <session token>`. */
 export declare function createBlackjackClient(options: ClientOptions): BlackjackClient;
+/** A client of the shared tables that sends `authorization: Bearer <session token>`.
+ * `watchTable` is an async iterable of events; after a disconnect, call it again with
+ * `fromSeq` = the last event number seen to get every missed event exactly once. */
+export declare function createTableClient(options: ClientOptions): TableClient;
 /** The `google.rpc.ErrorInfo` every RGS refusal carries (domain `rgs`). */
 export interface ErrorInfo {
     /** UPPER_SNAKE_CASE, e.g. INSUFFICIENT_FUNDS, STALE_SEQ, ACTION_NOT_ALLOWED. */

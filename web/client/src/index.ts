@@ -1,4 +1,4 @@
-// @rgs/client: the RGS player API for browsers.
+// @rgs/client: the RGS player API for browsers (the solo game and the shared tables).
 //
 // The messages, enums and the service descriptor are generated from proto/ (src/gen, by
 // `npm run generate`); this file adds the few things every studio needs around them: a client
@@ -15,12 +15,21 @@ import {
 } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { BlackjackService } from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+import { TableService } from "./gen/rgs/table/v1/table_pb.js";
 
 export * from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+/** The shared tables' messages (rgs.table.v1), e.g. `table.BetSchema`: a namespace of its own,
+ * since some names (ActRequest, ...) are the player service's too. */
+export * as table from "./gen/rgs/table/v1/table_pb.js";
+export { TableService };
 export { Code, ConnectError, create };
 
 /** The player service's client: one method per RPC (ListVariants, Deal, Act, Settle, ...). */
 export type BlackjackClient = Client<typeof BlackjackService>;
+
+/** The shared tables' client: ListTables, WatchTable (a server stream), TakeSeat, PlaceBets,
+ * DealNow, Act, DecideInsurance, LeaveSeat. */
+export type TableClient = Client<typeof TableService>;
 
 /** Where and as whom a client calls. */
 export interface ClientOptions {
@@ -34,19 +43,29 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-/** A client of the player service that sends `authorization: Bearer <session token>`. */
-export function createBlackjackClient(options: ClientOptions): BlackjackClient {
+function sessionTransport(options: ClientOptions) {
   const bearer: Interceptor = (next) => async (req) => {
     req.header.set("authorization", `Bearer ${options.sessionToken}`);
     return next(req);
   };
-  const transport = createConnectTransport({
+  return createConnectTransport({
     baseUrl: options.baseUrl,
     useBinaryFormat: options.useBinaryFormat ?? false,
     interceptors: [bearer],
     fetch: options.fetch,
   });
-  return createClient(BlackjackService, transport);
+}
+
+/** A client of the player service that sends `authorization: Bearer <session token>`. */
+export function createBlackjackClient(options: ClientOptions): BlackjackClient {
+  return createClient(BlackjackService, sessionTransport(options));
+}
+
+/** A client of the shared tables that sends `authorization: Bearer <session token>`.
+ * `watchTable` is an async iterable of events; after a disconnect, call it again with
+ * `fromSeq` = the last event number seen to get every missed event exactly once. */
+export function createTableClient(options: ClientOptions): TableClient {
+  return createClient(TableService, sessionTransport(options));
 }
 
 /** The `google.rpc.ErrorInfo` every RGS refusal carries (domain `rgs`). */

@@ -27,6 +27,7 @@ import {
 import { describeError } from "./errors.js";
 import { cardElement, hiddenCard } from "./cards.js";
 import { formatMoney, parseMoney } from "./money.js";
+import { startTables } from "./tables.js";
 
 const SEAT = 1;
 
@@ -403,6 +404,16 @@ async function start(token: string, forcedCards: string[]): Promise<void> {
   renderHistory(listed.lastRounds);
   el("login").hidden = true;
   el("bets").hidden = false;
+  void startTables(token, {
+    currency: listed.currency,
+    showError,
+    clearError,
+    forcedCards,
+    refreshBalance: async () => {
+      const got = await client.getBalance({}).catch(() => undefined);
+      if (got) setBalance(got.balance);
+    },
+  });
   // Resume: a round left unfinished (closed tab, lost connection) is shown where it stood.
   try {
     const open = await client.getRound({ roundId: "" });

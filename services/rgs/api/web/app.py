@@ -1,4 +1,5 @@
-"""The browser edge's ASGI application: CORS, the Connect service, the reference web table.
+"""The browser edge's ASGI application: CORS, the Connect services (the player service and,
+when the replica has shared tables, the table service), the reference web table.
 
 CORS follows :mod:`rgs.api.origins`: a preflight from an origin that some brand allows is
 answered (and any other refused with 403), a cross-origin call from such an origin gets the
@@ -8,6 +9,7 @@ A page the edge served itself (same origin: the reference web table) needs no br
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from importlib import resources
 from typing import Any
@@ -16,7 +18,8 @@ from urllib.parse import urlsplit
 from rgs.api.calls import BlackjackCalls
 from rgs.api.drain import CallsInFlight
 from rgs.api.origins import any_brand_allows
-from rgs.api.web.connect import ConnectApp
+from rgs.api.tables import TableCalls
+from rgs.api.web.connect import SERVICE, TABLE_SERVICE, ConnectApp
 from rgs.service.model import Brand
 
 Scope = dict[str, Any]
@@ -75,13 +78,25 @@ class WebApp:
     """CORS in front of the Connect service; the web table's files beside it."""
 
     def __init__(self, calls_object: BlackjackCalls, calls: CallsInFlight,
-                 brands: Iterable[Brand]) -> None:
-        self._connect = ConnectApp(calls_object, calls)
+                 brands: Iterable[Brand], *, tables: TableCalls | None = None,
+                 stopping: asyncio.Event | None = None) -> None:
+        self.stopping = stopping or asyncio.Event()
+        self._connect = ConnectApp(SERVICE, calls_object, calls, self.stopping)
+        self._services = {self._connect.path + "/": self._connect}
+        if tables is not None:
+            table_app = ConnectApp(TABLE_SERVICE, tables, calls, self.stopping)
+            self._services[table_app.path + "/"] = table_app
         self._brands = tuple(brands)
         self._prefix = self._connect.path + "/"
 
+    def _service(self, path: str) -> ConnectApp | None:
+        for prefix, app in self._services.items():
+            if path.startswith(prefix):
+                return app
+        return None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":
+        if scope["type"] == "lifespan":  # the first app answers it; the others resolve lazily
             await self._connect(scope, receive, send)
             return
         if scope["type"] != "http":
@@ -98,12 +113,12 @@ class WebApp:
         if scope["method"] == "OPTIONS" and cross and origin is not None:
             await self._preflight(scope, send, origin)
             return
-        if path.startswith(self._prefix):
+        service = self._service(path)
+        if service is not None:
             if not cross:  # the use cases see an Origin only when a brand's consent is needed
                 scope = {**scope, "headers": [(k, v) for k, v in scope.get("headers", ())
                                               if k.lower() != b"origin"]}
-            await self._connect(scope, receive,
-                                self._with_cors(send, origin if cross else None))
+            await service(scope, receive, self._with_cors(send, origin if cross else None))
             return
         if path in STATIC_FILES and scope["method"] in ("GET", "HEAD"):
             name, kind = STATIC_FILES[path]

@@ -1,7 +1,10 @@
-"""The player service in the Connect protocol, built from the service descriptor (no generated
-server code): every method runs the same-named use case of :class:`rgs.api.calls.BlackjackCalls`
-and a failure is answered with the same code and the same ``google.rpc.ErrorInfo`` as native
-gRPC sends (the one table is :func:`rgs.api.errors.classify`).
+"""The player services in the Connect protocol, built from the service descriptors (no
+generated server code): every method runs the same-named use case of
+:class:`rgs.api.calls.BlackjackCalls` or :class:`rgs.api.tables.TableCalls` and a failure is
+answered with the same code and the same ``google.rpc.ErrorInfo`` as native gRPC sends (the one
+table is :func:`rgs.api.errors.classify`). WatchTable is a server stream (Connect streams over
+HTTP/1.1 too); it ends with UNAVAILABLE / SERVER_SHUTTING_DOWN when the replica stops, and the
+client resumes on another replica from the last event number it saw.
 
 The library (``connectrpc``) speaks the three protocols a client may choose: Connect (what
 ``@connectrpc/connect-web`` sends by default, JSON or binary), gRPC-Web and gRPC.
@@ -9,12 +12,13 @@ The library (``connectrpc``) speaks the three protocols a client may choose: Con
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import grpc
-from connectrpc._server_shared import EndpointUnary
+from connectrpc._server_shared import EndpointServerStream, EndpointUnary
 from connectrpc.code import Code
 from connectrpc.codec import Codec
 from connectrpc.compat import google_protobuf_codecs
@@ -29,17 +33,20 @@ from google.protobuf.message_factory import GetMessageClass
 from google.rpc import error_details_pb2
 from protobuf.wkt import Any as AnyDetail
 
-from rgs.api.calls import BlackjackCalls, Caller
+from rgs.api.calls import Caller
 from rgs.api.drain import MESSAGE as SHUTTING_DOWN_MESSAGE
 from rgs.api.drain import SHUTTING_DOWN, CallsInFlight
 from rgs.api.errors import DOMAIN, classify
 from rgs.generated.blackjack.v1 import blackjack_pb2
+from rgs.generated.table.v1 import table_pb2
 from rgs.observability.interceptors import observe_call
 
 log = logging.getLogger(__name__)
 
 SERVICE: ServiceDescriptor = blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"]
-"""The service the browser reaches (the operator service stays native gRPC only)."""
+"""The player service (the operator service stays native gRPC only)."""
+TABLE_SERVICE: ServiceDescriptor = table_pb2.DESCRIPTOR.services_by_name["TableService"]
+"""The shared tables' service (its operator call, GetTableRound, stays native gRPC only)."""
 
 #: gRPC status code → Connect code (the same names; Connect spells CANCELLED with one L).
 CONNECT_CODES: Mapping[grpc.StatusCode, Code] = {
@@ -49,7 +56,9 @@ CONNECT_CODES: Mapping[grpc.StatusCode, Code] = {
 }
 
 #: Methods that change nothing: a browser may call them with GET (cacheable by URL).
-_READ_ONLY = frozenset({"ListVariants", "GetBalance", "GetRound"})
+_READ_ONLY = frozenset({"ListVariants", "GetBalance", "GetRound", "ListTables"})
+#: Operators' calls: never served to a browser.
+_OPERATOR_ONLY = frozenset({"GetTableRound"})
 
 
 class WebError(ConnectError):
@@ -89,9 +98,8 @@ def _headers_of(ctx: RequestContext[Any, Any]) -> list[tuple[str, str]]:
     return list(ctx.request_headers.items())
 
 
-def _endpoint(name: str, call: Callable[[Caller, Any], Awaitable[Message]],
+def _endpoint(method: str, call: Callable[[Caller, Any], Awaitable[Message]],
               info: MethodInfo[Any, Any], calls: CallsInFlight) -> EndpointUnary[Any, Any]:
-    method = f"{SERVICE.full_name}/{name}"
 
     async def serve(request: Message, ctx: RequestContext[Any, Any]) -> Message:
         headers = ctx.request_headers
@@ -109,19 +117,71 @@ def _endpoint(name: str, call: Callable[[Caller, Any], Awaitable[Message]],
     return Endpoint.unary(info, calls.serve(serve, refuse=_refuse_shutting_down))
 
 
-def endpoints(calls_object: BlackjackCalls, calls: CallsInFlight
-              ) -> dict[str, EndpointUnary[Any, Any]]:
-    """URL path (``/rgs.blackjack.v1.BlackjackService/Deal``) → endpoint, for every method."""
-    out: dict[str, EndpointUnary[Any, Any]] = {}
-    for m in SERVICE.methods:
+async def _until(stream: AsyncIterator[Message], stopping: asyncio.Event
+                 ) -> AsyncIterator[Message]:
+    """``stream``'s items until it ends or ``stopping`` is set (then UNAVAILABLE /
+    SERVER_SHUTTING_DOWN: the client resumes elsewhere from the last number it saw)."""
+    items = aiter(stream)
+    stop = asyncio.ensure_future(stopping.wait())
+    try:
+        while True:
+            step = asyncio.ensure_future(anext(items))
+            await asyncio.wait((step, stop), return_when=asyncio.FIRST_COMPLETED)
+            if not step.done():
+                step.cancel()
+                await asyncio.gather(step, return_exceptions=True)
+                raise WebError(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN,
+                               SHUTTING_DOWN_MESSAGE)
+            try:
+                item = step.result()
+            except StopAsyncIteration:
+                return
+            yield item
+    finally:
+        stop.cancel()
+        await items.aclose()  # type: ignore[attr-defined]
+
+
+def _stream_endpoint(method: str, call: Callable[[Caller, Any], AsyncIterator[Message]],
+                     info: MethodInfo[Any, Any], stopping: asyncio.Event
+                     ) -> EndpointServerStream[Any, Any]:
+    async def serve(request: Message, ctx: RequestContext[Any, Any]) -> AsyncIterator[Message]:
+        if stopping.is_set():
+            raise WebError(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN, SHUTTING_DOWN_MESSAGE)
+        headers = ctx.request_headers
+        caller = Caller(headers.get("authorization"), headers.get("origin"))
+        try:
+            async for item in _until(call(caller, request), stopping):
+                yield item
+        except ConnectError:
+            raise
+        except Exception as exc:  # the edge: every failure becomes a documented status
+            raise refusal(exc) from None
+        log.debug("stream %s ended", method)
+
+    return Endpoint.server_stream(info, serve)
+
+
+def endpoints(service: ServiceDescriptor, calls_object: object, calls: CallsInFlight,
+              stopping: asyncio.Event
+              ) -> dict[str, EndpointUnary[Any, Any] | EndpointServerStream[Any, Any]]:
+    """URL path (``/rgs.blackjack.v1.BlackjackService/Deal``) → endpoint, for every player
+    method of ``service``: the unary ones counted in ``calls`` for the drain, the server
+    streams ended when ``stopping`` is set."""
+    out: dict[str, EndpointUnary[Any, Any] | EndpointServerStream[Any, Any]] = {}
+    for m in service.methods:
+        if m.name in _OPERATOR_ONLY:
+            continue
         info: MethodInfo[Any, Any] = MethodInfo(
-            name=m.name, service_name=SERVICE.full_name,
+            name=m.name, service_name=service.full_name,
             input=GetMessageClass(m.input_type), output=GetMessageClass(m.output_type),
             idempotency_level=(IdempotencyLevel.NO_SIDE_EFFECTS if m.name in _READ_ONLY
                                else IdempotencyLevel.UNKNOWN),
-            stream_type=StreamType.UNARY)
-        out[f"/{SERVICE.full_name}/{m.name}"] = _endpoint(
-            m.name, getattr(calls_object, m.name), info, calls)
+            stream_type=StreamType.SERVER_STREAM if m.server_streaming else StreamType.UNARY)
+        path, method = f"/{service.full_name}/{m.name}", f"{service.full_name}/{m.name}"
+        call = getattr(calls_object, m.name)
+        out[path] = (_stream_endpoint(method, call, info, stopping) if m.server_streaming
+                     else _endpoint(method, call, info, calls))
     return out
 
 
@@ -159,16 +219,18 @@ def _codecs() -> list[Codec[Message, Message]]:
             for c in google_protobuf_codecs()]
 
 
-class ConnectApp(ConnectASGIApplication[BlackjackCalls]):
-    """The ASGI application of the player service in the Connect protocol."""
+class ConnectApp(ConnectASGIApplication[object]):
+    """The ASGI application of one player service in the Connect protocol."""
 
-    def __init__(self, calls_object: BlackjackCalls, calls: CallsInFlight) -> None:
+    def __init__(self, service: ServiceDescriptor, calls_object: object, calls: CallsInFlight,
+                 stopping: asyncio.Event) -> None:
         super().__init__(service=calls_object,
-                         endpoints=lambda svc: endpoints(svc, calls),
+                         endpoints=lambda svc: endpoints(service, svc, calls, stopping),
                          codecs=_codecs(),
                          read_max_bytes=64 * 1024)
+        self._path = f"/{service.full_name}"
 
     @property
     def path(self) -> str:
         """The service's URL prefix."""
-        return f"/{SERVICE.full_name}"
+        return self._path

@@ -18,6 +18,7 @@ from hypercorn.config import Config
 
 from rgs.api.calls import BlackjackCalls
 from rgs.api.drain import CallsInFlight
+from rgs.api.tables import TableCalls
 from rgs.api.tls import TlsFiles
 from rgs.api.web.app import WebApp
 from rgs.service.model import Brand
@@ -62,9 +63,10 @@ class RunningWebEdge:
 
 
 async def start_web_edge(*, game: GameService, calls: CallsInFlight, brands: list[Brand],
-                         listen: str, tls: TlsFiles | None, grace_s: float
-                         ) -> RunningWebEdge:
-    """Serve the browser edge on ``listen`` (calls counted in ``calls``, the gRPC server's)."""
+                         listen: str, tls: TlsFiles | None, grace_s: float,
+                         tables: TableCalls | None = None) -> RunningWebEdge:
+    """Serve the browser edge on ``listen`` (calls counted in ``calls``, the gRPC server's;
+    with ``tables``, the table service too). Stopping ends the table streams at once."""
     sock = open_socket(listen)
     port = int(sock.getsockname()[1])
     config = Config()
@@ -78,7 +80,7 @@ async def start_web_edge(*, game: GameService, calls: CallsInFlight, brands: lis
         config.certfile = str(tls.cert_file)
         config.keyfile = str(tls.key_file)
     stopping = asyncio.Event()
-    app = WebApp(BlackjackCalls(game), calls, brands)
+    app = WebApp(BlackjackCalls(game), calls, brands, tables=tables, stopping=stopping)
     task = asyncio.create_task(serve(app, config, shutdown_trigger=stopping.wait,  # type: ignore[arg-type]
                                      mode="asgi"))
     await asyncio.sleep(0)

@@ -1,0 +1,197 @@
+"""``rgs.table.v1.TableService``: the shared tables' use cases as every edge calls them
+(authenticate, convert, call :class:`~rgs.service.tables.service.TableService`, convert back),
+and its native gRPC servicer. The browser edge (:mod:`rgs.api.web`) runs the same
+:class:`TableCalls`; errors go through the one table of :mod:`rgs.api.errors`."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+from rgs.api.auth import authorization, bearer_secret
+from rgs.api.calls import Caller, player_session
+from rgs.api.drain import CallsInFlight
+from rgs.api.errors import classify, status_trailer
+from rgs.api.fields import check_strings
+from rgs.api.servicers import Context, _Servicer
+from rgs.engine import Action
+from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.service.backoffice import BackOffice
+from rgs.service.errors import InvalidRequest
+from rgs.service.play import GameService
+from rgs.service.tables.model import BehindInsurance, BetCommand, TableAct, TableAnswer, TableEvent
+from rgs.service.tables.service import TableService
+
+log = logging.getLogger(__name__)
+
+_INSURANCE = {
+    tb.BEHIND_INSURANCE_UNSPECIFIED: BehindInsurance.NEVER,
+    tb.BEHIND_INSURANCE_NEVER: BehindInsurance.NEVER,
+    tb.BEHIND_INSURANCE_ALWAYS: BehindInsurance.ALWAYS,
+    tb.BEHIND_INSURANCE_ASK: BehindInsurance.ASK,
+}
+
+
+def _answer(a: TableAnswer) -> tb.TableCommandResult:
+    return tb.TableCommandResult(seq=a.seq, balance=a.balance,
+                                 snapshot=tb.TableSnapshot(seq=a.seq, state_json=a.snapshot))
+
+
+def _bet(b: tb.Bet) -> BetCommand:
+    insurance = _INSURANCE.get(b.insurance)
+    if insurance is None:
+        raise InvalidRequest("unknown Bet Behind insurance preset", reason="INVALID_BET",
+                             field="insurance")
+    return BetCommand(seat=b.seat, stake=b.stake, perfect_pairs=b.perfect_pairs,
+                      twenty_one_plus_three=b.twenty_one_plus_three, twenty_plus=b.twenty_plus,
+                      behind=b.behind, follow_double=b.follow_double,
+                      follow_split=b.follow_split, insurance=insurance)
+
+
+def _action(text: str) -> Action:
+    try:
+        return Action(text.lower().removeprefix("action_"))
+    except ValueError:
+        raise InvalidRequest(f"unknown action (one of {', '.join(a.value for a in Action)})",
+                             reason="INVALID_ACTION", field="action") from None
+
+
+class TableCalls:
+    """The table calls: players with their session token (and, from a browser, an origin their
+    brand allows), recall with the operator's key. One method per RPC."""
+
+    def __init__(self, tables: TableService, game: GameService, office: BackOffice) -> None:
+        self._tables = tables
+        self._game = game
+        self._office = office
+
+    async def ListTables(self, caller: Caller, request: tb.ListTablesRequest
+                         ) -> tb.ListTablesResponse:
+        """The tables the session's brand offers."""
+        session = await player_session(self._game, caller, request)
+        return tb.ListTablesResponse(tables=[
+            tb.TableInfo(table_id=c.id, variant_id=c.variant, seats=c.seats,
+                         currency=c.currency, main_min=c.limits.main_min,
+                         main_max=c.limits.main_max, side_min=c.limits.side_min,
+                         side_max=c.limits.side_max, betting_seconds=c.betting_s,
+                         decision_seconds=c.decision_s)
+            for c in self._tables.tables_for_brands([session.brand_id])])
+
+    async def TakeSeat(self, caller: Caller, request: tb.TakeSeatRequest
+                       ) -> tb.TakeSeatResponse:
+        """Sit at a free seat."""
+        session = await player_session(self._game, caller, request)
+        return tb.TakeSeatResponse(result=_answer(await self._tables.take_seat(
+            session, request.table_id, request.request_id, request.seat)))
+
+    async def LeaveSeat(self, caller: Caller, request: tb.LeaveSeatRequest
+                        ) -> tb.LeaveSeatResponse:
+        """Free the player's seat."""
+        session = await player_session(self._game, caller, request, allow_expired=True)
+        return tb.LeaveSeatResponse(result=_answer(await self._tables.leave_seat(
+            session, request.table_id, request.request_id, request.seat)))
+
+    async def PlaceBets(self, caller: Caller, request: tb.PlaceBetsRequest
+                        ) -> tb.PlaceBetsResponse:
+        """Main, side and Bet Behind bets while betting is open."""
+        session = await player_session(self._game, caller, request)
+        return tb.PlaceBetsResponse(result=_answer(await self._tables.place_bets(
+            session, request.table_id, request.request_id, [_bet(b) for b in request.bets])))
+
+    async def DealNow(self, caller: Caller, request: tb.DealNowRequest) -> tb.DealNowResponse:
+        """The player is ready."""
+        session = await player_session(self._game, caller, request)
+        return tb.DealNowResponse(result=_answer(await self._tables.deal_now(
+            session, request.table_id, request.request_id, tuple(request.forced_cards))))
+
+    async def Act(self, caller: Caller, request: tb.ActRequest) -> tb.ActResponse:
+        """A seated player's decision."""
+        session = await player_session(self._game, caller, request, allow_expired=True)
+        return tb.ActResponse(result=_answer(await self._tables.act(
+            session, request.table_id, request.request_id,
+            TableAct(round_id=request.round_id, seat=request.seat, hand=request.hand,
+                     action=_action(request.action)))))
+
+    async def DecideInsurance(self, caller: Caller, request: tb.DecideInsuranceRequest
+                              ) -> tb.DecideInsuranceResponse:
+        """A seat's insurance decision, or a Bet Behind's live one."""
+        session = await player_session(self._game, caller, request, allow_expired=True)
+        return tb.DecideInsuranceResponse(result=_answer(await self._tables.decide_insurance(
+            session, request.table_id, request.request_id, round_id=request.round_id,
+            seat=request.seat, take=request.take, behind=request.behind)))
+
+    async def GetTableRound(self, caller: Caller, request: tb.GetTableRoundRequest
+                            ) -> tb.GetTableRoundResponse:
+        """The operator's recall of a table round (its own players' money only)."""
+        check_strings(request)
+        operator = await self._office.authenticate(bearer_secret(caller.authorization))
+        rec, _ = await self._tables.recall(operator, request.round_id)
+        return tb.GetTableRoundResponse(
+            round_id=rec.round_id, round_no=rec.round_no, variant_id=rec.variant,
+            status=rec.status,
+            events_json=json.dumps([[k, json.loads(p)] for k, p in rec.events]),
+            players=[tb.PlayerShare(player_id=key.partition("/")[2], staked=staked, paid=paid)
+                     for key, _, staked, paid in rec.players])
+
+    async def WatchTable(self, caller: Caller, request: tb.WatchTableRequest
+                         ) -> AsyncIterator[tb.WatchTableResponse]:
+        """The stream: pulled by the transport's flow control, so a slow watcher reads the
+        journal at its own pace and holds no queue on the server."""
+        await player_session(self._game, caller, request)
+        from_seq = request.from_seq if request.HasField("from_seq") else None
+        async for item in self._tables.watch(request.table_id, from_seq):
+            if isinstance(item, TableEvent):
+                yield tb.WatchTableResponse(event=tb.TableEvent(
+                    seq=item.seq, kind=item.kind, payload_json=item.payload))
+            else:
+                seq, snap = item
+                yield tb.WatchTableResponse(snapshot=tb.TableSnapshot(seq=seq, state_json=snap))
+
+
+class TableServicer(_Servicer):
+    """``rgs.table.v1.TableService`` on native gRPC: the unary calls as every servicer's, and
+    the WatchTable stream."""
+
+    def __init__(self, tables: TableService, game: GameService, office: BackOffice) -> None:
+        self.calls = TableCalls(tables, game, office)
+        super().__init__(self.calls, "TableService", tb)
+
+    async def WatchTable(self, request: tb.WatchTableRequest, context: Context
+                         ) -> AsyncIterator[tb.WatchTableResponse]:
+        """The server stream; a failure becomes a documented status."""
+        try:
+            async for item in self.calls.WatchTable(Caller(authorization(context)), request):
+                yield item
+        except Exception as exc:  # the edge: every failure becomes a documented status
+            code, reason, message = classify(exc)
+            if reason == "SERVER_ERROR":
+                log.exception("unexpected error watching a table")
+            await context.abort(code, message, trailing_metadata=status_trailer(
+                code, reason, message))
+
+
+def table_handler(servicer: TableServicer, calls: CallsInFlight
+                  ) -> grpc.GenericRpcHandler[Any, Any]:
+    """The TableService's handlers: the unary calls as lenient (and drained) as the others;
+    WatchTable a server stream."""
+    from google.protobuf.message_factory import GetMessageClass
+
+    from rgs.api.server import _guarded, _lenient_deserializer  # one home for the leniency
+    service = tb.DESCRIPTOR.services_by_name["TableService"]
+    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
+    for m in service.methods:
+        if m.server_streaming:
+            handlers[m.name] = grpc.unary_stream_rpc_method_handler(
+                servicer.WatchTable,
+                request_deserializer=GetMessageClass(m.input_type).FromString,
+                response_serializer=lambda r: r.SerializeToString())
+        else:
+            handlers[m.name] = grpc.unary_unary_rpc_method_handler(
+                _guarded(getattr(servicer, m.name), calls),
+                request_deserializer=_lenient_deserializer(GetMessageClass(m.input_type)),
+                response_serializer=lambda r: r.SerializeToString())
+    return grpc.method_handlers_generic_handler(service.full_name, handlers)

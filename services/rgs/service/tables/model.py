@@ -1,0 +1,188 @@
+"""Values of shared tables: configuration, the table's state as stored, commands and answers."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import datetime
+
+from rgs.engine import Action, TableLimits
+
+
+class TablePhase(enum.StrEnum):
+    """Where a table is. ``IDLE``: no bet yet (betting opens with the first bet)."""
+
+    IDLE = "idle"
+    BETTING = "betting"
+    INSURANCE = "insurance"
+    PLAYING = "playing"
+
+
+class BehindInsurance(enum.StrEnum):
+    """A Bet Behind's insurance preset: never, always (taken when offered), or ask (decided
+    live with DecideInsurance while insurance is open)."""
+
+    NEVER = "never"
+    ALWAYS = "always"
+    ASK = "ask"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableConfig:
+    """A shared table as the platform file configures it."""
+
+    id: str
+    variant: str
+    seats: int
+    #: The one currency the table plays in, and its limits.
+    currency: str
+    limits: TableLimits
+    #: Brands whose players may sit (every one offers the variant).
+    brands: tuple[str, ...]
+    betting_s: float
+    decision_s: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Who:
+    """A player at a table, as their operator's wallet knows them."""
+
+    player_key: str
+    operator_id: str
+    brand_id: str
+    player_id: str
+    session_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Seat:
+    """A taken seat; ``hot`` counts the rounds its player won in a row (Hot Players)."""
+
+    seat: int
+    who: Who
+    hot: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatBet:
+    """The seat player's bets on their own seat, with the debit that took them."""
+
+    seat: int
+    stake: int
+    perfect_pairs: int = 0
+    twenty_one_plus_three: int = 0
+    twenty_plus: int = 0
+    debit: str = ""
+    deal_now: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.stake + self.perfect_pairs + self.twenty_one_plus_three + self.twenty_plus
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Behind:
+    """A Bet Behind on another player's seat, with its presets and the debit that took it."""
+
+    seat: int
+    who: Who
+    stake: int
+    follow_double: bool = False
+    follow_split: bool = False
+    insurance: BehindInsurance = BehindInsurance.NEVER
+    debit: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InsuranceChoice:
+    """A decision made while insurance is open: a seat's (``player`` empty) or a Bet Behind
+    player's, applied to the round when insurance closes."""
+
+    seat: int
+    player: str = ""
+    take: bool = False
+    debit: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableState:
+    """Everything about a table that is not in its events: stored as one JSON document and
+    moved forward with a compare-and-set on the table's version."""
+
+    phase: TablePhase = TablePhase.IDLE
+    round_no: int = 0
+    #: The round being bet on or played ("" when idle).
+    round_id: str = ""
+    deadline: datetime | None = None
+    seats: tuple[Seat, ...] = ()
+    bets: tuple[SeatBet, ...] = ()
+    behind: tuple[Behind, ...] = ()
+    insurance: tuple[InsuranceChoice, ...] = ()
+    #: Test mode: the next round's cards.
+    forced: tuple[str, ...] = ()
+
+    def seat(self, n: int) -> Seat | None:
+        return next((s for s in self.seats if s.seat == n), None)
+
+    def bet(self, n: int) -> SeatBet | None:
+        return next((b for b in self.bets if b.seat == n), None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredTable:
+    """A table's row: its version (compare-and-set), newest event number and state."""
+
+    table_id: str
+    version: int
+    last_seq: int
+    state: TableState
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableEvent:
+    """One numbered event of a table, as watchers get it (``payload`` is JSON text)."""
+
+    table_id: str
+    seq: int
+    kind: str
+    payload: str
+    at: datetime | None = None
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetCommand:
+    """One bet of PlaceBets: on the player's own seat (main and side bets) or, with
+    ``behind``, on another player's seat with its presets."""
+
+    seat: int
+    stake: int
+    perfect_pairs: int = 0
+    twenty_one_plus_three: int = 0
+    twenty_plus: int = 0
+    behind: bool = False
+    follow_double: bool = False
+    follow_split: bool = False
+    insurance: BehindInsurance = BehindInsurance.NEVER
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableAct:
+    """A seated player's decision on the hand to act."""
+
+    round_id: str
+    seat: int
+    hand: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableAnswer:
+    """What a table command returns: the table's newest event number, the player's balance
+    (None when the wallet did not say) and the table's public snapshot (JSON text)."""
+
+    seq: int
+    balance: int | None
+    snapshot: str

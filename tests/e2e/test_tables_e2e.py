@@ -1,0 +1,364 @@
+"""Shared tables against real processes (issue 13): two RGS replicas, two operators' sandbox
+wallets, three players at one vip-platinum table; every wallet asserted to the cent.
+
+The round: seat 1 (dev-operator's player A) bets 1000 + Perfect Pairs 100 and doubles 11 onto
+21; seat 3 (dev-operator's B) bets 2000 + 21+3 100 and lets the decision time run out on 19
+(stands); seat 5 (other-operator's C) sits out, so A's Bet Behind on it is refunded at once; C's
+Bet Behind on seat 1 follows the double. Deal Now closes betting long before its time. The
+dealer's 16 draws a ten and busts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+import pytest_asyncio
+from e2e_servers import Stack, start_stack
+
+from rgs.bootstrap import add_dev_operator_keys
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc
+from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.generated.table.v1 import table_pb2_grpc
+from rgs.journal.postgres import PostgresJournal
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
+from support.databases import RGS_TEMPLATE, SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+DEV = (("authorization", "Bearer rgs-dev-operator-key"),)
+OTHER = (("authorization", "Bearer rgs-other-operator-key"),)
+WALLET_AUTH = {"dev-operator": (("authorization", "Bearer sandbox-wallet-dev-key"),),
+               "other-operator": (("authorization", "Bearer sandbox-wallet-other-key"),)}
+BRAND = {"dev-operator": "demo-casino", "other-operator": "other-casino"}
+START = 1_000_000
+#: seat 1: 6 5 (doubles onto T); seat 3: T 9; dealer 9, hole 7, then draws T.
+CARDS = ["6S", "TH", "9D", "5H", "9C", "7S", "TD", "TC"]
+_ids = itertools.count()
+
+
+def _table(table_id: str, *, betting_s: float = 30.0, decision_s: float = 2.5
+           ) -> dict[str, Any]:
+    return {"id": table_id, "variant": "vip-platinum", "seats": 7, "currency": "EUR",
+            "limits": {"main_min": 1000, "main_max": 500000, "side_min": 100,
+                       "side_max": 50000},
+            "brands": ["demo-casino", "other-casino"], "betting_s": betting_s,
+            "decision_s": decision_s}
+
+
+@dataclass
+class Tables:
+    stack: Stack
+    tables: list[table_pb2_grpc.TableServiceAsyncStub]
+    operators: list[operator_pb2_grpc.OperatorServiceAsyncStub]
+    controls: dict[str, sandbox_pb2_grpc.SandboxControlServiceAsyncStub]
+    rgs_db: str
+    channels: list[grpc.aio.Channel]
+
+
+@contextlib.asynccontextmanager
+async def tables_stack(database_templates: DatabaseTemplates, logs: Path,
+                       tables: list[dict[str, Any]]) -> AsyncIterator[Tables]:
+    """Two operators' sandbox wallets and three RGS replicas (test mode) with ``tables``."""
+    rgs_name, rgs_db = await database_templates.fresh(RGS_TEMPLATE)
+    dev_name, dev_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    other_name, other_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    journal = await PostgresJournal.connect(rgs_db, min_size=1, max_size=1)
+    await add_dev_operator_keys(journal)
+    await journal.close()
+    stack = await start_stack(
+        rgs_db=rgs_db, wallet_dbs={"dev-operator": dev_db, "other-operator": other_db},
+        replicas=3, logs=logs,
+        env={"RGS_RECONCILE_MIN_AGE_S": "1", "RGS_RECONCILE_INTERVAL_S": "1"},
+        tables=tables)
+    channels = [grpc.aio.insecure_channel(p.target) for p in stack.replicas]
+    wallet_channels = {op_id: grpc.aio.insecure_channel(w.target)
+                       for op_id, w in stack.wallets.items()}
+    try:
+        yield Tables(stack=stack,
+                     tables=[table_pb2_grpc.TableServiceStub(c) for c in channels],
+                     operators=[operator_pb2_grpc.OperatorServiceStub(c) for c in channels],
+                     controls={k: sandbox_pb2_grpc.SandboxControlServiceStub(c)
+                               for k, c in wallet_channels.items()},
+                     rgs_db=rgs_db, channels=channels)
+    finally:
+        for c in (*channels, *wallet_channels.values()):
+            await c.close()
+        stack.stop()
+        for name in (rgs_name, dev_name, other_name):
+            database_templates.discard(name)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def te2e(database_templates: DatabaseTemplates, tmp_path_factory: Any
+               ) -> AsyncIterator[Tables]:
+    async with tables_stack(database_templates, Path(tmp_path_factory.mktemp("tables")), [
+            _table("vip-e2e"), _table("vip-insurance"), _table("vip-resume"),
+            {"id": "electronic-e2e", "variant": "electronic-h17", "seats": 5, "currency": "EUR",
+             "brands": ["demo-casino"], "betting_s": 1.5, "decision_s": 1.5}]) as t:
+        yield t
+
+
+@dataclass
+class Player:
+    operator: str
+    pid: str
+    md: tuple[tuple[str, str], ...]
+
+    async def balance(self, t: Tables) -> int:
+        got = await t.controls[self.operator].GetPlayer(
+            sandbox_pb2.GetPlayerRequest(player_id=self.pid),
+            metadata=WALLET_AUTH[self.operator])
+        return int(got.player.balance)
+
+
+async def _player(t: Tables, operator: str) -> Player:
+    pid = f"tp-{next(_ids)}"
+    await t.controls[operator].CreatePlayer(sandbox_pb2.CreatePlayerRequest(
+        player=sandbox_pb2.Player(player_id=pid, currency="EUR", balance=START)),
+        metadata=WALLET_AUTH[operator])
+    key = DEV if operator == "dev-operator" else OTHER
+    live = next(i for i, r in enumerate(t.stack.replicas) if r.proc.poll() is None)
+    s = await t.operators[live].CreateSession(op.CreateSessionRequest(
+        request_id=f"s-{pid}", brand_id=BRAND[operator], player_id=pid, currency="EUR"),
+        metadata=key)
+    return Player(operator=operator, pid=pid,
+                  md=(("authorization", f"Bearer {s.session_token}"),))
+
+
+async def _events_until(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: str,
+                        kind: str, *, from_seq: int = 0, timeout: float = 30.0
+                        ) -> list[tb.TableEvent]:
+    """Watch from ``from_seq`` until an event of ``kind``; every event seen, in order."""
+    out: list[tb.TableEvent] = []
+    call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id, from_seq=from_seq),
+                           metadata=md)
+    try:
+        async with asyncio.timeout(timeout):
+            async for item in call:
+                assert item.HasField("event")
+                out.append(item.event)
+                if item.event.kind == kind:
+                    return out
+    finally:
+        call.cancel()
+    raise AssertionError(f"no {kind} event")
+
+
+async def test_three_players_from_two_operators_play_one_round_to_the_cent(
+        te2e: Tables) -> None:
+    t = te2e
+    a, b = await _player(t, "dev-operator"), await _player(t, "dev-operator")
+    c = await _player(t, "other-operator")
+    r0, r1 = t.tables[0], t.tables[1]
+    tid = "vip-e2e"
+    listed = await r1.ListTables(tb.ListTablesRequest(), metadata=c.md)
+    assert tid in [x.table_id for x in listed.tables]
+    await r0.TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=tid, seat=1), metadata=a.md)
+    await r1.TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=tid, seat=3), metadata=b.md)
+    await r1.TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=tid, seat=5), metadata=c.md)
+    with pytest.raises(grpc.aio.AioRpcError) as taken:
+        await r0.TakeSeat(tb.TakeSeatRequest(request_id="seat2", table_id=tid, seat=3),
+                          metadata=c.md)
+    assert taken.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    start_seq = (await r0.PlaceBets(tb.PlaceBetsRequest(request_id="b1", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=1000, perfect_pairs=100),
+        tb.Bet(seat=5, stake=1000, behind=True)]), metadata=a.md)).result.seq
+    assert await a.balance(t) == START - 2100
+    await r1.PlaceBets(tb.PlaceBetsRequest(request_id="b1", table_id=tid, bets=[
+        tb.Bet(seat=3, stake=2000, twenty_one_plus_three=100)]), metadata=b.md)
+    await r0.PlaceBets(tb.PlaceBetsRequest(request_id="b1", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=1000, behind=True, follow_double=True)]), metadata=c.md)
+    with pytest.raises(grpc.aio.AioRpcError) as own:
+        await r0.PlaceBets(tb.PlaceBetsRequest(request_id="b2", table_id=tid, bets=[
+            tb.Bet(seat=5, stake=1000, behind=True)]), metadata=c.md)
+    assert own.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    # A watcher on the third replica sees everything from the first bet on.
+    watcher = asyncio.create_task(_events_until(t.tables[2], c.md, tid, "round_finished",
+                                                from_seq=start_seq - 2))
+    t0 = time.monotonic()
+    await r0.DealNow(tb.DealNowRequest(request_id="dn", table_id=tid, forced_cards=CARDS),
+                     metadata=a.md)
+    await r1.DealNow(tb.DealNowRequest(request_id="dn", table_id=tid), metadata=b.md)
+    # Betting closes at once (its time is 30 s), A's behind on the empty seat 5 is refunded.
+    dealt = await _events_until(r1, b.md, tid, "decision_due", from_seq=start_seq)
+    assert time.monotonic() - t0 < 10
+    kinds = [e.kind for e in dealt]
+    assert "behind_refunded" in kinds and "betting_closed" in kinds
+    snap = json.loads(await _snapshot(r0, a.md, tid))
+    round_id = snap["round_id"]
+    await r0.Act(tb.ActRequest(request_id="act1", table_id=tid, round_id=round_id, seat=1,
+                                    hand=0, action="double"), metadata=a.md)
+    # B lets the decision time run out: seat 3 stands, the dealer busts, everyone is paid.
+    seen = await watcher
+    assert [e.seq for e in seen] == list(range(seen[0].seq, seen[-1].seq + 1))
+    assert any(e.kind == "decision_timed_out" for e in seen)
+    finished = json.loads(seen[-1].payload_json)
+    results = {r["player_id"]: (r["staked"], r["paid"]) for r in finished["results"]}
+    assert results == {a.pid: (2100, 4000), b.pid: (2100, 4000), c.pid: (2000, 4000)}
+    await _until(lambda: _balances(t, a, b, c),
+                 (START - 2100 + 4000, START - 2100 + 4000, START - 2000 + 4000))
+    # Recall: each operator sees its own players' money only.
+    dev_view = await t.tables[1].GetTableRound(tb.GetTableRoundRequest(
+        table_id=tid, round_id=round_id), metadata=DEV)
+    assert {(p.player_id, p.staked, p.paid) for p in dev_view.players} == {
+        (a.pid, 2100, 4000), (b.pid, 2100, 4000)}
+    other_view = await t.tables[0].GetTableRound(tb.GetTableRoundRequest(
+        table_id=tid, round_id=round_id), metadata=OTHER)
+    assert {(p.player_id, p.staked, p.paid) for p in other_view.players} == {
+        (c.pid, 2000, 4000)}
+    assert dev_view.events_json == other_view.events_json
+    # Hot Players: seats 1 and 3 won their first round; seat 5 sat out.
+    seats = {x["seat"]: x["hot"] for x in json.loads(await _snapshot(r1, c.md, tid))["seats"]}
+    assert seats == {1: 1, 3: 1, 5: 0}
+
+
+async def _snapshot(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, tid: str) -> str:
+    call = stub.WatchTable(tb.WatchTableRequest(table_id=tid), metadata=md)
+    try:
+        async for item in call:
+            assert item.HasField("snapshot")
+            return item.snapshot.state_json
+    finally:
+        call.cancel()
+    raise AssertionError("no snapshot")
+
+
+async def _balances(t: Tables, *players: Player) -> tuple[int, ...]:
+    return tuple([await p.balance(t) for p in players])
+
+
+async def _until(probe: Any, want: object, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    got = None
+    while time.monotonic() < deadline:
+        got = await probe()
+        if got == want:
+            return
+        await asyncio.sleep(0.2)
+    assert got == want
+
+
+async def test_a_watcher_that_resumes_misses_nothing_and_sees_nothing_twice(
+        te2e: Tables) -> None:
+    """Live: one watcher stays for the whole round; another drops its stream after the deal,
+    events go on while it is away (a decision, a time-out, the settlement), and it resumes on
+    another replica from the last number it saw."""
+    t = te2e
+    tid = "vip-resume"
+    a, b = await _player(t, "dev-operator"), await _player(t, "other-operator")
+    stub = t.tables[0]
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=1), metadata=a.md)
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=3), metadata=b.md)
+    whole = asyncio.create_task(_events_until(t.tables[1], a.md, tid, "round_finished"))
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=1000)]), metadata=a.md)
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=3, stake=1000)]), metadata=b.md)
+    await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid, forced_cards=CARDS),
+                       metadata=a.md)
+    await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid), metadata=b.md)
+    first = await _events_until(t.tables[2], b.md, tid, "decision_due")  # then disconnects
+    round_id = json.loads(await _snapshot(stub, a.md, tid))["round_id"]
+    await stub.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=round_id, seat=1,
+                                 hand=0, action="double"), metadata=a.md)
+    rest = await _events_until(t.tables[0], b.md, tid, "round_finished",
+                               from_seq=first[-1].seq)
+    everything = await whole
+    assert any(e.kind == "decision_timed_out" for e in rest)
+    assert [(e.seq, e.kind, e.payload_json) for e in (*first, *rest)] == [
+        (e.seq, e.kind, e.payload_json) for e in everything]
+    assert [e.seq for e in everything] == list(range(1, len(everything) + 1))
+
+
+async def test_insurance_at_a_table_seat_behind_live_and_behind_preset(te2e: Tables) -> None:
+    """Dealer ace: the seat player insures; one Bet Behind (preset ask) insures live, another
+    (preset always) is insured at close; the dealer has no blackjack, 19 beats 18."""
+    t = te2e
+    tid = "vip-insurance"
+    a, b = await _player(t, "dev-operator"), await _player(t, "dev-operator")
+    c = await _player(t, "other-operator")
+    stub = t.tables[1]
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=1), metadata=a.md)
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=1000)]), metadata=a.md)
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=1000, behind=True, insurance=tb.BEHIND_INSURANCE_ASK)]),
+        metadata=b.md)
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=2000, behind=True, insurance=tb.BEHIND_INSURANCE_ALWAYS)]),
+        metadata=c.md)
+    await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid,
+                                         forced_cards=["TS", "AS", "9C", "7D"]), metadata=a.md)
+    snap: dict[str, Any] = {}
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        snap = json.loads(await _snapshot(stub, a.md, tid))
+        if snap["phase"] == "insurance":
+            break
+        await asyncio.sleep(0.1)
+    assert snap["phase"] == "insurance"
+    rid = snap["round_id"]
+    await stub.DecideInsurance(tb.DecideInsuranceRequest(
+        request_id="i", table_id=tid, round_id=rid, seat=1, take=True, behind=True),
+        metadata=b.md)
+    assert await b.balance(t) == START - 1000 - 500
+    await t.tables[0].DecideInsurance(tb.DecideInsuranceRequest(
+        request_id="i", table_id=tid, round_id=rid, seat=1, take=True), metadata=a.md)
+    await _events_until(stub, a.md, tid, "decision_due")
+    await stub.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=rid, seat=1,
+                                 hand=0, action="stand"), metadata=a.md)
+    # The Act that ended the round paid every player before it answered (the actor's credit
+    # under the journal the Act holds, the others' under theirs).
+    assert await _balances(t, a, b, c) == (START + 500, START + 500, START + 1000)
+    seen = await _events_until(stub, a.md, tid, "round_finished")
+    results = {r["player_id"]: (r["staked"], r["paid"])
+               for r in json.loads(seen[-1].payload_json)["results"]}
+    assert results == {a.pid: (1500, 2000), b.pid: (1500, 2000), c.pid: (3000, 4000)}
+
+
+async def test_the_electronic_table_plays_its_stations_and_has_no_bet_behind(
+        te2e: Tables) -> None:
+    """Two stations, betting closed by its time (nobody presses Deal Now), both decisions time
+    out (stand); the other operator's brand does not offer this table."""
+    t = te2e
+    tid = "electronic-e2e"
+    a, b = await _player(t, "dev-operator"), await _player(t, "dev-operator")
+    c = await _player(t, "other-operator")
+    stub = t.tables[2]
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=2),
+                            metadata=c.md)
+    assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=1), metadata=a.md)
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=2), metadata=b.md)
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=500)]), metadata=a.md)
+    with pytest.raises(grpc.aio.AioRpcError) as behind:
+        await stub.PlaceBets(tb.PlaceBetsRequest(request_id="bb", table_id=tid, bets=[
+            tb.Bet(seat=1, stake=500, behind=True)]), metadata=b.md)
+    assert behind.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=2, stake=700)]), metadata=b.md)
+    # Only seat 1 presses Deal Now (with the round's cards): betting still closes by its time.
+    # Seats 17 and 17; the dealer's 6 T draws 5: 21 beats both.
+    await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid, forced_cards=[
+        "TS", "9H", "6S", "7C", "8D", "TD", "5C"]), metadata=a.md)
+    seen = await _events_until(t.tables[0], a.md, tid, "round_finished")
+    timed_out = [json.loads(e.payload_json)["seat"] for e in seen
+                 if e.kind == "decision_timed_out"]
+    assert timed_out == [1, 2]  # seat 1 (the players' right) plays first
+    results = {r["player_id"]: (r["staked"], r["paid"])
+               for r in json.loads(seen[-1].payload_json)["results"]}
+    assert results == {a.pid: (500, 0), b.pid: (700, 0)}
+    await _until(lambda: _balances(t, a, b), (START - 500, START - 700))
