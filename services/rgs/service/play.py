@@ -64,6 +64,7 @@ from rgs.service.ports import (
     PlayerJournal,
 )
 from rgs.service.restore import deal_source, restore
+from rgs.service.session_cache import SessionCache
 from rgs.variants import VARIANTS
 from rgs.variants.options import DEFAULT_OPTIONS, OptionError, VariantOptions, effective_rules
 from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError, transaction_id
@@ -114,8 +115,10 @@ class GameService:
     """The game client's use cases."""
 
     def __init__(self, *, journal: Journal, wallet: Wallet, cards: CardSourceFactory,
-                 brands: Mapping[str, Brand], clock: Clock, test_mode: bool = False) -> None:
+                 brands: Mapping[str, Brand], clock: Clock, test_mode: bool = False,
+                 sessions: SessionCache | None = None) -> None:
         self._journal = journal
+        self._sessions = sessions if sessions is not None else SessionCache()
         self._wallet = wallet
         self._cards = cards
         self._brands = brands
@@ -128,15 +131,21 @@ class GameService:
         """The session a bearer token opens; Unauthenticated otherwise.
 
         An expired session may still read and finish its rounds (``allow_expired``): expiry
-        stops new rounds, it must not strand a player's stake in an unfinished one.
+        stops new rounds, it must not strand a player's stake in an unfinished one. A session
+        read in the last seconds is not read again (:mod:`rgs.service.session_cache`).
         """
         key = token_player_key(token)
         if key is None:
             raise Unauthenticated("not a session token", reason="INVALID_SESSION_TOKEN")
-        session = await self._journal.find_session(key, sha256_hex(token))
+        token_hash = sha256_hex(token)
+        now = self._clock()
+        session = self._sessions.get(key, token_hash, now)
         if session is None:
-            raise Unauthenticated("unknown session token", reason="INVALID_SESSION_TOKEN")
-        if not allow_expired and session.expires_at <= self._clock():
+            session = await self._journal.find_session(key, token_hash)
+            if session is None:
+                raise Unauthenticated("unknown session token", reason="INVALID_SESSION_TOKEN")
+            self._sessions.put(token_hash, session, now)
+        if not allow_expired and session.expires_at <= now:
             raise Unauthenticated("the session has expired", reason="SESSION_EXPIRED")
         return session
 
@@ -253,11 +262,12 @@ class GameService:
             stored_resp = await self._stored_response(pj, cmd.request_id, "act", fingerprint)
             if stored_resp is not None:
                 return stored_resp
-            await self._reconcile(pj, session)
+            outbox_was_open = await self._reconcile(pj, session)
             stored = await self._own_round(pj, session, cmd.round_id)
             if stored.finished:
                 raise NotAllowedNow("the round is finished", reason="ROUND_FINISHED")
-            await self._no_stake_in_doubt(pj, stored.round_id)
+            if outbox_was_open:  # else the outbox is empty: nothing can be in doubt
+                await self._no_stake_in_doubt(pj, stored.round_id)
             if cmd.expected_seq != stored.seq:
                 raise NotAllowedNow(f"the round is at seq {stored.seq}, not {cmd.expected_seq}",
                                     reason="STALE_SEQ")
@@ -377,10 +387,13 @@ class GameService:
                                   reason="REQUEST_ID_REUSED")
         return decode_value(PlayResult, rec.response)
 
-    async def _reconcile(self, pj: PlayerJournal, session: Session) -> None:
+    async def _reconcile(self, pj: PlayerJournal, session: Session) -> bool:
+        """Drive the player's open outbox rows; True when there were any (the journal holds
+        the player, so when there were none, there are none until this call writes one)."""
         open_rows = await pj.open_movements()
         if open_rows:
             await money.reconcile(pj, self._wallet, _party(session), open_rows)
+        return bool(open_rows)
 
     @staticmethod
     async def _no_stake_in_doubt(pj: PlayerJournal, round_id: str) -> None:
@@ -406,10 +419,15 @@ class GameService:
                               amount=rnd.total_paid, session_id=session.session_id,
                               currency=session.currency, brand_id=session.brand_id)
         request_id, method, fingerprint = request
-        movements = await pj.movements(header.round_id)
+        # The round's stored movements tell a balance when this call moved none (the last one
+        # the wallet reported: an Act that moves no money does not ask the wallet), and a win
+        # still unpaid when the round had finished before; a round that moved money in this
+        # call and was unfinished before has neither to tell.
+        movements = (await pj.movements(header.round_id)
+                     if balance is None or already_finished else [])
         result = await self._result(session, header.round_id, rnd,
                                     [*movements, *([credit] if credit else [])],
-                                    balance=balance, fetch_balance=credit is None)
+                                    balance=balance, fetch_balance=False)
         record = StoredRequest(request_id=request_id, method=method,
                                request_hash=fingerprint, response=encode_value(result),
                                scope=scope)
