@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from rgs.service.model import (
+    CallState,
     Movement,
     MovementStatus,
     OutboxBacklog,
@@ -58,6 +59,17 @@ class InMemoryPlayerJournal:
     async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
         """The idempotency record of ``request_id`` in ``scope``."""
         return self._t.requests.get((self._key, scope.value, request_id))
+
+    async def open_call(self, request_id: str, scope: RequestScope, *,
+                        round_id: str | None = None,
+                        active_in: tuple[str, str] | None = None) -> CallState:
+        """The request's record, the open outbox rows, the round and its movements."""
+        rnd = (await self.get_round(round_id) if round_id is not None
+               else await self.active_round(*active_in) if active_in is not None else None)
+        return CallState(request=await self.find_request(request_id, scope),
+                         open_movements=await self.open_movements(), round=rnd,
+                         round_movements=[] if rnd is None else await self.movements(
+                             rnd.round_id))
 
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds."""

@@ -26,6 +26,7 @@ from rgs.journal.migrate import SCHEMA
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import (
     OPEN_STATUSES,
+    CallState,
     Movement,
     MovementStatus,
     OutboxBacklog,
@@ -133,6 +134,29 @@ Q_OPEN_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND {OPEN_MOVEMENT}
 ORDER BY created_at, transaction_id"""
+# What a call reads first, in one statement (one snapshot): the request id's record ($2, scope
+# $3), the open outbox rows, the round (by id $4, or the unfinished one in brand $4 and currency
+# $5) with its events, and the round's movements. Movements travel as JSON arrays.
+_MOVEMENT_JSON = """coalesce(json_agg(json_build_array(transaction_id, round_id, kind, amount,
+status, balance_after, debit_transaction_id, session_id, currency, attempts, last_error, brand_id,
+created_at) ORDER BY created_at, transaction_id), '[]')::text"""
+_CALL_STATE = f"""
+SELECT rq.method AS rq_method, rq.request_hash AS rq_hash, rq.response AS rq_response,
+       (SELECT {_MOVEMENT_JSON} FROM wallet_transactions
+         WHERE player_key = $1 AND {OPEN_MOVEMENT}) AS open_rows,
+       (SELECT {_MOVEMENT_JSON} FROM wallet_transactions w
+         WHERE w.player_key = $1 AND w.round_id = r.round_id) AS round_rows,
+       r.*
+FROM (SELECT) AS one
+LEFT JOIN idempotency_records rq ON rq.player_key = $1 AND rq.scope = $3 AND rq.request_id = $2
+LEFT JOIN LATERAL ({{round}}) AS r ON true"""
+Q_CALL_STATE_NO_ROUND = _CALL_STATE.format(
+    round="SELECT NULL::text AS round_id WHERE false")
+Q_CALL_STATE_BY_ID = _CALL_STATE.format(
+    round=f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND round_id = $4")
+Q_CALL_STATE_ACTIVE = _CALL_STATE.format(
+    round=f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND brand_id = $4 "
+          "AND currency = $5 AND status IN ('insurance', 'player_turn')")
 _INSERT_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
                                  balance_after, debit_transaction_id, session_id, currency,
@@ -225,6 +249,14 @@ def _movement(r: asyncpg.Record) -> Movement:
                     created_at=r["created_at"])
 
 
+def _movements_json(text: str) -> list[Movement]:
+    return [Movement(transaction_id=a[0], round_id=a[1], kind=MoneyKind(a[2]), amount=a[3],
+                     status=MovementStatus(a[4]), balance_after=a[5],
+                     debit_transaction_id=a[6], session_id=a[7], currency=a[8], attempts=a[9],
+                     last_error=a[10], brand_id=a[11], created_at=datetime.fromisoformat(a[12]))
+            for a in json.loads(text)]
+
+
 def _round(r: asyncpg.Record | None) -> StoredRound | None:
     if r is None:
         return None
@@ -266,6 +298,30 @@ class PostgresPlayerJournal:
         return StoredRequest(request_id=r["request_id"], method=r["method"],
                              request_hash=r["request_hash"], response=r["response"],
                              scope=RequestScope(r["scope"]))
+
+    @translated
+    async def open_call(self, request_id: str, scope: RequestScope, *,
+                        round_id: str | None = None,
+                        active_in: tuple[str, str] | None = None) -> CallState:
+        """The request's record, the open outbox rows, the round and its movements: one
+        statement (:data:`Q_CALL_STATE_BY_ID` and its siblings)."""
+        if round_id is not None:
+            r = await self._conn.fetchrow(Q_CALL_STATE_BY_ID, self._key, request_id,
+                                          scope.value, round_id)
+        elif active_in is not None:
+            r = await self._conn.fetchrow(Q_CALL_STATE_ACTIVE, self._key, request_id,
+                                          scope.value, *active_in)
+        else:
+            r = await self._conn.fetchrow(Q_CALL_STATE_NO_ROUND, self._key, request_id,
+                                          scope.value)
+        assert r is not None  # a select of one row joined with left joins
+        request = None if r["rq_method"] is None else StoredRequest(
+            request_id=request_id, method=r["rq_method"], request_hash=r["rq_hash"],
+            response=r["rq_response"], scope=scope)
+        found = r["round_id"] is not None
+        return CallState(request=request, open_movements=_movements_json(r["open_rows"]),
+                         round=_round(r) if found else None,
+                         round_movements=_movements_json(r["round_rows"]) if found else [])
 
     @translated
     async def get_round(self, round_id: str) -> StoredRound | None:

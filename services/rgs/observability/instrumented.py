@@ -29,6 +29,7 @@ from rgs.engine.model import (
 from rgs.observability import metrics
 from rgs.observability.tracing import journal_span, mark_error, wallet_span
 from rgs.service.model import (
+    CallState,
     Movement,
     MovementStatus,
     RequestScope,
@@ -171,6 +172,16 @@ class InstrumentedPlayerJournal:
     async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
         """See :meth:`PlayerJournal.find_request`."""
         return await _timed("find_request", lambda: self._inner.find_request(request_id, scope))
+
+    async def open_call(self, request_id: str, scope: RequestScope, *,
+                        round_id: str | None = None,
+                        active_in: tuple[str, str] | None = None) -> CallState:
+        """See :meth:`PlayerJournal.open_call`."""
+        state = await _timed("open_call", lambda: self._inner.open_call(
+            request_id, scope, round_id=round_id, active_in=active_in))
+        self._wins.seen(state.open_movements)
+        self._wins.seen(state.round_movements)
+        return state
 
     async def get_round(self, round_id: str) -> StoredRound | None:
         """See :meth:`PlayerJournal.get_round`."""

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from rgs.service.model import (
+    CallState,
     Movement,
     MovementStatus,
     RequestScope,
@@ -68,6 +69,15 @@ class PlayerJournal(Protocol):
 
     async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
         """The idempotency record of ``request_id`` in ``scope``'s namespace, if any."""
+        ...
+
+    async def open_call(self, request_id: str, scope: RequestScope, *,
+                        round_id: str | None = None,
+                        active_in: tuple[str, str] | None = None) -> CallState:
+        """What a call reads first, consistent and in one read: :meth:`find_request`,
+        :meth:`open_movements`, the round (:meth:`get_round` of ``round_id``, or
+        :meth:`active_round` in ``active_in`` = (brand, currency), or none) and its
+        :meth:`movements`."""
         ...
 
     async def get_round(self, round_id: str) -> StoredRound | None:
