@@ -23,6 +23,7 @@ from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_serv
 from rgs.config import ConfigError, RgsSettings
 from rgs.config import platform as load_platform
 from rgs.journal.postgres import PoolMode, PostgresJournal
+from rgs.observability import replica_health
 from rgs.observability.certificates import publish_expiry, publish_file_expiry
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.observability.metrics import count_rng_failures, watch_journal_pool
@@ -178,7 +179,9 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                            lease_s=settings.player_lease_s,
                                            pool_mode=settings.database_pool_mode)
         closers.append(pg.close)
-        watch_journal_pool(pg.pool_stats)
+        stop_pool_gauges = watch_journal_pool(pg.pool_stats)
+        if stop_pool_gauges is not None:
+            closers.append(stop_pool_gauges)
         journal = pg
     if wallet is None:
         wallet, wallet_closers = operator_wallets(platform)
@@ -222,10 +225,15 @@ async def serve(settings: RgsSettings, app: App,
         def rng_failed(failure: object) -> None:
             # A failed RNG health test stops this replica from dealing: readiness tells load
             # balancers and Kubernetes at once (the listener may run on another thread), while
-            # liveness keeps the process, its counter and its logs for the investigation.
+            # liveness keeps the process, its counter and its logs for the investigation. In a
+            # replica of several workers, every worker turns unready (replica_health).
+            replica_health.mark(replica_health.RNG_FAILED, f"{failure}")
             loop.call_soon_threadsafe(lambda: loop.create_task(running.set_not_serving()))
 
         app.rng_health.add_listener(rng_failed)
+    stop_watching = replica_health.watch(replica_health.RNG_FAILED, running.set_not_serving)
+    if stop_watching is not None:
+        app.closers.append(stop_watching)
     return running
 
 
