@@ -702,3 +702,34 @@ async def test_open_call_reads_in_one_statement_what_the_single_reads_return(
             assert none.open_movements == by_id.open_movements
     finally:
         await journal.close()
+
+
+async def test_a_last_commit_gives_the_player_back_in_the_same_statement(
+        journal_db: JournalDb, rgs_database_url: str) -> None:
+    from rgs.wallet.port import MoneyKind
+
+    key, rid = "op/last", "d" * 32
+    journal = await journal_db.connect()
+    other = await journal_db.connect(lock_wait_s=0.3)
+    try:
+        async with journal.player(key) as pj:
+            await pj.commit_round(round=_round(key, rid, 1), new_events_from=0, request=None,
+                                  last=True)
+            holder, epoch = await _lease(rgs_database_url, key)
+            assert holder is None and epoch == 1  # given back by the commit itself
+            # Another replica takes the player at once (in session mode its advisory lock
+            # too), while this call is still inside its block.
+            async with other.player(key) as taker:
+                stored = await taker.get_round(rid)
+                assert stored is not None and stored.seq == 1
+            with pytest.raises(JournalLeaseLost):  # nothing more is written after the last
+                await pj.record_movement(Movement(
+                    transaction_id=f"{rid}:2:debit", round_id=rid, kind=MoneyKind.DEBIT,
+                    amount=100, session_id="s", currency="EUR"))
+        holder, epoch = await _lease(rgs_database_url, key)
+        assert holder is None and epoch == 2  # the block's exit released nothing of the taker's
+        async with other.player(key) as again:
+            assert await again.movements(rid) == []
+    finally:
+        await journal.close()
+        await other.close()

@@ -65,12 +65,15 @@ Q_UNLOCK_PLAYER = "SELECT pg_advisory_unlock($1, hashtext($2))"
 Q_UNLOCK_ALL = "SELECT pg_advisory_unlock_all()"
 
 
-def fence(epoch: int, ttl: int) -> str:
+def fence(epoch: int, ttl: int, *, release: bool = False) -> str:
     """SQL: the player's lease (key ``$1``) pushed on by ``$ttl`` if it still has the epoch
-    ``$epoch``; one row when it does, none when another call took it over. Its row lock lasts
-    until the statement's transaction ends, so a taker waits for the write and then finds the
-    lease renewed."""
-    return (f"UPDATE leases SET expires_at = clock_timestamp() + ${ttl}::interval "
+    ``$epoch`` (with ``release``: given back instead, for a call's last write); one row when it
+    does, none when another call took it over. Its row lock lasts until the statement's
+    transaction ends, so a taker waits for the write and then finds the lease renewed (or
+    free)."""
+    change = ("holder = NULL, expires_at = clock_timestamp()" if release
+              else f"expires_at = clock_timestamp() + ${ttl}::interval")
+    return (f"UPDATE leases SET {change} "
             f"WHERE kind = '{PLAYER_LEASE}' AND key = $1 AND epoch = ${epoch} "
             "AND holder IS NOT NULL RETURNING epoch")
 
@@ -79,13 +82,18 @@ def fence(epoch: int, ttl: int) -> str:
 Q_FENCE = fence(2, 3)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Lease:
-    """A player's lease as its holder knows it: the fencing epoch and how far each write
-    pushes the expiry on."""
+    """A player's lease as its holder knows it: the fencing epoch, how far each write pushes
+    the expiry on, whether the advisory lock is held with it (session mode), and whether the
+    call's last write gave it back already."""
 
     epoch: int
     ttl: timedelta
+    advisory: bool = False
+    #: The first key of the advisory lock (for a last write that gives it back too).
+    lock_class: int = _PLAYER_LOCK_CLASS
+    released: bool = False
 
 
 def holder_name() -> str:
@@ -119,10 +127,14 @@ class PlayerHolds:
             # cleaned before its next use (reset_connection).
             self.may_hold_lock.add(conn.get_server_pid())
         epoch = await self._take(conn, player_key, force=self._advisory)
+        lease = Lease(epoch=epoch, ttl=self._ttl, advisory=self._advisory)
         try:
-            yield Lease(epoch=epoch, ttl=self._ttl)
+            yield lease
         finally:
-            await self._release(conn, player_key, epoch)
+            if lease.released:  # by the call's last write, with the advisory lock
+                self.may_hold_lock.discard(conn.get_server_pid())
+            else:
+                await self._release(conn, player_key, epoch)
 
     async def reset_connection(self, conn: asyncpg.Connection) -> None:
         """The pool's reset of a connection given back (instead of asyncpg's four statements on

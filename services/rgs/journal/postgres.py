@@ -182,8 +182,8 @@ SELECT count(*) FROM lease"""
 # record (none when $18 is NULL), $23-$32 the outbox rows to write (arrays, one element per
 # row), $33 the debits to book, $34/$35 the lease's epoch and time to live. The sub-statements
 # touch different rows, so none needs to see another's work.
-Q_COMMIT_STEP = f"""
-WITH lease AS ({fence(34, 35)}),
+_COMMIT_STEP = f"""
+WITH lease AS ({{lease}}),
      hdr AS (INSERT INTO rounds (player_key, round_id, session_id, operator_id, brand_id,
                                  player_id, currency, variant, seq, status, forced_cards,
                                  total_staked, total_paid, finished_at, options)
@@ -213,7 +213,15 @@ WITH lease AS ({fence(34, 35)}),
                SET status = '{MovementStatus.BOOKED}', updated_at = clock_timestamp()
              WHERE player_key = $1 AND transaction_id = ANY($33::text[])
                AND status = '{MovementStatus.APPLIED}' AND EXISTS (SELECT FROM lease))
-SELECT count(*) FROM lease"""
+SELECT (SELECT count(*) FROM lease){{unlock}}"""
+Q_COMMIT_STEP = _COMMIT_STEP.format(lease=fence(34, 35), unlock="")
+# A call's last write: the lease given back by the same statement ($35 unused), and in session
+# mode the advisory lock too ($36: its first key).
+Q_COMMIT_LAST_STEP = _COMMIT_STEP.format(lease=fence(34, 35, release=True),
+                                         unlock=", $35::interval IS NULL")
+Q_COMMIT_LAST_STEP_UNLOCK = _COMMIT_STEP.format(
+    lease=fence(34, 35, release=True),
+    unlock=", $35::interval IS NULL, pg_advisory_unlock($36, hashtext($1))")
 Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE status IN ('insurance', 'player_turn') AND updated_at < $1
@@ -364,15 +372,21 @@ class PostgresPlayerJournal:
     @translated
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None, movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = ()) -> None:
+                           booked: Sequence[str] = (), last: bool = False) -> None:
         """Header, new events, idempotency record, outbox rows and booked debits in one
-        statement (:data:`Q_COMMIT_STEP`): one round trip, atomic, fenced by the lease."""
+        statement (:data:`Q_COMMIT_STEP`): one round trip, atomic, fenced by the lease; with
+        ``last``, the lease (and in session mode the advisory lock) given back by the same
+        statement (:data:`Q_COMMIT_LAST_STEP`)."""
         r = round
         new = r.events[new_events_from:]
         req = request
         ms = movements
+        lease = self._lease
+        query, extra = ((Q_COMMIT_STEP, ()) if not last
+                        else (Q_COMMIT_LAST_STEP_UNLOCK, (lease.lock_class,)) if lease.advisory
+                        else (Q_COMMIT_LAST_STEP, ()))
         self._check(await self._conn.fetchval(
-            Q_COMMIT_STEP, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
+            query, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
             r.player_id, r.currency, r.variant, r.seq, r.status, list(r.forced_cards),
             r.total_staked, r.total_paid, encode_value(r.options),
             new_events_from, [event_kind(e) for e in new], [encode_event(e) for e in new],
@@ -383,7 +397,8 @@ class PostgresPlayerJournal:
             [m.kind.value for m in ms], [m.amount for m in ms], [m.status.value for m in ms],
             [m.balance_after for m in ms], [m.debit_transaction_id for m in ms],
             [m.session_id for m in ms], [m.currency for m in ms], [m.brand_id for m in ms],
-            list(booked), self._lease.epoch, self._lease.ttl))
+            list(booked), lease.epoch, lease.ttl, *extra))
+        lease.released = last
 
     @translated
     async def update_response(self, request_id: str, response: str,

@@ -216,11 +216,11 @@ class InstrumentedPlayerJournal:
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None,
                            movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = ()) -> None:
+                           booked: Sequence[str] = (), last: bool = False) -> None:
         """See :meth:`PlayerJournal.commit_round`; counts the round's events once committed."""
         await _timed("commit_round", lambda: self._inner.commit_round(
             round=round, new_events_from=new_events_from, request=request,
-            movements=movements, booked=booked))
+            movements=movements, booked=booked, last=last))
         record_round_events(round, round.events[new_events_from:])
         for m in movements:
             if m.kind is MoneyKind.CREDIT:

@@ -447,8 +447,11 @@ class GameService:
         record = StoredRequest(request_id=request_id, method=method,
                                request_hash=fingerprint, response=encode_value(result),
                                scope=scope)
+        # Without a win to pay or a finished round to look after, the commit is the call's
+        # last write: the player's journal is given back with it.
         await pj.commit_round(round=header, new_events_from=new_from, request=record,
-                              movements=(credit,) if credit else (), booked=booked)
+                              movements=(credit,) if credit else (), booked=booked,
+                              last=credit is None and not already_finished)
         if credit is None:
             if already_finished:
                 # Settle of a finished round: retry its credit if the outbox still has it open.

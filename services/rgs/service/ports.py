@@ -111,10 +111,12 @@ class PlayerJournal(Protocol):
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None,
                            movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = ()) -> None:
+                           booked: Sequence[str] = (), last: bool = False) -> None:
         """In one transaction: write the round header, append ``round.events[new_events_from:]``,
         store the idempotency record, insert new outbox rows and mark the debits ``booked``
-        (their step is committed, so they are final)."""
+        (their step is committed, so they are final). ``last``: the call writes nothing more,
+        so the player's journal may be given back in the same transaction (a write after it
+        fails with :class:`JournalLeaseLost`)."""
         ...
 
     async def update_response(self, request_id: str, response: str,
