@@ -124,8 +124,14 @@ async def test_workers_share_the_port_and_metrics_add_up_across_them(
         assert "rgs_rpc_in_flight 0.0" in text  # livesum: no call is open
         assert "rgs_outbox_pending 0.0" in text  # sampled by worker 0 alone
         # Each worker writes its own pool's gauges (read at scrape time, they would be lost):
-        # the replica's limit is the three pools' (RGS_DATABASE_POOL_SIZE 4 each).
-        assert 'rgs_journal_pool_connections{state="max"} 12.0' in text
+        # the replica's limit is the three pools' (RGS_DATABASE_POOL_SIZE 4 each), once the
+        # last worker to start has built its pool (a loaded machine starts them seconds apart).
+        pool_max = 'rgs_journal_pool_connections{state="max"} 12.0'
+        until = time.monotonic() + 30
+        while pool_max not in text and time.monotonic() < until:
+            await asyncio.sleep(0.2)
+            text = _scrape(metrics_port)
+        assert pool_max in text, [line for line in text.splitlines() if "pool" in line]
         opened = next(float(line.split()[-1]) for line in text.splitlines()
                       if line.startswith('rgs_journal_pool_connections{state="open"}'))
         assert 3 <= opened <= 12
