@@ -103,10 +103,14 @@ async def test_workers_share_the_port_and_metrics_add_up_across_them(
     try:
         await _wait_serving(address, proc, log)
         deadline = time.monotonic() + 30
-        while len(_workers(proc.pid)) < 3 or "rgs_journal_database_up 1.0" not in _scrape(
-                metrics_port):
+        # Every worker has built its app (its pool gauges are written then, just before it
+        # binds the port): a loaded machine starts the workers seconds apart.
+        pool_max = 'rgs_journal_pool_connections{state="max"} 12.0'
+        while len(_workers(proc.pid)) < 3 or not {
+                "rgs_journal_database_up 1.0", pool_max} <= set(_scrape(metrics_port).splitlines()):
             assert time.monotonic() < deadline, log.read_text()[-3000:]
             await asyncio.sleep(0.2)
+        await asyncio.sleep(0.5)  # and bound the port
         first = _workers(proc.pid)
         await _call_on_new_connections(address, CALLS)
         # One endpoint counts the calls of every worker: the sum, not one worker's share. A
@@ -124,13 +128,7 @@ async def test_workers_share_the_port_and_metrics_add_up_across_them(
         assert "rgs_rpc_in_flight 0.0" in text  # livesum: no call is open
         assert "rgs_outbox_pending 0.0" in text  # sampled by worker 0 alone
         # Each worker writes its own pool's gauges (read at scrape time, they would be lost):
-        # the replica's limit is the three pools' (RGS_DATABASE_POOL_SIZE 4 each), once the
-        # last worker to start has built its pool (a loaded machine starts them seconds apart).
-        pool_max = 'rgs_journal_pool_connections{state="max"} 12.0'
-        until = time.monotonic() + 30
-        while pool_max not in text and time.monotonic() < until:
-            await asyncio.sleep(0.2)
-            text = _scrape(metrics_port)
+        # the replica's limit is the three pools' (RGS_DATABASE_POOL_SIZE 4 each).
         assert pool_max in text, [line for line in text.splitlines() if "pool" in line]
         opened = next(float(line.split()[-1]) for line in text.splitlines()
                       if line.startswith('rgs_journal_pool_connections{state="open"}'))
