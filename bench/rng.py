@@ -1,4 +1,5 @@
-"""Throughput of the certified RNG: raw DRBG bytes/s, below(n) calls/s and card draws/s.
+"""Throughput of the certified RNG: raw DRBG bytes/s, below(n) calls/s and card draws/s, and
+the cost of provably fair card orders (a round's DRBG instantiated from its seeds).
 
 Run: ``.venv/bin/python bench/rng.py [--seconds S]``. Prints figures only; nothing is asserted.
 """
@@ -11,6 +12,7 @@ from collections.abc import Callable
 
 from rgs.engine import BoxBet, Round, Shoe, VerifiedBets
 from rgs.rng import CertifiedRng, RngSettings
+from rgs.rng.fair import card_order, fair_source
 from rgs.variants import find_variant
 
 
@@ -64,6 +66,25 @@ def main() -> None:
             Round.deal(vip, rng.card_source(Shoe.of_decks(8)), bets)
         return 100
 
+    seed = bytes(range(32))
+
+    def fair_restores() -> int:
+        # What a fair round costs each Act: a DRBG from its seeds, then its first cards again.
+        for i in range(100):
+            source = fair_source(seed, "client", i + 1, 8)
+            for _ in range(12):
+                source.draw()
+        return 100
+
+    def fair_orders() -> int:
+        card_order(seed, "client", 1, 8)
+        return 1
+
+    def fair_rounds() -> int:
+        for i in range(100):
+            Round.deal(vip, fair_source(seed, "client", i + 1, 8), bets)
+        return 100
+
     rows = [
         ("DRBG raw output (64 KiB Generate requests)", raw, "bytes/s"),
         ("DRBG raw output, prediction resistance (4 KiB requests)", raw_pr, "bytes/s"),
@@ -71,6 +92,9 @@ def main() -> None:
         ("card draws (ShoeSource.draw emptying 8-deck shoes)", draws, "draws/s"),
         ("full 8-deck Fisher-Yates shuffles", shuffles, "shoes/s"),
         ("Round.deal, vip-platinum, 7 boxes (16 cards)", rounds, "rounds/s"),
+        ("fair: DRBG from a round's seeds + 12 draws (per Act)", fair_restores, "rounds/s"),
+        ("fair: whole 8-deck card order", fair_orders, "shoes/s"),
+        ("fair: Round.deal, vip-platinum, 7 boxes", fair_rounds, "rounds/s"),
     ]
     for label, work, unit in rows:
         print(f"{label:<60} {_rate(work, seconds):>14,.0f} {unit}")

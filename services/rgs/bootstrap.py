@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Awaitable, Callable, Sequence
+import threading
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -24,6 +25,7 @@ from rgs.config import ConfigError, RgsSettings
 from rgs.config import platform as load_platform
 from rgs.journal.postgres import PoolMode, PostgresJournal
 from rgs.observability import replica_health
+from rgs.math import hints
 from rgs.observability.certificates import publish_expiry, publish_file_expiry
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.observability.metrics import count_rng_failures, watch_journal_pool
@@ -34,9 +36,12 @@ from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
 from rgs.service.backoffice import BackOffice
 from rgs.service.common import sha256_hex
+from rgs.service.model import Brand
 from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
 from rgs.service.reconciler import Reconciler
+from rgs.variants import VARIANTS
+from rgs.variants.options import effective_rules
 from rgs.wallet.grpc_wallet import GrpcWallet, GrpcWalletSettings
 from rgs.wallet.guard import GuardedWallet, GuardSettings
 from rgs.wallet.http_wallet import HttpWallet, HttpWalletSettings
@@ -69,6 +74,19 @@ class CertifiedCards:
             except RngError as exc:
                 raise CardSourceUnavailable(str(exc)) from exc
         return pick
+
+
+def warm_hints(brands: Iterable[Brand]) -> None:
+    """Build the analysis tables the brands with hints on need, on a background thread (a few
+    seconds of CPU at start), so that no Act waits for one."""
+    rules = {effective_rules(VARIANTS[v], b.variant_options(v))
+             for b in brands if b.hints for v in b.variants}
+    def work() -> None:
+        for r in rules:
+            hints.warm(r)
+
+    if rules:
+        threading.Thread(target=work, name="rgs-hints-warm", daemon=True).start()
 
 
 def utc_now() -> datetime:
@@ -196,10 +214,11 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             reseed_interval=settings.rng_reseed_interval,
             prediction_resistance=settings.rng_prediction_resistance), health=health))
     rng = cards.rng if isinstance(cards, CertifiedCards) else None
+    warm_hints(brands.values())
     game = GameService(journal=journal, wallet=wallet, cards=cards,
                        brands=brands, clock=clock, test_mode=settings.test_mode)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
-                        session_ttl=settings.session_ttl)
+                        session_ttl=settings.session_ttl, cards=cards)
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),
@@ -218,7 +237,8 @@ async def serve(settings: RgsSettings, app: App,
         interceptors=interceptors,
         connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
                                      max_age_grace_s=settings.max_connection_age_grace_s),
-        on_certificate=publish_expiry("server"))
+        on_certificate=publish_expiry("server"),
+        web_listen=settings.web_listen, grace_s=settings.shutdown_grace_s)
     if app.rng_health is not None:
         loop = asyncio.get_running_loop()
 

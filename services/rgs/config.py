@@ -40,6 +40,11 @@ class RgsSettings(BaseSettings):
     """`production` refuses test mode and plaintext on non-loopback addresses."""
     listen: str = Field(default="127.0.0.1:50051", description="host:port to serve gRPC on.")
     """host:port to serve gRPC on (port 0 picks a free one)."""
+    web_listen: str | None = Field(
+        default=None, description="host:port of the browser edge (Connect, gRPC-Web); unset: off.")
+    """host:port serving the browser edge: the player service in the Connect protocol (and
+    gRPC-Web) over HTTP/1.1 and h2c, and the reference web table at ``/``; unset serves none
+    (port 0 picks a free one). Browser origins are allowed per brand (``web_origins``)."""
     database_url: str | None = Field(
         default=None, description="PostgreSQL URL of the journal; unset: rgs.devdb resolution.")
     """PostgreSQL URL of the journal; unset means the command line finds a development database
@@ -140,6 +145,10 @@ class RgsSettings(BaseSettings):
                 not self.allow_plaintext or self.environment == "production"):
             raise ValueError(f"plaintext on {self.listen} is not allowed: configure "
                              "RGS_TLS_CERT_FILE/RGS_TLS_KEY_FILE or listen on loopback")
+        if self.web_listen and not self.tls_enabled and not is_loopback(self.web_listen) and (
+                not self.allow_plaintext or self.environment == "production"):
+            raise ValueError(f"plaintext on {self.web_listen} (RGS_WEB_LISTEN) is not allowed: "
+                             "configure RGS_TLS_CERT_FILE/RGS_TLS_KEY_FILE or listen on loopback")
         return self
 
     @property

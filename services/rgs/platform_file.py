@@ -116,6 +116,10 @@ class Platform:
 
 _Id = Annotated[str, StringConstraints(pattern=TENANT_ID_PATTERN)]
 _Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
+#: A browser origin as browsers send it: scheme://host[:port], no path; or "*" (any page, for
+#: development only).
+_Origin = Annotated[str, StringConstraints(
+    pattern=r"^(\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$", max_length=255)]
 _NO_LITERAL = ('a secret is never written in the platform file: give {"env": "VARIABLE"} or '
                '{"file": "/path/to/secret"}')
 
@@ -202,6 +206,8 @@ class _BrandModel(_Strict):
     id: _Id
     currencies: dict[_Currency, _CurrencyModel] = Field(min_length=1)
     variants: dict[str, _VariantModel] = Field(min_length=1)
+    web_origins: list[_Origin] = Field(default_factory=list, max_length=64)
+    hints: bool = False
 
 
 class _OperatorModel(_Strict):
@@ -380,9 +386,14 @@ class _Resolver:
                 except EngineError as exc:
                     self._fail(lw, str(exc))
                     ok = False
+        if self._production and "*" in b.web_origins:
+            self._fail(f"{where}.web_origins", 'any origin ("*") is refused in production: list '
+                       "the studios' origins (https://host[:port])")
+            ok = False
         if not ok:
             return None
         return Brand(id=b.id, operator_id=operator_id, currencies=tuple(b.currencies),
                      variants=tuple(b.variants),
                      limits=MappingProxyType({c: MappingProxyType(v) for c, v in limits.items()}),
-                     options=MappingProxyType(options))
+                     options=MappingProxyType(options),
+                     web_origins=tuple(dict.fromkeys(b.web_origins)), hints=b.hints)

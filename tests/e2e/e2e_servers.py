@@ -113,7 +113,8 @@ async def start_wallet(operator: str, db: str, logs: Path) -> ServerProcess:
 
 async def start_stack(*, rgs_db: str, wallet_dbs: dict[str, str], replicas: int,
                       logs: Path, env: dict[str, str] | None = None,
-                      wallet_fields: dict[str, dict[str, object]] | None = None) -> Stack:
+                      wallet_fields: dict[str, dict[str, object]] | None = None,
+                      brand_fields: dict[str, dict[str, object]] | None = None) -> Stack:
     """Start a wallet per operator of ``wallet_dbs`` and ``replicas`` RGS processes (test
     mode), each with a platform file pointing every operator at its own wallet."""
     started_wallets = await asyncio.gather(*(start_wallet(op, db, logs)
@@ -122,7 +123,7 @@ async def start_stack(*, rgs_db: str, wallet_dbs: dict[str, str], replicas: int,
     try:
         platform_file = write_platform_file(
             logs / "platform.json", {op: w.target for op, w in stack.wallets.items()},
-            **(wallet_fields or {}))
+            brand_fields, **(wallet_fields or {}))
         ports = [free_port() for _ in range(replicas)]
         full_env = {"RGS_PLATFORM_FILE": str(platform_file), "RGS_LOCK_WAIT_S": "10",
                     **(env or {})}

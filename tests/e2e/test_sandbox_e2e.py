@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import time
 import urllib.request
 
 import grpc
+import httpx
 import pytest
 from e2e_servers import ROOT, free_port, wait_serving
 
@@ -33,14 +35,14 @@ async def test_sandbox_command_starts_everything_and_a_round_can_be_played(
     # An empty database: the sandbox must migrate both schemas itself.
     name, db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
     rgs, wallet = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
-    other_wallet = f"127.0.0.1:{free_port()}"
+    other_wallet, web = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
     log = ROOT / "var" / f"sandbox-e2e-{os.getpid()}.log"
     log.parent.mkdir(exist_ok=True)
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "rgs", "sandbox", "--listen", rgs,
              "--wallet-listen", wallet, "--other-wallet-listen", other_wallet,
-             "--database-url", db], stdout=out,
+             "--web-listen", web, "--database-url", db], stdout=out,
             stderr=subprocess.STDOUT, cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT / "services")})
     try:
@@ -56,6 +58,17 @@ async def test_sandbox_command_starts_everything_and_a_round_can_be_played(
         other_block = printed[printed.index("operator other-operator:"):]
         assert "rgs-other-operator-key" in other_block and other_wallet in other_block
         assert "other-casino" in other_block and "jq -r .session_token" in printed
+        # The web table's URL carries a demo session in its fragment: the page and the
+        # browser edge serve it.
+        url = re.search(rf"http://{re.escape(web)}/#token=(\S+)", printed)
+        assert url, printed
+        async with httpx.AsyncClient(base_url=f"http://{web}", timeout=10) as client:
+            page = await client.get("/")
+            listed = await client.post(
+                "/rgs.blackjack.v1.BlackjackService/ListVariants", json={},
+                headers={"authorization": f"Bearer {url[1]}", "connect-protocol-version": "1"})
+        assert page.status_code == 200 and "<title>" in page.text
+        assert listed.status_code == 200 and listed.json()["currency"] == "EUR"
         async with grpc.aio.insecure_channel(rgs) as ch:
             s = await operator_pb2_grpc.OperatorServiceStub(ch).CreateSession(
                 op.CreateSessionRequest(request_id="s", brand_id="demo-casino",
@@ -115,7 +128,8 @@ async def test_sandbox_honours_the_replica_settings_for_metrics_and_logging(
         # No --listen: RGS_LISTEN applies, as for `rgs serve`.
         proc = subprocess.Popen(
             [sys.executable, "-m", "rgs", "sandbox", "--wallet-listen", wallet,
-             "--database-url", db], stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+             "--web-listen", "", "--database-url", db], stdout=out, stderr=subprocess.STDOUT,
+            cwd=ROOT, env=env)
     try:
         await wait_serving(rgs, proc, log)
         text = await _scrape_sampled(metrics)

@@ -193,3 +193,50 @@ async def test_sigterm_lets_calls_in_flight_finish_refuses_new_ones_and_cuts_str
           f"{[e.code().name for _, e in cut if isinstance(e, grpc.aio.AioRpcError)]} "
           f"SERVER_SHUTTING_DOWN after {[round(t, 2) for t, _ in cut]} s; exit code {code} "
           f"{exit_s:.2f} s after the signal; retries on another replica paid once each")
+
+
+async def test_sigterm_drains_the_browser_edge_like_the_grpc_port(site: Site) -> None:
+    """Calls in flight on the browser edge are counted in the same drain: one that fits in
+    the grace finishes OK; one that outlasts it is answered UNAVAILABLE with the same
+    ErrorInfo reason as over gRPC."""
+    import base64
+
+    import httpx
+    from google.rpc import error_details_pb2
+
+    async def deal_during_sigterm(name: str, grace: str, hold_ms: int) -> tuple[
+            httpx.Response, dict[str, object]]:
+        web_port = free_port()
+        replica = await site.replica(name, {"RGS_SHUTDOWN_GRACE_S": grace,
+                                            "RGS_WEB_LISTEN": f"127.0.0.1:{web_port}"})
+        async with grpc.aio.insecure_channel(replica.target) as ch:
+            (md,) = await _players(site, ch, [f"sd-{name}"])
+        await _hold_debits(site, hold_ms, 1)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{web_port}",
+                                     timeout=20) as client:
+            call = asyncio.ensure_future(client.post(
+                "/rgs.blackjack.v1.BlackjackService/Deal", json={
+                    "requestId": "d", "variantId": "classic-resplit",
+                    "boxes": [{"seat": 1, "stake": "500"}], "forcedCards": STAND_WINS},
+                headers={"connect-protocol-version": "1", "authorization": md[0][1]}))
+            await asyncio.sleep(0.4)
+            replica.proc.send_signal(signal.SIGTERM)
+            signalled = time.monotonic()
+            resp = await call
+        code, _ = await _wait_exit(replica, signalled, 15)
+        assert code == 0
+        return resp, _stopped_line(replica.log)
+
+    ok, stopped = await deal_during_sigterm("web-patient", "3", 1200)
+    assert ok.status_code == 200, ok.text
+    assert int(ok.json()["round"]["totalStaked"]) == 500
+    assert (stopped["calls_in_flight"], stopped["calls_cut_short"]) == (1, 0)
+
+    cut, stopped = await deal_during_sigterm("web-hasty", "0.5", 6000)
+    assert cut.status_code == 503, cut.text
+    body = cut.json()
+    assert body["code"] == "unavailable"
+    raw = body["details"][0]["value"]
+    info = error_details_pb2.ErrorInfo.FromString(base64.b64decode(raw + "=" * (-len(raw) % 4)))
+    assert info.reason == "SERVER_SHUTTING_DOWN"
+    assert (stopped["calls_in_flight"], stopped["calls_cut_short"]) == (1, 1)

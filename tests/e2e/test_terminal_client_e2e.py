@@ -76,3 +76,30 @@ async def test_terminal_client_offers_rebet_and_ride_bet_after_a_win(e2e: Client
     assert "Stake (Enter = rebet 6.00 EUR, r = ride bet 12.00 EUR, q = quit)" in text
     # +3.00, +6.00, then the rebet of 6.00 wins +6.00
     assert await wallet_balance(e2e, pid) == 50_000 + 300 + 600 + 600
+
+
+async def test_terminal_client_checks_the_table_limits_in_major_units(e2e: Clients) -> None:
+    pid = await new_player(e2e, balance=50_000)
+    # vip-platinum's EUR limits: main 10.00 to 5,000.00, side bets 1.00 to 500.00; nothing
+    # outside them is sent.
+    player, out = await _player(
+        e2e, pid, "vip-platinum",
+        ["1.00", "10.00", "0.50", "", "", "s", "q"],
+        ["TS", "6H", "9D", "TC", "TD"])
+    assert await player.run() == 0
+    text = "\n".join(out)
+    assert "The main bet must be from 10.00 EUR to 5,000.00 EUR at this table." in text
+    assert ("The Perfect Pairs bet must be from 1.00 EUR to 500.00 EUR at this table. "
+            "Press Enter for no Perfect Pairs bet.") in text
+    assert "Perfect Pairs stake (1.00 EUR to 500.00 EUR, Enter = none): " in text
+    assert "1000..500000" not in text  # no amount in minor units
+    assert "You won 10.00 EUR. Balance 510.00 EUR." in text
+    assert await wallet_balance(e2e, pid) == 50_000 + 1000
+
+
+async def test_terminal_client_tells_a_refused_bet_in_words(e2e: Clients) -> None:
+    pid = await new_player(e2e, balance=500)
+    player, out = await _player(e2e, pid, "classic-resplit", ["10.00", "q"], [])
+    assert await player.run() == 0
+    assert "Refused: your balance is too low for this bet. Try another bet." in out
+    assert await wallet_balance(e2e, pid) == 500

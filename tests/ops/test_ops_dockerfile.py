@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tomllib
 
 from ops_toolbox import ROOT
 
@@ -48,3 +49,28 @@ def test_default_command_serves_and_the_chart_migrates_with_the_same_entrypoint(
 
 def test_nothing_is_downloaded_outside_the_package_index() -> None:
     assert not re.search(r"\b(curl|wget)\b|ADD\s+https?://", DOCKERFILE)
+
+
+def _pins(path: str) -> dict[str, str]:
+    text = (ROOT / path).read_text("utf-8")
+    return {m[1].lower(): m[2] for m in re.finditer(r"^([A-Za-z0-9_.\-]+)==(\S+)", text, re.M)}
+
+
+def test_the_image_installs_its_lock_at_the_versions_the_tests_ran() -> None:
+    python = re.search(r"^ARG PYTHON_IMAGE=python:(\d+)\.(\d+)", DOCKERFILE, re.M)
+    assert python, "the Dockerfile names its Python image"
+    lock = f"requirements/runtime-py{python[1]}{python[2]}.txt"
+    assert f"--require-hashes --no-deps -r {lock}" in DOCKERFILE
+    assert "--no-deps --no-build-isolation ." in DOCKERFILE  # nothing else from an index
+    assert f"!{lock}" in (ROOT / "deploy/Dockerfile.dockerignore").read_text()
+    runtime = _pins(lock)
+    tested = _pins(f"requirements/lock-py{python[1]}{python[2]}.txt")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    wanted = {re.split(r"[\[<>=!~; ]", d, maxsplit=1)[0].lower()
+              for d in project["project"]["dependencies"]}
+    wanted |= {"pip", *(re.split(r"[<>=!~; ]", d, maxsplit=1)[0].lower()
+                        for d in project["build-system"]["requires"])}
+    assert wanted <= set(runtime), f"run bash .ci/lock: {sorted(wanted - set(runtime))}"
+    assert {name: v for name, v in runtime.items() if tested.get(name) != v} == {}, \
+        "the image's lock differs from the tested lock: run bash .ci/lock"
+    assert not {"pytest", "mypy", "ruff"} & set(runtime)  # the image carries no dev tools

@@ -283,7 +283,7 @@ def test_network_policy_admits_grpc_metrics_and_only_the_needed_egress() -> None
     spec = docs["NetworkPolicy"]["spec"]
     assert spec["policyTypes"] == ["Ingress", "Egress"]
     ingress_ports = {p["port"] for rule in spec["ingress"] for p in rule["ports"]}
-    assert ingress_ports == {"grpc", "metrics"}
+    assert ingress_ports == {"grpc", "metrics", "web"}  # web.enabled in production
     egress_ports = {p["port"] for rule in spec["egress"] for p in rule["ports"]}
     assert egress_ports == {53, 6432, 443, 4317}  # the database through PgBouncer
 
@@ -401,3 +401,19 @@ def test_the_prometheus_adapter_rule_serves_the_metric_the_hpa_scales_on(tmp_pat
         {"record": "adapter:rgs_rpc_in_flight:sum", "expr": query},
         {"record": "adapter:rgs_rpc_in_flight:series", "expr": rule["seriesQuery"]}]}]}))
     run([tool("promtool"), "check", "rules", str(path)])
+
+
+def test_the_browser_edge_is_off_by_default_and_on_gets_a_port_everywhere() -> None:
+    off = by_kind(render("-f", MINIMAL))
+    assert "RGS_WEB_LISTEN" not in _env(_container(list(off.values())))
+    assert {p["name"] for p in off["Service"]["spec"]["ports"]} == {"grpc", "metrics"}
+    docs = render("-f", PRODUCTION, "--set", "web.port=8443")
+    on = by_kind(docs)
+    container = _container(docs)
+    assert _env(container)["RGS_WEB_LISTEN"] == "0.0.0.0:8443"
+    assert {"name": "web", "containerPort": 8443, "protocol": "TCP"} in container["ports"]
+    web = next(p for p in on["Service"]["spec"]["ports"] if p["name"] == "web")
+    assert (web["port"], web["targetPort"]) == (8443, "web")
+    platform = json.loads(next(iter(on["ConfigMap"]["data"].values())))
+    brand = platform["operators"][0]["brands"][0]
+    assert brand["web_origins"] == ["https://games.brand-a.example.invalid"]

@@ -23,12 +23,15 @@ def sandbox_platform(wallets: Mapping[str, str]) -> Platform:
 
 
 def write_platform_file(path: Path, wallets: Mapping[str, str],
+                        brand_fields: Mapping[str, Mapping[str, Any]] | None = None,
                         **wallet_fields: Mapping[str, Any]) -> Path:
     """A copy of the shipped platform file at ``path`` with the wallets' addresses (operator ->
-    target) and any other wallet fields (operator -> fields) replaced; secret file references
-    are made absolute so the copy works from anywhere."""
+    target), any other wallet fields (operator -> fields) and brand fields (brand -> fields)
+    replaced; secret file references are made absolute so the copy works from anywhere."""
     raw = json.loads(DEFAULT_PLATFORM_FILE.read_text("utf-8"))
     for op in raw["operators"]:
+        for brand in op["brands"]:
+            brand.update((brand_fields or {}).get(brand["id"], {}))
         wallet = op["wallet"]
         if op["id"] in wallets:
             wallet["address"] = wallets[op["id"]]

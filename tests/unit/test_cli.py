@@ -12,7 +12,7 @@ import pytest
 import rgs.__main__
 import rgs.cli
 
-COMMANDS = {"simulate", "par", "rng", "serve", "migrate", "sandbox", "play"}
+COMMANDS = {"simulate", "par", "rng", "serve", "migrate", "sandbox", "play", "verify"}
 
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rgs.client import render
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 
 
 def test_money_is_formatted_and_parsed_exactly() -> None:
@@ -19,3 +20,29 @@ def test_bad_amounts_are_refused_with_a_readable_message() -> None:
     for bad in ("", "abc", "1.2.3", "-1", "1.234"):
         with pytest.raises(ValueError):
             render.parse_money(bad, "EUR")
+
+
+def test_the_table_shows_the_commitment_while_open_and_the_seed_once_over() -> None:
+    fair = bj.Fairness(verifiable=True, commitment="c" * 64, client_seed="lucky",
+                       round_number=3, decks=6, next_commitment="n" * 64)
+    open_view = bj.RoundView(round_id="r", variant_id="power", currency="EUR", fair=fair)
+    shown = render.table(open_view)
+    assert "commitment " + "c" * 64 in shown and "round 3" in shown and "n" * 64 not in shown
+    fair.server_seed = "5" * 64
+    done = render.table(bj.RoundView(round_id="r", variant_id="power", currency="EUR",
+                                     fair=fair))
+    assert "server seed " + "5" * 64 in done and "n" * 64 in done
+    forced = render.table(bj.RoundView(round_id="r", variant_id="power", currency="EUR"))
+    assert "Fair" not in forced
+
+
+def test_choices_show_the_expected_values_and_the_best_when_the_brand_sends_them() -> None:
+    plain = render.choices([bj.AllowedAction(action=bj.ACTION_STAND)], "EUR")
+    assert "EV" not in plain
+    shown = render.choices([
+        bj.AllowedAction(action=bj.ACTION_STAND, expected_value=-0.1575, best=True),
+        bj.AllowedAction(action=bj.ACTION_HIT, expected_value=-0.4254),
+        bj.AllowedAction(action=bj.ACTION_CASH_OUT, offer=830, fair_value=842,
+                         expected_value=-0.17)], "EUR")
+    assert "stand EV -0.158 ★" in shown and "hit EV -0.425" in shown
+    assert "(8.30 EUR, fair value 8.42 EUR) EV -0.170" in shown

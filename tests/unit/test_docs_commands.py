@@ -11,6 +11,9 @@ Each fenced ``sh`` block is split into commands (backslash continuations joined;
 - ``grpcurl ... -d JSON HOST METHOD``, and the docs' ``bj METHOD JSON`` helper: the method
   exists and the JSON parses *strictly* into its request message (no unknown field, no wrong
   enum name);
+- ``curl ... -d JSON URL`` (a Connect call to the browser edge): the URL's path is a method and
+  the JSON parses into its request;
+- ``npm ci``/``npm install`` as they are, ``npm run S``: a package under ``web/`` has script S;
 - a few external tools (``jq``, ``dieharder``, ``openssl``, ``printf``, ``tee``) are accepted as
   they are.
 
@@ -245,6 +248,39 @@ def _check_grpcurl(cmd: Command, args: list[str]) -> None:
         assert cls is not None
 
 
+def _check_npm(cmd: Command, args: list[str]) -> None:
+    """``npm ci`` / ``npm install`` as they are; ``npm run S``: some package under web/ has
+    the script S."""
+    if args and args[0] in ("ci", "install"):
+        return
+    assert len(args) >= 2 and args[0] == "run", f"{cmd}: only npm ci/install/run are checked"
+    scripts = set()
+    for package in (ROOT / "web").glob("*/package.json"):
+        scripts |= set(json.loads(package.read_text())["scripts"])
+    assert args[1] in scripts, f"{cmd}: no package under web/ has the script {args[1]!r}"
+
+
+def _check_curl(cmd: Command, args: list[str]) -> None:
+    """A Connect call to the browser edge: the URL ends in /Service/Method and the -d body
+    fits its request (JSON names in either spelling, as the Connect protocol accepts)."""
+    body = None
+    urls: list[str] = []
+    it = iter(args)
+    for a in it:
+        if a in ("-d", "--data"):
+            body = next(it)
+        elif a in ("-H", "--header"):
+            next(it)
+        elif not a.startswith("-"):
+            urls.append(a)
+    assert urls, f"{cmd}: no URL"
+    path = urls[-1].split("://", 1)[-1].partition("/")[2]
+    assert path.count("/") == 1, f"{cmd}: the URL is not <edge>/<Service>/<Method>"
+    _method_input(cmd, path)
+    if body is not None:
+        _check_request_json(cmd, path, body)
+
+
 def check(cmd: Command) -> None:
     """Fail unless ``cmd`` is a command this repository can run as written."""
     head, args = cmd.words[0], list(cmd.words[1:])
@@ -260,6 +296,10 @@ def check(cmd: Command) -> None:
         _check_grpcurl(cmd, args)
     elif head == "bj":
         _check_request_json(cmd, f"{BJ_SERVICE}/{args[0]}", args[1])
+    elif head == "npm":
+        _check_npm(cmd, args)
+    elif head == "curl":
+        _check_curl(cmd, args)
     elif head in EXTERNAL:
         return
     else:
@@ -299,6 +339,8 @@ def test_documented_command_is_real(cmd: Command) -> None:
     ("pytest", "tests/no_such_dir"),
     ("pytest", "-m", "not glacial", "tests"),
     ("curl", "http://example.invalid"),
+    ("curl", "-d", '{"teleport":1}', "http://127.0.0.1:8080/rgs.blackjack.v1.BlackjackService/Deal"),
+    ("npm", "run", "no-such-script"),
 ])
 def test_a_drifted_command_fails_the_check(bad: tuple[str, ...]) -> None:
     with pytest.raises((AssertionError, pytest.fail.Exception, ImportError)):

@@ -1,4 +1,4 @@
-"""Reading credentials from call metadata (``authorization: Bearer …``)."""
+"""Reading credentials: ``authorization: Bearer …`` (gRPC metadata or an HTTP header)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,28 @@ import grpc
 from rgs.service.errors import Unauthenticated
 
 
-def bearer(context: grpc.aio.ServicerContext[object, object]) -> str:
-    """The bearer secret of a call; Unauthenticated when missing or malformed."""
+def authorization(context: grpc.aio.ServicerContext[object, object]) -> str | None:
+    """The ``authorization`` metadata value of a native gRPC call (None when absent)."""
     for key, value in context.invocation_metadata() or ():
         if key.lower() == "authorization":
-            text = value.decode() if isinstance(value, bytes) else value
-            scheme, _, secret = text.partition(" ")
-            if scheme.lower() == "bearer" and secret.strip():
-                return secret.strip()
-            break
+            return value.decode() if isinstance(value, bytes) else value
+    return None
+
+
+def bearer_secret(value: str | None) -> str:
+    """The secret of an ``authorization`` value; Unauthenticated when missing or malformed.
+
+    >>> bearer_secret("Bearer abc")
+    'abc'
+    """
+    if value is not None:
+        scheme, _, secret = value.partition(" ")
+        if scheme.lower() == "bearer" and secret.strip():
+            return secret.strip()
     raise Unauthenticated("send `authorization: Bearer <credential>` metadata",
                           reason="MISSING_CREDENTIALS")
+
+
+def bearer(context: grpc.aio.ServicerContext[object, object]) -> str:
+    """The bearer secret of a native gRPC call; Unauthenticated when missing or malformed."""
+    return bearer_secret(authorization(context))

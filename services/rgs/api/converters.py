@@ -7,6 +7,7 @@ InvalidRequest); ``*_to_proto`` never fails.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -38,12 +39,14 @@ from rgs.engine import (
 )
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.service import fairness
 from rgs.service.backoffice import redact
 from rgs.service.errors import InvalidRequest
 from rgs.service.model import (
     ActCommand,
     CreateSessionCommand,
     DealCommand,
+    Hint,
     Movement,
     NewSession,
     PlayResult,
@@ -119,7 +122,7 @@ def deal_from_proto(req: bj.DealRequest) -> DealCommand:
     if len(req.forced_cards) > 416:
         raise InvalidRequest("too many forced cards", reason="FORCED_CARDS_INVALID")
     return DealCommand(request_id=req.request_id, variant_id=req.variant_id, boxes=tuple(boxes),
-                       forced_cards=tuple(req.forced_cards))
+                       forced_cards=tuple(req.forced_cards), client_seed=req.client_seed)
 
 
 def act_from_proto(req: bj.ActRequest) -> ActCommand:
@@ -153,22 +156,29 @@ def create_session_from_proto(req: op.CreateSessionRequest) -> CreateSessionComm
 # ---------------------------------------------------------------------- responses
 
 
-def _allowed(a: LegalAction) -> bj.AllowedAction:
-    return bj.AllowedAction(action=ACTION_NUMBERS[a.action], cost=a.cost, offer=a.offer,
-                            warning=a.warning)
+def _allowed(a: LegalAction, hint: Hint | None = None) -> bj.AllowedAction:
+    msg = bj.AllowedAction(action=ACTION_NUMBERS[a.action], cost=a.cost, offer=a.offer,
+                           warning=a.warning)
+    if hint is not None:
+        msg.expected_value = float(hint.expected_value)
+        msg.best = hint.best
+        msg.fair_value = hint.fair_value
+    return msg
 
 
-def _hand(h: HandView) -> bj.Hand:
+def _hand(h: HandView, hints: Mapping[Action, Hint]) -> bj.Hand:
     return bj.Hand(index=h.index, cards=h.cards, total=h.total, soft=h.soft, stake=h.stake,
                    status=HAND_STATUSES[h.status],
                    outcome=OUTCOMES[h.outcome] if h.outcome else bj.OUTCOME_UNSPECIFIED,
                    payout=h.payout, from_split=h.from_split, doubled=h.doubled,
-                   allowed=[_allowed(a) for a in h.allowed])
+                   allowed=[_allowed(a, hints.get(a.action)) for a in h.allowed])
 
 
-def _box(b: BoxView) -> bj.Box:
+def _box(b: BoxView, hints: Sequence[Hint] = ()) -> bj.Box:
     return bj.Box(
-        seat=b.seat, stake=b.stake, hands=[_hand(h) for h in b.hands],
+        seat=b.seat, stake=b.stake,
+        hands=[_hand(h, {x.action: x for x in hints if (x.seat, x.hand) == (b.seat, h.index)})
+               for h in b.hands],
         side_bets=[bj.SideBetResult(kind=SIDE_BETS[s.kind], stake=s.stake, line=s.line,
                                     payout=s.payout, settled=s.settled) for s in b.side_bets],
         insurance_offered=b.insurance_offered, insurance_stake=b.insurance_stake,
@@ -182,11 +192,17 @@ def round_view_to_proto(r: PlayResult) -> bj.RoundView:
     msg = bj.RoundView(
         round_id=r.round_id, seq=v.seq, variant_id=v.variant, status=STATUSES[v.phase],
         dealer_cards=v.dealer_cards, dealer_total=v.dealer_total, dealer_soft=v.dealer_soft,
-        dealer_hole_hidden=v.dealer_hole_hidden, boxes=[_box(b) for b in v.boxes],
+        dealer_hole_hidden=v.dealer_hole_hidden, boxes=[_box(b, r.hints) for b in v.boxes],
         total_staked=v.total_staked, total_paid=v.total_paid, balance=r.balance,
         currency=r.currency, payment_pending=r.payment_pending)
     if v.to_act is not None:
         msg.to_act.CopyFrom(bj.HandRef(seat=v.to_act[0], hand=v.to_act[1]))
+    if r.fair is not None:
+        f = r.fair
+        msg.fair.CopyFrom(bj.Fairness(
+            verifiable=f.verifiable, commitment=f.commitment, client_seed=f.client_seed,
+            round_number=f.round_number, decks=f.decks, server_seed=f.server_seed,
+            next_commitment=f.next_commitment))
     return msg
 
 
@@ -251,7 +267,8 @@ def session_to_proto(s: NewSession) -> op.CreateSessionResponse:
     """The session token and its public facts."""
     return op.CreateSessionResponse(session_token=s.token, session_id=s.session.session_id,
                                     expires_at=_ts(s.session.expires_at),
-                                    currency=s.session.currency, balance=s.balance)
+                                    currency=s.session.currency, balance=s.balance,
+                                    next_commitment=s.next_commitment)
 
 
 def _ts(when: datetime) -> Timestamp:
@@ -298,4 +315,8 @@ def round_record_to_proto(s: RoundSummary) -> op.RoundRecord:
         rec.started_at.CopyFrom(_ts(r.created_at))
     if r.finished_at is not None:
         rec.finished_at.CopyFrom(_ts(r.finished_at))
+    f = fairness.view(r)
+    rec.fair.CopyFrom(op.RoundFairness(
+        verifiable=f.verifiable, commitment=f.commitment, client_seed=f.client_seed,
+        round_number=f.round_number, decks=f.decks, server_seed=f.server_seed))
     return rec

@@ -24,7 +24,7 @@ R = TypeVar("R")
 SHUTTING_DOWN = "SERVER_SHUTTING_DOWN"
 """ErrorInfo reason of a call cut short by the replica's shutdown."""
 
-_MESSAGE = "the server is shutting down: retry with the same request id"
+MESSAGE = "the server is shutting down: retry with the same request id"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,6 +35,12 @@ class DrainReport:
     in_flight: int
     #: Of those, the ones still running at the drain time, failed as SERVER_SHUTTING_DOWN.
     cut_short: int
+
+
+async def _abort_shutting_down(context: Any) -> None:
+    code = grpc.StatusCode.UNAVAILABLE
+    await context.abort(code, MESSAGE,
+                        trailing_metadata=status_trailer(code, SHUTTING_DOWN, MESSAGE))
 
 
 class CallsInFlight:
@@ -49,10 +55,14 @@ class CallsInFlight:
     def __len__(self) -> int:
         return len(self._tasks)
 
-    def serve(self, method: Callable[[Any, Any], Awaitable[R]]
+    def serve(self, method: Callable[[Any, Any], Awaitable[R]],
+              refuse: Callable[[Any], Awaitable[None]] | None = None
               ) -> Callable[[Any, Any], Awaitable[R]]:
         """Wrap a unary handler so its call is counted, and answered UNAVAILABLE /
-        SERVER_SHUTTING_DOWN if :meth:`drain` cuts it short."""
+        SERVER_SHUTTING_DOWN if :meth:`drain` cuts it short (``refuse(context)`` raises that
+        answer in the edge's protocol; default: gRPC's abort)."""
+        refuse = refuse or _abort_shutting_down
+
         async def handle(request: Any, context: Any) -> R:
             task = asyncio.current_task()
             assert task is not None
@@ -64,11 +74,8 @@ class CallsInFlight:
                 if task not in self._cut:
                     raise  # the caller went away, or gRPC's own deadline: not ours to answer
                 task.uncancel()
-                code = grpc.StatusCode.UNAVAILABLE
-                await context.abort(code, _MESSAGE,
-                                    trailing_metadata=status_trailer(code, SHUTTING_DOWN,
-                                                                     _MESSAGE))
-                raise  # pragma: no cover - abort raises
+                await refuse(context)
+                raise  # pragma: no cover - refuse raises
             finally:
                 self._tasks.discard(task)
                 self._cut.discard(task)

@@ -27,6 +27,7 @@ from rgs.api.drain import CallsInFlight, DrainReport
 from rgs.api.errors import status_trailer
 from rgs.api.servicers import BlackjackServicer, OperatorServicer
 from rgs.api.tls import ReloadingCertificate, TlsFiles
+from rgs.api.web.server import RunningWebEdge, start_web_edge
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
@@ -121,6 +122,13 @@ class RunningServer:
     port: int
     health: HealthServicer
     calls: CallsInFlight
+    #: The browser edge, when it is on (same use cases, same drain).
+    web: RunningWebEdge | None = None
+
+    @property
+    def web_port(self) -> int | None:
+        """The browser edge's port (None when it is off)."""
+        return self.web.port if self.web is not None else None
 
     async def set_not_serving(self) -> None:
         """Report NOT_SERVING on readiness (the replica must take no new rounds); liveness
@@ -135,11 +143,13 @@ class RunningServer:
         SERVER_SHUTTING_DOWN."""
         seconds = grace or 0.0
         await self.set_not_serving()
-        stopping = asyncio.create_task(self.server.stop(seconds + _ANSWER_GRACE_S))
+        stopping = [asyncio.create_task(self.server.stop(seconds + _ANSWER_GRACE_S))]
+        if self.web is not None:
+            stopping.append(asyncio.create_task(self.web.stop()))
         try:
             report = await self.calls.drain(seconds)
         finally:
-            await stopping
+            await asyncio.gather(*stopping)
         return report
 
 
@@ -147,11 +157,13 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
                        tls: TlsFiles | None,
                        interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
                        connections: ConnectionLimits = ConnectionLimits(),
-                       on_certificate: Callable[[bytes], None] | None = None
+                       on_certificate: Callable[[bytes], None] | None = None,
+                       web_listen: str | None = None, grace_s: float = 5.0
                        ) -> RunningServer:
     """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
     TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
-    chain loaded."""
+    chain loaded. With ``web_listen`` the browser edge (:mod:`rgs.api.web`) starts too, on the
+    same use cases, its calls counted with the gRPC ones for the drain."""
     server = grpc.aio.server(interceptors=list(interceptors),
                              options=connections.grpc_options())
     calls = CallsInFlight()
@@ -172,6 +184,15 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
         certificate = ReloadingCertificate(tls, on_load=on_certificate)
         port = server.add_secure_port(listen, certificate.credentials())
     await server.start()
+    web = None
+    if web_listen:
+        try:
+            web = await start_web_edge(game=game, calls=calls, brands=list(game.brands()),
+                                       listen=web_listen, tls=tls, grace_s=grace_s)
+        except BaseException:
+            await server.stop(None)
+            raise
     for name in (*READINESS_SERVICES, LIVENESS_SERVICE):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server=server, port=port, health=health_servicer, calls=calls)
+    return RunningServer(server=server, port=port, health=health_servicer, calls=calls,
+                         web=web)

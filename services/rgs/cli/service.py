@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import logging
 import os
+import secrets
 import shutil
 import signal
 import sys
@@ -20,6 +21,7 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from rgs import devdb
+from rgs.api.calls import Caller, OperatorCalls
 from rgs.bootstrap import (
     DEV_OPERATOR_KEYS,
     App,
@@ -31,6 +33,7 @@ from rgs.bootstrap import (
 )
 from rgs.cli.workers import Supervisor, concrete_listen, metrics_directory, worker_count
 from rgs.config import ConfigError, RgsSettings, load_settings, platform
+from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.journal.migrate import migrate
 from rgs.observability.interceptors import server_interceptors
 from rgs.observability.logging import configure_logging, mask_url, redact_text
@@ -45,6 +48,8 @@ SANDBOX_WALLET_LISTEN = "127.0.0.1:50061"
 """Where ``rgs sandbox`` starts the first operator's sandbox wallet."""
 OTHER_WALLET_LISTEN = "127.0.0.1:50062"
 """Where ``rgs sandbox`` starts the second operator's sandbox wallet."""
+SANDBOX_WEB_LISTEN = "127.0.0.1:8080"
+"""Where ``rgs sandbox`` serves the browser edge and the reference web table."""
 
 
 async def _wait_for_signal() -> None:
@@ -97,13 +102,13 @@ async def _observability(settings: RgsSettings, worker: int | None) -> Observabi
 
 
 async def _run_replica(settings: RgsSettings,
-                       ready: Callable[[App, str], Awaitable[None]], *,
+                       ready: Callable[[App, str, str | None], Awaitable[None]], *,
                        platform: Platform | None = None, worker: int | None = None) -> None:
     """Run one replica (or, with ``worker``, one supervised worker of it) until SIGINT/SIGTERM,
     as ``rgs serve`` and ``rgs sandbox`` both do: wire the app, start tracing, the metrics
     endpoint and its database sampler, serve, start the reconciler (worker 0 only); call
-    ``ready(app, address)``; on a signal stop taking calls and let the calls in flight finish.
-    Logging is configured first, so start-up is logged."""
+    ``ready(app, address, web address or None)``; on a signal stop taking calls and let the
+    calls in flight finish. Logging is configured first, so start-up is logged."""
     _configure_logging(settings)
     app = await build(settings, platform=platform)
     obs: ObservabilityRuntime | None = None
@@ -112,7 +117,9 @@ async def _run_replica(settings: RgsSettings,
         running = await serve(settings, app, interceptors=server_interceptors())
         if worker in (None, 0):
             app.start_background(settings)
-        await ready(app, f"{settings.listen.rsplit(':', 1)[0]}:{running.port}")
+        web = (f"{settings.web_listen.rsplit(':', 1)[0]}:{running.web_port}"
+               if settings.web_listen and running.web_port is not None else None)
+        await ready(app, f"{settings.listen.rsplit(':', 1)[0]}:{running.port}", web)
         await _wait_for_signal()
         log.info("stopping: not ready, no new calls; calls in flight (%d) get %.1f s",
                  len(running.calls), settings.shutdown_grace_s,
@@ -131,9 +138,10 @@ async def _run_replica(settings: RgsSettings,
 async def _serve(settings: RgsSettings, worker: int | None) -> None:
     settings = settings.model_copy(update={"database_url": await database_url(settings)})
 
-    async def ready(app: App, address: str) -> None:
+    async def ready(app: App, address: str, web: str | None) -> None:
         print(f"rgs listening on {address}"
               f"{' (TLS)' if settings.tls_enabled else ''}"
+              f"{f', browser edge on {web}' if web else ''}"
               f"{' [TEST MODE: forced cards accepted]' if settings.test_mode else ''}"
               f"{f' (worker {worker})' if worker is not None else ''}",
               flush=True)
@@ -143,10 +151,13 @@ async def _serve(settings: RgsSettings, worker: int | None) -> None:
 
 def _supervise(ns: argparse.Namespace, settings: RgsSettings, count: int) -> int:
     """Run the replica as ``count`` workers under :class:`rgs.cli.workers.Supervisor`. The
-    database is resolved and a port 0 chosen once, here, so every worker uses the same."""
+    database is resolved and a port 0 chosen once, here (the gRPC port and the browser edge's),
+    so every worker uses the same."""
     url = asyncio.run(database_url(settings))
     env = {**os.environ, "RGS_DATABASE_URL": url, "RGS_LISTEN": concrete_listen(settings.listen),
            "RGS_WORKERS": "1"}
+    if settings.web_listen:  # every worker serves the browser edge on the same port too
+        env["RGS_WEB_LISTEN"] = concrete_listen(settings.web_listen)
     argv = [sys.executable, "-m", "rgs", "serve", *(["--test-mode"] if ns.test_mode else [])]
     directory, owned = metrics_directory()
     try:
@@ -163,7 +174,7 @@ def cmd_serve(ns: argparse.Namespace) -> int:
     supervisor) until SIGINT/SIGTERM."""
     try:
         settings = _settings(ns, test_mode=True if ns.test_mode else None,
-                             workers=ns.workers)
+                             workers=ns.workers, web_listen=ns.web_listen)
         count = worker_count(settings.workers)
         if ns.worker is None and count > 1:
             return _supervise(ns, settings, count)
@@ -201,6 +212,9 @@ The sandbox is running.
   RGS (gRPC, plaintext on loopback): {rgs}
   database:                          {db}
 {operators}
+Play in a browser (the reference web table; a demo session for demo-alice at demo-casino):
+  {web_table}
+
 Play on this terminal:
   .venv/bin/rgs play --variant classic-resplit --address {rgs}
 
@@ -297,10 +311,12 @@ async def _sandbox(settings: RgsSettings, wallet_listens: Sequence[str]) -> None
                 wallet=wallet.target, wallet_key=key, wallet_db=db))
         settings = settings.model_copy(update={"database_url": url})
 
-        async def ready(app: App, address: str) -> None:
+        async def ready(app: App, address: str, web: str | None) -> None:
             keys = await add_dev_operator_keys(app.journal)
+            table = (await demo_table_url(app, web, keys["dev-operator"]) if web
+                     else "(off: the browser edge needs --web-listen)")
             print(HOW_TO_PLAY.format(rgs=address, db=mask_url(url),
-                                     operators=operator_lines(shown),
+                                     operators=operator_lines(shown), web_table=table,
                                      key=keys["dev-operator"]), flush=True)
 
         await _run_replica(settings, ready, platform=plat)
@@ -309,10 +325,22 @@ async def _sandbox(settings: RgsSettings, wallet_listens: Sequence[str]) -> None
             await wallet.stop(grace=1.0)
 
 
+async def demo_table_url(app: App, web: str, operator_key: str) -> str:
+    """The web table's URL with a fresh demo session for demo-alice at demo-casino. The token
+    rides in the fragment (``#token=``), which the browser never sends to a server or logs; the
+    page moves it into its session storage and clears the address bar."""
+    new = await OperatorCalls(app.office).CreateSession(
+        Caller(f"Bearer {operator_key}"),
+        op.CreateSessionRequest(request_id=f"sandbox-web-{secrets.token_hex(4)}",
+                                brand_id="demo-casino", player_id="demo-alice"))
+    return f"http://{web}/#token={new.session_token}"
+
+
 def cmd_sandbox(ns: argparse.Namespace) -> int:
     """``rgs sandbox``: database, migrations, a sandbox wallet per operator and the RGS."""
     try:
-        settings = _settings(ns, test_mode=True if ns.test_mode else None)
+        settings = _settings(ns, test_mode=True if ns.test_mode else None,
+                             web_listen=ns.web_listen or None)
         asyncio.run(_sandbox(settings, (ns.wallet_listen, ns.other_wallet_listen)))
     except (ConfigError, JournalError, devdb.DevDbError, ValueError, OSError) as exc:
         print(f"error: {redact_text(str(exc))}", file=sys.stderr)
@@ -325,6 +353,8 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("serve", help="run one RGS replica (settings: RGS_* env vars)")
     p.add_argument("--listen", help="host:port (default RGS_LISTEN or 127.0.0.1:50051)")
     p.add_argument("--database-url", help="journal PostgreSQL URL (default RGS_DATABASE_URL)")
+    p.add_argument("--web-listen", help="host:port of the browser edge (default "
+                   "RGS_WEB_LISTEN; unset: off)")
     p.add_argument("--test-mode", action="store_true", help="accept forced cards (labs/tests)")
     p.add_argument("--workers", type=int, metavar="N",
                    help="worker processes sharing the port (default RGS_WORKERS or 1; 0: one "
@@ -345,6 +375,8 @@ def register(subparsers: Any) -> None:
                    help="host:port of other-operator's sandbox wallet")
     p.add_argument("--database-url", help="PostgreSQL URL (default: DATABASE_URL, local, "
                    "embedded)")
+    p.add_argument("--web-listen", default=SANDBOX_WEB_LISTEN,
+                   help="host:port of the browser edge and web table ('' turns it off)")
     p.add_argument("--test-mode", action="store_true", help="accept forced cards")
     p.set_defaults(func=cmd_sandbox)
 

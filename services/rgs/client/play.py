@@ -99,7 +99,10 @@ class Player:
                 view = await self._play(view)
                 self.say(render.table(view, ascii_only=self.ascii_only))
                 self.say(self._summary(view))
-                if view.status == bj.ROUND_STATUS_SETTLED and view.boxes:
+                # Rebet and Ride Bet follow this variant's rounds only (a resumed round of
+                # another variant has other limits).
+                if (view.status == bj.ROUND_STATUS_SETTLED and view.boxes
+                        and view.variant_id == self.variant.id):
                     self.last_stake = view.boxes[0].stake
                     self.last_win = max(0, view.total_paid - view.total_staked)
                 view = None
@@ -121,7 +124,8 @@ class Player:
     async def _deal(self) -> bj.RoundView | None:
         limits, cur = self.variant.limits, self.currency
         while True:
-            default = self.last_stake or limits.main_min
+            default = (self.last_stake if limits.main_min <= self.last_stake <= limits.main_max
+                       else limits.main_min)
             ride = min(self.last_stake + self.last_win, limits.main_max)
             offer = (f", r = ride bet {render.money(ride, cur)}"
                      if self.last_stake and self.last_win else "")
@@ -138,16 +142,16 @@ class Player:
                 except ValueError as exc:
                     self.say(str(exc))
                     continue
+            # The table limits from ListVariants are checked here, before anything is sent,
+            # and told in the currency's major units.
+            outside = self._outside("main bet", stake, limits.main_min, limits.main_max)
+            if outside:
+                self.say(outside)
+                continue
             box = bj.BoxBet(seat=1, stake=stake)
             for side in self.variant.side_bets:
-                name = render.SIDE_NAMES.get(side.kind, "side bet")
-                raw = self.ask(f"{name} stake (Enter = none): ").strip()
-                if raw:
-                    try:
-                        amount = render.parse_money(raw, cur)
-                    except ValueError as exc:
-                        self.say(f"{exc}; no {name} bet")
-                        continue
+                amount = self._side_bet(render.SIDE_NAMES.get(side.kind, "side bet"))
+                if amount:
                     field = {bj.SIDE_BET_KIND_TWENTY_PLUS: "twenty_plus",
                              bj.SIDE_BET_KIND_PERFECT_PAIRS: "perfect_pairs",
                              bj.SIDE_BET_KIND_TWENTY_ONE_PLUS_THREE: "twenty_one_plus_three"}
@@ -159,9 +163,48 @@ class Player:
                     request_id=uuid.uuid4().hex, variant_id=self.variant.id, boxes=[box],
                     forced_cards=list(self.forced_cards)))
             except PlayError as exc:
-                self.say(f"Refused: {exc} ({exc.reason or exc.code.name}). Try another bet.")
+                self.say(f"Refused: {self._in_words(exc)}. Try another bet.")
                 continue
             return dealt.round
+
+    def _in_words(self, exc: PlayError) -> str:
+        """A refusal of a bet in words, amounts in major units (the engine's own message counts
+        minor units: it knows no currency)."""
+        limits, cur = self.variant.limits, self.currency
+        if exc.reason == "STAKE_OUT_OF_LIMITS":
+            return (f"the bets are outside the table limits (main bet "
+                    f"{render.money(limits.main_min, cur)} to {render.money(limits.main_max, cur)}"
+                    f", side bets {render.money(limits.side_min, cur)} to "
+                    f"{render.money(limits.side_max, cur)})")
+        if exc.reason == "INSUFFICIENT_FUNDS":
+            return "your balance is too low for this bet"
+        return f"{exc} ({exc.reason or exc.code.name})"
+
+    def _outside(self, what: str, amount: int, low: int, high: int) -> str:
+        """A sentence when ``amount`` is outside ``low..high`` (amounts in major units)."""
+        if low <= amount <= high:
+            return ""
+        return (f"The {what} must be from {render.money(low, self.currency)} to "
+                f"{render.money(high, self.currency)} at this table.")
+
+    def _side_bet(self, name: str) -> int:
+        """Ask for one side bet until it is empty (none) or an amount within the limits."""
+        limits = self.variant.limits
+        while True:
+            raw = self.ask(f"{name} stake ({render.money(limits.side_min, self.currency)} to "
+                           f"{render.money(limits.side_max, self.currency)}, "
+                           "Enter = none): ").strip()
+            if not raw:
+                return 0
+            try:
+                amount = render.parse_money(raw, self.currency)
+            except ValueError as exc:
+                self.say(f"{exc}; type an amount or press Enter for no {name} bet")
+                continue
+            outside = self._outside(f"{name} bet", amount, limits.side_min, limits.side_max)
+            if not outside:
+                return amount
+            self.say(outside + f" Press Enter for no {name} bet.")
 
     async def _play(self, view: bj.RoundView) -> bj.RoundView:
         while view.status in (bj.ROUND_STATUS_INSURANCE, bj.ROUND_STATUS_PLAYER_TURN):

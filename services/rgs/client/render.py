@@ -116,17 +116,35 @@ def table(view: bj.RoundView, *, ascii_only: bool = False) -> str:
     lines.append(f"  Staked {money(view.total_staked, cur)}, paid {money(view.total_paid, cur)}"
                  f"   Balance {money(view.balance, cur)}"
                  + ("   (win being paid…)" if view.payment_pending else ""))
+    lines.extend(fairness(view.fair))
     return "\n".join(lines)
 
 
+def fairness(fair: bj.Fairness) -> list[str]:
+    """The provably fair lines: the commitment while the round is open, the seed after it."""
+    if not fair.verifiable:
+        return []
+    client = f"client seed {fair.client_seed!r}, round {fair.round_number}"
+    if not fair.server_seed:
+        return [f"  Fair: commitment {fair.commitment} ({client}); the seed is shown when the "
+                "round ends"]
+    return [f"  Fair: server seed {fair.server_seed}",
+            f"        SHA-256 = {fair.commitment} ({client}); check: rgs verify <recall.json>",
+            f"  Next round's commitment: {fair.next_commitment}"]
+
+
 def choices(allowed: list[bj.AllowedAction], currency: str) -> str:
-    """The open decisions as ``[h] hit  [d] double (1.00 EUR)  …``."""
+    """The open decisions as ``[h] hit  [d] double (1.00 EUR)  …``; with the brand's hints on,
+    each with its expected value in main bets (``EV -0.157``) and the best marked ``★``."""
     parts = []
     for a in allowed:
         extra = ""
         if a.cost:
             extra = f" ({money(a.cost, currency)})"
         elif a.offer:
-            extra = f" ({money(a.offer, currency)})"
+            extra = f" ({money(a.offer, currency)}"
+            extra += f", fair value {money(a.fair_value, currency)})" if a.fair_value else ")"
+        if a.HasField("expected_value"):
+            extra += f" EV {a.expected_value:+.3f}" + (" ★" if a.best else "")
         parts.append(f"[{ACTION_KEYS[a.action]}] {ACTION_NAMES[a.action]}{extra}")
     return "  ".join(parts)

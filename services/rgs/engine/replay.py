@@ -12,7 +12,8 @@ from rgs.engine.rules import RuleSet
 
 
 def replay(rules: RuleSet, events: Sequence[Event], *,
-           pick: Callable[[int], int] | None = None, forced: Sequence[str] = ()) -> Round:
+           pick: Callable[[int], int] | None = None, forced: Sequence[str] = (),
+           source: CardSource | None = None) -> Round:
     """Rebuild a round from its events, and check it produces exactly the same events.
 
     The cards come from the journal's ``CardDealt`` events in order; the decisions from its
@@ -22,6 +23,9 @@ def replay(rules: RuleSet, events: Sequence[Event], *,
     Without ``pick`` the rebuilt round has no card beyond the journal's. With it, the round can
     go on: the cards of ``forced`` not yet dealt come next, then draws (by ``pick``) from the
     variant's decks less every card already out, exactly as the original round would have drawn.
+
+    With ``source`` (a provably fair round's card order) every card, the journal's included,
+    comes from it: the replay then also proves the journal's cards are that order's first cards.
     """
     if not events or not isinstance(events[0], RoundStarted):
         raise ReplayMismatch("a round's events start with RoundStarted", rule="replay")
@@ -29,10 +33,11 @@ def replay(rules: RuleSet, events: Sequence[Event], *,
     if start.variant != rules.id:
         raise ReplayMismatch(f"events are of {start.variant}, not {rules.id}", rule="replay")
     cards = [e.card for e in events if isinstance(e, CardDealt)]
-    source: CardSource = SequenceSource(cards)
-    if pick is not None:
-        source = ForcedCards([*cards, *forced[len(cards):]],
-                             then=ShoeSource(Shoe.of_decks(rules.decks), pick))
+    if source is None:
+        source = SequenceSource(cards)
+        if pick is not None:
+            source = ForcedCards([*cards, *forced[len(cards):]],
+                                 then=ShoeSource(Shoe.of_decks(rules.decks), pick))
     rnd = Round.deal(rules, source, start.boxes, start.limits)
     for e in events:
         if isinstance(e, PlayerActed):

@@ -15,11 +15,13 @@ from datetime import UTC, datetime, timedelta
 
 from rgs.service.model import (
     CallState,
+    FairRecord,
     Movement,
     MovementStatus,
     OutboxBacklog,
     RequestScope,
     Session,
+    SessionSeed,
     StoredRequest,
     StoredRound,
 )
@@ -39,6 +41,18 @@ class _Tables:
     touched: dict[tuple[str, str], datetime] = field(default_factory=dict)
     #: When each round was last written.
     round_touched: dict[tuple[str, str], datetime] = field(default_factory=dict)
+    #: Fair rounds: the next seed of each (player key, session id), the seeds of each round.
+    next_seeds: dict[tuple[str, str], SessionSeed] = field(default_factory=dict)
+    round_seeds: dict[tuple[str, str], FairRecord] = field(default_factory=dict)
+
+
+    def with_seeds(self, r: StoredRound | None) -> StoredRound | None:
+        """``r`` with its fair record (read from its own table, as PostgreSQL joins it)."""
+        return None if r is None else self.seeded(r)
+
+    def seeded(self, r: StoredRound) -> StoredRound:
+        """``r`` with its fair record."""
+        return replace(r, fair=self.round_seeds.get((r.player_key, r.round_id)))
 
 
 def retry_delay(attempts: int, min_age: timedelta, max_backoff: timedelta) -> timedelta:
@@ -79,13 +93,14 @@ class InMemoryPlayerJournal:
 
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds."""
-        return self._t.rounds.get((self._key, round_id))
+        return self._t.with_seeds(self._t.rounds.get((self._key, round_id)))
 
     async def active_round(self, brand_id: str, currency: str) -> StoredRound | None:
         """The unfinished round in a brand and currency."""
-        return next((r for (k, _), r in self._t.rounds.items()
-                     if k == self._key and not r.finished and r.brand_id == brand_id
-                     and r.currency == currency), None)
+        return self._t.with_seeds(next((r for (k, _), r in self._t.rounds.items()
+                                        if k == self._key and not r.finished
+                                        and r.brand_id == brand_id and r.currency == currency),
+                                       None))
 
     async def movements(self, round_id: str) -> list[Movement]:
         """A round's movements, oldest first."""
@@ -160,6 +175,20 @@ class InMemoryPlayerJournal:
         if request is not None:
             self._t.requests[(self._key, request.scope.value, request.request_id)] = request
 
+    async def next_seed(self, session_id: str) -> SessionSeed | None:
+        """The session's next seed."""
+        return self._t.next_seeds.get((self._key, session_id))
+
+    async def save_next_seed(self, seed: SessionSeed) -> None:
+        """A session's first seed (an existing one is kept)."""
+        self._t.next_seeds.setdefault((self._key, seed.session_id), seed)
+
+    async def reserve_seed(self, *, round_id: str, fair: FairRecord,
+                           next_seed: SessionSeed) -> None:
+        """A round's seeds and the session's next seed, at once."""
+        self._t.round_seeds[(self._key, round_id)] = fair
+        self._t.next_seeds[(self._key, next_seed.session_id)] = next_seed
+
 
 class InMemoryJournal:
     """The whole journal in dictionaries."""
@@ -198,7 +227,11 @@ class InMemoryJournal:
 
     async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:
         """A round."""
-        return self.tables.rounds.get((player_key, round_id))
+        return self.tables.with_seeds(self.tables.rounds.get((player_key, round_id)))
+
+    async def next_seed(self, player_key: str, session_id: str) -> SessionSeed | None:
+        """A session's next seed."""
+        return self.tables.next_seeds.get((player_key, session_id))
 
     async def active_round(self, player_key: str, brand_id: str, currency: str
                            ) -> StoredRound | None:
@@ -209,7 +242,7 @@ class InMemoryJournal:
     async def list_rounds(self, player_key: str, brand_id: str, *,
                           before: tuple[datetime, str] | None, limit: int) -> list[StoredRound]:
         """Rounds newest first."""
-        rows = [r for (k, _), r in self.tables.rounds.items()
+        rows = [self.tables.seeded(r) for (k, _), r in self.tables.rounds.items()
                 if k == player_key and r.brand_id == brand_id]
         rows.sort(key=lambda r: (r.created_at or datetime.min.replace(tzinfo=UTC), r.round_id),
                   reverse=True)

@@ -27,11 +27,13 @@ from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import (
     OPEN_STATUSES,
     CallState,
+    FairRecord,
     Movement,
     MovementStatus,
     OutboxBacklog,
     RequestScope,
     Session,
+    SessionSeed,
     StoredRequest,
     StoredRound,
 )
@@ -95,6 +97,8 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"""
 _ROUND_COLUMNS = """round_id, player_key, session_id, operator_id, brand_id, player_id, currency,
 variant, seq, status, forced_cards, total_staked, total_paid, created_at, finished_at,
 options::text AS options,
+(SELECT row_to_json(f)::text FROM round_seeds f
+  WHERE f.player_key = rounds.player_key AND f.round_id = rounds.round_id) AS fair,
 (SELECT coalesce(json_agg(json_build_array(e.kind, e.payload) ORDER BY e.event_no), '[]')::text
    FROM round_events e
   WHERE e.player_key = rounds.player_key AND e.round_id = rounds.round_id) AS events"""
@@ -238,6 +242,27 @@ SELECT count(*) AS open_rows,
        coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0) AS oldest_age_s
 FROM wallet_transactions WHERE {OPEN_MOVEMENT}"""
 Q_ACTIVE_SESSIONS = "SELECT count(*) FROM sessions WHERE expires_at > now()"
+# Provably fair rounds (migration 0060).
+Q_NEXT_SEED = """
+SELECT session_id, server_seed, commitment, round_number FROM fair_next_seeds
+WHERE player_key = $1 AND session_id = $2"""
+Q_SAVE_NEXT_SEED = f"""
+WITH lease AS ({fence(6, 7)}),
+     w AS (INSERT INTO fair_next_seeds (player_key, session_id, server_seed, commitment,
+                                        round_number)
+           SELECT $1, $2, $3, $4, $5 FROM lease
+           ON CONFLICT (player_key, session_id) DO NOTHING)
+SELECT count(*) FROM lease"""
+Q_INSERT_ROUND_SEEDS = """
+INSERT INTO round_seeds (player_key, round_id, server_seed, commitment, client_seed,
+                         round_number, decks, next_commitment)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"""
+Q_PUT_NEXT_SEED = """
+INSERT INTO fair_next_seeds (player_key, session_id, server_seed, commitment, round_number)
+VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (player_key, session_id) DO UPDATE SET
+    server_seed = EXCLUDED.server_seed, commitment = EXCLUDED.commitment,
+    round_number = EXCLUDED.round_number, updated_at = clock_timestamp()"""
 
 
 def _session(r: asyncpg.Record) -> Session:
@@ -275,7 +300,24 @@ def _round(r: asyncpg.Record | None) -> StoredRound | None:
         forced_cards=tuple(r["forced_cards"]), total_staked=r["total_staked"],
         total_paid=r["total_paid"], created_at=r["created_at"], finished_at=r["finished_at"],
         options=decode_value(VariantOptions, r["options"]),
+        fair=_fair(r["fair"]),
         events=tuple(decode_event(kind, payload) for kind, payload in json.loads(r["events"])))
+
+
+def _fair(text: str | None) -> FairRecord | None:
+    if text is None:
+        return None
+    f = json.loads(text)
+    return FairRecord(server_seed=f["server_seed"], commitment=f["commitment"],
+                      client_seed=f["client_seed"], round_number=f["round_number"],
+                      decks=f["decks"], next_commitment=f["next_commitment"])
+
+
+def _seed(r: asyncpg.Record | None) -> SessionSeed | None:
+    if r is None:
+        return None
+    return SessionSeed(session_id=r["session_id"], server_seed=r["server_seed"],
+                       commitment=r["commitment"], round_number=r["round_number"])
 
 
 class PostgresPlayerJournal:
@@ -423,6 +465,31 @@ class PostgresPlayerJournal:
                                          request.method, request.request_hash,
                                          request.response, request.scope.value)
 
+    @translated
+    async def next_seed(self, session_id: str) -> SessionSeed | None:
+        """The session's next seed, if committed."""
+        return _seed(await self._conn.fetchrow(Q_NEXT_SEED, self._key, session_id))
+
+    @translated
+    async def save_next_seed(self, seed: SessionSeed) -> None:
+        """A session's first seed (an existing one is kept)."""
+        self._check(await self._conn.fetchval(
+            Q_SAVE_NEXT_SEED, self._key, seed.session_id, seed.server_seed, seed.commitment,
+            seed.round_number, self._lease.epoch, self._lease.ttl))
+
+    @translated
+    async def reserve_seed(self, *, round_id: str, fair: FairRecord,
+                           next_seed: SessionSeed) -> None:
+        """A round's seeds and the session's next seed, in one fenced transaction."""
+        f, n = fair, next_seed
+        async with self._conn.transaction():
+            await self._fence()
+            await self._conn.execute(Q_INSERT_ROUND_SEEDS, self._key, round_id, f.server_seed,
+                                     f.commitment, f.client_seed, f.round_number, f.decks,
+                                     f.next_commitment)
+            await self._conn.execute(Q_PUT_NEXT_SEED, self._key, n.session_id, n.server_seed,
+                                     n.commitment, n.round_number)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PoolStats:
@@ -535,6 +602,11 @@ class PostgresJournal:
         """The session of a token hash."""
         r = await self._pool.fetchrow(Q_FIND_SESSION, player_key, token_hash)
         return None if r is None else _session(r)
+
+    @translated
+    async def next_seed(self, player_key: str, session_id: str) -> SessionSeed | None:
+        """A session's next seed, if committed (read-only)."""
+        return _seed(await self._pool.fetchrow(Q_NEXT_SEED, player_key, session_id))
 
     @translated
     async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:

@@ -12,6 +12,7 @@ decision gets the target return; offers are integer basis points of the main bet
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,11 +75,17 @@ def fair_returns(game: MainGame) -> dict[Key, float]:
     Totals only a pair makes at the first decision (hard 4, hard 20, soft 12) take the pair's
     full value, splitting included: no other hand is offered them.
     """
+    return fold_fair_returns(game.roots)
+
+
+def fold_fair_returns(roots: Iterable[RootHand]) -> dict[Key, float]:
+    """The fair return of every situation the root hands ``roots`` reach (the rule of
+    :func:`fair_returns`; the hints of a single situation use it with that situation's hands)."""
     num: dict[Key, float] = {}
     den: dict[Key, float] = {}
     pair_num: dict[Key, float] = {}
     pair_den: dict[Key, float] = {}
-    for root in game.roots:
+    for root in roots:
         if BLACKJACK_PAID in root.actions:
             continue
         key = situation(root)

@@ -30,10 +30,12 @@ from rgs.observability import metrics
 from rgs.observability.tracing import journal_span, mark_error, wallet_span
 from rgs.service.model import (
     CallState,
+    FairRecord,
     Movement,
     MovementStatus,
     RequestScope,
     Session,
+    SessionSeed,
     StoredRequest,
     StoredRound,
 )
@@ -238,6 +240,20 @@ class InstrumentedPlayerJournal:
         await _timed("save_session", lambda: self._inner.save_session(
             session, token_hash, request))
 
+    async def next_seed(self, session_id: str) -> SessionSeed | None:
+        """See :meth:`PlayerJournal.next_seed`."""
+        return await _timed("next_seed", lambda: self._inner.next_seed(session_id))
+
+    async def save_next_seed(self, seed: SessionSeed) -> None:
+        """See :meth:`PlayerJournal.save_next_seed`."""
+        await _timed("save_next_seed", lambda: self._inner.save_next_seed(seed))
+
+    async def reserve_seed(self, *, round_id: str, fair: FairRecord,
+                           next_seed: SessionSeed) -> None:
+        """See :meth:`PlayerJournal.reserve_seed`."""
+        await _timed("reserve_seed", lambda: self._inner.reserve_seed(
+            round_id=round_id, fair=fair, next_seed=next_seed))
+
     def __getattr__(self, name: str) -> Any:
         # Anything the port grows later still reaches the adapter, only unmeasured.
         return getattr(self._inner, name)
@@ -279,6 +295,10 @@ class InstrumentedJournal:
         """See :meth:`Journal.find_session`."""
         return await _timed("find_session", lambda: self._inner.find_session(
             player_key, token_hash))
+
+    async def next_seed(self, player_key: str, session_id: str) -> SessionSeed | None:
+        """See :meth:`Journal.next_seed`."""
+        return await _timed("next_seed", lambda: self._inner.next_seed(player_key, session_id))
 
     async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:
         """See :meth:`Journal.get_round`."""

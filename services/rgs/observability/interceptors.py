@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager, nullcontext
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import grpc
 from opentelemetry import context as otel_context
@@ -24,7 +24,7 @@ from opentelemetry.trace import INVALID_SPAN, SpanKind, Status, StatusCode, use_
 
 from rgs.observability import metrics
 from rgs.observability.logging import ROUND_ID
-from rgs.observability.tracing import extract_context, tracer, tracing_enabled
+from rgs.observability.tracing import Metadata, extract_context, tracer, tracing_enabled
 from rgs.service.common import is_round_id
 
 log = logging.getLogger("rgs.rpc")
@@ -92,66 +92,83 @@ class ObservabilityInterceptor(_ServerInterceptor):
 
 
 def _observed(method: str, inner: Handler) -> Handler:
-    service, _, short = method.rpartition("/")
-    latency = metrics.RPC_LATENCY.labels(method=method)
-    quiet = method in QUIET_METHODS
-
     async def observe(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
-        parent = extract_context(context.invocation_metadata())
-        attached = otel_context.attach(parent)
-        round_token = ROUND_ID.set(round_id_of(request))
-        metrics.RPC_IN_FLIGHT.inc()
-        started = time.perf_counter()
-        code = grpc.StatusCode.OK
-        if tracing_enabled():
-            span = tracer().start_span(
-                method, context=parent, kind=SpanKind.SERVER,
-                attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": short})
-            scope: AbstractContextManager[object] = use_span(
-                span, end_on_exit=True, record_exception=False, set_status_on_exception=False)
-        else:  # no span to record: the caller's context (attached above) stays current
-            span, scope = INVALID_SPAN, nullcontext()
-        try:
-            # The span ends on exit; the bookkeeping runs inside it so the log line carries
-            # its trace id.
-            with scope:
-                try:
-                    response = await inner(request, context)
-                    code = _code_of(context)
-                    round_id = round_id_of(response)
-                    if round_id:
-                        ROUND_ID.set(round_id)
-                    return response
-                except grpc.aio.AbortError:
-                    code = _code_of(context)
-                    raise
-                except asyncio.CancelledError:
-                    code = grpc.StatusCode.CANCELLED
-                    raise
-                except Exception as exc:
+        def outcome(exc: BaseException | None) -> grpc.StatusCode | None:
+            if exc is None or isinstance(exc, grpc.aio.AbortError):
+                return _code_of(context)
+            return None
+        return await observe_call(method, request, context.invocation_metadata(),
+                                  lambda: inner(request, context), outcome, edge="grpc")
+    return observe
+
+
+R = TypeVar("R")
+
+
+async def observe_call(method: str, request: Any, metadata: Metadata | None,
+                       run: Callable[[], Awaitable[R]],
+                       outcome: Callable[[BaseException | None], grpc.StatusCode | None], *,
+                       edge: str) -> R:
+    """Count, time, trace and log one call of ``method`` (``service/Method``), whichever edge
+    serves it (``edge``: ``grpc`` or ``web``, in the log line). ``run`` serves the call;
+    ``outcome`` gives the status code of its end (None when it raised: the response), or None
+    for an error the edge did not expect (counted UNKNOWN and logged with its traceback)."""
+    service, _, short = method.rpartition("/")
+    parent = extract_context(metadata)
+    attached = otel_context.attach(parent)
+    round_token = ROUND_ID.set(round_id_of(request))
+    metrics.RPC_IN_FLIGHT.inc()
+    started = time.perf_counter()
+    code = grpc.StatusCode.OK
+    if tracing_enabled():
+        span = tracer().start_span(
+            method, context=parent, kind=SpanKind.SERVER,
+            attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": short})
+        scope: AbstractContextManager[object] = use_span(
+            span, end_on_exit=True, record_exception=False, set_status_on_exception=False)
+    else:  # no span to record: the caller's context (attached above) stays current
+        span, scope = INVALID_SPAN, nullcontext()
+    try:
+        # The span ends on exit; the bookkeeping runs inside it so the log line carries its
+        # trace id.
+        with scope:
+            try:
+                response = await run()
+                code = outcome(None) or grpc.StatusCode.OK
+                round_id = round_id_of(response)
+                if round_id:
+                    ROUND_ID.set(round_id)
+                return response
+            except asyncio.CancelledError:
+                code = grpc.StatusCode.CANCELLED
+                raise
+            except Exception as exc:
+                known = outcome(exc)
+                if known is None:
                     code = grpc.StatusCode.UNKNOWN
                     span.record_exception(exc)
                     log.exception("unhandled error in %s", method)
-                    raise
-                finally:
-                    elapsed = time.perf_counter() - started
-                    metrics.RPC_IN_FLIGHT.dec()
-                    metrics.RPC_REQUESTS.labels(method=method, code=code.name).inc()
-                    latency.observe(elapsed)
-                    span.set_attribute("rpc.grpc.status_code", code.value[0])
-                    current_round = ROUND_ID.get()
-                    if current_round:
-                        span.set_attribute("rgs.round_id", current_round)
-                    if code in SERVER_FAULT_CODES:
-                        span.set_status(Status(StatusCode.ERROR, code.name))
-                    log.log(logging.DEBUG if quiet else logging.INFO, "%s %s", method,
-                            code.name, extra={"rpc_method": method, "grpc_code": code.name,
-                                              "duration_ms": round(elapsed * 1000, 3)})
-        finally:
-            ROUND_ID.reset(round_token)
-            otel_context.detach(attached)
-
-    return observe
+                else:
+                    code = known
+                raise
+            finally:
+                elapsed = time.perf_counter() - started
+                metrics.RPC_IN_FLIGHT.dec()
+                metrics.RPC_REQUESTS.labels(method=method, code=code.name).inc()
+                metrics.RPC_LATENCY.labels(method=method).observe(elapsed)
+                span.set_attribute("rpc.grpc.status_code", code.value[0])
+                current_round = ROUND_ID.get()
+                if current_round:
+                    span.set_attribute("rgs.round_id", current_round)
+                if code in SERVER_FAULT_CODES:
+                    span.set_status(Status(StatusCode.ERROR, code.name))
+                log.log(logging.DEBUG if method in QUIET_METHODS else logging.INFO, "%s %s",
+                        method, code.name,
+                        extra={"rpc_method": method, "grpc_code": code.name, "rpc_edge": edge,
+                               "duration_ms": round(elapsed * 1000, 3)})
+    finally:
+        ROUND_ID.reset(round_token)
+        otel_context.detach(attached)
 
 
 def server_interceptors() -> list[_ServerInterceptor]:

@@ -78,11 +78,12 @@ WINS: Final = Counter(
     "rgs_stakes_minor_total.", ["variant", "currency", "bet"])
 THEORETICAL_RTP: Final = Gauge(
     "rgs_variant_theoretical_rtp_ratio",
-    "The variant's theoretical return to player (main game, basic strategy) from its PAR sheet.",
+    "The variant's theoretical return to player (main game, optimal play as its PAR sheet "
+    "values it) from its PAR sheet.",
     ["variant"], multiprocess_mode="max")  # the same in every worker
 BRAND_THEORETICAL_RTP: Final = Gauge(
     "rgs_brand_theoretical_rtp_ratio",
-    "The theoretical return to player (main game, basic strategy) of a variant as a brand plays "
+    "The theoretical return to player (main game, optimal play) of a variant as a brand plays "
     "it: from the PAR sheet of the brand's effective rules (e.g. its deck count).",
     ["brand", "variant"], multiprocess_mode="max")
 RTP_STANDARD_DEVIATION: Final = Gauge(

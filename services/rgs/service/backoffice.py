@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from rgs.codec import decode_value, encode_value
 from rgs.engine import CardDealt, Event, HoleCardRevealed
-from rgs.service import money, voiding
+from rgs.service import fairness, money, voiding
 from rgs.service.common import (
     check_player_id,
     check_request_id,
@@ -44,7 +44,13 @@ from rgs.service.model import (
     StoredRound,
     VoidCommand,
 )
-from rgs.service.ports import Clock, Journal, PlayerJournal
+from rgs.service.ports import (
+    CardSourceFactory,
+    CardSourceUnavailable,
+    Clock,
+    Journal,
+    PlayerJournal,
+)
 from rgs.wallet.port import Party, Wallet
 
 MAX_PAGE = 100
@@ -71,8 +77,12 @@ class BackOffice:
     """The operator back end's use cases."""
 
     def __init__(self, *, journal: Journal, wallet: Wallet, brands: Mapping[str, Brand],
-                 clock: Clock, session_ttl: timedelta) -> None:
+                 clock: Clock, session_ttl: timedelta,
+                 cards: CardSourceFactory | None = None) -> None:
         self._journal = journal
+        #: Where sessions' first fair seeds come from (without it, a session gets its first
+        #: seed at its first Deal, without a commitment shown before).
+        self._cards = cards
         self._wallet = wallet
         self._brands = brands
         self._clock = clock
@@ -127,12 +137,24 @@ class BackOffice:
                     request_hash=fingerprint, response=encode_value(session),
                     scope=RequestScope.OPERATOR)
                 await pj.save_session(session, sha256_hex(token), record)
+            next_commitment = await self._first_seed(pj, session)
         # Outside the player's lock: a slow wallet holds up only this answer. The session is
         # open whatever the wallet says; without an answer the balance is left unset.
         balance = await money.balance_or_none(self._wallet, Party(
             operator_id=operator_id, brand_id=session.brand_id, player_id=session.player_id,
             session_id=session.session_id, currency=session.currency))
-        return NewSession(session=session, token=token, balance=balance)
+        return NewSession(session=session, token=token, balance=balance,
+                          next_commitment=next_commitment)
+
+    async def _first_seed(self, pj: PlayerJournal, session: Session) -> str:
+        """Commit the session's first fair seed (kept if it has one); its commitment."""
+        if self._cards is None:
+            return ""
+        try:
+            seed = fairness.draw_seed(self._cards.picker())
+        except CardSourceUnavailable:
+            return ""  # the session opens; its Deals are refused until the RNG is healthy
+        return (await fairness.ensure_next(pj, session, seed)).commitment
 
     async def void_round(self, operator_id: str, cmd: VoidCommand) -> RoundSummary:
         """Void an unfinished round: journal RoundVoided, roll back every stake it took."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import re
 
-from rgs.codec import encode_value
+from rgs.codec import encode_value, to_jsonable
 from rgs.engine import (
     ActionNotAllowed,
     EngineError,
@@ -57,9 +58,19 @@ def sha256_hex(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def request_hash(method: str, command: object) -> str:
-    """A fingerprint of a request, to tell a replay from a reused request id."""
-    return sha256_hex(method + "\n" + encode_value(command))
+def request_hash(method: str, command: object, *, added: tuple[str, ...] = ()) -> str:
+    """A fingerprint of a request, to tell a replay from a reused request id.
+
+    ``added`` names fields the command gained in a later release: left out while empty, so a
+    request first sent to the previous release and retried after the upgrade still matches.
+    """
+    if not added:
+        return sha256_hex(method + "\n" + encode_value(command))
+    data = to_jsonable(command)
+    for name in added:
+        if not data[name]:
+            del data[name]
+    return sha256_hex(method + "\n" + json.dumps(data, separators=(",", ":"), sort_keys=True))
 
 
 def check_request_id(request_id: str) -> str:

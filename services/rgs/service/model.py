@@ -6,6 +6,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from fractions import Fraction
 from types import MappingProxyType
 
 from rgs.engine import Action, BoxBet, Event, RoundView, TableLimits
@@ -28,6 +29,11 @@ class Brand:
     limits: Mapping[str, Mapping[str, TableLimits]] = field(default_factory=dict)
     #: The brand's options per variant id (a variant without an entry plays as written).
     options: Mapping[str, VariantOptions] = field(default_factory=dict)
+    #: Browser origins (``https://host[:port]``) whose pages may call for the brand's players
+    #: (see rgs.api.origins); empty: no browser page may.
+    web_origins: tuple[str, ...] = ()
+    #: Show the exact value of every decision in round views (:mod:`rgs.service.advice`).
+    hints: bool = False
 
     def __hash__(self) -> int:
         return hash((self.id, self.operator_id))
@@ -63,6 +69,9 @@ class NewSession:
     token: str
     #: The player's balance when the session opened; None when the wallet did not answer.
     balance: int | None = None
+    #: The commitment (SHA-256, hex) of the seed the session's first round will use; "" when
+    #: the certified RNG could not draw one (the first Deal then draws and is refused alike).
+    next_commitment: str = ""
 
 
 class MovementStatus(enum.StrEnum):
@@ -146,6 +155,34 @@ class OutboxBacklog:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SessionSeed:
+    """The server seed a session's next fair round will use (secret; only its commitment is
+    published). One seed per round: the Deal that uses it puts a fresh one in its place."""
+
+    session_id: str
+    #: The 32-byte server seed, lower-case hex.
+    server_seed: str
+    #: SHA-256 of the seed's bytes, lower-case hex: what the player is shown before betting.
+    commitment: str
+    #: The round number (the DRBG nonce) the seed is used with: 1 for a session's first round.
+    round_number: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FairRecord:
+    """A provably fair round's inputs as the journal holds them (:mod:`rgs.rng.fair`). The
+    server seed never leaves the journal before the round is settled or voided."""
+
+    server_seed: str
+    commitment: str
+    client_seed: str
+    round_number: int
+    decks: int
+    #: The commitment published for the session's next round when this one was dealt.
+    next_commitment: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StoredRound:
     """A round as the journal holds it: its header and every event."""
 
@@ -169,6 +206,9 @@ class StoredRound:
     #: The brand's options the round was dealt with (it replays with them, whatever the brand
     #: file says later).
     options: VariantOptions = DEFAULT_OPTIONS
+    #: The seeds of a provably fair round; None for forced-card (test mode) rounds and rounds
+    #: dealt before fair rounds existed.
+    fair: FairRecord | None = None
 
     @property
     def finished(self) -> bool:
@@ -227,6 +267,8 @@ class DealCommand:
     variant_id: str
     boxes: tuple[BoxBet, ...]
     forced_cards: tuple[str, ...] = ()
+    #: The player's contribution to the round's card order (printable ASCII, 0-64 characters).
+    client_seed: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -280,3 +322,41 @@ class PlayResult:
     currency: str
     #: The round's win is not yet acknowledged by the wallet (Settle retries it).
     payment_pending: bool = False
+    #: The round's provably fair facts (:class:`FairView`); None only for rounds that have no
+    #: seed and no next commitment to show.
+    fair: FairView | None = None
+    #: Exact decision values of the hand to act (brands with ``hints`` on; see
+    #: :mod:`rgs.service.advice`).
+    hints: tuple[Hint, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hint:
+    """One open decision's exact value: expected result per unit of the hand's main bet."""
+
+    seat: int
+    hand: int
+    action: Action
+    #: The analysis' value, exactly (a Fraction equal to its float: the codec stores no floats).
+    expected_value: Fraction
+    #: The decision with the highest value (ties all marked).
+    best: bool
+    #: Cash Out only: the fair value the offer was priced from (the stake times the fair return
+    #: of the hand's total against the up card), in minor units; 0 for other decisions.
+    fair_value: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FairView:
+    """What a player is shown about a round's fairness. ``server_seed`` stays empty until the
+    round is settled or voided."""
+
+    #: False for forced-card (test mode) rounds and rounds without seeds: they never verify.
+    verifiable: bool
+    commitment: str = ""
+    client_seed: str = ""
+    round_number: int = 0
+    decks: int = 0
+    server_seed: str = ""
+    #: The commitment of the seed the session's next round uses.
+    next_commitment: str = ""

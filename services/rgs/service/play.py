@@ -18,14 +18,17 @@ from dataclasses import replace
 from rgs.codec import decode_value, encode_value
 from rgs.engine import (
     Action,
+    CardSource,
     EngineError,
     Phase,
+    ReplayMismatch,
     Round,
     RuleSet,
     TableLimits,
 )
 from rgs.engine.cards import check_card
-from rgs.service import money
+from rgs.rng.fair import FairInputError, check_client_seed
+from rgs.service import advice, fairness, money
 from rgs.service.common import (
     check_request_id,
     is_round_id,
@@ -48,6 +51,7 @@ from rgs.service.model import (
     ActCommand,
     Brand,
     DealCommand,
+    FairView,
     Movement,
     PlayResult,
     RequestScope,
@@ -61,6 +65,7 @@ from rgs.service.ports import (
     CardSourceUnavailable,
     Clock,
     Journal,
+    JournalError,
     PlayerJournal,
 )
 from rgs.service.restore import deal_source, restore
@@ -157,6 +162,10 @@ class GameService:
         """The player's balance, or None when the wallet does not answer."""
         return await money.balance_or_none(self._wallet, _party(session))
 
+    def brands(self) -> tuple[Brand, ...]:
+        """Every brand this service plays for."""
+        return tuple(self._brands.values())
+
     def brand(self, session: Session) -> Brand:
         """The session's brand (brands are loaded at start and never disappear)."""
         brand = self._brands.get(session.brand_id)
@@ -170,6 +179,12 @@ class GameService:
         effective rules) and its limits in the session's currency for each."""
         brand = self.brand(session)
         return [self._rules(session, v) for v in brand.variants]
+
+    async def next_commitment(self, session: Session) -> str:
+        """The commitment of the seed the session's next round will use ("" before the
+        session has one: a session opened before fair rounds gets it at its first Deal)."""
+        seed = await self._journal.next_seed(session.player_key, session.session_id)
+        return seed.commitment if seed is not None else ""
 
     async def last_rounds(self, session: Session) -> list[StoredRound]:
         """The player's most recent settled round of each variant the brand offers (newest
@@ -209,7 +224,8 @@ class GameService:
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
         rnd = self._restore(stored)
         movements = await self._journal.movements(session.player_key, stored.round_id)
-        return await self._result(session, stored.round_id, rnd, movements, balance=None)
+        return await self._result(session, stored.round_id, rnd, movements, balance=None,
+                                  fair=fairness.view(stored))
 
     # ------------------------------------------------------------------ commands
 
@@ -221,15 +237,25 @@ class GameService:
             raise PermissionDenied("forced cards are accepted in test mode only",
                                    reason="FORCED_CARDS_NOT_ALLOWED")
         try:
+            check_client_seed(cmd.client_seed)
+        except FairInputError as exc:
+            raise InvalidRequest(f"client_seed: {exc}", reason="INVALID_CLIENT_SEED",
+                                 field="client_seed") from exc
+        try:
             for card in cmd.forced_cards:
                 check_card(card)
             Round.verify_bets(rules, cmd.boxes, limits)
             # Built before any money moves: forced cards the shoe does not hold are refused here.
-            source = deal_source(rules, self._cards.picker(), cmd.forced_cards)
+            pick = self._cards.picker()
+            source: CardSource = deal_source(rules, pick, cmd.forced_cards)
+            # A forced-card round (test mode) takes no seed; any other draws its successor's
+            # seed now, while nothing has moved (an unhealthy RNG refuses here).
+            fresh = None if cmd.forced_cards else (fairness.draw_seed(pick),
+                                                   fairness.draw_seed(pick))
         except EngineError as exc:
             raise translate_engine(exc) from exc
         async with self._journal.player(session.player_key) as pj:
-            fingerprint = request_hash("deal", cmd)
+            fingerprint = request_hash("deal", cmd, added=("client_seed",))
             state = await pj.open_call(cmd.request_id, RequestScope.PLAYER,
                                        active_in=(session.brand_id, session.currency))
             stored = self._stored_response(state.request, "deal", fingerprint)
@@ -244,15 +270,23 @@ class GameService:
             debit, balance = await money.debit(pj, self._wallet, _party(session),
                                                round_id=round_id, step=1, amount=stake,
                                                round_movements=[])  # a new round has none
+            fair = None
             try:
+                if fresh is not None:
+                    # The seed is stored as the round's before any card is dealt from it.
+                    fair = await fairness.reserve(pj, session, round_id=round_id,
+                                                  client_seed=cmd.client_seed,
+                                                  decks=rules.decks, fresh=fresh)
+                    source = fairness.source(fair)
                 rnd = Round.deal(rules, source, cmd.boxes, limits)
-            except (EngineError, CardSourceUnavailable) as exc:
+            except (EngineError, CardSourceUnavailable, JournalError) as exc:
                 await money.roll_back(pj, self._wallet, _party(session), debit)
-                if isinstance(exc, CardSourceUnavailable):
-                    raise  # answered UNAVAILABLE / RNG_UNAVAILABLE by the error table
+                if isinstance(exc, (CardSourceUnavailable, JournalError)):
+                    raise  # answered UNAVAILABLE by the error table
                 raise translate_engine(exc) from exc
-            header = _header(session, rnd, round_id=round_id, forced=cmd.forced_cards,
-                             options=self.brand(session).variant_options(cmd.variant_id))
+            header = replace(_header(session, rnd, round_id=round_id, forced=cmd.forced_cards,
+                                     options=self.brand(session).variant_options(
+                                         cmd.variant_id)), fair=fair)
             return await self._commit(pj, session, header, rnd, new_from=0, balance=balance,
                                       request=(cmd.request_id, "deal", fingerprint),
                                       booked=(debit.transaction_id,))
@@ -370,6 +404,16 @@ class GameService:
         try:
             # The rules the round was dealt with: the brand's options stored with it.
             rules = effective_rules(base, stored.options)
+            if stored.fair is not None:
+                try:
+                    return restore(rules, stored.events, pick, stored.forced_cards,
+                                   source=fairness.source(stored.fair))
+                except ReplayMismatch:
+                    # Only a replica of a release without provably fair rounds (a rolling
+                    # upgrade) deals a fair round's cards from elsewhere: the round goes on from
+                    # the shoe and will not verify (rgs verify shows where it departs).
+                    log.error("round %s departs from its seeds' card order; it goes on from "
+                              "the shoe", stored.round_id)
             return restore(rules, stored.events, pick, stored.forced_cards)
         except OptionError as exc:
             raise Unavailable(f"round options no longer valid: {exc}",
@@ -443,7 +487,8 @@ class GameService:
                      else await pj.movements(header.round_id))
         result = await self._result(session, header.round_id, rnd,
                                     [*movements, *([credit] if credit else [])],
-                                    balance=balance, fetch_balance=False)
+                                    balance=balance, fetch_balance=False,
+                                    fair=fairness.view(header))
         record = StoredRequest(request_id=request_id, method=method,
                                request_hash=fingerprint, response=encode_value(result),
                                scope=scope)
@@ -457,7 +502,8 @@ class GameService:
                 # Settle of a finished round: retry its credit if the outbox still has it open.
                 await self._reconcile(pj, session)
                 fresh = await self._result(session, header.round_id, rnd,
-                                           await pj.movements(header.round_id), balance=None)
+                                           await pj.movements(header.round_id), balance=None,
+                                           fair=fairness.view(header))
                 await pj.update_response(request_id, encode_value(fresh), scope)
                 return fresh
             return result
@@ -474,7 +520,7 @@ class GameService:
 
     async def _result(self, session: Session, round_id: str, rnd: Round,
                       movements: list[Movement], *, balance: int | None,
-                      fetch_balance: bool = True) -> PlayResult:
+                      fetch_balance: bool = True, fair: FairView | None = None) -> PlayResult:
         pending = any(m.kind is MoneyKind.CREDIT and m.is_open for m in movements)
         if balance is None and fetch_balance:
             try:
@@ -484,6 +530,10 @@ class GameService:
         if balance is None:
             known = [m.balance_after for m in movements if m.balance_after is not None]
             balance = known[-1] if known else 0
-        return PlayResult(round_id=round_id, view=rnd.view(), balance=balance,
-                          currency=session.currency, payment_pending=pending)
+        view = rnd.view()
+        brand = self._brands.get(session.brand_id)
+        shown = advice.hints(rnd.rules, view) if brand is not None and brand.hints else ()
+        return PlayResult(round_id=round_id, view=view, balance=balance,
+                          currency=session.currency, payment_pending=pending, fair=fair,
+                          hints=shown)
 

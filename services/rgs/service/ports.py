@@ -11,10 +11,12 @@ from typing import Protocol
 
 from rgs.service.model import (
     CallState,
+    FairRecord,
     Movement,
     MovementStatus,
     RequestScope,
     Session,
+    SessionSeed,
     StoredRequest,
     StoredRound,
 )
@@ -129,6 +131,21 @@ class PlayerJournal(Protocol):
         """Store a session token (hash) and the idempotency record of the call that made it."""
         ...
 
+    async def next_seed(self, session_id: str) -> SessionSeed | None:
+        """The server seed the session's next fair round will use, if one was committed."""
+        ...
+
+    async def save_next_seed(self, seed: SessionSeed) -> None:
+        """Commit a session's first seed (kept as it is if the session already has one)."""
+        ...
+
+    async def reserve_seed(self, *, round_id: str, fair: FairRecord,
+                           next_seed: SessionSeed) -> None:
+        """In one transaction: record ``fair`` as ``round_id``'s seeds and make ``next_seed``
+        the session's next one (committed before the round is dealt, so a seed is never used
+        twice, even after a crash)."""
+        ...
+
 
 class Journal(Protocol):
     """The round journal: sessions, rounds, events, idempotency records and the wallet outbox."""
@@ -156,6 +173,10 @@ class Journal(Protocol):
     async def active_round(self, player_key: str, brand_id: str, currency: str
                            ) -> StoredRound | None:
         """The player's unfinished round in a brand and currency, if any (read-only)."""
+        ...
+
+    async def next_seed(self, player_key: str, session_id: str) -> SessionSeed | None:
+        """The seed a session's next fair round will use, if one was committed (read-only)."""
         ...
 
     async def list_rounds(self, player_key: str, brand_id: str, *,

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rgs.engine import Event, ForcedCards, Round, RuleSet, Shoe, ShoeSource, replay
+from rgs.engine import CardSource, Event, ForcedCards, Round, RuleSet, Shoe, ShoeSource, replay
 
 
 def restore(rules: RuleSet, events: Sequence[Event], pick: Callable[[int], int],
-            forced: Sequence[str] = ()) -> Round:
+            forced: Sequence[str] = (), source: CardSource | None = None) -> Round:
     """Rebuild the round of ``events`` with a card source that can keep dealing.
 
     ``forced`` is the round's forced-card list (test mode): cards of it beyond those already dealt
-    are dealt next, as they would have been. Raises ReplayMismatch when the journal does not
-    rebuild the same round.
+    are dealt next, as they would have been. ``source`` is a provably fair round's card order:
+    the round is rebuilt from it (so its journal must hold that order's first cards) and goes on
+    with it. Raises ReplayMismatch when the journal does not rebuild the same round.
     """
-    return replay(rules, events, pick=pick, forced=forced)
+    return replay(rules, events, pick=pick, forced=forced, source=source)
 
 
 def deal_source(rules: RuleSet, pick: Callable[[int], int], forced: Sequence[str] = ()

@@ -109,6 +109,10 @@ ENV = {"TEST_WALLET_KEY": "a-wallet-key-of-some-length"}
      "operators[0].brands[0].variants.power.side_bets"),
     ({"id": "b", "currencies": {"EUR": {}}, "variants": {"power": {"cash_out": False}}},
      "operators[0].brands[0].variants.power.cash_out"),
+    ({"id": "b", "currencies": {"EUR": {}}, "variants": {"power": {}},
+      "web_origins": ["https://games.example/play"]}, "operators[0].brands[0].web_origins[0]"),
+    ({"id": "b", "currencies": {"EUR": {}}, "variants": {"power": {}},
+      "web_origins": ["games.example"]}, "operators[0].brands[0].web_origins[0]"),
 ])
 def test_an_invalid_platform_file_is_refused_naming_the_field(
         tmp_path: Path, brand: dict[str, object], where: str) -> None:
@@ -176,3 +180,31 @@ def test_the_single_wallet_settings_are_refused_with_what_to_do() -> None:
     with pytest.raises(ConfigError, match=r"RGS_WALLET_API_KEY.*RGS_PLATFORM_FILE") as err:
         load_settings(environ={"RGS_WALLET_API_KEY": "wallet-secret-123"})
     assert "wallet-secret-123" not in str(err.value)
+
+
+def test_a_brand_allows_the_browser_origins_it_lists_and_no_others(tmp_path: Path) -> None:
+    from rgs.api.origins import any_brand_allows, brand_allows, check_origin
+    from rgs.service.errors import PermissionDenied
+
+    plat = load_platform(_platform(tmp_path, {
+        "id": "b", "currencies": {"EUR": {}}, "variants": {"power": {}},
+        "web_origins": ["https://games.example", "http://127.0.0.1:8765"]}), environ=ENV)
+    brand = plat.brands["b"]
+    assert brand.web_origins == ("https://games.example", "http://127.0.0.1:8765")
+    assert brand_allows(brand, "http://127.0.0.1:8765")
+    assert not brand_allows(brand, "http://127.0.0.1:8766")  # another port: another origin
+    assert not brand_allows(brand, "https://games.example.evil")
+    assert any_brand_allows(plat.brands.values(), "https://games.example")
+    with pytest.raises(PermissionDenied) as err:
+        check_origin(brand, "https://evil.example")
+    assert err.value.reason == "ORIGIN_NOT_ALLOWED" and "web_origins" in str(err.value)
+    shipped = load_platform(DEFAULT_PLATFORM_FILE)
+    assert all(b.web_origins == () for b in shipped.brands.values())
+
+
+def test_production_refuses_any_origin(tmp_path: Path) -> None:
+    path = _platform(tmp_path, {"id": "b", "currencies": {"EUR": {}},
+                                "variants": {"power": {}}, "web_origins": ["*"]})
+    assert load_platform(path, environ=ENV).brands["b"].web_origins == ("*",)
+    with pytest.raises(PlatformError, match=r"brands\[0\]\.web_origins: any origin"):
+        load_platform(path, environ=ENV, production=True)

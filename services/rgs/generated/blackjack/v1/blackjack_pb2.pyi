@@ -325,11 +325,17 @@ class ListVariantsResponse(_message.Message):
     CURRENCY_FIELD_NUMBER: _builtins.int
     LAST_ROUNDS_FIELD_NUMBER: _builtins.int
     BALANCE_FIELD_NUMBER: _builtins.int
+    NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
     currency: _builtins.str
     """ISO 4217 code of the session's currency (all amounts are minor units of it)."""
     balance: _builtins.int
     """The player's wallet balance in minor units, when the wallet answered; unset when it did not
     (the variants are listed all the same: ask GetBalance again later).
+    """
+    next_commitment: _builtins.str
+    """The commitment (SHA-256 of the server seed, lower-case hex) of the session's next round: the
+    round the next Deal deals. Empty for a session opened before provably fair rounds (its
+    first Deal commits one). See Fairness.
     """
     @_builtins.property
     def variants(self) -> _containers.RepeatedCompositeFieldContainer[Global___Variant]:
@@ -348,10 +354,11 @@ class ListVariantsResponse(_message.Message):
         currency: _builtins.str = ...,
         last_rounds: _abc.Iterable[Global___LastRound] | None = ...,
         balance: _builtins.int | None = ...,
+        next_commitment: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "last_rounds", b"last_rounds", "variants", b"variants"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "last_rounds", b"last_rounds", "next_commitment", b"next_commitment", "variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__balance: _TypeAlias = _typing.Literal["balance"]  # noqa: Y015
     _WhichOneofArgType__balance: _TypeAlias = _typing.Literal["_balance", b"_balance"]  # noqa: Y015
@@ -651,6 +658,9 @@ class AllowedAction(_message.Message):
     COST_FIELD_NUMBER: _builtins.int
     OFFER_FIELD_NUMBER: _builtins.int
     WARNING_FIELD_NUMBER: _builtins.int
+    EXPECTED_VALUE_FIELD_NUMBER: _builtins.int
+    BEST_FIELD_NUMBER: _builtins.int
+    FAIR_VALUE_FIELD_NUMBER: _builtins.int
     action: Global___Action.ValueType
     """The decision."""
     cost: _builtins.int
@@ -659,6 +669,18 @@ class AllowedAction(_message.Message):
     """Cash Out amount offered, in minor units."""
     warning: _builtins.str
     """Safety Net warning: confirm before hitting."""
+    expected_value: _builtins.float
+    """Brands with hints on: the decision's exact expected result per unit of the hand's main bet
+    (e.g. -0.157 loses 15.7 % of the stake on average), from the composition-dependent analysis
+    of these cards against the up card. Unset when the brand shows no hints or the decision
+    has no value (insurance, a split hand, Power Double's keep or replace).
+    """
+    best: _builtins.bool
+    """Brands with hints on: this is the decision with the highest expected_value."""
+    fair_value: _builtins.int
+    """Brands with hints on, Cash Out only: the fair value the offer was priced from (the stake
+    times the fair return of the hand's total against the up card), in minor units.
+    """
     def __init__(
         self,
         *,
@@ -666,12 +688,17 @@ class AllowedAction(_message.Message):
         cost: _builtins.int = ...,
         offer: _builtins.int = ...,
         warning: _builtins.str = ...,
+        expected_value: _builtins.float | None = ...,
+        best: _builtins.bool = ...,
+        fair_value: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_value", b"_expected_value", "expected_value", b"expected_value"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "cost", b"cost", "offer", b"offer", "warning", b"warning"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_value", b"_expected_value", "action", b"action", "best", b"best", "cost", b"cost", "expected_value", b"expected_value", "fair_value", b"fair_value", "offer", b"offer", "warning", b"warning"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__expected_value: _TypeAlias = _typing.Literal["expected_value"]  # noqa: Y015
+    _WhichOneofArgType__expected_value: _TypeAlias = _typing.Literal["_expected_value", b"_expected_value"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_value) -> _WhichOneofReturnType__expected_value | None: ...
 
 Global___AllowedAction: _TypeAlias = AllowedAction  # noqa: Y015
 
@@ -884,6 +911,7 @@ class RoundView(_message.Message):
     BALANCE_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
     PAYMENT_PENDING_FIELD_NUMBER: _builtins.int
+    FAIR_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     """Round id."""
     seq: _builtins.int
@@ -920,6 +948,10 @@ class RoundView(_message.Message):
     def to_act(self) -> Global___HandRef:
         """The hand whose decision is awaited (unset when none)."""
 
+    @_builtins.property
+    def fair(self) -> Global___Fairness:
+        """How to check that the round's cards were fixed before the bet (docs/rng.md)."""
+
     def __init__(
         self,
         *,
@@ -938,14 +970,68 @@ class RoundView(_message.Message):
         balance: _builtins.int = ...,
         currency: _builtins.str = ...,
         payment_pending: _builtins.bool = ...,
+        fair: Global___Fairness | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["to_act", b"to_act"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "to_act", b"to_act"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "boxes", b"boxes", "currency", b"currency", "dealer_cards", b"dealer_cards", "dealer_hole_hidden", b"dealer_hole_hidden", "dealer_soft", b"dealer_soft", "dealer_total", b"dealer_total", "payment_pending", b"payment_pending", "round_id", b"round_id", "seq", b"seq", "status", b"status", "to_act", b"to_act", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "boxes", b"boxes", "currency", b"currency", "dealer_cards", b"dealer_cards", "dealer_hole_hidden", b"dealer_hole_hidden", "dealer_soft", b"dealer_soft", "dealer_total", b"dealer_total", "fair", b"fair", "payment_pending", b"payment_pending", "round_id", b"round_id", "seq", b"seq", "status", b"status", "to_act", b"to_act", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RoundView: _TypeAlias = RoundView  # noqa: Y015
+
+@_typing.final
+class Fairness(_message.Message):
+    """Fairness is a provably fair round's commitment and, once the round is over, its server seed.
+    The round's card order is a documented function of (server_seed, client_seed, round_number,
+    decks); `rgs verify` recomputes it from the operator's recall.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERIFIABLE_FIELD_NUMBER: _builtins.int
+    COMMITMENT_FIELD_NUMBER: _builtins.int
+    CLIENT_SEED_FIELD_NUMBER: _builtins.int
+    ROUND_NUMBER_FIELD_NUMBER: _builtins.int
+    DECKS_FIELD_NUMBER: _builtins.int
+    SERVER_SEED_FIELD_NUMBER: _builtins.int
+    NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
+    verifiable: _builtins.bool
+    """False for rounds that cannot be verified: forced cards (test mode) and rounds dealt before
+    provably fair rounds. Their other fields are empty, except next_commitment.
+    """
+    commitment: _builtins.str
+    """SHA-256 of the server seed, lower-case hex: published before the bet (the previous
+    round's next_commitment, ListVariants or CreateSession).
+    """
+    client_seed: _builtins.str
+    """The client seed the Deal gave (empty when none was given)."""
+    round_number: _builtins.int
+    """The round number (the DRBG nonce): 1 for a session's first round, then 2, 3, ..."""
+    decks: _builtins.int
+    """Decks in the shoe the order is drawn from."""
+    server_seed: _builtins.str
+    """The 32-byte server seed, lower-case hex; empty until the round is settled or voided."""
+    next_commitment: _builtins.str
+    """The commitment of the seed the session's next round uses."""
+    def __init__(
+        self,
+        *,
+        verifiable: _builtins.bool = ...,
+        commitment: _builtins.str = ...,
+        client_seed: _builtins.str = ...,
+        round_number: _builtins.int = ...,
+        decks: _builtins.int = ...,
+        server_seed: _builtins.str = ...,
+        next_commitment: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_seed", b"client_seed", "commitment", b"commitment", "decks", b"decks", "next_commitment", b"next_commitment", "round_number", b"round_number", "server_seed", b"server_seed", "verifiable", b"verifiable"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Fairness: _TypeAlias = Fairness  # noqa: Y015
 
 @_typing.final
 class DealRequest(_message.Message):
@@ -957,10 +1043,15 @@ class DealRequest(_message.Message):
     VARIANT_ID_FIELD_NUMBER: _builtins.int
     BOXES_FIELD_NUMBER: _builtins.int
     FORCED_CARDS_FIELD_NUMBER: _builtins.int
+    CLIENT_SEED_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
     """Client-chosen idempotency key (1-64 characters)."""
     variant_id: _builtins.str
     """Variant to play (from ListVariants)."""
+    client_seed: _builtins.str
+    """The player's contribution to the card order of a provably fair round: 0-64 printable ASCII
+    characters (INVALID_ARGUMENT / INVALID_CLIENT_SEED otherwise); empty when not given.
+    """
     @_builtins.property
     def boxes(self) -> _containers.RepeatedCompositeFieldContainer[Global___BoxBet]:
         """One bet per box."""
@@ -978,10 +1069,11 @@ class DealRequest(_message.Message):
         variant_id: _builtins.str = ...,
         boxes: _abc.Iterable[Global___BoxBet] | None = ...,
         forced_cards: _abc.Iterable[_builtins.str] | None = ...,
+        client_seed: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["boxes", b"boxes", "forced_cards", b"forced_cards", "request_id", b"request_id", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["boxes", b"boxes", "client_seed", b"client_seed", "forced_cards", b"forced_cards", "request_id", b"request_id", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

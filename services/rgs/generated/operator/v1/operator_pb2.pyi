@@ -72,6 +72,7 @@ class CreateSessionResponse(_message.Message):
     EXPIRES_AT_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
     BALANCE_FIELD_NUMBER: _builtins.int
+    NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
     session_token: _builtins.str
     """The secret the game client sends as `authorization: Bearer <session_token>`. The RGS keeps
     only its hash; it cannot be read again.
@@ -83,6 +84,10 @@ class CreateSessionResponse(_message.Message):
     balance: _builtins.int
     """The player's balance in minor units as the operator's wallet reported it when the session
     opened; unset when the wallet did not answer (the session is open all the same).
+    """
+    next_commitment: _builtins.str
+    """The commitment (SHA-256 of the server seed, lower-case hex) of the session's first round,
+    for the game client to show before the player bets (docs/rng.md, provably fair rounds).
     """
     @_builtins.property
     def expires_at(self) -> _timestamp_pb2.Timestamp:
@@ -96,10 +101,11 @@ class CreateSessionResponse(_message.Message):
         expires_at: _timestamp_pb2.Timestamp | None = ...,
         currency: _builtins.str = ...,
         balance: _builtins.int | None = ...,
+        next_commitment: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "expires_at", b"expires_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "expires_at", b"expires_at", "session_id", b"session_id", "session_token", b"session_token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "expires_at", b"expires_at", "next_commitment", b"next_commitment", "session_id", b"session_id", "session_token", b"session_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__balance: _TypeAlias = _typing.Literal["balance"]  # noqa: Y015
     _WhichOneofArgType__balance: _TypeAlias = _typing.Literal["_balance", b"_balance"]  # noqa: Y015
@@ -305,6 +311,7 @@ class RoundRecord(_message.Message):
     FORCED_CARDS_FIELD_NUMBER: _builtins.int
     STEPS_FIELD_NUMBER: _builtins.int
     MOVEMENTS_FIELD_NUMBER: _builtins.int
+    FAIR_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     """Round id."""
     brand_id: _builtins.str
@@ -341,6 +348,12 @@ class RoundRecord(_message.Message):
     def movements(self) -> _containers.RepeatedCompositeFieldContainer[Global___WalletMovement]:
         """Every wallet movement of the round, in order."""
 
+    @_builtins.property
+    def fair(self) -> Global___RoundFairness:
+        """The round's provably fair seeds (the server seed once the round is settled or voided):
+        `rgs verify` checks the steps' cards against them.
+        """
+
     def __init__(
         self,
         *,
@@ -358,14 +371,59 @@ class RoundRecord(_message.Message):
         forced_cards: _builtins.bool = ...,
         steps: _abc.Iterable[Global___RoundStep] | None = ...,
         movements: _abc.Iterable[Global___WalletMovement] | None = ...,
+        fair: Global___RoundFairness | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["finished_at", b"finished_at", "started_at", b"started_at"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "finished_at", b"finished_at", "started_at", b"started_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "finished_at", b"finished_at", "forced_cards", b"forced_cards", "movements", b"movements", "player_id", b"player_id", "round_id", b"round_id", "session_id", b"session_id", "started_at", b"started_at", "status", b"status", "steps", b"steps", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "fair", b"fair", "finished_at", b"finished_at", "forced_cards", b"forced_cards", "movements", b"movements", "player_id", b"player_id", "round_id", b"round_id", "session_id", b"session_id", "started_at", b"started_at", "status", b"status", "steps", b"steps", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RoundRecord: _TypeAlias = RoundRecord  # noqa: Y015
+
+@_typing.final
+class RoundFairness(_message.Message):
+    """RoundFairness is what `rgs verify` needs besides the dealt cards (see rgs.blackjack.v1.Fairness
+    for the meaning of each field).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERIFIABLE_FIELD_NUMBER: _builtins.int
+    COMMITMENT_FIELD_NUMBER: _builtins.int
+    CLIENT_SEED_FIELD_NUMBER: _builtins.int
+    ROUND_NUMBER_FIELD_NUMBER: _builtins.int
+    DECKS_FIELD_NUMBER: _builtins.int
+    SERVER_SEED_FIELD_NUMBER: _builtins.int
+    verifiable: _builtins.bool
+    """False for forced-card (test mode) rounds and rounds dealt before provably fair rounds."""
+    commitment: _builtins.str
+    """SHA-256 of the server seed, lower-case hex, published before the bet."""
+    client_seed: _builtins.str
+    """The client seed of the Deal (empty when none was given)."""
+    round_number: _builtins.int
+    """The round number (the DRBG nonce)."""
+    decks: _builtins.int
+    """Decks in the shoe."""
+    server_seed: _builtins.str
+    """The server seed, lower-case hex; empty until the round is settled or voided."""
+    def __init__(
+        self,
+        *,
+        verifiable: _builtins.bool = ...,
+        commitment: _builtins.str = ...,
+        client_seed: _builtins.str = ...,
+        round_number: _builtins.int = ...,
+        decks: _builtins.int = ...,
+        server_seed: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_seed", b"client_seed", "commitment", b"commitment", "decks", b"decks", "round_number", b"round_number", "server_seed", b"server_seed", "verifiable", b"verifiable"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RoundFairness: _TypeAlias = RoundFairness  # noqa: Y015
 
 @_typing.final
 class RoundStep(_message.Message):

@@ -1,0 +1,139 @@
+"""The player and operator use cases as the edges call them: check the request's strings,
+authenticate, convert, call the service, convert back.
+
+Both edges use these classes: the native gRPC servicers (:mod:`rgs.api.servicers`) and the
+browser edge (:mod:`rgs.api.web`). An edge only reads the caller's credentials and origin from
+its transport and turns a raised error into its protocol's status through the one table in
+:mod:`rgs.api.errors`, so a rule written here holds for every client.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from rgs.api import converters as conv
+from rgs.api.auth import bearer_secret
+from rgs.api.fields import check_strings
+from rgs.api.origins import check_origin
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.service.backoffice import BackOffice
+from rgs.service.model import Session
+from rgs.service.play import GameService
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is calling, as the transport tells it."""
+
+    #: The ``authorization`` header or metadata value (None when absent).
+    authorization: str | None
+    #: The browser's ``Origin`` header; None for native gRPC clients (no browser rule applies).
+    origin: str | None = None
+
+
+class BlackjackCalls:
+    """``rgs.blackjack.v1.BlackjackService``: one method per RPC."""
+
+    def __init__(self, game: GameService) -> None:
+        self._game = game
+
+    async def _session(self, caller: Caller, request: Message, *,
+                       allow_expired: bool = False) -> Session:
+        check_strings(request)  # before credentials are looked up or anything is logged
+        session = await self._game.authenticate(bearer_secret(caller.authorization),
+                                                allow_expired=allow_expired)
+        if caller.origin is not None:
+            check_origin(self._game.brand(session), caller.origin)
+        return session
+
+    async def ListVariants(self, caller: Caller, request: bj.ListVariantsRequest
+                           ) -> bj.ListVariantsResponse:
+        """The session brand's variants, the player's last rounds and balance."""
+        session = await self._session(caller, request)
+        return bj.ListVariantsResponse(
+            variants=[conv.variant_to_proto(r, lim) for r, lim in self._game.variants(session)],
+            currency=session.currency,
+            last_rounds=[conv.last_round_to_proto(r)
+                         for r in await self._game.last_rounds(session)],
+            balance=await self._game.balance_or_none(session),
+            next_commitment=await self._game.next_commitment(session))
+
+    async def GetBalance(self, caller: Caller, request: bj.GetBalanceRequest
+                         ) -> bj.GetBalanceResponse:
+        """The player's balance now."""
+        session = await self._session(caller, request, allow_expired=True)
+        return bj.GetBalanceResponse(balance=await self._game.balance(session),
+                                     currency=session.currency)
+
+    async def Deal(self, caller: Caller, request: bj.DealRequest) -> bj.DealResponse:
+        """Deal a round."""
+        session = await self._session(caller, request)
+        result = await self._game.deal(session, conv.deal_from_proto(request))
+        return bj.DealResponse(round=conv.round_view_to_proto(result))
+
+    async def Act(self, caller: Caller, request: bj.ActRequest) -> bj.ActResponse:
+        """One decision."""
+        session = await self._session(caller, request, allow_expired=True)
+        result = await self._game.act(session, conv.act_from_proto(request))
+        return bj.ActResponse(round=conv.round_view_to_proto(result))
+
+    async def Settle(self, caller: Caller, request: bj.SettleRequest) -> bj.SettleResponse:
+        """Finish a round."""
+        session = await self._session(caller, request, allow_expired=True)
+        result = await self._game.settle(session, conv.settle_from_proto(request))
+        return bj.SettleResponse(round=conv.round_view_to_proto(result))
+
+    async def GetRound(self, caller: Caller, request: bj.GetRoundRequest
+                       ) -> bj.GetRoundResponse:
+        """Read a round (or the unfinished one)."""
+        session = await self._session(caller, request, allow_expired=True)
+        result = await self._game.get_round(session, request.round_id)
+        return bj.GetRoundResponse(round=conv.round_view_to_proto(result))
+
+
+class OperatorCalls:
+    """``rgs.operator.v1.OperatorService``: one method per RPC (native gRPC only: operators
+    call from their servers, never from a browser)."""
+
+    def __init__(self, office: BackOffice) -> None:
+        self._office = office
+
+    async def _operator(self, caller: Caller, request: Message) -> str:
+        check_strings(request)
+        return await self._office.authenticate(bearer_secret(caller.authorization))
+
+    async def CreateSession(self, caller: Caller, request: op.CreateSessionRequest
+                            ) -> op.CreateSessionResponse:
+        """Open a player session."""
+        operator = await self._operator(caller, request)
+        new = await self._office.create_session(operator, conv.create_session_from_proto(request))
+        return conv.session_to_proto(new)
+
+    async def ListPlayerRounds(self, caller: Caller, request: op.ListPlayerRoundsRequest
+                               ) -> op.ListPlayerRoundsResponse:
+        """Game recall, newest first."""
+        operator = await self._operator(caller, request)
+        page = await self._office.recall(operator, request.brand_id, request.player_id,
+                                         page_size=request.page_size,
+                                         page_token=request.page_token)
+        return op.ListPlayerRoundsResponse(
+            rounds=[conv.round_record_to_proto(r) for r in page.rounds],
+            next_page_token=page.next_page_token)
+
+    async def GetPlayerRound(self, caller: Caller, request: op.GetPlayerRoundRequest
+                             ) -> op.GetPlayerRoundResponse:
+        """Recall of one round."""
+        operator = await self._operator(caller, request)
+        rec = await self._office.recall_round(operator, request.brand_id, request.player_id,
+                                              request.round_id)
+        return op.GetPlayerRoundResponse(round=conv.round_record_to_proto(rec))
+
+    async def VoidRound(self, caller: Caller, request: op.VoidRoundRequest
+                        ) -> op.VoidRoundResponse:
+        """Void an unfinished round."""
+        operator = await self._operator(caller, request)
+        rec = await self._office.void_round(operator, conv.void_from_proto(request))
+        return op.VoidRoundResponse(round=conv.round_record_to_proto(rec))

@@ -1,0 +1,149 @@
+"""The browser edge's ASGI application: CORS, the Connect service, the reference web table.
+
+CORS follows :mod:`rgs.api.origins`: a preflight from an origin that some brand allows is
+answered (and any other refused with 403), a cross-origin call from such an origin gets the
+CORS headers, and the use case then refuses it unless the session's own brand allows the origin.
+A page the edge served itself (same origin: the reference web table) needs no brand's consent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from rgs.api.calls import BlackjackCalls
+from rgs.api.drain import CallsInFlight
+from rgs.api.origins import any_brand_allows
+from rgs.api.web.connect import ConnectApp
+from rgs.service.model import Brand
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+#: Request headers a browser client may send (connect-web and grpc-web clients use these).
+ALLOWED_HEADERS = ("authorization", "content-type", "connect-protocol-version",
+                   "connect-timeout-ms", "grpc-timeout", "x-grpc-web", "x-user-agent",
+                   "traceparent", "tracestate")
+#: Response headers a cross-origin page may read (gRPC-Web carries its status in them).
+EXPOSED_HEADERS = ("grpc-status", "grpc-message", "grpc-status-details-bin")
+#: How long a browser may cache a preflight answer, in seconds.
+PREFLIGHT_MAX_AGE = 7200
+
+#: The reference web table's files: URL path → (file name, content type).
+STATIC_FILES: Mapping[str, tuple[str, str]] = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/index.html": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+}
+#: The web table loads only its own files and calls only its own origin.
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
+                           "img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+                           "form-action 'none'; frame-ancestors 'none'")
+
+
+def static_file(name: str) -> bytes:
+    """A file of the reference web table's committed bundle (rgs/web/static)."""
+    return resources.files("rgs.web").joinpath("static", name).read_bytes()
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+def same_origin(scope: Scope, origin: str) -> bool:
+    """Whether ``origin`` is this edge's own (the page was served here): its host:port is the
+    request's Host."""
+    host = _header(scope, b"host")
+    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+
+
+async def _respond(send: Send, status: int, headers: Iterable[tuple[str, str]],
+                   body: bytes = b"") -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(k.encode(), v.encode()) for k, v in headers]})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+class WebApp:
+    """CORS in front of the Connect service; the web table's files beside it."""
+
+    def __init__(self, calls_object: BlackjackCalls, calls: CallsInFlight,
+                 brands: Iterable[Brand]) -> None:
+        self._connect = ConnectApp(calls_object, calls)
+        self._brands = tuple(brands)
+        self._prefix = self._connect.path + "/"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._connect(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        origin = _header(scope, b"origin")
+        cross = origin is not None and not same_origin(scope, origin)
+        if cross and origin is not None and not any_brand_allows(self._brands, origin):
+            await _respond(send, 403, [("content-type", "text/plain; charset=utf-8"),
+                                       ("vary", "Origin")],
+                           b"this origin is not allowed: the operator adds it to a brand's "
+                           b"web_origins in the platform file\n")
+            return
+        path = scope["path"]
+        if scope["method"] == "OPTIONS" and cross and origin is not None:
+            await self._preflight(scope, send, origin)
+            return
+        if path.startswith(self._prefix):
+            if not cross:  # the use cases see an Origin only when a brand's consent is needed
+                scope = {**scope, "headers": [(k, v) for k, v in scope.get("headers", ())
+                                              if k.lower() != b"origin"]}
+            await self._connect(scope, receive,
+                                self._with_cors(send, origin if cross else None))
+            return
+        if path in STATIC_FILES and scope["method"] in ("GET", "HEAD"):
+            name, kind = STATIC_FILES[path]
+            await _respond(send, 200, [
+                ("content-type", kind), ("cache-control", "no-cache"),
+                ("content-security-policy", CONTENT_SECURITY_POLICY),
+                ("x-content-type-options", "nosniff"), ("referrer-policy", "no-referrer")],
+                b"" if scope["method"] == "HEAD" else static_file(name))
+            return
+        await _respond(send, 404, [("content-type", "text/plain; charset=utf-8")],
+                       b"not found: the player service is under /"
+                       + self._prefix.encode() + b", the web table at /\n")
+
+    async def _preflight(self, scope: Scope, send: Send, origin: str) -> None:
+        asked = _header(scope, b"access-control-request-headers") or ""
+        wanted = [h.strip().lower() for h in asked.split(",") if h.strip()]
+        refused = [h for h in wanted if h not in ALLOWED_HEADERS]
+        if refused:
+            await _respond(send, 403, [("content-type", "text/plain; charset=utf-8"),
+                                       ("vary", "Origin")],
+                           f"headers not allowed: {', '.join(refused)[:200]}\n".encode())
+            return
+        await _respond(send, 204, [
+            ("access-control-allow-origin", origin),
+            ("access-control-allow-methods", "POST, GET"),
+            ("access-control-allow-headers", ", ".join(ALLOWED_HEADERS)),
+            ("access-control-max-age", str(PREFLIGHT_MAX_AGE)),
+            ("vary", "Origin")])
+
+    @staticmethod
+    def _with_cors(send: Send, origin: str | None) -> Send:
+        if origin is None:
+            return send
+
+        async def cors_send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [
+                    *message.get("headers", ()),
+                    (b"access-control-allow-origin", origin.encode()),
+                    (b"access-control-expose-headers", ", ".join(EXPOSED_HEADERS).encode()),
+                    (b"vary", b"Origin")]}
+            await send(message)
+        return cors_send

@@ -1,0 +1,174 @@
+"""The player service in the Connect protocol, built from the service descriptor (no generated
+server code): every method runs the same-named use case of :class:`rgs.api.calls.BlackjackCalls`
+and a failure is answered with the same code and the same ``google.rpc.ErrorInfo`` as native
+gRPC sends (the one table is :func:`rgs.api.errors.classify`).
+
+The library (``connectrpc``) speaks the three protocols a client may choose: Connect (what
+``@connectrpc/connect-web`` sends by default, JSON or binary), gRPC-Web and gRPC.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import grpc
+from connectrpc._server_shared import EndpointUnary
+from connectrpc.code import Code
+from connectrpc.codec import Codec
+from connectrpc.compat import google_protobuf_codecs
+from connectrpc.errors import ConnectError, ErrorDetail
+from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
+from connectrpc.request import RequestContext
+from connectrpc.server import ConnectASGIApplication, Endpoint
+from google.protobuf import json_format
+from google.protobuf.descriptor import ServiceDescriptor
+from google.protobuf.message import Message
+from google.protobuf.message_factory import GetMessageClass
+from google.rpc import error_details_pb2
+from protobuf.wkt import Any as AnyDetail
+
+from rgs.api.calls import BlackjackCalls, Caller
+from rgs.api.drain import MESSAGE as SHUTTING_DOWN_MESSAGE
+from rgs.api.drain import SHUTTING_DOWN, CallsInFlight
+from rgs.api.errors import DOMAIN, classify
+from rgs.generated.blackjack.v1 import blackjack_pb2
+from rgs.observability.interceptors import observe_call
+
+log = logging.getLogger(__name__)
+
+SERVICE: ServiceDescriptor = blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"]
+"""The service the browser reaches (the operator service stays native gRPC only)."""
+
+#: gRPC status code → Connect code (the same names; Connect spells CANCELLED with one L).
+CONNECT_CODES: Mapping[grpc.StatusCode, Code] = {
+    **{c: Code[c.name] for c in grpc.StatusCode
+       if c.name in Code.__members__},
+    grpc.StatusCode.CANCELLED: Code.CANCELED,
+}
+
+#: Methods that change nothing: a browser may call them with GET (cacheable by URL).
+_READ_ONLY = frozenset({"ListVariants", "GetBalance", "GetRound"})
+
+
+class WebError(ConnectError):
+    """A refusal in the Connect protocol that remembers its gRPC code (for the metrics)."""
+
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str,
+                 metadata: Mapping[str, str] | None = None) -> None:
+        info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN,
+                                           metadata=dict(metadata or {}))
+        detail = AnyDetail(type_url="type.googleapis.com/google.rpc.ErrorInfo",
+                           value=info.SerializeToString())
+        super().__init__(CONNECT_CODES[code], message, [ErrorDetail(detail)])
+        self.grpc_code = code
+        self.reason = reason
+
+
+def refusal(exc: BaseException) -> WebError:
+    """The Connect error for a failure, through the one table (never INTERNAL/UNKNOWN)."""
+    code, reason, message = classify(exc)
+    if reason == "SERVER_ERROR":
+        log.exception("unexpected error serving a call", exc_info=exc)
+    field = getattr(exc, "field", "")
+    return WebError(code, reason, message, {"field": field} if field else None)
+
+
+async def _refuse_shutting_down(_context: object) -> None:
+    raise WebError(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN, SHUTTING_DOWN_MESSAGE)
+
+
+def _outcome(exc: BaseException | None) -> grpc.StatusCode | None:
+    if exc is None:
+        return grpc.StatusCode.OK
+    return exc.grpc_code if isinstance(exc, WebError) else None
+
+
+def _headers_of(ctx: RequestContext[Any, Any]) -> list[tuple[str, str]]:
+    return list(ctx.request_headers.items())
+
+
+def _endpoint(name: str, call: Callable[[Caller, Any], Awaitable[Message]],
+              info: MethodInfo[Any, Any], calls: CallsInFlight) -> EndpointUnary[Any, Any]:
+    method = f"{SERVICE.full_name}/{name}"
+
+    async def serve(request: Message, ctx: RequestContext[Any, Any]) -> Message:
+        headers = ctx.request_headers
+        caller = Caller(headers.get("authorization"), headers.get("origin"))
+
+        async def run() -> Message:
+            try:
+                return await call(caller, request)
+            except ConnectError:
+                raise
+            except Exception as exc:  # the edge: every failure becomes a documented status
+                raise refusal(exc) from None
+        return await observe_call(method, request, _headers_of(ctx), run, _outcome, edge="web")
+
+    return Endpoint.unary(info, calls.serve(serve, refuse=_refuse_shutting_down))
+
+
+def endpoints(calls_object: BlackjackCalls, calls: CallsInFlight
+              ) -> dict[str, EndpointUnary[Any, Any]]:
+    """URL path (``/rgs.blackjack.v1.BlackjackService/Deal``) → endpoint, for every method."""
+    out: dict[str, EndpointUnary[Any, Any]] = {}
+    for m in SERVICE.methods:
+        info: MethodInfo[Any, Any] = MethodInfo(
+            name=m.name, service_name=SERVICE.full_name,
+            input=GetMessageClass(m.input_type), output=GetMessageClass(m.output_type),
+            idempotency_level=(IdempotencyLevel.NO_SIDE_EFFECTS if m.name in _READ_ONLY
+                               else IdempotencyLevel.UNKNOWN),
+            stream_type=StreamType.UNARY)
+        out[f"/{SERVICE.full_name}/{m.name}"] = _endpoint(
+            m.name, getattr(calls_object, m.name), info, calls)
+    return out
+
+
+MALFORMED_MESSAGE = "the request is not a valid protobuf message"
+"""The message of an undecodable request, as native gRPC's (rgs.api.server)."""
+
+
+class _Strict(Codec[Message, Message]):
+    """A codec whose undecodable request is INVALID_ARGUMENT / MALFORMED_REQUEST with ErrorInfo,
+    as on the native gRPC port (the library's own refusal carries no ErrorInfo)."""
+
+    def __init__(self, inner: Codec[Message, Message], what: str) -> None:
+        self._inner = inner
+        self._what = what
+
+    def name(self) -> str:
+        return self._inner.name()
+
+    def encode(self, message: Message) -> bytes:
+        if self._inner.name() == "json":  # compact: the library's indents every line
+            return json_format.MessageToJson(message, indent=None).encode()
+        return bytes(self._inner.encode(message))
+
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        try:
+            return self._inner.decode(data, message_class)
+        except Exception:
+            raise WebError(grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST",
+                           self._what) from None
+
+
+def _codecs() -> list[Codec[Message, Message]]:
+    return [_Strict(c, MALFORMED_MESSAGE if c.name() == "proto" else
+                    "the request is not valid JSON for its message (proto3 JSON mapping)")
+            for c in google_protobuf_codecs()]
+
+
+class ConnectApp(ConnectASGIApplication[BlackjackCalls]):
+    """The ASGI application of the player service in the Connect protocol."""
+
+    def __init__(self, calls_object: BlackjackCalls, calls: CallsInFlight) -> None:
+        super().__init__(service=calls_object,
+                         endpoints=lambda svc: endpoints(svc, calls),
+                         codecs=_codecs(),
+                         read_max_bytes=64 * 1024)
+
+    @property
+    def path(self) -> str:
+        """The service's URL prefix."""
+        return f"/{SERVICE.full_name}"

@@ -1,0 +1,134 @@
+"""Provably fair card orders: a round's whole shoe as a documented function of its seeds.
+
+A fair round's cards are not drawn from the process's live RNG but from an HMAC_DRBG instance
+instantiated from the round's inputs, through the very same drawing code as every other round
+(:class:`~rgs.rng.scaling.BufferedRng` for unbiased integers by rejection,
+:class:`~rgs.engine.cards.ShoeSource` for draws without replacement). The server seed comes from
+the certified RNG and stays secret until the round is over; its SHA-256 is published before the
+player bets, so anyone can check afterwards that the order was fixed before the bet.
+
+The function, exactly (``docs/rng.md`` has the same text for players and labs):
+
+1. ``entropy_input`` = the 32-byte server seed;
+   ``nonce`` = the round number as a 16-byte unsigned big-endian integer;
+   ``personalization`` = ``b"rgs-fair-v1"``, one zero byte, then the client seed in UTF-8
+   (printable ASCII, 0–64 characters; the empty string when the player gives none).
+2. HMAC_DRBG (SHA-256, SP 800-90A §10.1.2) is instantiated with them; its output is read in
+   Generate requests of :data:`FAIR_BLOCK_BYTES` bytes, no additional input, never reseeded.
+3. ``below(n)``: take ``k = bit_length(n − 1)`` bits from the fewest whole bytes that hold
+   them (big-endian, low ``k`` bits), reject a value ``≥ n`` and read again; bytes left at the
+   end of a request that cannot serve a read are skipped.
+4. The shoe starts as ``decks`` copies of the deck in the order ``AS 2S … KS AH … KC``. Each
+   draw takes the card at ``i = below(cards left)``; the last card of the list moves into slot
+   ``i``. The order of the round is the order of the draws.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from rgs.engine.cards import Shoe, ShoeSource
+from rgs.rng.drbg import MAX_RESEED_INTERVAL, HmacDrbg
+from rgs.rng.scaling import BufferedRng
+
+#: Version label of the scheme (part of the personalization string).
+DOMAIN = b"rgs-fair-v1"
+#: Bytes per Generate request of a fair card order.
+FAIR_BLOCK_BYTES = 1024
+#: Server seed length (256 bits: the DRBG's security strength).
+SERVER_SEED_BYTES = 32
+#: Longest client seed, in characters.
+MAX_CLIENT_SEED = 64
+#: The nonce's width in bytes (SP 800-90A: at least half the security strength).
+NONCE_BYTES = 16
+
+
+class FairInputError(ValueError):
+    """An input of the fair function is malformed (the message says which and how)."""
+
+
+def check_client_seed(client_seed: str) -> str:
+    """Return ``client_seed`` if it is 0–64 printable ASCII characters, else raise."""
+    if len(client_seed) > MAX_CLIENT_SEED:
+        raise FairInputError(f"a client seed is at most {MAX_CLIENT_SEED} characters")
+    if any(not " " <= ch <= "~" for ch in client_seed):
+        raise FairInputError("a client seed is printable ASCII (space to ~) only")
+    return client_seed
+
+
+def commitment(server_seed: bytes) -> str:
+    """The published commitment to a server seed: SHA-256 of its 32 bytes, lower-case hex."""
+    return hashlib.sha256(server_seed).hexdigest()
+
+
+def matches(server_seed: bytes, published: str) -> bool:
+    """True when ``server_seed`` is the seed ``published`` commits to (constant time)."""
+    return hmac.compare_digest(commitment(server_seed), published.lower())
+
+
+def fair_drbg(server_seed: bytes, client_seed: str, round_number: int) -> HmacDrbg:
+    """The HMAC_DRBG of a fair round, instantiated from its three inputs."""
+    if len(server_seed) != SERVER_SEED_BYTES:
+        raise FairInputError(f"a server seed is {SERVER_SEED_BYTES} bytes, "
+                             f"got {len(server_seed)}")
+    if not 0 <= round_number < 1 << (8 * NONCE_BYTES):
+        raise FairInputError("a round number is a non-negative integer below 2^128")
+    check_client_seed(client_seed)
+    return HmacDrbg.instantiate(
+        entropy_input=server_seed, nonce=round_number.to_bytes(NONCE_BYTES, "big"),
+        personalization=DOMAIN + b"\x00" + client_seed.encode("ascii"),
+        reseed_interval=MAX_RESEED_INTERVAL)
+
+
+def fair_source(server_seed: bytes, client_seed: str, round_number: int,
+                decks: int) -> ShoeSource:
+    """The card source of a fair round: draws, in order, the round's card order."""
+    rng = BufferedRng(fair_drbg(server_seed, client_seed, round_number),
+                      block_bytes=FAIR_BLOCK_BYTES)
+    return ShoeSource(Shoe.of_decks(decks), rng.below)
+
+
+def card_order(server_seed: bytes, client_seed: str, round_number: int,
+               decks: int) -> list[str]:
+    """The whole card order of a fair round: every card of ``decks`` decks, first dealt first."""
+    source = fair_source(server_seed, client_seed, round_number, decks)
+    return [source.draw() for _ in range(52 * decks)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FairCheck:
+    """The outcome of checking a round's dealt cards against its revealed seeds."""
+
+    ok: bool
+    #: What was checked or what differs, one line each.
+    lines: tuple[str, ...]
+
+
+def check_round(*, server_seed: bytes, published: str, client_seed: str, round_number: int,
+                decks: int, dealt: list[str]) -> FairCheck:
+    """Check that ``server_seed`` is the committed one and ``dealt`` is the start of its order."""
+    lines = []
+    ok = True
+    if matches(server_seed, published):
+        lines.append(f"SHA-256(server seed) = {published.lower()} (the commitment)")
+    else:
+        ok = False
+        lines.append(f"SHA-256(server seed) = {commitment(server_seed)}, but the commitment "
+                     f"is {published}")
+    order = card_order(server_seed, client_seed, round_number, decks)
+    if len(dealt) > len(order):
+        return FairCheck(ok=False, lines=(*lines, f"{len(dealt)} cards dealt from a shoe of "
+                                                  f"{len(order)}"))
+    first_diff = next((i for i, (a, b) in enumerate(zip(dealt, order, strict=False)) if a != b),
+                      None)
+    if first_diff is None:
+        lines.append(f"the {len(dealt)} cards dealt are the first {len(dealt)} of the order "
+                     f"({' '.join(order[:len(dealt)])})")
+    else:
+        ok = False
+        lines.append(f"card {first_diff + 1} dealt was {dealt[first_diff]}, the order has "
+                     f"{order[first_diff]} (expected {' '.join(order[:len(dealt)])}, dealt "
+                     f"{' '.join(dealt)})")
+    return FairCheck(ok=ok, lines=tuple(lines))

@@ -1,0 +1,119 @@
+"""Check a provably fair round from its recall JSON, offline (the ``rgs verify`` command).
+
+The input is what the operator's recall prints for a round, as JSON: the answer of
+``GetPlayerRound`` (``{"round": {...}}``), one ``RoundRecord``, or a ``ListPlayerRounds`` page
+(``{"rounds": [...]}``, every round checked). Field names may be the proto's (``server_seed``,
+as grpcurl prints them) or JSON's camelCase (``serverSeed``); fields at their default value may
+be missing, and 64-bit integers may be strings, as proto3 JSON writes them.
+
+A round verifies when it is verifiable (not forced cards), its server seed is revealed (it is
+settled or voided), SHA-256 of the seed is its commitment, and the cards of its ``card_dealt``
+steps, in order, are the first cards of :func:`rgs.rng.fair.card_order` of its seeds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rgs.rng.fair import FairInputError, check_round
+
+_HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
+
+
+class RecallFormatError(ValueError):
+    """The JSON is not a round recall this command understands (the message says why)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundVerdict:
+    """The outcome for one round."""
+
+    round_id: str
+    fair: bool
+    lines: tuple[str, ...]
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p.title() for p in rest)
+
+
+def _get(obj: Mapping[str, Any], name: str, default: Any = None) -> Any:
+    if name in obj:
+        return obj[name]
+    return obj.get(_camel(name), default)
+
+
+def rounds_of(doc: object) -> list[Mapping[str, Any]]:
+    """The round records in a recall document."""
+    if not isinstance(doc, Mapping):
+        raise RecallFormatError("expected a JSON object (a GetPlayerRound answer, a RoundRecord "
+                                "or a ListPlayerRounds page)")
+    if isinstance(doc.get("round"), Mapping):
+        return [doc["round"]]
+    if isinstance(doc.get("rounds"), list):
+        rows = [r for r in doc["rounds"] if isinstance(r, Mapping)]
+        if not rows:
+            raise RecallFormatError("the page holds no rounds")
+        return rows
+    if "steps" in doc or _get(doc, "round_id") is not None:
+        return [doc]
+    raise RecallFormatError("no round found: expected a `round`, `rounds` or a RoundRecord "
+                            "with `round_id` and `steps`")
+
+
+def dealt_cards(record: Mapping[str, Any]) -> list[str]:
+    """The cards of the round's ``card_dealt`` steps, in journal order."""
+    steps = _get(record, "steps", [])
+    if not isinstance(steps, list):
+        raise RecallFormatError("`steps` is not a list")
+    ordered = sorted((s for s in steps if isinstance(s, Mapping)),
+                     key=lambda s: int(_get(s, "index", 0)))
+    cards = []
+    for s in ordered:
+        if _get(s, "kind") == "card_dealt":
+            card = _get(s, "card", "")
+            if not isinstance(card, str) or not card:
+                raise RecallFormatError(f"step {_get(s, 'index', 0)} deals no card")
+            cards.append(card)
+    return cards
+
+
+def verify_record(record: Mapping[str, Any]) -> RoundVerdict:
+    """Verify one round record."""
+    round_id = str(_get(record, "round_id", "?"))
+
+    def no(*lines: str) -> RoundVerdict:
+        return RoundVerdict(round_id=round_id, fair=False, lines=lines)
+
+    fair = _get(record, "fair")
+    if _get(record, "forced_cards", False):
+        return no("dealt with forced cards (test mode): such a round never verifies")
+    if not isinstance(fair, Mapping) or not _get(fair, "verifiable", False):
+        return no("the round has no provably fair seeds (forced cards, or dealt before "
+                  "provably fair rounds); nothing to verify")
+    seed = str(_get(fair, "server_seed", ""))
+    status = _get(record, "status", "")
+    if not seed:
+        return no(f"the server seed is not revealed yet (status {status or 'unknown'}): "
+                  "verify again once the round is settled or voided")
+    if not _HEX64.match(seed):
+        return no("the server seed is not 64 hexadecimal characters")
+    published = str(_get(fair, "commitment", ""))
+    try:
+        number = int(_get(fair, "round_number", 0))
+        decks = int(_get(fair, "decks", 0))
+        check = check_round(server_seed=bytes.fromhex(seed), published=published,
+                            client_seed=str(_get(fair, "client_seed", "")),
+                            round_number=number, decks=decks, dealt=dealt_cards(record))
+    except (FairInputError, ValueError) as exc:
+        return no(f"the recall's seeds are malformed: {exc}")
+    return RoundVerdict(round_id=round_id, fair=check.ok, lines=check.lines)
+
+
+def verify_document(doc: object) -> list[RoundVerdict]:
+    """Verify every round of a recall document."""
+    return [verify_record(r) for r in rounds_of(doc)]

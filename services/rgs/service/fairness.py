@@ -1,0 +1,83 @@
+"""Provably fair rounds in the service: commit server seeds, give one to each round, show them.
+
+The card order of a fair round is :func:`rgs.rng.fair.card_order` of its server seed, the
+player's client seed and its round number. The rules this module keeps:
+
+* every session has one committed *next* seed, drawn from the certified RNG (through the card
+  source factory, the service's only randomness) and stored in the journal before its commitment
+  (SHA-256) is shown: in CreateSession, ListVariants and every round view;
+* one seed per round: the Deal that uses the next seed stores it as the round's seeds and puts a
+  fresh next seed in its place, in one transaction, before a card is dealt; the round number is
+  the session's count of fair rounds (1, 2, ...);
+* a round's server seed is shown only once the round is settled or voided (:func:`view`);
+* forced-card rounds (test mode) take no seed and never verify.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rgs.engine import CardSource
+from rgs.rng.fair import SERVER_SEED_BYTES, commitment, fair_source
+from rgs.service.model import FairRecord, FairView, Session, SessionSeed, StoredRound
+from rgs.service.ports import PlayerJournal
+
+Pick = Callable[[int], int]
+
+
+def draw_seed(pick: Pick) -> bytes:
+    """A 32-byte server seed from the card randomness (one unbiased byte per pick)."""
+    return bytes(pick(256) for _ in range(SERVER_SEED_BYTES))
+
+
+def session_seed(session_id: str, seed: bytes, round_number: int) -> SessionSeed:
+    """A next seed of a session, with its commitment."""
+    return SessionSeed(session_id=session_id, server_seed=seed.hex(),
+                       commitment=commitment(seed), round_number=round_number)
+
+
+async def ensure_next(pj: PlayerJournal, session: Session, seed: bytes) -> SessionSeed:
+    """The session's committed next seed; ``seed`` becomes it if the session has none yet."""
+    current = await pj.next_seed(session.session_id)
+    if current is None:
+        await pj.save_next_seed(session_seed(session.session_id, seed, 1))
+        current = await pj.next_seed(session.session_id)
+        assert current is not None
+    return current
+
+
+async def reserve(pj: PlayerJournal, session: Session, *, round_id: str, client_seed: str,
+                  decks: int, fresh: tuple[bytes, bytes]) -> FairRecord:
+    """Give the session's next seed to ``round_id`` and commit a fresh next seed.
+
+    ``fresh`` are two seeds drawn beforehand (before any money moved): the first is used only
+    by a session that has no committed seed yet (one opened before fair rounds existed), the
+    second becomes the next seed.
+    """
+    current = await ensure_next(pj, session, fresh[0])
+    following = session_seed(session.session_id, fresh[1], current.round_number + 1)
+    record = FairRecord(server_seed=current.server_seed, commitment=current.commitment,
+                        client_seed=client_seed, round_number=current.round_number,
+                        decks=decks, next_commitment=following.commitment)
+    await pj.reserve_seed(round_id=round_id, fair=record, next_seed=following)
+    return record
+
+
+def source(record: FairRecord) -> CardSource:
+    """The card source of a fair round: its card order, first card first."""
+    return fair_source(bytes.fromhex(record.server_seed), record.client_seed,
+                       record.round_number, record.decks)
+
+
+def view(stored: StoredRound, next_commitment: str = "") -> FairView:
+    """What the player sees: the commitment and inputs always, the seed once the round is over.
+
+    ``next_commitment`` is used for rounds without seeds (forced cards, older rounds).
+    """
+    f = stored.fair
+    if f is None:
+        return FairView(verifiable=False, next_commitment=next_commitment)
+    return FairView(verifiable=True, commitment=f.commitment, client_seed=f.client_seed,
+                    round_number=f.round_number, decks=f.decks,
+                    server_seed=f.server_seed if stored.finished else "",
+                    next_commitment=f.next_commitment)

@@ -1,0 +1,1476 @@
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import type { Message } from "@bufbuild/protobuf";
+/**
+ * Describes the file rgs/blackjack/v1/blackjack.proto.
+ */
+export declare const file_rgs_blackjack_v1_blackjack: GenFile;
+/**
+ * ListVariantsRequest asks for the session brand's variants.
+ *
+ * @generated from message rgs.blackjack.v1.ListVariantsRequest
+ */
+export type ListVariantsRequest = Message<"rgs.blackjack.v1.ListVariantsRequest"> & {};
+/**
+ * Describes the message rgs.blackjack.v1.ListVariantsRequest.
+ * Use `create(ListVariantsRequestSchema)` to create a new message.
+ */
+export declare const ListVariantsRequestSchema: GenMessage<ListVariantsRequest>;
+/**
+ * ListVariantsResponse lists the variants the brand offers.
+ *
+ * @generated from message rgs.blackjack.v1.ListVariantsResponse
+ */
+export type ListVariantsResponse = Message<"rgs.blackjack.v1.ListVariantsResponse"> & {
+    /**
+     * The variants, in the order of the brand configuration.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.Variant variants = 1;
+     */
+    variants: Variant[];
+    /**
+     * ISO 4217 code of the session's currency (all amounts are minor units of it).
+     *
+     * @generated from field: string currency = 2;
+     */
+    currency: string;
+    /**
+     * The player's most recent settled round of each offered variant that has one, so a client
+     * can offer Rebet (the same stakes) and Ride Bet (the stakes plus the last win).
+     *
+     * @generated from field: repeated rgs.blackjack.v1.LastRound last_rounds = 3;
+     */
+    lastRounds: LastRound[];
+    /**
+     * The player's wallet balance in minor units, when the wallet answered; unset when it did not
+     * (the variants are listed all the same: ask GetBalance again later).
+     *
+     * @generated from field: optional int64 balance = 4;
+     */
+    balance?: bigint | undefined;
+    /**
+     * The commitment (SHA-256 of the server seed, lower-case hex) of the session's next round: the
+     * round the next Deal deals. Empty for a session opened before provably fair rounds (its
+     * first Deal commits one). See Fairness.
+     *
+     * @generated from field: string next_commitment = 5;
+     */
+    nextCommitment: string;
+};
+/**
+ * Describes the message rgs.blackjack.v1.ListVariantsResponse.
+ * Use `create(ListVariantsResponseSchema)` to create a new message.
+ */
+export declare const ListVariantsResponseSchema: GenMessage<ListVariantsResponse>;
+/**
+ * LastRound is a player's most recent settled round of one variant.
+ *
+ * @generated from message rgs.blackjack.v1.LastRound
+ */
+export type LastRound = Message<"rgs.blackjack.v1.LastRound"> & {
+    /**
+     * Variant id.
+     *
+     * @generated from field: string variant_id = 1;
+     */
+    variantId: string;
+    /**
+     * Round id.
+     *
+     * @generated from field: string round_id = 2;
+     */
+    roundId: string;
+    /**
+     * The bets that round placed, one per box.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.BoxBet boxes = 3;
+     */
+    boxes: BoxBet[];
+    /**
+     * Everything staked in that round, in minor units.
+     *
+     * @generated from field: int64 total_staked = 4;
+     */
+    totalStaked: bigint;
+    /**
+     * Everything paid back in that round (stakes returned plus wins), in minor units.
+     *
+     * @generated from field: int64 total_paid = 5;
+     */
+    totalPaid: bigint;
+};
+/**
+ * Describes the message rgs.blackjack.v1.LastRound.
+ * Use `create(LastRoundSchema)` to create a new message.
+ */
+export declare const LastRoundSchema: GenMessage<LastRound>;
+/**
+ * TableLimits are stake limits in minor units per bet type.
+ *
+ * @generated from message rgs.blackjack.v1.TableLimits
+ */
+export type TableLimits = Message<"rgs.blackjack.v1.TableLimits"> & {
+    /**
+     * Smallest main bet.
+     *
+     * @generated from field: int64 main_min = 1;
+     */
+    mainMin: bigint;
+    /**
+     * Largest main bet.
+     *
+     * @generated from field: int64 main_max = 2;
+     */
+    mainMax: bigint;
+    /**
+     * Smallest side bet.
+     *
+     * @generated from field: int64 side_min = 3;
+     */
+    sideMin: bigint;
+    /**
+     * Largest side bet.
+     *
+     * @generated from field: int64 side_max = 4;
+     */
+    sideMax: bigint;
+};
+/**
+ * Describes the message rgs.blackjack.v1.TableLimits.
+ * Use `create(TableLimitsSchema)` to create a new message.
+ */
+export declare const TableLimitsSchema: GenMessage<TableLimits>;
+/**
+ * PaytableLine is one paying line of a side bet.
+ *
+ * @generated from message rgs.blackjack.v1.PaytableLine
+ */
+export type PaytableLine = Message<"rgs.blackjack.v1.PaytableLine"> & {
+    /**
+     * Name of the line (e.g. `perfect`, `suited_trips`, `dealer_wins`).
+     *
+     * @generated from field: string line = 1;
+     */
+    line: string;
+    /**
+     * Pays `pays` to 1.
+     *
+     * @generated from field: int64 pays = 2;
+     */
+    pays: bigint;
+};
+/**
+ * Describes the message rgs.blackjack.v1.PaytableLine.
+ * Use `create(PaytableLineSchema)` to create a new message.
+ */
+export declare const PaytableLineSchema: GenMessage<PaytableLine>;
+/**
+ * SideBetPaytable is the paytable of one side bet the variant offers.
+ *
+ * @generated from message rgs.blackjack.v1.SideBetPaytable
+ */
+export type SideBetPaytable = Message<"rgs.blackjack.v1.SideBetPaytable"> & {
+    /**
+     * Which side bet.
+     *
+     * @generated from field: rgs.blackjack.v1.SideBetKind kind = 1;
+     */
+    kind: SideBetKind;
+    /**
+     * The paying lines.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.PaytableLine lines = 2;
+     */
+    lines: PaytableLine[];
+};
+/**
+ * Describes the message rgs.blackjack.v1.SideBetPaytable.
+ * Use `create(SideBetPaytableSchema)` to create a new message.
+ */
+export declare const SideBetPaytableSchema: GenMessage<SideBetPaytable>;
+/**
+ * Variant is one blackjack variant with everything a client needs to draw its table.
+ *
+ * @generated from message rgs.blackjack.v1.Variant
+ */
+export type Variant = Message<"rgs.blackjack.v1.Variant"> & {
+    /**
+     * Variant id (e.g. `classic-resplit`); used in DealRequest.
+     *
+     * @generated from field: string id = 1;
+     */
+    id: string;
+    /**
+     * Display name.
+     *
+     * @generated from field: string name = 2;
+     */
+    name: string;
+    /**
+     * Decks in the shoe.
+     *
+     * @generated from field: int32 decks = 3;
+     */
+    decks: number;
+    /**
+     * Boxes a player may bet on at once.
+     *
+     * @generated from field: int32 max_boxes = 4;
+     */
+    maxBoxes: number;
+    /**
+     * Dealer hits soft 17.
+     *
+     * @generated from field: bool dealer_hits_soft_17 = 5;
+     */
+    dealerHitsSoft17: boolean;
+    /**
+     * Dealer takes a hole card.
+     *
+     * @generated from field: bool hole_card = 6;
+     */
+    holeCard: boolean;
+    /**
+     * Peek rule: `ace_and_ten`, `ace_only` or `never`.
+     *
+     * @generated from field: string peek = 7;
+     */
+    peek: string;
+    /**
+     * Blackjack pays numerator to denominator (3 to 2 is 3 and 2).
+     *
+     * @generated from field: int32 blackjack_pays_numerator = 8;
+     */
+    blackjackPaysNumerator: number;
+    /**
+     * See blackjack_pays_numerator.
+     *
+     * @generated from field: int32 blackjack_pays_denominator = 9;
+     */
+    blackjackPaysDenominator: number;
+    /**
+     * Insurance pays this to 1 (0 when the variant has no insurance).
+     *
+     * @generated from field: int32 insurance_pays = 10;
+     */
+    insurancePays: number;
+    /**
+     * Late surrender is offered.
+     *
+     * @generated from field: bool late_surrender = 11;
+     */
+    lateSurrender: boolean;
+    /**
+     * Most hands a box can hold after splits.
+     *
+     * @generated from field: int32 max_hands = 12;
+     */
+    maxHands: number;
+    /**
+     * Card-count Charlie (0 for none).
+     *
+     * @generated from field: int32 charlie_cards = 13;
+     */
+    charlieCards: number;
+    /**
+     * Dealer total that pushes every live hand (0 for none; 22 in Power Blackjack).
+     *
+     * @generated from field: int32 dealer_push_total = 14;
+     */
+    dealerPushTotal: number;
+    /**
+     * Safety Net is offered.
+     *
+     * @generated from field: bool safety_net = 15;
+     */
+    safetyNet: boolean;
+    /**
+     * Cash Out is offered.
+     *
+     * @generated from field: bool cash_out = 16;
+     */
+    cashOut: boolean;
+    /**
+     * The brand's stake limits for this variant.
+     *
+     * @generated from field: rgs.blackjack.v1.TableLimits limits = 17;
+     */
+    limits?: TableLimits | undefined;
+    /**
+     * The side bets and their paytables.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.SideBetPaytable side_bets = 18;
+     */
+    sideBets: SideBetPaytable[];
+    /**
+     * Insurance settings a player may choose.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.InsuranceOffer insurance_offers = 19;
+     */
+    insuranceOffers: InsuranceOffer[];
+    /**
+     * Double on any number of cards.
+     *
+     * @generated from field: bool double_any_cards = 20;
+     */
+    doubleAnyCards: boolean;
+    /**
+     * Double after split.
+     *
+     * @generated from field: bool double_after_split = 21;
+     */
+    doubleAfterSplit: boolean;
+};
+/**
+ * Describes the message rgs.blackjack.v1.Variant.
+ * Use `create(VariantSchema)` to create a new message.
+ */
+export declare const VariantSchema: GenMessage<Variant>;
+/**
+ * BoxBet is a player's bet on one box.
+ *
+ * @generated from message rgs.blackjack.v1.BoxBet
+ */
+export type BoxBet = Message<"rgs.blackjack.v1.BoxBet"> & {
+    /**
+     * Seat (1-based).
+     *
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * Main bet in minor units.
+     *
+     * @generated from field: int64 stake = 2;
+     */
+    stake: bigint;
+    /**
+     * 20+ Bonus side bet (0 for none).
+     *
+     * @generated from field: int64 twenty_plus = 3;
+     */
+    twentyPlus: bigint;
+    /**
+     * Perfect Pairs side bet (0 for none).
+     *
+     * @generated from field: int64 perfect_pairs = 4;
+     */
+    perfectPairs: bigint;
+    /**
+     * 21+3 side bet (0 for none).
+     *
+     * @generated from field: int64 twenty_one_plus_three = 5;
+     */
+    twentyOnePlusThree: bigint;
+    /**
+     * When insurance is offered to this box.
+     *
+     * @generated from field: rgs.blackjack.v1.InsuranceOffer insurance_offer = 6;
+     */
+    insuranceOffer: InsuranceOffer;
+    /**
+     * Safety Net on (where offered).
+     *
+     * @generated from field: bool safety_net = 7;
+     */
+    safetyNet: boolean;
+};
+/**
+ * Describes the message rgs.blackjack.v1.BoxBet.
+ * Use `create(BoxBetSchema)` to create a new message.
+ */
+export declare const BoxBetSchema: GenMessage<BoxBet>;
+/**
+ * AllowedAction is a decision open now, with what it costs or offers.
+ *
+ * @generated from message rgs.blackjack.v1.AllowedAction
+ */
+export type AllowedAction = Message<"rgs.blackjack.v1.AllowedAction"> & {
+    /**
+     * The decision.
+     *
+     * @generated from field: rgs.blackjack.v1.Action action = 1;
+     */
+    action: Action;
+    /**
+     * Stake the decision adds (double, split, insurance), in minor units.
+     *
+     * @generated from field: int64 cost = 2;
+     */
+    cost: bigint;
+    /**
+     * Cash Out amount offered, in minor units.
+     *
+     * @generated from field: int64 offer = 3;
+     */
+    offer: bigint;
+    /**
+     * Safety Net warning: confirm before hitting.
+     *
+     * @generated from field: string warning = 4;
+     */
+    warning: string;
+    /**
+     * Brands with hints on: the decision's exact expected result per unit of the hand's main bet
+     * (e.g. -0.157 loses 15.7 % of the stake on average), from the composition-dependent analysis
+     * of these cards against the up card. Unset when the brand shows no hints or the decision
+     * has no value (insurance, a split hand, Power Double's keep or replace).
+     *
+     * @generated from field: optional double expected_value = 5;
+     */
+    expectedValue?: number | undefined;
+    /**
+     * Brands with hints on: this is the decision with the highest expected_value.
+     *
+     * @generated from field: bool best = 6;
+     */
+    best: boolean;
+    /**
+     * Brands with hints on, Cash Out only: the fair value the offer was priced from (the stake
+     * times the fair return of the hand's total against the up card), in minor units.
+     *
+     * @generated from field: int64 fair_value = 7;
+     */
+    fairValue: bigint;
+};
+/**
+ * Describes the message rgs.blackjack.v1.AllowedAction.
+ * Use `create(AllowedActionSchema)` to create a new message.
+ */
+export declare const AllowedActionSchema: GenMessage<AllowedAction>;
+/**
+ * Hand is one player hand.
+ *
+ * @generated from message rgs.blackjack.v1.Hand
+ */
+export type Hand = Message<"rgs.blackjack.v1.Hand"> & {
+    /**
+     * Index of the hand within its box.
+     *
+     * @generated from field: int32 index = 1;
+     */
+    index: number;
+    /**
+     * Card codes (rank then suit, e.g. `AS`, `TD`).
+     *
+     * @generated from field: repeated string cards = 2;
+     */
+    cards: string[];
+    /**
+     * Best total.
+     *
+     * @generated from field: int32 total = 3;
+     */
+    total: number;
+    /**
+     * The total counts an ace as 11.
+     *
+     * @generated from field: bool soft = 4;
+     */
+    soft: boolean;
+    /**
+     * Stake on the hand in minor units.
+     *
+     * @generated from field: int64 stake = 5;
+     */
+    stake: bigint;
+    /**
+     * Status.
+     *
+     * @generated from field: rgs.blackjack.v1.HandStatus status = 6;
+     */
+    status: HandStatus;
+    /**
+     * Outcome once settled.
+     *
+     * @generated from field: rgs.blackjack.v1.Outcome outcome = 7;
+     */
+    outcome: Outcome;
+    /**
+     * Amount paid back (stake included) in minor units.
+     *
+     * @generated from field: int64 payout = 8;
+     */
+    payout: bigint;
+    /**
+     * The hand came from a split.
+     *
+     * @generated from field: bool from_split = 9;
+     */
+    fromSplit: boolean;
+    /**
+     * The hand was doubled.
+     *
+     * @generated from field: bool doubled = 10;
+     */
+    doubled: boolean;
+    /**
+     * Decisions open to this hand now.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.AllowedAction allowed = 11;
+     */
+    allowed: AllowedAction[];
+};
+/**
+ * Describes the message rgs.blackjack.v1.Hand.
+ * Use `create(HandSchema)` to create a new message.
+ */
+export declare const HandSchema: GenMessage<Hand>;
+/**
+ * SideBetResult is a side bet's stake and result.
+ *
+ * @generated from message rgs.blackjack.v1.SideBetResult
+ */
+export type SideBetResult = Message<"rgs.blackjack.v1.SideBetResult"> & {
+    /**
+     * Which side bet.
+     *
+     * @generated from field: rgs.blackjack.v1.SideBetKind kind = 1;
+     */
+    kind: SideBetKind;
+    /**
+     * Stake in minor units.
+     *
+     * @generated from field: int64 stake = 2;
+     */
+    stake: bigint;
+    /**
+     * Paytable line hit (`lose` when none), once settled.
+     *
+     * @generated from field: string line = 3;
+     */
+    line: string;
+    /**
+     * Amount paid back (stake included) in minor units.
+     *
+     * @generated from field: int64 payout = 4;
+     */
+    payout: bigint;
+    /**
+     * Settled yet.
+     *
+     * @generated from field: bool settled = 5;
+     */
+    settled: boolean;
+};
+/**
+ * Describes the message rgs.blackjack.v1.SideBetResult.
+ * Use `create(SideBetResultSchema)` to create a new message.
+ */
+export declare const SideBetResultSchema: GenMessage<SideBetResult>;
+/**
+ * Box is one box of the table.
+ *
+ * @generated from message rgs.blackjack.v1.Box
+ */
+export type Box = Message<"rgs.blackjack.v1.Box"> & {
+    /**
+     * Seat (1-based).
+     *
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * Main bet in minor units.
+     *
+     * @generated from field: int64 stake = 2;
+     */
+    stake: bigint;
+    /**
+     * Hands, in play order.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.Hand hands = 3;
+     */
+    hands: Hand[];
+    /**
+     * Side bets.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.SideBetResult side_bets = 4;
+     */
+    sideBets: SideBetResult[];
+    /**
+     * Insurance was offered.
+     *
+     * @generated from field: bool insurance_offered = 5;
+     */
+    insuranceOffered: boolean;
+    /**
+     * Insurance stake in minor units.
+     *
+     * @generated from field: int64 insurance_stake = 6;
+     */
+    insuranceStake: bigint;
+    /**
+     * Insurance payout in minor units.
+     *
+     * @generated from field: int64 insurance_payout = 7;
+     */
+    insurancePayout: bigint;
+    /**
+     * Insurance decisions open now (with the insurance cost).
+     *
+     * @generated from field: repeated rgs.blackjack.v1.AllowedAction insurance_allowed = 8;
+     */
+    insuranceAllowed: AllowedAction[];
+};
+/**
+ * Describes the message rgs.blackjack.v1.Box.
+ * Use `create(BoxSchema)` to create a new message.
+ */
+export declare const BoxSchema: GenMessage<Box>;
+/**
+ * HandRef names a hand.
+ *
+ * @generated from message rgs.blackjack.v1.HandRef
+ */
+export type HandRef = Message<"rgs.blackjack.v1.HandRef"> & {
+    /**
+     * Seat (1-based).
+     *
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * Hand index within the box.
+     *
+     * @generated from field: int32 hand = 2;
+     */
+    hand: number;
+};
+/**
+ * Describes the message rgs.blackjack.v1.HandRef.
+ * Use `create(HandRefSchema)` to create a new message.
+ */
+export declare const HandRefSchema: GenMessage<HandRef>;
+/**
+ * RoundView is the public state of a round: never the hole card before it is revealed, never the
+ * shoe.
+ *
+ * @generated from message rgs.blackjack.v1.RoundView
+ */
+export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
+    /**
+     * Round id.
+     *
+     * @generated from field: string round_id = 1;
+     */
+    roundId: string;
+    /**
+     * Sequence number of the round's state; ActRequest.expected_seq must equal it.
+     *
+     * @generated from field: int64 seq = 2;
+     */
+    seq: bigint;
+    /**
+     * Variant id.
+     *
+     * @generated from field: string variant_id = 3;
+     */
+    variantId: string;
+    /**
+     * Status.
+     *
+     * @generated from field: rgs.blackjack.v1.RoundStatus status = 4;
+     */
+    status: RoundStatus;
+    /**
+     * Dealer cards as far as revealed.
+     *
+     * @generated from field: repeated string dealer_cards = 5;
+     */
+    dealerCards: string[];
+    /**
+     * Dealer total of the revealed cards.
+     *
+     * @generated from field: int32 dealer_total = 6;
+     */
+    dealerTotal: number;
+    /**
+     * The dealer total is soft.
+     *
+     * @generated from field: bool dealer_soft = 7;
+     */
+    dealerSoft: boolean;
+    /**
+     * A hole card is still face down.
+     *
+     * @generated from field: bool dealer_hole_hidden = 8;
+     */
+    dealerHoleHidden: boolean;
+    /**
+     * The boxes.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.Box boxes = 9;
+     */
+    boxes: Box[];
+    /**
+     * The hand whose decision is awaited (unset when none).
+     *
+     * @generated from field: rgs.blackjack.v1.HandRef to_act = 10;
+     */
+    toAct?: HandRef | undefined;
+    /**
+     * Everything staked in the round, in minor units.
+     *
+     * @generated from field: int64 total_staked = 11;
+     */
+    totalStaked: bigint;
+    /**
+     * Everything paid back (stakes returned plus wins), in minor units.
+     *
+     * @generated from field: int64 total_paid = 12;
+     */
+    totalPaid: bigint;
+    /**
+     * The player's wallet balance after the call, in minor units.
+     *
+     * @generated from field: int64 balance = 13;
+     */
+    balance: bigint;
+    /**
+     * ISO 4217 code of the amounts.
+     *
+     * @generated from field: string currency = 14;
+     */
+    currency: string;
+    /**
+     * The win has not been acknowledged by the wallet yet; Settle retries it.
+     *
+     * @generated from field: bool payment_pending = 15;
+     */
+    paymentPending: boolean;
+    /**
+     * How to check that the round's cards were fixed before the bet (docs/rng.md).
+     *
+     * @generated from field: rgs.blackjack.v1.Fairness fair = 16;
+     */
+    fair?: Fairness | undefined;
+};
+/**
+ * Describes the message rgs.blackjack.v1.RoundView.
+ * Use `create(RoundViewSchema)` to create a new message.
+ */
+export declare const RoundViewSchema: GenMessage<RoundView>;
+/**
+ * Fairness is a provably fair round's commitment and, once the round is over, its server seed.
+ * The round's card order is a documented function of (server_seed, client_seed, round_number,
+ * decks); `rgs verify` recomputes it from the operator's recall.
+ *
+ * @generated from message rgs.blackjack.v1.Fairness
+ */
+export type Fairness = Message<"rgs.blackjack.v1.Fairness"> & {
+    /**
+     * False for rounds that cannot be verified: forced cards (test mode) and rounds dealt before
+     * provably fair rounds. Their other fields are empty, except next_commitment.
+     *
+     * @generated from field: bool verifiable = 1;
+     */
+    verifiable: boolean;
+    /**
+     * SHA-256 of the server seed, lower-case hex: published before the bet (the previous
+     * round's next_commitment, ListVariants or CreateSession).
+     *
+     * @generated from field: string commitment = 2;
+     */
+    commitment: string;
+    /**
+     * The client seed the Deal gave (empty when none was given).
+     *
+     * @generated from field: string client_seed = 3;
+     */
+    clientSeed: string;
+    /**
+     * The round number (the DRBG nonce): 1 for a session's first round, then 2, 3, ...
+     *
+     * @generated from field: int64 round_number = 4;
+     */
+    roundNumber: bigint;
+    /**
+     * Decks in the shoe the order is drawn from.
+     *
+     * @generated from field: int32 decks = 5;
+     */
+    decks: number;
+    /**
+     * The 32-byte server seed, lower-case hex; empty until the round is settled or voided.
+     *
+     * @generated from field: string server_seed = 6;
+     */
+    serverSeed: string;
+    /**
+     * The commitment of the seed the session's next round uses.
+     *
+     * @generated from field: string next_commitment = 7;
+     */
+    nextCommitment: string;
+};
+/**
+ * Describes the message rgs.blackjack.v1.Fairness.
+ * Use `create(FairnessSchema)` to create a new message.
+ */
+export declare const FairnessSchema: GenMessage<Fairness>;
+/**
+ * DealRequest places the bets of a new round.
+ *
+ * @generated from message rgs.blackjack.v1.DealRequest
+ */
+export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
+    /**
+     * Client-chosen idempotency key (1-64 characters).
+     *
+     * @generated from field: string request_id = 1;
+     */
+    requestId: string;
+    /**
+     * Variant to play (from ListVariants).
+     *
+     * @generated from field: string variant_id = 2;
+     */
+    variantId: string;
+    /**
+     * One bet per box.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.BoxBet boxes = 3;
+     */
+    boxes: BoxBet[];
+    /**
+     * Test mode only: card codes dealt first, in order, before the RNG. Refused with
+     * PERMISSION_DENIED unless the server runs in test mode.
+     *
+     * @generated from field: repeated string forced_cards = 4;
+     */
+    forcedCards: string[];
+    /**
+     * The player's contribution to the card order of a provably fair round: 0-64 printable ASCII
+     * characters (INVALID_ARGUMENT / INVALID_CLIENT_SEED otherwise); empty when not given.
+     *
+     * @generated from field: string client_seed = 5;
+     */
+    clientSeed: string;
+};
+/**
+ * Describes the message rgs.blackjack.v1.DealRequest.
+ * Use `create(DealRequestSchema)` to create a new message.
+ */
+export declare const DealRequestSchema: GenMessage<DealRequest>;
+/**
+ * DealResponse is the dealt round.
+ *
+ * @generated from message rgs.blackjack.v1.DealResponse
+ */
+export type DealResponse = Message<"rgs.blackjack.v1.DealResponse"> & {
+    /**
+     * The round after the deal (it may already be settled).
+     *
+     * @generated from field: rgs.blackjack.v1.RoundView round = 1;
+     */
+    round?: RoundView | undefined;
+};
+/**
+ * Describes the message rgs.blackjack.v1.DealResponse.
+ * Use `create(DealResponseSchema)` to create a new message.
+ */
+export declare const DealResponseSchema: GenMessage<DealResponse>;
+/**
+ * ActRequest is one player decision.
+ *
+ * @generated from message rgs.blackjack.v1.ActRequest
+ */
+export type ActRequest = Message<"rgs.blackjack.v1.ActRequest"> & {
+    /**
+     * Client-chosen idempotency key (1-64 characters).
+     *
+     * @generated from field: string request_id = 1;
+     */
+    requestId: string;
+    /**
+     * The round.
+     *
+     * @generated from field: string round_id = 2;
+     */
+    roundId: string;
+    /**
+     * The `seq` of the view the decision was taken on; a different current seq is refused with
+     * FAILED_PRECONDITION / STALE_SEQ.
+     *
+     * @generated from field: int64 expected_seq = 3;
+     */
+    expectedSeq: bigint;
+    /**
+     * Seat of the hand (or box, for insurance).
+     *
+     * @generated from field: int32 seat = 4;
+     */
+    seat: number;
+    /**
+     * Hand index within the box (0 for insurance).
+     *
+     * @generated from field: int32 hand = 5;
+     */
+    hand: number;
+    /**
+     * The decision.
+     *
+     * @generated from field: rgs.blackjack.v1.Action action = 6;
+     */
+    action: Action;
+};
+/**
+ * Describes the message rgs.blackjack.v1.ActRequest.
+ * Use `create(ActRequestSchema)` to create a new message.
+ */
+export declare const ActRequestSchema: GenMessage<ActRequest>;
+/**
+ * ActResponse is the round after the decision.
+ *
+ * @generated from message rgs.blackjack.v1.ActResponse
+ */
+export type ActResponse = Message<"rgs.blackjack.v1.ActResponse"> & {
+    /**
+     * The round after the decision (dealer play and settlement included when it ended the round).
+     *
+     * @generated from field: rgs.blackjack.v1.RoundView round = 1;
+     */
+    round?: RoundView | undefined;
+};
+/**
+ * Describes the message rgs.blackjack.v1.ActResponse.
+ * Use `create(ActResponseSchema)` to create a new message.
+ */
+export declare const ActResponseSchema: GenMessage<ActResponse>;
+/**
+ * SettleRequest finishes a round.
+ *
+ * @generated from message rgs.blackjack.v1.SettleRequest
+ */
+export type SettleRequest = Message<"rgs.blackjack.v1.SettleRequest"> & {
+    /**
+     * Client-chosen idempotency key (1-64 characters).
+     *
+     * @generated from field: string request_id = 1;
+     */
+    requestId: string;
+    /**
+     * The round.
+     *
+     * @generated from field: string round_id = 2;
+     */
+    roundId: string;
+};
+/**
+ * Describes the message rgs.blackjack.v1.SettleRequest.
+ * Use `create(SettleRequestSchema)` to create a new message.
+ */
+export declare const SettleRequestSchema: GenMessage<SettleRequest>;
+/**
+ * SettleResponse is the finished round.
+ *
+ * @generated from message rgs.blackjack.v1.SettleResponse
+ */
+export type SettleResponse = Message<"rgs.blackjack.v1.SettleResponse"> & {
+    /**
+     * The settled round.
+     *
+     * @generated from field: rgs.blackjack.v1.RoundView round = 1;
+     */
+    round?: RoundView | undefined;
+};
+/**
+ * Describes the message rgs.blackjack.v1.SettleResponse.
+ * Use `create(SettleResponseSchema)` to create a new message.
+ */
+export declare const SettleResponseSchema: GenMessage<SettleResponse>;
+/**
+ * GetRoundRequest reads a round.
+ *
+ * @generated from message rgs.blackjack.v1.GetRoundRequest
+ */
+export type GetRoundRequest = Message<"rgs.blackjack.v1.GetRoundRequest"> & {
+    /**
+     * The round; empty for the session player's unfinished round (NOT_FOUND when there is none).
+     *
+     * @generated from field: string round_id = 1;
+     */
+    roundId: string;
+};
+/**
+ * Describes the message rgs.blackjack.v1.GetRoundRequest.
+ * Use `create(GetRoundRequestSchema)` to create a new message.
+ */
+export declare const GetRoundRequestSchema: GenMessage<GetRoundRequest>;
+/**
+ * GetRoundResponse is the round's public view.
+ *
+ * @generated from message rgs.blackjack.v1.GetRoundResponse
+ */
+export type GetRoundResponse = Message<"rgs.blackjack.v1.GetRoundResponse"> & {
+    /**
+     * The round.
+     *
+     * @generated from field: rgs.blackjack.v1.RoundView round = 1;
+     */
+    round?: RoundView | undefined;
+};
+/**
+ * Describes the message rgs.blackjack.v1.GetRoundResponse.
+ * Use `create(GetRoundResponseSchema)` to create a new message.
+ */
+export declare const GetRoundResponseSchema: GenMessage<GetRoundResponse>;
+/**
+ * GetBalanceRequest asks for the session player's balance.
+ *
+ * @generated from message rgs.blackjack.v1.GetBalanceRequest
+ */
+export type GetBalanceRequest = Message<"rgs.blackjack.v1.GetBalanceRequest"> & {};
+/**
+ * Describes the message rgs.blackjack.v1.GetBalanceRequest.
+ * Use `create(GetBalanceRequestSchema)` to create a new message.
+ */
+export declare const GetBalanceRequestSchema: GenMessage<GetBalanceRequest>;
+/**
+ * GetBalanceResponse is the player's balance as the operator's wallet reported it.
+ *
+ * @generated from message rgs.blackjack.v1.GetBalanceResponse
+ */
+export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> & {
+    /**
+     * Balance in minor units.
+     *
+     * @generated from field: int64 balance = 1;
+     */
+    balance: bigint;
+    /**
+     * ISO 4217 code of the session's currency.
+     *
+     * @generated from field: string currency = 2;
+     */
+    currency: string;
+};
+/**
+ * Describes the message rgs.blackjack.v1.GetBalanceResponse.
+ * Use `create(GetBalanceResponseSchema)` to create a new message.
+ */
+export declare const GetBalanceResponseSchema: GenMessage<GetBalanceResponse>;
+/**
+ * Action is a player decision.
+ *
+ * @generated from enum rgs.blackjack.v1.Action
+ */
+export declare enum Action {
+    /**
+     * Never valid; the zero value of the enum.
+     *
+     * @generated from enum value: ACTION_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * Take insurance on a box (dealer shows an ace).
+     *
+     * @generated from enum value: ACTION_INSURE = 1;
+     */
+    INSURE = 1,
+    /**
+     * Decline insurance on a box.
+     *
+     * @generated from enum value: ACTION_DECLINE_INSURANCE = 2;
+     */
+    DECLINE_INSURANCE = 2,
+    /**
+     * Take one more card.
+     *
+     * @generated from enum value: ACTION_HIT = 3;
+     */
+    HIT = 3,
+    /**
+     * Take no more cards.
+     *
+     * @generated from enum value: ACTION_STAND = 4;
+     */
+    STAND = 4,
+    /**
+     * Double the stake, take exactly one card and stand.
+     *
+     * @generated from enum value: ACTION_DOUBLE = 5;
+     */
+    DOUBLE = 5,
+    /**
+     * Split a pair into two hands.
+     *
+     * @generated from enum value: ACTION_SPLIT = 6;
+     */
+    SPLIT = 6,
+    /**
+     * Give up the hand for half the stake back.
+     *
+     * @generated from enum value: ACTION_SURRENDER = 7;
+     */
+    SURRENDER = 7,
+    /**
+     * Power Split a non-pair hand (Power Blackjack).
+     *
+     * @generated from enum value: ACTION_POWER_SPLIT = 8;
+     */
+    POWER_SPLIT = 8,
+    /**
+     * Power Double: double, see the card, then keep or replace it (Power Blackjack).
+     *
+     * @generated from enum value: ACTION_POWER_DOUBLE = 9;
+     */
+    POWER_DOUBLE = 9,
+    /**
+     * Keep the Power Double card.
+     *
+     * @generated from enum value: ACTION_POWER_KEEP = 10;
+     */
+    POWER_KEEP = 10,
+    /**
+     * Replace the Power Double card.
+     *
+     * @generated from enum value: ACTION_POWER_REPLACE = 11;
+     */
+    POWER_REPLACE = 11,
+    /**
+     * Take the Cash Out offer instead of playing on.
+     *
+     * @generated from enum value: ACTION_CASH_OUT = 12;
+     */
+    CASH_OUT = 12
+}
+/**
+ * Describes the enum rgs.blackjack.v1.Action.
+ */
+export declare const ActionSchema: GenEnum<Action>;
+/**
+ * RoundStatus is where a round is.
+ *
+ * @generated from enum rgs.blackjack.v1.RoundStatus
+ */
+export declare enum RoundStatus {
+    /**
+     * Never sent; the zero value of the enum.
+     *
+     * @generated from enum value: ROUND_STATUS_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * Waiting for insurance decisions.
+     *
+     * @generated from enum value: ROUND_STATUS_INSURANCE = 1;
+     */
+    INSURANCE = 1,
+    /**
+     * Waiting for a playing decision.
+     *
+     * @generated from enum value: ROUND_STATUS_PLAYER_TURN = 2;
+     */
+    PLAYER_TURN = 2,
+    /**
+     * Every bet is settled.
+     *
+     * @generated from enum value: ROUND_STATUS_SETTLED = 3;
+     */
+    SETTLED = 3,
+    /**
+     * The round was voided; every stake was returned.
+     *
+     * @generated from enum value: ROUND_STATUS_VOIDED = 4;
+     */
+    VOIDED = 4
+}
+/**
+ * Describes the enum rgs.blackjack.v1.RoundStatus.
+ */
+export declare const RoundStatusSchema: GenEnum<RoundStatus>;
+/**
+ * HandStatus is a hand's state as a client draws it.
+ *
+ * @generated from enum rgs.blackjack.v1.HandStatus
+ */
+export declare enum HandStatus {
+    /**
+     * Never sent; the zero value of the enum.
+     *
+     * @generated from enum value: HAND_STATUS_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * A split hand not yet in play.
+     *
+     * @generated from enum value: HAND_STATUS_WAITING = 1;
+     */
+    WAITING = 1,
+    /**
+     * In play.
+     *
+     * @generated from enum value: HAND_STATUS_ACTIVE = 2;
+     */
+    ACTIVE = 2,
+    /**
+     * Power Double card shown: keep or replace.
+     *
+     * @generated from enum value: HAND_STATUS_POWER_CHOICE = 3;
+     */
+    POWER_CHOICE = 3,
+    /**
+     * Stood.
+     *
+     * @generated from enum value: HAND_STATUS_STOOD = 4;
+     */
+    STOOD = 4,
+    /**
+     * Doubled.
+     *
+     * @generated from enum value: HAND_STATUS_DOUBLED = 5;
+     */
+    DOUBLED = 5,
+    /**
+     * Busted.
+     *
+     * @generated from enum value: HAND_STATUS_BUSTED = 6;
+     */
+    BUSTED = 6,
+    /**
+     * A natural blackjack.
+     *
+     * @generated from enum value: HAND_STATUS_BLACKJACK = 7;
+     */
+    BLACKJACK = 7,
+    /**
+     * A card-count Charlie.
+     *
+     * @generated from enum value: HAND_STATUS_CHARLIE = 8;
+     */
+    CHARLIE = 8,
+    /**
+     * Surrendered.
+     *
+     * @generated from enum value: HAND_STATUS_SURRENDERED = 9;
+     */
+    SURRENDERED = 9,
+    /**
+     * Cashed out.
+     *
+     * @generated from enum value: HAND_STATUS_CASHED_OUT = 10;
+     */
+    CASHED_OUT = 10,
+    /**
+     * Settled.
+     *
+     * @generated from enum value: HAND_STATUS_SETTLED = 11;
+     */
+    SETTLED = 11
+}
+/**
+ * Describes the enum rgs.blackjack.v1.HandStatus.
+ */
+export declare const HandStatusSchema: GenEnum<HandStatus>;
+/**
+ * Outcome is how a settled hand ended.
+ *
+ * @generated from enum rgs.blackjack.v1.Outcome
+ */
+export declare enum Outcome {
+    /**
+     * Not settled yet.
+     *
+     * @generated from enum value: OUTCOME_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * Won with a blackjack.
+     *
+     * @generated from enum value: OUTCOME_BLACKJACK = 1;
+     */
+    BLACKJACK = 1,
+    /**
+     * Won.
+     *
+     * @generated from enum value: OUTCOME_WIN = 2;
+     */
+    WIN = 2,
+    /**
+     * Pushed: stake returned.
+     *
+     * @generated from enum value: OUTCOME_PUSH = 3;
+     */
+    PUSH = 3,
+    /**
+     * Lost to the dealer.
+     *
+     * @generated from enum value: OUTCOME_LOSE = 4;
+     */
+    LOSE = 4,
+    /**
+     * Busted.
+     *
+     * @generated from enum value: OUTCOME_BUST = 5;
+     */
+    BUST = 5,
+    /**
+     * Surrendered: half the stake returned.
+     *
+     * @generated from enum value: OUTCOME_SURRENDER = 6;
+     */
+    SURRENDER = 6,
+    /**
+     * Cashed out for the offer.
+     *
+     * @generated from enum value: OUTCOME_CASHED_OUT = 7;
+     */
+    CASHED_OUT = 7,
+    /**
+     * Won by a card-count Charlie.
+     *
+     * @generated from enum value: OUTCOME_CHARLIE = 8;
+     */
+    CHARLIE = 8,
+    /**
+     * Voided: stake returned.
+     *
+     * @generated from enum value: OUTCOME_VOID = 9;
+     */
+    VOID = 9
+}
+/**
+ * Describes the enum rgs.blackjack.v1.Outcome.
+ */
+export declare const OutcomeSchema: GenEnum<Outcome>;
+/**
+ * SideBetKind names a side bet.
+ *
+ * @generated from enum rgs.blackjack.v1.SideBetKind
+ */
+export declare enum SideBetKind {
+    /**
+     * Never valid; the zero value of the enum.
+     *
+     * @generated from enum value: SIDE_BET_KIND_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * 20+ Bonus.
+     *
+     * @generated from enum value: SIDE_BET_KIND_TWENTY_PLUS = 1;
+     */
+    TWENTY_PLUS = 1,
+    /**
+     * Perfect Pairs.
+     *
+     * @generated from enum value: SIDE_BET_KIND_PERFECT_PAIRS = 2;
+     */
+    PERFECT_PAIRS = 2,
+    /**
+     * 21+3.
+     *
+     * @generated from enum value: SIDE_BET_KIND_TWENTY_ONE_PLUS_THREE = 3;
+     */
+    TWENTY_ONE_PLUS_THREE = 3
+}
+/**
+ * Describes the enum rgs.blackjack.v1.SideBetKind.
+ */
+export declare const SideBetKindSchema: GenEnum<SideBetKind>;
+/**
+ * InsuranceOffer is the player's setting for when insurance is offered.
+ *
+ * @generated from enum rgs.blackjack.v1.InsuranceOffer
+ */
+export declare enum InsuranceOffer {
+    /**
+     * Treated as ALWAYS.
+     *
+     * @generated from enum value: INSURANCE_OFFER_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * Offer insurance whenever the dealer shows an ace.
+     *
+     * @generated from enum value: INSURANCE_OFFER_ALWAYS = 1;
+     */
+    ALWAYS = 1,
+    /**
+     * Offer insurance only when the box holds a blackjack (even money).
+     *
+     * @generated from enum value: INSURANCE_OFFER_ONLY_ON_PLAYER_BLACKJACK = 2;
+     */
+    ONLY_ON_PLAYER_BLACKJACK = 2,
+    /**
+     * Never offer insurance.
+     *
+     * @generated from enum value: INSURANCE_OFFER_NEVER = 3;
+     */
+    NEVER = 3
+}
+/**
+ * Describes the enum rgs.blackjack.v1.InsuranceOffer.
+ */
+export declare const InsuranceOfferSchema: GenEnum<InsuranceOffer>;
+/**
+ * BlackjackService deals and plays rounds.
+ *
+ * @generated from service rgs.blackjack.v1.BlackjackService
+ */
+export declare const BlackjackService: GenService<{
+    /**
+     * ListVariants returns the variants the session's brand offers, with the rules, limits and
+     * paytables a client needs to draw the table.
+     *
+     * @generated from rpc rgs.blackjack.v1.BlackjackService.ListVariants
+     */
+    listVariants: {
+        methodKind: "unary";
+        input: typeof ListVariantsRequestSchema;
+        output: typeof ListVariantsResponseSchema;
+    };
+    /**
+     * Deal takes the stakes from the wallet and deals a new round.
+     *
+     * @generated from rpc rgs.blackjack.v1.BlackjackService.Deal
+     */
+    deal: {
+        methodKind: "unary";
+        input: typeof DealRequestSchema;
+        output: typeof DealResponseSchema;
+    };
+    /**
+     * Act applies one player decision to one hand (or box, for insurance).
+     *
+     * @generated from rpc rgs.blackjack.v1.BlackjackService.Act
+     */
+    act: {
+        methodKind: "unary";
+        input: typeof ActRequestSchema;
+        output: typeof ActResponseSchema;
+    };
+    /**
+     * Settle finishes a round on the player's behalf (stands every open hand, declines insurance)
+     * and retries an unfinished payment. Idempotent.
+     *
+     * @generated from rpc rgs.blackjack.v1.BlackjackService.Settle
+     */
+    settle: {
+        methodKind: "unary";
+        input: typeof SettleRequestSchema;
+        output: typeof SettleResponseSchema;
+    };
+    /**
+     * GetRound returns a round's public view; without a round id, the session's unfinished round.
+     *
+     * @generated from rpc rgs.blackjack.v1.BlackjackService.GetRound
+     */
+    getRound: {
+        methodKind: "unary";
+        input: typeof GetRoundRequestSchema;
+        output: typeof GetRoundResponseSchema;
+    };
+    /**
+     * GetBalance returns the player's balance as the operator's wallet reports it now (a client
+     * can show it before the first round). Changes nothing.
+     *
+     * @generated from rpc rgs.blackjack.v1.BlackjackService.GetBalance
+     */
+    getBalance: {
+        methodKind: "unary";
+        input: typeof GetBalanceRequestSchema;
+        output: typeof GetBalanceResponseSchema;
+    };
+}>;

@@ -1,0 +1,36 @@
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, type Client } from "@connectrpc/connect";
+import { BlackjackService } from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+export * from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+export { Code, ConnectError, create };
+/** The player service's client: one method per RPC (ListVariants, Deal, Act, Settle, ...). */
+export type BlackjackClient = Client<typeof BlackjackService>;
+/** Where and as whom a client calls. */
+export interface ClientOptions {
+    /** The RGS browser edge, e.g. `https://rgs.example.com` (no trailing path). */
+    baseUrl: string;
+    /** The session token the operator's server obtained with CreateSession. */
+    sessionToken: string;
+    /** Binary protobuf instead of JSON on the wire (smaller; JSON is easier to read in devtools). */
+    useBinaryFormat?: boolean;
+    /** A fetch to use instead of the global one (tests, service workers). */
+    fetch?: typeof globalThis.fetch;
+}
+/** A client of the player service that sends `authorization: Bearer <session token>`. */
+export declare function createBlackjackClient(options: ClientOptions): BlackjackClient;
+/** The `google.rpc.ErrorInfo` every RGS refusal carries (domain `rgs`). */
+export interface ErrorInfo {
+    /** UPPER_SNAKE_CASE, e.g. INSUFFICIENT_FUNDS, STALE_SEQ, ACTION_NOT_ALLOWED. */
+    reason: string;
+    domain: string;
+    /** e.g. `field`: the request field at fault. */
+    metadata: Record<string, string>;
+}
+/** The ErrorInfo of a failed call (undefined for errors that never reached the RGS). */
+export declare function errorInfo(error: unknown): ErrorInfo | undefined;
+/** Codes a client retries with the same request id (nothing is ever executed twice). */
+export declare const RETRYABLE_CODES: ReadonlySet<Code>;
+/** Whether a failed call may be sent again, unchanged, with the same request id. */
+export declare function isRetryable(error: unknown): boolean;
+/** A fresh request id (1-64 characters): keep it for the retries of one intended action. */
+export declare function newRequestId(): string;

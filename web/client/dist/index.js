@@ -1,0 +1,81 @@
+// @rgs/client: the RGS player API for browsers.
+//
+// The messages, enums and the service descriptor are generated from proto/ (src/gen, by
+// `npm run generate`); this file adds the few things every studio needs around them: a client
+// that sends the session token, the ErrorInfo of a refusal, and request ids for safe retries.
+import { create } from "@bufbuild/protobuf";
+import { BinaryReader } from "@bufbuild/protobuf/wire";
+import { Code, ConnectError, createClient, } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { BlackjackService } from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+export * from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+export { Code, ConnectError, create };
+/** A client of the player service that sends `authorization: Bearer <session token>`. */
+export function createBlackjackClient(options) {
+    const bearer = (next) => async (req) => {
+        req.header.set("authorization", `Bearer ${options.sessionToken}`);
+        return next(req);
+    };
+    const transport = createConnectTransport({
+        baseUrl: options.baseUrl,
+        useBinaryFormat: options.useBinaryFormat ?? false,
+        interceptors: [bearer],
+        fetch: options.fetch,
+    });
+    return createClient(BlackjackService, transport);
+}
+const ERROR_INFO = "google.rpc.ErrorInfo";
+/** The ErrorInfo of a failed call (undefined for errors that never reached the RGS). */
+export function errorInfo(error) {
+    const err = ConnectError.from(error);
+    for (const detail of err.details) {
+        if ("desc" in detail || detail.type !== ERROR_INFO) {
+            continue;
+        }
+        return decodeErrorInfo(detail.value);
+    }
+    return undefined;
+}
+function decodeErrorInfo(bytes) {
+    // google/rpc/error_details.proto: reason = 1, domain = 2, map<string, string> metadata = 3.
+    const info = { reason: "", domain: "", metadata: {} };
+    const reader = new BinaryReader(bytes);
+    while (reader.pos < reader.len) {
+        const [field, wireType] = reader.tag();
+        if (field === 1) {
+            info.reason = reader.string();
+        }
+        else if (field === 2) {
+            info.domain = reader.string();
+        }
+        else if (field === 3) {
+            const entry = new BinaryReader(reader.bytes());
+            let key = "";
+            let value = "";
+            while (entry.pos < entry.len) {
+                const [f, w] = entry.tag();
+                if (f === 1)
+                    key = entry.string();
+                else if (f === 2)
+                    value = entry.string();
+                else
+                    entry.skip(w);
+            }
+            info.metadata[key] = value;
+        }
+        else {
+            reader.skip(wireType);
+        }
+    }
+    return info;
+}
+/** Codes a client retries with the same request id (nothing is ever executed twice). */
+export const RETRYABLE_CODES = new Set([Code.Unavailable, Code.Aborted]);
+/** Whether a failed call may be sent again, unchanged, with the same request id. */
+export function isRetryable(error) {
+    return RETRYABLE_CODES.has(ConnectError.from(error).code);
+}
+/** A fresh request id (1-64 characters): keep it for the retries of one intended action. */
+export function newRequestId() {
+    return globalThis.crypto.randomUUID();
+}

@@ -1,0 +1,114 @@
+// @rgs/client: the RGS player API for browsers.
+//
+// The messages, enums and the service descriptor are generated from proto/ (src/gen, by
+// `npm run generate`); this file adds the few things every studio needs around them: a client
+// that sends the session token, the ErrorInfo of a refusal, and request ids for safe retries.
+
+import { create } from "@bufbuild/protobuf";
+import { BinaryReader } from "@bufbuild/protobuf/wire";
+import {
+  Code,
+  ConnectError,
+  createClient,
+  type Client,
+  type Interceptor,
+} from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { BlackjackService } from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+
+export * from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+export { Code, ConnectError, create };
+
+/** The player service's client: one method per RPC (ListVariants, Deal, Act, Settle, ...). */
+export type BlackjackClient = Client<typeof BlackjackService>;
+
+/** Where and as whom a client calls. */
+export interface ClientOptions {
+  /** The RGS browser edge, e.g. `https://rgs.example.com` (no trailing path). */
+  baseUrl: string;
+  /** The session token the operator's server obtained with CreateSession. */
+  sessionToken: string;
+  /** Binary protobuf instead of JSON on the wire (smaller; JSON is easier to read in devtools). */
+  useBinaryFormat?: boolean;
+  /** A fetch to use instead of the global one (tests, service workers). */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** A client of the player service that sends `authorization: Bearer <session token>`. */
+export function createBlackjackClient(options: ClientOptions): BlackjackClient {
+  const bearer: Interceptor = (next) => async (req) => {
+    req.header.set("authorization", `Bearer ${options.sessionToken}`);
+    return next(req);
+  };
+  const transport = createConnectTransport({
+    baseUrl: options.baseUrl,
+    useBinaryFormat: options.useBinaryFormat ?? false,
+    interceptors: [bearer],
+    fetch: options.fetch,
+  });
+  return createClient(BlackjackService, transport);
+}
+
+/** The `google.rpc.ErrorInfo` every RGS refusal carries (domain `rgs`). */
+export interface ErrorInfo {
+  /** UPPER_SNAKE_CASE, e.g. INSUFFICIENT_FUNDS, STALE_SEQ, ACTION_NOT_ALLOWED. */
+  reason: string;
+  domain: string;
+  /** e.g. `field`: the request field at fault. */
+  metadata: Record<string, string>;
+}
+
+const ERROR_INFO = "google.rpc.ErrorInfo";
+
+/** The ErrorInfo of a failed call (undefined for errors that never reached the RGS). */
+export function errorInfo(error: unknown): ErrorInfo | undefined {
+  const err = ConnectError.from(error);
+  for (const detail of err.details) {
+    if ("desc" in detail || detail.type !== ERROR_INFO) {
+      continue;
+    }
+    return decodeErrorInfo(detail.value);
+  }
+  return undefined;
+}
+
+function decodeErrorInfo(bytes: Uint8Array): ErrorInfo {
+  // google/rpc/error_details.proto: reason = 1, domain = 2, map<string, string> metadata = 3.
+  const info: ErrorInfo = { reason: "", domain: "", metadata: {} };
+  const reader = new BinaryReader(bytes);
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 1) {
+      info.reason = reader.string();
+    } else if (field === 2) {
+      info.domain = reader.string();
+    } else if (field === 3) {
+      const entry = new BinaryReader(reader.bytes());
+      let key = "";
+      let value = "";
+      while (entry.pos < entry.len) {
+        const [f, w] = entry.tag();
+        if (f === 1) key = entry.string();
+        else if (f === 2) value = entry.string();
+        else entry.skip(w);
+      }
+      info.metadata[key] = value;
+    } else {
+      reader.skip(wireType);
+    }
+  }
+  return info;
+}
+
+/** Codes a client retries with the same request id (nothing is ever executed twice). */
+export const RETRYABLE_CODES: ReadonlySet<Code> = new Set([Code.Unavailable, Code.Aborted]);
+
+/** Whether a failed call may be sent again, unchanged, with the same request id. */
+export function isRetryable(error: unknown): boolean {
+  return RETRYABLE_CODES.has(ConnectError.from(error).code);
+}
+
+/** A fresh request id (1-64 characters): keep it for the retries of one intended action. */
+export function newRequestId(): string {
+  return globalThis.crypto.randomUUID();
+}
