@@ -27,6 +27,7 @@ from rgs.journal.leases import PlayerHolds, holder_name
 from rgs.journal.postgres import PoolMode, PostgresJournal, PostgresPlayerJournal
 from rgs.journal.tables import PostgresTables
 from rgs.math import hints
+from rgs.observability import replica_health
 from rgs.observability.certificates import publish_expiry, publish_file_expiry
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.observability.metrics import count_rng_failures, watch_journal_pool
@@ -216,7 +217,9 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                            lease_s=settings.player_lease_s,
                                            pool_mode=settings.database_pool_mode)
         closers.append(pg.close)
-        watch_journal_pool(pg.pool_stats)
+        stop_pool_gauges = watch_journal_pool(pg.pool_stats)
+        if stop_pool_gauges is not None:
+            closers.append(stop_pool_gauges)
         journal = pg
     if wallet is None:
         wallet, wallet_closers = operator_wallets(platform)
@@ -271,10 +274,15 @@ async def serve(settings: RgsSettings, app: App,
         def rng_failed(failure: object) -> None:
             # A failed RNG health test stops this replica from dealing: readiness tells load
             # balancers and Kubernetes at once (the listener may run on another thread), while
-            # liveness keeps the process, its counter and its logs for the investigation.
+            # liveness keeps the process, its counter and its logs for the investigation. In a
+            # replica of several workers, every worker turns unready (replica_health).
+            replica_health.mark(replica_health.RNG_FAILED, f"{failure}")
             loop.call_soon_threadsafe(lambda: loop.create_task(running.set_not_serving()))
 
         app.rng_health.add_listener(rng_failed)
+    stop_watching = replica_health.watch(replica_health.RNG_FAILED, running.set_not_serving)
+    if stop_watching is not None:
+        app.closers.append(stop_watching)
     return running
 
 

@@ -52,10 +52,21 @@ def event_kind(event: Event) -> str:
     return _snake(type(event).__name__)
 
 
+#: The field names of each dataclass met so far (``dataclasses.fields`` per value costs more than
+#: the rest of the encoding).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def to_jsonable(value: object) -> Any:
     """Turn a dataclass value (recursively) into JSON-compatible data."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    cls = type(value)
+    if cls is str or cls is int or cls is bool or value is None:  # the most common, first
+        return value
+    names = _FIELD_NAMES.get(cls)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return {name: to_jsonable(getattr(value, name)) for name in names}
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, Fraction):
@@ -74,12 +85,30 @@ def to_jsonable(value: object) -> Any:
 
 
 @cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+def _dataclass_fields(tp: Any) -> tuple[tuple[str, Any], ...] | None:
+    """(name, type) of each field of a dataclass type; None for any other type."""
+    if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)):
+        return None
+    hints = typing.get_type_hints(tp)
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(tp))
 
 
 def from_jsonable(tp: Any, data: Any) -> Any:
     """Build a value of type ``tp`` from :func:`to_jsonable` output."""
+    if tp is int:  # the most common types first
+        if not isinstance(data, int) or isinstance(data, bool):
+            raise CodecError(f"expected an integer, got {data!r}")
+        return data
+    if tp is str:
+        if not isinstance(data, str):
+            raise CodecError(f"expected a string, got {data!r}")
+        return data
+    fields = _dataclass_fields(tp)
+    if fields is not None:
+        if not isinstance(data, dict):
+            raise CodecError(f"{tp.__name__} needs an object, got {data!r}")
+        return tp(**{name: from_jsonable(hint, data[name])
+                     for name, hint in fields if name in data})
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
         args = typing.get_args(tp)
@@ -105,13 +134,6 @@ def from_jsonable(tp: Any, data: Any) -> Any:
         k_tp, v_tp = typing.get_args(tp)
         return {from_jsonable(k_tp, k): from_jsonable(v_tp, v) for k, v in _list(data)}
     if isinstance(tp, type):
-        if dataclasses.is_dataclass(tp):
-            if not isinstance(data, dict):
-                raise CodecError(f"{tp.__name__} needs an object, got {data!r}")
-            hints = _hints(tp)
-            kwargs = {f.name: from_jsonable(hints[f.name], data[f.name])
-                      for f in dataclasses.fields(tp) if f.name in data}
-            return tp(**kwargs)
         if issubclass(tp, enum.Enum):
             return tp(data)
         if tp is Fraction:
@@ -125,14 +147,6 @@ def from_jsonable(tp: Any, data: Any) -> Any:
         if tp is bool:
             if not isinstance(data, bool):
                 raise CodecError(f"expected a boolean, got {data!r}")
-            return data
-        if tp is int:
-            if not isinstance(data, int) or isinstance(data, bool):
-                raise CodecError(f"expected an integer, got {data!r}")
-            return data
-        if tp is str:
-            if not isinstance(data, str):
-                raise CodecError(f"expected a string, got {data!r}")
             return data
     raise CodecError(f"cannot decode {tp!r}")
 

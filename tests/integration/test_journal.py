@@ -657,3 +657,79 @@ async def test_one_unfinished_round_per_brand_and_currency_and_request_ids_per_c
             assert await pj.find_request("same", RequestScope.SYSTEM) is None
     finally:
         await journal.close()
+
+
+async def test_open_call_reads_in_one_statement_what_the_single_reads_return(
+        journal_db: JournalDb) -> None:
+    from rgs.wallet.port import MoneyKind
+
+    key, rid, other = "op/open-call", "b" * 32, "c" * 32
+    journal = await journal_db.connect()
+    debit = Movement(transaction_id=f"{rid}:1:debit", round_id=rid, kind=MoneyKind.DEBIT,
+                     amount=100, session_id="s", currency="EUR", brand_id="demo-casino")
+    credit = Movement(transaction_id=f"{other}:settle:credit", round_id=other,
+                      kind=MoneyKind.CREDIT, amount=250, session_id="s", currency="EUR",
+                      brand_id="demo-casino")
+    rec = StoredRequest(request_id="r1", method="act", request_hash="h", response="{}")
+    try:
+        async with journal.player(key) as pj:
+            await pj.record_movement(debit)
+            await pj.settle_movement(debit.transaction_id, MovementStatus.APPLIED, 9_900,
+                                     error="")
+            rnd = replace(_round(key, rid, 1), events=(), total_staked=100)
+            await pj.commit_round(round=rnd, new_events_from=0, request=rec,
+                                  booked=(debit.transaction_id,))
+            await pj.commit_round(round=replace(_round(key, other, 2), status="settled",
+                                                total_paid=250),
+                                  new_events_from=0, request=None, movements=(credit,))
+        async with journal.player(key) as pj:
+            by_id = await pj.open_call("r1", RequestScope.PLAYER, round_id=rid)
+            active = await pj.open_call("r2", RequestScope.PLAYER,
+                                        active_in=("demo-casino", "EUR"))
+            none = await pj.open_call("r1", RequestScope.SYSTEM)
+            assert by_id.request == await pj.find_request("r1", RequestScope.PLAYER) == rec
+            assert by_id.round == await pj.get_round(rid) == active.round
+            assert by_id.round is not None and by_id.round.seq == 1
+            assert by_id.round_movements == await pj.movements(rid)
+            assert [(m.transaction_id, m.status, m.balance_after, m.amount)
+                    for m in by_id.round_movements] == [
+                (debit.transaction_id, MovementStatus.BOOKED, 9_900, 100)]
+            assert by_id.open_movements == await pj.open_movements() == active.open_movements
+            assert [(m.transaction_id, m.amount) for m in by_id.open_movements] == [
+                (credit.transaction_id, 250)]
+            assert active.request is None and none.request is None
+            assert none.round is None and none.round_movements == []
+            assert none.open_movements == by_id.open_movements
+    finally:
+        await journal.close()
+
+
+async def test_a_last_commit_gives_the_player_back_in_the_same_statement(
+        journal_db: JournalDb, rgs_database_url: str) -> None:
+    from rgs.wallet.port import MoneyKind
+
+    key, rid = "op/last", "d" * 32
+    journal = await journal_db.connect()
+    other = await journal_db.connect(lock_wait_s=0.3)
+    try:
+        async with journal.player(key) as pj:
+            await pj.commit_round(round=_round(key, rid, 1), new_events_from=0, request=None,
+                                  last=True)
+            holder, epoch = await _lease(rgs_database_url, key)
+            assert holder is None and epoch == 1  # given back by the commit itself
+            # Another replica takes the player at once (in session mode its advisory lock
+            # too), while this call is still inside its block.
+            async with other.player(key) as taker:
+                stored = await taker.get_round(rid)
+                assert stored is not None and stored.seq == 1
+            with pytest.raises(JournalLeaseLost):  # nothing more is written after the last
+                await pj.record_movement(Movement(
+                    transaction_id=f"{rid}:2:debit", round_id=rid, kind=MoneyKind.DEBIT,
+                    amount=100, session_id="s", currency="EUR"))
+        holder, epoch = await _lease(rgs_database_url, key)
+        assert holder is None and epoch == 2  # the block's exit released nothing of the taker's
+        async with other.player(key) as again:
+            assert await again.movements(rid) == []
+    finally:
+        await journal.close()
+        await other.close()

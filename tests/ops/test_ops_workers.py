@@ -22,6 +22,7 @@ from ops_toolbox import CHART, ROOT, run, tool
 
 from rgs.cli.workers import REPLICA_METRICS_SUBDIR, Supervisor, metrics_directory
 from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
+from rgs.observability.replica_health import RNG_FAILED, WATCH_INTERVAL_S
 
 CALLS = 40
 METHOD = "rgs.blackjack.v1.BlackjackService/ListVariants"
@@ -97,15 +98,19 @@ async def test_workers_share_the_port_and_metrics_add_up_across_them(
             stderr=subprocess.STDOUT, cwd=ROOT,
             env=_env(RGS_DATABASE_URL=rgs_database_url, RGS_LISTEN=address,
                      RGS_METRICS_LISTEN=f"127.0.0.1:{metrics_port}", RGS_LOG_FORMAT="json",
-                     RGS_OPS_SAMPLE_INTERVAL_S="0.2",
+                     RGS_OPS_SAMPLE_INTERVAL_S="0.2", RGS_DATABASE_POOL_SIZE="4",
                      RGS_SHUTDOWN_GRACE_S="1"))
     try:
         await _wait_serving(address, proc, log)
         deadline = time.monotonic() + 30
-        while len(_workers(proc.pid)) < 3 or "rgs_journal_database_up 1.0" not in _scrape(
-                metrics_port):
+        # Every worker has built its app (its pool gauges are written then, just before it
+        # binds the port): a loaded machine starts the workers seconds apart.
+        pool_max = 'rgs_journal_pool_connections{state="max"} 12.0'
+        while len(_workers(proc.pid)) < 3 or not {
+                "rgs_journal_database_up 1.0", pool_max} <= set(_scrape(metrics_port).splitlines()):
             assert time.monotonic() < deadline, log.read_text()[-3000:]
             await asyncio.sleep(0.2)
+        await asyncio.sleep(0.5)  # and bound the port
         first = _workers(proc.pid)
         await _call_on_new_connections(address, CALLS)
         # One endpoint counts the calls of every worker: the sum, not one worker's share. A
@@ -122,6 +127,12 @@ async def test_workers_share_the_port_and_metrics_add_up_across_them(
         assert f'rgs_rpc_latency_seconds_count{{method="{METHOD}"}} {float(CALLS)}' in text
         assert "rgs_rpc_in_flight 0.0" in text  # livesum: no call is open
         assert "rgs_outbox_pending 0.0" in text  # sampled by worker 0 alone
+        # Each worker writes its own pool's gauges (read at scrape time, they would be lost):
+        # the replica's limit is the three pools' (RGS_DATABASE_POOL_SIZE 4 each).
+        assert pool_max in text, [line for line in text.splitlines() if "pool" in line]
+        opened = next(float(line.split()[-1]) for line in text.splitlines()
+                      if line.startswith('rgs_journal_pool_connections{state="open"}'))
+        assert 3 <= opened <= 12
         assert 'rgs_build_info{version=' in text and "process_cpu_seconds_total" in text
         rpc_lines = [json.loads(line) for line in log.read_text().splitlines()
                      if line.startswith("{") and METHOD in line]
@@ -230,3 +241,46 @@ def test_a_given_metrics_directory_is_never_emptied_only_the_replicas_folder_in_
     fresh, owned = metrics_directory()
     assert owned and fresh.is_dir() and list(fresh.iterdir()) == []
     fresh.rmdir()
+
+
+def _readiness(address: str) -> str:
+    """The readiness answer of whichever worker a new connection reaches."""
+    done = subprocess.run([sys.executable, "-m", "rgs.observability.healthprobe", "--address",
+                           address, "--timeout", "2"], env=_env(), capture_output=True,
+                          text=True, check=False)
+    return "SERVING" if done.returncode == 0 else "NOT_SERVING"
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_an_rng_failure_in_one_worker_makes_every_worker_of_the_replica_unready(
+        rgs_database_url: str, tmp_path: Path) -> None:
+    grpc_port, metrics_port = _free_port(), _free_port()
+    address = f"127.0.0.1:{grpc_port}"
+    log = tmp_path / "rgs.log"
+    shared = tmp_path / "metrics"
+    shared.mkdir()
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "rgs", "serve", "--workers", "2"], stdout=out,
+            stderr=subprocess.STDOUT, cwd=ROOT,
+            env=_env(RGS_DATABASE_URL=rgs_database_url, RGS_LISTEN=address,
+                     RGS_METRICS_LISTEN=f"127.0.0.1:{metrics_port}",
+                     PROMETHEUS_MULTIPROC_DIR=str(shared), RGS_SHUTDOWN_GRACE_S="1"))
+    try:
+        await _wait_serving(address, proc, log)
+        deadline = time.monotonic() + 30
+        while len(_workers(proc.pid)) < 2:
+            assert time.monotonic() < deadline, log.read_text()[-3000:]
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(1.0)  # both workers bound the port
+        assert {_readiness(address) for _ in range(8)} == {"SERVING"}
+        # What a worker whose RNG failed leaves in the replica's folder (bootstrap.serve):
+        (shared / REPLICA_METRICS_SUBDIR / RNG_FAILED).write_text("repetition count test\n")
+        await asyncio.sleep(3 * WATCH_INTERVAL_S + 0.5)
+        # Every worker answers NOT_SERVING, whichever a new connection reaches, and stays alive
+        # (liveness keeps the evidence).
+        assert {_readiness(address) for _ in range(12)} == {"NOT_SERVING"}
+        assert len(_workers(proc.pid)) == 2 and proc.poll() is None
+    finally:
+        code = _stop(proc)
+    assert code == 0, log.read_text()[-3000:]

@@ -34,32 +34,46 @@ _PLAYER_LOCK_CLASS = 0x52_47
 #: Longest pause between two tries for a busy lease (transaction mode polls).
 _LEASE_POLL_MAX_S = 0.05
 
-# One round trip: set the wait limit, then wait for the lock (select-list items run in order).
-# Session mode only (see the module's docstring).
-Q_LOCK_PLAYER = ("SELECT set_config('lock_timeout', $3, false), "
-                 "pg_advisory_lock($1, hashtext($2))")
-Q_UNLOCK_PLAYER = "SELECT pg_advisory_unlock($1, hashtext($2))"
 # Take a lease when it is free or expired (or unconditionally with $5: session mode, where the
 # advisory lock already excludes every live holder); the new epoch, or no row when it is held.
-Q_TAKE_LEASE = """
+_TAKE_LEASE = """
 INSERT INTO leases AS l (kind, key, holder, epoch, expires_at)
-VALUES ($1, $2, $3, 1, clock_timestamp() + $4::interval)
+SELECT $1, $2, $3, 1, clock_timestamp() + $4::interval {source}
 ON CONFLICT (kind, key) DO UPDATE
    SET holder = EXCLUDED.holder, epoch = l.epoch + 1, expires_at = EXCLUDED.expires_at,
        acquired_at = clock_timestamp()
  WHERE l.holder IS NULL OR l.expires_at <= clock_timestamp() OR $5::boolean
 RETURNING epoch"""
-Q_RELEASE_LEASE = """
+Q_TAKE_LEASE = _TAKE_LEASE.format(source="")
+# Session mode, one round trip: set the wait limit, wait for the previous release's advisory
+# lock (the CTE runs first: the insert reads from it), then take the lease ($6: the lock's
+# first key, $7: the wait limit).
+Q_LOCK_AND_TAKE_LEASE = ("WITH locked AS (SELECT set_config('lock_timeout', $7, false), "
+                         "pg_advisory_lock($6, hashtext($2)))"
+                         + _TAKE_LEASE.format(source="FROM locked"))
+_RELEASE_LEASE = """
 UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
 WHERE kind = $1 AND key = $2 AND epoch = $3"""
+Q_RELEASE_LEASE = _RELEASE_LEASE
+# Session mode, one round trip: release the lease, then the advisory lock ($4: its first key).
+Q_RELEASE_AND_UNLOCK = (f"WITH released AS ({_RELEASE_LEASE} RETURNING 1) "
+                        "SELECT (SELECT count(*) FROM released), "
+                        "pg_advisory_unlock($4, hashtext($2))")
+Q_UNLOCK_PLAYER = "SELECT pg_advisory_unlock($1, hashtext($2))"
+#: What a pooled connection runs before another call may have it, when a call could not give
+#: back its advisory lock (see :func:`reset_connection`).
+Q_UNLOCK_ALL = "SELECT pg_advisory_unlock_all()"
 
 
-def fence(epoch: int, ttl: int) -> str:
+def fence(epoch: int, ttl: int, *, release: bool = False) -> str:
     """SQL: the player's lease (key ``$1``) pushed on by ``$ttl`` if it still has the epoch
-    ``$epoch``; one row when it does, none when another call took it over. Its row lock lasts
-    until the statement's transaction ends, so a taker waits for the write and then finds the
-    lease renewed."""
-    return (f"UPDATE leases SET expires_at = clock_timestamp() + ${ttl}::interval "
+    ``$epoch`` (with ``release``: given back instead, for a call's last write); one row when it
+    does, none when another call took it over. Its row lock lasts until the statement's
+    transaction ends, so a taker waits for the write and then finds the lease renewed (or
+    free)."""
+    change = ("holder = NULL, expires_at = clock_timestamp()" if release
+              else f"expires_at = clock_timestamp() + ${ttl}::interval")
+    return (f"UPDATE leases SET {change} "
             f"WHERE kind = '{PLAYER_LEASE}' AND key = $1 AND epoch = ${epoch} "
             "AND holder IS NOT NULL RETURNING epoch")
 
@@ -68,13 +82,18 @@ def fence(epoch: int, ttl: int) -> str:
 Q_FENCE = fence(2, 3)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Lease:
-    """A player's lease as its holder knows it: the fencing epoch and how far each write
-    pushes the expiry on."""
+    """A player's lease as its holder knows it: the fencing epoch, how far each write pushes
+    the expiry on, whether the advisory lock is held with it (session mode), and whether the
+    call's last write gave it back already."""
 
     epoch: int
     ttl: timedelta
+    advisory: bool = False
+    #: The first key of the advisory lock (for a last write that gives it back too).
+    lock_class: int = _PLAYER_LOCK_CLASS
+    released: bool = False
 
 
 def holder_name() -> str:
@@ -95,33 +114,36 @@ class PlayerHolds:
         self._ttl = timedelta(seconds=lease_s)
         self._advisory = advisory_lock
         self.holder = holder or holder_name()
+        #: Server process ids of connections that may still hold a player's advisory lock.
+        self.may_hold_lock: set[int] = set()
 
     @asynccontextmanager
     async def hold(self, conn: asyncpg.Connection, player_key: str) -> AsyncIterator[Lease]:
-        """Hold ``player_key`` on ``conn`` for the block; JournalBusy after the wait limit."""
+        """Hold ``player_key`` on ``conn`` for the block; JournalBusy after the wait limit.
+        In session mode the advisory lock and the lease are taken in one round trip and given
+        back in one."""
         if self._advisory:
-            await self._lock(conn, player_key)
+            # Marked first: should the lock be taken and its answer lost, the connection is
+            # cleaned before its next use (reset_connection).
+            self.may_hold_lock.add(conn.get_server_pid())
+        epoch = await self._take(conn, player_key, force=self._advisory)
+        lease = Lease(epoch=epoch, ttl=self._ttl, advisory=self._advisory)
         try:
-            # Holding the advisory lock, no other live call has the player: take the lease
-            # even from a holder that died.
-            epoch = await self._take(conn, player_key, force=self._advisory)
-            try:
-                yield Lease(epoch=epoch, ttl=self._ttl)
-            finally:
-                await self._release(conn, player_key, epoch)
+            yield lease
         finally:
-            if self._advisory:
-                await self._unlock(conn, player_key)
+            if lease.released:  # by the call's last write, with the advisory lock
+                self.may_hold_lock.discard(conn.get_server_pid())
+            else:
+                await self._release(conn, player_key, epoch)
 
-    @translated
-    async def _lock(self, conn: asyncpg.Connection, player_key: str) -> None:
-        await conn.execute(Q_LOCK_PLAYER, _PLAYER_LOCK_CLASS, player_key, self._lock_timeout)
-
-    @translated
-    async def _unlock(self, conn: asyncpg.Connection, player_key: str) -> None:
-        if conn.is_in_transaction():  # a failed commit left it open; ends before unlocking
-            return
-        await conn.execute(Q_UNLOCK_PLAYER, _PLAYER_LOCK_CLASS, player_key)
+    async def reset_connection(self, conn: asyncpg.Connection) -> None:
+        """The pool's reset of a connection given back (instead of asyncpg's four statements on
+        every release): nothing, unless a call may have left its advisory lock held (a failed
+        commit, a lost answer); then every advisory lock of the connection is released."""
+        pid = conn.get_server_pid()
+        if pid in self.may_hold_lock:
+            await conn.execute(Q_UNLOCK_ALL)
+            self.may_hold_lock.discard(pid)
 
     @translated
     async def _take(self, conn: asyncpg.Connection, player_key: str, *, force: bool) -> int:
@@ -129,8 +151,13 @@ class PlayerHolds:
         deadline = time.monotonic() + self._wait_s
         pause = 0.002
         while True:
-            epoch = await conn.fetchval(Q_TAKE_LEASE, PLAYER_LEASE, player_key, self.holder,
-                                        self._ttl, force)
+            if self._advisory:
+                epoch = await conn.fetchval(Q_LOCK_AND_TAKE_LEASE, PLAYER_LEASE, player_key,
+                                            self.holder, self._ttl, force, _PLAYER_LOCK_CLASS,
+                                            self._lock_timeout)
+            else:
+                epoch = await conn.fetchval(Q_TAKE_LEASE, PLAYER_LEASE, player_key,
+                                            self.holder, self._ttl, force)
             if epoch is not None:
                 return int(epoch)
             left = deadline - time.monotonic()
@@ -144,7 +171,12 @@ class PlayerHolds:
         try:
             if conn.is_in_transaction():  # a failed commit left it open; the lease expires
                 return
-            await conn.execute(Q_RELEASE_LEASE, PLAYER_LEASE, player_key, epoch)
+            if self._advisory:
+                await conn.execute(Q_RELEASE_AND_UNLOCK, PLAYER_LEASE, player_key, epoch,
+                                   _PLAYER_LOCK_CLASS)
+                self.may_hold_lock.discard(conn.get_server_pid())
+            else:
+                await conn.execute(Q_RELEASE_LEASE, PLAYER_LEASE, player_key, epoch)
         except DRIVER_ERRORS as exc:
             # (InterfaceError also when the connection died and the pool took it back.) The
             # call's own outcome stands; the lease expires on its own (or, in session mode, the

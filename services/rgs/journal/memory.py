@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from rgs.service.model import (
+    CallState,
     FairRecord,
     Movement,
     MovementStatus,
@@ -24,7 +25,7 @@ from rgs.service.model import (
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalBusy
+from rgs.service.ports import JournalBusy, JournalLeaseLost
 
 
 @dataclass(slots=True)
@@ -68,10 +69,27 @@ class InMemoryPlayerJournal:
         self._t = tables
         self._key = player_key
         self._clock = clock
+        #: Given back by a commit marked ``last``: like a lease released, nothing more is written.
+        self.given_back = False
+
+    def _check_open(self) -> None:
+        if self.given_back:
+            raise JournalLeaseLost(f"{self._key}'s journal was given back with the last commit")
 
     async def find_request(self, request_id: str, scope: RequestScope) -> StoredRequest | None:
         """The idempotency record of ``request_id`` in ``scope``."""
         return self._t.requests.get((self._key, scope.value, request_id))
+
+    async def open_call(self, request_id: str, scope: RequestScope, *,
+                        round_id: str | None = None,
+                        active_in: tuple[str, str] | None = None) -> CallState:
+        """The request's record, the open outbox rows, the round and its movements."""
+        rnd = (await self.get_round(round_id) if round_id is not None
+               else await self.active_round(*active_in) if active_in is not None else None)
+        return CallState(request=await self.find_request(request_id, scope),
+                         open_movements=await self.open_movements(), round=rnd,
+                         round_movements=[] if rnd is None else await self.movements(
+                             rnd.round_id))
 
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds."""
@@ -96,6 +114,7 @@ class InMemoryPlayerJournal:
 
     async def record_movement(self, movement: Movement) -> None:
         """Write an outbox row."""
+        self._check_open()
         k = (self._key, movement.transaction_id)
         if k not in self._t.movements:
             self._t.movements[k] = movement
@@ -105,6 +124,7 @@ class InMemoryPlayerJournal:
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
                               balance_after: int | None, *, error: str | None = None) -> None:
         """Record a call's outcome."""
+        self._check_open()
         k = (self._key, transaction_id)
         m = self._t.movements[k]
         if error is not None:
@@ -116,8 +136,9 @@ class InMemoryPlayerJournal:
 
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None, movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = ()) -> None:
+                           booked: Sequence[str] = (), last: bool = False) -> None:
         """Header, events, record and outbox rows, all at once."""
+        self._check_open()
         k = (self._key, round.round_id)
         old = self._t.rounds.get(k)
         if old is not None and tuple(round.events[:len(old.events)]) != old.events:
@@ -137,16 +158,19 @@ class InMemoryPlayerJournal:
             if self._t.movements[mk].status is MovementStatus.APPLIED:
                 self._t.movements[mk] = replace(self._t.movements[mk],
                                                 status=MovementStatus.BOOKED)
+        self.given_back = last
 
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:
         """Replace a stored response."""
+        self._check_open()
         k = (self._key, scope.value, request_id)
         self._t.requests[k] = replace(self._t.requests[k], response=response)
 
     async def save_session(self, session: Session, token_hash: str,
                            request: StoredRequest | None) -> None:
         """Store a session token and its request record."""
+        self._check_open()
         self._t.sessions[(self._key, token_hash)] = session
         if request is not None:
             self._t.requests[(self._key, request.scope.value, request.request_id)] = request

@@ -26,6 +26,7 @@ from rgs.journal.migrate import SCHEMA
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import (
     OPEN_STATUSES,
+    CallState,
     FairRecord,
     Movement,
     MovementStatus,
@@ -110,19 +111,10 @@ SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE player_key = $1 AND brand_id = $2
   AND ($3::timestamptz IS NULL OR (created_at, round_id) < ($3::timestamptz, $4::text))
 ORDER BY created_at DESC, round_id DESC LIMIT $5"""
-Q_UPSERT_ROUND = """
-INSERT INTO rounds (player_key, round_id, session_id, operator_id, brand_id, player_id, currency,
-                    variant, seq, status, forced_cards, total_staked, total_paid, finished_at,
-                    options)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-        CASE WHEN $10 IN ('settled', 'voided') THEN clock_timestamp() END, $14::jsonb)
-ON CONFLICT (player_key, round_id) DO UPDATE SET
+_ON_ROUND_CONFLICT = """ON CONFLICT (player_key, round_id) DO UPDATE SET
     seq = EXCLUDED.seq, status = EXCLUDED.status, total_staked = EXCLUDED.total_staked,
     total_paid = EXCLUDED.total_paid, updated_at = clock_timestamp(),
     finished_at = COALESCE(rounds.finished_at, EXCLUDED.finished_at)"""
-Q_INSERT_EVENT = """
-INSERT INTO round_events (player_key, round_id, event_no, kind, payload)
-VALUES ($1, $2, $3, $4, $5::jsonb)"""
 Q_FIND_REQUEST = """
 SELECT request_id, method, request_hash, response, scope FROM idempotency_records
 WHERE player_key = $1 AND scope = $3 AND request_id = $2"""
@@ -146,13 +138,33 @@ Q_OPEN_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND {OPEN_MOVEMENT}
 ORDER BY created_at, transaction_id"""
+# What a call reads first, in one statement (one snapshot): the request id's record ($2, scope
+# $3), the open outbox rows, the round (by id $4, or the unfinished one in brand $4 and currency
+# $5) with its events, and the round's movements. Movements travel as JSON arrays.
+_MOVEMENT_JSON = """coalesce(json_agg(json_build_array(transaction_id, round_id, kind, amount,
+status, balance_after, debit_transaction_id, session_id, currency, attempts, last_error, brand_id,
+created_at) ORDER BY created_at, transaction_id), '[]')::text"""
+_CALL_STATE = f"""
+SELECT rq.method AS rq_method, rq.request_hash AS rq_hash, rq.response AS rq_response,
+       (SELECT {_MOVEMENT_JSON} FROM wallet_transactions
+         WHERE player_key = $1 AND {OPEN_MOVEMENT}) AS open_rows,
+       (SELECT {_MOVEMENT_JSON} FROM wallet_transactions w
+         WHERE w.player_key = $1 AND w.round_id = r.round_id) AS round_rows,
+       r.*
+FROM (SELECT) AS one
+LEFT JOIN idempotency_records rq ON rq.player_key = $1 AND rq.scope = $3 AND rq.request_id = $2
+LEFT JOIN LATERAL ({{round}}) AS r ON true"""
+Q_CALL_STATE_NO_ROUND = _CALL_STATE.format(
+    round="SELECT NULL::text AS round_id WHERE false")
+Q_CALL_STATE_BY_ID = _CALL_STATE.format(
+    round=f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND round_id = $4")
+Q_CALL_STATE_ACTIVE = _CALL_STATE.format(
+    round=f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND brand_id = $4 "
+          "AND currency = $5 AND status IN ('insurance', 'player_turn')")
 _INSERT_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
                                  balance_after, debit_transaction_id, session_id, currency,
                                  brand_id)"""
-Q_INSERT_MOVEMENT = f"""{_INSERT_MOVEMENT}
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-ON CONFLICT (player_key, transaction_id) DO NOTHING"""
 Q_RECORD_MOVEMENT = f"""
 WITH lease AS ({fence(12, 13)}),
      w AS ({_INSERT_MOVEMENT}
@@ -168,6 +180,52 @@ WITH lease AS ({fence(6, 7)}),
                   last_error = COALESCE($5::text, last_error)
             WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease))
 SELECT count(*) FROM lease"""
+# A step's commit in one statement (one implicit transaction): the fence, then every write
+# gated on it, so a call that lost its lease writes nothing. $1-$14 the round's header, $15 the
+# first new event's number, $16/$17 the new events' kinds and payloads, $18-$22 the idempotency
+# record (none when $18 is NULL), $23-$32 the outbox rows to write (arrays, one element per
+# row), $33 the debits to book, $34/$35 the lease's epoch and time to live. The sub-statements
+# touch different rows, so none needs to see another's work.
+_COMMIT_STEP = f"""
+WITH lease AS ({{lease}}),
+     hdr AS (INSERT INTO rounds (player_key, round_id, session_id, operator_id, brand_id,
+                                 player_id, currency, variant, seq, status, forced_cards,
+                                 total_staked, total_paid, finished_at, options)
+             SELECT $1, $2, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
+                    $9::integer, $10::text, $11::text[], $12::bigint, $13::bigint,
+                    CASE WHEN $10::text IN ('settled', 'voided') THEN clock_timestamp() END,
+                    $14::jsonb
+               FROM lease
+             {_ON_ROUND_CONFLICT}),
+     ev AS (INSERT INTO round_events (player_key, round_id, event_no, kind, payload)
+            SELECT $1, $2, $15::integer + e.n - 1, e.kind, e.payload::jsonb
+              FROM lease, unnest($16::text[], $17::text[]) WITH ORDINALITY AS e(kind, payload, n)),
+     req AS (INSERT INTO idempotency_records (player_key, request_id, method, request_hash,
+                                              response, scope)
+             SELECT $1, $18::text, $19::text, $20::text, $21::text, $22::text FROM lease
+              WHERE $18::text IS NOT NULL),
+     mv AS ({_INSERT_MOVEMENT}
+            SELECT $1, m.transaction_id, m.round_id, m.kind, m.amount, m.status,
+                   m.balance_after, m.debit_transaction_id, m.session_id, m.currency, m.brand_id
+              FROM lease, unnest($23::text[], $24::text[], $25::text[], $26::bigint[],
+                                 $27::text[], $28::bigint[], $29::text[], $30::text[],
+                                 $31::text[], $32::text[])
+                   AS m(transaction_id, round_id, kind, amount, status, balance_after,
+                        debit_transaction_id, session_id, currency, brand_id)
+            ON CONFLICT (player_key, transaction_id) DO NOTHING),
+     bk AS (UPDATE wallet_transactions
+               SET status = '{MovementStatus.BOOKED}', updated_at = clock_timestamp()
+             WHERE player_key = $1 AND transaction_id = ANY($33::text[])
+               AND status = '{MovementStatus.APPLIED}' AND EXISTS (SELECT FROM lease))
+SELECT (SELECT count(*) FROM lease){{unlock}}"""
+Q_COMMIT_STEP = _COMMIT_STEP.format(lease=fence(34, 35), unlock="")
+# A call's last write: the lease given back by the same statement ($35 unused), and in session
+# mode the advisory lock too ($36: its first key).
+Q_COMMIT_LAST_STEP = _COMMIT_STEP.format(lease=fence(34, 35, release=True),
+                                         unlock=", $35::interval IS NULL")
+Q_COMMIT_LAST_STEP_UNLOCK = _COMMIT_STEP.format(
+    lease=fence(34, 35, release=True),
+    unlock=", $35::interval IS NULL, pg_advisory_unlock($36, hashtext($1))")
 Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE status IN ('insurance', 'player_turn') AND updated_at < $1
@@ -179,9 +237,6 @@ WHERE {OPEN_MOVEMENT}
         $2::interval * power(2, LEAST(GREATEST(attempts - 1, 0), 20)),
         GREATEST($3::interval, $2::interval))
 LIMIT $4"""
-Q_BOOK_DEBIT = f"""
-UPDATE wallet_transactions SET status = '{MovementStatus.BOOKED}', updated_at = clock_timestamp()
-WHERE player_key = $1 AND transaction_id = $2 AND status = '{MovementStatus.APPLIED}'"""
 Q_OUTBOX_BACKLOG = f"""
 SELECT count(*) AS open_rows,
        coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0) AS oldest_age_s
@@ -225,6 +280,14 @@ def _movement(r: asyncpg.Record) -> Movement:
                     currency=r["currency"], attempts=r["attempts"],
                     last_error=r["last_error"], brand_id=r["brand_id"],
                     created_at=r["created_at"])
+
+
+def _movements_json(text: str) -> list[Movement]:
+    return [Movement(transaction_id=a[0], round_id=a[1], kind=MoneyKind(a[2]), amount=a[3],
+                     status=MovementStatus(a[4]), balance_after=a[5],
+                     debit_transaction_id=a[6], session_id=a[7], currency=a[8], attempts=a[9],
+                     last_error=a[10], brand_id=a[11], created_at=datetime.fromisoformat(a[12]))
+            for a in json.loads(text)]
 
 
 def _round(r: asyncpg.Record | None) -> StoredRound | None:
@@ -287,6 +350,30 @@ class PostgresPlayerJournal:
                              scope=RequestScope(r["scope"]))
 
     @translated
+    async def open_call(self, request_id: str, scope: RequestScope, *,
+                        round_id: str | None = None,
+                        active_in: tuple[str, str] | None = None) -> CallState:
+        """The request's record, the open outbox rows, the round and its movements: one
+        statement (:data:`Q_CALL_STATE_BY_ID` and its siblings)."""
+        if round_id is not None:
+            r = await self._conn.fetchrow(Q_CALL_STATE_BY_ID, self._key, request_id,
+                                          scope.value, round_id)
+        elif active_in is not None:
+            r = await self._conn.fetchrow(Q_CALL_STATE_ACTIVE, self._key, request_id,
+                                          scope.value, *active_in)
+        else:
+            r = await self._conn.fetchrow(Q_CALL_STATE_NO_ROUND, self._key, request_id,
+                                          scope.value)
+        assert r is not None  # a select of one row joined with left joins
+        request = None if r["rq_method"] is None else StoredRequest(
+            request_id=request_id, method=r["rq_method"], request_hash=r["rq_hash"],
+            response=r["rq_response"], scope=scope)
+        found = r["round_id"] is not None
+        return CallState(request=request, open_movements=_movements_json(r["open_rows"]),
+                         round=_round(r) if found else None,
+                         round_movements=_movements_json(r["round_rows"]) if found else [])
+
+    @translated
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds with its events."""
         return _round(await self._conn.fetchrow(Q_GET_ROUND, self._key, round_id))
@@ -316,11 +403,6 @@ class PostgresPlayerJournal:
             m.status.value, m.balance_after, m.debit_transaction_id, m.session_id, m.currency,
             m.brand_id, self._lease.epoch, self._lease.ttl))
 
-    async def _insert_movement(self, m: Movement) -> None:
-        await self._conn.execute(Q_INSERT_MOVEMENT, self._key, m.transaction_id, m.round_id,
-                                 m.kind.value, m.amount, m.status.value, m.balance_after,
-                                 m.debit_transaction_id, m.session_id, m.currency, m.brand_id)
-
     @translated
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
                               balance_after: int | None, *, error: str | None = None) -> None:
@@ -332,28 +414,33 @@ class PostgresPlayerJournal:
     @translated
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None, movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = ()) -> None:
-        """Header, new events, idempotency record and outbox rows in one transaction."""
+                           booked: Sequence[str] = (), last: bool = False) -> None:
+        """Header, new events, idempotency record, outbox rows and booked debits in one
+        statement (:data:`Q_COMMIT_STEP`): one round trip, atomic, fenced by the lease; with
+        ``last``, the lease (and in session mode the advisory lock) given back by the same
+        statement (:data:`Q_COMMIT_LAST_STEP`)."""
         r = round
-        async with self._conn.transaction():
-            await self._fence()
-            await self._conn.execute(
-                Q_UPSERT_ROUND, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
-                r.player_id, r.currency, r.variant, r.seq, r.status, list(r.forced_cards),
-                r.total_staked, r.total_paid, encode_value(r.options))
-            new = r.events[new_events_from:]
-            if new:
-                await self._conn.executemany(Q_INSERT_EVENT, [
-                    (self._key, r.round_id, new_events_from + i, event_kind(e), encode_event(e))
-                    for i, e in enumerate(new)])
-            if request is not None:
-                await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
-                                         request.method, request.request_hash, request.response,
-                                         request.scope.value)
-            for m in movements:
-                await self._insert_movement(m)
-            for txn in booked:
-                await self._conn.execute(Q_BOOK_DEBIT, self._key, txn)
+        new = r.events[new_events_from:]
+        req = request
+        ms = movements
+        lease = self._lease
+        query, extra = ((Q_COMMIT_STEP, ()) if not last
+                        else (Q_COMMIT_LAST_STEP_UNLOCK, (lease.lock_class,)) if lease.advisory
+                        else (Q_COMMIT_LAST_STEP, ()))
+        self._check(await self._conn.fetchval(
+            query, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
+            r.player_id, r.currency, r.variant, r.seq, r.status, list(r.forced_cards),
+            r.total_staked, r.total_paid, encode_value(r.options),
+            new_events_from, [event_kind(e) for e in new], [encode_event(e) for e in new],
+            None if req is None else req.request_id, None if req is None else req.method,
+            None if req is None else req.request_hash, None if req is None else req.response,
+            None if req is None else req.scope.value,
+            [m.transaction_id for m in ms], [m.round_id for m in ms],
+            [m.kind.value for m in ms], [m.amount for m in ms], [m.status.value for m in ms],
+            [m.balance_after for m in ms], [m.debit_transaction_id for m in ms],
+            [m.session_id for m in ms], [m.currency for m in ms], [m.brand_id for m in ms],
+            list(booked), lease.epoch, lease.ttl, *extra))
+        lease.released = last
 
     @translated
     async def update_response(self, request_id: str, response: str,
@@ -421,11 +508,11 @@ class PostgresJournal:
 
     def __init__(self, pool: asyncpg.Pool, *, lock_wait_s: float = 5.0,
                  lease_s: float = 30.0, pool_mode: PoolMode = "session",
-                 holder: str | None = None) -> None:
+                 holder: str | None = None, holds: PlayerHolds | None = None) -> None:
         self._pool = pool
         # The previous release's advisory lock too, in session mode (ops/database.md).
-        self._holds = PlayerHolds(wait_s=lock_wait_s, lease_s=lease_s,
-                                  advisory_lock=pool_mode == "session", holder=holder)
+        self._holds = holds or PlayerHolds(wait_s=lock_wait_s, lease_s=lease_s,
+                                           advisory_lock=pool_mode == "session", holder=holder)
         #: How long a call waits for a pooled connection before JournalUnavailable.
         self._acquire_timeout_s = 10.0
 
@@ -444,14 +531,20 @@ class PostgresJournal:
             # A pooler hands each statement to any server connection: a statement prepared
             # on one is unknown on the next (asyncpg then re-prepares unnamed ones in place).
             else {"statement_cache_size": 0})
+        holds = PlayerHolds(wait_s=lock_wait_s, lease_s=lease_s,
+                            advisory_lock=pool_mode == "session")
         try:
+            # A connection given back is not reset (asyncpg's default is one more round trip on
+            # every release): the journal keeps no session state but the player's advisory
+            # lock, which it gives back itself (or the reset does, when it could not).
             pool = await asyncpg.create_pool(database_url, min_size=min_size, max_size=max_size,
-                                             command_timeout=command_timeout, **options)
+                                             command_timeout=command_timeout,
+                                             reset=holds.reset_connection, **options)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise JournalUnavailable(f"cannot connect to the journal database: {exc}") from exc
         if pool_mode == "transaction" and min_size > 0:
             await cls._check_search_path(pool)
-        return cls(pool, lock_wait_s=lock_wait_s, lease_s=lease_s, pool_mode=pool_mode)
+        return cls(pool, pool_mode=pool_mode, holds=holds)
 
     @staticmethod
     async def _check_search_path(pool: asyncpg.Pool) -> None:

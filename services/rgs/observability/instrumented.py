@@ -29,6 +29,7 @@ from rgs.engine.model import (
 from rgs.observability import metrics
 from rgs.observability.tracing import journal_span, mark_error, wallet_span
 from rgs.service.model import (
+    CallState,
     FairRecord,
     Movement,
     MovementStatus,
@@ -174,6 +175,16 @@ class InstrumentedPlayerJournal:
         """See :meth:`PlayerJournal.find_request`."""
         return await _timed("find_request", lambda: self._inner.find_request(request_id, scope))
 
+    async def open_call(self, request_id: str, scope: RequestScope, *,
+                        round_id: str | None = None,
+                        active_in: tuple[str, str] | None = None) -> CallState:
+        """See :meth:`PlayerJournal.open_call`."""
+        state = await _timed("open_call", lambda: self._inner.open_call(
+            request_id, scope, round_id=round_id, active_in=active_in))
+        self._wins.seen(state.open_movements)
+        self._wins.seen(state.round_movements)
+        return state
+
     async def get_round(self, round_id: str) -> StoredRound | None:
         """See :meth:`PlayerJournal.get_round`."""
         return await _timed("get_round", lambda: self._inner.get_round(round_id))
@@ -207,11 +218,11 @@ class InstrumentedPlayerJournal:
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None,
                            movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = ()) -> None:
+                           booked: Sequence[str] = (), last: bool = False) -> None:
         """See :meth:`PlayerJournal.commit_round`; counts the round's events once committed."""
         await _timed("commit_round", lambda: self._inner.commit_round(
             round=round, new_events_from=new_events_from, request=request,
-            movements=movements, booked=booked))
+            movements=movements, booked=booked, last=last))
         record_round_events(round, round.events[new_events_from:])
         for m in movements:
             if m.kind is MoneyKind.CREDIT:

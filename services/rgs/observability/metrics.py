@@ -16,9 +16,12 @@ and ``stakes - wins`` is the gross gaming revenue.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import os
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
@@ -127,7 +130,7 @@ JOURNAL_POOL: Final = Gauge(
     "rgs_journal_pool_connections",
     "This replica's journal connection pool: state open (connections open to the database or "
     "pooler), in_use (held by a call) or max (the pool's limit, RGS_DATABASE_POOL_SIZE).",
-    ["state"])
+    ["state"], multiprocess_mode="livesum")  # every live worker's pool, added
 JOURNAL_LOCK_WAIT: Final = Histogram(
     "rgs_journal_lock_wait_seconds",
     "Time to take a player's journal exclusively (waiting behind that player's other calls).",
@@ -155,7 +158,8 @@ CERTIFICATE_EXPIRY: Final = Gauge(
     "rgs_tls_certificate_expiry_timestamp_seconds",
     "Unix time at which a certificate this replica presents expires; certificate is server "
     "(the gRPC server's, reloaded when its files change) or wallet_client:<operator> (mTLS to "
-    "that operator's wallet, read at start).", ["certificate"])
+    "that operator's wallet, read at start).", ["certificate"],
+    multiprocess_mode="livemin")  # the same files in every worker: the soonest a worker has
 BUILD_INFO: Final = Gauge(
     "rgs_build_info", "Always 1; the labels say which build this replica runs.", ["version"],
     multiprocess_mode="max")
@@ -211,11 +215,39 @@ class PoolCounts(Protocol):
         ...
 
 
-def watch_journal_pool(stats: Callable[[], PoolCounts]) -> None:
-    """Read ``rgs_journal_pool_connections`` from ``stats`` at every scrape."""
-    for state in ("open", "in_use", "max"):
-        JOURNAL_POOL.labels(state=state).set_function(
-            lambda state=state: float(getattr(stats(), state)))  # type: ignore[misc]
+MULTIPROCESS_ENV: Final = "PROMETHEUS_MULTIPROC_DIR"
+"""The variable prometheus_client reads at import time to keep metrics in files (a replica with
+several workers, :mod:`rgs.observability.multiprocess`)."""
+#: How often a worker of a multi-process replica writes its pool gauges.
+POOL_SAMPLE_S: Final = 1.0
+
+
+def watch_journal_pool(stats: Callable[[], PoolCounts]
+                       ) -> Callable[[], Awaitable[None]] | None:
+    """Publish ``rgs_journal_pool_connections`` from ``stats``: read at every scrape in a
+    single-process replica; in a worker of a multi-process one (where the page is served from
+    the workers' files, so a value read at scrape time is never written) written every
+    :data:`POOL_SAMPLE_S` by a task of the running loop, whose stopper is returned."""
+    gauges = {state: JOURNAL_POOL.labels(state=state) for state in ("open", "in_use", "max")}
+    if not os.environ.get(MULTIPROCESS_ENV):
+        for state, gauge in gauges.items():
+            gauge.set_function(lambda state=state: float(getattr(stats(), state)))  # type: ignore[misc]
+        return None
+
+    async def sample() -> None:
+        while True:
+            now = stats()
+            for state, gauge in gauges.items():
+                gauge.set(float(getattr(now, state)))
+            await asyncio.sleep(POOL_SAMPLE_S)
+
+    task = asyncio.get_running_loop().create_task(sample())
+
+    async def stop() -> None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    return stop
 
 
 def count_rng_failures(health: RngHealth) -> None:

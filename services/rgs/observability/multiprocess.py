@@ -26,9 +26,9 @@ from prometheus_client import CollectorRegistry, multiprocess, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from rgs.observability.metrics import MetricsServer
+from rgs.observability.metrics import MULTIPROCESS_ENV, MetricsServer
 
-ENV: Final = "PROMETHEUS_MULTIPROC_DIR"
+ENV: Final = MULTIPROCESS_ENV
 """The variable prometheus_client reads at import time to keep metrics in files."""
 
 _TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100

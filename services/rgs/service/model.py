@@ -248,6 +248,18 @@ class StoredRequest:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CallState:
+    """What a player's call reads first, in one go (:meth:`PlayerJournal.open_call
+    <rgs.service.ports.PlayerJournal.open_call>`): the request id's record, the open outbox
+    rows, the round the call is about and that round's movements."""
+
+    request: StoredRequest | None
+    open_movements: list[Movement]
+    round: StoredRound | None
+    round_movements: list[Movement]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DealCommand:
     """Place bets and deal a round."""
 

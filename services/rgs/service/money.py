@@ -94,13 +94,17 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> 
 
 
 async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: str, step: int,
-                amount: int) -> tuple[Movement, int]:
+                amount: int, round_movements: list[Movement] | None = None
+                ) -> tuple[Movement, int]:
     """Take a stake: outbox row, wallet call, outcome. Rolls back a debit of unknown outcome.
 
     A retry of a step whose earlier debit was refused or rolled back gets the next attempt's id
-    (:func:`~rgs.wallet.port.transaction_id`).
+    (:func:`~rgs.wallet.port.transaction_id`); ``round_movements``, when the caller has read
+    them in this call (and changed none since), spares reading them again.
     """
-    earlier = [m for m in await pj.movements(round_id) if m.kind is MoneyKind.DEBIT
+    if round_movements is None:
+        round_movements = await pj.movements(round_id)
+    earlier = [m for m in round_movements if m.kind is MoneyKind.DEBIT
                and step_and_attempt(m.transaction_id, round_id)[0] == str(step)]
     m = Movement(transaction_id=transaction_id(round_id, step, MoneyKind.DEBIT,
                                                attempt=len(earlier)),

@@ -69,6 +69,7 @@ from rgs.service.ports import (
     PlayerJournal,
 )
 from rgs.service.restore import deal_source, restore
+from rgs.service.session_cache import SessionCache
 from rgs.variants import VARIANTS
 from rgs.variants.options import DEFAULT_OPTIONS, OptionError, VariantOptions, effective_rules
 from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError, transaction_id
@@ -119,8 +120,10 @@ class GameService:
     """The game client's use cases."""
 
     def __init__(self, *, journal: Journal, wallet: Wallet, cards: CardSourceFactory,
-                 brands: Mapping[str, Brand], clock: Clock, test_mode: bool = False) -> None:
+                 brands: Mapping[str, Brand], clock: Clock, test_mode: bool = False,
+                 sessions: SessionCache | None = None) -> None:
         self._journal = journal
+        self._sessions = sessions if sessions is not None else SessionCache()
         self._wallet = wallet
         self._cards = cards
         self._brands = brands
@@ -133,15 +136,21 @@ class GameService:
         """The session a bearer token opens; Unauthenticated otherwise.
 
         An expired session may still read and finish its rounds (``allow_expired``): expiry
-        stops new rounds, it must not strand a player's stake in an unfinished one.
+        stops new rounds, it must not strand a player's stake in an unfinished one. A session
+        read in the last seconds is not read again (:mod:`rgs.service.session_cache`).
         """
         key = token_player_key(token)
         if key is None:
             raise Unauthenticated("not a session token", reason="INVALID_SESSION_TOKEN")
-        session = await self._journal.find_session(key, sha256_hex(token))
+        token_hash = sha256_hex(token)
+        now = self._clock()
+        session = self._sessions.get(key, token_hash, now)
         if session is None:
-            raise Unauthenticated("unknown session token", reason="INVALID_SESSION_TOKEN")
-        if not allow_expired and session.expires_at <= self._clock():
+            session = await self._journal.find_session(key, token_hash)
+            if session is None:
+                raise Unauthenticated("unknown session token", reason="INVALID_SESSION_TOKEN")
+            self._sessions.put(token_hash, session, now)
+        if not allow_expired and session.expires_at <= now:
             raise Unauthenticated("the session has expired", reason="SESSION_EXPIRED")
         return session
 
@@ -247,17 +256,20 @@ class GameService:
             raise translate_engine(exc) from exc
         async with self._journal.player(session.player_key) as pj:
             fingerprint = request_hash("deal", cmd, added=("client_seed",))
-            stored = await self._stored_response(pj, cmd.request_id, "deal", fingerprint)
+            state = await pj.open_call(cmd.request_id, RequestScope.PLAYER,
+                                       active_in=(session.brand_id, session.currency))
+            stored = self._stored_response(state.request, "deal", fingerprint)
             if stored is not None:
                 return stored
-            await self._reconcile(pj, session)
-            if await pj.active_round(session.brand_id, session.currency) is not None:
+            await self._reconcile(pj, session, state.open_movements)
+            if state.round is not None:  # settling outbox rows finishes no round
                 raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",
                                     reason="ROUND_IN_PROGRESS")
             round_id = secrets.token_hex(16)
             stake = sum(b.total_stake for b in cmd.boxes)
             debit, balance = await money.debit(pj, self._wallet, _party(session),
-                                               round_id=round_id, step=1, amount=stake)
+                                               round_id=round_id, step=1, amount=stake,
+                                               round_movements=[])  # a new round has none
             fair = None
             try:
                 if fresh is not None:
@@ -284,14 +296,20 @@ class GameService:
         check_request_id(cmd.request_id)
         async with self._journal.player(session.player_key) as pj:
             fingerprint = request_hash("act", cmd)
-            stored_resp = await self._stored_response(pj, cmd.request_id, "act", fingerprint)
+            state = await pj.open_call(cmd.request_id, RequestScope.PLAYER,
+                                       round_id=cmd.round_id if is_round_id(cmd.round_id)
+                                       else None)
+            stored_resp = self._stored_response(state.request, "act", fingerprint)
             if stored_resp is not None:
                 return stored_resp
-            await self._reconcile(pj, session)
-            stored = await self._own_round(pj, session, cmd.round_id)
+            outbox_was_open = await self._reconcile(pj, session, state.open_movements)
+            stored = self._in_context_or_not_found(state.round, session)
             if stored.finished:
                 raise NotAllowedNow("the round is finished", reason="ROUND_FINISHED")
-            await self._no_stake_in_doubt(pj, stored.round_id)
+            # The round's movements as read, unless settling open outbox rows changed them.
+            round_movements = None if outbox_was_open else state.round_movements
+            if outbox_was_open:  # else the outbox is empty: nothing can be in doubt
+                await self._no_stake_in_doubt(pj, stored.round_id)
             if cmd.expected_seq != stored.seq:
                 raise NotAllowedNow(f"the round is at seq {stored.seq}, not {cmd.expected_seq}",
                                     reason="STALE_SEQ")
@@ -308,8 +326,9 @@ class GameService:
             if cost > 0:
                 debit, balance = await money.debit(pj, self._wallet, _party(session),
                                                    round_id=stored.round_id, step=rnd.seq + 1,
-                                                   amount=cost)
+                                                   amount=cost, round_movements=round_movements)
                 booked = (debit.transaction_id,)
+                round_movements = None  # a debit was written: no longer the round's movements
             new_from = len(rnd.events)
             try:
                 rnd.act(cmd.seat, cmd.hand, cmd.action)
@@ -324,7 +343,7 @@ class GameService:
             return await self._commit(pj, session, header, rnd, new_from=new_from,
                                       balance=balance,
                                       request=(cmd.request_id, "act", fingerprint),
-                                      booked=booked)
+                                      booked=booked, round_movements=round_movements)
 
     async def settle(self, session: Session, cmd: SettleCommand, *,
                      scope: RequestScope = RequestScope.PLAYER) -> PlayResult:
@@ -333,8 +352,8 @@ class GameService:
         check_request_id(cmd.request_id)
         async with self._journal.player(session.player_key) as pj:
             fingerprint = request_hash("settle", cmd)
-            stored_resp = await self._stored_response(pj, cmd.request_id, "settle", fingerprint,
-                                                      scope)
+            stored_resp = self._stored_response(await pj.find_request(cmd.request_id, scope),
+                                                "settle", fingerprint)
             if stored_resp is not None:
                 return stored_resp
             stored = await self._own_round(pj, session, cmd.round_id)
@@ -405,15 +424,17 @@ class GameService:
     async def _own_round(self, pj: PlayerJournal, session: Session, round_id: str
                          ) -> StoredRound:
         stored = await pj.get_round(round_id) if is_round_id(round_id) else None
+        return self._in_context_or_not_found(stored, session)
+
+    @staticmethod
+    def _in_context_or_not_found(stored: StoredRound | None, session: Session) -> StoredRound:
         if stored is None or not _in_context(stored, session):
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
         return stored
 
     @staticmethod
-    async def _stored_response(pj: PlayerJournal, request_id: str, method: str,
-                               fingerprint: str,
-                               scope: RequestScope = RequestScope.PLAYER) -> PlayResult | None:
-        rec = await pj.find_request(request_id, scope)
+    def _stored_response(rec: StoredRequest | None, method: str,
+                         fingerprint: str) -> PlayResult | None:
         if rec is None:
             return None
         if rec.method != method or rec.request_hash != fingerprint:
@@ -421,10 +442,16 @@ class GameService:
                                   reason="REQUEST_ID_REUSED")
         return decode_value(PlayResult, rec.response)
 
-    async def _reconcile(self, pj: PlayerJournal, session: Session) -> None:
-        open_rows = await pj.open_movements()
+    async def _reconcile(self, pj: PlayerJournal, session: Session,
+                         open_rows: list[Movement] | None = None) -> bool:
+        """Drive the player's open outbox rows (``open_rows`` when this call has just read
+        them); True when there were any (the journal holds the player, so when there were
+        none, there are none until this call writes one)."""
+        if open_rows is None:
+            open_rows = await pj.open_movements()
         if open_rows:
             await money.reconcile(pj, self._wallet, _party(session), open_rows)
+        return bool(open_rows)
 
     @staticmethod
     async def _no_stake_in_doubt(pj: PlayerJournal, round_id: str) -> None:
@@ -440,7 +467,8 @@ class GameService:
                       rnd: Round, *, new_from: int, balance: int | None,
                       request: tuple[str, str, str], booked: tuple[str, ...],
                       already_finished: bool = False,
-                      scope: RequestScope = RequestScope.PLAYER) -> PlayResult:
+                      scope: RequestScope = RequestScope.PLAYER,
+                      round_movements: list[Movement] | None = None) -> PlayResult:
         """Commit the step atomically, then pay the round's win if it just ended."""
         credit: Movement | None = None
         if rnd.finished and not already_finished:
@@ -450,16 +478,25 @@ class GameService:
                               amount=rnd.total_paid, session_id=session.session_id,
                               currency=session.currency, brand_id=session.brand_id)
         request_id, method, fingerprint = request
-        movements = await pj.movements(header.round_id)
+        # The round's stored movements tell a balance when this call moved none (the last one
+        # the wallet reported: an Act that moves no money does not ask the wallet), and a win
+        # still unpaid when the round had finished before; a round that moved money in this
+        # call and was unfinished before has neither to tell.
+        movements = ([] if balance is not None and not already_finished
+                     else round_movements if round_movements is not None
+                     else await pj.movements(header.round_id))
         result = await self._result(session, header.round_id, rnd,
                                     [*movements, *([credit] if credit else [])],
-                                    balance=balance, fetch_balance=credit is None,
+                                    balance=balance, fetch_balance=False,
                                     fair=fairness.view(header))
         record = StoredRequest(request_id=request_id, method=method,
                                request_hash=fingerprint, response=encode_value(result),
                                scope=scope)
+        # Without a win to pay or a finished round to look after, the commit is the call's
+        # last write: the player's journal is given back with it.
         await pj.commit_round(round=header, new_events_from=new_from, request=record,
-                              movements=(credit,) if credit else (), booked=booked)
+                              movements=(credit,) if credit else (), booked=booked,
+                              last=credit is None and not already_finished)
         if credit is None:
             if already_finished:
                 # Settle of a finished round: retry its credit if the outbox still has it open.

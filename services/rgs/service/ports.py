@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from rgs.service.model import (
+    CallState,
     FairRecord,
     Movement,
     MovementStatus,
@@ -72,6 +73,15 @@ class PlayerJournal(Protocol):
         """The idempotency record of ``request_id`` in ``scope``'s namespace, if any."""
         ...
 
+    async def open_call(self, request_id: str, scope: RequestScope, *,
+                        round_id: str | None = None,
+                        active_in: tuple[str, str] | None = None) -> CallState:
+        """What a call reads first, consistent and in one read: :meth:`find_request`,
+        :meth:`open_movements`, the round (:meth:`get_round` of ``round_id``, or
+        :meth:`active_round` in ``active_in`` = (brand, currency), or none) and its
+        :meth:`movements`."""
+        ...
+
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds with its events."""
         ...
@@ -103,10 +113,12 @@ class PlayerJournal(Protocol):
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None,
                            movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = ()) -> None:
+                           booked: Sequence[str] = (), last: bool = False) -> None:
         """In one transaction: write the round header, append ``round.events[new_events_from:]``,
         store the idempotency record, insert new outbox rows and mark the debits ``booked``
-        (their step is committed, so they are final)."""
+        (their step is committed, so they are final). ``last``: the call writes nothing more,
+        so the player's journal may be given back in the same transaction (a write after it
+        fails with :class:`JournalLeaseLost`)."""
         ...
 
     async def update_response(self, request_id: str, response: str,

@@ -6,6 +6,7 @@ call."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import grpc
 import pytest
@@ -21,6 +22,8 @@ from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.journal.memory import InMemoryJournal
+from rgs.observability.metrics import MULTIPROCESS_ENV
+from rgs.observability.replica_health import RNG_FAILED
 from rgs.rng import CertifiedRng, RngSettings
 
 
@@ -35,7 +38,10 @@ class SwitchableSource:
 
 
 async def test_stuck_entropy_source_stops_dealing_and_makes_the_replica_unready_not_dead(
-) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # As a worker of a multi-process replica: the replica's folder gets the marker that turns
+    # the other workers unready too (tests/ops/test_ops_workers.py shows them turn).
+    monkeypatch.setenv(MULTIPROCESS_ENV, str(tmp_path))
     source = SwitchableSource()
     rng = CertifiedRng(RngSettings(prediction_resistance=True, block_bytes=64), read=source)
     clock = Clock()
@@ -89,6 +95,7 @@ async def test_stuck_entropy_source_stops_dealing_and_makes_the_replica_unready_
         for name in READINESS_SERVICES:
             status = (await health.Check(health_pb2.HealthCheckRequest(service=name))).status
             assert status == health_pb2.HealthCheckResponse.NOT_SERVING, name
+        assert (tmp_path / RNG_FAILED).exists()
         live = await health.Check(health_pb2.HealthCheckRequest(service=LIVENESS_SERVICE))
         assert live.status == health_pb2.HealthCheckResponse.SERVING
         calls = len(wallet.calls)
