@@ -144,13 +144,33 @@ class TablePlayer:
             call.cancel()
 
     async def redraw_on_change(self) -> None:
-        """Redraw the table shortly after events arrive (several at once draw once)."""
+        """Redraw the table shortly after events arrive (several at once draw once); between
+        events, count the open deadline down."""
+        told: set[tuple[str, int]] = set()
         while True:
-            await self._changed.wait()
+            try:
+                async with asyncio.timeout(1.0):
+                    await self._changed.wait()
+            except TimeoutError:
+                self._count_down(told)
+                continue
             await asyncio.sleep(0.15)
             self._changed.clear()
             await self._refresh()
             self.draw()
+
+    def _count_down(self, told: set[tuple[str, int]]) -> None:
+        """A line when 10 and 5 seconds are left to bet or decide (once per deadline)."""
+        deadline, phase = self.state.get("deadline"), self.state.get("phase")
+        left = render.seconds_left(deadline, datetime.now(UTC))
+        if left not in (10, 5) or phase == "idle" or (str(deadline), left) in told:
+            return
+        told.add((str(deadline), left))
+        view = round_view(self.state, self._cur)
+        what = ("to bet" if phase == "betting" else "for insurance" if phase == "insurance"
+                else f"for seat {view.to_act.seat} to act"
+                if view is not None and view.HasField("to_act") else "")
+        self.say(f"  · {left} s left {what}".rstrip())
 
     def draw(self) -> None:
         """The table and, when something is ours to decide, the keys to type."""
