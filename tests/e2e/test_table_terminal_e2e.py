@@ -139,6 +139,8 @@ async def test_two_terminals_play_one_table_round_to_the_cent(tstack: Tables) ->
         await b.expect(r"Your turn \(seat 3 hand 1\): \[h\] hit  \[s\] stand")
         await b.type("s")
         await a.expect(r"Seat 3 hand 1: stand")
+        await a.expect(r"Dealer turns over 7S")
+        await a.expect(r"Dealer gets 10C")  # 16 draws a ten and busts
         done_a = await a.expect(r"Round over: [^\n]*")
         done_b = await b.expect(r"Round over: [^\n]*")
         assert done_a == done_b

@@ -53,6 +53,12 @@ def test_events_read_as_lines_and_quiet_ones_are_left_out() -> None:
     assert ev("round_finished", {"results": [
         {"player_id": "ann", "staked": 2100, "paid": 4000}]}, "EUR") == \
         "Round over: ann staked 21.00 EUR paid 40.00 EUR"
+    assert ev("card_dealt", {"card": "TC", "seat": None, "hand": 0}, "EUR") == \
+        "Dealer gets 10♣"
+    assert ev("card_dealt", {"card": "", "seat": None, "face_down": True}, "EUR") == \
+        "Dealer: hole card, face down"
+    assert ev("card_dealt", {"card": "5H", "seat": 3, "hand": 1}, "EUR", ascii_only=True) == \
+        "Seat 3 hand 2 gets 5H"
     assert ev("dealer_peeked", {"blackjack": False}, "EUR") is None
 
 

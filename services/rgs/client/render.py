@@ -203,9 +203,17 @@ def shared_table(state: dict[str, Any], *, me: str, seats: int, currency: str,
     return "\n".join(lines)
 
 
-def table_event(kind: str, data: dict[str, Any], currency: str) -> str | None:
+def table_event(kind: str, data: dict[str, Any], currency: str, *,
+                ascii_only: bool = False) -> str | None:
     """One line for a table event a player should notice (None for the others)."""
     cur = currency
+    if kind == "card_dealt":
+        if data.get("face_down"):
+            return "Dealer: hole card, face down"
+        got = card(str(data.get("card", "??")), ascii_only=ascii_only)
+        if data.get("seat") is None:
+            return f"Dealer gets {got}"
+        return f"Seat {data['seat']} hand {int(data.get('hand', 0)) + 1} gets {got}"
     who = data.get("player_id", "")
     seat = data.get("seat")
     if kind == "seat_taken":
@@ -237,7 +245,7 @@ def table_event(kind: str, data: dict[str, Any], currency: str) -> str | None:
     if kind == "insurance_decided":
         return f"{who} {'takes' if data.get('take') else 'declines'} insurance on seat {seat}"
     if kind == "hole_card_revealed":
-        return f"Dealer turns over {card(str(data.get('card', '??')), ascii_only=True)}"
+        return f"Dealer turns over {card(str(data.get('card', '??')), ascii_only=ascii_only)}"
     if kind == "hand_settled":
         outcome = str(data.get("outcome", "")).replace("_", " ")
         return f"Seat {seat} hand {int(data.get('hand', 0)) + 1}: {outcome} → " \

@@ -106,7 +106,8 @@ class TablePlayer:
                     if self.last_seq is not None and ev.seq <= self.last_seq:
                         continue
                     self.last_seq = ev.seq
-                    line = render.table_event(ev.kind, json.loads(ev.payload_json), self._cur)
+                    line = render.table_event(ev.kind, json.loads(ev.payload_json), self._cur,
+                                              ascii_only=self.ascii_only)
                     if line:
                         self.say(f"  · {line}")
                     self._changed.set()
