@@ -150,3 +150,14 @@ async def test_bad_commands_say_what_to_type(words: list[str], message: str) -> 
     player.state = {**_state(), "seats": []}
     with pytest.raises(ValueError, match=message):
         await player.command(words)
+
+
+async def test_the_loop_draws_the_table_reads_keys_and_leaves_on_q() -> None:
+    out: list[str] = []
+    player = _player(_Stub(), out, ["?", "", "q", "never read"])
+    assert await player.run() == 0
+    text = "\n".join(out)
+    assert "Table vip-1 (vip-platinum, 7 seats): bets 10.00 EUR to 5,000.00 EUR" in text
+    assert text.count("Commands:") == 2  # the help, then again for "?"
+    assert "  Seat 1: ann  hot 2  bet 10.00 EUR + PP 1.00 EUR  [Deal Now]" in text
+    assert out[-1] == "bye"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -230,12 +231,17 @@ class TablePlayer:
         watcher = asyncio.create_task(self.watch())
         drawer = asyncio.create_task(self.redraw_on_change())
         try:
-            async with asyncio.timeout(10):
-                await self._synced.wait()
+            try:
+                async with asyncio.timeout(10):
+                    await self._synced.wait()
+            except TimeoutError:
+                self.say(f"No view of table {t.table_id} after 10 s; check the RGS address "
+                         "and try again.")
+                return 1
             self.draw()
             while True:
                 try:
-                    line = await asyncio.to_thread(self.ask, "> ")
+                    line = await self._ask("> ")
                 except EOFError:
                     break
                 words = line.strip().lower().split()
@@ -253,6 +259,31 @@ class TablePlayer:
             await asyncio.gather(watcher, drawer, return_exceptions=True)
         self.say("bye")
         return 0
+
+    async def _ask(self, prompt: str) -> str:
+        """``ask`` on a daemon thread, so the table keeps updating while the player types and
+        Ctrl-C never waits for a pending line."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[str] = loop.create_future()
+
+        def settle(value: str | None, exc: BaseException | None) -> None:
+            if done.done():
+                return
+            if exc is not None:
+                done.set_exception(exc)
+            else:
+                done.set_result(value or "")
+
+        def read() -> None:
+            try:
+                value = self.ask(prompt)
+            except BaseException as exc:  # EOFError, KeyboardInterrupt: the loop decides
+                loop.call_soon_threadsafe(settle, None, exc)
+            else:
+                loop.call_soon_threadsafe(settle, value, None)
+
+        threading.Thread(target=read, daemon=True, name="table-input").start()
+        return await done
 
     async def command(self, words: list[str]) -> None:
         """Carry out one typed command (ValueError: it is not one)."""
