@@ -83,13 +83,14 @@ class Terminal:
 
 
 async def _terminal(t: Tables, replica: int, operator: str, pid: str,
-                    forced: tuple[str, ...] = ()) -> Terminal:
+                    forced: tuple[str, ...] = (), table: str = TABLE) -> Terminal:
     await t.controls[operator].CreatePlayer(sandbox_pb2.CreatePlayerRequest(
         player=sandbox_pb2.Player(player_id=pid, currency="EUR", balance=START)),
         metadata=WALLET_AUTH[operator])
     brand, key = KEYS[operator]
-    args = ["-m", "rgs", "play", "--table", TABLE, "--address", t.stack.replicas[replica].target,
-            "--brand", brand, "--operator-key", key, "--player", pid, "--ascii"]
+    args = ["-m", "rgs", "play", "--table", *([table] if table else []),
+            "--address", t.stack.replicas[replica].target, "--brand", brand,
+            "--operator-key", key, "--player", pid, "--ascii"]
     if forced:
         args += ["--forced-cards", ",".join(forced)]
     proc = await asyncio.create_subprocess_exec(
@@ -157,3 +158,20 @@ async def test_two_terminals_play_one_table_round_to_the_cent(tstack: Tables) ->
     # A: -10 -1 (Perfect Pairs lost) -10 (double), +40. B: -20 -10 behind -10 follow, +40 +40.
     assert await _balance(t, "dev-operator", "cli-a") == START - 2100 + 4000
     assert await _balance(t, "other-operator", "cli-b") == START - 4000 + 8000
+
+
+async def test_play_table_without_an_id_lists_the_tables_and_a_wrong_id_says_what_to_do(
+        tstack: Tables) -> None:
+    t = tstack
+    term = await _terminal(t, 1, "dev-operator", "cli-list", table="")
+    await term.expect(r"vip-cli  vip-platinum  7 seats  EUR  bets 10\.00 EUR to 5,000\.00 EUR")
+    await term.expect(r"Sit at one with: rgs play --table TABLE_ID")
+    assert await term.close() == 0
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "rgs", "play", "--table", "vip-nope", "--address",
+        t.stack.replicas[0].target, "--player", "cli-list", stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "services")})
+    out, _ = await proc.communicate()
+    assert proc.returncode != 0
+    assert "'vip-nope' is not a table of demo-casino; its tables: vip-cli" in out.decode()
