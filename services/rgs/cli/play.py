@@ -11,11 +11,15 @@ from pathlib import Path
 import grpc
 
 from rgs.cli.common import UserError
+from rgs.client import render
 from rgs.client.play import Player, PlayError
+from rgs.client.table import TablePlayer
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc as bj_grpc
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.operator.v1 import operator_pb2_grpc as op_grpc
+from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.generated.table.v1 import table_pb2_grpc as tb_grpc
 
 SANDBOX_ADDRESS = "127.0.0.1:50051"
 SANDBOX_OPERATOR_KEY = "rgs-dev-operator-key"
@@ -27,7 +31,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        description="Plays blackjack against a running RGS as a person would: "
                        "shows the table, offers the allowed actions, shows the balance. "
                        "Defaults fit `rgs sandbox`.")
-    p.add_argument("--variant", required=True, metavar="V", help="variant id to play")
+    game = p.add_mutually_exclusive_group(required=True)
+    game.add_argument("--variant", metavar="V", help="variant id to play alone")
+    game.add_argument("--table", nargs="?", const="", metavar="TABLE_ID",
+                      help="sit at a shared table (see every seat live); without an id, list "
+                      "the tables the brand offers")
     p.add_argument("--address", default=SANDBOX_ADDRESS, help="RGS host:port")
     p.add_argument("--session-token", help="a session token (else one is opened with the "
                    "operator key)")
@@ -38,8 +46,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--tls-ca", type=Path, help="CA certificate file: connect with TLS")
     p.add_argument("--ascii", action="store_true", help="plain letters for suits")
     p.add_argument("--forced-cards", default="", metavar="CARDS",
-                   help="comma-separated card codes each deal draws first (accepted only by "
-                   "a server in test mode)")
+                   help="comma-separated card codes each deal draws first (at a table: the "
+                   "round your Deal Now deals); accepted only by a server in test mode")
     p.set_defaults(func=run)
 
 
@@ -73,6 +81,10 @@ async def _main(args: argparse.Namespace) -> int:
                                 f"{exc.details()} — check --operator-key/--brand/--player") \
                     from None
             token = made.session_token
+        forced = tuple(c.strip().upper() for c in args.forced_cards.split(",") if c.strip())
+        ascii_only = args.ascii or not (sys.stdout.encoding or "").lower().startswith("utf")
+        if args.table is not None:
+            return await _table(args, channel, token, forced, ascii_only)
         stub: bj_grpc.BlackjackServiceAsyncStub = bj_grpc.BlackjackServiceStub(channel)
         try:
             listed = await stub.ListVariants(bj.ListVariantsRequest(),
@@ -87,16 +99,47 @@ async def _main(args: argparse.Namespace) -> int:
         last = next((r for r in listed.last_rounds if r.variant_id == args.variant), None)
         player = Player(stub=stub, token=token, variant=by_id[args.variant],
                         currency=listed.currency, ask=input, say=print,
-                        forced_cards=tuple(c.strip().upper() for c in
-                                           args.forced_cards.split(",") if c.strip()),
+                        forced_cards=forced,
                         last_stake=last.boxes[0].stake if last and last.boxes else 0,
                         last_win=max(0, last.total_paid - last.total_staked) if last else 0,
-                        ascii_only=args.ascii or not (sys.stdout.encoding or "").lower()
-                        .startswith("utf"))
+                        ascii_only=ascii_only)
         try:
             return await player.run()
         except PlayError as exc:
             raise UserError(f"{exc} ({exc.reason or exc.code.name})") from None
+
+
+async def _table(args: argparse.Namespace, channel: grpc.aio.Channel, token: str,
+                 forced: tuple[str, ...], ascii_only: bool) -> int:
+    """List the brand's tables, or sit at one."""
+    stub: tb_grpc.TableServiceAsyncStub = tb_grpc.TableServiceStub(channel)
+    md = (("authorization", f"Bearer {token}"),)
+    try:
+        listed = await stub.ListTables(tb.ListTablesRequest(), metadata=md, timeout=10)
+    except grpc.aio.AioRpcError as exc:
+        raise UserError(f"the RGS refused the session: {exc.details()}") from None
+    by_id = {t.table_id: t for t in listed.tables}
+    if not args.table:
+        if not by_id:
+            print(f"{args.brand} offers no shared tables.")
+        for t in listed.tables:
+            print(f"{t.table_id}  {t.variant_id}  {t.seats} seats  {t.currency}  bets "
+                  f"{render.money(t.main_min, t.currency)} to "
+                  f"{render.money(t.main_max, t.currency)}")
+        if by_id:
+            print("Sit at one with: rgs play --table TABLE_ID")
+        return 0
+    if args.table not in by_id:
+        raise UserError(f"{args.table!r} is not a table of {args.brand}; its tables: "
+                        f"{', '.join(by_id) or 'none'} (list them with `rgs play --table`)")
+    player = TablePlayer(stub=stub, token=token, table=by_id[args.table],
+                         player_id=args.player, ask=input, say=_say, forced_cards=forced,
+                         ascii_only=ascii_only)
+    return await player.run()
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:

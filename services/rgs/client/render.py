@@ -6,6 +6,9 @@ the decisions open now with their costs and offers.
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 
 #: ISO 4217 minor-unit exponents that are not 2.
@@ -90,7 +93,18 @@ def total(value: int, soft: bool) -> str:
 def table(view: bj.RoundView, *, ascii_only: bool = False) -> str:
     """The whole table: dealer, every box and hand, side bets, totals and balance."""
     cur = view.currency
-    lines = [f"Round {view.round_id}  ({view.variant_id})"]
+    lines = [f"Round {view.round_id}  ({view.variant_id})", *round_lines(view, ascii_only)]
+    lines.append(f"  Staked {money(view.total_staked, cur)}, paid {money(view.total_paid, cur)}"
+                 f"   Balance {money(view.balance, cur)}"
+                 + ("   (win being paid…)" if view.payment_pending else ""))
+    lines.extend(fairness(view.fair))
+    return "\n".join(lines)
+
+
+def round_lines(view: bj.RoundView, ascii_only: bool = False) -> list[str]:
+    """The dealer and every box and hand of a round (solo or shared table)."""
+    cur = view.currency
+    lines = []
     dealer = cards(list(view.dealer_cards), ascii_only=ascii_only,
                    hidden=view.dealer_hole_hidden)
     lines.append(f"  Dealer: {dealer}   ({total(view.dealer_total, view.dealer_soft)})")
@@ -113,11 +127,7 @@ def table(view: bj.RoundView, *, ascii_only: bool = False) -> str:
         if box.insurance_stake:
             lines.append(f"    insurance {money(box.insurance_stake, cur)} → "
                          f"{money(box.insurance_payout, cur)}")
-    lines.append(f"  Staked {money(view.total_staked, cur)}, paid {money(view.total_paid, cur)}"
-                 f"   Balance {money(view.balance, cur)}"
-                 + ("   (win being paid…)" if view.payment_pending else ""))
-    lines.extend(fairness(view.fair))
-    return "\n".join(lines)
+    return lines
 
 
 def fairness(fair: bj.Fairness) -> list[str]:
@@ -148,3 +158,120 @@ def choices(allowed: list[bj.AllowedAction], currency: str) -> str:
             extra += f" EV {a.expected_value:+.3f}" + (" ★" if a.best else "")
         parts.append(f"[{ACTION_KEYS[a.action]}] {ACTION_NAMES[a.action]}{extra}")
     return "  ".join(parts)
+
+
+# --------------------------------------------------------------------------- shared tables
+
+_PHASES = {"idle": "waiting for the first bet", "betting": "betting open",
+           "insurance": "insurance", "playing": "playing"}
+
+
+def seconds_left(deadline: str | None, now: datetime) -> int | None:
+    """Whole seconds until an ISO 8601 ``deadline`` (None without one; never negative)."""
+    if not deadline:
+        return None
+    left = (datetime.fromisoformat(deadline) - now).total_seconds()
+    return max(0, int(left + 0.999))
+
+
+def shared_table(state: dict[str, Any], *, me: str, seats: int, currency: str,
+                 view: bj.RoundView | None, now: datetime, ascii_only: bool = False) -> str:
+    """A shared table from its snapshot: every seat with its player, Hot Players count, bets,
+    Bet Behinds and Deal Now; the round's dealer and hands; whose turn and the time left."""
+    cur = currency
+    phase = str(state.get("phase", "idle"))
+    left = seconds_left(state.get("deadline"), now)
+    head = f"Table {state.get('table_id', '')}  round {state.get('round_no', 0)}  " \
+           f"{_PHASES.get(phase, phase)}"
+    if left is not None and phase != "idle":
+        head += f"  ({left} s left)"
+    lines = [head]
+    taken = {int(s["seat"]): s for s in state.get("seats", [])}
+    bets = {int(b["seat"]): b for b in state.get("bets", [])}
+    to_act = view.to_act.seat if view is not None and view.HasField("to_act") else None
+    for n in range(1, seats + 1):
+        s = taken.get(n)
+        mark = "▶" if n == to_act else " "
+        if s is None:
+            lines.append(f" {mark}Seat {n}: (free)")
+            continue
+        who = str(s["player_id"]) + (" (you)" if s["player_id"] == me else "")
+        hot = f"  hot {s['hot']}" if s.get("hot") else ""
+        line = f" {mark}Seat {n}: {who}{hot}"
+        b = bets.get(n)
+        if b is not None:
+            line += f"  bet {money(int(b['stake']), cur)}"
+            for field, name in (("perfect_pairs", "PP"), ("twenty_one_plus_three", "21+3"),
+                                ("twenty_plus", "20+")):
+                if b.get(field):
+                    line += f" + {name} {money(int(b[field]), cur)}"
+            if b.get("deal_now"):
+                line += "  [Deal Now]"
+        lines.append(line)
+        for bb in state.get("behind", []):
+            if int(bb["seat"]) == n:
+                presets = [p for p, on in (("follows doubles", bb.get("follow_double")),
+                                           ("follows splits", bb.get("follow_split"))) if on]
+                presets.append(f"insurance {bb.get('insurance', 'never')}")
+                lines.append(f"      behind: {bb['player_id']}"
+                             f"{' (you)' if bb['player_id'] == me else ''} "
+                             f"{money(int(bb['stake']), cur)} ({', '.join(presets)})")
+    if view is not None:
+        lines.extend(round_lines(view, ascii_only))
+    return "\n".join(lines)
+
+
+def table_event(kind: str, data: dict[str, Any], currency: str, *,
+                ascii_only: bool = False) -> str | None:
+    """One line for a table event a player should notice (None for the others)."""
+    cur = currency
+    if kind == "card_dealt":
+        if data.get("face_down"):
+            return "Dealer: hole card, face down"
+        got = card(str(data.get("card", "??")), ascii_only=ascii_only)
+        if data.get("seat") is None:
+            return f"Dealer gets {got}"
+        return f"Seat {data['seat']} hand {int(data.get('hand', 0)) + 1} gets {got}"
+    who = data.get("player_id", "")
+    seat = data.get("seat")
+    if kind == "seat_taken":
+        return f"{who} sits at seat {seat}"
+    if kind == "seat_left":
+        return f"{who} leaves seat {seat}"
+    if kind == "betting_opened":
+        return "Betting is open"
+    if kind == "bet_placed":
+        return f"{who} bets {money(int(data.get('stake', 0)), cur)} on seat {seat}"
+    if kind == "behind_placed":
+        return f"{who} bets {money(int(data.get('stake', 0)), cur)} behind seat {seat}"
+    if kind == "deal_now":
+        return f"{who} (seat {seat}) pressed Deal Now"
+    if kind == "betting_closed":
+        return "Betting closed"
+    if kind == "behind_refunded":
+        return f"{who}'s Bet Behind on seat {seat} refunded: " \
+               f"{money(int(data.get('amount', 0)), cur)}"
+    if kind == "player_acted":
+        action = str(data.get("action", "")).replace("_", " ")
+        return f"Seat {seat} hand {int(data.get('hand', 0)) + 1}: {action}"
+    if kind == "behind_stake_added":
+        return f"A Bet Behind on seat {seat} follows: +{money(int(data.get('amount', 0)), cur)}"
+    if kind == "decision_due":
+        return f"Seat {seat} to act"
+    if kind == "decision_timed_out":
+        return f"Seat {seat} ran out of time: {data.get('action', 'stand')}"
+    if kind == "insurance_decided":
+        return f"{who} {'takes' if data.get('take') else 'declines'} insurance on seat {seat}"
+    if kind == "hole_card_revealed":
+        return f"Dealer turns over {card(str(data.get('card', '??')), ascii_only=ascii_only)}"
+    if kind == "hand_settled":
+        outcome = str(data.get("outcome", "")).replace("_", " ")
+        return f"Seat {seat} hand {int(data.get('hand', 0)) + 1}: {outcome} → " \
+               f"{money(int(data.get('payout', 0)), cur)}"
+    if kind == "round_voided":
+        return "Round voided: every stake returned"
+    if kind == "round_finished":
+        parts = [f"{r['player_id']} staked {money(int(r['staked']), cur)} paid "
+                 f"{money(int(r['paid']), cur)}" for r in data.get("results", [])]
+        return "Round over: " + ("; ".join(parts) or "no bets")
+    return None

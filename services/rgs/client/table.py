@@ -1,0 +1,409 @@
+"""The interactive loop of ``rgs play --table``: one player at a shared table.
+
+A watcher follows the table's numbered events (resuming from the last number it saw when its
+stream drops) and redraws every seat live; the player types commands meanwhile. Input and
+output are injected (``ask``/``say``) as in the solo client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import grpc
+
+from rgs.api.converters import round_view_to_proto
+from rgs.client import render
+from rgs.client.play import PlayError, refusal
+from rgs.codec import from_jsonable
+from rgs.engine import RoundView
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.generated.table.v1 import table_pb2_grpc as tb_grpc
+from rgs.service.model import PlayResult
+
+Ask = Callable[[str], str]
+Say = Callable[[str], None]
+
+HELP = """Commands:
+  sit N                      take seat N            leave      leave your seat
+  bet 10 [pp 1] [21+3 1] [20+ 1]
+                             main bet (and side bets) on your seat
+  behind N 5 [double] [split] [ins never|always|ask]
+                             Bet Behind on seat N (follow doubles/splits, insurance preset)
+  deal                       Deal Now (betting closes once every bettor pressed it)
+  h s d p r ...              your decision when your hand is to act (keys shown then)
+  i / n                      take / decline insurance on your seat
+  ib N / nb N                take / decline insurance for your Bet Behind on seat N
+  Enter                      redraw the table        q          leave the table"""
+
+_INSURANCE = {"never": tb.BEHIND_INSURANCE_NEVER, "always": tb.BEHIND_INSURANCE_ALWAYS,
+              "ask": tb.BEHIND_INSURANCE_ASK}
+_SIDES = {"pp": "perfect_pairs", "21+3": "twenty_one_plus_three", "20+": "twenty_plus"}
+
+
+def round_view(state: dict[str, Any], currency: str) -> bj.RoundView | None:
+    """The round of a table snapshot as the solo client's round view (for render)."""
+    raw = state.get("round")
+    if not raw:
+        return None
+    view = from_jsonable(RoundView, raw)
+    return round_view_to_proto(PlayResult(round_id=str(state.get("round_id", "")), view=view,
+                                          balance=0, currency=currency))
+
+
+@dataclass(slots=True)
+class TablePlayer:
+    """One person at a shared table: their session, the table and their terminal."""
+
+    stub: tb_grpc.TableServiceAsyncStub
+    token: str
+    table: tb.TableInfo
+    player_id: str
+    ask: Ask
+    say: Say
+    ascii_only: bool = False
+    #: Test mode only: the cards of the round this player's Deal Now deals.
+    forced_cards: tuple[str, ...] = ()
+    state: dict[str, Any] = field(default_factory=dict)
+    #: The newest event number the watcher has seen (it resumes after it).
+    last_seq: int | None = None
+    #: Seconds between reconnect attempts of the watcher.
+    retry_s: float = 0.5
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _synced: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def _md(self) -> tuple[tuple[str, str], ...]:
+        return (("authorization", f"Bearer {self.token}"),)
+
+    @property
+    def _cur(self) -> str:
+        return self.table.currency
+
+    # ------------------------------------------------------------------ watching
+
+    async def watch(self) -> None:
+        """Follow the table until cancelled: a snapshot first, then its events; after a
+        disconnect, resume from the last event number seen (nothing missed, nothing twice)."""
+        while True:
+            req = tb.WatchTableRequest(table_id=self.table.table_id)
+            if self.last_seq is not None:
+                req.from_seq = self.last_seq
+            call = self.stub.WatchTable(req, metadata=self._md)
+            try:
+                async for item in call:
+                    if item.HasField("snapshot"):
+                        self._take(item.snapshot)
+                        self.last_seq = item.snapshot.seq
+                        continue
+                    ev = item.event
+                    if self.last_seq is not None and ev.seq <= self.last_seq:
+                        continue
+                    self.last_seq = ev.seq
+                    line = render.table_event(ev.kind, json.loads(ev.payload_json), self._cur,
+                                              ascii_only=self.ascii_only)
+                    if line:
+                        self.say(f"  · {line}")
+                    self._changed.set()
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() in (grpc.StatusCode.UNAUTHENTICATED,
+                                  grpc.StatusCode.PERMISSION_DENIED,
+                                  grpc.StatusCode.NOT_FOUND):
+                    self.say(f"The table stopped the stream: {exc.details()}")
+                    return
+                self.say(f"  · connection lost ({exc.code().name}); resuming after event "
+                         f"{self.last_seq}…")
+            finally:
+                call.cancel()
+            await asyncio.sleep(self.retry_s)
+
+    def _take(self, snap: tb.TableSnapshot) -> None:
+        """A snapshot newer than what we have replaces it."""
+        if self.state and int(self.state.get("seq", 0)) > snap.seq:
+            return
+        self.state = json.loads(snap.state_json)
+        self._synced.set()
+
+    async def _refresh(self) -> None:
+        """A fresh snapshot (a short watch that reads only its first item)."""
+        call = self.stub.WatchTable(tb.WatchTableRequest(table_id=self.table.table_id),
+                                    metadata=self._md)
+        try:
+            async for item in call:
+                if item.HasField("snapshot"):
+                    self._take(item.snapshot)
+                break
+        except grpc.aio.AioRpcError:
+            pass
+        finally:
+            call.cancel()
+
+    async def redraw_on_change(self) -> None:
+        """Redraw the table shortly after events arrive (several at once draw once); between
+        events, count the open deadline down."""
+        told: set[tuple[str, int]] = set()
+        while True:
+            try:
+                async with asyncio.timeout(1.0):
+                    await self._changed.wait()
+            except TimeoutError:
+                self._count_down(told)
+                continue
+            await asyncio.sleep(0.15)
+            self._changed.clear()
+            await self._refresh()
+            self.draw()
+
+    def _count_down(self, told: set[tuple[str, int]]) -> None:
+        """A line when 10 and 5 seconds are left to bet or decide (once per deadline)."""
+        deadline, phase = self.state.get("deadline"), self.state.get("phase")
+        left = render.seconds_left(deadline, datetime.now(UTC))
+        if left not in (10, 5) or phase == "idle" or (str(deadline), left) in told:
+            return
+        told.add((str(deadline), left))
+        view = round_view(self.state, self._cur)
+        what = ("to bet" if phase == "betting" else "for insurance" if phase == "insurance"
+                else f"for seat {view.to_act.seat} to act"
+                if view is not None and view.HasField("to_act") else "")
+        self.say(f"  · {left} s left {what}".rstrip())
+
+    def draw(self) -> None:
+        """The table and, when something is ours to decide, the keys to type."""
+        view = round_view(self.state, self._cur)
+        self.say(render.shared_table(self.state, me=self.player_id, seats=self.table.seats,
+                                     currency=self._cur, view=view,
+                                     now=datetime.now(UTC), ascii_only=self.ascii_only))
+        hint = self._decision_hint(view)
+        if hint:
+            self.say(hint)
+
+    # ------------------------------------------------------------------ deciding
+
+    def my_seat(self) -> int | None:
+        return next((int(s["seat"]) for s in self.state.get("seats", [])
+                     if s["player_id"] == self.player_id), None)
+
+    def _open(self, view: bj.RoundView | None) -> tuple[int, int, list[bj.AllowedAction]]:
+        """(seat, hand, allowed) of our decision open now, or no decisions."""
+        mine = self.my_seat()
+        if view is None or mine is None:
+            return 0, 0, []
+        for box in view.boxes:
+            if box.seat == mine and box.insurance_allowed:
+                return mine, 0, list(box.insurance_allowed)
+        if view.HasField("to_act") and view.to_act.seat == mine:
+            for box in view.boxes:
+                if box.seat == mine:
+                    return mine, view.to_act.hand, list(box.hands[view.to_act.hand].allowed)
+        return 0, 0, []
+
+    def _decision_hint(self, view: bj.RoundView | None) -> str:
+        seat, hand, allowed = self._open(view)
+        parts = []
+        if allowed:
+            label = "insurance" if allowed[0].action in (bj.ACTION_INSURE,
+                                                         bj.ACTION_DECLINE_INSURANCE) \
+                else f"seat {seat} hand {hand + 1}"
+            parts.append(f"Your turn ({label}): {render.choices(allowed, self._cur)}")
+        if self.state.get("phase") == "insurance":
+            for b in self.state.get("behind", []):
+                if b["player_id"] == self.player_id and b.get("insurance") == "ask":
+                    parts.append(f"Insurance for your Bet Behind on seat {b['seat']}: "
+                                 f"ib {b['seat']} take, nb {b['seat']} decline")
+        return "\n".join(parts)
+
+    # ------------------------------------------------------------------ the loop
+
+    async def run(self) -> int:
+        """Watch the table and obey the player's commands until q (or input ends)."""
+        t = self.table
+        self.say(f"Table {t.table_id} ({t.variant_id}, {t.seats} seats): bets "
+                 f"{render.money(t.main_min, self._cur)} to {render.money(t.main_max, self._cur)}"
+                 f", betting {t.betting_seconds:g} s, decisions {t.decision_seconds:g} s.")
+        self.say(HELP)
+        watcher = asyncio.create_task(self.watch())
+        drawer = asyncio.create_task(self.redraw_on_change())
+        try:
+            try:
+                async with asyncio.timeout(10):
+                    await self._synced.wait()
+            except TimeoutError:
+                self.say(f"No view of table {t.table_id} after 10 s; check the RGS address "
+                         "and try again.")
+                return 1
+            self.draw()
+            while True:
+                try:
+                    line = await self._ask("> ")
+                except EOFError:
+                    break
+                words = line.strip().lower().split()
+                if words and words[0] in ("q", "quit", "exit"):
+                    break
+                try:
+                    await self.command(words)
+                except PlayError as exc:
+                    self.say(f"Refused: {exc} ({exc.reason or exc.code.name})")
+                except ValueError as exc:
+                    self.say(f"{exc}. Type ? for the commands.")
+        finally:
+            for task in (watcher, drawer):
+                task.cancel()
+            await asyncio.gather(watcher, drawer, return_exceptions=True)
+        self.say("bye")
+        return 0
+
+    async def _ask(self, prompt: str) -> str:
+        """``ask`` on a daemon thread, so the table keeps updating while the player types and
+        Ctrl-C never waits for a pending line."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[str] = loop.create_future()
+
+        def settle(value: str | None, exc: BaseException | None) -> None:
+            if done.done():
+                return
+            if exc is not None:
+                done.set_exception(exc)
+            else:
+                done.set_result(value or "")
+
+        def read() -> None:
+            try:
+                value = self.ask(prompt)
+            except BaseException as exc:  # EOFError, KeyboardInterrupt: the loop decides
+                loop.call_soon_threadsafe(settle, None, exc)
+            else:
+                loop.call_soon_threadsafe(settle, value, None)
+
+        threading.Thread(target=read, daemon=True, name="table-input").start()
+        return await done
+
+    async def command(self, words: list[str]) -> None:
+        """Carry out one typed command (ValueError: it is not one)."""
+        if not words:
+            self.draw()
+            return
+        head, rest = words[0], words[1:]
+        tid = self.table.table_id
+        if head in ("?", "help"):
+            self.say(HELP)
+        elif head == "sit":
+            seat = _int(rest, "sit N: the seat number")
+            await self._send(self.stub.TakeSeat,
+                             tb.TakeSeatRequest(request_id=_rid(), table_id=tid, seat=seat))
+        elif head == "leave":
+            mine = self.my_seat()
+            if mine is None:
+                raise ValueError("you have no seat here")
+            await self._send(self.stub.LeaveSeat,
+                             tb.LeaveSeatRequest(request_id=_rid(), table_id=tid, seat=mine))
+        elif head == "bet":
+            await self._bet(rest)
+        elif head == "behind":
+            await self._behind(rest)
+        elif head == "deal":
+            await self._send(self.stub.DealNow, tb.DealNowRequest(
+                request_id=_rid(), table_id=tid, forced_cards=list(self.forced_cards)))
+        elif head in ("ib", "nb"):
+            seat = _int(rest, f"{head} N: the seat you bet behind")
+            await self._send(self.stub.DecideInsurance, tb.DecideInsuranceRequest(
+                request_id=_rid(), table_id=tid, round_id=str(self.state.get("round_id", "")),
+                seat=seat, take=head == "ib", behind=True))
+        else:
+            await self._decide(head)
+
+    async def _bet(self, rest: list[str]) -> None:
+        seat = self.my_seat()
+        if seat is None:
+            raise ValueError("take a seat first (sit N), or bet behind another seat")
+        if not rest:
+            raise ValueError("bet AMOUNT: e.g. bet 10")
+        bet = tb.Bet(seat=seat, stake=render.parse_money(rest[0], self._cur))
+        opts = rest[1:]
+        if len(opts) % 2:
+            raise ValueError("side bets come as NAME AMOUNT pairs: pp 1, 21+3 1, 20+ 1")
+        for name, amount in zip(opts[::2], opts[1::2], strict=True):
+            if name not in _SIDES:
+                raise ValueError(f"{name!r} is not a side bet here (pp, 21+3, 20+)")
+            setattr(bet, _SIDES[name], render.parse_money(amount, self._cur))
+        await self._place(bet)
+
+    async def _behind(self, rest: list[str]) -> None:
+        if len(rest) < 2:
+            raise ValueError("behind N AMOUNT: e.g. behind 3 5")
+        bet = tb.Bet(seat=_int(rest, "behind N AMOUNT"), behind=True,
+                     stake=render.parse_money(rest[1], self._cur))
+        opts = iter(rest[2:])
+        for word in opts:
+            if word == "double":
+                bet.follow_double = True
+            elif word == "split":
+                bet.follow_split = True
+            elif word == "ins":
+                choice = next(opts, "")
+                if choice not in _INSURANCE:
+                    raise ValueError("ins takes never, always or ask")
+                bet.insurance = _INSURANCE[choice]
+            else:
+                raise ValueError(f"{word!r}: the presets are double, split, ins never|always|ask")
+        await self._place(bet)
+
+    async def _place(self, bet: tb.Bet) -> None:
+        got = await self._send(self.stub.PlaceBets, tb.PlaceBetsRequest(
+            request_id=_rid(), table_id=self.table.table_id, bets=[bet]))
+        balance = (f" Balance {render.money(got.result.balance, self._cur)}."
+                   if got.result.HasField("balance") else "")
+        self.say(f"Bet taken.{balance}")
+
+    async def _decide(self, key: str) -> None:
+        view = round_view(self.state, self._cur)
+        seat, hand, allowed = self._open(view)
+        by_key = {render.ACTION_KEYS[a.action]: a for a in allowed}
+        chosen = by_key.get(key)
+        if chosen is None:
+            keys = f"; now: {', '.join(by_key)}" if by_key else ""
+            raise ValueError(f"{key!r} is not a command{keys}")
+        rid = str(self.state.get("round_id", ""))
+        if chosen.action in (bj.ACTION_INSURE, bj.ACTION_DECLINE_INSURANCE):
+            await self._send(self.stub.DecideInsurance, tb.DecideInsuranceRequest(
+                request_id=_rid(), table_id=self.table.table_id, round_id=rid, seat=seat,
+                take=chosen.action == bj.ACTION_INSURE))
+            return
+        name = bj.Action.Name(chosen.action).removeprefix("ACTION_").lower()
+        await self._send(self.stub.Act, tb.ActRequest(
+            request_id=_rid(), table_id=self.table.table_id, round_id=rid, seat=seat,
+            hand=hand, action=name))
+
+    async def _send(self, rpc: Any, request: Any) -> Any:
+        """Call with the session token, retrying the same request id when retryable; the
+        answer's snapshot becomes the table we show."""
+        for attempt in range(4):
+            try:
+                got = await rpc(request, metadata=self._md, timeout=15)
+                break
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.ABORTED,
+                                  grpc.StatusCode.DEADLINE_EXCEEDED) and attempt < 3:
+                    await asyncio.sleep(0.2 * 2**attempt)
+                    continue
+                raise refusal(exc) from None
+        self._take(got.result.snapshot)
+        self._changed.set()
+        return got
+
+
+def _rid() -> str:
+    return uuid.uuid4().hex
+
+
+def _int(words: list[str], usage: str) -> int:
+    if not words or not words[0].isdigit():
+        raise ValueError(usage)
+    return int(words[0])

@@ -1,0 +1,177 @@
+"""``rgs play --table`` as two people use it: two terminal processes (players of two operators,
+on two RGS replicas) at one vip-platinum table, driven by scripted keystrokes; every wallet
+asserted to the cent against the round's results.
+
+The round: A (dev-operator, seat 1) bets 10.00 + Perfect Pairs 1.00 and doubles 11 onto 21;
+B (other-operator, seat 3) bets 20.00, bets 10.00 behind seat 1 following doubles, and stands
+on 19. The dealer's 16 draws a ten and busts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from e2e_servers import ROOT
+from test_tables_e2e import CARDS, START, WALLET_AUTH, Tables, _table, tables_stack
+
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
+from support.databases import DatabaseTemplates
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+TABLE = "vip-cli"
+KEYS = {"dev-operator": ("demo-casino", "rgs-dev-operator-key"),
+        "other-operator": ("other-casino", "rgs-other-operator-key")}
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def tstack(database_templates: DatabaseTemplates, tmp_path_factory: Any
+                 ) -> AsyncIterator[Tables]:
+    async with tables_stack(database_templates, Path(tmp_path_factory.mktemp("tcli")),
+                            [_table(TABLE, betting_s=60.0, decision_s=30.0)]) as t:
+        yield t
+
+
+class Terminal:
+    """A ``rgs play --table`` process: keystrokes in, its screen (stdout) collected."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.screen = ""
+        self._seen = 0
+        self._grew = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.proc.stdout is not None
+        while chunk := await self.proc.stdout.read(4096):
+            self.screen += chunk.decode()
+            self._grew.set()
+
+    async def expect(self, pattern: str, timeout: float = 20.0) -> str:
+        """Wait until ``pattern`` (a regex) shows after what was already expected."""
+        async with asyncio.timeout(timeout):
+            while True:
+                m = re.compile(pattern).search(self.screen, self._seen)
+                if m:
+                    self._seen = m.end()
+                    return m.group(0)
+                self._grew.clear()
+                await self._grew.wait()
+
+    async def type(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        await self.proc.stdin.drain()
+
+    async def close(self) -> int:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            await self.type("q")
+        async with asyncio.timeout(15):
+            code = await self.proc.wait()
+        await self._reader
+        return code
+
+
+async def _terminal(t: Tables, replica: int, operator: str, pid: str,
+                    forced: tuple[str, ...] = (), table: str = TABLE) -> Terminal:
+    await t.controls[operator].CreatePlayer(sandbox_pb2.CreatePlayerRequest(
+        player=sandbox_pb2.Player(player_id=pid, currency="EUR", balance=START)),
+        metadata=WALLET_AUTH[operator])
+    brand, key = KEYS[operator]
+    args = ["-m", "rgs", "play", "--table", *([table] if table else []),
+            "--address", t.stack.replicas[replica].target, "--brand", brand,
+            "--operator-key", key, "--player", pid, "--ascii"]
+    if forced:
+        args += ["--forced-cards", ",".join(forced)]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "services"), "PYTHONUNBUFFERED": "1"})
+    return Terminal(proc)
+
+
+async def _balance(t: Tables, operator: str, pid: str) -> int:
+    got = await t.controls[operator].GetPlayer(sandbox_pb2.GetPlayerRequest(player_id=pid),
+                                               metadata=WALLET_AUTH[operator])
+    return int(got.player.balance)
+
+
+async def test_two_terminals_play_one_table_round_to_the_cent(tstack: Tables) -> None:
+    t = tstack
+    a = await _terminal(t, 0, "dev-operator", "cli-a", tuple(CARDS))
+    b = await _terminal(t, 1, "other-operator", "cli-b")
+    try:
+        await a.expect(r"Table vip-cli \(vip-platinum, 7 seats\)")
+        await b.expect(r"Seat 7: \(free\)")
+        await a.type("sit 1")
+        await b.expect(r"cli-a sits at seat 1")
+        await b.type("sit 3")
+        await a.expect(r"cli-b sits at seat 3")
+        await a.type("bet 10 pp 1")
+        await a.expect(r"Bet taken\.")
+        await b.expect(r"cli-a bets 10\.00 EUR on seat 1")
+        await b.type("bet 20")
+        await b.type("behind 1 10 double")
+        await a.expect(r"cli-b bets 10\.00 EUR behind seat 1")
+        # A's screen shows every seat's bets and the Bet Behind with its presets.
+        await a.type("")
+        await a.expect(r"Seat 1: cli-a \(you\)  bet 10\.00 EUR \+ PP 1\.00 EUR\n"
+                       r" +behind: cli-b 10\.00 EUR \(follows doubles, insurance never\)\n"
+                       r"(.*\n)? +Seat 3: cli-b  bet 20\.00 EUR")
+        await a.type("deal")
+        await b.expect(r"cli-a \(seat 1\) pressed Deal Now")
+        await b.type("deal")
+        # A's turn: the legal actions with their costs; A doubles.
+        await a.expect(r"Your turn \(seat 1 hand 1\): \[h\] hit  \[s\] stand  "
+                       r"\[d\] double \(10\.00 EUR\)")
+        await a.type("d")
+        await b.expect(r"Seat 1 hand 1: double")
+        await b.expect(r"A Bet Behind on seat 1 follows: \+10\.00 EUR")
+        await b.expect(r"Your turn \(seat 3 hand 1\): \[h\] hit  \[s\] stand")
+        await b.type("s")
+        await a.expect(r"Seat 3 hand 1: stand")
+        await a.expect(r"Dealer turns over 7S")
+        await a.expect(r"Dealer gets 10C")  # 16 draws a ten and busts
+        done_a = await a.expect(r"Round over: [^\n]*")
+        done_b = await b.expect(r"Round over: [^\n]*")
+        assert done_a == done_b
+        assert "cli-a staked 21.00 EUR paid 40.00 EUR" in done_a
+        assert "cli-b staked 40.00 EUR paid 80.00 EUR" in done_a
+        # Both screens saw the other seat's hands settle.
+        for term in (a, b):
+            assert "Seat 1 hand 1: win → 40.00 EUR" in term.screen
+            assert "Seat 3 hand 1: win → 40.00 EUR" in term.screen
+    finally:
+        codes = [await a.close(), await b.close()]
+        print("---- A\n" + a.screen + "\n---- B\n" + b.screen)  # shown when the test fails
+    assert codes == [0, 0], a.screen[-2000:] + b.screen[-2000:]
+    # A: -10 -1 (Perfect Pairs lost) -10 (double), +40. B: -20 -10 behind -10 follow, +40 +40.
+    assert await _balance(t, "dev-operator", "cli-a") == START - 2100 + 4000
+    assert await _balance(t, "other-operator", "cli-b") == START - 4000 + 8000
+
+
+async def test_play_table_without_an_id_lists_the_tables_and_a_wrong_id_says_what_to_do(
+        tstack: Tables) -> None:
+    t = tstack
+    term = await _terminal(t, 1, "dev-operator", "cli-list", table="")
+    await term.expect(r"vip-cli  vip-platinum  7 seats  EUR  bets 10\.00 EUR to 5,000\.00 EUR")
+    await term.expect(r"Sit at one with: rgs play --table TABLE_ID")
+    assert await term.close() == 0
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "rgs", "play", "--table", "vip-nope", "--address",
+        t.stack.replicas[0].target, "--player", "cli-list", stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "services")})
+    out, _ = await proc.communicate()
+    assert proc.returncode != 0
+    assert "'vip-nope' is not a table of demo-casino; its tables: vip-cli" in out.decode()
