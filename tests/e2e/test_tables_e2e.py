@@ -362,3 +362,44 @@ async def test_the_electronic_table_plays_its_stations_and_has_no_bet_behind(
                for r in json.loads(seen[-1].payload_json)["results"]}
     assert results == {a.pid: (500, 0), b.pid: (700, 0)}
     await _until(lambda: _balances(t, a, b), (START - 500, START - 700))
+
+
+def _error_reason(err: grpc.aio.AioRpcError) -> str:
+    from google.rpc import error_details_pb2, status_pb2
+    for key, value in err.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            for d in status_pb2.Status.FromString(value).details:
+                info = error_details_pb2.ErrorInfo()
+                if d.Unpack(info):
+                    return str(info.reason)
+    return ""
+
+
+async def test_an_operator_lists_the_tables_its_brands_offer_and_no_others(
+        te2e: Tables) -> None:
+    stub = te2e.tables[1]
+    dev = await stub.ListOperatorTables(tb.ListOperatorTablesRequest(), metadata=DEV)
+    assert {x.table_id: (x.variant_id, x.seats, list(x.brand_ids)) for x in dev.tables} == {
+        "vip-e2e": ("vip-platinum", 7, ["demo-casino"]),
+        "vip-insurance": ("vip-platinum", 7, ["demo-casino"]),
+        "vip-resume": ("vip-platinum", 7, ["demo-casino"]),
+        "electronic-e2e": ("electronic-h17", 5, ["demo-casino"])}
+    assert (dev.tables[0].main_min, dev.tables[0].main_max) == (1000, 500000)
+    other = await stub.ListOperatorTables(tb.ListOperatorTablesRequest(), metadata=OTHER)
+    # The electronic table is demo-casino's alone; the other operator never sees it.
+    assert {x.table_id: list(x.brand_ids) for x in other.tables} == {
+        "vip-e2e": ["other-casino"], "vip-insurance": ["other-casino"],
+        "vip-resume": ["other-casino"]}
+    one = await stub.ListOperatorTables(tb.ListOperatorTablesRequest(brand_id="other-casino"),
+                                        metadata=OTHER)
+    assert one == other
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await stub.ListOperatorTables(tb.ListOperatorTablesRequest(brand_id="demo-casino"),
+                                      metadata=OTHER)  # another operator's brand
+    assert err.value.code() is grpc.StatusCode.NOT_FOUND
+    assert _error_reason(err.value) == "BRAND_NOT_FOUND"
+    player = await _player(te2e, "dev-operator")
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await stub.ListOperatorTables(tb.ListOperatorTablesRequest(), metadata=player.md)
+    assert err.value.code() is grpc.StatusCode.UNAUTHENTICATED
+    assert _error_reason(err.value) == "INVALID_API_KEY"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import grpc
@@ -23,7 +23,14 @@ from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.service.backoffice import BackOffice
 from rgs.service.errors import InvalidRequest
 from rgs.service.play import GameService
-from rgs.service.tables.model import BehindInsurance, BetCommand, TableAct, TableAnswer, TableEvent
+from rgs.service.tables.model import (
+    BehindInsurance,
+    BetCommand,
+    TableAct,
+    TableAnswer,
+    TableConfig,
+    TableEvent,
+)
 from rgs.service.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -60,6 +67,14 @@ def _action(text: str) -> Action:
                              reason="INVALID_ACTION", field="action") from None
 
 
+def _table_info(c: TableConfig, *, brands: Sequence[str] = ()) -> tb.TableInfo:
+    return tb.TableInfo(table_id=c.id, variant_id=c.variant, seats=c.seats, currency=c.currency,
+                        main_min=c.limits.main_min, main_max=c.limits.main_max,
+                        side_min=c.limits.side_min, side_max=c.limits.side_max,
+                        betting_seconds=c.betting_s, decision_seconds=c.decision_s,
+                        brand_ids=brands)
+
+
 class TableCalls:
     """The table calls: players with their session token (and, from a browser, an origin their
     brand allows), recall with the operator's key. One method per RPC."""
@@ -74,12 +89,17 @@ class TableCalls:
         """The tables the session's brand offers."""
         session = await player_session(self._game, caller, request)
         return tb.ListTablesResponse(tables=[
-            tb.TableInfo(table_id=c.id, variant_id=c.variant, seats=c.seats,
-                         currency=c.currency, main_min=c.limits.main_min,
-                         main_max=c.limits.main_max, side_min=c.limits.side_min,
-                         side_max=c.limits.side_max, betting_seconds=c.betting_s,
-                         decision_seconds=c.decision_s)
-            for c in self._tables.tables_for_brands([session.brand_id])])
+            _table_info(c) for c in self._tables.tables_for_brands([session.brand_id])])
+
+    async def ListOperatorTables(self, caller: Caller, request: tb.ListOperatorTablesRequest
+                                 ) -> tb.ListOperatorTablesResponse:
+        """The tables the operator's brands (or one of them) offer."""
+        check_strings(request)
+        operator = await self._office.authenticate(bearer_secret(caller.authorization))
+        brands = self._office.brands_of(operator, request.brand_id)
+        return tb.ListOperatorTablesResponse(tables=[
+            _table_info(c, brands=[b for b in c.brands if b in brands])
+            for c in self._tables.tables_for_brands(brands)])
 
     async def TakeSeat(self, caller: Caller, request: tb.TakeSeatRequest
                        ) -> tb.TakeSeatResponse:

@@ -104,6 +104,13 @@ class BackOffice:
             raise NotFound(f"no brand {preview(brand_id)}", reason="BRAND_NOT_FOUND")
         return brand
 
+    def brands_of(self, operator_id: str, brand_id: str = "") -> list[str]:
+        """The operator's brand ids: ``brand_id`` alone when given (NotFound unless it is the
+        operator's), else all of them."""
+        if brand_id:
+            return [self._brand(operator_id, brand_id).id]
+        return [b.id for b in self._brands.values() if b.operator_id == operator_id]
+
     async def create_session(self, operator_id: str, cmd: CreateSessionCommand) -> NewSession:
         """Open a session for a player of one of the operator's brands."""
         check_request_id(cmd.request_id)

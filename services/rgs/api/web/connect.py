@@ -46,7 +46,8 @@ log = logging.getLogger(__name__)
 SERVICE: ServiceDescriptor = blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"]
 """The player service (the operator service stays native gRPC only)."""
 TABLE_SERVICE: ServiceDescriptor = table_pb2.DESCRIPTOR.services_by_name["TableService"]
-"""The shared tables' service (its operator call, GetTableRound, stays native gRPC only)."""
+"""The shared tables' service (its operator calls, GetTableRound and ListOperatorTables, stay
+native gRPC only)."""
 
 #: gRPC status code → Connect code (the same names; Connect spells CANCELLED with one L).
 CONNECT_CODES: Mapping[grpc.StatusCode, Code] = {
@@ -58,7 +59,7 @@ CONNECT_CODES: Mapping[grpc.StatusCode, Code] = {
 #: Methods that change nothing: a browser may call them with GET (cacheable by URL).
 _READ_ONLY = frozenset({"ListVariants", "GetBalance", "GetRound", "ListTables"})
 #: Operators' calls: never served to a browser.
-_OPERATOR_ONLY = frozenset({"GetTableRound"})
+_OPERATOR_ONLY = frozenset({"GetTableRound", "ListOperatorTables"})
 
 
 class WebError(ConnectError):

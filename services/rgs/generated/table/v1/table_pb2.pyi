@@ -84,6 +84,7 @@ class TableInfo(_message.Message):
     SIDE_MAX_FIELD_NUMBER: _builtins.int
     BETTING_SECONDS_FIELD_NUMBER: _builtins.int
     DECISION_SECONDS_FIELD_NUMBER: _builtins.int
+    BRAND_IDS_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     variant_id: _builtins.str
     seats: _builtins.int
@@ -94,6 +95,10 @@ class TableInfo(_message.Message):
     side_max: _builtins.int
     betting_seconds: _builtins.float
     decision_seconds: _builtins.float
+    @_builtins.property
+    def brand_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """ListOperatorTables only: the calling operator's brands that offer the table."""
+
     def __init__(
         self,
         *,
@@ -107,14 +112,55 @@ class TableInfo(_message.Message):
         side_max: _builtins.int = ...,
         betting_seconds: _builtins.float = ...,
         decision_seconds: _builtins.float = ...,
+        brand_ids: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["betting_seconds", b"betting_seconds", "currency", b"currency", "decision_seconds", b"decision_seconds", "main_max", b"main_max", "main_min", b"main_min", "seats", b"seats", "side_max", b"side_max", "side_min", b"side_min", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["betting_seconds", b"betting_seconds", "brand_ids", b"brand_ids", "currency", b"currency", "decision_seconds", b"decision_seconds", "main_max", b"main_max", "main_min", b"main_min", "seats", b"seats", "side_max", b"side_max", "side_min", b"side_min", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TableInfo: _TypeAlias = TableInfo  # noqa: Y015
+
+@_typing.final
+class ListOperatorTablesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    brand_id: _builtins.str
+    """One of the operator's brands; empty: all of them."""
+    def __init__(
+        self,
+        *,
+        brand_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListOperatorTablesRequest: _TypeAlias = ListOperatorTablesRequest  # noqa: Y015
+
+@_typing.final
+class ListOperatorTablesResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def tables(self) -> _containers.RepeatedCompositeFieldContainer[Global___TableInfo]: ...
+    def __init__(
+        self,
+        *,
+        tables: _abc.Iterable[Global___TableInfo] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tables", b"tables"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListOperatorTablesResponse: _TypeAlias = ListOperatorTablesResponse  # noqa: Y015
 
 @_typing.final
 class ListTablesResponse(_message.Message):

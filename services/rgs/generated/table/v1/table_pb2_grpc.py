@@ -80,6 +80,11 @@ class TableServiceStub:
                 request_serializer=rgs_dot_table_dot_v1_dot_table__pb2.GetTableRoundRequest.SerializeToString,
                 response_deserializer=rgs_dot_table_dot_v1_dot_table__pb2.GetTableRoundResponse.FromString,
                 _registered_method=True)
+        self.ListOperatorTables = channel.unary_unary(
+                '/rgs.table.v1.TableService/ListOperatorTables',
+                request_serializer=rgs_dot_table_dot_v1_dot_table__pb2.ListOperatorTablesRequest.SerializeToString,
+                response_deserializer=rgs_dot_table_dot_v1_dot_table__pb2.ListOperatorTablesResponse.FromString,
+                _registered_method=True)
 
 
 class TableServiceServicer:
@@ -153,6 +158,14 @@ class TableServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListOperatorTables(self, request, context):
+        """ListOperatorTables (operator API key): the tables the operator's brands offer (or one
+        brand's, with `brand_id`), each with which of the operator's brands offer it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TableServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -200,6 +213,11 @@ def add_TableServiceServicer_to_server(servicer, server):
                     servicer.GetTableRound,
                     request_deserializer=rgs_dot_table_dot_v1_dot_table__pb2.GetTableRoundRequest.FromString,
                     response_serializer=rgs_dot_table_dot_v1_dot_table__pb2.GetTableRoundResponse.SerializeToString,
+            ),
+            'ListOperatorTables': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListOperatorTables,
+                    request_deserializer=rgs_dot_table_dot_v1_dot_table__pb2.ListOperatorTablesRequest.FromString,
+                    response_serializer=rgs_dot_table_dot_v1_dot_table__pb2.ListOperatorTablesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -446,6 +464,33 @@ class TableService:
             '/rgs.table.v1.TableService/GetTableRound',
             rgs_dot_table_dot_v1_dot_table__pb2.GetTableRoundRequest.SerializeToString,
             rgs_dot_table_dot_v1_dot_table__pb2.GetTableRoundResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListOperatorTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.table.v1.TableService/ListOperatorTables',
+            rgs_dot_table_dot_v1_dot_table__pb2.ListOperatorTablesRequest.SerializeToString,
+            rgs_dot_table_dot_v1_dot_table__pb2.ListOperatorTablesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -73,6 +73,10 @@ class TableServiceStub:
     """GetTableRound (operator API key): a table round with every player's stakes and results;
     the money shown is the calling operator's own players' only.
     """
+    ListOperatorTables: _grpc.UnaryUnaryMultiCallable[_table_pb2.ListOperatorTablesRequest, _table_pb2.ListOperatorTablesResponse]
+    """ListOperatorTables (operator API key): the tables the operator's brands offer (or one
+    brand's, with `brand_id`), each with which of the operator's brands offer it.
+    """
 
 @_typing.type_check_only
 class TableServiceAsyncStub(TableServiceStub):
@@ -103,6 +107,10 @@ class TableServiceAsyncStub(TableServiceStub):
     GetTableRound: _aio.UnaryUnaryMultiCallable[_table_pb2.GetTableRoundRequest, _table_pb2.GetTableRoundResponse]  # type: ignore[assignment]
     """GetTableRound (operator API key): a table round with every player's stakes and results;
     the money shown is the calling operator's own players' only.
+    """
+    ListOperatorTables: _aio.UnaryUnaryMultiCallable[_table_pb2.ListOperatorTablesRequest, _table_pb2.ListOperatorTablesResponse]  # type: ignore[assignment]
+    """ListOperatorTables (operator API key): the tables the operator's brands offer (or one
+    brand's, with `brand_id`), each with which of the operator's brands offer it.
     """
 
 class TableServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -185,6 +193,16 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_table_pb2.GetTableRoundResponse, _abc.Awaitable[_table_pb2.GetTableRoundResponse]]:
         """GetTableRound (operator API key): a table round with every player's stakes and results;
         the money shown is the calling operator's own players' only.
+        """
+
+    @_abc_1.abstractmethod
+    def ListOperatorTables(
+        self,
+        request: _table_pb2.ListOperatorTablesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_table_pb2.ListOperatorTablesResponse, _abc.Awaitable[_table_pb2.ListOperatorTablesResponse]]:
+        """ListOperatorTables (operator API key): the tables the operator's brands offer (or one
+        brand's, with `brand_id`), each with which of the operator's brands offer it.
         """
 
 def add_TableServiceServicer_to_server(servicer: TableServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

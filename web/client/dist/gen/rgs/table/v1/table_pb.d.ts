@@ -57,12 +57,48 @@ export type TableInfo = Message<"rgs.table.v1.TableInfo"> & {
      * @generated from field: double decision_seconds = 10;
      */
     decisionSeconds: number;
+    /**
+     * ListOperatorTables only: the calling operator's brands that offer the table.
+     *
+     * @generated from field: repeated string brand_ids = 11;
+     */
+    brandIds: string[];
 };
 /**
  * Describes the message rgs.table.v1.TableInfo.
  * Use `create(TableInfoSchema)` to create a new message.
  */
 export declare const TableInfoSchema: GenMessage<TableInfo>;
+/**
+ * @generated from message rgs.table.v1.ListOperatorTablesRequest
+ */
+export type ListOperatorTablesRequest = Message<"rgs.table.v1.ListOperatorTablesRequest"> & {
+    /**
+     * One of the operator's brands; empty: all of them.
+     *
+     * @generated from field: string brand_id = 1;
+     */
+    brandId: string;
+};
+/**
+ * Describes the message rgs.table.v1.ListOperatorTablesRequest.
+ * Use `create(ListOperatorTablesRequestSchema)` to create a new message.
+ */
+export declare const ListOperatorTablesRequestSchema: GenMessage<ListOperatorTablesRequest>;
+/**
+ * @generated from message rgs.table.v1.ListOperatorTablesResponse
+ */
+export type ListOperatorTablesResponse = Message<"rgs.table.v1.ListOperatorTablesResponse"> & {
+    /**
+     * @generated from field: repeated rgs.table.v1.TableInfo tables = 1;
+     */
+    tables: TableInfo[];
+};
+/**
+ * Describes the message rgs.table.v1.ListOperatorTablesResponse.
+ * Use `create(ListOperatorTablesResponseSchema)` to create a new message.
+ */
+export declare const ListOperatorTablesResponseSchema: GenMessage<ListOperatorTablesResponse>;
 /**
  * @generated from message rgs.table.v1.ListTablesResponse
  */
@@ -703,5 +739,16 @@ export declare const TableService: GenService<{
         methodKind: "unary";
         input: typeof GetTableRoundRequestSchema;
         output: typeof GetTableRoundResponseSchema;
+    };
+    /**
+     * ListOperatorTables (operator API key): the tables the operator's brands offer (or one
+     * brand's, with `brand_id`), each with which of the operator's brands offer it.
+     *
+     * @generated from rpc rgs.table.v1.TableService.ListOperatorTables
+     */
+    listOperatorTables: {
+        methodKind: "unary";
+        input: typeof ListOperatorTablesRequestSchema;
+        output: typeof ListOperatorTablesResponseSchema;
     };
 }>;

@@ -5,7 +5,7 @@ import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf
 /**
  * Describes the file rgs/table/v1/table.proto.
  */
-export const file_rgs_table_v1_table = /*@__PURE__*/ fileDesc("ChhyZ3MvdGFibGUvdjEvdGFibGUucHJvdG8SDHJncy50YWJsZS52MSITChFMaXN0VGFibGVzUmVxdWVzdCLNAQoJVGFibGVJbmZvEhAKCHRhYmxlX2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSDQoFc2VhdHMYAyABKAUSEAoIY3VycmVuY3kYBCABKAkSEAoIbWFpbl9taW4YBSABKAMSEAoIbWFpbl9tYXgYBiABKAMSEAoIc2lkZV9taW4YByABKAMSEAoIc2lkZV9tYXgYCCABKAMSFwoPYmV0dGluZ19zZWNvbmRzGAkgASgBEhgKEGRlY2lzaW9uX3NlY29uZHMYCiABKAEiPQoSTGlzdFRhYmxlc1Jlc3BvbnNlEicKBnRhYmxlcxgBIAMoCzIXLnJncy50YWJsZS52MS5UYWJsZUluZm8iSQoRV2F0Y2hUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSFQoIZnJvbV9zZXEYAiABKANIAIgBAUILCglfZnJvbV9zZXEiPQoKVGFibGVFdmVudBILCgNzZXEYASABKAMSDAoEa2luZBgCIAEoCRIUCgxwYXlsb2FkX2pzb24YAyABKAkiMAoNVGFibGVTbmFwc2hvdBILCgNzZXEYASABKAMSEgoKc3RhdGVfanNvbhgCIAEoCSJ4ChJXYXRjaFRhYmxlUmVzcG9uc2USLwoIc25hcHNob3QYASABKAsyGy5yZ3MudGFibGUudjEuVGFibGVTbmFwc2hvdEgAEikKBWV2ZW50GAIgASgLMhgucmdzLnRhYmxlLnYxLlRhYmxlRXZlbnRIAEIGCgRpdGVtIkUKD1Rha2VTZWF0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBHNlYXQYAyABKAUiRgoQTGVhdmVTZWF0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBHNlYXQYAyABKAUi3AEKA0JldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhUKDXBlcmZlY3RfcGFpcnMYAyABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAQgASgDEhMKC3R3ZW50eV9wbHVzGAUgASgDEg4KBmJlaGluZBgGIAEoCBIVCg1mb2xsb3dfZG91YmxlGAcgASgIEhQKDGZvbGxvd19zcGxpdBgIIAEoCBIwCglpbnN1cmFuY2UYCSABKA4yHS5yZ3MudGFibGUudjEuQmVoaW5kSW5zdXJhbmNlIlkKEFBsYWNlQmV0c1JlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIfCgRiZXRzGAMgAygLMhEucmdzLnRhYmxlLnYxLkJldCJMCg5EZWFsTm93UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEhQKDGZvcmNlZF9jYXJkcxgDIAMoCSJwCgpBY3RSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSEAoIcm91bmRfaWQYAyABKAkSDAoEc2VhdBgEIAEoBRIMCgRoYW5kGAUgASgFEg4KBmFjdGlvbhgGIAEoCSJ8ChZEZWNpZGVJbnN1cmFuY2VSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSEAoIcm91bmRfaWQYAyABKAkSDAoEc2VhdBgEIAEoBRIMCgR0YWtlGAUgASgIEg4KBmJlaGluZBgGIAEoCCJyChJUYWJsZUNvbW1hbmRSZXN1bHQSCwoDc2VxGAEgASgDEhQKB2JhbGFuY2UYAiABKANIAIgBARItCghzbmFwc2hvdBgDIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZVNuYXBzaG90QgoKCF9iYWxhbmNlIkQKEFRha2VTZWF0UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJFChFMZWF2ZVNlYXRSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IkUKEVBsYWNlQmV0c1Jlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiQwoPRGVhbE5vd1Jlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiPwoLQWN0UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJLChdEZWNpZGVJbnN1cmFuY2VSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IjoKFEdldFRhYmxlUm91bmRSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJIj4KC1BsYXllclNoYXJlEhEKCXBsYXllcl9pZBgBIAEoCRIOCgZzdGFrZWQYAiABKAMSDAoEcGFpZBgDIAEoAyKgAQoVR2V0VGFibGVSb3VuZFJlc3BvbnNlEhAKCHJvdW5kX2lkGAEgASgJEhAKCHJvdW5kX25vGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSDgoGc3RhdHVzGAQgASgJEhMKC2V2ZW50c19qc29uGAUgASgJEioKB3BsYXllcnMYBiADKAsyGS5yZ3MudGFibGUudjEuUGxheWVyU2hhcmUqhgEKD0JlaGluZEluc3VyYW5jZRIgChxCRUhJTkRfSU5TVVJBTkNFX1VOU1BFQ0lGSUVEEAASGgoWQkVISU5EX0lOU1VSQU5DRV9ORVZFUhABEhsKF0JFSElORF9JTlNVUkFOQ0VfQUxXQVlTEAISGAoUQkVISU5EX0lOU1VSQU5DRV9BU0sQAzLXBQoMVGFibGVTZXJ2aWNlEk8KCkxpc3RUYWJsZXMSHy5yZ3MudGFibGUudjEuTGlzdFRhYmxlc1JlcXVlc3QaIC5yZ3MudGFibGUudjEuTGlzdFRhYmxlc1Jlc3BvbnNlElEKCldhdGNoVGFibGUSHy5yZ3MudGFibGUudjEuV2F0Y2hUYWJsZVJlcXVlc3QaIC5yZ3MudGFibGUudjEuV2F0Y2hUYWJsZVJlc3BvbnNlMAESSQoIVGFrZVNlYXQSHS5yZ3MudGFibGUudjEuVGFrZVNlYXRSZXF1ZXN0Gh4ucmdzLnRhYmxlLnYxLlRha2VTZWF0UmVzcG9uc2USTAoJTGVhdmVTZWF0Eh4ucmdzLnRhYmxlLnYxLkxlYXZlU2VhdFJlcXVlc3QaHy5yZ3MudGFibGUudjEuTGVhdmVTZWF0UmVzcG9uc2USTAoJUGxhY2VCZXRzEh4ucmdzLnRhYmxlLnYxLlBsYWNlQmV0c1JlcXVlc3QaHy5yZ3MudGFibGUudjEuUGxhY2VCZXRzUmVzcG9uc2USRgoHRGVhbE5vdxIcLnJncy50YWJsZS52MS5EZWFsTm93UmVxdWVzdBodLnJncy50YWJsZS52MS5EZWFsTm93UmVzcG9uc2USOgoDQWN0EhgucmdzLnRhYmxlLnYxLkFjdFJlcXVlc3QaGS5yZ3MudGFibGUudjEuQWN0UmVzcG9uc2USXgoPRGVjaWRlSW5zdXJhbmNlEiQucmdzLnRhYmxlLnYxLkRlY2lkZUluc3VyYW5jZVJlcXVlc3QaJS5yZ3MudGFibGUudjEuRGVjaWRlSW5zdXJhbmNlUmVzcG9uc2USWAoNR2V0VGFibGVSb3VuZBIiLnJncy50YWJsZS52MS5HZXRUYWJsZVJvdW5kUmVxdWVzdBojLnJncy50YWJsZS52MS5HZXRUYWJsZVJvdW5kUmVzcG9uc2ViBnByb3RvMw");
+export const file_rgs_table_v1_table = /*@__PURE__*/ fileDesc("ChhyZ3MvdGFibGUvdjEvdGFibGUucHJvdG8SDHJncy50YWJsZS52MSITChFMaXN0VGFibGVzUmVxdWVzdCLgAQoJVGFibGVJbmZvEhAKCHRhYmxlX2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSDQoFc2VhdHMYAyABKAUSEAoIY3VycmVuY3kYBCABKAkSEAoIbWFpbl9taW4YBSABKAMSEAoIbWFpbl9tYXgYBiABKAMSEAoIc2lkZV9taW4YByABKAMSEAoIc2lkZV9tYXgYCCABKAMSFwoPYmV0dGluZ19zZWNvbmRzGAkgASgBEhgKEGRlY2lzaW9uX3NlY29uZHMYCiABKAESEQoJYnJhbmRfaWRzGAsgAygJIi0KGUxpc3RPcGVyYXRvclRhYmxlc1JlcXVlc3QSEAoIYnJhbmRfaWQYASABKAkiRQoaTGlzdE9wZXJhdG9yVGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyI9ChJMaXN0VGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyJJChFXYXRjaFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIVCghmcm9tX3NlcRgCIAEoA0gAiAEBQgsKCV9mcm9tX3NlcSI9CgpUYWJsZUV2ZW50EgsKA3NlcRgBIAEoAxIMCgRraW5kGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCSIwCg1UYWJsZVNuYXBzaG90EgsKA3NlcRgBIAEoAxISCgpzdGF0ZV9qc29uGAIgASgJIngKEldhdGNoVGFibGVSZXNwb25zZRIvCghzbmFwc2hvdBgBIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZVNuYXBzaG90SAASKQoFZXZlbnQYAiABKAsyGC5yZ3MudGFibGUudjEuVGFibGVFdmVudEgAQgYKBGl0ZW0iRQoPVGFrZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSJGChBMZWF2ZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSLcAQoDQmV0EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSFQoNcGVyZmVjdF9wYWlycxgDIAEoAxIdChV0d2VudHlfb25lX3BsdXNfdGhyZWUYBCABKAMSEwoLdHdlbnR5X3BsdXMYBSABKAMSDgoGYmVoaW5kGAYgASgIEhUKDWZvbGxvd19kb3VibGUYByABKAgSFAoMZm9sbG93X3NwbGl0GAggASgIEjAKCWluc3VyYW5jZRgJIAEoDjIdLnJncy50YWJsZS52MS5CZWhpbmRJbnN1cmFuY2UiWQoQUGxhY2VCZXRzUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEh8KBGJldHMYAyADKAsyES5yZ3MudGFibGUudjEuQmV0IkwKDkRlYWxOb3dSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSFAoMZm9yY2VkX2NhcmRzGAMgAygJInAKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSDgoGYWN0aW9uGAYgASgJInwKFkRlY2lkZUluc3VyYW5jZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBHRha2UYBSABKAgSDgoGYmVoaW5kGAYgASgIInIKElRhYmxlQ29tbWFuZFJlc3VsdBILCgNzZXEYASABKAMSFAoHYmFsYW5jZRgCIAEoA0gAiAEBEi0KCHNuYXBzaG90GAMgASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlU25hcHNob3RCCgoIX2JhbGFuY2UiRAoQVGFrZVNlYXRSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IkUKEUxlYXZlU2VhdFJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiRQoRUGxhY2VCZXRzUmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJDCg9EZWFsTm93UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCI/CgtBY3RSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IksKF0RlY2lkZUluc3VyYW5jZVJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiOgoUR2V0VGFibGVSb3VuZFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPgoLUGxheWVyU2hhcmUSEQoJcGxheWVyX2lkGAEgASgJEg4KBnN0YWtlZBgCIAEoAxIMCgRwYWlkGAMgASgDIqABChVHZXRUYWJsZVJvdW5kUmVzcG9uc2USEAoIcm91bmRfaWQYASABKAkSEAoIcm91bmRfbm8YAiABKAMSEgoKdmFyaWFudF9pZBgDIAEoCRIOCgZzdGF0dXMYBCABKAkSEwoLZXZlbnRzX2pzb24YBSABKAkSKgoHcGxheWVycxgGIAMoCzIZLnJncy50YWJsZS52MS5QbGF5ZXJTaGFyZSqGAQoPQmVoaW5kSW5zdXJhbmNlEiAKHEJFSElORF9JTlNVUkFOQ0VfVU5TUEVDSUZJRUQQABIaChZCRUhJTkRfSU5TVVJBTkNFX05FVkVSEAESGwoXQkVISU5EX0lOU1VSQU5DRV9BTFdBWVMQAhIYChRCRUhJTkRfSU5TVVJBTkNFX0FTSxADMsAGCgxUYWJsZVNlcnZpY2USTwoKTGlzdFRhYmxlcxIfLnJncy50YWJsZS52MS5MaXN0VGFibGVzUmVxdWVzdBogLnJncy50YWJsZS52MS5MaXN0VGFibGVzUmVzcG9uc2USUQoKV2F0Y2hUYWJsZRIfLnJncy50YWJsZS52MS5XYXRjaFRhYmxlUmVxdWVzdBogLnJncy50YWJsZS52MS5XYXRjaFRhYmxlUmVzcG9uc2UwARJJCghUYWtlU2VhdBIdLnJncy50YWJsZS52MS5UYWtlU2VhdFJlcXVlc3QaHi5yZ3MudGFibGUudjEuVGFrZVNlYXRSZXNwb25zZRJMCglMZWF2ZVNlYXQSHi5yZ3MudGFibGUudjEuTGVhdmVTZWF0UmVxdWVzdBofLnJncy50YWJsZS52MS5MZWF2ZVNlYXRSZXNwb25zZRJMCglQbGFjZUJldHMSHi5yZ3MudGFibGUudjEuUGxhY2VCZXRzUmVxdWVzdBofLnJncy50YWJsZS52MS5QbGFjZUJldHNSZXNwb25zZRJGCgdEZWFsTm93EhwucmdzLnRhYmxlLnYxLkRlYWxOb3dSZXF1ZXN0Gh0ucmdzLnRhYmxlLnYxLkRlYWxOb3dSZXNwb25zZRI6CgNBY3QSGC5yZ3MudGFibGUudjEuQWN0UmVxdWVzdBoZLnJncy50YWJsZS52MS5BY3RSZXNwb25zZRJeCg9EZWNpZGVJbnN1cmFuY2USJC5yZ3MudGFibGUudjEuRGVjaWRlSW5zdXJhbmNlUmVxdWVzdBolLnJncy50YWJsZS52MS5EZWNpZGVJbnN1cmFuY2VSZXNwb25zZRJYCg1HZXRUYWJsZVJvdW5kEiIucmdzLnRhYmxlLnYxLkdldFRhYmxlUm91bmRSZXF1ZXN0GiMucmdzLnRhYmxlLnYxLkdldFRhYmxlUm91bmRSZXNwb25zZRJnChJMaXN0T3BlcmF0b3JUYWJsZXMSJy5yZ3MudGFibGUudjEuTGlzdE9wZXJhdG9yVGFibGVzUmVxdWVzdBooLnJncy50YWJsZS52MS5MaXN0T3BlcmF0b3JUYWJsZXNSZXNwb25zZWIGcHJvdG8z");
 /**
  * Describes the message rgs.table.v1.ListTablesRequest.
  * Use `create(ListTablesRequestSchema)` to create a new message.
@@ -17,115 +17,125 @@ export const ListTablesRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_
  */
 export const TableInfoSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 1);
 /**
+ * Describes the message rgs.table.v1.ListOperatorTablesRequest.
+ * Use `create(ListOperatorTablesRequestSchema)` to create a new message.
+ */
+export const ListOperatorTablesRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 2);
+/**
+ * Describes the message rgs.table.v1.ListOperatorTablesResponse.
+ * Use `create(ListOperatorTablesResponseSchema)` to create a new message.
+ */
+export const ListOperatorTablesResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 3);
+/**
  * Describes the message rgs.table.v1.ListTablesResponse.
  * Use `create(ListTablesResponseSchema)` to create a new message.
  */
-export const ListTablesResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 2);
+export const ListTablesResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 4);
 /**
  * Describes the message rgs.table.v1.WatchTableRequest.
  * Use `create(WatchTableRequestSchema)` to create a new message.
  */
-export const WatchTableRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 3);
+export const WatchTableRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 5);
 /**
  * Describes the message rgs.table.v1.TableEvent.
  * Use `create(TableEventSchema)` to create a new message.
  */
-export const TableEventSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 4);
+export const TableEventSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 6);
 /**
  * Describes the message rgs.table.v1.TableSnapshot.
  * Use `create(TableSnapshotSchema)` to create a new message.
  */
-export const TableSnapshotSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 5);
+export const TableSnapshotSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 7);
 /**
  * Describes the message rgs.table.v1.WatchTableResponse.
  * Use `create(WatchTableResponseSchema)` to create a new message.
  */
-export const WatchTableResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 6);
+export const WatchTableResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 8);
 /**
  * Describes the message rgs.table.v1.TakeSeatRequest.
  * Use `create(TakeSeatRequestSchema)` to create a new message.
  */
-export const TakeSeatRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 7);
+export const TakeSeatRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 9);
 /**
  * Describes the message rgs.table.v1.LeaveSeatRequest.
  * Use `create(LeaveSeatRequestSchema)` to create a new message.
  */
-export const LeaveSeatRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 8);
+export const LeaveSeatRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 10);
 /**
  * Describes the message rgs.table.v1.Bet.
  * Use `create(BetSchema)` to create a new message.
  */
-export const BetSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 9);
+export const BetSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 11);
 /**
  * Describes the message rgs.table.v1.PlaceBetsRequest.
  * Use `create(PlaceBetsRequestSchema)` to create a new message.
  */
-export const PlaceBetsRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 10);
+export const PlaceBetsRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 12);
 /**
  * Describes the message rgs.table.v1.DealNowRequest.
  * Use `create(DealNowRequestSchema)` to create a new message.
  */
-export const DealNowRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 11);
+export const DealNowRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 13);
 /**
  * Describes the message rgs.table.v1.ActRequest.
  * Use `create(ActRequestSchema)` to create a new message.
  */
-export const ActRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 12);
+export const ActRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 14);
 /**
  * Describes the message rgs.table.v1.DecideInsuranceRequest.
  * Use `create(DecideInsuranceRequestSchema)` to create a new message.
  */
-export const DecideInsuranceRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 13);
+export const DecideInsuranceRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 15);
 /**
  * Describes the message rgs.table.v1.TableCommandResult.
  * Use `create(TableCommandResultSchema)` to create a new message.
  */
-export const TableCommandResultSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 14);
+export const TableCommandResultSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 16);
 /**
  * Describes the message rgs.table.v1.TakeSeatResponse.
  * Use `create(TakeSeatResponseSchema)` to create a new message.
  */
-export const TakeSeatResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 15);
+export const TakeSeatResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 17);
 /**
  * Describes the message rgs.table.v1.LeaveSeatResponse.
  * Use `create(LeaveSeatResponseSchema)` to create a new message.
  */
-export const LeaveSeatResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 16);
+export const LeaveSeatResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 18);
 /**
  * Describes the message rgs.table.v1.PlaceBetsResponse.
  * Use `create(PlaceBetsResponseSchema)` to create a new message.
  */
-export const PlaceBetsResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 17);
+export const PlaceBetsResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 19);
 /**
  * Describes the message rgs.table.v1.DealNowResponse.
  * Use `create(DealNowResponseSchema)` to create a new message.
  */
-export const DealNowResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 18);
+export const DealNowResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 20);
 /**
  * Describes the message rgs.table.v1.ActResponse.
  * Use `create(ActResponseSchema)` to create a new message.
  */
-export const ActResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 19);
+export const ActResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 21);
 /**
  * Describes the message rgs.table.v1.DecideInsuranceResponse.
  * Use `create(DecideInsuranceResponseSchema)` to create a new message.
  */
-export const DecideInsuranceResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 20);
+export const DecideInsuranceResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 22);
 /**
  * Describes the message rgs.table.v1.GetTableRoundRequest.
  * Use `create(GetTableRoundRequestSchema)` to create a new message.
  */
-export const GetTableRoundRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 21);
+export const GetTableRoundRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 23);
 /**
  * Describes the message rgs.table.v1.PlayerShare.
  * Use `create(PlayerShareSchema)` to create a new message.
  */
-export const PlayerShareSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 22);
+export const PlayerShareSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 24);
 /**
  * Describes the message rgs.table.v1.GetTableRoundResponse.
  * Use `create(GetTableRoundResponseSchema)` to create a new message.
  */
-export const GetTableRoundResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 23);
+export const GetTableRoundResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 25);
 /**
  * @generated from enum rgs.table.v1.BehindInsurance
  */

@@ -26,7 +26,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file rgs/table/v1/table.proto.
  */
 export const file_rgs_table_v1_table: GenFile = /*@__PURE__*/
-  fileDesc("ChhyZ3MvdGFibGUvdjEvdGFibGUucHJvdG8SDHJncy50YWJsZS52MSITChFMaXN0VGFibGVzUmVxdWVzdCLNAQoJVGFibGVJbmZvEhAKCHRhYmxlX2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSDQoFc2VhdHMYAyABKAUSEAoIY3VycmVuY3kYBCABKAkSEAoIbWFpbl9taW4YBSABKAMSEAoIbWFpbl9tYXgYBiABKAMSEAoIc2lkZV9taW4YByABKAMSEAoIc2lkZV9tYXgYCCABKAMSFwoPYmV0dGluZ19zZWNvbmRzGAkgASgBEhgKEGRlY2lzaW9uX3NlY29uZHMYCiABKAEiPQoSTGlzdFRhYmxlc1Jlc3BvbnNlEicKBnRhYmxlcxgBIAMoCzIXLnJncy50YWJsZS52MS5UYWJsZUluZm8iSQoRV2F0Y2hUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSFQoIZnJvbV9zZXEYAiABKANIAIgBAUILCglfZnJvbV9zZXEiPQoKVGFibGVFdmVudBILCgNzZXEYASABKAMSDAoEa2luZBgCIAEoCRIUCgxwYXlsb2FkX2pzb24YAyABKAkiMAoNVGFibGVTbmFwc2hvdBILCgNzZXEYASABKAMSEgoKc3RhdGVfanNvbhgCIAEoCSJ4ChJXYXRjaFRhYmxlUmVzcG9uc2USLwoIc25hcHNob3QYASABKAsyGy5yZ3MudGFibGUudjEuVGFibGVTbmFwc2hvdEgAEikKBWV2ZW50GAIgASgLMhgucmdzLnRhYmxlLnYxLlRhYmxlRXZlbnRIAEIGCgRpdGVtIkUKD1Rha2VTZWF0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBHNlYXQYAyABKAUiRgoQTGVhdmVTZWF0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBHNlYXQYAyABKAUi3AEKA0JldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhUKDXBlcmZlY3RfcGFpcnMYAyABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAQgASgDEhMKC3R3ZW50eV9wbHVzGAUgASgDEg4KBmJlaGluZBgGIAEoCBIVCg1mb2xsb3dfZG91YmxlGAcgASgIEhQKDGZvbGxvd19zcGxpdBgIIAEoCBIwCglpbnN1cmFuY2UYCSABKA4yHS5yZ3MudGFibGUudjEuQmVoaW5kSW5zdXJhbmNlIlkKEFBsYWNlQmV0c1JlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIfCgRiZXRzGAMgAygLMhEucmdzLnRhYmxlLnYxLkJldCJMCg5EZWFsTm93UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEhQKDGZvcmNlZF9jYXJkcxgDIAMoCSJwCgpBY3RSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSEAoIcm91bmRfaWQYAyABKAkSDAoEc2VhdBgEIAEoBRIMCgRoYW5kGAUgASgFEg4KBmFjdGlvbhgGIAEoCSJ8ChZEZWNpZGVJbnN1cmFuY2VSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSEAoIcm91bmRfaWQYAyABKAkSDAoEc2VhdBgEIAEoBRIMCgR0YWtlGAUgASgIEg4KBmJlaGluZBgGIAEoCCJyChJUYWJsZUNvbW1hbmRSZXN1bHQSCwoDc2VxGAEgASgDEhQKB2JhbGFuY2UYAiABKANIAIgBARItCghzbmFwc2hvdBgDIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZVNuYXBzaG90QgoKCF9iYWxhbmNlIkQKEFRha2VTZWF0UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJFChFMZWF2ZVNlYXRSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IkUKEVBsYWNlQmV0c1Jlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiQwoPRGVhbE5vd1Jlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiPwoLQWN0UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJLChdEZWNpZGVJbnN1cmFuY2VSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IjoKFEdldFRhYmxlUm91bmRSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJIj4KC1BsYXllclNoYXJlEhEKCXBsYXllcl9pZBgBIAEoCRIOCgZzdGFrZWQYAiABKAMSDAoEcGFpZBgDIAEoAyKgAQoVR2V0VGFibGVSb3VuZFJlc3BvbnNlEhAKCHJvdW5kX2lkGAEgASgJEhAKCHJvdW5kX25vGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSDgoGc3RhdHVzGAQgASgJEhMKC2V2ZW50c19qc29uGAUgASgJEioKB3BsYXllcnMYBiADKAsyGS5yZ3MudGFibGUudjEuUGxheWVyU2hhcmUqhgEKD0JlaGluZEluc3VyYW5jZRIgChxCRUhJTkRfSU5TVVJBTkNFX1VOU1BFQ0lGSUVEEAASGgoWQkVISU5EX0lOU1VSQU5DRV9ORVZFUhABEhsKF0JFSElORF9JTlNVUkFOQ0VfQUxXQVlTEAISGAoUQkVISU5EX0lOU1VSQU5DRV9BU0sQAzLXBQoMVGFibGVTZXJ2aWNlEk8KCkxpc3RUYWJsZXMSHy5yZ3MudGFibGUudjEuTGlzdFRhYmxlc1JlcXVlc3QaIC5yZ3MudGFibGUudjEuTGlzdFRhYmxlc1Jlc3BvbnNlElEKCldhdGNoVGFibGUSHy5yZ3MudGFibGUudjEuV2F0Y2hUYWJsZVJlcXVlc3QaIC5yZ3MudGFibGUudjEuV2F0Y2hUYWJsZVJlc3BvbnNlMAESSQoIVGFrZVNlYXQSHS5yZ3MudGFibGUudjEuVGFrZVNlYXRSZXF1ZXN0Gh4ucmdzLnRhYmxlLnYxLlRha2VTZWF0UmVzcG9uc2USTAoJTGVhdmVTZWF0Eh4ucmdzLnRhYmxlLnYxLkxlYXZlU2VhdFJlcXVlc3QaHy5yZ3MudGFibGUudjEuTGVhdmVTZWF0UmVzcG9uc2USTAoJUGxhY2VCZXRzEh4ucmdzLnRhYmxlLnYxLlBsYWNlQmV0c1JlcXVlc3QaHy5yZ3MudGFibGUudjEuUGxhY2VCZXRzUmVzcG9uc2USRgoHRGVhbE5vdxIcLnJncy50YWJsZS52MS5EZWFsTm93UmVxdWVzdBodLnJncy50YWJsZS52MS5EZWFsTm93UmVzcG9uc2USOgoDQWN0EhgucmdzLnRhYmxlLnYxLkFjdFJlcXVlc3QaGS5yZ3MudGFibGUudjEuQWN0UmVzcG9uc2USXgoPRGVjaWRlSW5zdXJhbmNlEiQucmdzLnRhYmxlLnYxLkRlY2lkZUluc3VyYW5jZVJlcXVlc3QaJS5yZ3MudGFibGUudjEuRGVjaWRlSW5zdXJhbmNlUmVzcG9uc2USWAoNR2V0VGFibGVSb3VuZBIiLnJncy50YWJsZS52MS5HZXRUYWJsZVJvdW5kUmVxdWVzdBojLnJncy50YWJsZS52MS5HZXRUYWJsZVJvdW5kUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("ChhyZ3MvdGFibGUvdjEvdGFibGUucHJvdG8SDHJncy50YWJsZS52MSITChFMaXN0VGFibGVzUmVxdWVzdCLgAQoJVGFibGVJbmZvEhAKCHRhYmxlX2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSDQoFc2VhdHMYAyABKAUSEAoIY3VycmVuY3kYBCABKAkSEAoIbWFpbl9taW4YBSABKAMSEAoIbWFpbl9tYXgYBiABKAMSEAoIc2lkZV9taW4YByABKAMSEAoIc2lkZV9tYXgYCCABKAMSFwoPYmV0dGluZ19zZWNvbmRzGAkgASgBEhgKEGRlY2lzaW9uX3NlY29uZHMYCiABKAESEQoJYnJhbmRfaWRzGAsgAygJIi0KGUxpc3RPcGVyYXRvclRhYmxlc1JlcXVlc3QSEAoIYnJhbmRfaWQYASABKAkiRQoaTGlzdE9wZXJhdG9yVGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyI9ChJMaXN0VGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyJJChFXYXRjaFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIVCghmcm9tX3NlcRgCIAEoA0gAiAEBQgsKCV9mcm9tX3NlcSI9CgpUYWJsZUV2ZW50EgsKA3NlcRgBIAEoAxIMCgRraW5kGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCSIwCg1UYWJsZVNuYXBzaG90EgsKA3NlcRgBIAEoAxISCgpzdGF0ZV9qc29uGAIgASgJIngKEldhdGNoVGFibGVSZXNwb25zZRIvCghzbmFwc2hvdBgBIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZVNuYXBzaG90SAASKQoFZXZlbnQYAiABKAsyGC5yZ3MudGFibGUudjEuVGFibGVFdmVudEgAQgYKBGl0ZW0iRQoPVGFrZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSJGChBMZWF2ZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSLcAQoDQmV0EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSFQoNcGVyZmVjdF9wYWlycxgDIAEoAxIdChV0d2VudHlfb25lX3BsdXNfdGhyZWUYBCABKAMSEwoLdHdlbnR5X3BsdXMYBSABKAMSDgoGYmVoaW5kGAYgASgIEhUKDWZvbGxvd19kb3VibGUYByABKAgSFAoMZm9sbG93X3NwbGl0GAggASgIEjAKCWluc3VyYW5jZRgJIAEoDjIdLnJncy50YWJsZS52MS5CZWhpbmRJbnN1cmFuY2UiWQoQUGxhY2VCZXRzUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEh8KBGJldHMYAyADKAsyES5yZ3MudGFibGUudjEuQmV0IkwKDkRlYWxOb3dSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSFAoMZm9yY2VkX2NhcmRzGAMgAygJInAKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSDgoGYWN0aW9uGAYgASgJInwKFkRlY2lkZUluc3VyYW5jZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBHRha2UYBSABKAgSDgoGYmVoaW5kGAYgASgIInIKElRhYmxlQ29tbWFuZFJlc3VsdBILCgNzZXEYASABKAMSFAoHYmFsYW5jZRgCIAEoA0gAiAEBEi0KCHNuYXBzaG90GAMgASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlU25hcHNob3RCCgoIX2JhbGFuY2UiRAoQVGFrZVNlYXRSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IkUKEUxlYXZlU2VhdFJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiRQoRUGxhY2VCZXRzUmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJDCg9EZWFsTm93UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCI/CgtBY3RSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IksKF0RlY2lkZUluc3VyYW5jZVJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiOgoUR2V0VGFibGVSb3VuZFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPgoLUGxheWVyU2hhcmUSEQoJcGxheWVyX2lkGAEgASgJEg4KBnN0YWtlZBgCIAEoAxIMCgRwYWlkGAMgASgDIqABChVHZXRUYWJsZVJvdW5kUmVzcG9uc2USEAoIcm91bmRfaWQYASABKAkSEAoIcm91bmRfbm8YAiABKAMSEgoKdmFyaWFudF9pZBgDIAEoCRIOCgZzdGF0dXMYBCABKAkSEwoLZXZlbnRzX2pzb24YBSABKAkSKgoHcGxheWVycxgGIAMoCzIZLnJncy50YWJsZS52MS5QbGF5ZXJTaGFyZSqGAQoPQmVoaW5kSW5zdXJhbmNlEiAKHEJFSElORF9JTlNVUkFOQ0VfVU5TUEVDSUZJRUQQABIaChZCRUhJTkRfSU5TVVJBTkNFX05FVkVSEAESGwoXQkVISU5EX0lOU1VSQU5DRV9BTFdBWVMQAhIYChRCRUhJTkRfSU5TVVJBTkNFX0FTSxADMsAGCgxUYWJsZVNlcnZpY2USTwoKTGlzdFRhYmxlcxIfLnJncy50YWJsZS52MS5MaXN0VGFibGVzUmVxdWVzdBogLnJncy50YWJsZS52MS5MaXN0VGFibGVzUmVzcG9uc2USUQoKV2F0Y2hUYWJsZRIfLnJncy50YWJsZS52MS5XYXRjaFRhYmxlUmVxdWVzdBogLnJncy50YWJsZS52MS5XYXRjaFRhYmxlUmVzcG9uc2UwARJJCghUYWtlU2VhdBIdLnJncy50YWJsZS52MS5UYWtlU2VhdFJlcXVlc3QaHi5yZ3MudGFibGUudjEuVGFrZVNlYXRSZXNwb25zZRJMCglMZWF2ZVNlYXQSHi5yZ3MudGFibGUudjEuTGVhdmVTZWF0UmVxdWVzdBofLnJncy50YWJsZS52MS5MZWF2ZVNlYXRSZXNwb25zZRJMCglQbGFjZUJldHMSHi5yZ3MudGFibGUudjEuUGxhY2VCZXRzUmVxdWVzdBofLnJncy50YWJsZS52MS5QbGFjZUJldHNSZXNwb25zZRJGCgdEZWFsTm93EhwucmdzLnRhYmxlLnYxLkRlYWxOb3dSZXF1ZXN0Gh0ucmdzLnRhYmxlLnYxLkRlYWxOb3dSZXNwb25zZRI6CgNBY3QSGC5yZ3MudGFibGUudjEuQWN0UmVxdWVzdBoZLnJncy50YWJsZS52MS5BY3RSZXNwb25zZRJeCg9EZWNpZGVJbnN1cmFuY2USJC5yZ3MudGFibGUudjEuRGVjaWRlSW5zdXJhbmNlUmVxdWVzdBolLnJncy50YWJsZS52MS5EZWNpZGVJbnN1cmFuY2VSZXNwb25zZRJYCg1HZXRUYWJsZVJvdW5kEiIucmdzLnRhYmxlLnYxLkdldFRhYmxlUm91bmRSZXF1ZXN0GiMucmdzLnRhYmxlLnYxLkdldFRhYmxlUm91bmRSZXNwb25zZRJnChJMaXN0T3BlcmF0b3JUYWJsZXMSJy5yZ3MudGFibGUudjEuTGlzdE9wZXJhdG9yVGFibGVzUmVxdWVzdBooLnJncy50YWJsZS52MS5MaXN0T3BlcmF0b3JUYWJsZXNSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * @generated from message rgs.table.v1.ListTablesRequest
@@ -94,6 +94,13 @@ export type TableInfo = Message<"rgs.table.v1.TableInfo"> & {
    * @generated from field: double decision_seconds = 10;
    */
   decisionSeconds: number;
+
+  /**
+   * ListOperatorTables only: the calling operator's brands that offer the table.
+   *
+   * @generated from field: repeated string brand_ids = 11;
+   */
+  brandIds: string[];
 };
 
 /**
@@ -102,6 +109,42 @@ export type TableInfo = Message<"rgs.table.v1.TableInfo"> & {
  */
 export const TableInfoSchema: GenMessage<TableInfo> = /*@__PURE__*/
   messageDesc(file_rgs_table_v1_table, 1);
+
+/**
+ * @generated from message rgs.table.v1.ListOperatorTablesRequest
+ */
+export type ListOperatorTablesRequest = Message<"rgs.table.v1.ListOperatorTablesRequest"> & {
+  /**
+   * One of the operator's brands; empty: all of them.
+   *
+   * @generated from field: string brand_id = 1;
+   */
+  brandId: string;
+};
+
+/**
+ * Describes the message rgs.table.v1.ListOperatorTablesRequest.
+ * Use `create(ListOperatorTablesRequestSchema)` to create a new message.
+ */
+export const ListOperatorTablesRequestSchema: GenMessage<ListOperatorTablesRequest> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 2);
+
+/**
+ * @generated from message rgs.table.v1.ListOperatorTablesResponse
+ */
+export type ListOperatorTablesResponse = Message<"rgs.table.v1.ListOperatorTablesResponse"> & {
+  /**
+   * @generated from field: repeated rgs.table.v1.TableInfo tables = 1;
+   */
+  tables: TableInfo[];
+};
+
+/**
+ * Describes the message rgs.table.v1.ListOperatorTablesResponse.
+ * Use `create(ListOperatorTablesResponseSchema)` to create a new message.
+ */
+export const ListOperatorTablesResponseSchema: GenMessage<ListOperatorTablesResponse> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 3);
 
 /**
  * @generated from message rgs.table.v1.ListTablesResponse
@@ -118,7 +161,7 @@ export type ListTablesResponse = Message<"rgs.table.v1.ListTablesResponse"> & {
  * Use `create(ListTablesResponseSchema)` to create a new message.
  */
 export const ListTablesResponseSchema: GenMessage<ListTablesResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 2);
+  messageDesc(file_rgs_table_v1_table, 4);
 
 /**
  * @generated from message rgs.table.v1.WatchTableRequest
@@ -142,7 +185,7 @@ export type WatchTableRequest = Message<"rgs.table.v1.WatchTableRequest"> & {
  * Use `create(WatchTableRequestSchema)` to create a new message.
  */
 export const WatchTableRequestSchema: GenMessage<WatchTableRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 3);
+  messageDesc(file_rgs_table_v1_table, 5);
 
 /**
  * @generated from message rgs.table.v1.TableEvent
@@ -174,7 +217,7 @@ export type TableEvent = Message<"rgs.table.v1.TableEvent"> & {
  * Use `create(TableEventSchema)` to create a new message.
  */
 export const TableEventSchema: GenMessage<TableEvent> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 4);
+  messageDesc(file_rgs_table_v1_table, 6);
 
 /**
  * @generated from message rgs.table.v1.TableSnapshot
@@ -201,7 +244,7 @@ export type TableSnapshot = Message<"rgs.table.v1.TableSnapshot"> & {
  * Use `create(TableSnapshotSchema)` to create a new message.
  */
 export const TableSnapshotSchema: GenMessage<TableSnapshot> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 5);
+  messageDesc(file_rgs_table_v1_table, 7);
 
 /**
  * @generated from message rgs.table.v1.WatchTableResponse
@@ -230,7 +273,7 @@ export type WatchTableResponse = Message<"rgs.table.v1.WatchTableResponse"> & {
  * Use `create(WatchTableResponseSchema)` to create a new message.
  */
 export const WatchTableResponseSchema: GenMessage<WatchTableResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 6);
+  messageDesc(file_rgs_table_v1_table, 8);
 
 /**
  * @generated from message rgs.table.v1.TakeSeatRequest
@@ -257,7 +300,7 @@ export type TakeSeatRequest = Message<"rgs.table.v1.TakeSeatRequest"> & {
  * Use `create(TakeSeatRequestSchema)` to create a new message.
  */
 export const TakeSeatRequestSchema: GenMessage<TakeSeatRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 7);
+  messageDesc(file_rgs_table_v1_table, 9);
 
 /**
  * @generated from message rgs.table.v1.LeaveSeatRequest
@@ -284,7 +327,7 @@ export type LeaveSeatRequest = Message<"rgs.table.v1.LeaveSeatRequest"> & {
  * Use `create(LeaveSeatRequestSchema)` to create a new message.
  */
 export const LeaveSeatRequestSchema: GenMessage<LeaveSeatRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 8);
+  messageDesc(file_rgs_table_v1_table, 10);
 
 /**
  * @generated from message rgs.table.v1.Bet
@@ -343,7 +386,7 @@ export type Bet = Message<"rgs.table.v1.Bet"> & {
  * Use `create(BetSchema)` to create a new message.
  */
 export const BetSchema: GenMessage<Bet> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 9);
+  messageDesc(file_rgs_table_v1_table, 11);
 
 /**
  * @generated from message rgs.table.v1.PlaceBetsRequest
@@ -370,7 +413,7 @@ export type PlaceBetsRequest = Message<"rgs.table.v1.PlaceBetsRequest"> & {
  * Use `create(PlaceBetsRequestSchema)` to create a new message.
  */
 export const PlaceBetsRequestSchema: GenMessage<PlaceBetsRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 10);
+  messageDesc(file_rgs_table_v1_table, 12);
 
 /**
  * @generated from message rgs.table.v1.DealNowRequest
@@ -399,7 +442,7 @@ export type DealNowRequest = Message<"rgs.table.v1.DealNowRequest"> & {
  * Use `create(DealNowRequestSchema)` to create a new message.
  */
 export const DealNowRequestSchema: GenMessage<DealNowRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 11);
+  messageDesc(file_rgs_table_v1_table, 13);
 
 /**
  * @generated from message rgs.table.v1.ActRequest
@@ -444,7 +487,7 @@ export type ActRequest = Message<"rgs.table.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 12);
+  messageDesc(file_rgs_table_v1_table, 14);
 
 /**
  * @generated from message rgs.table.v1.DecideInsuranceRequest
@@ -488,7 +531,7 @@ export type DecideInsuranceRequest = Message<"rgs.table.v1.DecideInsuranceReques
  * Use `create(DecideInsuranceRequestSchema)` to create a new message.
  */
 export const DecideInsuranceRequestSchema: GenMessage<DecideInsuranceRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 13);
+  messageDesc(file_rgs_table_v1_table, 15);
 
 /**
  * What every table command answers.
@@ -521,7 +564,7 @@ export type TableCommandResult = Message<"rgs.table.v1.TableCommandResult"> & {
  * Use `create(TableCommandResultSchema)` to create a new message.
  */
 export const TableCommandResultSchema: GenMessage<TableCommandResult> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 14);
+  messageDesc(file_rgs_table_v1_table, 16);
 
 /**
  * @generated from message rgs.table.v1.TakeSeatResponse
@@ -538,7 +581,7 @@ export type TakeSeatResponse = Message<"rgs.table.v1.TakeSeatResponse"> & {
  * Use `create(TakeSeatResponseSchema)` to create a new message.
  */
 export const TakeSeatResponseSchema: GenMessage<TakeSeatResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 15);
+  messageDesc(file_rgs_table_v1_table, 17);
 
 /**
  * @generated from message rgs.table.v1.LeaveSeatResponse
@@ -555,7 +598,7 @@ export type LeaveSeatResponse = Message<"rgs.table.v1.LeaveSeatResponse"> & {
  * Use `create(LeaveSeatResponseSchema)` to create a new message.
  */
 export const LeaveSeatResponseSchema: GenMessage<LeaveSeatResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 16);
+  messageDesc(file_rgs_table_v1_table, 18);
 
 /**
  * @generated from message rgs.table.v1.PlaceBetsResponse
@@ -572,7 +615,7 @@ export type PlaceBetsResponse = Message<"rgs.table.v1.PlaceBetsResponse"> & {
  * Use `create(PlaceBetsResponseSchema)` to create a new message.
  */
 export const PlaceBetsResponseSchema: GenMessage<PlaceBetsResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 17);
+  messageDesc(file_rgs_table_v1_table, 19);
 
 /**
  * @generated from message rgs.table.v1.DealNowResponse
@@ -589,7 +632,7 @@ export type DealNowResponse = Message<"rgs.table.v1.DealNowResponse"> & {
  * Use `create(DealNowResponseSchema)` to create a new message.
  */
 export const DealNowResponseSchema: GenMessage<DealNowResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 18);
+  messageDesc(file_rgs_table_v1_table, 20);
 
 /**
  * @generated from message rgs.table.v1.ActResponse
@@ -606,7 +649,7 @@ export type ActResponse = Message<"rgs.table.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 19);
+  messageDesc(file_rgs_table_v1_table, 21);
 
 /**
  * @generated from message rgs.table.v1.DecideInsuranceResponse
@@ -623,7 +666,7 @@ export type DecideInsuranceResponse = Message<"rgs.table.v1.DecideInsuranceRespo
  * Use `create(DecideInsuranceResponseSchema)` to create a new message.
  */
 export const DecideInsuranceResponseSchema: GenMessage<DecideInsuranceResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 20);
+  messageDesc(file_rgs_table_v1_table, 22);
 
 /**
  * @generated from message rgs.table.v1.GetTableRoundRequest
@@ -645,7 +688,7 @@ export type GetTableRoundRequest = Message<"rgs.table.v1.GetTableRoundRequest"> 
  * Use `create(GetTableRoundRequestSchema)` to create a new message.
  */
 export const GetTableRoundRequestSchema: GenMessage<GetTableRoundRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 21);
+  messageDesc(file_rgs_table_v1_table, 23);
 
 /**
  * @generated from message rgs.table.v1.PlayerShare
@@ -672,7 +715,7 @@ export type PlayerShare = Message<"rgs.table.v1.PlayerShare"> & {
  * Use `create(PlayerShareSchema)` to create a new message.
  */
 export const PlayerShareSchema: GenMessage<PlayerShare> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 22);
+  messageDesc(file_rgs_table_v1_table, 24);
 
 /**
  * @generated from message rgs.table.v1.GetTableRoundResponse
@@ -718,7 +761,7 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
  * Use `create(GetTableRoundResponseSchema)` to create a new message.
  */
 export const GetTableRoundResponseSchema: GenMessage<GetTableRoundResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 23);
+  messageDesc(file_rgs_table_v1_table, 25);
 
 /**
  * @generated from enum rgs.table.v1.BehindInsurance
@@ -852,6 +895,17 @@ export const TableService: GenService<{
     methodKind: "unary";
     input: typeof GetTableRoundRequestSchema;
     output: typeof GetTableRoundResponseSchema;
+  },
+  /**
+   * ListOperatorTables (operator API key): the tables the operator's brands offer (or one
+   * brand's, with `brand_id`), each with which of the operator's brands offer it.
+   *
+   * @generated from rpc rgs.table.v1.TableService.ListOperatorTables
+   */
+  listOperatorTables: {
+    methodKind: "unary";
+    input: typeof ListOperatorTablesRequestSchema;
+    output: typeof ListOperatorTablesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_rgs_table_v1_table, 0);
