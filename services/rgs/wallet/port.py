@@ -20,6 +20,10 @@ class MoneyKind(enum.StrEnum):
     ROLLBACK = "rollback"
 
 
+MAX_TRANSACTION_ID = 64
+"""The longest transaction id every wallet must accept (docs/wallet.md)."""
+
+
 def transaction_id(round_id: str, step: int | str, kind: MoneyKind, *, attempt: int = 0) -> str:
     """The deterministic transaction id of a round's money step: the only place ids are made.
 
@@ -36,10 +40,25 @@ def transaction_id(round_id: str, step: int | str, kind: MoneyKind, *, attempt: 
     'r1:settle:credit'
     >>> transaction_id("r1", 2, MoneyKind.ROLLBACK, attempt=1)
     'r1:2-1:debit:rollback'
+
+    A debit whose rollback would not fit in :data:`MAX_TRANSACTION_ID` characters is refused
+    before any wallet sees it: a wallet would refuse that rollback for ever, and the stake could
+    never be given back.
+
+    >>> transaction_id("r" * 40, "step-name", MoneyKind.DEBIT)
+    Traceback (most recent call last):
+    ...
+    ValueError: a transaction id of 65 characters (its rollback's): at most 64
     """
     if kind is MoneyKind.ROLLBACK:
         return f"{transaction_id(round_id, step, MoneyKind.DEBIT, attempt=attempt)}:{kind.value}"
-    return f"{round_id}:{step}{f'-{attempt}' if attempt else ''}:{kind.value}"
+    txn = f"{round_id}:{step}{f'-{attempt}' if attempt else ''}:{kind.value}"
+    longest = len(txn) + (len(":rollback") if kind is MoneyKind.DEBIT else 0)
+    if longest > MAX_TRANSACTION_ID:
+        whose = " (its rollback's)" if kind is MoneyKind.DEBIT else ""
+        raise ValueError(f"a transaction id of {longest} characters{whose}: "
+                         f"at most {MAX_TRANSACTION_ID}")
+    return txn
 
 
 def step_and_attempt(txn: str, round_id: str) -> tuple[str, int]:
