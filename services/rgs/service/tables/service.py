@@ -422,8 +422,8 @@ class TableService:
             events: list[tuple[str, str]] = []
             if s.phase is TablePhase.IDLE:
                 # 96 bits: short enough that every money id of the round fits a wallet's 64
-                # characters with its player tag, retry number and rollback suffix
-                # (rgs.wallet.port.transaction_id), e.g. "{round}:a12x{player}-3:debit:rollback".
+                # characters with its player tag, retry number and rollback suffix (the longest
+                # is a follow's rollback: see rgs.wallet.port.transaction_id).
                 round_id = secrets.token_hex(12)
                 state = replace(s, phase=TablePhase.BETTING, round_id=round_id,
                                 round_no=s.round_no + 1,
