@@ -17,7 +17,7 @@ from rgs.bootstrap import add_dev_operator_keys, build, connect_ops_journal
 from rgs.config import RgsSettings
 from rgs.engine import Action, BoxBet, Phase
 from rgs.journal.migrate import SCHEMA
-from rgs.journal.postgres import OPEN_MOVEMENT
+from rgs.journal.statements import OPEN_MOVEMENT
 from rgs.observability.dbstats import OpsSampler
 from rgs.service.errors import Unavailable
 from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, VoidCommand

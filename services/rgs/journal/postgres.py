@@ -21,11 +21,40 @@ from typing import Any, Literal
 import asyncpg
 
 from rgs.codec import decode_event, decode_value, encode_event, encode_value, event_kind
-from rgs.journal.leases import Q_FENCE, Lease, PlayerHolds, fence
+from rgs.journal.leases import Q_FENCE, Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
+from rgs.journal.statements import (
+    Q_ABANDONED_ROUNDS,
+    Q_ACTIVE_ROUND,
+    Q_ACTIVE_SESSIONS,
+    Q_ADD_OPERATOR_KEY,
+    Q_CALL_STATE_ACTIVE,
+    Q_CALL_STATE_BY_ID,
+    Q_CALL_STATE_NO_ROUND,
+    Q_COMMIT_LAST_STEP,
+    Q_COMMIT_LAST_STEP_UNLOCK,
+    Q_COMMIT_STEP,
+    Q_FIND_REQUEST,
+    Q_FIND_SESSION,
+    Q_GET_ROUND,
+    Q_INSERT_REQUEST,
+    Q_INSERT_ROUND_SEEDS,
+    Q_INSERT_SESSION,
+    Q_LIST_ROUNDS,
+    Q_NEXT_SEED,
+    Q_OPEN_MOVEMENTS,
+    Q_OPERATOR_FOR_KEY,
+    Q_OUTBOX_BACKLOG,
+    Q_PLAYERS_WITH_OPEN,
+    Q_PUT_NEXT_SEED,
+    Q_RECORD_MOVEMENT,
+    Q_ROUND_MOVEMENTS,
+    Q_SAVE_NEXT_SEED,
+    Q_SETTLE_MOVEMENT,
+    Q_UPDATE_RESPONSE,
+)
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import (
-    OPEN_STATUSES,
     CallState,
     FairRecord,
     Movement,
@@ -48,221 +77,6 @@ transaction-mode pooler such as PgBouncer: any statement outside a transaction m
 another server connection, so no session state, no named prepared statements, and the role's
 own ``search_path`` must find the journal's schema)."""
 
-def _sql_list(values: Sequence[str]) -> str:
-    return ", ".join(f"'{v}'" for v in values)
-
-
-def open_movement_sql() -> str:
-    """The outbox rule (:func:`rgs.service.model.is_open`) as one SQL condition on
-    ``wallet_transactions``, written out from :data:`~rgs.service.model.OPEN_STATUSES`.
-
-    Every query for open rows uses it, and so does the partial index ``wallet_transactions_open``
-    (migration 0003 spells it out; a test keeps the two identical, which is also what lets the
-    planner use the index).
-
-    >>> open_movement_sql()
-    "((kind = 'debit' AND status IN ('pending', 'applied', 'unknown')) OR (kind IN ('credit', \
-'rollback') AND status IN ('pending', 'unknown')))"
-    """
-    by_statuses: dict[tuple[str, ...], list[str]] = {}
-    for kind, statuses in OPEN_STATUSES.items():
-        # Declaration order of the enum, so the text is stable.
-        ordered = tuple(s.value for s in MovementStatus if s in statuses)
-        by_statuses.setdefault(ordered, []).append(kind.value)
-    terms = []
-    for values, kinds in by_statuses.items():
-        kind_sql = f"kind = '{kinds[0]}'" if len(kinds) == 1 else f"kind IN ({_sql_list(kinds)})"
-        terms.append(f"({kind_sql} AND status IN ({_sql_list(values)}))")
-    return f"({' OR '.join(terms)})"
-
-
-OPEN_MOVEMENT = open_movement_sql()
-"""SQL: the row is an open outbox row."""
-
-# -- queries (named here, in one place)
-
-Q_OPERATOR_FOR_KEY = "SELECT operator_id FROM operator_api_keys WHERE key_hash = $1"
-Q_ADD_OPERATOR_KEY = """
-INSERT INTO operator_api_keys (key_hash, operator_id, label) VALUES ($1, $2, $3)
-ON CONFLICT (key_hash) DO UPDATE SET label = EXCLUDED.label"""
-Q_FIND_SESSION = """
-SELECT session_id, player_key, operator_id, brand_id, player_id, currency, expires_at
-FROM sessions WHERE player_key = $1 AND token_hash = $2"""
-Q_INSERT_SESSION = """
-INSERT INTO sessions (player_key, token_hash, session_id, operator_id, brand_id, player_id,
-                      currency, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"""
-# A round's header and, in the same row, its events as a JSON array of [kind, payload] pairs,
-# so reading a round is one round trip.
-_ROUND_COLUMNS = """round_id, player_key, session_id, operator_id, brand_id, player_id, currency,
-variant, seq, status, forced_cards, total_staked, total_paid, created_at, finished_at,
-options::text AS options,
-(SELECT row_to_json(f)::text FROM round_seeds f
-  WHERE f.player_key = rounds.player_key AND f.round_id = rounds.round_id) AS fair,
-(SELECT coalesce(json_agg(json_build_array(e.kind, e.payload) ORDER BY e.event_no), '[]')::text
-   FROM round_events e
-  WHERE e.player_key = rounds.player_key AND e.round_id = rounds.round_id) AS events"""
-Q_GET_ROUND = f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND round_id = $2"
-Q_ACTIVE_ROUND = (f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 "
-                  "AND brand_id = $2 AND currency = $3 "
-                  "AND status IN ('insurance', 'player_turn')")
-Q_LIST_ROUNDS = f"""
-SELECT {_ROUND_COLUMNS} FROM rounds
-WHERE player_key = $1 AND brand_id = $2
-  AND ($3::timestamptz IS NULL OR (created_at, round_id) < ($3::timestamptz, $4::text))
-ORDER BY created_at DESC, round_id DESC LIMIT $5"""
-_ON_ROUND_CONFLICT = """ON CONFLICT (player_key, round_id) DO UPDATE SET
-    seq = EXCLUDED.seq, status = EXCLUDED.status, total_staked = EXCLUDED.total_staked,
-    total_paid = EXCLUDED.total_paid, updated_at = clock_timestamp(),
-    finished_at = COALESCE(rounds.finished_at, EXCLUDED.finished_at)"""
-Q_FIND_REQUEST = """
-SELECT request_id, method, request_hash, response, scope FROM idempotency_records
-WHERE player_key = $1 AND scope = $3 AND request_id = $2"""
-Q_INSERT_REQUEST = """
-INSERT INTO idempotency_records (player_key, request_id, method, request_hash, response, scope)
-VALUES ($1, $2, $3, $4, $5, $6)"""
-# Single writes outside a transaction carry the fence in the same statement (the count of
-# lease rows says whether the write was made).
-Q_UPDATE_RESPONSE = f"""
-WITH lease AS ({fence(5, 6)}),
-     w AS (UPDATE idempotency_records SET response = $3, updated_at = now()
-           WHERE player_key = $1 AND scope = $4 AND request_id = $2
-             AND EXISTS (SELECT FROM lease))
-SELECT count(*) FROM lease"""
-_MOVEMENT_COLUMNS = """transaction_id, round_id, kind, amount, status, balance_after,
-debit_transaction_id, session_id, currency, attempts, last_error, brand_id, created_at"""
-Q_ROUND_MOVEMENTS = f"""
-SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
-WHERE player_key = $1 AND round_id = $2 ORDER BY created_at, transaction_id"""
-Q_OPEN_MOVEMENTS = f"""
-SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
-WHERE player_key = $1 AND {OPEN_MOVEMENT}
-ORDER BY created_at, transaction_id"""
-# What a call reads first, in one statement (one snapshot): the request id's record ($2, scope
-# $3), the open outbox rows, the round (by id $4, or the unfinished one in brand $4 and currency
-# $5) with its events, and the round's movements. Movements travel as JSON arrays.
-_MOVEMENT_JSON = """coalesce(json_agg(json_build_array(transaction_id, round_id, kind, amount,
-status, balance_after, debit_transaction_id, session_id, currency, attempts, last_error, brand_id,
-created_at) ORDER BY created_at, transaction_id), '[]')::text"""
-_CALL_STATE = f"""
-SELECT rq.method AS rq_method, rq.request_hash AS rq_hash, rq.response AS rq_response,
-       (SELECT {_MOVEMENT_JSON} FROM wallet_transactions
-         WHERE player_key = $1 AND {OPEN_MOVEMENT}) AS open_rows,
-       (SELECT {_MOVEMENT_JSON} FROM wallet_transactions w
-         WHERE w.player_key = $1 AND w.round_id = r.round_id) AS round_rows,
-       r.*
-FROM (SELECT) AS one
-LEFT JOIN idempotency_records rq ON rq.player_key = $1 AND rq.scope = $3 AND rq.request_id = $2
-LEFT JOIN LATERAL ({{round}}) AS r ON true"""
-Q_CALL_STATE_NO_ROUND = _CALL_STATE.format(
-    round="SELECT NULL::text AS round_id WHERE false")
-Q_CALL_STATE_BY_ID = _CALL_STATE.format(
-    round=f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND round_id = $4")
-Q_CALL_STATE_ACTIVE = _CALL_STATE.format(
-    round=f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND brand_id = $4 "
-          "AND currency = $5 AND status IN ('insurance', 'player_turn')")
-_INSERT_MOVEMENT = """
-INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
-                                 balance_after, debit_transaction_id, session_id, currency,
-                                 brand_id)"""
-Q_RECORD_MOVEMENT = f"""
-WITH lease AS ({fence(12, 13)}),
-     w AS ({_INSERT_MOVEMENT}
-           SELECT $1, $2, $3, $4, $5::bigint, $6, $7::bigint, $8, $9, $10, $11 FROM lease
-           ON CONFLICT (player_key, transaction_id) DO NOTHING)
-SELECT count(*) FROM lease"""
-Q_SETTLE_MOVEMENT = f"""
-WITH lease AS ({fence(6, 7)}),
-     w AS (UPDATE wallet_transactions
-              SET status = $3, balance_after = COALESCE($4::bigint, balance_after),
-                  updated_at = clock_timestamp(),
-                  attempts = attempts + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
-                  last_error = COALESCE($5::text, last_error)
-            WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease))
-SELECT count(*) FROM lease"""
-# A step's commit in one statement (one implicit transaction): the fence, then every write
-# gated on it, so a call that lost its lease writes nothing. $1-$14 the round's header, $15 the
-# first new event's number, $16/$17 the new events' kinds and payloads, $18-$22 the idempotency
-# record (none when $18 is NULL), $23-$32 the outbox rows to write (arrays, one element per
-# row), $33 the debits to book, $34/$35 the lease's epoch and time to live. The sub-statements
-# touch different rows, so none needs to see another's work.
-_COMMIT_STEP = f"""
-WITH lease AS ({{lease}}),
-     hdr AS (INSERT INTO rounds (player_key, round_id, session_id, operator_id, brand_id,
-                                 player_id, currency, variant, seq, status, forced_cards,
-                                 total_staked, total_paid, finished_at, options)
-             SELECT $1, $2, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
-                    $9::integer, $10::text, $11::text[], $12::bigint, $13::bigint,
-                    CASE WHEN $10::text IN ('settled', 'voided') THEN clock_timestamp() END,
-                    $14::jsonb
-               FROM lease
-             {_ON_ROUND_CONFLICT}),
-     ev AS (INSERT INTO round_events (player_key, round_id, event_no, kind, payload)
-            SELECT $1, $2, $15::integer + e.n - 1, e.kind, e.payload::jsonb
-              FROM lease, unnest($16::text[], $17::text[]) WITH ORDINALITY AS e(kind, payload, n)),
-     req AS (INSERT INTO idempotency_records (player_key, request_id, method, request_hash,
-                                              response, scope)
-             SELECT $1, $18::text, $19::text, $20::text, $21::text, $22::text FROM lease
-              WHERE $18::text IS NOT NULL),
-     mv AS ({_INSERT_MOVEMENT}
-            SELECT $1, m.transaction_id, m.round_id, m.kind, m.amount, m.status,
-                   m.balance_after, m.debit_transaction_id, m.session_id, m.currency, m.brand_id
-              FROM lease, unnest($23::text[], $24::text[], $25::text[], $26::bigint[],
-                                 $27::text[], $28::bigint[], $29::text[], $30::text[],
-                                 $31::text[], $32::text[])
-                   AS m(transaction_id, round_id, kind, amount, status, balance_after,
-                        debit_transaction_id, session_id, currency, brand_id)
-            ON CONFLICT (player_key, transaction_id) DO NOTHING),
-     bk AS (UPDATE wallet_transactions
-               SET status = '{MovementStatus.BOOKED}', updated_at = clock_timestamp()
-             WHERE player_key = $1 AND transaction_id = ANY($33::text[])
-               AND status = '{MovementStatus.APPLIED}' AND EXISTS (SELECT FROM lease))
-SELECT (SELECT count(*) FROM lease){{unlock}}"""
-Q_COMMIT_STEP = _COMMIT_STEP.format(lease=fence(34, 35), unlock="")
-# A call's last write: the lease given back by the same statement ($35 unused), and in session
-# mode the advisory lock too ($36: its first key).
-Q_COMMIT_LAST_STEP = _COMMIT_STEP.format(lease=fence(34, 35, release=True),
-                                         unlock=", $35::interval IS NULL")
-Q_COMMIT_LAST_STEP_UNLOCK = _COMMIT_STEP.format(
-    lease=fence(34, 35, release=True),
-    unlock=", $35::interval IS NULL, pg_advisory_unlock($36, hashtext($1))")
-Q_ABANDONED_ROUNDS = f"""
-SELECT {_ROUND_COLUMNS} FROM rounds
-WHERE status IN ('insurance', 'player_turn') AND updated_at < $1
-ORDER BY updated_at LIMIT $2"""
-Q_PLAYERS_WITH_OPEN = f"""
-SELECT DISTINCT player_key FROM wallet_transactions
-WHERE {OPEN_MOVEMENT}
-  AND updated_at < $1::timestamptz - LEAST(
-        $2::interval * power(2, LEAST(GREATEST(attempts - 1, 0), 20)),
-        GREATEST($3::interval, $2::interval))
-LIMIT $4"""
-Q_OUTBOX_BACKLOG = f"""
-SELECT count(*) AS open_rows,
-       coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0) AS oldest_age_s
-FROM wallet_transactions WHERE {OPEN_MOVEMENT}"""
-Q_ACTIVE_SESSIONS = "SELECT count(*) FROM sessions WHERE expires_at > now()"
-# Provably fair rounds (migration 0060).
-Q_NEXT_SEED = """
-SELECT session_id, server_seed, commitment, round_number FROM fair_next_seeds
-WHERE player_key = $1 AND session_id = $2"""
-Q_SAVE_NEXT_SEED = f"""
-WITH lease AS ({fence(6, 7)}),
-     w AS (INSERT INTO fair_next_seeds (player_key, session_id, server_seed, commitment,
-                                        round_number)
-           SELECT $1, $2, $3, $4, $5 FROM lease
-           ON CONFLICT (player_key, session_id) DO NOTHING)
-SELECT count(*) FROM lease"""
-Q_INSERT_ROUND_SEEDS = """
-INSERT INTO round_seeds (player_key, round_id, server_seed, commitment, client_seed,
-                         round_number, decks, next_commitment)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"""
-Q_PUT_NEXT_SEED = """
-INSERT INTO fair_next_seeds (player_key, session_id, server_seed, commitment, round_number)
-VALUES ($1, $2, $3, $4, $5)
-ON CONFLICT (player_key, session_id) DO UPDATE SET
-    server_seed = EXCLUDED.server_seed, commitment = EXCLUDED.commitment,
-    round_number = EXCLUDED.round_number, updated_at = clock_timestamp()"""
 
 
 def _session(r: asyncpg.Record) -> Session:
