@@ -26,6 +26,27 @@ def insurance_stake(main_stake: int) -> int:
     return main_stake // 2
 
 
+def box_insurance_refusal(box: BoxState, seat: int) -> tuple[str, str] | None:
+    """Why the box on ``seat`` may not decide insurance now (message, rule), or None."""
+    if not box.insurance_offered:
+        return f"seat {seat} was not offered insurance", "insurance_offer"
+    if box.insurance_decided:
+        return f"seat {seat} has already decided insurance", "insurance_once"
+    return None
+
+
+def behind_insurance_refusal(box: BoxState, seat: int, player: str) -> str | None:
+    """Why ``player``'s Bet Behind on the box of ``seat`` may not take insurance, or None."""
+    bet = next((bb for bb in box.bet.behind if bb.player == player), None)
+    if bet is None:
+        return f"{player} has no Bet Behind on seat {seat}"
+    if player in box.behind_insurance:
+        return f"{player} has already insured the Bet Behind on seat {seat}"
+    if insurance_stake(bet.stake) <= 0:
+        return "the Bet Behind is too small to insure"
+    return None
+
+
 def insurance_offered(bet: BoxBet, natural: bool) -> bool:
     """Whether a box is offered insurance against a dealer ace, by its player's setting and
     whether the box holds a blackjack."""

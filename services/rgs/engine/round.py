@@ -251,15 +251,7 @@ class Round:
         bi = self._seat_index.get(seat) if type(seat) is int else None
         if bi is None:
             return f"seat {seat!r} has no box in this round"
-        box = self._boxes[bi]
-        bet = next((bb for bb in box.bet.behind if bb.player == player), None)
-        if bet is None:
-            return f"{player} has no Bet Behind on seat {seat}"
-        if player in box.behind_insurance:
-            return f"{player} has already insured the Bet Behind on seat {seat}"
-        if actions.insurance_stake(bet.stake) <= 0:
-            return "the Bet Behind is too small to insure"
-        return None
+        return actions.behind_insurance_refusal(self._boxes[bi], seat, player)
 
     def insure_behind(self, seat: int, player: str) -> tuple[Event, ...]:
         """A Bet Behind player takes insurance live (while the round is in its insurance
@@ -409,13 +401,8 @@ class Round:
             return WrongHand, str(exc), exc.rule
         if hand != 0:
             return WrongHand, "insurance is decided per box (hand 0)", "hand_index"
-        box = self._boxes[b]
-        if not box.insurance_offered:
-            return ActionNotAllowed, f"seat {seat} was not offered insurance", "insurance_offer"
-        if box.insurance_decided:
-            return (ActionNotAllowed, f"seat {seat} has already decided insurance",
-                    "insurance_once")
-        return None
+        reason = actions.box_insurance_refusal(self._boxes[b], seat)
+        return None if reason is None else (ActionNotAllowed, *reason)
 
     def _insurance(self, seat: int, take: bool) -> None:
         b, _ = self._locate(seat, 0)
