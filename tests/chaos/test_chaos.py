@@ -58,6 +58,7 @@ from rgs.journal.migrate import migrate
 from rgs.journal.postgres import PostgresJournal
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from support.databases import SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
+from support.errors import error_reason
 from support.pgbouncer import running_pgbouncer, set_journal_search_path
 from support.platforms import write_platform_file
 
@@ -121,14 +122,7 @@ class Stats:
 
 
 def _reason(err: grpc.aio.AioRpcError) -> str:
-    from google.rpc import error_details_pb2, status_pb2
-    for key, value in err.trailing_metadata() or ():
-        if key == "grpc-status-details-bin":
-            for d in status_pb2.Status.FromString(value).details:
-                info = error_details_pb2.ErrorInfo()
-                if d.Unpack(info):
-                    return str(info.reason)
-    return err.code().name
+    return error_reason(err) or err.code().name
 
 
 class Refused(Exception):

@@ -33,6 +33,7 @@ from rgs.generated.table.v1 import table_pb2_grpc
 from rgs.journal.postgres import PostgresJournal
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from support.databases import RGS_TEMPLATE, SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
+from support.errors import error_reason
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -364,16 +365,6 @@ async def test_the_electronic_table_plays_its_stations_and_has_no_bet_behind(
     await _until(lambda: _balances(t, a, b), (START - 500, START - 700))
 
 
-def _error_reason(err: grpc.aio.AioRpcError) -> str:
-    from google.rpc import error_details_pb2, status_pb2
-    for key, value in err.trailing_metadata() or ():
-        if key == "grpc-status-details-bin":
-            for d in status_pb2.Status.FromString(value).details:
-                info = error_details_pb2.ErrorInfo()
-                if d.Unpack(info):
-                    return str(info.reason)
-    return ""
-
 
 async def test_an_operator_lists_the_tables_its_brands_offer_and_no_others(
         te2e: Tables) -> None:
@@ -397,9 +388,9 @@ async def test_an_operator_lists_the_tables_its_brands_offer_and_no_others(
         await stub.ListOperatorTables(tb.ListOperatorTablesRequest(brand_id="demo-casino"),
                                       metadata=OTHER)  # another operator's brand
     assert err.value.code() is grpc.StatusCode.NOT_FOUND
-    assert _error_reason(err.value) == "BRAND_NOT_FOUND"
+    assert error_reason(err.value) == "BRAND_NOT_FOUND"
     player = await _player(te2e, "dev-operator")
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await stub.ListOperatorTables(tb.ListOperatorTablesRequest(), metadata=player.md)
     assert err.value.code() is grpc.StatusCode.UNAUTHENTICATED
-    assert _error_reason(err.value) == "INVALID_API_KEY"
+    assert error_reason(err.value) == "INVALID_API_KEY"
