@@ -23,7 +23,8 @@ from rgs.bootstrap import App, add_dev_operator_keys, build
 from rgs.config import RgsSettings
 from rgs.engine import Action, BoxBet, Phase, replay
 from rgs.journal.migrate import SCHEMA, migrate, migrations
-from rgs.journal.postgres import OPEN_MOVEMENT, PoolMode, PostgresJournal
+from rgs.journal.postgres import PoolMode, PostgresJournal
+from rgs.journal.statements import OPEN_MOVEMENT
 from rgs.service.errors import Unavailable
 from rgs.service.model import (
     ActCommand,
