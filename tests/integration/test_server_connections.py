@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import ssl
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -60,6 +61,16 @@ async def _handshake(port: int, ca: Path) -> None:
         await health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=5)
 
 
+async def _web_handshake(port: int, ca: Path) -> None:
+    """A TLS handshake with the browser edge, as a browser makes it to an IP address (no
+    server name sent), checking the certificate against ``ca``."""
+    context = ssl.create_default_context(cafile=str(ca))
+    _, writer = await asyncio.wait_for(
+        asyncio.open_connection("127.0.0.1", port, ssl=context), timeout=5)
+    writer.close()
+    await writer.wait_closed()
+
+
 def _expiry() -> datetime:
     value = metrics.CERTIFICATE_EXPIRY.labels(certificate="server")._value.get()
     return datetime.fromtimestamp(value, UTC)
@@ -76,11 +87,14 @@ async def test_a_renewed_certificate_is_served_without_a_restart_and_its_expiry_
     for name in ("server.pem", "server.key"):
         shutil.copy(old.server_cert.parent / name, served / name)
     settings = load_settings(listen="127.0.0.1:0", tls_cert_file=served / "server.pem",
-                             tls_key_file=served / "server.key")
+                             tls_key_file=served / "server.key", web_listen="127.0.0.1:0")
     app = await build(settings, journal=InMemoryJournal(), wallet=_wallet())
     running = await serve(settings, app)
+    assert running.web is not None
+    web_port = running.web.port
     try:
         await _handshake(running.port, old.ca_cert)
+        await _web_handshake(web_port, old.ca_cert)
         assert _expiry() - datetime.now(UTC) < timedelta(days=3)
         # The Secret is renewed: both files replaced at once, as a Secret volume swaps them.
         staging = tmp_path / "staging"
@@ -91,6 +105,10 @@ async def test_a_renewed_certificate_is_served_without_a_restart_and_its_expiry_
         await _handshake(running.port, new.ca_cert)  # the new certificate, same process
         with pytest.raises(grpc.aio.AioRpcError):
             await _handshake(running.port, old.ca_cert)
+        # the browser edge too, on the same files
+        await _web_handshake(web_port, new.ca_cert)
+        with pytest.raises(ssl.SSLCertVerificationError):
+            await _web_handshake(web_port, old.ca_cert)
         assert _expiry() - datetime.now(UTC) > timedelta(days=39)
     finally:
         await running.stop(grace=None)

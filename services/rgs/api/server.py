@@ -198,7 +198,8 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
         try:
             web = await start_web_edge(game=game, calls=calls, brands=list(game.brands()),
                                        listen=web_listen, tls=tls, grace_s=grace_s,
-                                       tables=table_servicer.calls if table_servicer else None)
+                                       tables=table_servicer.calls if table_servicer else None,
+                                       on_certificate=on_certificate)
         except BaseException:
             await server.stop(None)
             raise

@@ -1,16 +1,19 @@
-"""The server's TLS certificate, read again whenever its files change.
+"""The server's TLS certificate, read again whenever its files change, on both edges.
 
-gRPC asks :meth:`ReloadingCertificate.fetch` before each new connection's handshake; a stat of
-the two files tells whether they changed (Kubernetes swaps a Secret volume's files at once, by
-a symlink), and only then are they read. A renewed certificate (cert-manager, a rotated
-Secret) is thus served to new connections without a restart; connections already open keep
-the old one until they close, which the server's maximum connection age bounds.
+Before each new connection's handshake a stat of the two files tells whether they changed
+(Kubernetes swaps a Secret volume's files at once, by a symlink), and only then are they read.
+A renewed certificate (cert-manager, a rotated Secret) is thus served to new connections
+without a restart; connections already open keep the old one until they close, which the
+server's maximum connection age bounds. gRPC asks :meth:`ReloadingCertificate.fetch`; the
+browser edge's :class:`ReloadingSslContext` answers from the TLS server-name callback, which
+OpenSSL calls on every handshake (with or without a server name).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,3 +78,48 @@ class ReloadingCertificate:
         if self._on_load is not None:
             self._on_load(cert)
         return grpc.ssl_server_certificate_configuration([(key, cert)])
+
+
+class ReloadingSslContext:
+    """An :class:`ssl.SSLContext` (for an asyncio server such as the browser edge's hypercorn)
+    whose certificate follows its files.
+
+    ``build`` makes a context from the files as they are now (the server's own settings:
+    ciphers, ALPN, ...). :meth:`context` is the one to give the server; each handshake on it
+    is moved to a context built from the current files when they changed since the last load.
+    Files that cannot be read keep the current certificate, as on the gRPC port.
+    """
+
+    def __init__(self, files: TlsFiles, build: Callable[[], ssl.SSLContext],
+                 on_load: Callable[[bytes], None] | None = None) -> None:
+        self._files = files
+        self._build = build
+        self._on_load = on_load
+        self._stamps: tuple[tuple[int, int, int], ...] | None = None
+        self._front = self._read()
+        self._current = self._front
+        self._front.sni_callback = self._on_hello
+
+    def context(self) -> ssl.SSLContext:
+        """The context to serve with (the first certificate, and the switch to renewals)."""
+        return self._front
+
+    def _on_hello(self, conn: ssl.SSLObject | ssl.SSLSocket, server_name: str | None,
+                  ctx: ssl.SSLContext) -> None:
+        try:
+            if (_stamp(self._files.cert_file), _stamp(self._files.key_file)) != self._stamps:
+                self._current = self._read()
+                log.info("TLS certificate of the browser edge reloaded from %s",
+                         self._files.cert_file)
+        except (OSError, ssl.SSLError) as exc:
+            log.warning("TLS certificate not reloaded (the current one stays): %s", exc)
+        if self._current is not self._front:
+            conn.context = self._current
+
+    def _read(self) -> ssl.SSLContext:
+        stamps = (_stamp(self._files.cert_file), _stamp(self._files.key_file))
+        context = self._build()
+        self._stamps = stamps
+        if self._on_load is not None:
+            self._on_load(self._files.cert_file.read_bytes())
+        return context

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hypercorn.asyncio import serve
@@ -19,7 +21,7 @@ from hypercorn.config import Config
 from rgs.api.calls import BlackjackCalls
 from rgs.api.drain import CallsInFlight
 from rgs.api.tables import TableCalls
-from rgs.api.tls import TlsFiles
+from rgs.api.tls import ReloadingSslContext, TlsFiles
 from rgs.api.web.app import WebApp
 from rgs.service.model import Brand
 from rgs.service.play import GameService
@@ -47,6 +49,24 @@ def open_socket(listen: str) -> socket.socket:
     return sock
 
 
+class _Config(Config):
+    """hypercorn's configuration with a TLS context that follows its files."""
+
+    reloading: ReloadingSslContext | None = None
+
+    def create_ssl_context(self) -> ssl.SSLContext | None:
+        if self.reloading is None:
+            return super().create_ssl_context()
+        return self.reloading.context()
+
+
+def _fresh_context(config: Config) -> ssl.SSLContext:
+    """hypercorn's own TLS context (its ciphers, ALPN h2/http1.1) from the files as they are."""
+    context = Config.create_ssl_context(config)
+    assert context is not None  # the certificate and key files are set
+    return context
+
+
 @dataclass(slots=True, kw_only=True)
 class RunningWebEdge:
     """A started browser edge and the port it bound."""
@@ -64,13 +84,14 @@ class RunningWebEdge:
 
 async def start_web_edge(*, game: GameService, calls: CallsInFlight, brands: list[Brand],
                          listen: str, tls: TlsFiles | None, grace_s: float,
-                         tables: TableCalls | None = None) -> RunningWebEdge:
+                         tables: TableCalls | None = None,
+                         on_certificate: Callable[[bytes], None] | None = None
+                         ) -> RunningWebEdge:
     """Serve the browser edge on ``listen`` (calls counted in ``calls``, the gRPC server's;
-    with ``tables``, the table service too). Stopping ends the table streams at once."""
-    sock = open_socket(listen)
-    port = int(sock.getsockname()[1])
-    config = Config()
-    config.bind = [f"fd://{sock.detach()}"]
+    with ``tables``, the table service too). Stopping ends the table streams at once. With
+    ``tls``, the certificate is read again whenever its files change (``on_certificate`` gets
+    each chain loaded), as on the gRPC port."""
+    config = _Config()
     config.graceful_timeout = grace_s + 1.0
     config.accesslog = None
     config.errorlog = log
@@ -79,6 +100,11 @@ async def start_web_edge(*, game: GameService, calls: CallsInFlight, brands: lis
     if tls is not None:
         config.certfile = str(tls.cert_file)
         config.keyfile = str(tls.key_file)
+        config.reloading = ReloadingSslContext(tls, lambda: _fresh_context(config),
+                                               on_load=on_certificate)
+    sock = open_socket(listen)
+    port = int(sock.getsockname()[1])
+    config.bind = [f"fd://{sock.detach()}"]
     stopping = asyncio.Event()
     app = WebApp(BlackjackCalls(game), calls, brands, tables=tables, stopping=stopping)
     task = asyncio.create_task(serve(app, config, shutdown_trigger=stopping.wait,  # type: ignore[arg-type]
