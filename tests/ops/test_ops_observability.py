@@ -4,6 +4,7 @@ metrics endpoint against the dashboards and rules, and logs without secrets."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -385,3 +386,58 @@ async def test_the_theoretical_rtp_gauge_follows_each_brands_effective_rules() -
                  {"brand": "demo-casino", "variant": "electronic-h17"})
     assert two == pytest.approx(0.99648817) and six == pytest.approx(0.99429294)
     assert _value("rgs_variant_theoretical_rtp_ratio", {"variant": "electronic-h17"}) == six
+
+
+STREAM_METHOD = "rgs.test.v1.Feed/Watch"
+
+
+async def _feed(request: bytes, context: grpc.aio.ServicerContext[Any, Any]
+                ) -> AsyncIterator[bytes]:
+    """A server stream written as the table watch is (an async generator): ``n`` messages,
+    then the end the request names (``ok``, ``abort`` or ``hang``)."""
+    n, end = request.decode().split(":")
+    for i in range(int(n)):
+        yield str(i).encode()
+    if end == "abort":
+        await context.abort(grpc.StatusCode.NOT_FOUND, "no such feed")
+    if end == "hang":
+        await asyncio.sleep(60)
+
+
+async def test_server_streams_are_counted_apart_from_unary_calls() -> None:
+    server = grpc.aio.server(interceptors=server_interceptors())
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+        "rgs.test.v1.Feed", {"Watch": grpc.unary_stream_rpc_method_handler(_feed)}),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+
+    def ended(code: str) -> float:
+        return _value("rgs_rpc_streams_total", {"method": STREAM_METHOD, "code": code})
+
+    before = {c: ended(c) for c in ("OK", "NOT_FOUND", "CANCELLED")}
+    sent = _value("rgs_rpc_stream_messages_sent_total", {"method": STREAM_METHOD})
+    unary = _value("rgs_rpc_requests_total", {"method": STREAM_METHOD, "code": "OK"})
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
+            watch = ch.unary_stream(f"/{STREAM_METHOD}")
+            assert [m async for m in watch(b"3:ok")] == [b"0", b"1", b"2"]
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                _ = [m async for m in watch(b"2:abort")]
+            assert err.value.code() is grpc.StatusCode.NOT_FOUND
+            call = watch(b"1:hang")
+            assert await call.read() == b"0"
+            assert _value("rgs_rpc_streams_open", {"method": STREAM_METHOD}) == 1
+            call.cancel()  # the watcher leaves
+            for _ in range(100):
+                if ended("CANCELLED") > before["CANCELLED"]:
+                    break
+                await asyncio.sleep(0.02)
+    finally:
+        await server.stop(None)
+    assert ended("OK") - before["OK"] == 1
+    assert ended("NOT_FOUND") - before["NOT_FOUND"] == 1
+    assert ended("CANCELLED") - before["CANCELLED"] == 1
+    assert _value("rgs_rpc_stream_messages_sent_total", {"method": STREAM_METHOD}) - sent == 6
+    assert _value("rgs_rpc_streams_open", {"method": STREAM_METHOD}) == 0
+    # streams stay out of the unary calls' counts (the SLOs' and the autoscaler's signal)
+    assert _value("rgs_rpc_requests_total", {"method": STREAM_METHOD, "code": "OK"}) == unary

@@ -31,10 +31,11 @@ async def web(database_templates: DatabaseTemplates, tmp_path_factory: object
     await add_dev_operator_keys(journal)
     await journal.close()
     logs = Path(tmp_path_factory.mktemp("web"))  # type: ignore[attr-defined]
-    port = free_port()
+    port, metrics_port = free_port(), free_port()
     stack = await start_stack(
         rgs_db=rgs_db, wallet_dbs={"dev-operator": wallet_db, "other-operator": other_db},
-        replicas=1, logs=logs, env={"RGS_WEB_LISTEN": f"127.0.0.1:{port}"},
+        replicas=1, logs=logs, env={"RGS_WEB_LISTEN": f"127.0.0.1:{port}",
+                                    "RGS_METRICS_LISTEN": f"127.0.0.1:{metrics_port}"},
         brand_fields={"demo-casino": {"web_origins": [STUDIO_ORIGIN]},
                       "other-casino": {"web_origins": [OTHER_ORIGIN]}},
         tables=[*json.loads(DEFAULT_PLATFORM_FILE.read_text("utf-8"))["tables"], *WEB_TABLES])
@@ -42,6 +43,7 @@ async def web(database_templates: DatabaseTemplates, tmp_path_factory: object
     wallet_channels = {o: grpc.aio.insecure_channel(w.target) for o, w in stack.wallets.items()}
     try:
         yield Web(stack=stack, base_url=f"http://127.0.0.1:{port}", web_port=port,
+                  metrics_url=f"http://127.0.0.1:{metrics_port}/metrics",
                   game=blackjack_pb2_grpc.BlackjackServiceStub(channel),
                   operator=operator_pb2_grpc.OperatorServiceStub(channel),
                   controls={o: sandbox_pb2_grpc.SandboxControlServiceStub(c)

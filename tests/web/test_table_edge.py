@@ -23,6 +23,7 @@ from rgs.api.web.connect import WebError, _until
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 SERVICE = "rgs.table.v1.TableService"
+WATCH_METHOD = f"{SERVICE}/WatchTable"
 #: seat 1: 6 5 (doubles onto T); seat 3: T 9; dealer 9, hole 7, then draws T and busts.
 CARDS = ["6S", "TH", "9D", "5H", "9C", "7S", "TD", "TC"]
 
@@ -153,6 +154,13 @@ async def test_two_operators_players_play_a_table_round_in_the_browser_protocol(
     assert await web.wallet_balance(a) == START + 2000
     assert await web.wallet_balance(b, "other-operator") == START + 3000
     assert before["seats"] == []
+    # every stream above was counted when it ended, apart from the unary calls
+    async with httpx.AsyncClient(timeout=10) as client:
+        page = (await client.get(web.metrics_url)).text
+    ended = sum(float(line.rsplit(" ", 1)[1]) for line in page.splitlines()
+                if line.startswith('rgs_rpc_streams_total{') and WATCH_METHOD in line)
+    assert ended >= 5
+    assert f'rgs_rpc_stream_messages_sent_total{{method="{WATCH_METHOD}"}}' in page
 
 
 async def test_table_refusals_carry_the_same_error_info_and_cors_is_per_brand(

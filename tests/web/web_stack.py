@@ -41,6 +41,7 @@ class Web:
     stack: Stack
     base_url: str
     web_port: int
+    metrics_url: str
     game: blackjack_pb2_grpc.BlackjackServiceAsyncStub
     operator: operator_pb2_grpc.OperatorServiceAsyncStub
     controls: dict[str, sandbox_pb2_grpc.SandboxControlServiceAsyncStub]

@@ -4,17 +4,21 @@ The service adds them where it builds its server::
 
     server = grpc.aio.server(interceptors=server_interceptors())
 
-Only unary-unary methods that the server actually serves are observed: an unknown method
-name never becomes a metric label (a scanner could otherwise grow the label set without
-bound), and the streaming health ``Watch`` and reflection calls pass through untouched.
+Only methods that the server actually serves are observed: an unknown method name never
+becomes a metric label (a scanner could otherwise grow the label set without bound). Unary
+calls get RED metrics, a span and a log line (:func:`observe_call`); server streams written as
+async generators (WatchTable) get their own gauge, counters and a log line at their end
+(:func:`observe_stream`), apart from the unary calls' latency and in-flight load signal.
+Reflection and the health ``Watch`` (which writes through its context) pass through untouched.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -80,11 +84,18 @@ class ObservabilityInterceptor(_ServerInterceptor):
                                          Awaitable[grpc.RpcMethodHandler[Any, Any]]],
             handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler[Any, Any]:
-        """Wrap the method's handler (unknown methods and streams pass through)."""
+        """Wrap the method's handler (unknown methods pass through)."""
         handler = await continuation(handler_call_details)
-        if handler is None or handler.unary_unary is None:
+        if handler is None:
             return handler
         method = str(handler_call_details.method).lstrip("/")
+        if handler.unary_stream is not None and inspect.isasyncgenfunction(handler.unary_stream):
+            return grpc.unary_stream_rpc_method_handler(
+                _observed_stream(method, handler.unary_stream),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer)
+        if handler.unary_unary is None:
+            return handler
         return grpc.unary_unary_rpc_method_handler(
             _observed(method, handler.unary_unary),
             request_deserializer=handler.request_deserializer,
@@ -102,7 +113,54 @@ def _observed(method: str, inner: Handler) -> Handler:
     return observe
 
 
+def _observed_stream(method: str, inner: Callable[[Any, Any], AsyncIterator[Any]]
+                     ) -> Callable[[Any, Any], AsyncIterator[Any]]:
+    async def observe(request: Any, context: grpc.aio.ServicerContext[Any, Any]
+                      ) -> AsyncIterator[Any]:
+        def outcome(exc: BaseException | None) -> grpc.StatusCode | None:
+            if exc is None or isinstance(exc, grpc.aio.AbortError):
+                return _code_of(context)
+            return None
+        async for item in observe_stream(method, inner(request, context), outcome,
+                                         edge="grpc"):
+            yield item
+    return observe
+
+
 R = TypeVar("R")
+
+
+async def observe_stream(method: str, stream: AsyncIterator[R],
+                         outcome: Callable[[BaseException | None], grpc.StatusCode | None], *,
+                         edge: str) -> AsyncIterator[R]:
+    """``stream``'s items, counted: open streams of ``method``, messages sent, and at the end
+    the stream's status code (``outcome`` as for :func:`observe_call`; a client that leaves is
+    CANCELLED) with one log line giving its duration and messages."""
+    metrics.RPC_STREAMS_OPEN.labels(method=method).inc()
+    sent = metrics.RPC_STREAM_MESSAGES.labels(method=method)
+    started = time.perf_counter()
+    code = grpc.StatusCode.OK
+    count = 0
+    try:
+        async for item in stream:
+            count += 1
+            sent.inc()
+            yield item
+        code = outcome(None) or grpc.StatusCode.OK
+    except (asyncio.CancelledError, GeneratorExit):
+        code = grpc.StatusCode.CANCELLED
+        raise
+    except Exception as exc:
+        known = outcome(exc)
+        code = grpc.StatusCode.UNKNOWN if known is None else known
+        raise
+    finally:
+        metrics.RPC_STREAMS_OPEN.labels(method=method).dec()
+        metrics.RPC_STREAMS.labels(method=method, code=code.name).inc()
+        elapsed = time.perf_counter() - started
+        log.info("%s stream %s", method, code.name,
+                 extra={"rpc_method": method, "grpc_code": code.name, "rpc_edge": edge,
+                        "duration_ms": round(elapsed * 1000, 3), "messages": count})
 
 
 async def observe_call(method: str, request: Any, metadata: Metadata | None,

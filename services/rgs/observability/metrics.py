@@ -62,6 +62,17 @@ RPC_LATENCY: Final = Histogram(
 RPC_IN_FLIGHT: Final = Gauge(
     "rgs_rpc_in_flight", "gRPC calls being served right now (the HPA's load signal).",
     multiprocess_mode="livesum")  # the replica's calls: every live worker's, added
+RPC_STREAMS_OPEN: Final = Gauge(
+    "rgs_rpc_streams_open", "Server streams open right now (e.g. table watchers), by full "
+    "method name; not in rgs_rpc_in_flight, which is the unary calls' load signal.", ["method"],
+    multiprocess_mode="livesum")
+RPC_STREAMS: Final = Counter(
+    "rgs_rpc_streams", "Server streams ended, by full method name and final status code "
+    "(a client leaving is CANCELLED; a replica draining ends them UNAVAILABLE).",
+    ["method", "code"])
+RPC_STREAM_MESSAGES: Final = Counter(
+    "rgs_rpc_stream_messages_sent", "Messages sent on server streams, by full method name.",
+    ["method"])
 
 # --------------------------------------------------------------------------- rounds and money
 
@@ -166,6 +177,7 @@ BUILD_INFO: Final = Gauge(
 
 EXPORTED_NAMES: Final = frozenset({
     "rgs_rpc_requests_total", "rgs_rpc_latency_seconds", "rgs_rpc_in_flight",
+    "rgs_rpc_streams_open", "rgs_rpc_streams_total", "rgs_rpc_stream_messages_sent_total",
     "rgs_rounds_total", "rgs_stakes_minor_total", "rgs_wins_minor_total",
     "rgs_variant_theoretical_rtp_ratio", "rgs_variant_rtp_standard_deviation_ratio",
     "rgs_brand_theoretical_rtp_ratio",

@@ -39,7 +39,7 @@ from rgs.api.drain import SHUTTING_DOWN, CallsInFlight
 from rgs.api.errors import DOMAIN, classify
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.table.v1 import table_pb2
-from rgs.observability.interceptors import observe_call
+from rgs.observability.interceptors import observe_call, observe_stream
 
 log = logging.getLogger(__name__)
 
@@ -151,14 +151,17 @@ def _stream_endpoint(method: str, call: Callable[[Caller, Any], AsyncIterator[Me
             raise WebError(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN, SHUTTING_DOWN_MESSAGE)
         headers = ctx.request_headers
         caller = Caller(headers.get("authorization"), headers.get("origin"))
-        try:
-            async for item in _until(call(caller, request), stopping):
-                yield item
-        except ConnectError:
-            raise
-        except Exception as exc:  # the edge: every failure becomes a documented status
-            raise refusal(exc) from None
-        log.debug("stream %s ended", method)
+
+        async def items() -> AsyncIterator[Message]:
+            try:
+                async for item in _until(call(caller, request), stopping):
+                    yield item
+            except ConnectError:
+                raise
+            except Exception as exc:  # the edge: every failure becomes a documented status
+                raise refusal(exc) from None
+        async for item in observe_stream(method, items(), _outcome, edge="web"):
+            yield item
 
     return Endpoint.server_stream(info, serve)
 
