@@ -234,7 +234,7 @@ async def test_a_round_by_keyboard_alone(web: Web, browser: Browser) -> None:
     try:
         await page.keyboard.press("Tab")
         await page.keyboard.press("Tab")  # past the token form: the variant picker
-        for _ in range(10):
+        for _ in range(30):  # round the page's controls back to it
             if await page.evaluate(focused) == "variant":
                 break
             await page.keyboard.press("Tab")

@@ -5,13 +5,24 @@ and sessions over native gRPC, as an operator and the wallet's owner would."""
 from __future__ import annotations
 
 import itertools
+import json
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-from e2e.e2e_servers import Stack, free_port
+import grpc
+
+from e2e.e2e_servers import Stack, free_port, start_stack
+from rgs.bootstrap import add_dev_operator_keys
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.operator.v1 import operator_pb2_grpc
+from rgs.journal.postgres import PostgresJournal
+from rgs.platform_file import DEFAULT_PLATFORM_FILE
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
+from support.databases import RGS_TEMPLATE, SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
 
 OPERATOR = (("authorization", "Bearer rgs-dev-operator-key"),)
 OTHER_OPERATOR = (("authorization", "Bearer rgs-other-operator-key"),)
@@ -69,3 +80,44 @@ class Web:
         return str(resp.session_token)
 
 
+
+
+@asynccontextmanager
+async def running_web(database_templates: DatabaseTemplates, logs: Path,
+                      brand_fields: Mapping[str, Mapping[str, Any]] | None = None
+                      ) -> AsyncIterator[Web]:
+    """One stack over fresh databases: a sandbox wallet per operator and one RGS process in
+    test mode with its browser edge on; ``brand_fields`` add to the brands' test settings
+    (demo-casino allows STUDIO_ORIGIN, other-casino OTHER_ORIGIN)."""
+    rgs_name, rgs_db = await database_templates.fresh(RGS_TEMPLATE)
+    wallet_name, wallet_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    other_name, other_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
+    journal = await PostgresJournal.connect(rgs_db, min_size=1, max_size=1)
+    await add_dev_operator_keys(journal)
+    await journal.close()
+    port, metrics_port = free_port(), free_port()
+    brands: dict[str, dict[str, object]] = {"demo-casino": {"web_origins": [STUDIO_ORIGIN]},
+                                            "other-casino": {"web_origins": [OTHER_ORIGIN]}}
+    for brand, fields in (brand_fields or {}).items():
+        brands.setdefault(brand, {}).update(fields)
+    stack = await start_stack(
+        rgs_db=rgs_db, wallet_dbs={"dev-operator": wallet_db, "other-operator": other_db},
+        replicas=1, logs=logs, env={"RGS_WEB_LISTEN": f"127.0.0.1:{port}",
+                                    "RGS_METRICS_LISTEN": f"127.0.0.1:{metrics_port}"},
+        brand_fields=brands,
+        tables=[*json.loads(DEFAULT_PLATFORM_FILE.read_text("utf-8"))["tables"], *WEB_TABLES])
+    channel = grpc.aio.insecure_channel(stack.replicas[0].target)
+    wallet_channels = {o: grpc.aio.insecure_channel(w.target) for o, w in stack.wallets.items()}
+    try:
+        yield Web(stack=stack, base_url=f"http://127.0.0.1:{port}", web_port=port,
+                  metrics_url=f"http://127.0.0.1:{metrics_port}/metrics",
+                  game=blackjack_pb2_grpc.BlackjackServiceStub(channel),
+                  operator=operator_pb2_grpc.OperatorServiceStub(channel),
+                  controls={o: sandbox_pb2_grpc.SandboxControlServiceStub(c)
+                            for o, c in wallet_channels.items()})
+    finally:
+        for c in (channel, *wallet_channels.values()):
+            await c.close()
+        stack.stop()
+        for name in (rgs_name, wallet_name, other_name):
+            database_templates.discard(name)

@@ -2,7 +2,8 @@
 //
 // The messages, enums and the service descriptor are generated from proto/ (src/gen, by
 // `npm run generate`); this file adds the few things every studio needs around them: a client
-// that sends the session token, the ErrorInfo of a refusal, and request ids for safe retries.
+// that sends the session token, the ErrorInfo of a refusal, and request ids for safe retries,
+// and re-exports the provably fair verifier (fair.ts, fairview.ts).
 import { create } from "@bufbuild/protobuf";
 import { BinaryReader } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError, createClient, } from "@connectrpc/connect";
@@ -15,6 +16,10 @@ export * from "./gen/rgs/blackjack/v1/blackjack_pb.js";
 export * as table from "./gen/rgs/table/v1/table_pb.js";
 export { TableService };
 export { Code, ConnectError, create };
+/** Provably fair rounds checked on the client: the card order of docs/rng.md and the checks of
+ * `rgs verify` (fair.ts), and the same checks from a RoundView (fairview.ts). */
+export { FAIR_BLOCK_BYTES, FairInputError, FairRng, HmacDrbg, MAX_CLIENT_SEED, SERVER_SEED_BYTES, cardOrder, clientSeedProblem, commitmentOf, fairDrbg, freshShoe, fromHex, hmacSha256, sha256, toHex, verifyRound, } from "./fair.js";
+export { dealtFromView, verifyView, } from "./fairview.js";
 function sessionTransport(options) {
     const bearer = (next) => async (req) => {
         req.header.set("authorization", `Bearer ${options.sessionToken}`);

@@ -28,6 +28,14 @@ import { describeError } from "./errors.js";
 import { cardElement, hiddenCard } from "./cards.js";
 import { formatMoney, parseMoney } from "./money.js";
 import { startTables } from "./tables.js";
+import {
+  commitmentAtBet,
+  readClientSeed,
+  rememberShown,
+  renderFairness,
+  showNextCommitment,
+  verifyShown,
+} from "./fair.js";
 
 const SEAT = 1;
 
@@ -234,11 +242,18 @@ async function deal(): Promise<void> {
   const v = selectedVariant();
   const bet = readBets();
   if (!s || !v || !bet) return;
+  const clientSeed = readClientSeed();
+  if (clientSeed instanceof Error) {
+    showError(clientSeed);
+    return;
+  }
   const requestId = newRequestId();
   const forcedCards = s.forcedCards;
-  const response = await busy(() => s.client.deal({ requestId, variantId: v.id, boxes: [bet], forcedCards }));
+  const shown = commitmentAtBet();
+  const response = await busy(() => s.client.deal({ requestId, variantId: v.id, boxes: [bet], forcedCards, clientSeed }));
   if (!response?.round) return;
   s.forcedCards = [];
+  rememberShown(response.round.roundId, shown); // Verify checks the round's commitment is it
   show(response.round);
 }
 
@@ -263,9 +278,20 @@ function actionButton(a: AllowedAction, seat: number, hand: number): HTMLButtonE
   const b = document.createElement("button");
   b.type = "button";
   let label = ACTION_LABELS[a.action] ?? "Act";
-  if (a.offer > 0n) label += ` (receive ${money(a.offer)})`;
+  if (a.offer > 0n) label += ` (receive ${money(a.offer)}${a.fairValue > 0n ? `, fair value ${money(a.fairValue)}` : ""})`;
   else if (a.cost > 0n) label += ` (+${money(a.cost)})`;
+  // Brands with hints on: the decision's exact expected value in main bets; the best marked.
+  if (a.expectedValue !== undefined) {
+    label += ` · EV ${a.expectedValue >= 0 ? "+" : ""}${a.expectedValue.toFixed(3)}`;
+    b.dataset.ev = a.expectedValue.toFixed(6);
+  }
+  if (a.best) {
+    label = `★ ${label}`;
+    b.classList.add("best");
+    b.dataset.best = "true";
+  }
   b.textContent = label;
+  if (a.best) b.setAttribute("aria-label", `${label.slice(2)}, the best decision`);
   b.dataset.action = Action[a.action];
   if (a.warning) b.title = a.warning;
   b.addEventListener("click", () => {
@@ -337,6 +363,9 @@ function show(round: RoundView, focus = true): void {
     }
     boxes.append(area);
   }
+  const hinted = round.boxes.some((b) => b.hands.some((h) => h.allowed.some((a) => a.expectedValue !== undefined)));
+  el("hints-note").hidden = !hinted;
+  renderFairness(round, state.variants.find((v) => v.id === round.variantId));
   const finished = round.status === RoundStatus.SETTLED || round.status === RoundStatus.VOIDED;
   el("bets").hidden = !finished;
   el("next").hidden = true;
@@ -400,6 +429,7 @@ async function start(token: string, forcedCards: string[]): Promise<void> {
   const select = el<HTMLSelectElement>("variant");
   select.replaceChildren(...listed.variants.map((v) => new Option(v.name, v.id)));
   setBalance(listed.balance);
+  showNextCommitment(listed.nextCommitment);
   renderVariantForm();
   renderHistory(listed.lastRounds);
   el("login").hidden = true;
@@ -433,6 +463,7 @@ function main(): void {
   const forced = (params.get("cards") ?? "").split(",").map((c) => c.trim()).filter(Boolean);
   if (window.location.hash) history.replaceState(null, "", window.location.pathname);
   el<HTMLSelectElement>("variant").addEventListener("change", renderVariantForm);
+  el<HTMLButtonElement>("verify").addEventListener("click", verifyShown);
   el<HTMLFormElement>("bet-form").addEventListener("submit", (e) => {
     e.preventDefault();
     void deal();
