@@ -43,6 +43,10 @@ const ACTION_WORDS: Record<string, string> = {
   power_keep: "Keep the card", power_replace: "Replace the card",
 };
 
+/** When to read the balance again after a round ends (ms): the outbox pays within a second on a
+ * healthy replica, and retries a wallet that is slow. */
+const BALANCE_FOLLOW_UP_MS = [500, 1500, 4000, 10000];
+
 class TableView {
   private client: TableClient;
   private tableId = "";
@@ -53,6 +57,7 @@ class TableView {
   private refreshing = false;
   private refreshAgain = false;
   private timer?: number;
+  private balanceTimers: number[] = [];
 
   // Who the player is at the table: learnt from the seat they take (the session token names no
   // player to the page), kept for reloads.
@@ -152,7 +157,19 @@ class TableView {
     li.textContent = `${kind.replace(/_/g, " ")}${seat}${who}`;
     log.prepend(li);
     while (log.children.length > 12) log.lastElementChild?.remove();
-    if (kind === "round_finished" || kind === "behind_refunded") void this.hooks.refreshBalance();
+    if (kind === "round_finished" || kind === "behind_refunded") this.followPayments();
+  }
+
+  /**
+   * The balance after a round ends or a stake is refunded. The table's wins and refunds reach
+   * the wallet through the RGS's outbox just after the event, not with it: read the balance
+   * now and again over the next seconds, so the page shows the payment once it lands.
+   */
+  private followPayments(): void {
+    for (const t of this.balanceTimers) window.clearTimeout(t);
+    void this.hooks.refreshBalance();
+    this.balanceTimers = BALANCE_FOLLOW_UP_MS.map((ms) =>
+      window.setTimeout(() => void this.hooks.refreshBalance(), ms));
   }
 
   private mySeat(): number | undefined {
