@@ -89,6 +89,10 @@ async def test_a_fair_round_deals_the_committed_order_and_reveals_its_seed_only_
     dealt_cards = [s.card for s in recall.round.steps if s.kind == "card_dealt"]
     assert dealt_cards == card_order(bytes.fromhex(seed), f"my seed for {variant}", 1,
                                      VARIANTS[variant].decks)[:len(dealt_cards)]
+    # The settled view lists the same cards in the order they left the shoe (open: none).
+    if dealt.status != bj.ROUND_STATUS_SETTLED:
+        assert not f.dealt_cards
+    assert list(final.fair.dealt_cards) == dealt_cards
     verdict, = verify_document(json.loads(_json(recall)))
     assert verdict.fair, verdict.lines
     # The next round uses the commitment published with this one, as round 2.
@@ -168,6 +172,10 @@ async def test_a_voided_round_reveals_its_seed_and_verifies(e2e: Clients) -> Non
     view = (await e2e.games[0].GetRound(bj.GetRoundRequest(round_id=dealt.round_id),
                                         metadata=md)).round
     assert view.fair.server_seed == voided.fair.server_seed
+    # the cards dealt before the void, in order: the first of the order its seeds give
+    assert len(view.fair.dealt_cards) >= 3 and list(view.fair.dealt_cards) == card_order(
+        bytes.fromhex(view.fair.server_seed), view.fair.client_seed, view.fair.round_number,
+        view.fair.decks)[:len(view.fair.dealt_cards)]
 
 
 async def test_a_malformed_client_seed_is_refused_before_any_money_moves(e2e: Clients) -> None:

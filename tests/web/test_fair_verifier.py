@@ -143,6 +143,8 @@ def _view_json(view: RoundView, seed: bytes, client: str, number: int, decks: in
 def test_from_a_rounds_view_the_verifier_finds_the_cards_the_engine_dealt() -> None:
     rng = random.Random(2026)
     cases, dealt, tampered = [], [], []
+    with_list: list[dict[str, Any]] = []
+    wrong_list: list[dict[str, Any]] = []
     burned = splits = resplits = 0
     for variant in sorted(VARIANTS):
         rules = find_variant(variant)
@@ -163,6 +165,17 @@ def test_from_a_rounds_view_the_verifier_finds_the_cards_the_engine_dealt() -> N
             cards[i] = next(c for c in card_order(seed, client, number, rules.decks)
                             if c[0] != cards[i][0])
             tampered.append({"view": changed, "holeCard": rules.hole_card})
+            # The server's list of dealt cards (Fairness.dealt_cards): the view's dealing
+            # verifies with it, and a list that differs from the cards shown never does.
+            listed = json.loads(json.dumps(view))
+            listed["fair"]["dealtCards"] = dealt[-1]
+            with_list.append({"view": listed, "holeCard": rules.hole_card})
+            wrong = json.loads(json.dumps(listed))
+            j = rng.randrange(len(dealt[-1]))
+            wrong["fair"]["dealtCards"][j] = next(
+                c for c in card_order(seed, client, number, rules.decks)
+                if c != dealt[-1][j])
+            wrong_list.append({"view": wrong, "holeCard": rules.hole_card})
     # The hard cases did come up: burned cards, splits, resplits (three hands or more).
     assert burned >= 5 and splits >= 20 and resplits >= 3, (burned, splits, resplits)
     for case, want, got in zip(cases, dealt, node("view", cases), strict=True):
@@ -174,6 +187,10 @@ def test_from_a_rounds_view_the_verifier_finds_the_cards_the_engine_dealt() -> N
         assert not got["ok"], case
         assert any(line.startswith("card ") and "the order has" in line
                    for line in got["lines"]), got["lines"]
+    assert all(got["ok"] for got in node("view", with_list))
+    for case, got in zip(wrong_list, node("view", wrong_list), strict=True):
+        assert not got["ok"], case
+        assert any("but its view shows the dealing" in line for line in got["lines"]), got
 
 
 def test_a_changed_seed_or_unverifiable_round_never_verifies() -> None:

@@ -202,7 +202,7 @@ def round_view_to_proto(r: PlayResult) -> bj.RoundView:
         msg.fair.CopyFrom(bj.Fairness(
             verifiable=f.verifiable, commitment=f.commitment, client_seed=f.client_seed,
             round_number=f.round_number, decks=f.decks, server_seed=f.server_seed,
-            next_commitment=f.next_commitment))
+            next_commitment=f.next_commitment, dealt_cards=f.dealt))
     return msg
 
 

@@ -15,9 +15,11 @@ player's client seed and its round number. The rules this module keeps:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from rgs.engine import CardSource
+from rgs.engine.model import CardDealt, Event
 from rgs.rng.fair import SERVER_SEED_BYTES, commitment, fair_source
 from rgs.service.model import FairRecord, FairView, Session, SessionSeed, StoredRound
 from rgs.service.ports import PlayerJournal
@@ -69,6 +71,19 @@ def source(record: FairRecord) -> CardSource:
                        record.round_number, record.decks)
 
 
+def dealt_order(events: Sequence[Event]) -> tuple[str, ...]:
+    """The cards of a round in the order they left the shoe (each ``CardDealt``; a burned card
+    was dealt before it was burned)."""
+    return tuple(e.card for e in events if type(e) is CardDealt)
+
+
+def with_dealt(fair: FairView | None, events: Sequence[Event]) -> FairView | None:
+    """``fair`` with the round's dealt cards once its seed is shown (the round is over)."""
+    if fair is None or not fair.server_seed:
+        return fair
+    return replace(fair, dealt=dealt_order(events))
+
+
 def view(stored: StoredRound, next_commitment: str = "") -> FairView:
     """What the player sees: the commitment and inputs always, the seed once the round is over.
 
@@ -77,7 +92,10 @@ def view(stored: StoredRound, next_commitment: str = "") -> FairView:
     f = stored.fair
     if f is None:
         return FairView(verifiable=False, next_commitment=next_commitment)
+    if not stored.finished:
+        return FairView(verifiable=True, commitment=f.commitment, client_seed=f.client_seed,
+                        round_number=f.round_number, decks=f.decks,
+                        next_commitment=f.next_commitment)
     return FairView(verifiable=True, commitment=f.commitment, client_seed=f.client_seed,
-                    round_number=f.round_number, decks=f.decks,
-                    server_seed=f.server_seed if stored.finished else "",
-                    next_commitment=f.next_commitment)
+                    round_number=f.round_number, decks=f.decks, server_seed=f.server_seed,
+                    next_commitment=f.next_commitment, dealt=dealt_order(stored.events))

@@ -360,3 +360,6 @@ class FairView:
     server_seed: str = ""
     #: The commitment of the seed the session's next round uses.
     next_commitment: str = ""
+    #: Once the round is over (with ``server_seed``): the cards in the order they left the
+    #: shoe, burned and hole cards included.
+    dealt: tuple[str, ...] = ()

@@ -534,6 +534,6 @@ class GameService:
         brand = self._brands.get(session.brand_id)
         shown = advice.hints(rnd.rules, view) if brand is not None and brand.hints else ()
         return PlayResult(round_id=round_id, view=view, balance=balance,
-                          currency=session.currency, payment_pending=pending, fair=fair,
-                          hints=shown)
+                          currency=session.currency, payment_pending=pending,
+                          fair=fairness.with_dealt(fair, rnd.events), hints=shown)
 

@@ -7,6 +7,9 @@ export interface FairnessLike {
     roundNumber: number | bigint;
     decks: number;
     serverSeed: string;
+    /** The cards in the order they left the shoe, as the server lists them once the round is
+     * over (RGS releases with `Fairness.dealt_cards`); absent or empty from older servers. */
+    dealtCards?: readonly string[];
 }
 /** The fields of a `RoundView` the verifier reads (a RoundView of @rgs/client is one). */
 export interface RoundViewLike {

@@ -19,6 +19,9 @@ export interface FairnessLike {
   roundNumber: number | bigint;
   decks: number;
   serverSeed: string;
+  /** The cards in the order they left the shoe, as the server lists them once the round is
+   * over (RGS releases with `Fairness.dealt_cards`); absent or empty from older servers. */
+  dealtCards?: readonly string[];
 }
 
 /** The fields of a `RoundView` the verifier reads (a RoundView of @rgs/client is one). */
@@ -213,6 +216,20 @@ export function verifyView(view: RoundViewLike, options: ViewCheckOptions): Fair
     lines.push(`card ${m.at + 1} dealt (${m.where}) was ${m.shown}, the order has ${m.order} `
       + `(the order starts ${order.slice(0, Math.max(m.at + 1, 4)).join(" ")})`);
     return { ok: false, lines };
+  }
+  const listed = fair.dealtCards ?? [];
+  if (listed.length > 0) {
+    // The server's list of the dealt cards must be the very dealing the view shows: a list
+    // that verifies against the order but differs from the cards on screen proves nothing.
+    const at = listed.length === dealing.dealt.length
+      ? dealing.dealt.findIndex((c, i) => c !== listed[i]) : Math.min(listed.length, dealing.dealt.length);
+    if (at >= 0) {
+      const lines: string[] = [];
+      checkCommitments(fair.serverSeed, fair.commitment, options.shownCommitment, lines);
+      lines.push(`the round lists ${listed.length} cards dealt (${listed.join(" ")}), but its `
+        + `view shows the dealing ${dealing.dealt.join(" ")} (they differ at card ${at + 1})`);
+      return { ok: false, lines };
+    }
   }
   const check = verifyRound({
     serverSeed: fair.serverSeed, commitment: fair.commitment, clientSeed: fair.clientSeed,

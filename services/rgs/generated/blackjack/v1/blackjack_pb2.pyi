@@ -996,6 +996,7 @@ class Fairness(_message.Message):
     DECKS_FIELD_NUMBER: _builtins.int
     SERVER_SEED_FIELD_NUMBER: _builtins.int
     NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
+    DEALT_CARDS_FIELD_NUMBER: _builtins.int
     verifiable: _builtins.bool
     """False for rounds that cannot be verified: forced cards (test mode) and rounds dealt before
     provably fair rounds. Their other fields are empty, except next_commitment.
@@ -1014,6 +1015,13 @@ class Fairness(_message.Message):
     """The 32-byte server seed, lower-case hex; empty until the round is settled or voided."""
     next_commitment: _builtins.str
     """The commitment of the seed the session's next round uses."""
+    @_builtins.property
+    def dealt_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Once the round is settled or voided (with server_seed): every card that left the shoe, in
+        the order it did, burned cards (Power Blackjack's replaced card) and the hole card included.
+        A fair round's cards are the first len(dealt_cards) cards of the order its seeds give.
+        """
+
     def __init__(
         self,
         *,
@@ -1024,10 +1032,11 @@ class Fairness(_message.Message):
         decks: _builtins.int = ...,
         server_seed: _builtins.str = ...,
         next_commitment: _builtins.str = ...,
+        dealt_cards: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_seed", b"client_seed", "commitment", b"commitment", "decks", b"decks", "next_commitment", b"next_commitment", "round_number", b"round_number", "server_seed", b"server_seed", "verifiable", b"verifiable"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_seed", b"client_seed", "commitment", b"commitment", "dealt_cards", b"dealt_cards", "decks", b"decks", "next_commitment", b"next_commitment", "round_number", b"round_number", "server_seed", b"server_seed", "verifiable", b"verifiable"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

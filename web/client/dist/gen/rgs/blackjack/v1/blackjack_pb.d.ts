@@ -802,6 +802,14 @@ export type Fairness = Message<"rgs.blackjack.v1.Fairness"> & {
      * @generated from field: string next_commitment = 7;
      */
     nextCommitment: string;
+    /**
+     * Once the round is settled or voided (with server_seed): every card that left the shoe, in
+     * the order it did, burned cards (Power Blackjack's replaced card) and the hole card included.
+     * A fair round's cards are the first len(dealt_cards) cards of the order its seeds give.
+     *
+     * @generated from field: repeated string dealt_cards = 8;
+     */
+    dealtCards: string[];
 };
 /**
  * Describes the message rgs.blackjack.v1.Fairness.
