@@ -209,11 +209,13 @@ def insurance_values(rules: RuleSet, up_card: str, cards: tuple[str, ...],
                      insurance_stake: Fraction) -> Mapping[Action, float]:
     """Taking and declining insurance, in main bets, for the two-card hand ``cards`` against an
     ace (``insurance_stake``: the insurance stake over the main bet, half of it rounded down):
-    the insurance's ``(3 × P(ten-valued hole card) − 1) × insurance_stake`` plus, either way,
+    the insurance's ``(3 × P(ten-valued hole card) − 1) × insurance_stake`` (it pays 2 to 1,
+    ``rules.insurance_pays``) plus, either way,
     the hand's value from the deal under optimal play (a dealer blackjack included)."""
     p_ten, hand = _insurance(rules, rank(up_card), counts(cards))
+    won = rules.insurance_pays + 1
     return MappingProxyType({
-        Action.INSURE: float(insurance_stake) * (3.0 * p_ten - 1.0) + hand,
+        Action.INSURE: float(insurance_stake) * (won * p_ten - 1.0) + hand,
         Action.DECLINE_INSURANCE: hand})
 
 
