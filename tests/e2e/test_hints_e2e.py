@@ -9,6 +9,8 @@ import pytest
 from test_play_e2e import OPERATOR, new_player
 
 from conftest import Clients
+from rgs.client import render
+from rgs.client.play import Player
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 
@@ -94,3 +96,31 @@ async def test_even_money_is_worth_the_stake_and_the_plain_brand_shows_no_values
     for view in plain:
         for allowed in _open_decisions(view):
             assert not any(a.HasField("expected_value") or a.best for a in allowed)
+
+
+async def test_rgs_play_shows_the_values_of_the_pair_and_each_split_hand(e2e: Clients) -> None:
+    """``rgs play`` at the hints brand: the legend once, then an EV on every choice (the pair's
+    split, each split hand's decisions) and a ★ on each prompt."""
+    pid = await new_player(e2e, balance=50_000)
+    md = await _session(e2e, pid, HINTS_BRAND)
+    listed = await e2e.games[0].ListVariants(bj.ListVariantsRequest(), metadata=md)
+    feed = iter(["2.00", "p", "d", "s", "q"])
+    out: list[str] = []
+
+    def ask(prompt: str) -> str:
+        out.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    variant = next(v for v in listed.variants if v.id == "classic-resplit")
+    player = Player(stub=e2e.games[0], token=md[0][1].removeprefix("Bearer "), variant=variant,
+                    currency=listed.currency, ask=ask, say=out.append, ascii_only=True,
+                    forced_cards=("8S", "6H", "8D", "TC", "3C", "TH", "TD", "7D"))
+    assert await player.run() == 0
+    prompts = [line for line in out if line.endswith("> ") and "[s] stand" in line]
+    assert len(prompts) == 3  # the pair, then each split hand
+    assert all(p.count(" EV ") == p.count("[") and p.count("★") >= 1 for p in prompts)
+    assert "[p] split (2.00 EUR) EV +" in prompts[0]
+    assert sum(line == render.HINTS_LEGEND for line in out) == 1
