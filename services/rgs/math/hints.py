@@ -17,8 +17,10 @@ in it.
   Out, surrender or Power Double). A resplit is worth both hands it makes, each played on for
   its own cards plus the other's first card (further resplits by the analysis' constant
   pair-probability approximation, :mod:`rgs.math.splits`). The other hands' results are not
-  in it: the later hands are played the same whatever this hand does, and their expected
-  results do not depend on it (the cards they will draw are unseen either way).
+  in it: played on in a fixed way, a later hand's expected result does not depend on what this
+  hand does (the cards it will draw are unseen either way: the expectation is a martingale);
+  only what it then knows of this hand's cards could change its own best play, a second-order
+  effect left out (as the analysis leaves it out of the split's value).
 * Insurance (even money on a blackjack) is the insurance stake's exact expectation, 2 to 1 when
   the hole card is ten-valued, ``(3 × P(ten) − 1) × insurance stake``, plus the hand's value
   played on optimally from the deal (dealer blackjack included): :func:`insurance_values`.
