@@ -1,5 +1,6 @@
 """What exact decision values (brand setting ``hints``) cost an Act: the cold dealer table of
-one up card (once per process, rules and up card), a first lookup of a hand, and a cached one.
+one up card (once per process, rules and up card), a first lookup of a hand, and a cached one;
+then split hands, a resplit, insurance and Power Double's keep/replace, cold and cached.
 
 Run: ``.venv/bin/python bench/hints.py [--variant V]``. Prints figures only; nothing is asserted.
 """
@@ -8,7 +9,10 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
+from fractions import Fraction
 
+from rgs.engine import RuleSet
 from rgs.math import hints
 from rgs.variants import VARIANTS, find_variant
 
@@ -36,7 +40,45 @@ def main() -> None:
     print(f"{rules.id}: a new two-card hand, table warm             {first * 1e3:10.2f} ms")
     print(f"{rules.id}: a new later decision, table warm            {later * 1e3:10.2f} ms")
     print(f"{rules.id}: cached                                      {cached * 1e6:10.2f} µs")
+    _others(rules)
     print(hints.cache_info())
+
+
+def _timed(label: str, call: Callable[[], object], n: int = 100_000) -> None:
+    """One call cold, then ``n`` cached ones."""
+    start = time.perf_counter()
+    call()
+    cold = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(n):
+        call()
+    cached = (time.perf_counter() - start) / n
+    print(f"{label:<56}{cold * 1e3:8.2f} ms cold, {cached * 1e6:6.2f} µs cached")
+
+
+def _others(rules: RuleSet) -> None:
+    """Split hands (a table of their own per first card and other cards of the box), a resplit,
+    insurance and Power Double's keep/replace, with every up card's table built (as a replica
+    has them after start-up: rgs.bootstrap.warm_hints)."""
+    hints.warm(rules)
+    rid = rules.id
+    _timed(f"{rid}: split hand 8-3 v 6 (8 out), first decision",
+           lambda: hints.split_hand_values(rules, "6H", ("8S", "3D"), ("8C",), power=False))
+    _timed(f"{rid}: that hand after a hit (same table)",
+           lambda: hints.split_hand_values(rules, "6H", ("8S", "3D", "2C"), ("8C",),
+                                           power=False))
+    _timed(f"{rid}: second split hand 8-T v 6 (8-3-2 out)",
+           lambda: hints.split_hand_values(rules, "6H", ("8C", "TD"), ("8S", "3D", "2C"),
+                                           power=False))
+    if rules.max_split_depth >= 2:
+        _timed(f"{rid}: resplit 8-8 v 6 (8 out)",
+               lambda: hints.split_hand_values(rules, "6H", ("8S", "8D"), ("8C",), power=False,
+                                               resplit_hands=2))
+    _timed(f"{rid}: insurance T-7 v A",
+           lambda: hints.insurance_values(rules, "AH", ("TS", "7D"), Fraction(1, 2)))
+    if rules.power_double_counts:
+        _timed(f"{rid}: Power Double keep/replace 6-4 (2) v T",
+               lambda: hints.power_choice_values(rules, "TH", ("6S", "4D", "2C")))
 
 
 if __name__ == "__main__":

@@ -175,6 +175,8 @@ def _hand(h: HandView, hints: Mapping[Action, Hint]) -> bj.Hand:
 
 
 def _box(b: BoxView, hints: Sequence[Hint] = ()) -> bj.Box:
+    insured: dict[Action, Hint] = {x.action: x for x in hints if x.seat == b.seat
+                                   and x.action in (Action.INSURE, Action.DECLINE_INSURANCE)}
     return bj.Box(
         seat=b.seat, stake=b.stake,
         hands=[_hand(h, {x.action: x for x in hints if (x.seat, x.hand) == (b.seat, h.index)})
@@ -183,7 +185,7 @@ def _box(b: BoxView, hints: Sequence[Hint] = ()) -> bj.Box:
                                     payout=s.payout, settled=s.settled) for s in b.side_bets],
         insurance_offered=b.insurance_offered, insurance_stake=b.insurance_stake,
         insurance_payout=b.insurance_payout,
-        insurance_allowed=[_allowed(a) for a in b.insurance_allowed])
+        insurance_allowed=[_allowed(a, insured.get(a.action)) for a in b.insurance_allowed])
 
 
 def round_view_to_proto(r: PlayResult) -> bj.RoundView:

@@ -64,6 +64,8 @@ class Player:
     #: Main stake and net win of the player's last settled round here (Rebet / Ride Bet).
     last_stake: int = 0
     last_win: int = 0
+    #: The meaning of the hints' EV figures was said (once per session).
+    hints_explained: bool = False
 
     @property
     def _md(self) -> tuple[tuple[str, str], ...]:
@@ -240,6 +242,9 @@ class Player:
 
     def _choose(self, allowed: list[bj.AllowedAction]) -> bj.Action.ValueType:
         by_key = {render.ACTION_KEYS[a.action]: a for a in allowed}
+        if not self.hints_explained and any(a.HasField("expected_value") for a in allowed):
+            self.hints_explained = True
+            self.say(render.HINTS_LEGEND)
         prompt = render.choices(allowed, self.currency) + "  > "
         while True:
             key = self.ask(prompt).strip().lower()

@@ -143,6 +143,13 @@ def fairness(fair: bj.Fairness) -> list[str]:
             f"  Next round's commitment: {fair.next_commitment}"]
 
 
+#: Said once, the first time a brand's hints show: what the ``EV`` figures mean.
+HINTS_LEGEND = ("EV: what a decision returns on average, in main bets (EV +0.250 wins a quarter "
+                "of a bet, EV -1.000 loses it), playing on as well as possible; ★ marks the best. "
+                "A split hand's EV is that hand's own; insurance's and keep/replace's count the "
+                "whole hand.")
+
+
 def choices(allowed: list[bj.AllowedAction], currency: str) -> str:
     """The open decisions as ``[h] hit  [d] double (1.00 EUR)  …``; with the brand's hints on,
     each with its expected value in main bets (``EV -0.157``) and the best marked ``★``."""

@@ -157,6 +157,16 @@ def build_table(rules: RuleSet, up: int, comps: list[Counts]) -> UpCardTable:
                        charlie_at_once=rules.charlie_wins_at_once)
 
 
+def split_context(rules: RuleSet, first: int, extra: Counts, *, power: bool) -> Context:
+    """How a split (or Power Split) hand starting with ``first`` is played, with ``extra`` the
+    cards out of the shoe that are not in it: no double after split where the rules forbid it,
+    split aces one card each where they say so."""
+    aces = first == 0 and not power
+    das = rules.double_after_split and (not aces or rules.double_split_aces)
+    return Context(extra=extra, double_two=das, double_any=das and rules.double_any_cards,
+                   one_card=aces and rules.split_aces_one_card)
+
+
 class UpCardAnalysis:
     """Root-hand values against one up card."""
 
@@ -174,12 +184,7 @@ class UpCardAnalysis:
         key = f"{'ps' if power else 'sp'}{first}{other}"
         got = self.players.get(key)
         if got is None:
-            r = self.rules
-            aces = first == 0 and not power
-            das = r.double_after_split and (not aces or r.double_split_aces)
-            got = HandPlayer(self.t, Context(
-                extra=unit(other), double_two=das, double_any=das and r.double_any_cards,
-                one_card=aces and r.split_aces_one_card))
+            got = HandPlayer(self.t, split_context(self.rules, first, unit(other), power=power))
             self.players[key] = got
         return got
 
@@ -231,15 +236,22 @@ class UpCardAnalysis:
             if ps[r] <= 0.0:
                 choice.append(False)
                 continue
-            kept = add(hand, r)
-            keep = t.stand(kept, kept)
-            gone = add(hand, r)
-            qs = t.probs(gone)
-            repl = sum(qs[s] * t.stand(add(hand, s), add(gone, s))
-                       for s in range(NRANKS) if qs[s] > 0.0)
+            keep, repl = self.power_choice(hand, r)
             choice.append(repl > keep)
             total += ps[r] * max(keep, repl)
         return 2.0 * total, tuple(choice)
+
+    def power_choice(self, hand: Counts, card: int) -> tuple[float, float]:
+        """Per unit of the original bet (the doubled stake is twice that), the values of keeping
+        and of replacing the Power Double card ``card`` dealt to the two-card ``hand``: the
+        replaced card stays out of the shoe, the next card is final."""
+        t = self.t
+        kept = add(hand, card)
+        keep = t.stand(kept, kept)
+        qs = t.probs(kept)
+        repl = sum(qs[s] * t.stand(add(hand, s), add(kept, s))
+                   for s in range(NRANKS) if qs[s] > 0.0)
+        return keep, repl
 
     def root(self, hand: Counts, weight: float) -> RootHand:
         """Every allowed action's value for a two-card starting hand."""

@@ -1,20 +1,41 @@
 """Exact decision values for a hand in play, from the composition-dependent analysis.
 
-For the cards a player holds against the dealer's up card, the value of each decision is what
-:mod:`rgs.math.analysis` computes for that exact composition (the shoe less the player's cards
-and the up card), in main bets, as the player sees it at the decision: after a peek that found
-no dealer blackjack, the value given that the dealer has none. The first decision of a hand is
-the analysis' root hand (every action, with splits and Power Double); later decisions are the
-hand player's stand, hit, double and Cash Out values. Split hands get no values (their value
-depends on the other split hand; the analysis does not value them one at a time).
+Every value is the expected result, in main bets (units of the box's main bet; a split hand's
+stake is one main bet, a doubled hand's two), of taking the decision and then playing on
+optimally, for the cards of the player's box against the dealer's up card: the shoe less the up
+card and every card of the box (other boxes' cards are not counted, as in the PAR sheet). It is
+the value as the player sees it at the decision: after a peek that found no dealer blackjack,
+the value given that the dealer has none; without a peek, a dealer blackjack still to come is
+in it.
 
-Everything is cached: one dealer table per (rules, up card) (a fraction of a second once), then
-one entry per (rules, up card, composition, first decision).
+* The first decision of a hand is the analysis' root hand (every action, with splits and Power
+  Double); later decisions of an unsplit hand are the hand player's stand, hit, double and
+  Cash Out values (:func:`decision_values`).
+* A split (or Power Split) hand is valued alone (:func:`split_hand_values`): what THIS hand
+  returns on its own stake, with the cards of the box's other hands out of the shoe and the
+  rules of split hands (double after split only where allowed, split aces one card, no Cash
+  Out, surrender or Power Double). A resplit is worth both hands it makes, each played on for
+  its own cards plus the other's first card (further resplits by the analysis' constant
+  pair-probability approximation, :mod:`rgs.math.splits`). The other hands' results are not
+  in it: played on in a fixed way, a later hand's expected result does not depend on what this
+  hand does (the cards it will draw are unseen either way: the expectation is a martingale);
+  only what it then knows of this hand's cards could change its own best play, a second-order
+  effect left out (as the analysis leaves it out of the split's value).
+* Insurance (even money on a blackjack) is the insurance stake's exact expectation, 2 to 1 when
+  the hole card is ten-valued, ``(3 × P(ten) − 1) × insurance stake``, plus the hand's value
+  played on optimally from the deal (dealer blackjack included): :func:`insurance_values`.
+* Power Double's keep and replace are the doubled stake's values of standing with the card
+  shown or with the next one, the shown card out of the shoe: :func:`power_choice_values`.
+
+Everything is cached: one dealer table per (rules, up card) (a fraction of a second once), one
+entry per (rules, up card, composition, first decision); a split hand adds one small dealer
+table per (rules, up card, first card, other cards of the box), built once for the hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -26,15 +47,26 @@ from rgs.math.analysis import (
     build_table,
     deal_weight,
     removed_compositions,
+    split_context,
     two_card_hands,
 )
 from rgs.math.analysis_player import ROOT_ACTIONS, counts, rank
 from rgs.math.cashout import fold_fair_returns
-from rgs.math.hand import UpCardTable
-from rgs.math.shoe import RANK_NAMES, Counts, fits, total_soft
-
-#: Decisions that have a value (insurance and Power Double's keep/replace have none here).
-VALUED = frozenset(ROOT_ACTIONS.values())
+from rgs.math.hand import HandPlayer, UpCardTable
+from rgs.math.shoe import (
+    NRANKS,
+    RANK_NAMES,
+    ZERO,
+    Counts,
+    add,
+    fits,
+    hands_up_to,
+    hard_sum,
+    plus,
+    total_soft,
+    unit,
+)
+from rgs.math.splits import expected_counts, split_hand_counts
 
 
 @lru_cache(maxsize=16)
@@ -106,6 +138,105 @@ def cash_out_fair_return(rules: RuleSet, up_card: str, cards: tuple[str, ...]) -
     return _fair_return(rules, rank(up_card), total, soft)
 
 
+def _at_decision(t: UpCardTable, value: float, removed: Counts) -> float:
+    """An analysis value as the player sees it with ``removed`` out of the shoe (the rule of
+    :meth:`rgs.math.analysis.RootHand.decision_ev`)."""
+    pbj = t.p_blackjack(removed)
+    if t.peeked:
+        return value / (1.0 - pbj)
+    return value - pbj if t.excluded else value
+
+
+@lru_cache(maxsize=512)
+def _split_player(rules: RuleSet, up: int, first: int, extra: Counts, power: bool
+                  ) -> HandPlayer:
+    """The player of a split hand starting with ``first`` while ``extra`` is out too, on a
+    dealer table of exactly the compositions that hand can reach."""
+    base = unit(first)
+    grown = (ZERO, *hands_up_to(21 - hard_sum(base)))
+    table = build_table(rules, up, sorted({plus(plus(base, d), extra) for d in grown}))
+    return HandPlayer(table, split_context(rules, first, extra, power=power))
+
+
+def _resplit(rules: RuleSet, up: int, pair: int, extra: Counts, hands: int) -> float:
+    """Unnormalised value of resplitting a split pair of ``pair`` (both hands it makes, per
+    unit of one hand's stake) in a box of ``hands`` hands, ``extra`` the other hands' cards.
+    The hand split is taken to be at depth 1: its new hands may split again where the rules
+    leave depth and hand count for it."""
+    pl = _split_player(rules, up, pair, add(extra, pair), False)
+    ps = pl.t.probs(plus(add(unit(pair), pair), extra))
+    terms = [ps[x] * pl.value(add(unit(pair), x)) if ps[x] > 0.0 else 0.0
+             for x in range(NRANKS)]
+    p = ps[pair]
+    if p <= 0.0 or p >= 1.0:
+        return 2.0 * sum(terms)
+    dist = split_hand_counts(p, max_depth=rules.max_split_depth - 1,
+                             max_hands=rules.max_hands - hands + 1,
+                             resplit=pair != 0 or rules.resplit_aces)
+    e_np, e_pp = expected_counts(dist)
+    return e_np * (sum(terms) - terms[pair]) / (1.0 - p) + e_pp * terms[pair] / p
+
+
+@lru_cache(maxsize=8192)
+def _split_values(rules: RuleSet, up: int, hand: Counts, first: int, extra: Counts, *,
+                  power: bool, resplit_hands: int) -> Mapping[Action, float]:
+    pl = _split_player(rules, up, first, extra, power)
+    acts = {Action.STAND: pl.stand(hand), Action.HIT: pl.hit(hand)}
+    if pl.can_double(hand):
+        acts[Action.DOUBLE] = pl.double(hand)
+    if resplit_hands:
+        acts[Action.SPLIT] = _resplit(rules, up, first, extra, resplit_hands)
+    removed = plus(hand, extra)
+    return MappingProxyType({a: _at_decision(pl.t, v, removed) for a, v in acts.items()})
+
+
+def split_hand_values(rules: RuleSet, up_card: str, cards: tuple[str, ...],
+                      others: tuple[str, ...], *, power: bool, resplit_hands: int = 0
+                      ) -> Mapping[Action, float]:
+    """Each decision's expected result, per unit of this split hand's stake (one main bet), for
+    the split hand ``cards`` (its first card the split card) with the box's other hands holding
+    ``others``, against ``up_card``; ``power``: a Power Split hand; ``resplit_hands``: when a
+    resplit is open, the number of hands the box holds (0: no resplit value)."""
+    return _split_values(rules, rank(up_card), counts(cards), rank(cards[0]), counts(others),
+                         power=power, resplit_hands=resplit_hands)
+
+
+@lru_cache(maxsize=4096)
+def _insurance(rules: RuleSet, up: int, hand: Counts) -> tuple[float, float]:
+    ua = up_card_analysis(rules, up)
+    return ua.t.p_blackjack(hand), ua.root(hand, 1.0).ev
+
+
+def insurance_values(rules: RuleSet, up_card: str, cards: tuple[str, ...],
+                     insurance_stake: Fraction) -> Mapping[Action, float]:
+    """Taking and declining insurance, in main bets, for the two-card hand ``cards`` against an
+    ace (``insurance_stake``: the insurance stake over the main bet, half of it rounded down):
+    the insurance's ``(3 × P(ten-valued hole card) − 1) × insurance_stake`` (it pays 2 to 1,
+    ``rules.insurance_pays``) plus, either way,
+    the hand's value from the deal under optimal play (a dealer blackjack included)."""
+    p_ten, hand = _insurance(rules, rank(up_card), counts(cards))
+    won = rules.insurance_pays + 1
+    return MappingProxyType({
+        Action.INSURE: float(insurance_stake) * (won * p_ten - 1.0) + hand,
+        Action.DECLINE_INSURANCE: hand})
+
+
+@lru_cache(maxsize=1024)
+def _power_choice(rules: RuleSet, up: int, hand: Counts, card: int) -> tuple[float, float]:
+    ua = up_card_analysis(rules, up)
+    keep, repl = ua.power_choice(hand, card)
+    removed = add(hand, card)
+    return (_at_decision(ua.t, 2.0 * keep, removed), _at_decision(ua.t, 2.0 * repl, removed))
+
+
+def power_choice_values(rules: RuleSet, up_card: str, cards: tuple[str, ...]
+                        ) -> Mapping[Action, float]:
+    """Keeping and replacing the Power Double card (the last of ``cards``), in main bets (the
+    doubled stake is two): standing with it, or with the next card of the shoe, it out."""
+    keep, repl = _power_choice(rules, rank(up_card), counts(cards[:-1]), rank(cards[-1]))
+    return MappingProxyType({Action.POWER_KEEP: keep, Action.POWER_REPLACE: repl})
+
+
 def warm(rules: RuleSet) -> None:
     """Build the dealer tables of every up card now (a fraction of a second each), so that no
     player's Act waits for one."""
@@ -115,4 +246,7 @@ def warm(rules: RuleSet) -> None:
 
 def cache_info() -> str:
     """How the caches are doing (for the bench)."""
-    return f"tables {up_card_analysis.cache_info()}, values {_values.cache_info()}"
+    return (f"tables {up_card_analysis.cache_info()}, values {_values.cache_info()}, "
+            f"split tables {_split_player.cache_info()}, split values "
+            f"{_split_values.cache_info()}, insurance {_insurance.cache_info()}, "
+            f"power choices {_power_choice.cache_info()}")

@@ -332,9 +332,11 @@ class PlayResult:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Hint:
-    """One open decision's exact value: expected result per unit of the hand's main bet."""
+    """One open decision's exact value: expected result in main bets (rgs.math.hints says what
+    each kind of decision's value covers)."""
 
     seat: int
+    #: The hand (0 for a box's insurance, INSURE or DECLINE_INSURANCE).
     hand: int
     action: Action
     #: The analysis' value, exactly (a Fraction equal to its float: the codec stores no floats).

@@ -9,8 +9,15 @@ import json
 import pytest
 
 from rgs.engine import Action
-from rgs.math.hints import cash_out_fair_return, decision_values
-from rgs.math.strategy_tables import strategy_file
+from rgs.math.analysis_player import counts
+from rgs.math.hints import (
+    cash_out_fair_return,
+    decision_values,
+    power_choice_values,
+    split_hand_values,
+)
+from rgs.math.shoe import add, hard_sum, total_soft
+from rgs.math.strategy_tables import load_power_double_choices, load_strategy, strategy_file
 from rgs.variants import VARIANTS, find_variant
 
 #: The chart's first letter(s) -> the decision taken on two cards.
@@ -85,3 +92,94 @@ def test_cash_out_offers_are_the_fair_returns_times_one_scale() -> None:
         key = (total + 10 if soft else total, soft, up[0])
         ratios.append(rules.cash_out.offers_bp[key] / (fair * 10_000))
     assert max(ratios) - min(ratios) < 1e-3 * min(ratios), ratios
+
+
+def _split_chart_action(chart: dict[tuple[str, int, str], str], cards: tuple[str, str],
+                        up: str, can_double: bool) -> Action:
+    """What the PAR chart plays on a split hand's first decision: its ``split_*`` entry, else
+    the hard/soft entry, with the codes' documented fallbacks (no Power Double, surrender or
+    Cash Out on a split hand)."""
+    total, soft = total_soft(counts(cards))
+    kind = "soft" if soft else "hard"
+    code = chart.get((f"split_{kind}", total, up)) or chart[(kind, total, up)]
+    if code in ("D", "Ds", "PD", "PDs") and can_double:
+        return Action.DOUBLE
+    return Action.STAND if code.endswith("s") or code == "S" else Action.HIT
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_split_hands_best_value_is_the_par_charts_after_split_decision(variant: str) -> None:
+    """Every split hand the chart's pair splits make (the first hand at its first decision, the
+    other split card out): the best value is the chart's decision, but for a handful where the
+    total-dependent chart averages compositions and the two decisions are within 0.005 of a
+    bet (5 of about 1,750 hands over the five variants)."""
+    rules = find_variant(variant)
+    chart = load_strategy(variant)
+    ranks = "A23456789T"
+    checked, differ = 0, []
+    for up in ranks:
+        for f in ranks:
+            if chart[("pair", ranks.index(f) + 1, up)] != "P" or (
+                    f == "A" and rules.split_aces_one_card):
+                continue
+            for x in ranks:
+                cards = (f + "S", x + "D")
+                if x == f or total_soft(counts(cards))[0] == 21:
+                    continue
+                values = split_hand_values(rules, up + "H", cards, (f + "C",), power=False)
+                want = _split_chart_action(chart, cards, up, Action.DOUBLE in values)
+                best = max(values, key=lambda a: values[a])
+                checked += 1
+                if best is not want:
+                    differ.append((cards, up, values[best] - values[want]))
+    assert checked >= 240
+    assert len(differ) <= max(2, checked // 100), differ
+    assert all(gap < 0.005 for _, _, gap in differ), differ
+
+
+def test_power_double_keep_or_replace_best_is_the_par_sheets_choice() -> None:
+    """Every Power Double hand, every card shown, every up card: the better of keep and
+    replace is the sheet's Power Double table's choice."""
+    rules = find_variant("power")
+    table = load_power_double_choices("power")
+    ranks = "A23456789T"
+    checked, wrong = 0, []
+    for up in ranks:
+        for i, a in enumerate(ranks):
+            for b in ranks[i:]:
+                hand = counts((a + "S", b + "D"))
+                total, soft = total_soft(hand)
+                if hard_sum(hand) not in rules.power_double_counts or total == 21:
+                    continue
+                for x in ranks:
+                    t2, s2 = total_soft(add(hand, ranks.index(x)))
+                    t2, s2 = (22, False) if t2 > 21 else (t2, s2)
+                    key = ("soft" if soft else "hard", total, "soft" if s2 else "hard", t2, up)
+                    values = power_choice_values(rules, up + "H", (a + "S", b + "D", x + "C"))
+                    best = max(values, key=lambda k: values[k])
+                    checked += 1
+                    if best is not (Action.POWER_REPLACE if table[key] == "R"
+                                    else Action.POWER_KEEP):
+                        wrong.append(key)
+    assert checked == 1300 and wrong == []
+
+
+def test_every_cash_out_offer_shows_the_fair_value_it_was_priced_from() -> None:
+    """Every entry of vip-platinum's offer table (each total, soft or hard, each up card):
+    the fair value hints show for a hand of that total is the offer divided by the table's one
+    scale, to the basis point."""
+    rules = find_variant("vip-platinum")
+    assert rules.cash_out is not None
+    scale = float(rules.cash_out.source.split(" x ")[1].split(",")[0])
+    for (total, soft, up), bp in rules.cash_out.offers_bp.items():
+        cards = ("AS", f"{'A23456789T'[total - 12]}D") if soft else _hard(total)
+        fair = cash_out_fair_return(rules, up + "H", cards)
+        assert fair is not None, (total, soft, up)
+        assert abs(round(fair * scale * 10_000) - bp) <= 1, (total, soft, up, fair, bp)
+
+
+def _hard(total: int) -> tuple[str, str]:
+    """A two-card hand of hard ``total`` (4..20), a pair only where nothing else makes it."""
+    pairs = [(a, total - a) for a in range(2, 11) if 2 <= total - a <= 10]
+    a, b = next(((a, b) for a, b in pairs if a != b), pairs[0])
+    return (RANK_CARD[a] + "S", RANK_CARD[b] + "D")

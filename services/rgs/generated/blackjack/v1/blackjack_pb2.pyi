@@ -670,10 +670,11 @@ class AllowedAction(_message.Message):
     warning: _builtins.str
     """Safety Net warning: confirm before hitting."""
     expected_value: _builtins.float
-    """Brands with hints on: the decision's exact expected result per unit of the hand's main bet
-    (e.g. -0.157 loses 15.7 % of the stake on average), from the composition-dependent analysis
-    of these cards against the up card. Unset when the brand shows no hints or the decision
-    has no value (insurance, a split hand, Power Double's keep or replace).
+    """Brands with hints on: the decision's exact expected result in main bets (e.g. -0.157 loses
+    15.7 % of a main bet on average), taking it and playing on optimally, from the
+    composition-dependent analysis of the box's cards against the up card. Every open decision
+    has one: a split hand's is that hand's alone; insurance's (on insurance_allowed) and Power
+    Double's keep/replace count the whole hand (docs/api.md). Unset when the brand shows no hints.
     """
     best: _builtins.bool
     """Brands with hints on: this is the decision with the highest expected_value."""
