@@ -100,7 +100,8 @@ async def test_even_money_is_worth_the_stake_and_the_plain_brand_shows_no_values
 
 async def test_rgs_play_shows_the_values_of_the_pair_and_each_split_hand(e2e: Clients) -> None:
     """``rgs play`` at the hints brand: the legend once, then an EV on every choice (the pair's
-    split, each split hand's decisions) and a ★ on each prompt."""
+    split, each split hand's decisions) and the best marked on each prompt (``*``: this player
+    is on an ASCII-only terminal)."""
     pid = await new_player(e2e, balance=50_000)
     md = await _session(e2e, pid, HINTS_BRAND)
     listed = await e2e.games[0].ListVariants(bj.ListVariantsRequest(), metadata=md)
@@ -121,6 +122,7 @@ async def test_rgs_play_shows_the_values_of_the_pair_and_each_split_hand(e2e: Cl
     assert await player.run() == 0
     prompts = [line for line in out if line.endswith("> ") and "[s] stand" in line]
     assert len(prompts) == 3  # the pair, then each split hand
-    assert all(p.count(" EV ") == p.count("[") and p.count("★") >= 1 for p in prompts)
+    assert all(p.count(" EV ") == p.count("[") and p.count(" *") >= 1 and p.isascii()
+               for p in prompts)
     assert "[p] split (2.00 EUR) EV +" in prompts[0]
-    assert sum(line == render.HINTS_LEGEND for line in out) == 1
+    assert sum(line == render.hints_legend(ascii_only=True) for line in out) == 1

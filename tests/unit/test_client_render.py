@@ -46,3 +46,8 @@ def test_choices_show_the_expected_values_and_the_best_when_the_brand_sends_them
                          expected_value=-0.17)], "EUR")
     assert "stand EV -0.158 ★" in shown and "hit EV -0.425" in shown
     assert "(8.30 EUR, fair value 8.42 EUR) EV -0.170" in shown
+    # an ASCII-only terminal gets an ASCII mark, in the prompt and in the legend
+    ascii_shown = render.choices([bj.AllowedAction(action=bj.ACTION_STAND, expected_value=-0.1,
+                                                   best=True)], "EUR", ascii_only=True)
+    assert ascii_shown.endswith("stand EV -0.100 *") and ascii_shown.isascii()
+    assert render.hints_legend(ascii_only=True).isascii() and "★" in render.hints_legend()

@@ -244,8 +244,8 @@ class Player:
         by_key = {render.ACTION_KEYS[a.action]: a for a in allowed}
         if not self.hints_explained and any(a.HasField("expected_value") for a in allowed):
             self.hints_explained = True
-            self.say(render.HINTS_LEGEND)
-        prompt = render.choices(allowed, self.currency) + "  > "
+            self.say(render.hints_legend(self.ascii_only))
+        prompt = render.choices(allowed, self.currency, ascii_only=self.ascii_only) + "  > "
         while True:
             key = self.ask(prompt).strip().lower()
             if key in ("q", "quit"):

@@ -143,16 +143,23 @@ def fairness(fair: bj.Fairness) -> list[str]:
             f"  Next round's commitment: {fair.next_commitment}"]
 
 
-#: Said once, the first time a brand's hints show: what the ``EV`` figures mean.
-HINTS_LEGEND = ("EV: what a decision returns on average, in main bets (EV +0.250 wins a quarter "
-                "of a bet, EV -1.000 loses it), playing on as well as possible; ★ marks the best. "
-                "A split hand's EV is that hand's own; insurance's and keep/replace's count the "
-                "whole hand.")
+def best_mark(ascii_only: bool = False) -> str:
+    """The mark of the best decision: a star, or ``*`` on an ASCII-only terminal."""
+    return "*" if ascii_only else "★"
 
 
-def choices(allowed: list[bj.AllowedAction], currency: str) -> str:
+def hints_legend(ascii_only: bool = False) -> str:
+    """Said once, the first time a brand's hints show: what the ``EV`` figures mean."""
+    return ("EV: what a decision returns on average, in main bets (EV +0.250 wins a quarter "
+            "of a bet, EV -1.000 loses it), playing on as well as possible; "
+            f"{best_mark(ascii_only)} marks the best. A split hand's EV is that hand's own; "
+            "insurance's and keep/replace's count the whole hand.")
+
+
+def choices(allowed: list[bj.AllowedAction], currency: str, *, ascii_only: bool = False) -> str:
     """The open decisions as ``[h] hit  [d] double (1.00 EUR)  …``; with the brand's hints on,
-    each with its expected value in main bets (``EV -0.157``) and the best marked ``★``."""
+    each with its expected value in main bets (``EV -0.157``) and the best marked ``★``
+    (``*`` with ``ascii_only``)."""
     parts = []
     for a in allowed:
         extra = ""
@@ -162,7 +169,8 @@ def choices(allowed: list[bj.AllowedAction], currency: str) -> str:
             extra = f" ({money(a.offer, currency)}"
             extra += f", fair value {money(a.fair_value, currency)})" if a.fair_value else ")"
         if a.HasField("expected_value"):
-            extra += f" EV {a.expected_value:+.3f}" + (" ★" if a.best else "")
+            extra += f" EV {a.expected_value:+.3f}" + (f" {best_mark(ascii_only)}" if a.best
+                                                       else "")
         parts.append(f"[{ACTION_KEYS[a.action]}] {ACTION_NAMES[a.action]}{extra}")
     return "  ".join(parts)
 

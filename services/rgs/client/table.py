@@ -211,7 +211,8 @@ class TablePlayer:
             label = "insurance" if allowed[0].action in (bj.ACTION_INSURE,
                                                          bj.ACTION_DECLINE_INSURANCE) \
                 else f"seat {seat} hand {hand + 1}"
-            parts.append(f"Your turn ({label}): {render.choices(allowed, self._cur)}")
+            parts.append(f"Your turn ({label}): "
+                         f"{render.choices(allowed, self._cur, ascii_only=self.ascii_only)}")
         if self.state.get("phase") == "insurance":
             for b in self.state.get("behind", []):
                 if b["player_id"] == self.player_id and b.get("insurance") == "ask":
