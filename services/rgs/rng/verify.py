@@ -134,6 +134,7 @@ def verify_record(record: Mapping[str, Any]) -> RoundVerdict:
     published = str(_get(fair, "commitment", ""))
     client_seed = str(_get(fair, "client_seed", ""))
     seats_ok, seats_line = True, ""
+    dealt = dealt_cards(record)  # a malformed card list is not a recall (RecallFormatError)
     try:
         if _get(record, "events_json") is not None:  # a table round (GetTableRound)
             seats_ok, seats_line = _check_seat_seeds(fair, client_seed)
@@ -141,7 +142,7 @@ def verify_record(record: Mapping[str, Any]) -> RoundVerdict:
         decks = int(_get(fair, "decks", 0))
         check = check_round(server_seed=bytes.fromhex(seed), published=published,
                             client_seed=client_seed,
-                            round_number=number, decks=decks, dealt=dealt_cards(record))
+                            round_number=number, decks=decks, dealt=dealt)
     except (FairInputError, ValueError) as exc:
         return no(f"the recall's seeds are malformed: {exc}")
     lines = (seats_line, *check.lines) if seats_line else check.lines
