@@ -30,6 +30,7 @@ from rgs.service.errors import (
     RequestConflict,
     Unavailable,
 )
+from rgs.service.fairness import draw_seed
 from rgs.service.model import Movement, MovementStatus, Session, StoredRequest
 from rgs.service.ports import (
     CardSourceFactory,
@@ -140,7 +141,7 @@ class TableCore:
         seed for its first round (a table without one gets it when its betting opens)."""
         for cfg in self._configs.values():
             try:
-                seed = fairness.fresh_seeds(self._cards.picker())[1].hex()
+                seed = draw_seed(self._cards.picker()).hex()
             except CardSourceUnavailable:
                 seed = ""
             await self._tables.ensure_table(cfg.id, TableState(next_seed=seed))
