@@ -44,6 +44,30 @@ def test_a_snapshot_shows_every_seat_its_bets_behinds_hot_players_and_time_left(
     ]
 
 
+
+def test_the_commitment_shows_while_the_round_is_open_and_the_seed_once_it_ended() -> None:
+    fair = {"verifiable": True, "commitment": "c0" * 32, "round_number": 4, "decks": 8,
+            "client_seed": "", "seat_seeds": [], "next_commitment": "d1" * 32,
+            "server_seed": ""}
+    text = render.shared_table(_state(fair=fair, next_commitment="d1" * 32), me="bob",
+                               seats=1, currency="EUR", view=None, now=NOW)
+    assert f"  Fair round 4: commitment {'c0' * 32}" in text.splitlines()
+    idle = _state(phase="idle", fair=None, next_commitment="d1" * 32,
+                  last_round={"round_id": "r1", "fair": {**fair, "server_seed": "5e" * 32}})
+    lines = render.shared_table(idle, me="bob", seats=1, currency="EUR", view=None,
+                                now=NOW).splitlines()
+    assert f"  Next round's commitment: {'d1' * 32}" in lines
+    assert f"  Last round r1: server seed {'5e' * 32}" in lines
+    ev = render.table_event
+    assert f"commitment SHA-256(server seed) = {'c0' * 32}" in str(
+        ev("betting_opened", {"fair": fair}, "EUR"))
+    assert "client seed (none)" in str(ev("betting_closed", {"fair": fair}, "EUR"))
+    over = str(ev("round_finished", {"results": [], "fair": {**fair, "server_seed": "5e" * 32}},
+                  "EUR"))
+    assert f"server seed {'5e' * 32}" in over and "rgs verify" in over
+    assert "does not verify" in str(ev("round_finished", {"results": [], "fair": {
+        **fair, "verifiable": False}}, "EUR"))
+
 def test_events_read_as_lines_and_quiet_ones_are_left_out() -> None:
     ev = render.table_event
     assert ev("behind_placed", {"player_id": "bob", "seat": 1, "stake": 500}, "EUR") == \

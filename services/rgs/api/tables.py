@@ -31,6 +31,7 @@ from rgs.service.tables.model import (
     TableConfig,
     TableEvent,
 )
+from rgs.service.tables.ports import RoundRecord
 from rgs.service.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,19 @@ def _table_info(c: TableConfig, *, brands: Sequence[str] = ()) -> tb.TableInfo:
                         side_min=c.limits.side_min, side_max=c.limits.side_max,
                         betting_seconds=c.betting_s, decision_seconds=c.decision_s,
                         brand_ids=brands)
+
+
+def _fairness(rec: RoundRecord) -> tb.TableFairness:
+    """A recalled round's provably fair inputs; the server seed once the round is over."""
+    f = rec.fair
+    if f is None:
+        return tb.TableFairness(verifiable=False)
+    return tb.TableFairness(
+        verifiable=f.verifiable, commitment=f.commitment, client_seed=f.client_seed,
+        round_number=f.round_number, decks=f.decks,
+        server_seed=f.server_seed if rec.finished else "", next_commitment=f.next_commitment,
+        seat_seeds=[tb.SeatClientSeed(seat=seat, client_seed=seed)
+                    for seat, seed in f.seat_seeds])
 
 
 class TableCalls:
@@ -120,7 +134,8 @@ class TableCalls:
         """Main, side and Bet Behind bets while betting is open."""
         session = await player_session(self._game, caller, request)
         return tb.PlaceBetsResponse(result=_answer(await self._tables.place_bets(
-            session, request.table_id, request.request_id, [_bet(b) for b in request.bets])))
+            session, request.table_id, request.request_id, [_bet(b) for b in request.bets],
+            client_seed=request.client_seed)))
 
     async def DealNow(self, caller: Caller, request: tb.DealNowRequest) -> tb.DealNowResponse:
         """The player is ready."""
@@ -155,7 +170,8 @@ class TableCalls:
             status=rec.status,
             events_json=json.dumps([[k, json.loads(p)] for k, p in rec.events]),
             players=[tb.PlayerShare(player_id=key.partition("/")[2], staked=staked, paid=paid)
-                     for key, _, staked, paid in rec.players])
+                     for key, _, staked, paid in rec.players],
+            fair=_fairness(rec))
 
     async def WatchTable(self, caller: Caller, request: tb.WatchTableRequest
                          ) -> AsyncIterator[tb.WatchTableResponse]:

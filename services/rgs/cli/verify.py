@@ -1,6 +1,7 @@
 """``rgs verify``: check provably fair rounds offline, from the operator's recall JSON.
 
     rgs verify round.json           # a GetPlayerRound answer, a RoundRecord or a recall page
+    rgs verify table-round.json     # a shared table round: a GetTableRound answer
     grpcurl ... GetPlayerRound | rgs verify -
     rgs verify round.json --json    # one JSON object: {"fair": bool, "rounds": [...]}
 
@@ -52,7 +53,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("verify", help="check provably fair rounds from their recall JSON",
                        description="Recompute a round's card order from its revealed seeds and "
                                    "check it against the cards its recall shows.")
-    p.add_argument("recall", help="recall JSON file (GetPlayerRound or ListPlayerRounds "
-                                  "answer, or one RoundRecord); - reads standard input")
+    p.add_argument("recall", help="recall JSON file (GetPlayerRound, ListPlayerRounds or "
+                                  "GetTableRound answer, or one RoundRecord); - reads "
+                                  "standard input")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run_verify)

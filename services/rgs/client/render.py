@@ -233,6 +233,7 @@ def shared_table(state: dict[str, Any], *, me: str, seats: int, currency: str,
                              f"{money(int(bb['stake']), cur)} ({', '.join(presets)})")
     if view is not None:
         lines.extend(round_lines(view, ascii_only))
+    lines.extend(table_fairness(state))
     return "\n".join(lines)
 
 
@@ -254,7 +255,7 @@ def table_event(kind: str, data: dict[str, Any], currency: str, *,
     if kind == "seat_left":
         return f"{who} leaves seat {seat}"
     if kind == "betting_opened":
-        return "Betting is open"
+        return "Betting is open" + _fair_opened(data.get("fair"))
     if kind == "bet_placed":
         return f"{who} bets {money(int(data.get('stake', 0)), cur)} on seat {seat}"
     if kind == "behind_placed":
@@ -262,7 +263,7 @@ def table_event(kind: str, data: dict[str, Any], currency: str, *,
     if kind == "deal_now":
         return f"{who} (seat {seat}) pressed Deal Now"
     if kind == "betting_closed":
-        return "Betting closed"
+        return "Betting closed" + _fair_closed(data.get("fair"))
     if kind == "behind_refunded":
         return f"{who}'s Bet Behind on seat {seat} refunded: " \
                f"{money(int(data.get('amount', 0)), cur)}"
@@ -284,9 +285,49 @@ def table_event(kind: str, data: dict[str, Any], currency: str, *,
         return f"Seat {seat} hand {int(data.get('hand', 0)) + 1}: {outcome} → " \
                f"{money(int(data.get('payout', 0)), cur)}"
     if kind == "round_voided":
-        return "Round voided: every stake returned"
+        return "Round voided: every stake returned" + _fair_closed(data.get("fair"))
     if kind == "round_finished":
         parts = [f"{r['player_id']} staked {money(int(r['staked']), cur)} paid "
                  f"{money(int(r['paid']), cur)}" for r in data.get("results", [])]
-        return "Round over: " + ("; ".join(parts) or "no bets")
+        return "Round over: " + ("; ".join(parts) or "no bets") + \
+            _fair_closed(data.get("fair"))
     return None
+
+
+def _fair_opened(fair: object) -> str:
+    """The commitment shown when betting opens (provably fair rounds)."""
+    if not isinstance(fair, dict) or not fair.get("commitment"):
+        return ""
+    return f"\n    provably fair round {fair.get('round_number')}: commitment " \
+           f"SHA-256(server seed) = {fair['commitment']}"
+
+
+def _fair_closed(fair: object) -> str:
+    """The client seed fixed at betting close, and the server seed once revealed."""
+    if not isinstance(fair, dict) or not fair.get("commitment"):
+        return ""
+    if not fair.get("verifiable", True):
+        return "\n    forced cards (test mode): this round does not verify"
+    if fair.get("server_seed"):
+        return f"\n    server seed {fair['server_seed']} (its SHA-256 is the commitment " \
+               f"{fair['commitment']}); check it with rgs verify on the round's recall"
+    return f"\n    client seed {fair.get('client_seed') or '(none)'}"
+
+
+def table_fairness(state: dict[str, Any]) -> list[str]:
+    """A table snapshot's provably fair lines: the round's commitment while it is open, the
+    last round's revealed seed, the next round's commitment."""
+    lines = []
+    fair = state.get("fair")
+    if isinstance(fair, dict) and fair.get("commitment"):
+        lines.append(f"  Fair round {fair.get('round_number')}: commitment {fair['commitment']}"
+                     + (f", client seed {fair['client_seed']}" if fair.get("client_seed")
+                        else ""))
+    elif state.get("next_commitment"):
+        lines.append(f"  Next round's commitment: {state['next_commitment']}")
+    last = state.get("last_round")
+    if isinstance(last, dict) and isinstance(last.get("fair"), dict) \
+            and last["fair"].get("server_seed"):
+        lines.append(f"  Last round {last.get('round_id', '')}: server seed "
+                     f"{last['fair']['server_seed']}")
+    return lines

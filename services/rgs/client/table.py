@@ -33,8 +33,8 @@ Say = Callable[[str], None]
 
 HELP = """Commands:
   sit N                      take seat N            leave      leave your seat
-  bet 10 [pp 1] [21+3 1] [20+ 1]
-                             main bet (and side bets) on your seat
+  bet 10 [pp 1] [21+3 1] [20+ 1] [seed WORD]
+                             main bet (and side bets, your client seed) on your seat
   behind N 5 [double] [split] [ins never|always|ask]
                              Bet Behind on seat N (follow doubles/splits, insurance preset)
   deal                       Deal Now (betting closes once every bettor pressed it)
@@ -329,12 +329,17 @@ class TablePlayer:
         bet = tb.Bet(seat=seat, stake=render.parse_money(rest[0], self._cur))
         opts = rest[1:]
         if len(opts) % 2:
-            raise ValueError("side bets come as NAME AMOUNT pairs: pp 1, 21+3 1, 20+ 1")
+            raise ValueError("side bets come as NAME AMOUNT pairs: pp 1, 21+3 1, 20+ 1 "
+                             "(and seed WORD: your client seed)")
+        client_seed = ""
         for name, amount in zip(opts[::2], opts[1::2], strict=True):
+            if name == "seed":
+                client_seed = amount
+                continue
             if name not in _SIDES:
                 raise ValueError(f"{name!r} is not a side bet here (pp, 21+3, 20+)")
             setattr(bet, _SIDES[name], render.parse_money(amount, self._cur))
-        await self._place(bet)
+        await self._place(bet, client_seed)
 
     async def _behind(self, rest: list[str]) -> None:
         if len(rest) < 2:
@@ -356,9 +361,10 @@ class TablePlayer:
                 raise ValueError(f"{word!r}: the presets are double, split, ins never|always|ask")
         await self._place(bet)
 
-    async def _place(self, bet: tb.Bet) -> None:
+    async def _place(self, bet: tb.Bet, client_seed: str = "") -> None:
         got = await self._send(self.stub.PlaceBets, tb.PlaceBetsRequest(
-            request_id=_rid(), table_id=self.table.table_id, bets=[bet]))
+            request_id=_rid(), table_id=self.table.table_id, bets=[bet],
+            client_seed=client_seed))
         balance = (f" Balance {render.money(got.result.balance, self._cur)}."
                    if got.result.HasField("balance") else "")
         self.say(f"Bet taken.{balance}")

@@ -26,7 +26,7 @@ from rgs.journal.migrate import SCHEMA
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import StoredRequest
 from rgs.service.ports import JournalLeaseLost, JournalUnavailable, PlayerJournal
-from rgs.service.tables.model import StoredTable, TableEvent, TableState
+from rgs.service.tables.model import StoredTable, TableEvent, TableFair, TableState
 from rgs.service.tables.ports import HeldPlayer, RoundRecord, TableCommit, TableConflict
 
 log = logging.getLogger(__name__)
@@ -63,11 +63,13 @@ INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amo
     debit_transaction_id, session_id, currency, brand_id)
 VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9)"""
 Q_ROUND = """
-INSERT INTO table_rounds (table_id, round_id, round_no, variant, status, events, finished_at)
+INSERT INTO table_rounds (table_id, round_id, round_no, variant, status, events, finished_at,
+                          fair)
 VALUES ($1, $2, $3, $4, $5, $6::jsonb,
-        CASE WHEN $5 IN ('settled', 'voided') THEN clock_timestamp() END)
+        CASE WHEN $5 IN ('settled', 'voided') THEN clock_timestamp() END, $7::jsonb)
 ON CONFLICT (table_id, round_id) DO UPDATE SET status = EXCLUDED.status,
-    events = EXCLUDED.events, finished_at = EXCLUDED.finished_at"""
+    events = EXCLUDED.events, finished_at = EXCLUDED.finished_at,
+    fair = COALESCE(EXCLUDED.fair, table_rounds.fair)"""
 Q_ROUND_PLAYER = """
 INSERT INTO table_round_players (player_key, round_id, table_id, operator_id, staked, paid)
 VALUES ($1, $2, $3, $4, $5, $6)"""
@@ -92,8 +94,8 @@ Q_RELEASE_CLOCK = """
 UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
 WHERE kind = 'table' AND key = $1 AND epoch = $2"""
 Q_GET_ROUND = """
-SELECT round_id, round_no, variant, status, events::text AS events FROM table_rounds
-WHERE round_id = $1"""
+SELECT round_id, round_no, variant, status, events::text AS events, fair::text AS fair
+FROM table_rounds WHERE round_id = $1"""
 Q_ROUND_PLAYERS = """
 SELECT player_key, operator_id, staked, paid FROM table_round_players
 WHERE round_id = $1 ORDER BY player_key"""
@@ -181,7 +183,9 @@ class PostgresTables:
                            status=r["status"],
                            events=tuple((k, json.dumps(p)) for k, p in json.loads(r["events"])),
                            players=tuple((p["player_key"], p["operator_id"], p["staked"],
-                                          p["paid"]) for p in players))
+                                          p["paid"]) for p in players),
+                           fair=(decode_value(TableFair, r["fair"]) if r["fair"] is not None
+                                 else None))
 
     # ------------------------------------------------------------------ players
 
@@ -235,7 +239,8 @@ class PostgresTables:
                 r = c.round
                 await conn.execute(Q_ROUND, c.table_id, r.round_id, r.round_no, r.variant,
                                    r.status, json.dumps([[k, json.loads(p)]
-                                                         for k, p in r.events]))
+                                                         for k, p in r.events]),
+                                   encode_value(r.fair) if r.fair is not None else None)
                 if r.players:
                     await conn.executemany(Q_ROUND_PLAYER, [
                         (key, r.round_id, c.table_id, op, staked, paid)

@@ -21,12 +21,17 @@ The function, exactly (``docs/rng.md`` has the same text for players and labs):
 4. The shoe starts as ``decks`` copies of the deck in the order ``AS 2S … KS AH … KC``. Each
    draw takes the card at ``i = below(cards left)``; the last card of the list moves into slot
    ``i``. The order of the round is the order of the draws.
+
+At a shared table the client seed is the table's (:func:`table_client_seed`): the lower-case hex
+SHA-256 of the lines ``<seat>:<seed>`` (LF-terminated, seat order) of every seat that bet with a
+client seed, or the empty string when none did.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rgs.engine.cards import Shoe, ShoeSource
@@ -56,6 +61,24 @@ def check_client_seed(client_seed: str) -> str:
     if any(not " " <= ch <= "~" for ch in client_seed):
         raise FairInputError("a client seed is printable ASCII (space to ~) only")
     return client_seed
+
+
+def table_client_seed(seat_seeds: Iterable[tuple[int, str]]) -> str:
+    """A shared table round's client seed from its seated players' ones.
+
+    ``seat_seeds`` are (seat, client seed) pairs; empty seeds are left out. The result is the
+    lower-case hex SHA-256 of the ASCII text made of one line ``<seat>:<seed>`` + LF per pair, in
+    seat order (a seed holds no LF, so the text names each seat's seed unambiguously): 64
+    characters, within :data:`MAX_CLIENT_SEED`. With no non-empty seed it is ``""``.
+    """
+    pairs = sorted((seat, check_client_seed(seed)) for seat, seed in seat_seeds if seed)
+    seats = [seat for seat, _ in pairs]
+    if len(set(seats)) != len(seats) or any(seat < 1 for seat in seats):
+        raise FairInputError("one client seed per seat, seats numbered from 1")
+    if not pairs:
+        return ""
+    text = "".join(f"{seat}:{seed}\n" for seat, seed in pairs)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def commitment(server_seed: bytes) -> str:

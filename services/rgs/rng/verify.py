@@ -1,8 +1,10 @@
 """Check a provably fair round from its recall JSON, offline (the ``rgs verify`` command).
 
 The input is what the operator's recall prints for a round, as JSON: the answer of
-``GetPlayerRound`` (``{"round": {...}}``), one ``RoundRecord``, or a ``ListPlayerRounds`` page
-(``{"rounds": [...]}``, every round checked). Field names may be the proto's (``server_seed``,
+``GetPlayerRound`` (``{"round": {...}}``), one ``RoundRecord``, a ``ListPlayerRounds`` page
+(``{"rounds": [...]}``, every round checked), or a shared table round's ``GetTableRound``
+answer (its cards are the ``card_dealt`` events of ``events_json``, and its client seed must be
+the one its seats' client seeds make). Field names may be the proto's (``server_seed``,
 as grpcurl prints them) or JSON's camelCase (``serverSeed``); fields at their default value may
 be missing, and 64-bit integers may be strings, as proto3 JSON writes them.
 
@@ -13,12 +15,13 @@ steps, in order, are the first cards of :func:`rgs.rng.fair.card_order` of its s
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rgs.rng.fair import FairInputError, check_round
+from rgs.rng.fair import FairInputError, check_round, table_client_seed
 
 _HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
 
@@ -65,8 +68,34 @@ def rounds_of(doc: object) -> list[Mapping[str, Any]]:
                             "with `round_id` and `steps`")
 
 
+def _table_cards(events: object) -> list[str]:
+    """The cards of a table round's ``card_dealt`` events (``events_json``: a JSON array of
+    ``[kind, fields]``, in journal order)."""
+    if isinstance(events, str):
+        try:
+            events = json.loads(events)
+        except json.JSONDecodeError as exc:
+            raise RecallFormatError(f"`events_json` is not JSON ({exc.msg})") from exc
+    if not isinstance(events, list):
+        raise RecallFormatError("`events_json` is not a JSON array of [kind, fields]")
+    cards = []
+    for i, item in enumerate(events):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], Mapping)):
+            raise RecallFormatError(f"event {i} of `events_json` is not [kind, fields]")
+        if item[0] == "card_dealt":
+            card = item[1].get("card", "")
+            if not isinstance(card, str) or not card:
+                raise RecallFormatError(f"event {i} deals no card")
+            cards.append(card)
+    return cards
+
+
 def dealt_cards(record: Mapping[str, Any]) -> list[str]:
-    """The cards of the round's ``card_dealt`` steps, in journal order."""
+    """The cards of the round's ``card_dealt`` steps (a table round's: events), in journal
+    order."""
+    events = _get(record, "events_json")
+    if events is not None:
+        return _table_cards(events)
     steps = _get(record, "steps", [])
     if not isinstance(steps, list):
         raise RecallFormatError("`steps` is not a list")
@@ -103,15 +132,37 @@ def verify_record(record: Mapping[str, Any]) -> RoundVerdict:
     if not _HEX64.match(seed):
         return no("the server seed is not 64 hexadecimal characters")
     published = str(_get(fair, "commitment", ""))
+    client_seed = str(_get(fair, "client_seed", ""))
+    seats_ok, seats_line = True, ""
+    dealt = dealt_cards(record)  # a malformed card list is not a recall (RecallFormatError)
     try:
+        if _get(record, "events_json") is not None:  # a table round (GetTableRound)
+            seats_ok, seats_line = _check_seat_seeds(fair, client_seed)
         number = int(_get(fair, "round_number", 0))
         decks = int(_get(fair, "decks", 0))
         check = check_round(server_seed=bytes.fromhex(seed), published=published,
-                            client_seed=str(_get(fair, "client_seed", "")),
-                            round_number=number, decks=decks, dealt=dealt_cards(record))
+                            client_seed=client_seed,
+                            round_number=number, decks=decks, dealt=dealt)
     except (FairInputError, ValueError) as exc:
         return no(f"the recall's seeds are malformed: {exc}")
-    return RoundVerdict(round_id=round_id, fair=check.ok, lines=check.lines)
+    lines = (seats_line, *check.lines) if seats_line else check.lines
+    return RoundVerdict(round_id=round_id, fair=seats_ok and check.ok, lines=lines)
+
+
+def _check_seat_seeds(fair: Mapping[str, Any], client_seed: str) -> tuple[bool, str]:
+    """A table round's client seed must be the one its seats' seeds make: (ok, what)."""
+    raw = _get(fair, "seat_seeds", [])
+    if not isinstance(raw, list) or not all(isinstance(x, Mapping) for x in raw):
+        raise RecallFormatError("`seat_seeds` is not a list of {seat, client_seed}")
+    pairs = [(int(_get(x, "seat", 0)), str(_get(x, "client_seed", ""))) for x in raw]
+    combined = table_client_seed(pairs)
+    if combined != client_seed:
+        return False, (f"the client seed {client_seed or '(empty)'} is not the one the seats' "
+                       f"seeds make ({combined or '(empty)'})")
+    if not pairs:
+        return True, "no seat gave a client seed: the round's client seed is empty"
+    seats = ", ".join(f"seat {n}" for n, _ in pairs)
+    return True, f"client seed = SHA-256 of the seeds of {seats} = {combined}"
 
 
 def verify_document(doc: object) -> list[RoundVerdict]:

@@ -16,6 +16,7 @@ from rgs.engine import (
     Action,
     EngineError,
     Phase,
+    ReplayMismatch,
     Round,
     RuleSet,
 )
@@ -29,6 +30,7 @@ from rgs.service.errors import (
     RequestConflict,
     Unavailable,
 )
+from rgs.service.fairness import draw_seed
 from rgs.service.model import Movement, MovementStatus, Session, StoredRequest
 from rgs.service.ports import (
     CardSourceFactory,
@@ -39,7 +41,7 @@ from rgs.service.ports import (
     PlayerJournal,
 )
 from rgs.service.restore import restore
-from rgs.service.tables import public
+from rgs.service.tables import fairness, public
 from rgs.service.tables.model import (
     Behind,
     BehindInsurance,
@@ -135,9 +137,14 @@ class TableCore:
                                 f"{cfg.currency} to sit here", reason="WRONG_CURRENCY")
 
     async def open_tables(self) -> None:
-        """Create every configured table's row (at start; idempotent)."""
+        """Create every configured table's row (at start; idempotent), each with a committed
+        seed for its first round (a table without one gets it when its betting opens)."""
         for cfg in self._configs.values():
-            await self._tables.ensure_table(cfg.id, TableState())
+            try:
+                seed = draw_seed(self._cards.picker()).hex()
+            except CardSourceUnavailable:
+                seed = ""
+            await self._tables.ensure_table(cfg.id, TableState(next_seed=seed))
 
     # ------------------------------------------------------------------ reading
 
@@ -163,6 +170,16 @@ class TableCore:
             def pick(n: int, _exc: CardSourceUnavailable = exc) -> int:
                 raise CardSourceUnavailable(str(_exc))
         try:
+            if rec.fair is not None and rec.fair.verifiable:
+                try:
+                    return restore(self._rules(cfg), events, pick, forced,
+                                   source=fairness.source(rec.fair))
+                except ReplayMismatch:
+                    # Only a replica of a release without provably fair table rounds (a
+                    # rolling upgrade) deals a fair round's cards from elsewhere: the round
+                    # goes on from the shoe and will not verify.
+                    log.error("table round %s departs from its seeds' card order; it goes on "
+                              "from the shoe", rec.round_id)
             return restore(self._rules(cfg), events, pick, forced)
         except EngineError as exc:
             raise translate_engine(exc) from exc
@@ -375,7 +392,8 @@ class TableCore:
         status = rnd.phase.value
         step.round = RoundRecord(round_id=s.round_id, round_no=s.round_no,
                                  variant=cfg.variant, status=status,
-                                 events=tuple((event_kind(e), _enc(e)) for e in rnd.events))
+                                 events=tuple((event_kind(e), _enc(e)) for e in rnd.events),
+                                 fair=s.fair)
         if rnd.finished:
             self._finish(cfg, s, rnd, step)
             return
@@ -408,14 +426,17 @@ class TableCore:
             own[seat_no] = pd > st
         seats = tuple(replace(x, hot=(x.hot + 1 if own.get(x.seat) else 0))
                       if x.seat in own else x for x in s.seats)
-        step.state = TableState(phase=TablePhase.IDLE, round_no=s.round_no, seats=seats)
+        step.state = fairness.idle_after(s, seats=seats, fair=s.fair)
         assert step.round is not None
         step.round = replace(step.round, players=tuple(players))
+        # The round is over: its server seed is revealed here, and in recall from now on.
         step.events.append(public.event(
             "round_finished", round_id=s.round_id,
             results=[{"player_id": whos[k].player_id, "staked": st, "paid": pd}
                      for k, (st, pd) in by_player.items()],
-            hot=[{"seat": x.seat, "hot": x.hot} for x in seats]))
+            hot=[{"seat": x.seat, "hot": x.hot} for x in seats],
+            fair=fairness.public(s.fair, revealed=True) if s.fair is not None else None,
+            next_commitment=fairness.next_commitment(s)))
 
 
 

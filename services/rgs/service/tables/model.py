@@ -74,6 +74,8 @@ class SeatBet:
     twenty_plus: int = 0
     debit: str = ""
     deal_now: bool = False
+    #: The seat player's contribution to the round's client seed (0-64 printable ASCII).
+    client_seed: str = ""
 
     @property
     def total(self) -> int:
@@ -105,6 +107,38 @@ class InsuranceChoice:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TableFair:
+    """A table round's provably fair inputs (:mod:`rgs.rng.fair`). ``server_seed`` is secret
+    until the round is settled or voided: it is kept in the journal only (the table's state
+    and the round's row), never in a snapshot or an event before then."""
+
+    #: The 32-byte server seed, lower-case hex.
+    server_seed: str
+    #: SHA-256 of the seed, published when betting opens (and as the previous round's
+    #: ``next_commitment`` before that).
+    commitment: str
+    #: The DRBG nonce: the table's round number (1, 2, ... per table).
+    round_number: int
+    decks: int
+    #: The commitment of the table's next round's seed (drawn when this round's betting opened).
+    next_commitment: str
+    #: (seat, client seed) of the seats that bet with one, seat order; fixed when betting
+    #: closes, as is ``client_seed`` (:func:`rgs.rng.fair.table_client_seed` of them).
+    seat_seeds: tuple[tuple[int, str], ...] = ()
+    client_seed: str = ""
+    #: False when the round was dealt with forced cards (test mode): it never verifies.
+    verifiable: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Revealed:
+    """The table's last finished round's fairness, server seed included (public now)."""
+
+    round_id: str
+    fair: TableFair
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TableState:
     """Everything about a table that is not in its events: stored as one JSON document and
     moved forward with a compare-and-set on the table's version."""
@@ -120,6 +154,12 @@ class TableState:
     insurance: tuple[InsuranceChoice, ...] = ()
     #: Test mode: the next round's cards.
     forced: tuple[str, ...] = ()
+    #: The secret seed (hex) of the table's next round; its commitment is public.
+    next_seed: str = ""
+    #: The current round's provably fair inputs (from betting open until the round ends).
+    fair: TableFair | None = None
+    #: The last round that ended, with its revealed seed.
+    revealed: Revealed | None = None
 
     def seat(self, n: int) -> Seat | None:
         return next((s for s in self.seats if s.seat == n), None)

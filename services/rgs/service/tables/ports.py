@@ -10,7 +10,7 @@ from typing import Protocol
 
 from rgs.service.model import Movement, StoredRequest
 from rgs.service.ports import JournalError, PlayerJournal
-from rgs.service.tables.model import StoredTable, TableEvent, TableState
+from rgs.service.tables.model import StoredTable, TableEvent, TableFair, TableState
 
 
 class TableConflict(JournalError):
@@ -39,6 +39,14 @@ class RoundRecord:
     events: tuple[tuple[str, str], ...]
     #: (player key, operator id, staked, paid), written when the round ends.
     players: tuple[tuple[str, str, int, int], ...] = ()
+    #: The round's provably fair inputs (None: dealt by a release without them); its server
+    #: seed is shown only once the round is settled or voided.
+    fair: TableFair | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True once settled or voided."""
+        return self.status in ("settled", "voided")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 from rgs.codec import encode_event, event_kind, to_jsonable
 from rgs.engine import CardDealt, Event, Round
+from rgs.service.tables import fairness
 from rgs.service.tables.model import TableState
 
 
@@ -40,10 +41,12 @@ def snapshot(table_id: str, seq: int, state: TableState, rnd: Round | None) -> s
                   for s in state.seats],
         "bets": [{"seat": b.seat, "stake": b.stake, "perfect_pairs": b.perfect_pairs,
                   "twenty_one_plus_three": b.twenty_one_plus_three,
-                  "twenty_plus": b.twenty_plus, "deal_now": b.deal_now} for b in state.bets],
+                  "twenty_plus": b.twenty_plus, "deal_now": b.deal_now,
+                  "client_seed": b.client_seed} for b in state.bets],
         "behind": [{"seat": b.seat, "player_id": b.who.player_id, "stake": b.stake,
                     "follow_double": b.follow_double, "follow_split": b.follow_split,
                     "insurance": b.insurance.value} for b in state.behind],
         "round": to_jsonable(rnd.view()) if rnd is not None else None,
+        **fairness.snapshot_fields(state),
     }
     return json.dumps(data, separators=(",", ":"), sort_keys=True)

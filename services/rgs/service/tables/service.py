@@ -25,6 +25,7 @@ from rgs.engine import (
     RuleSet,
     SideBetKind,
 )
+from rgs.rng.fair import FairInputError, check_client_seed
 from rgs.service import money
 from rgs.service.common import check_request_id, request_hash, translate_engine
 from rgs.service.errors import (
@@ -39,7 +40,7 @@ from rgs.service.ports import (
     CardSourceUnavailable,
     JournalBusy,
 )
-from rgs.service.tables import public
+from rgs.service.tables import fairness, public
 from rgs.service.tables.core import _RETRIES, _h, _Step, _who
 from rgs.service.tables.model import (
     Behind,
@@ -116,11 +117,21 @@ class TableService(ClockTransitions):
     # ---- bets
 
     async def place_bets(self, session: Session, table_id: str, request_id: str,
-                         bets: Sequence[BetCommand]) -> TableAnswer:
+                         bets: Sequence[BetCommand], client_seed: str = "") -> TableAnswer:
+        """Bets on the caller's seat and behind others'; ``client_seed`` goes with the bet on
+        the caller's own seat (its share of the round's client seed, provably fair rounds)."""
         who = _who(session)
         bets = tuple(bets)
         if not bets:
             raise InvalidRequest("place at least one bet", reason="INVALID_BET", field="bets")
+        try:
+            check_client_seed(client_seed)
+        except FairInputError as exc:
+            raise InvalidRequest(f"client_seed: {exc}", reason="INVALID_CLIENT_SEED",
+                                 field="client_seed") from exc
+        if client_seed and all(b.behind for b in bets):
+            raise InvalidRequest("a client seed goes with a bet on your own seat (a Bet Behind "
+                                 "adds none)", reason="INVALID_CLIENT_SEED", field="client_seed")
 
         async def build(cfg: TableConfig, t: StoredTable, with_money: object
                         ) -> tuple[_Step, Sequence[str]]:
@@ -136,12 +147,20 @@ class TableService(ClockTransitions):
                 # characters with its player tag, retry number and rollback suffix (the longest
                 # is a follow's rollback: see rgs.wallet.port.transaction_id).
                 round_id = secrets.token_hex(12)
+                # The round takes the table's committed seed and a fresh one is committed for
+                # the next round, stored by this transition before either commitment is shown
+                # (drawn before any money moves: an unhealthy RNG refuses here).
+                fair, next_seed = fairness.open_round(
+                    s, round_no=s.round_no + 1, decks=rules.decks,
+                    fresh=fairness.fresh_seeds(self._cards.picker()))
                 state = replace(s, phase=TablePhase.BETTING, round_id=round_id,
                                 round_no=s.round_no + 1,
-                                deadline=self._clock() + timedelta(seconds=cfg.betting_s))
+                                deadline=self._clock() + timedelta(seconds=cfg.betting_s),
+                                fair=fair, next_seed=next_seed)
                 events.append(public.event("betting_opened", round_id=round_id,
                                            round_no=state.round_no,
-                                           deadline=state.deadline))
+                                           deadline=state.deadline,
+                                           fair=fairness.public(fair, revealed=False)))
             seen: set[tuple[int, bool]] = set()
             for b in bets:
                 self._check_bet(cfg, rules, state, who, b)
@@ -170,7 +189,7 @@ class TableService(ClockTransitions):
                 else:
                     sb = SeatBet(seat=b.seat, stake=b.stake, perfect_pairs=b.perfect_pairs,
                                  twenty_one_plus_three=b.twenty_one_plus_three,
-                                 twenty_plus=b.twenty_plus)
+                                 twenty_plus=b.twenty_plus, client_seed=client_seed)
                     m = await self._debit(cfg, step, held, who, round_id=state.round_id,
                                    tag=f"seat{b.seat}", amount=sb.total)
                     state = replace(state, bets=tuple(sorted(
@@ -180,12 +199,14 @@ class TableService(ClockTransitions):
                         "bet_placed", seat=b.seat, player_id=who.player_id, stake=b.stake,
                         perfect_pairs=b.perfect_pairs,
                         twenty_one_plus_three=b.twenty_one_plus_three,
-                        twenty_plus=b.twenty_plus))
+                        twenty_plus=b.twenty_plus, client_seed=client_seed))
             step.state = state
             return step
 
         return await self._money_command(session, table_id, request_id=request_id,
-                                         method="place_bets", cmd=bets, build=build,
+                                         method="place_bets",
+                                         cmd=(bets, client_seed) if client_seed else bets,
+                                         build=build,
                                          funded=funded)
 
     def _check_bet(self, cfg: TableConfig, rules: RuleSet, s: TableState, who: Who,

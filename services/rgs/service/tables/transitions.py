@@ -26,14 +26,13 @@ from rgs.service.ports import (
     CardSourceUnavailable,
 )
 from rgs.service.restore import deal_source
-from rgs.service.tables import public
+from rgs.service.tables import fairness, public
 from rgs.service.tables.core import TableCore, _h, _Step
 from rgs.service.tables.model import (
     BehindInsurance,
     StoredTable,
     TableConfig,
     TablePhase,
-    TableState,
 )
 from rgs.service.tables.ports import (
     HeldPlayer,
@@ -88,12 +87,21 @@ class ClockTransitions(TableCore):
             step.events.append(public.event("behind_refunded", seat=b.seat,
                                             player_id=b.who.player_id, amount=b.stake,
                                             reason="seat_sat_out"))
-        step.events.append(public.event("betting_closed", round_id=s.round_id,
-                                        seats=sorted(betting)))
+        # The client seed is fixed now, before any card (a round opened by a release without
+        # provably fair table rounds has no seeds and deals from the shoe).
+        fair = (None if s.fair is None
+                else fairness.close(s.fair, s.bets, forced=bool(s.forced)))
         if not s.bets:
-            step.state = TableState(phase=TablePhase.IDLE, round_no=s.round_no, seats=s.seats)
+            # Nothing is dealt: the round's seed is revealed at once (it deals no card).
+            step.events.append(public.event(
+                "betting_closed", round_id=s.round_id, seats=[],
+                fair=fairness.public(fair, revealed=True) if fair is not None else None))
+            step.state = fairness.idle_after(s, seats=s.seats, fair=fair)
             await self._clock_commit(cfg, t, step, epoch)
             return
+        step.events.append(public.event(
+            "betting_closed", round_id=s.round_id, seats=sorted(betting),
+            fair=fairness.public(fair, revealed=False) if fair is not None else None))
         whos = {x.seat: x.who for x in s.seats}
         boxes = [BoxBet(seat=b.seat, stake=b.stake, perfect_pairs=b.perfect_pairs,
                         twenty_one_plus_three=b.twenty_one_plus_three,
@@ -103,11 +111,11 @@ class ClockTransitions(TableCore):
                                                follow_split=x.follow_split)
                                      for x in kept if x.seat == b.seat))
                  for b in s.bets]
-        state = replace(s, behind=tuple(kept))
+        state = replace(s, behind=tuple(kept), fair=fair)
         try:
-            rnd = Round.deal(self._rules(cfg), deal_source(self._rules(cfg),
-                                                          self._cards.picker(), s.forced),
-                             boxes, cfg.limits)
+            source = (fairness.source(fair) if fair is not None and fair.verifiable
+                      else deal_source(self._rules(cfg), self._cards.picker(), s.forced))
+            rnd = Round.deal(self._rules(cfg), source, boxes, cfg.limits)
         except (EngineError, CardSourceUnavailable) as exc:
             # The round cannot be dealt: void it, every stake refunded.
             log.error("table %s round %s voided: %s", cfg.id, s.round_id, exc)
@@ -124,9 +132,10 @@ class ClockTransitions(TableCore):
                                  session_id=x.who.session_id, currency=cfg.currency,
                                  brand_id=x.who.brand_id)
                 step.movements.append((x.who.player_key, money.rollback_of(debit)))
-            step.events.append(public.event("round_voided", round_id=s.round_id,
-                                            reason=type(exc).__name__))
-            step.state = TableState(phase=TablePhase.IDLE, round_no=s.round_no, seats=s.seats)
+            step.events.append(public.event(
+                "round_voided", round_id=s.round_id, reason=type(exc).__name__,
+                fair=fairness.public(fair, revealed=True) if fair is not None else None))
+            step.state = fairness.idle_after(s, seats=s.seats, fair=fair)
             await self._clock_commit(cfg, t, step, epoch)
             return
         step.state = state

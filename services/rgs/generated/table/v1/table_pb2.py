@@ -24,15 +24,15 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18rgs/table/v1/table.proto\x12\x0crgs.table.v1\"\x13\n\x11ListTablesRequest\"\xe0\x01\n\tTableInfo\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nvariant_id\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\x12\x10\n\x08main_min\x18\x05 \x01(\x03\x12\x10\n\x08main_max\x18\x06 \x01(\x03\x12\x10\n\x08side_min\x18\x07 \x01(\x03\x12\x10\n\x08side_max\x18\x08 \x01(\x03\x12\x17\n\x0f\x62\x65tting_seconds\x18\t \x01(\x01\x12\x18\n\x10\x64\x65\x63ision_seconds\x18\n \x01(\x01\x12\x11\n\tbrand_ids\x18\x0b \x03(\t\"-\n\x19ListOperatorTablesRequest\x12\x10\n\x08\x62rand_id\x18\x01 \x01(\t\"E\n\x1aListOperatorTablesResponse\x12\'\n\x06tables\x18\x01 \x03(\x0b\x32\x17.rgs.table.v1.TableInfo\"=\n\x12ListTablesResponse\x12\'\n\x06tables\x18\x01 \x03(\x0b\x32\x17.rgs.table.v1.TableInfo\"I\n\x11WatchTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x15\n\x08\x66rom_seq\x18\x02 \x01(\x03H\x00\x88\x01\x01\x42\x0b\n\t_from_seq\"=\n\nTableEvent\x12\x0b\n\x03seq\x18\x01 \x01(\x03\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\"0\n\rTableSnapshot\x12\x0b\n\x03seq\x18\x01 \x01(\x03\x12\x12\n\nstate_json\x18\x02 \x01(\t\"x\n\x12WatchTableResponse\x12/\n\x08snapshot\x18\x01 \x01(\x0b\x32\x1b.rgs.table.v1.TableSnapshotH\x00\x12)\n\x05\x65vent\x18\x02 \x01(\x0b\x32\x18.rgs.table.v1.TableEventH\x00\x42\x06\n\x04item\"E\n\x0fTakeSeatRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"F\n\x10LeaveSeatRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"\xdc\x01\n\x03\x42\x65t\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05stake\x18\x02 \x01(\x03\x12\x15\n\rperfect_pairs\x18\x03 \x01(\x03\x12\x1d\n\x15twenty_one_plus_three\x18\x04 \x01(\x03\x12\x13\n\x0btwenty_plus\x18\x05 \x01(\x03\x12\x0e\n\x06\x62\x65hind\x18\x06 \x01(\x08\x12\x15\n\rfollow_double\x18\x07 \x01(\x08\x12\x14\n\x0c\x66ollow_split\x18\x08 \x01(\x08\x12\x30\n\tinsurance\x18\t \x01(\x0e\x32\x1d.rgs.table.v1.BehindInsurance\"Y\n\x10PlaceBetsRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x1f\n\x04\x62\x65ts\x18\x03 \x03(\x0b\x32\x11.rgs.table.v1.Bet\"L\n\x0e\x44\x65\x61lNowRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x14\n\x0c\x66orced_cards\x18\x03 \x03(\t\"p\n\nActRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x10\n\x08round_id\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x0c\n\x04hand\x18\x05 \x01(\x05\x12\x0e\n\x06\x61\x63tion\x18\x06 \x01(\t\"|\n\x16\x44\x65\x63ideInsuranceRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x10\n\x08round_id\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x0c\n\x04take\x18\x05 \x01(\x08\x12\x0e\n\x06\x62\x65hind\x18\x06 \x01(\x08\"r\n\x12TableCommandResult\x12\x0b\n\x03seq\x18\x01 \x01(\x03\x12\x14\n\x07\x62\x61lance\x18\x02 \x01(\x03H\x00\x88\x01\x01\x12-\n\x08snapshot\x18\x03 \x01(\x0b\x32\x1b.rgs.table.v1.TableSnapshotB\n\n\x08_balance\"D\n\x10TakeSeatResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\"E\n\x11LeaveSeatResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\"E\n\x11PlaceBetsResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\"C\n\x0f\x44\x65\x61lNowResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\"?\n\x0b\x41\x63tResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\"K\n\x17\x44\x65\x63ideInsuranceResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\":\n\x14GetTableRoundRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x10\n\x08round_id\x18\x02 \x01(\t\">\n\x0bPlayerShare\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0e\n\x06staked\x18\x02 \x01(\x03\x12\x0c\n\x04paid\x18\x03 \x01(\x03\"\xa0\x01\n\x15GetTableRoundResponse\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\x10\n\x08round_no\x18\x02 \x01(\x03\x12\x12\n\nvariant_id\x18\x03 \x01(\t\x12\x0e\n\x06status\x18\x04 \x01(\t\x12\x13\n\x0b\x65vents_json\x18\x05 \x01(\t\x12*\n\x07players\x18\x06 \x03(\x0b\x32\x19.rgs.table.v1.PlayerShare*\x86\x01\n\x0f\x42\x65hindInsurance\x12 \n\x1c\x42\x45HIND_INSURANCE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x42\x45HIND_INSURANCE_NEVER\x10\x01\x12\x1b\n\x17\x42\x45HIND_INSURANCE_ALWAYS\x10\x02\x12\x18\n\x14\x42\x45HIND_INSURANCE_ASK\x10\x03\x32\xc0\x06\n\x0cTableService\x12O\n\nListTables\x12\x1f.rgs.table.v1.ListTablesRequest\x1a .rgs.table.v1.ListTablesResponse\x12Q\n\nWatchTable\x12\x1f.rgs.table.v1.WatchTableRequest\x1a .rgs.table.v1.WatchTableResponse0\x01\x12I\n\x08TakeSeat\x12\x1d.rgs.table.v1.TakeSeatRequest\x1a\x1e.rgs.table.v1.TakeSeatResponse\x12L\n\tLeaveSeat\x12\x1e.rgs.table.v1.LeaveSeatRequest\x1a\x1f.rgs.table.v1.LeaveSeatResponse\x12L\n\tPlaceBets\x12\x1e.rgs.table.v1.PlaceBetsRequest\x1a\x1f.rgs.table.v1.PlaceBetsResponse\x12\x46\n\x07\x44\x65\x61lNow\x12\x1c.rgs.table.v1.DealNowRequest\x1a\x1d.rgs.table.v1.DealNowResponse\x12:\n\x03\x41\x63t\x12\x18.rgs.table.v1.ActRequest\x1a\x19.rgs.table.v1.ActResponse\x12^\n\x0f\x44\x65\x63ideInsurance\x12$.rgs.table.v1.DecideInsuranceRequest\x1a%.rgs.table.v1.DecideInsuranceResponse\x12X\n\rGetTableRound\x12\".rgs.table.v1.GetTableRoundRequest\x1a#.rgs.table.v1.GetTableRoundResponse\x12g\n\x12ListOperatorTables\x12\'.rgs.table.v1.ListOperatorTablesRequest\x1a(.rgs.table.v1.ListOperatorTablesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18rgs/table/v1/table.proto\x12\x0crgs.table.v1\"\x13\n\x11ListTablesRequest\"\xe0\x01\n\tTableInfo\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nvariant_id\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\x12\x10\n\x08main_min\x18\x05 \x01(\x03\x12\x10\n\x08main_max\x18\x06 \x01(\x03\x12\x10\n\x08side_min\x18\x07 \x01(\x03\x12\x10\n\x08side_max\x18\x08 \x01(\x03\x12\x17\n\x0f\x62\x65tting_seconds\x18\t \x01(\x01\x12\x18\n\x10\x64\x65\x63ision_seconds\x18\n \x01(\x01\x12\x11\n\tbrand_ids\x18\x0b \x03(\t\"-\n\x19ListOperatorTablesRequest\x12\x10\n\x08\x62rand_id\x18\x01 \x01(\t\"E\n\x1aListOperatorTablesResponse\x12\'\n\x06tables\x18\x01 \x03(\x0b\x32\x17.rgs.table.v1.TableInfo\"=\n\x12ListTablesResponse\x12\'\n\x06tables\x18\x01 \x03(\x0b\x32\x17.rgs.table.v1.TableInfo\"I\n\x11WatchTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x15\n\x08\x66rom_seq\x18\x02 \x01(\x03H\x00\x88\x01\x01\x42\x0b\n\t_from_seq\"=\n\nTableEvent\x12\x0b\n\x03seq\x18\x01 \x01(\x03\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\"0\n\rTableSnapshot\x12\x0b\n\x03seq\x18\x01 \x01(\x03\x12\x12\n\nstate_json\x18\x02 \x01(\t\"x\n\x12WatchTableResponse\x12/\n\x08snapshot\x18\x01 \x01(\x0b\x32\x1b.rgs.table.v1.TableSnapshotH\x00\x12)\n\x05\x65vent\x18\x02 \x01(\x0b\x32\x18.rgs.table.v1.TableEventH\x00\x42\x06\n\x04item\"E\n\x0fTakeSeatRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"F\n\x10LeaveSeatRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"\xdc\x01\n\x03\x42\x65t\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05stake\x18\x02 \x01(\x03\x12\x15\n\rperfect_pairs\x18\x03 \x01(\x03\x12\x1d\n\x15twenty_one_plus_three\x18\x04 \x01(\x03\x12\x13\n\x0btwenty_plus\x18\x05 \x01(\x03\x12\x0e\n\x06\x62\x65hind\x18\x06 \x01(\x08\x12\x15\n\rfollow_double\x18\x07 \x01(\x08\x12\x14\n\x0c\x66ollow_split\x18\x08 \x01(\x08\x12\x30\n\tinsurance\x18\t \x01(\x0e\x32\x1d.rgs.table.v1.BehindInsurance\"n\n\x10PlaceBetsRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x1f\n\x04\x62\x65ts\x18\x03 \x03(\x0b\x32\x11.rgs.table.v1.Bet\x12\x13\n\x0b\x63lient_seed\x18\x04 \x01(\t\"L\n\x0e\x44\x65\x61lNowRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x14\n\x0c\x66orced_cards\x18\x03 \x03(\t\"p\n\nActRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x10\n\x08round_id\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x0c\n\x04hand\x18\x05 \x01(\x05\x12\x0e\n\x06\x61\x63tion\x18\x06 \x01(\t\"|\n\x16\x44\x65\x63ideInsuranceRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x10\n\x08round_id\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x0c\n\x04take\x18\x05 \x01(\x08\x12\x0e\n\x06\x62\x65hind\x18\x06 \x01(\x08\"r\n\x12TableCommandResult\x12\x0b\n\x03seq\x18\x01 \x01(\x03\x12\x14\n\x07\x62\x61lance\x18\x02 \x01(\x03H\x00\x88\x01\x01\x12-\n\x08snapshot\x18\x03 \x01(\x0b\x32\x1b.rgs.table.v1.TableSnapshotB\n\n\x08_balance\"D\n\x10TakeSeatResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\"E\n\x11LeaveSeatResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\"E\n\x11PlaceBetsResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\"C\n\x0f\x44\x65\x61lNowResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\"?\n\x0b\x41\x63tResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\"K\n\x17\x44\x65\x63ideInsuranceResponse\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .rgs.table.v1.TableCommandResult\":\n\x14GetTableRoundRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x10\n\x08round_id\x18\x02 \x01(\t\">\n\x0bPlayerShare\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0e\n\x06staked\x18\x02 \x01(\x03\x12\x0c\n\x04paid\x18\x03 \x01(\x03\"3\n\x0eSeatClientSeed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0b\x63lient_seed\x18\x02 \x01(\t\"\xd1\x01\n\rTableFairness\x12\x12\n\nverifiable\x18\x01 \x01(\x08\x12\x12\n\ncommitment\x18\x02 \x01(\t\x12\x13\n\x0b\x63lient_seed\x18\x03 \x01(\t\x12\x14\n\x0cround_number\x18\x04 \x01(\x03\x12\r\n\x05\x64\x65\x63ks\x18\x05 \x01(\x05\x12\x13\n\x0bserver_seed\x18\x06 \x01(\t\x12\x17\n\x0fnext_commitment\x18\x07 \x01(\t\x12\x30\n\nseat_seeds\x18\x08 \x03(\x0b\x32\x1c.rgs.table.v1.SeatClientSeed\"\xcb\x01\n\x15GetTableRoundResponse\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\x10\n\x08round_no\x18\x02 \x01(\x03\x12\x12\n\nvariant_id\x18\x03 \x01(\t\x12\x0e\n\x06status\x18\x04 \x01(\t\x12\x13\n\x0b\x65vents_json\x18\x05 \x01(\t\x12*\n\x07players\x18\x06 \x03(\x0b\x32\x19.rgs.table.v1.PlayerShare\x12)\n\x04\x66\x61ir\x18\x07 \x01(\x0b\x32\x1b.rgs.table.v1.TableFairness*\x86\x01\n\x0f\x42\x65hindInsurance\x12 \n\x1c\x42\x45HIND_INSURANCE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x42\x45HIND_INSURANCE_NEVER\x10\x01\x12\x1b\n\x17\x42\x45HIND_INSURANCE_ALWAYS\x10\x02\x12\x18\n\x14\x42\x45HIND_INSURANCE_ASK\x10\x03\x32\xc0\x06\n\x0cTableService\x12O\n\nListTables\x12\x1f.rgs.table.v1.ListTablesRequest\x1a .rgs.table.v1.ListTablesResponse\x12Q\n\nWatchTable\x12\x1f.rgs.table.v1.WatchTableRequest\x1a .rgs.table.v1.WatchTableResponse0\x01\x12I\n\x08TakeSeat\x12\x1d.rgs.table.v1.TakeSeatRequest\x1a\x1e.rgs.table.v1.TakeSeatResponse\x12L\n\tLeaveSeat\x12\x1e.rgs.table.v1.LeaveSeatRequest\x1a\x1f.rgs.table.v1.LeaveSeatResponse\x12L\n\tPlaceBets\x12\x1e.rgs.table.v1.PlaceBetsRequest\x1a\x1f.rgs.table.v1.PlaceBetsResponse\x12\x46\n\x07\x44\x65\x61lNow\x12\x1c.rgs.table.v1.DealNowRequest\x1a\x1d.rgs.table.v1.DealNowResponse\x12:\n\x03\x41\x63t\x12\x18.rgs.table.v1.ActRequest\x1a\x19.rgs.table.v1.ActResponse\x12^\n\x0f\x44\x65\x63ideInsurance\x12$.rgs.table.v1.DecideInsuranceRequest\x1a%.rgs.table.v1.DecideInsuranceResponse\x12X\n\rGetTableRound\x12\".rgs.table.v1.GetTableRoundRequest\x1a#.rgs.table.v1.GetTableRoundResponse\x12g\n\x12ListOperatorTables\x12\'.rgs.table.v1.ListOperatorTablesRequest\x1a(.rgs.table.v1.ListOperatorTablesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'rgs.generated.table.v1.table_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_BEHINDINSURANCE']._serialized_start=2383
-  _globals['_BEHINDINSURANCE']._serialized_end=2517
+  _globals['_BEHINDINSURANCE']._serialized_start=2712
+  _globals['_BEHINDINSURANCE']._serialized_end=2846
   _globals['_LISTTABLESREQUEST']._serialized_start=42
   _globals['_LISTTABLESREQUEST']._serialized_end=61
   _globals['_TABLEINFO']._serialized_start=64
@@ -58,33 +58,37 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_BET']._serialized_start=925
   _globals['_BET']._serialized_end=1145
   _globals['_PLACEBETSREQUEST']._serialized_start=1147
-  _globals['_PLACEBETSREQUEST']._serialized_end=1236
-  _globals['_DEALNOWREQUEST']._serialized_start=1238
-  _globals['_DEALNOWREQUEST']._serialized_end=1314
-  _globals['_ACTREQUEST']._serialized_start=1316
-  _globals['_ACTREQUEST']._serialized_end=1428
-  _globals['_DECIDEINSURANCEREQUEST']._serialized_start=1430
-  _globals['_DECIDEINSURANCEREQUEST']._serialized_end=1554
-  _globals['_TABLECOMMANDRESULT']._serialized_start=1556
-  _globals['_TABLECOMMANDRESULT']._serialized_end=1670
-  _globals['_TAKESEATRESPONSE']._serialized_start=1672
-  _globals['_TAKESEATRESPONSE']._serialized_end=1740
-  _globals['_LEAVESEATRESPONSE']._serialized_start=1742
-  _globals['_LEAVESEATRESPONSE']._serialized_end=1811
-  _globals['_PLACEBETSRESPONSE']._serialized_start=1813
-  _globals['_PLACEBETSRESPONSE']._serialized_end=1882
-  _globals['_DEALNOWRESPONSE']._serialized_start=1884
-  _globals['_DEALNOWRESPONSE']._serialized_end=1951
-  _globals['_ACTRESPONSE']._serialized_start=1953
-  _globals['_ACTRESPONSE']._serialized_end=2016
-  _globals['_DECIDEINSURANCERESPONSE']._serialized_start=2018
-  _globals['_DECIDEINSURANCERESPONSE']._serialized_end=2093
-  _globals['_GETTABLEROUNDREQUEST']._serialized_start=2095
-  _globals['_GETTABLEROUNDREQUEST']._serialized_end=2153
-  _globals['_PLAYERSHARE']._serialized_start=2155
-  _globals['_PLAYERSHARE']._serialized_end=2217
-  _globals['_GETTABLEROUNDRESPONSE']._serialized_start=2220
-  _globals['_GETTABLEROUNDRESPONSE']._serialized_end=2380
-  _globals['_TABLESERVICE']._serialized_start=2520
-  _globals['_TABLESERVICE']._serialized_end=3352
+  _globals['_PLACEBETSREQUEST']._serialized_end=1257
+  _globals['_DEALNOWREQUEST']._serialized_start=1259
+  _globals['_DEALNOWREQUEST']._serialized_end=1335
+  _globals['_ACTREQUEST']._serialized_start=1337
+  _globals['_ACTREQUEST']._serialized_end=1449
+  _globals['_DECIDEINSURANCEREQUEST']._serialized_start=1451
+  _globals['_DECIDEINSURANCEREQUEST']._serialized_end=1575
+  _globals['_TABLECOMMANDRESULT']._serialized_start=1577
+  _globals['_TABLECOMMANDRESULT']._serialized_end=1691
+  _globals['_TAKESEATRESPONSE']._serialized_start=1693
+  _globals['_TAKESEATRESPONSE']._serialized_end=1761
+  _globals['_LEAVESEATRESPONSE']._serialized_start=1763
+  _globals['_LEAVESEATRESPONSE']._serialized_end=1832
+  _globals['_PLACEBETSRESPONSE']._serialized_start=1834
+  _globals['_PLACEBETSRESPONSE']._serialized_end=1903
+  _globals['_DEALNOWRESPONSE']._serialized_start=1905
+  _globals['_DEALNOWRESPONSE']._serialized_end=1972
+  _globals['_ACTRESPONSE']._serialized_start=1974
+  _globals['_ACTRESPONSE']._serialized_end=2037
+  _globals['_DECIDEINSURANCERESPONSE']._serialized_start=2039
+  _globals['_DECIDEINSURANCERESPONSE']._serialized_end=2114
+  _globals['_GETTABLEROUNDREQUEST']._serialized_start=2116
+  _globals['_GETTABLEROUNDREQUEST']._serialized_end=2174
+  _globals['_PLAYERSHARE']._serialized_start=2176
+  _globals['_PLAYERSHARE']._serialized_end=2238
+  _globals['_SEATCLIENTSEED']._serialized_start=2240
+  _globals['_SEATCLIENTSEED']._serialized_end=2291
+  _globals['_TABLEFAIRNESS']._serialized_start=2294
+  _globals['_TABLEFAIRNESS']._serialized_end=2503
+  _globals['_GETTABLEROUNDRESPONSE']._serialized_start=2506
+  _globals['_GETTABLEROUNDRESPONSE']._serialized_end=2709
+  _globals['_TABLESERVICE']._serialized_start=2849
+  _globals['_TABLESERVICE']._serialized_end=3681
 # @@protoc_insertion_point(module_scope)

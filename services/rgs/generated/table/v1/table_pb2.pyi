@@ -389,8 +389,14 @@ class PlaceBetsRequest(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     TABLE_ID_FIELD_NUMBER: _builtins.int
     BETS_FIELD_NUMBER: _builtins.int
+    CLIENT_SEED_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
     table_id: _builtins.str
+    client_seed: _builtins.str
+    """Provably fair rounds: the seated player's client seed (0-64 printable ASCII), given with
+    the bet on their own seat (INVALID_CLIENT_SEED with Bet Behinds alone). The round's client
+    seed is combined from the seats' ones when betting closes (docs/rng.md).
+    """
     @_builtins.property
     def bets(self) -> _containers.RepeatedCompositeFieldContainer[Global___Bet]: ...
     def __init__(
@@ -399,10 +405,11 @@ class PlaceBetsRequest(_message.Message):
         request_id: _builtins.str = ...,
         table_id: _builtins.str = ...,
         bets: _abc.Iterable[Global___Bet] | None = ...,
+        client_seed: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bets", b"bets", "request_id", b"request_id", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bets", b"bets", "client_seed", b"client_seed", "request_id", b"request_id", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -708,6 +715,88 @@ class PlayerShare(_message.Message):
 Global___PlayerShare: _TypeAlias = PlayerShare  # noqa: Y015
 
 @_typing.final
+class SeatClientSeed(_message.Message):
+    """A seat's client seed in a table round (provably fair rounds)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CLIENT_SEED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    client_seed: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        client_seed: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_seed", b"client_seed", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatClientSeed: _TypeAlias = SeatClientSeed  # noqa: Y015
+
+@_typing.final
+class TableFairness(_message.Message):
+    """A table round's provably fair inputs (docs/rng.md, "At a shared table"): its card order is
+    the documented function of server_seed, client_seed and round_number.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERIFIABLE_FIELD_NUMBER: _builtins.int
+    COMMITMENT_FIELD_NUMBER: _builtins.int
+    CLIENT_SEED_FIELD_NUMBER: _builtins.int
+    ROUND_NUMBER_FIELD_NUMBER: _builtins.int
+    DECKS_FIELD_NUMBER: _builtins.int
+    SERVER_SEED_FIELD_NUMBER: _builtins.int
+    NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
+    SEAT_SEEDS_FIELD_NUMBER: _builtins.int
+    verifiable: _builtins.bool
+    """False for rounds dealt with forced cards (test mode) and rounds dealt before provably fair
+    table rounds; they never verify.
+    """
+    commitment: _builtins.str
+    """SHA-256 of the server seed, lower-case hex: published when the round's betting opened."""
+    client_seed: _builtins.str
+    """The round's client seed: lower-case hex SHA-256 of the lines "<seat>:<seed>\\n" of
+    seat_seeds in seat order, or empty when no seat gave one. Fixed when betting closed.
+    """
+    round_number: _builtins.int
+    """The round number (the DRBG nonce): the table's round number."""
+    decks: _builtins.int
+    """Decks in the shoe the order is drawn from."""
+    server_seed: _builtins.str
+    """The 32-byte server seed, lower-case hex; empty until the round is settled or voided."""
+    next_commitment: _builtins.str
+    """The commitment of the table's next round's seed."""
+    @_builtins.property
+    def seat_seeds(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatClientSeed]:
+        """The seats' client seeds the round's client seed is made of (seats that gave none left out)."""
+
+    def __init__(
+        self,
+        *,
+        verifiable: _builtins.bool = ...,
+        commitment: _builtins.str = ...,
+        client_seed: _builtins.str = ...,
+        round_number: _builtins.int = ...,
+        decks: _builtins.int = ...,
+        server_seed: _builtins.str = ...,
+        next_commitment: _builtins.str = ...,
+        seat_seeds: _abc.Iterable[Global___SeatClientSeed] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_seed", b"client_seed", "commitment", b"commitment", "decks", b"decks", "next_commitment", b"next_commitment", "round_number", b"round_number", "seat_seeds", b"seat_seeds", "server_seed", b"server_seed", "verifiable", b"verifiable"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TableFairness: _TypeAlias = TableFairness  # noqa: Y015
+
+@_typing.final
 class GetTableRoundResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -717,15 +806,22 @@ class GetTableRoundResponse(_message.Message):
     STATUS_FIELD_NUMBER: _builtins.int
     EVENTS_JSON_FIELD_NUMBER: _builtins.int
     PLAYERS_FIELD_NUMBER: _builtins.int
+    FAIR_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     round_no: _builtins.int
     variant_id: _builtins.str
     status: _builtins.str
     events_json: _builtins.str
-    """The round's events (JSON array of [kind, fields]); every player's stakes and results."""
+    """The round's events (JSON array of [kind, fields]); every player's stakes and results.
+    Its card_dealt events, in order, are the round's cards (`rgs verify` checks them).
+    """
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerShare]:
         """The calling operator's players only."""
+
+    @_builtins.property
+    def fair(self) -> Global___TableFairness:
+        """The round's provably fair inputs (verifiable false when it has none)."""
 
     def __init__(
         self,
@@ -736,10 +832,11 @@ class GetTableRoundResponse(_message.Message):
         status: _builtins.str = ...,
         events_json: _builtins.str = ...,
         players: _abc.Iterable[Global___PlayerShare] | None = ...,
+        fair: Global___TableFairness | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events_json", b"events_json", "players", b"players", "round_id", b"round_id", "round_no", b"round_no", "status", b"status", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events_json", b"events_json", "fair", b"fair", "players", b"players", "round_id", b"round_id", "round_no", b"round_no", "status", b"status", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

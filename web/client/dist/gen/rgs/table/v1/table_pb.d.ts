@@ -320,6 +320,14 @@ export type PlaceBetsRequest = Message<"rgs.table.v1.PlaceBetsRequest"> & {
      * @generated from field: repeated rgs.table.v1.Bet bets = 3;
      */
     bets: Bet[];
+    /**
+     * Provably fair rounds: the seated player's client seed (0-64 printable ASCII), given with
+     * the bet on their own seat (INVALID_CLIENT_SEED with Bet Behinds alone). The round's client
+     * seed is combined from the seats' ones when betting closes (docs/rng.md).
+     *
+     * @generated from field: string client_seed = 4;
+     */
+    clientSeed: string;
 };
 /**
  * Describes the message rgs.table.v1.PlaceBetsRequest.
@@ -576,6 +584,89 @@ export type PlayerShare = Message<"rgs.table.v1.PlayerShare"> & {
  */
 export declare const PlayerShareSchema: GenMessage<PlayerShare>;
 /**
+ * A seat's client seed in a table round (provably fair rounds).
+ *
+ * @generated from message rgs.table.v1.SeatClientSeed
+ */
+export type SeatClientSeed = Message<"rgs.table.v1.SeatClientSeed"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: string client_seed = 2;
+     */
+    clientSeed: string;
+};
+/**
+ * Describes the message rgs.table.v1.SeatClientSeed.
+ * Use `create(SeatClientSeedSchema)` to create a new message.
+ */
+export declare const SeatClientSeedSchema: GenMessage<SeatClientSeed>;
+/**
+ * A table round's provably fair inputs (docs/rng.md, "At a shared table"): its card order is
+ * the documented function of server_seed, client_seed and round_number.
+ *
+ * @generated from message rgs.table.v1.TableFairness
+ */
+export type TableFairness = Message<"rgs.table.v1.TableFairness"> & {
+    /**
+     * False for rounds dealt with forced cards (test mode) and rounds dealt before provably fair
+     * table rounds; they never verify.
+     *
+     * @generated from field: bool verifiable = 1;
+     */
+    verifiable: boolean;
+    /**
+     * SHA-256 of the server seed, lower-case hex: published when the round's betting opened.
+     *
+     * @generated from field: string commitment = 2;
+     */
+    commitment: string;
+    /**
+     * The round's client seed: lower-case hex SHA-256 of the lines "<seat>:<seed>\n" of
+     * seat_seeds in seat order, or empty when no seat gave one. Fixed when betting closed.
+     *
+     * @generated from field: string client_seed = 3;
+     */
+    clientSeed: string;
+    /**
+     * The round number (the DRBG nonce): the table's round number.
+     *
+     * @generated from field: int64 round_number = 4;
+     */
+    roundNumber: bigint;
+    /**
+     * Decks in the shoe the order is drawn from.
+     *
+     * @generated from field: int32 decks = 5;
+     */
+    decks: number;
+    /**
+     * The 32-byte server seed, lower-case hex; empty until the round is settled or voided.
+     *
+     * @generated from field: string server_seed = 6;
+     */
+    serverSeed: string;
+    /**
+     * The commitment of the table's next round's seed.
+     *
+     * @generated from field: string next_commitment = 7;
+     */
+    nextCommitment: string;
+    /**
+     * The seats' client seeds the round's client seed is made of (seats that gave none left out).
+     *
+     * @generated from field: repeated rgs.table.v1.SeatClientSeed seat_seeds = 8;
+     */
+    seatSeeds: SeatClientSeed[];
+};
+/**
+ * Describes the message rgs.table.v1.TableFairness.
+ * Use `create(TableFairnessSchema)` to create a new message.
+ */
+export declare const TableFairnessSchema: GenMessage<TableFairness>;
+/**
  * @generated from message rgs.table.v1.GetTableRoundResponse
  */
 export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"> & {
@@ -597,6 +688,7 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
     status: string;
     /**
      * The round's events (JSON array of [kind, fields]); every player's stakes and results.
+     * Its card_dealt events, in order, are the round's cards (`rgs verify` checks them).
      *
      * @generated from field: string events_json = 5;
      */
@@ -607,6 +699,12 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
      * @generated from field: repeated rgs.table.v1.PlayerShare players = 6;
      */
     players: PlayerShare[];
+    /**
+     * The round's provably fair inputs (verifiable false when it has none).
+     *
+     * @generated from field: rgs.table.v1.TableFairness fair = 7;
+     */
+    fair?: TableFairness | undefined;
 };
 /**
  * Describes the message rgs.table.v1.GetTableRoundResponse.

@@ -26,7 +26,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file rgs/table/v1/table.proto.
  */
 export const file_rgs_table_v1_table: GenFile = /*@__PURE__*/
-  fileDesc("ChhyZ3MvdGFibGUvdjEvdGFibGUucHJvdG8SDHJncy50YWJsZS52MSITChFMaXN0VGFibGVzUmVxdWVzdCLgAQoJVGFibGVJbmZvEhAKCHRhYmxlX2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSDQoFc2VhdHMYAyABKAUSEAoIY3VycmVuY3kYBCABKAkSEAoIbWFpbl9taW4YBSABKAMSEAoIbWFpbl9tYXgYBiABKAMSEAoIc2lkZV9taW4YByABKAMSEAoIc2lkZV9tYXgYCCABKAMSFwoPYmV0dGluZ19zZWNvbmRzGAkgASgBEhgKEGRlY2lzaW9uX3NlY29uZHMYCiABKAESEQoJYnJhbmRfaWRzGAsgAygJIi0KGUxpc3RPcGVyYXRvclRhYmxlc1JlcXVlc3QSEAoIYnJhbmRfaWQYASABKAkiRQoaTGlzdE9wZXJhdG9yVGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyI9ChJMaXN0VGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyJJChFXYXRjaFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIVCghmcm9tX3NlcRgCIAEoA0gAiAEBQgsKCV9mcm9tX3NlcSI9CgpUYWJsZUV2ZW50EgsKA3NlcRgBIAEoAxIMCgRraW5kGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCSIwCg1UYWJsZVNuYXBzaG90EgsKA3NlcRgBIAEoAxISCgpzdGF0ZV9qc29uGAIgASgJIngKEldhdGNoVGFibGVSZXNwb25zZRIvCghzbmFwc2hvdBgBIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZVNuYXBzaG90SAASKQoFZXZlbnQYAiABKAsyGC5yZ3MudGFibGUudjEuVGFibGVFdmVudEgAQgYKBGl0ZW0iRQoPVGFrZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSJGChBMZWF2ZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSLcAQoDQmV0EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSFQoNcGVyZmVjdF9wYWlycxgDIAEoAxIdChV0d2VudHlfb25lX3BsdXNfdGhyZWUYBCABKAMSEwoLdHdlbnR5X3BsdXMYBSABKAMSDgoGYmVoaW5kGAYgASgIEhUKDWZvbGxvd19kb3VibGUYByABKAgSFAoMZm9sbG93X3NwbGl0GAggASgIEjAKCWluc3VyYW5jZRgJIAEoDjIdLnJncy50YWJsZS52MS5CZWhpbmRJbnN1cmFuY2UiWQoQUGxhY2VCZXRzUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEh8KBGJldHMYAyADKAsyES5yZ3MudGFibGUudjEuQmV0IkwKDkRlYWxOb3dSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSFAoMZm9yY2VkX2NhcmRzGAMgAygJInAKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSDgoGYWN0aW9uGAYgASgJInwKFkRlY2lkZUluc3VyYW5jZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBHRha2UYBSABKAgSDgoGYmVoaW5kGAYgASgIInIKElRhYmxlQ29tbWFuZFJlc3VsdBILCgNzZXEYASABKAMSFAoHYmFsYW5jZRgCIAEoA0gAiAEBEi0KCHNuYXBzaG90GAMgASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlU25hcHNob3RCCgoIX2JhbGFuY2UiRAoQVGFrZVNlYXRSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IkUKEUxlYXZlU2VhdFJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiRQoRUGxhY2VCZXRzUmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJDCg9EZWFsTm93UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCI/CgtBY3RSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IksKF0RlY2lkZUluc3VyYW5jZVJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiOgoUR2V0VGFibGVSb3VuZFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPgoLUGxheWVyU2hhcmUSEQoJcGxheWVyX2lkGAEgASgJEg4KBnN0YWtlZBgCIAEoAxIMCgRwYWlkGAMgASgDIqABChVHZXRUYWJsZVJvdW5kUmVzcG9uc2USEAoIcm91bmRfaWQYASABKAkSEAoIcm91bmRfbm8YAiABKAMSEgoKdmFyaWFudF9pZBgDIAEoCRIOCgZzdGF0dXMYBCABKAkSEwoLZXZlbnRzX2pzb24YBSABKAkSKgoHcGxheWVycxgGIAMoCzIZLnJncy50YWJsZS52MS5QbGF5ZXJTaGFyZSqGAQoPQmVoaW5kSW5zdXJhbmNlEiAKHEJFSElORF9JTlNVUkFOQ0VfVU5TUEVDSUZJRUQQABIaChZCRUhJTkRfSU5TVVJBTkNFX05FVkVSEAESGwoXQkVISU5EX0lOU1VSQU5DRV9BTFdBWVMQAhIYChRCRUhJTkRfSU5TVVJBTkNFX0FTSxADMsAGCgxUYWJsZVNlcnZpY2USTwoKTGlzdFRhYmxlcxIfLnJncy50YWJsZS52MS5MaXN0VGFibGVzUmVxdWVzdBogLnJncy50YWJsZS52MS5MaXN0VGFibGVzUmVzcG9uc2USUQoKV2F0Y2hUYWJsZRIfLnJncy50YWJsZS52MS5XYXRjaFRhYmxlUmVxdWVzdBogLnJncy50YWJsZS52MS5XYXRjaFRhYmxlUmVzcG9uc2UwARJJCghUYWtlU2VhdBIdLnJncy50YWJsZS52MS5UYWtlU2VhdFJlcXVlc3QaHi5yZ3MudGFibGUudjEuVGFrZVNlYXRSZXNwb25zZRJMCglMZWF2ZVNlYXQSHi5yZ3MudGFibGUudjEuTGVhdmVTZWF0UmVxdWVzdBofLnJncy50YWJsZS52MS5MZWF2ZVNlYXRSZXNwb25zZRJMCglQbGFjZUJldHMSHi5yZ3MudGFibGUudjEuUGxhY2VCZXRzUmVxdWVzdBofLnJncy50YWJsZS52MS5QbGFjZUJldHNSZXNwb25zZRJGCgdEZWFsTm93EhwucmdzLnRhYmxlLnYxLkRlYWxOb3dSZXF1ZXN0Gh0ucmdzLnRhYmxlLnYxLkRlYWxOb3dSZXNwb25zZRI6CgNBY3QSGC5yZ3MudGFibGUudjEuQWN0UmVxdWVzdBoZLnJncy50YWJsZS52MS5BY3RSZXNwb25zZRJeCg9EZWNpZGVJbnN1cmFuY2USJC5yZ3MudGFibGUudjEuRGVjaWRlSW5zdXJhbmNlUmVxdWVzdBolLnJncy50YWJsZS52MS5EZWNpZGVJbnN1cmFuY2VSZXNwb25zZRJYCg1HZXRUYWJsZVJvdW5kEiIucmdzLnRhYmxlLnYxLkdldFRhYmxlUm91bmRSZXF1ZXN0GiMucmdzLnRhYmxlLnYxLkdldFRhYmxlUm91bmRSZXNwb25zZRJnChJMaXN0T3BlcmF0b3JUYWJsZXMSJy5yZ3MudGFibGUudjEuTGlzdE9wZXJhdG9yVGFibGVzUmVxdWVzdBooLnJncy50YWJsZS52MS5MaXN0T3BlcmF0b3JUYWJsZXNSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("ChhyZ3MvdGFibGUvdjEvdGFibGUucHJvdG8SDHJncy50YWJsZS52MSITChFMaXN0VGFibGVzUmVxdWVzdCLgAQoJVGFibGVJbmZvEhAKCHRhYmxlX2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSDQoFc2VhdHMYAyABKAUSEAoIY3VycmVuY3kYBCABKAkSEAoIbWFpbl9taW4YBSABKAMSEAoIbWFpbl9tYXgYBiABKAMSEAoIc2lkZV9taW4YByABKAMSEAoIc2lkZV9tYXgYCCABKAMSFwoPYmV0dGluZ19zZWNvbmRzGAkgASgBEhgKEGRlY2lzaW9uX3NlY29uZHMYCiABKAESEQoJYnJhbmRfaWRzGAsgAygJIi0KGUxpc3RPcGVyYXRvclRhYmxlc1JlcXVlc3QSEAoIYnJhbmRfaWQYASABKAkiRQoaTGlzdE9wZXJhdG9yVGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyI9ChJMaXN0VGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyJJChFXYXRjaFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIVCghmcm9tX3NlcRgCIAEoA0gAiAEBQgsKCV9mcm9tX3NlcSI9CgpUYWJsZUV2ZW50EgsKA3NlcRgBIAEoAxIMCgRraW5kGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCSIwCg1UYWJsZVNuYXBzaG90EgsKA3NlcRgBIAEoAxISCgpzdGF0ZV9qc29uGAIgASgJIngKEldhdGNoVGFibGVSZXNwb25zZRIvCghzbmFwc2hvdBgBIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZVNuYXBzaG90SAASKQoFZXZlbnQYAiABKAsyGC5yZ3MudGFibGUudjEuVGFibGVFdmVudEgAQgYKBGl0ZW0iRQoPVGFrZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSJGChBMZWF2ZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSLcAQoDQmV0EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSFQoNcGVyZmVjdF9wYWlycxgDIAEoAxIdChV0d2VudHlfb25lX3BsdXNfdGhyZWUYBCABKAMSEwoLdHdlbnR5X3BsdXMYBSABKAMSDgoGYmVoaW5kGAYgASgIEhUKDWZvbGxvd19kb3VibGUYByABKAgSFAoMZm9sbG93X3NwbGl0GAggASgIEjAKCWluc3VyYW5jZRgJIAEoDjIdLnJncy50YWJsZS52MS5CZWhpbmRJbnN1cmFuY2UibgoQUGxhY2VCZXRzUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEh8KBGJldHMYAyADKAsyES5yZ3MudGFibGUudjEuQmV0EhMKC2NsaWVudF9zZWVkGAQgASgJIkwKDkRlYWxOb3dSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSFAoMZm9yY2VkX2NhcmRzGAMgAygJInAKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSDgoGYWN0aW9uGAYgASgJInwKFkRlY2lkZUluc3VyYW5jZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBHRha2UYBSABKAgSDgoGYmVoaW5kGAYgASgIInIKElRhYmxlQ29tbWFuZFJlc3VsdBILCgNzZXEYASABKAMSFAoHYmFsYW5jZRgCIAEoA0gAiAEBEi0KCHNuYXBzaG90GAMgASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlU25hcHNob3RCCgoIX2JhbGFuY2UiRAoQVGFrZVNlYXRSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IkUKEUxlYXZlU2VhdFJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiRQoRUGxhY2VCZXRzUmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJDCg9EZWFsTm93UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCI/CgtBY3RSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IksKF0RlY2lkZUluc3VyYW5jZVJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiOgoUR2V0VGFibGVSb3VuZFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPgoLUGxheWVyU2hhcmUSEQoJcGxheWVyX2lkGAEgASgJEg4KBnN0YWtlZBgCIAEoAxIMCgRwYWlkGAMgASgDIjMKDlNlYXRDbGllbnRTZWVkEgwKBHNlYXQYASABKAUSEwoLY2xpZW50X3NlZWQYAiABKAki0QEKDVRhYmxlRmFpcm5lc3MSEgoKdmVyaWZpYWJsZRgBIAEoCBISCgpjb21taXRtZW50GAIgASgJEhMKC2NsaWVudF9zZWVkGAMgASgJEhQKDHJvdW5kX251bWJlchgEIAEoAxINCgVkZWNrcxgFIAEoBRITCgtzZXJ2ZXJfc2VlZBgGIAEoCRIXCg9uZXh0X2NvbW1pdG1lbnQYByABKAkSMAoKc2VhdF9zZWVkcxgIIAMoCzIcLnJncy50YWJsZS52MS5TZWF0Q2xpZW50U2VlZCLLAQoVR2V0VGFibGVSb3VuZFJlc3BvbnNlEhAKCHJvdW5kX2lkGAEgASgJEhAKCHJvdW5kX25vGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSDgoGc3RhdHVzGAQgASgJEhMKC2V2ZW50c19qc29uGAUgASgJEioKB3BsYXllcnMYBiADKAsyGS5yZ3MudGFibGUudjEuUGxheWVyU2hhcmUSKQoEZmFpchgHIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZUZhaXJuZXNzKoYBCg9CZWhpbmRJbnN1cmFuY2USIAocQkVISU5EX0lOU1VSQU5DRV9VTlNQRUNJRklFRBAAEhoKFkJFSElORF9JTlNVUkFOQ0VfTkVWRVIQARIbChdCRUhJTkRfSU5TVVJBTkNFX0FMV0FZUxACEhgKFEJFSElORF9JTlNVUkFOQ0VfQVNLEAMywAYKDFRhYmxlU2VydmljZRJPCgpMaXN0VGFibGVzEh8ucmdzLnRhYmxlLnYxLkxpc3RUYWJsZXNSZXF1ZXN0GiAucmdzLnRhYmxlLnYxLkxpc3RUYWJsZXNSZXNwb25zZRJRCgpXYXRjaFRhYmxlEh8ucmdzLnRhYmxlLnYxLldhdGNoVGFibGVSZXF1ZXN0GiAucmdzLnRhYmxlLnYxLldhdGNoVGFibGVSZXNwb25zZTABEkkKCFRha2VTZWF0Eh0ucmdzLnRhYmxlLnYxLlRha2VTZWF0UmVxdWVzdBoeLnJncy50YWJsZS52MS5UYWtlU2VhdFJlc3BvbnNlEkwKCUxlYXZlU2VhdBIeLnJncy50YWJsZS52MS5MZWF2ZVNlYXRSZXF1ZXN0Gh8ucmdzLnRhYmxlLnYxLkxlYXZlU2VhdFJlc3BvbnNlEkwKCVBsYWNlQmV0cxIeLnJncy50YWJsZS52MS5QbGFjZUJldHNSZXF1ZXN0Gh8ucmdzLnRhYmxlLnYxLlBsYWNlQmV0c1Jlc3BvbnNlEkYKB0RlYWxOb3cSHC5yZ3MudGFibGUudjEuRGVhbE5vd1JlcXVlc3QaHS5yZ3MudGFibGUudjEuRGVhbE5vd1Jlc3BvbnNlEjoKA0FjdBIYLnJncy50YWJsZS52MS5BY3RSZXF1ZXN0GhkucmdzLnRhYmxlLnYxLkFjdFJlc3BvbnNlEl4KD0RlY2lkZUluc3VyYW5jZRIkLnJncy50YWJsZS52MS5EZWNpZGVJbnN1cmFuY2VSZXF1ZXN0GiUucmdzLnRhYmxlLnYxLkRlY2lkZUluc3VyYW5jZVJlc3BvbnNlElgKDUdldFRhYmxlUm91bmQSIi5yZ3MudGFibGUudjEuR2V0VGFibGVSb3VuZFJlcXVlc3QaIy5yZ3MudGFibGUudjEuR2V0VGFibGVSb3VuZFJlc3BvbnNlEmcKEkxpc3RPcGVyYXRvclRhYmxlcxInLnJncy50YWJsZS52MS5MaXN0T3BlcmF0b3JUYWJsZXNSZXF1ZXN0GigucmdzLnRhYmxlLnYxLkxpc3RPcGVyYXRvclRhYmxlc1Jlc3BvbnNlYgZwcm90bzM");
 
 /**
  * @generated from message rgs.table.v1.ListTablesRequest
@@ -406,6 +406,15 @@ export type PlaceBetsRequest = Message<"rgs.table.v1.PlaceBetsRequest"> & {
    * @generated from field: repeated rgs.table.v1.Bet bets = 3;
    */
   bets: Bet[];
+
+  /**
+   * Provably fair rounds: the seated player's client seed (0-64 printable ASCII), given with
+   * the bet on their own seat (INVALID_CLIENT_SEED with Bet Behinds alone). The round's client
+   * seed is combined from the seats' ones when betting closes (docs/rng.md).
+   *
+   * @generated from field: string client_seed = 4;
+   */
+  clientSeed: string;
 };
 
 /**
@@ -718,6 +727,103 @@ export const PlayerShareSchema: GenMessage<PlayerShare> = /*@__PURE__*/
   messageDesc(file_rgs_table_v1_table, 24);
 
 /**
+ * A seat's client seed in a table round (provably fair rounds).
+ *
+ * @generated from message rgs.table.v1.SeatClientSeed
+ */
+export type SeatClientSeed = Message<"rgs.table.v1.SeatClientSeed"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: string client_seed = 2;
+   */
+  clientSeed: string;
+};
+
+/**
+ * Describes the message rgs.table.v1.SeatClientSeed.
+ * Use `create(SeatClientSeedSchema)` to create a new message.
+ */
+export const SeatClientSeedSchema: GenMessage<SeatClientSeed> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 25);
+
+/**
+ * A table round's provably fair inputs (docs/rng.md, "At a shared table"): its card order is
+ * the documented function of server_seed, client_seed and round_number.
+ *
+ * @generated from message rgs.table.v1.TableFairness
+ */
+export type TableFairness = Message<"rgs.table.v1.TableFairness"> & {
+  /**
+   * False for rounds dealt with forced cards (test mode) and rounds dealt before provably fair
+   * table rounds; they never verify.
+   *
+   * @generated from field: bool verifiable = 1;
+   */
+  verifiable: boolean;
+
+  /**
+   * SHA-256 of the server seed, lower-case hex: published when the round's betting opened.
+   *
+   * @generated from field: string commitment = 2;
+   */
+  commitment: string;
+
+  /**
+   * The round's client seed: lower-case hex SHA-256 of the lines "<seat>:<seed>\n" of
+   * seat_seeds in seat order, or empty when no seat gave one. Fixed when betting closed.
+   *
+   * @generated from field: string client_seed = 3;
+   */
+  clientSeed: string;
+
+  /**
+   * The round number (the DRBG nonce): the table's round number.
+   *
+   * @generated from field: int64 round_number = 4;
+   */
+  roundNumber: bigint;
+
+  /**
+   * Decks in the shoe the order is drawn from.
+   *
+   * @generated from field: int32 decks = 5;
+   */
+  decks: number;
+
+  /**
+   * The 32-byte server seed, lower-case hex; empty until the round is settled or voided.
+   *
+   * @generated from field: string server_seed = 6;
+   */
+  serverSeed: string;
+
+  /**
+   * The commitment of the table's next round's seed.
+   *
+   * @generated from field: string next_commitment = 7;
+   */
+  nextCommitment: string;
+
+  /**
+   * The seats' client seeds the round's client seed is made of (seats that gave none left out).
+   *
+   * @generated from field: repeated rgs.table.v1.SeatClientSeed seat_seeds = 8;
+   */
+  seatSeeds: SeatClientSeed[];
+};
+
+/**
+ * Describes the message rgs.table.v1.TableFairness.
+ * Use `create(TableFairnessSchema)` to create a new message.
+ */
+export const TableFairnessSchema: GenMessage<TableFairness> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 26);
+
+/**
  * @generated from message rgs.table.v1.GetTableRoundResponse
  */
 export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"> & {
@@ -743,6 +849,7 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
 
   /**
    * The round's events (JSON array of [kind, fields]); every player's stakes and results.
+   * Its card_dealt events, in order, are the round's cards (`rgs verify` checks them).
    *
    * @generated from field: string events_json = 5;
    */
@@ -754,6 +861,13 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
    * @generated from field: repeated rgs.table.v1.PlayerShare players = 6;
    */
   players: PlayerShare[];
+
+  /**
+   * The round's provably fair inputs (verifiable false when it has none).
+   *
+   * @generated from field: rgs.table.v1.TableFairness fair = 7;
+   */
+  fair?: TableFairness | undefined;
 };
 
 /**
@@ -761,7 +875,7 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
  * Use `create(GetTableRoundResponseSchema)` to create a new message.
  */
 export const GetTableRoundResponseSchema: GenMessage<GetTableRoundResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 25);
+  messageDesc(file_rgs_table_v1_table, 27);
 
 /**
  * @generated from enum rgs.table.v1.BehindInsurance

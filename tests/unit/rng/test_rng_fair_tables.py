@@ -1,0 +1,104 @@
+"""A shared table round's client seed (rgs.rng.fair.table_client_seed) and `rgs verify` on a
+table round's recall (a GetTableRound answer as JSON): the documented combination re-derived,
+and every kind of tampering refused with the reason."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from rgs.cli import main
+from rgs.rng.fair import FairInputError, card_order, commitment, table_client_seed
+
+SEED = bytes(range(32))
+
+
+def test_the_table_client_seed_is_the_documented_hash_of_the_seats_lines() -> None:
+    # docs/rng.md: lines "<seat>:<seed>" + LF, seat order, seats without a seed left out.
+    want = hashlib.sha256(b"1:lucky 7\n4:abc\n").hexdigest()
+    assert table_client_seed([(4, "abc"), (2, ""), (1, "lucky 7")]) == want
+    assert len(want) == 64 and want == want.lower()
+    assert table_client_seed([]) == "" == table_client_seed([(1, ""), (3, "")])
+
+
+def test_every_seat_and_every_seed_changes_the_table_client_seed() -> None:
+    base = table_client_seed([(1, "a"), (2, "b")])
+    assert len({base, table_client_seed([(1, "a"), (2, "c")]),
+                table_client_seed([(1, "a"), (3, "b")]), table_client_seed([(2, "a"), (1, "b")]),
+                table_client_seed([(1, "a")]), table_client_seed([(1, "a:2"), (2, "b")])}) == 6
+
+
+@pytest.mark.parametrize("pairs", [[(1, "x" * 65)], [(1, "é")], [(1, "a\nb")],
+                                   [(1, "a"), (1, "b")], [(0, "a")]])
+def test_a_malformed_seat_seed_is_refused(pairs: list[tuple[int, str]]) -> None:
+    with pytest.raises(FairInputError):
+        table_client_seed(pairs)
+
+
+def _table_recall(*, cards: list[str] | None = None, status: str = "settled",
+                  **fair: object) -> dict[str, object]:
+    """A GetTableRound answer as MessageToJson(preserving_proto_field_name=True) prints it."""
+    seat_seeds = [{"seat": 1, "client_seed": "ann"}, {"seat": 3, "client_seed": "bob"}]
+    client = table_client_seed([(1, "ann"), (3, "bob")])
+    order = card_order(SEED, client, 12, 8)
+    dealt = cards if cards is not None else order[:7]
+    events = [["round_started", {"variant": "vip-platinum"}],
+              *(["card_dealt", {"card": c, "seat": 1, "hand": 0, "face_down": False}]
+                for c in dealt),
+              ["round_settled", {}]]
+    f: dict[str, object] = {"verifiable": True, "commitment": commitment(SEED),
+                            "client_seed": client, "round_number": "12", "decks": 8,
+                            "server_seed": SEED.hex(), "seat_seeds": seat_seeds}
+    f.update(fair)
+    return {"round_id": "t1", "round_no": "12", "variant_id": "vip-platinum", "status": status,
+            "events_json": json.dumps(events), "players": [], "fair": f}
+
+
+def _run(tmp_path: Path, doc: object) -> int:
+    path = tmp_path / "table-round.json"
+    path.write_text(json.dumps(doc))
+    return main(["verify", str(path), "--json"])
+
+
+def test_a_table_round_verifies_from_its_recall(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(tmp_path, _table_recall()) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fair"] is True
+    assert any("seat 1, seat 3" in line for line in out["rounds"][0]["lines"])
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    ({"client_seed": table_client_seed([(1, "ann"), (3, "bob!")])}, "is not the one the seats"),
+    ({"seat_seeds": [{"seat": 1, "client_seed": "ann"}, {"seat": 3, "client_seed": "bo"}]},
+     "is not the one the seats"),
+    ({"round_number": "13"}, "card 1 dealt was"),
+    ({"server_seed": bytes(32).hex()}, "but the commitment is"),
+    ({"server_seed": ""}, "not revealed yet"),
+    ({"verifiable": False}, "no provably fair seeds"),
+])
+def test_a_tampered_table_recall_does_not_verify(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], change: dict[str, object],
+        says: str) -> None:
+    assert _run(tmp_path, _table_recall(**change)) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["fair"] is False and says in " ".join(out["rounds"][0]["lines"])
+
+
+def test_a_swapped_card_in_a_table_recall_is_named(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    cards = card_order(SEED, table_client_seed([(1, "ann"), (3, "bob")]), 12, 8)[:7]
+    cards[4], cards[5] = cards[5], cards[4]
+    assert _run(tmp_path, _table_recall(cards=cards)) == 1
+    assert "card 5 dealt was" in capsys.readouterr().out
+
+
+def test_a_table_recall_with_malformed_events_exits_2(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _table_recall()
+    doc["events_json"] = "[[\"card_dealt\"]]"
+    assert _run(tmp_path, doc) == 2
+    assert "is not [kind, fields]" in capsys.readouterr().err
