@@ -257,6 +257,8 @@ class CallState:
     open_movements: list[Movement]
     round: StoredRound | None
     round_movements: list[Movement]
+    #: The session's next fair seed, when the call asked for it (a Deal) and one is committed.
+    next_seed: SessionSeed | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
