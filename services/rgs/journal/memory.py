@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from rgs.service.model import (
+    CallRead,
     CallState,
     FairRecord,
     Movement,
@@ -216,7 +217,8 @@ class InMemoryJournal:
         self._wait = lock_wait_s
 
     @asynccontextmanager
-    async def player(self, player_key: str) -> AsyncIterator[InMemoryPlayerJournal]:
+    async def player(self, player_key: str, first: CallRead | None = None
+                     ) -> AsyncIterator[InMemoryPlayerJournal]:
         """Hold a player's journal."""
         lock = self._locks[player_key]
         try:

@@ -28,10 +28,10 @@ from rgs.journal.statements import (
     Q_ACTIVE_ROUND,
     Q_ACTIVE_SESSIONS,
     Q_ADD_OPERATOR_KEY,
-    Q_CALL_STATE_ACTIVE,
-    Q_CALL_STATE_BY_ID,
-    Q_CALL_STATE_DEAL,
-    Q_CALL_STATE_NO_ROUND,
+    Q_CALL_READ_ACTIVE,
+    Q_CALL_READ_BY_ID,
+    Q_CALL_READ_DEAL,
+    Q_CALL_READ_NO_ROUND,
     Q_COMMIT_LAST_STEP,
     Q_COMMIT_LAST_STEP_UNLOCK,
     Q_COMMIT_STEP,
@@ -56,6 +56,7 @@ from rgs.journal.statements import (
 )
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import (
+    CallRead,
     CallState,
     FairRecord,
     Movement,
@@ -128,6 +129,19 @@ def _fair(text: str | None) -> FairRecord | None:
                       decks=f["decks"], next_commitment=f["next_commitment"])
 
 
+def _call_query(key: str, read: CallRead) -> tuple[dict[bool | None, str], tuple[Any, ...]]:
+    """The variant of the call state's read for ``read``, by whether the lease is taken with it
+    (None: it is not; True/False: with or without the advisory lock), and its arguments."""
+    head = (key, read.request_id, read.scope.value)
+    if read.seed_of is not None and read.active_in is not None:
+        return Q_CALL_READ_DEAL, (*head, *read.active_in, read.seed_of)
+    if read.round_id is not None:
+        return Q_CALL_READ_BY_ID, (*head, read.round_id)
+    if read.active_in is not None:
+        return Q_CALL_READ_ACTIVE, (*head, *read.active_in)
+    return Q_CALL_READ_NO_ROUND, head
+
+
 def _seed(r: asyncpg.Record | None) -> SessionSeed | None:
     if r is None:
         return None
@@ -139,10 +153,17 @@ class PostgresPlayerJournal:
     """One player's journal under a lease, on one pooled connection. Every write is fenced by
     the lease's epoch (:class:`~rgs.service.ports.JournalLeaseLost` once it was taken over)."""
 
-    def __init__(self, conn: asyncpg.Connection, player_key: str, lease: Lease) -> None:
+    def __init__(self, conn: asyncpg.Connection, player_key: str, lease: Lease,
+                 first: CallRead | None = None) -> None:
         self._conn = conn
         self._key = player_key
         self._lease = lease
+        self._first = first
+
+    def _first_read(self, read: CallRead) -> asyncpg.Record | None:
+        """The row read with the lease, once, if it is this read's."""
+        row, self._lease.first_read = self._lease.first_read, None
+        return row if row is not None and read == self._first else None
 
     def _check(self, lease_rows: int) -> None:
         if lease_rows != 1:
@@ -171,19 +192,14 @@ class PostgresPlayerJournal:
                         seed_of: str | None = None) -> CallState:
         """The request's record, the open outbox rows, the round and its movements (and with
         ``seed_of`` that session's next seed): one statement (:data:`Q_CALL_STATE_BY_ID` and
-        its siblings)."""
-        if seed_of is not None and active_in is not None:
-            r = await self._conn.fetchrow(Q_CALL_STATE_DEAL, self._key, request_id,
-                                          scope.value, *active_in, seed_of)
-        elif round_id is not None:
-            r = await self._conn.fetchrow(Q_CALL_STATE_BY_ID, self._key, request_id,
-                                          scope.value, round_id)
-        elif active_in is not None:
-            r = await self._conn.fetchrow(Q_CALL_STATE_ACTIVE, self._key, request_id,
-                                          scope.value, *active_in)
-        else:
-            r = await self._conn.fetchrow(Q_CALL_STATE_NO_ROUND, self._key, request_id,
-                                          scope.value)
+        its siblings), or none when the same read was made with the lease
+        (``PostgresJournal.player(first=...)``) and is still the player's state."""
+        read = CallRead(request_id=request_id, scope=scope, round_id=round_id,
+                        active_in=active_in, seed_of=seed_of)
+        r = self._first_read(read)
+        if r is None:
+            query, args = _call_query(self._key, read)
+            r = await self._conn.fetchrow(query[None], *args)
         assert r is not None  # a select of one row joined with left joins
         request = None if r["rq_method"] is None else StoredRequest(
             request_id=request_id, method=r["rq_method"], request_hash=r["rq_hash"],
@@ -408,12 +424,20 @@ class PostgresJournal:
                          max=self._pool.get_max_size())
 
     @asynccontextmanager
-    async def player(self, player_key: str) -> AsyncIterator[PostgresPlayerJournal]:
-        """Hold ``player_key``'s journal exclusively; JournalBusy after the wait limit."""
+    async def player(self, player_key: str, first: CallRead | None = None
+                     ) -> AsyncIterator[PostgresPlayerJournal]:
+        """Hold ``player_key``'s journal exclusively; JournalBusy after the wait limit.
+        ``first``: the call's first read, made in the same statement as the player is taken
+        (:func:`~rgs.journal.leases.take_player_then`); its ``open_call`` then costs no round
+        trip."""
         conn = await self._acquire()
+        read = None
+        if first is not None:
+            query, args = _call_query(player_key, first)
+            read = (query[self._holds.advisory], args)
         try:
-            async with self._holds.hold(conn, player_key) as lease:
-                yield PostgresPlayerJournal(conn, player_key, lease)
+            async with self._holds.hold(conn, player_key, read) as lease:
+                yield PostgresPlayerJournal(conn, player_key, lease, first)
         finally:
             await self._pool.release(conn)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rgs.journal.leases import fence
+from rgs.journal.leases import fence, take_player_then
 from rgs.service.model import (
     OPEN_STATUSES,
     MovementStatus,
@@ -134,6 +134,21 @@ Q_CALL_STATE_ACTIVE = _CALL_STATE.format(
 Q_CALL_STATE_DEAL = _CALL_STATE_DEAL.format(
     round=f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND brand_id = $4 "
           "AND currency = $5 AND status IN ('insurance', 'player_turn')")
+
+
+def _with_lease(query: str, params: int) -> dict[bool | None, str]:
+    """A call state's read (key None) and the same read with the player's lease taken in the
+    same statement, without (False) and with (True) the advisory lock of session mode
+    (:func:`~rgs.journal.leases.take_player_then`; the lease's parameters follow the read's
+    ``params``)."""
+    return {None: query, False: take_player_then(query, params + 1, advisory=False),
+            True: take_player_then(query, params + 1, advisory=True)}
+
+
+Q_CALL_READ_NO_ROUND = _with_lease(Q_CALL_STATE_NO_ROUND, 3)
+Q_CALL_READ_BY_ID = _with_lease(Q_CALL_STATE_BY_ID, 4)
+Q_CALL_READ_ACTIVE = _with_lease(Q_CALL_STATE_ACTIVE, 5)
+Q_CALL_READ_DEAL = _with_lease(Q_CALL_STATE_DEAL, 6)
 _INSERT_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
                                  balance_after, debit_transaction_id, session_id, currency,

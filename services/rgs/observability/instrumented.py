@@ -29,6 +29,7 @@ from rgs.engine.model import (
 from rgs.observability import metrics
 from rgs.observability.tracing import journal_span, mark_error, wallet_span
 from rgs.service.model import (
+    CallRead,
     CallState,
     Movement,
     MovementStatus,
@@ -273,13 +274,15 @@ class InstrumentedJournal:
         self._wins = wins
 
     @asynccontextmanager
-    async def player(self, player_key: str) -> AsyncIterator[PlayerJournal]:
+    async def player(self, player_key: str, first: CallRead | None = None
+                     ) -> AsyncIterator[PlayerJournal]:
         """See :meth:`Journal.player`; the wait for the player's lock is measured."""
         async with AsyncExitStack() as stack:
             started = time.perf_counter()
             with journal_span("lock_player"):
                 try:
-                    pj = await stack.enter_async_context(self._inner.player(player_key))
+                    pj = await stack.enter_async_context(self._inner.player(player_key,
+                                                                            first))
                 except Exception:
                     metrics.JOURNAL_ERRORS.labels(operation="lock_player").inc()
                     raise

@@ -50,6 +50,8 @@ from rgs.service.errors import (
 from rgs.service.model import (
     ActCommand,
     Brand,
+    CallRead,
+    CallState,
     DealCommand,
     FairView,
     Movement,
@@ -105,6 +107,12 @@ def _in_context(stored: StoredRound, session: Session) -> bool:
     """A session sees the rounds of its brand and currency: the context in which one player has
     at most one unfinished round, so whatever blocks its Deal, its GetRound finds."""
     return stored.brand_id == session.brand_id and stored.currency == session.currency
+
+
+async def _open(pj: PlayerJournal, first: CallRead) -> CallState:
+    """The call's first read (made with the player's lease when the journal could)."""
+    return await pj.open_call(first.request_id, first.scope, round_id=first.round_id,
+                              active_in=first.active_in, seed_of=first.seed_of)
 
 
 #: How far back ``last_rounds`` looks for each variant's last settled round.
@@ -255,11 +263,12 @@ class GameService:
                                                    fairness.draw_seed(pick))
         except EngineError as exc:
             raise translate_engine(exc) from exc
-        async with self._journal.player(session.player_key) as pj:
+        first = CallRead(request_id=cmd.request_id, scope=RequestScope.PLAYER,
+                         active_in=(session.brand_id, session.currency),
+                         seed_of=session.session_id)
+        async with self._journal.player(session.player_key, first) as pj:
             fingerprint = request_hash("deal", cmd, added=("client_seed",))
-            state = await pj.open_call(cmd.request_id, RequestScope.PLAYER,
-                                       active_in=(session.brand_id, session.currency),
-                                       seed_of=session.session_id)
+            state = await _open(pj, first)
             stored = self._stored_response(state.request, "deal", fingerprint)
             if stored is not None:
                 return stored
@@ -302,11 +311,11 @@ class GameService:
     async def act(self, session: Session, cmd: ActCommand) -> PlayResult:
         """Apply one decision; debit its stake first when it adds one."""
         check_request_id(cmd.request_id)
-        async with self._journal.player(session.player_key) as pj:
+        first = CallRead(request_id=cmd.request_id, scope=RequestScope.PLAYER,
+                         round_id=cmd.round_id if is_round_id(cmd.round_id) else None)
+        async with self._journal.player(session.player_key, first) as pj:
             fingerprint = request_hash("act", cmd)
-            state = await pj.open_call(cmd.request_id, RequestScope.PLAYER,
-                                       round_id=cmd.round_id if is_round_id(cmd.round_id)
-                                       else None)
+            state = await _open(pj, first)
             stored_resp = self._stored_response(state.request, "act", fingerprint)
             if stored_resp is not None:
                 return stored_resp

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from rgs.service.model import (
+    CallRead,
     CallState,
     Movement,
     MovementStatus,
@@ -163,8 +164,11 @@ class PlayerJournal(Protocol):
 class Journal(Protocol):
     """The round journal: sessions, rounds, events, idempotency records and the wallet outbox."""
 
-    def player(self, player_key: str) -> AbstractAsyncContextManager[PlayerJournal]:
-        """Open ``player_key``'s journal exclusively; :class:`JournalBusy` if it stays taken."""
+    def player(self, player_key: str, first: CallRead | None = None
+               ) -> AbstractAsyncContextManager[PlayerJournal]:
+        """Open ``player_key``'s journal exclusively; :class:`JournalBusy` if it stays taken.
+        ``first``: what the call will read first with :meth:`PlayerJournal.open_call`, which
+        the journal may read as it takes the player (one round trip fewer)."""
         ...
 
     async def operator_for_key(self, key_hash: str) -> str | None:
