@@ -28,6 +28,8 @@ from rgs.journal.statements import OPEN_MOVEMENT
 from rgs.service.errors import Unavailable
 from rgs.service.model import (
     ActCommand,
+    CallRead,
+    CallState,
     CreateSessionCommand,
     DealCommand,
     FairRecord,
@@ -800,3 +802,41 @@ async def test_a_commit_records_the_debit_of_its_call_and_the_seeds_and_a_paid_w
     finally:
         await journal.close()
         await other.close()
+
+
+async def test_a_call_read_made_with_the_take_sees_what_the_previous_holder_committed(
+        journal_db: JournalDb) -> None:
+    """The first read is made in the statement that takes the player, with that statement's
+    snapshot. A call that waited for the previous holder (session mode: on the advisory lock,
+    its snapshot taken before the holder's last commit; transaction mode: polling) must still
+    read what that holder committed, not the state before it."""
+    key, rid = "op/first-read", "f" * 32
+    rec = StoredRequest(request_id="r1", method="act", request_hash="h", response="{}")
+    first = CallRead(request_id="r1", scope=RequestScope.PLAYER, round_id=rid)
+    holder = await journal_db.connect()
+    waiter = await journal_db.connect(lock_wait_s=5.0)
+    try:
+        async with waiter.player(key, first) as pw:  # free: read with the take
+            state = await pw.open_call("r1", RequestScope.PLAYER, round_id=rid)
+            assert state.request is None and state.round is None
+
+        async def call() -> CallState:
+            async with waiter.player(key, first) as pj:
+                return await pj.open_call("r1", RequestScope.PLAYER, round_id=rid)
+
+        async with holder.player(key) as ph:
+            waiting = asyncio.create_task(call())
+            await asyncio.sleep(0.3)  # the waiter's statement has started (and waits)
+            assert not waiting.done()
+            await ph.commit_round(round=_round(key, rid, 1), new_events_from=0, request=rec,
+                                  last=True)
+        state = await asyncio.wait_for(waiting, 5)
+        assert state.request == rec
+        assert state.round is not None and state.round.seq == 1
+        # And a read made with the take of a free player is the player's state.
+        async with waiter.player(key, first) as pw:
+            again = await pw.open_call("r1", RequestScope.PLAYER, round_id=rid)
+            assert again.request == rec and again.round == state.round
+    finally:
+        await holder.close()
+        await waiter.close()
