@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import sys
 import time
 from collections import Counter, defaultdict
@@ -138,7 +139,10 @@ class Player:
     async def play(self, until: float, rate: float | None) -> None:
         """Play rounds until ``until`` (monotonic), ``rate`` rounds/s at most (None: flat out)."""
         pace = 1.0 / rate if rate else 0.0
-        next_start = time.monotonic()
+        # Paced players start at a random phase of their period: started together, they would
+        # stay in step and send their calls in bursts of one per player, which measures the
+        # queue of a burst rather than the latency at that rate.
+        next_start = time.monotonic() + random.uniform(0.0, pace)
         view: Any = None
         while time.monotonic() < until:
             if pace:

@@ -81,12 +81,12 @@ def analyse(raw: str, top: int = 25) -> dict[str, object]:
 BREAKDOWN = (
     ("journal: " + op, rf"InstrumentedJournal\.{op} |InstrumentedPlayerJournal\.{op} ")
     for op in ("find_session", "find_request", "open_movements", "active_round", "get_round",
-               "movements", "record_movement", "settle_movement", "commit_round",
-               "update_response", "save_session")
+               "movements", "open_call", "record_movement", "settle_movement", "commit_round",
+               "settle_and_answer", "update_response", "save_session")
 )
 EXTRA = (
-    ("journal: player lock (advisory lock + unlock)", r"PostgresJournal\._lock |"
-                                                      r"PostgresJournal\._unlock "),
+    ("journal: take the player (with the first read) and give it back",
+     r"PlayerHolds\._take |PlayerHolds\._take_with |PlayerHolds\._release "),
     ("journal: pool acquire", r"Pool\.acquire |PostgresJournal\._acquire "),
     ("journal: pool release (connection reset)", r"Pool\.release "),
     ("journal: JSON codec (events, responses)", r"\(rgs/codec\.py"),

@@ -4,8 +4,10 @@ single-row upsert rate of the same PostgreSQL measured in the same run and the r
 (rounds per 100 upserts: the figure that survives a change of machine), the processes of each
 side and the CPU each used during the run.
 
-Run: ``.venv/bin/python bench/service.py [--players 16] [--seconds 20] [--rgs-workers 1]
-[--client-procs 2] [--json]``. By default it starts the production shape (``bench/stack.py``):
+Run: ``.venv/bin/python bench/service.py [--players 16] [--seconds 20] [--rate R]
+[--rgs-workers 1] [--client-procs 2] [--json]``; ``--rate`` paces the players to R rounds/s
+together (half of a flat-out run's rounds/s gives the latency at half of peak).
+By default it starts the production shape (``bench/stack.py``):
 the sandbox wallet and the RGS (``rgs serve --workers N``) as processes of their own on fresh
 databases of the local (or DATABASE_URL's, or embedded) PostgreSQL, and drives them from
 ``--client-procs`` client processes (``bench/load.py``). ``--shape sandbox`` runs the earlier
@@ -82,8 +84,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         env = {"RGS_DATABASE_POOL_SIZE": str(args.pool_size)} if args.pool_size else {}
         stack_cm = production_stack(rgs_workers=args.rgs_workers, rgs_env=env)
     async with stack_cm as stack:
+        # --rate R: the players together start at most R rounds/s, each paced at R/players
+        # (bench/load.py), so latency can be read at a load below the peak.
         clients = ClientPool(rgs=stack.rgs, wallet=stack.wallet, players=args.players,
-                             procs=args.client_procs)
+                             procs=args.client_procs,
+                             rate=args.rate / args.players if args.rate else None)
         await clients.start()
         try:
             pids = stack.processes()
@@ -111,6 +116,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     rounds = total.rounds
     return {
         "shape": stack.shape, "players": args.players, "seconds": round(elapsed, 1),
+        "rate": args.rate or None,
         "rounds": rounds, "rounds_per_second": round(rounds / elapsed, 1),
         "errors": dict(total.errors),
         "latency_ms": {name: {"calls": len(xs), "p50": round(percentile(xs, 0.5), 2),
@@ -135,7 +141,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _print(r: dict[str, Any]) -> None:
-    print(f"shape={r['shape']} players={r['players']} seconds={r['seconds']} "
+    paced = f" paced at {r['rate']} rounds/s" if r["rate"] else ""
+    print(f"shape={r['shape']} players={r['players']}{paced} seconds={r['seconds']} "
           f"rounds={r['rounds']} rounds/s={r['rounds_per_second']} errors={r['errors']}")
     for name, s in r["latency_ms"].items():
         print(f"  {name:<8} calls={s['calls']:>6} p50={s['p50']:7.2f} ms "
@@ -158,6 +165,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="rounds/s the players start together at most (default: flat out); "
+                             "half of a run's peak gives the half-peak latency")
     parser.add_argument("--rgs-workers", type=int, default=1, help="rgs serve --workers")
     parser.add_argument("--client-procs", type=int, default=2,
                         help="client processes the players are spread over")
@@ -172,6 +182,8 @@ def main() -> None:
     args = parser.parse_args()
     if bool(args.rgs) != bool(args.wallet):
         parser.error("--rgs and --wallet go together")
+    if args.rate < 0 or args.players < 1:
+        parser.error("--rate must not be negative and --players must be at least 1")
     result = asyncio.run(run(args))
     if args.json:
         print(json.dumps(result))

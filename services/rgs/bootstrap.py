@@ -31,7 +31,7 @@ from rgs.observability import replica_health
 from rgs.observability.certificates import publish_expiry, publish_file_expiry
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
 from rgs.observability.metrics import count_rng_failures, watch_journal_pool
-from rgs.observability.tracing import client_interceptors
+from rgs.observability.tracing import inject_metadata
 from rgs.platform_file import Operator, Platform
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
@@ -171,7 +171,7 @@ def wallet_adapter(op: Operator) -> tuple[Wallet, Callable[[], Awaitable[None]]]
         target=w.address, api_key=w.api_key.get_secret_value(), timeout_s=w.timeout_s,
         tls_ca_file=w.tls.ca_file if w.tls else None,
         tls_cert_file=w.tls.cert_file if w.tls else None,
-        tls_key_file=w.tls.key_file if w.tls else None), interceptors=client_interceptors())
+        tls_key_file=w.tls.key_file if w.tls else None), outgoing=inject_metadata)
     return grpc_wallet, grpc_wallet.close
 
 

@@ -1,15 +1,15 @@
 """The sandbox wallet's PostgreSQL ledger: balances and the replay rules of wallet.md.
 
-Every money call runs in one SQL transaction that first locks the player's balance row, so calls
-for one player are serialised: concurrent duplicates of a transaction id find the first one's
-row once it commits and return its result instead of applying again. The transaction row is the
-idempotency record; a call's result is rebuilt from it on every replay.
+Every money call is one statement (the function ``sandbox_wallet.apply_call`` of migration 0090,
+where the rules live) that first locks the player's balance row, so calls for one player are
+serialised: concurrent duplicates of a transaction id find the first one's row once it commits
+and return its result instead of applying again. The transaction row is the idempotency record;
+a call's result is rebuilt from it on every replay.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any, TypeAlias
 
 import asyncpg
@@ -32,7 +32,6 @@ _CURRENCY = re.compile(r"^[A-Z]{3}$")
 _PK_RETRIES = 2
 
 Pool: TypeAlias = "asyncpg.Pool[asyncpg.Record]"
-Conn: TypeAlias = "asyncpg.pool.PoolConnectionProxy[asyncpg.Record]"
 
 _PLAYER_COLUMNS = "player_id, currency, balance, blocked, debit_limit"
 _TXN_COLUMNS = (
@@ -165,139 +164,37 @@ class PostgresLedger:
         raise AssertionError("unreachable")  # the loop either returns or raises
 
     async def _in_transaction(self, call: MoneyCall) -> Movement:
-        async with self._pool.acquire() as conn, conn.transaction():
-            player = await conn.fetchrow(
-                f"SELECT {_PLAYER_COLUMNS} FROM sandbox_wallet.players"
-                " WHERE player_id = $1 FOR UPDATE",
-                call.player_id,
+        # One statement: sandbox_wallet.apply_call (migration 0090) holds the rules of
+        # wallet.md (lock the player, replay, refuse, apply) and answers with the row.
+        row = await self._pool.fetchrow(
+            "SELECT * FROM sandbox_wallet.apply_call($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
+            " $11)",
+            call.transaction_id,
+            call.kind.value,
+            call.player_id,
+            call.round_id,
+            call.session_id,
+            call.currency,
+            call.amount,
+            call.round_closed,
+            call.debit_transaction_id,
+            call.operator_id,
+            call.brand_id,
+        )
+        assert row is not None  # the function returns one row
+        if row["refusal"] is not None:
+            raise WalletRefusal(
+                Reason(row["refusal"]),
+                row["message"],
+                balance=row["refusal_balance"],
+                currency=row["refusal_currency"],
             )
-            existing = await conn.fetchrow(
-                f"SELECT {_TXN_COLUMNS} FROM sandbox_wallet.transactions WHERE transaction_id = $1",
-                call.transaction_id,
+        if row["replayed"] and not _same_call(row, call):
+            raise WalletRefusal(
+                Reason.DUPLICATE_TRANSACTION,
+                f"transaction {call.transaction_id} was used with different parameters",
             )
-            if existing is not None:
-                if _same_call(existing, call):
-                    return _movement(existing)
-                raise WalletRefusal(
-                    Reason.DUPLICATE_TRANSACTION,
-                    f"transaction {call.transaction_id} was used with different parameters",
-                )
-            if player is None:
-                raise WalletRefusal(Reason.PLAYER_NOT_FOUND, f"no player {call.player_id}")
-            account = _player(player)
-            handler = _HANDLERS[call.kind]
-            return await handler(conn, account, call)
-
-
-async def _debit(conn: Conn, account: PlayerAccount, call: MoneyCall) -> Movement:
-    cancelled = await conn.fetchval(
-        "SELECT transaction_id FROM sandbox_wallet.transactions"
-        " WHERE kind = 'rollback' AND debit_transaction_id = $1 LIMIT 1",
-        call.transaction_id,
-    )
-    if cancelled is not None:
-        raise WalletRefusal(
-            Reason.TRANSACTION_ROLLED_BACK,
-            f"debit {call.transaction_id} was rolled back by {cancelled} before it arrived",
-        )
-    _check_currency(account, call)
-    if account.blocked:
-        raise WalletRefusal(Reason.PLAYER_BLOCKED, f"player {account.player_id} is blocked")
-    expired = await conn.fetchval(
-        "SELECT 1 FROM sandbox_wallet.expired_sessions WHERE session_id = $1", call.session_id
-    )
-    if expired is not None:
-        raise WalletRefusal(Reason.SESSION_EXPIRED, f"session {call.session_id} has expired")
-    if account.debit_limit and call.amount > account.debit_limit:
-        raise WalletRefusal(
-            Reason.LIMIT_EXCEEDED, f"debit above the player's limit of {account.debit_limit}"
-        )
-    if call.amount > account.balance:
-        raise WalletRefusal(
-            Reason.INSUFFICIENT_FUNDS,
-            "balance does not cover the debit",
-            balance=account.balance,
-            currency=account.currency,
-        )
-    return await _record_movement(conn, account, call, change=-call.amount)
-
-
-async def _credit(conn: Conn, account: PlayerAccount, call: MoneyCall) -> Movement:
-    # Blocked players and expired sessions still get their wins: refusing a credit would leave
-    # money owed to the player with no way to pay it.
-    _check_currency(account, call)
-    return await _record_movement(conn, account, call, change=call.amount)
-
-
-async def _rollback(conn: Conn, account: PlayerAccount, call: MoneyCall) -> Movement:
-    debit = await conn.fetchrow(
-        f"SELECT {_TXN_COLUMNS} FROM sandbox_wallet.transactions WHERE transaction_id = $1",
-        call.debit_transaction_id,
-    )
-    if debit is None:
-        # Never seen: succeed without moving money; this row now blocks the debit (wallet.md).
-        _check_currency(account, call)
-        return await _record_movement(conn, account, call, change=0)
-    if debit["kind"] != Kind.DEBIT.value or debit["player_id"] != call.player_id:
-        raise _invalid(f"{call.debit_transaction_id} is not a debit of {call.player_id}")
-    if debit["amount"] != call.amount or debit["currency"] != call.currency:
-        raise _invalid("rollback amount or currency differs from the debit's")
-    if debit["rolled_back_by"]:
-        # Already cancelled by another rollback: acknowledge, move nothing.
-        return await _record_movement(conn, account, call, change=0)
-    movement = await _record_movement(conn, account, call, change=debit["amount"])
-    await conn.execute(
-        "UPDATE sandbox_wallet.transactions SET rolled_back_by = $2 WHERE transaction_id = $1",
-        call.debit_transaction_id,
-        call.transaction_id,
-    )
-    return movement
-
-
-def _check_currency(account: PlayerAccount, call: MoneyCall) -> None:
-    if account.currency != call.currency:
-        raise WalletRefusal(Reason.WRONG_CURRENCY, f"player's wallet is in {account.currency}")
-
-
-async def _record_movement(
-    conn: Conn, account: PlayerAccount, call: MoneyCall, *, change: int
-) -> Movement:
-    balance_after = account.balance + change
-    if change:
-        await conn.execute(
-            "UPDATE sandbox_wallet.players SET balance = $2 WHERE player_id = $1",
-            account.player_id,
-            balance_after,
-        )
-    row = await conn.fetchrow(
-        "INSERT INTO sandbox_wallet.transactions (transaction_id, kind, player_id, round_id,"
-        " session_id, currency, amount, round_closed, debit_transaction_id, balance_change,"
-        " balance_after, operator_id, brand_id)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
-        f" RETURNING {_TXN_COLUMNS}",
-        call.transaction_id,
-        call.kind.value,
-        call.player_id,
-        call.round_id,
-        call.session_id,
-        call.currency,
-        call.amount,
-        call.round_closed,
-        call.debit_transaction_id,
-        change,
-        balance_after,
-        call.operator_id,
-        call.brand_id,
-    )
-    assert row is not None  # INSERT ... RETURNING always yields the row
-    return _movement(row)
-
-
-_HANDLERS: dict[Kind, Callable[[Conn, PlayerAccount, MoneyCall], Awaitable[Movement]]] = {
-    Kind.DEBIT: _debit,
-    Kind.CREDIT: _credit,
-    Kind.ROLLBACK: _rollback,
-}
+        return _movement(row)
 
 
 class PlayerAdmin:

@@ -75,6 +75,10 @@ def _server_credentials(settings: SandboxWalletSettings) -> grpc.ServerCredentia
     )
 
 
+async def _no_reset(conn: asyncpg.Connection) -> None:
+    """A connection given back needs no reset: nothing of a call outlives its statement."""
+
+
 async def start(settings: SandboxWalletSettings) -> RunningWallet:
     """Migrate the database, seed demo players and start serving; return the running server."""
     host, port = split_listen(settings.listen)
@@ -85,7 +89,10 @@ async def start(settings: SandboxWalletSettings) -> RunningWallet:
         )
     database_url = settings.database_url or await devdb.resolve_dev_database(DEV_DATABASE)
     await migrate(database_url)
-    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=settings.pool_size)
+    # No reset on release (asyncpg's default is one more statement per call): the wallet keeps
+    # no session state; every call is one statement in its own transaction.
+    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=settings.pool_size,
+                                     reset=_no_reset)
     try:
         admin = PlayerAdmin(pool)
         if settings.seed_demo_players:

@@ -98,9 +98,12 @@ async def _round(c: Isolated, md: tuple[tuple[str, str], ...], i: int) -> bj.Rou
                                 metadata=md, timeout=10)).round
 
 
-async def _victim_load(c: Isolated, stop: asyncio.Event) -> int:
-    """The stalled operator's players keep trying; every attempt fails, none hangs."""
+async def _victim_load(c: Isolated, stop: asyncio.Event, ready: asyncio.Barrier) -> int:
+    """The stalled operator's players keep trying; every attempt fails, none hangs. Each
+    passes ``ready`` once it has its session (opened while the wallet stalls), so the healthy
+    operator's rounds run while every victim is playing, however fast they are."""
     _, md = await _session(c, "other-operator")
+    await ready.wait()
     failures = 0
     while not stop.is_set():
         with pytest.raises(grpc.aio.AioRpcError) as err:
@@ -128,8 +131,10 @@ async def test_a_stalled_wallet_fails_its_own_operator_and_the_other_keeps_playi
         fault=sandbox_pb2.Fault(kind=sandbox_pb2.FAULT_KIND_LATENCY, latency_ms=3_000)),
         metadata=other_auth)
     stop = asyncio.Event()
-    victims = [asyncio.create_task(_victim_load(isolated, stop)) for _ in range(6)]
+    ready = asyncio.Barrier(7)
+    victims = [asyncio.create_task(_victim_load(isolated, stop, ready)) for _ in range(6)]
     try:
+        await asyncio.wait_for(ready.wait(), 30)
         await _healthy_rounds(isolated, rounds=15)
     finally:
         stop.set()

@@ -28,12 +28,16 @@ from rgs.journal.statements import OPEN_MOVEMENT
 from rgs.service.errors import Unavailable
 from rgs.service.model import (
     ActCommand,
+    CallRead,
+    CallState,
     CreateSessionCommand,
     DealCommand,
+    FairRecord,
     Movement,
     MovementStatus,
     RequestScope,
     Session,
+    SessionSeed,
     StoredRequest,
     StoredRound,
 )
@@ -734,3 +738,105 @@ async def test_a_last_commit_gives_the_player_back_in_the_same_statement(
     finally:
         await journal.close()
         await other.close()
+
+
+async def test_a_commit_records_the_debit_of_its_call_and_the_seeds_and_a_paid_win_ends_the_call(
+        journal_db: JournalDb, rgs_database_url: str) -> None:
+    """One statement each (issue 14, part C): the Deal's commit books a debit the wallet applied
+    in the call (still pending: its answer was not recorded) with the balance the wallet gave,
+    stores the round's fair seeds and the session's next seed; a debit not applied in the call
+    (pending, no balance given) is not booked. A paid win's outcome, the call's new answer and
+    the player given back are one statement too."""
+    from rgs.wallet.port import MoneyKind
+
+    key, rid = "op/part-c", "e" * 32
+    seed, nxt = "1" * 64, "2" * 64
+    journal = await journal_db.connect()
+    other = await journal_db.connect(lock_wait_s=0.3)
+    debit = Movement(transaction_id=f"{rid}:1:debit", round_id=rid, kind=MoneyKind.DEBIT,
+                     amount=100, session_id="s", currency="EUR", brand_id="demo-casino")
+    stray = Movement(transaction_id=f"{rid}:1:debit:1", round_id=rid, kind=MoneyKind.DEBIT,
+                     amount=100, session_id="s", currency="EUR", brand_id="demo-casino")
+    credit = Movement(transaction_id=f"{rid}:settle:credit", round_id=rid,
+                      kind=MoneyKind.CREDIT, amount=250, session_id="s", currency="EUR",
+                      brand_id="demo-casino")
+    fair = FairRecord(server_seed=seed, commitment="a" * 64, client_seed="mine",
+                      round_number=3, decks=8, next_commitment="b" * 64)
+    following = SessionSeed(session_id="s", server_seed=nxt, commitment="b" * 64,
+                            round_number=4)
+    rec = StoredRequest(request_id="d1", method="deal", request_hash="h", response="{}")
+    try:
+        async with journal.player(key) as pj:
+            state = await pj.open_call("d1", RequestScope.PLAYER,
+                                       active_in=("demo-casino", "EUR"), seed_of="s")
+            assert state.next_seed is None and state.round is None
+            await pj.record_movement(debit)
+            await pj.record_movement(stray)
+            rnd = replace(_round(key, rid, 1), status="settled", total_paid=250, fair=fair)
+            await pj.commit_round(round=rnd, new_events_from=0, request=rec,
+                                  movements=(credit,),
+                                  booked=(debit.transaction_id, stray.transaction_id),
+                                  applied={debit.transaction_id: 9_900},
+                                  next_seed=following)
+            await pj.settle_and_answer(credit.transaction_id, MovementStatus.APPLIED, 10_150,
+                                       request_id="d1", response='{"paid": true}',
+                                       scope=RequestScope.PLAYER)
+            holder, epoch = await _lease(rgs_database_url, key)
+            assert holder is None and epoch == 1  # given back by the answer's statement
+            with pytest.raises(JournalLeaseLost):
+                await pj.update_response("d1", "{}", RequestScope.PLAYER)
+        async with other.player(key) as pj:
+            moves = {m.transaction_id: (m.status, m.balance_after, m.attempts)
+                     for m in await pj.movements(rid)}
+            assert moves == {debit.transaction_id: (MovementStatus.BOOKED, 9_900, 1),
+                             stray.transaction_id: (MovementStatus.PENDING, None, 0),
+                             credit.transaction_id: (MovementStatus.APPLIED, 10_150, 1)}
+            stored = await pj.get_round(rid)
+            assert stored is not None and stored.fair == fair
+            assert await pj.next_seed("s") == following
+            answer = await pj.find_request("d1", RequestScope.PLAYER)
+            assert answer is not None and answer.response == '{"paid": true}'
+            state = await pj.open_call("d2", RequestScope.PLAYER,
+                                       active_in=("demo-casino", "EUR"), seed_of="s")
+            assert state.next_seed == following
+    finally:
+        await journal.close()
+        await other.close()
+
+
+async def test_a_call_read_made_with_the_take_sees_what_the_previous_holder_committed(
+        journal_db: JournalDb) -> None:
+    """The first read is made in the statement that takes the player, with that statement's
+    snapshot. A call that waited for the previous holder (session mode: on the advisory lock,
+    its snapshot taken before the holder's last commit; transaction mode: polling) must still
+    read what that holder committed, not the state before it."""
+    key, rid = "op/first-read", "f" * 32
+    rec = StoredRequest(request_id="r1", method="act", request_hash="h", response="{}")
+    first = CallRead(request_id="r1", scope=RequestScope.PLAYER, round_id=rid)
+    holder = await journal_db.connect()
+    waiter = await journal_db.connect(lock_wait_s=5.0)
+    try:
+        async with waiter.player(key, first) as pw:  # free: read with the take
+            state = await pw.open_call("r1", RequestScope.PLAYER, round_id=rid)
+            assert state.request is None and state.round is None
+
+        async def call() -> CallState:
+            async with waiter.player(key, first) as pj:
+                return await pj.open_call("r1", RequestScope.PLAYER, round_id=rid)
+
+        async with holder.player(key) as ph:
+            waiting = asyncio.create_task(call())
+            await asyncio.sleep(0.3)  # the waiter's statement has started (and waits)
+            assert not waiting.done()
+            await ph.commit_round(round=_round(key, rid, 1), new_events_from=0, request=rec,
+                                  last=True)
+        state = await asyncio.wait_for(waiting, 5)
+        assert state.request == rec
+        assert state.round is not None and state.round.seq == 1
+        # And a read made with the take of a free player is the player's state.
+        async with waiter.player(key, first) as pw:
+            again = await pw.open_call("r1", RequestScope.PLAYER, round_id=rid)
+            assert again.request == rec and again.round == state.round
+    finally:
+        await holder.close()
+        await waiter.close()

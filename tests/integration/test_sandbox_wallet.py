@@ -739,11 +739,13 @@ async def test_command_line_entry_point_serves_until_terminated(
     assert b"demo player demo-alice: EUR 100000" in stderr
 
 
-async def test_migrations_are_numbered_without_gaps_and_rerun_as_no_ops(
+async def test_migrations_are_numbered_in_order_and_rerun_as_no_ops(
     sandbox_wallet_database_url: str,
 ) -> None:
+    # Numbers rise and are unique; gaps are allowed (as in the journal's set: ranges of numbers
+    # are handed to work done side by side, so two branches never take the same one).
     versions = [m.version for m in migrations()]
-    assert versions == list(range(1, len(versions) + 1))
+    assert versions[0] == 1 and versions == sorted(set(versions))
     assert await migrate(sandbox_wallet_database_url) == []
 
 

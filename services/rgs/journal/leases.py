@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 import asyncpg
 
@@ -36,21 +37,57 @@ _LEASE_POLL_MAX_S = 0.05
 
 # Take a lease when it is free or expired (or unconditionally with $5: session mode, where the
 # advisory lock already excludes every live holder); the new epoch, or no row when it is held.
-_TAKE_LEASE = """
+def _take_lease(kind: str, key: str, holder: int, ttl: int, force: int, *,
+                source: str = "") -> str:
+    return f"""
 INSERT INTO leases AS l (kind, key, holder, epoch, expires_at)
-SELECT $1, $2, $3, 1, clock_timestamp() + $4::interval {source}
+SELECT {kind}, {key}, ${holder}, 1, clock_timestamp() + ${ttl}::interval {source}
 ON CONFLICT (kind, key) DO UPDATE
    SET holder = EXCLUDED.holder, epoch = l.epoch + 1, expires_at = EXCLUDED.expires_at,
        acquired_at = clock_timestamp()
- WHERE l.holder IS NULL OR l.expires_at <= clock_timestamp() OR $5::boolean
+ WHERE l.holder IS NULL OR l.expires_at <= clock_timestamp() OR ${force}::boolean
 RETURNING epoch"""
-Q_TAKE_LEASE = _TAKE_LEASE.format(source="")
+
+
+def _lock(key: str, lock_class: int, timeout: int) -> str:
+    return (f"SELECT set_config('lock_timeout', ${timeout}, false), "
+            f"pg_advisory_lock(${lock_class}, hashtext({key}))")
+
+
+Q_TAKE_LEASE = _take_lease("$1", "$2", 3, 4, 5)
 # Session mode, one round trip: set the wait limit, wait for the previous release's advisory
 # lock (the CTE runs first: the insert reads from it), then take the lease ($6: the lock's
 # first key, $7: the wait limit).
-Q_LOCK_AND_TAKE_LEASE = ("WITH locked AS (SELECT set_config('lock_timeout', $7, false), "
-                         "pg_advisory_lock($6, hashtext($2)))"
-                         + _TAKE_LEASE.format(source="FROM locked"))
+Q_LOCK_AND_TAKE_LEASE = (f"WITH locked AS ({_lock('$2', 6, 7)})"
+                         + _take_lease("$1", "$2", 3, 4, 5, source="FROM locked"))
+
+
+def take_player_then(query: str, first: int, *, advisory: bool) -> str:
+    """SQL: take the player's lease (key ``$1``; in session mode its advisory lock first) and
+    run ``query`` (a SELECT of one row on the player's rows, its parameters before ``$first``)
+    in the same statement; the row gains ``lease_epoch`` (NULL: the lease is held by another
+    call) and ``lease_fresh``. The parameters from ``$first`` on: holder, time to live, force,
+    and in session mode the lock's first key and the wait limit.
+
+    The statement reads with the snapshot of its start, so ``query``'s row is the player's
+    state once the lease is taken only when nobody held or took the lease in between: when the
+    lease row, as of that snapshot, was free (or absent) with the epoch just before the new one.
+    Every write of a player's rows is fenced by the lease (:func:`fence`) and the last of a
+    call's writes gives it back, so then no write can have committed after the snapshot:
+    ``lease_fresh`` is true and the row may be used. Otherwise (a holder was still at work, or
+    gave the lease up to another in between) the caller reads again."""
+    h, t, f, c, w = range(first, first + 5)
+    locked = f"locked AS ({_lock('$1', c, w)}), " if advisory else ""
+    took = _take_lease(f"'{PLAYER_LEASE}'", "$1", h, t, f,
+                       source="FROM locked" if advisory else "")
+    head = (f"WITH prev AS (SELECT epoch, holder FROM leases "
+            f"WHERE kind = '{PLAYER_LEASE}' AND key = $1), {locked}took AS ({took})")
+    lease = ("(SELECT epoch FROM took) AS lease_epoch, "
+             "(SELECT epoch FROM took) = CASE WHEN NOT EXISTS (SELECT FROM prev) THEN 1 "
+             "ELSE (SELECT epoch + 1 FROM prev WHERE holder IS NULL) END AS lease_fresh, ")
+    body = query.lstrip()
+    assert body.startswith("SELECT ")
+    return f"{head}\nSELECT {lease}{body[len('SELECT '):]}"
 _RELEASE_LEASE = """
 UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
 WHERE kind = $1 AND key = $2 AND epoch = $3"""
@@ -94,6 +131,8 @@ class Lease:
     #: The first key of the advisory lock (for a last write that gives it back too).
     lock_class: int = _PLAYER_LOCK_CLASS
     released: bool = False
+    #: The row of the read taken with the lease (:func:`take_player_then`), when it may be used.
+    first_read: asyncpg.Record | None = None
 
 
 def holder_name() -> str:
@@ -113,21 +152,32 @@ class PlayerHolds:
         self._lock_timeout = f"{int(wait_s * 1000)}ms"
         self._ttl = timedelta(seconds=lease_s)
         self._advisory = advisory_lock
+        #: Whether the previous release's advisory lock is taken too (session pool mode).
+        self.advisory = advisory_lock
         self.holder = holder or holder_name()
         #: Server process ids of connections that may still hold a player's advisory lock.
         self.may_hold_lock: set[int] = set()
 
     @asynccontextmanager
-    async def hold(self, conn: asyncpg.Connection, player_key: str) -> AsyncIterator[Lease]:
+    async def hold(self, conn: asyncpg.Connection, player_key: str,
+                   first: tuple[str, tuple[Any, ...]] | None = None) -> AsyncIterator[Lease]:
         """Hold ``player_key`` on ``conn`` for the block; JournalBusy after the wait limit.
         In session mode the advisory lock and the lease are taken in one round trip and given
-        back in one."""
+        back in one. ``first``: a read (SQL and arguments, see :func:`take_player_then`) made in
+        the same round trip as the take; its row is the lease's ``first_read`` when it may be
+        used."""
         if self._advisory:
             # Marked first: should the lock be taken and its answer lost, the connection is
             # cleaned before its next use (reset_connection).
             self.may_hold_lock.add(conn.get_server_pid())
-        epoch = await self._take(conn, player_key, force=self._advisory)
-        lease = Lease(epoch=epoch, ttl=self._ttl, advisory=self._advisory)
+        row = None if first is None else await self._take_with(conn, player_key, *first)
+        if row is not None and row["lease_epoch"] is not None:
+            epoch = int(row["lease_epoch"])
+        else:  # busy (or no read asked for): poll as usual
+            row = None
+            epoch = await self._take(conn, player_key, force=self._advisory)
+        lease = Lease(epoch=epoch, ttl=self._ttl, advisory=self._advisory,
+                      first_read=row if row is not None and row["lease_fresh"] else None)
         try:
             yield lease
         finally:
@@ -144,6 +194,19 @@ class PlayerHolds:
         if pid in self.may_hold_lock:
             await conn.execute(Q_UNLOCK_ALL)
             self.may_hold_lock.discard(pid)
+
+    def lease_args(self) -> tuple[Any, ...]:
+        """The arguments :func:`take_player_then` appends after a read's own."""
+        force = self._advisory
+        return ((self.holder, self._ttl, force, _PLAYER_LOCK_CLASS, self._lock_timeout)
+                if self._advisory else (self.holder, self._ttl, force))
+
+    @translated
+    async def _take_with(self, conn: asyncpg.Connection, player_key: str, query: str,
+                         args: tuple[Any, ...]) -> asyncpg.Record | None:
+        """One try at the lease with a read in the same statement (its row)."""
+        assert args and args[0] == player_key
+        return await conn.fetchrow(query, *args, *self.lease_args())
 
     @translated
     async def _take(self, conn: asyncpg.Connection, player_key: str, *, force: bool) -> int:

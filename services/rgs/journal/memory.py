@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from rgs.service.model import (
+    CallRead,
     CallState,
     FairRecord,
     Movement,
@@ -82,14 +83,16 @@ class InMemoryPlayerJournal:
 
     async def open_call(self, request_id: str, scope: RequestScope, *,
                         round_id: str | None = None,
-                        active_in: tuple[str, str] | None = None) -> CallState:
+                        active_in: tuple[str, str] | None = None,
+                        seed_of: str | None = None) -> CallState:
         """The request's record, the open outbox rows, the round and its movements."""
         rnd = (await self.get_round(round_id) if round_id is not None
                else await self.active_round(*active_in) if active_in is not None else None)
         return CallState(request=await self.find_request(request_id, scope),
                          open_movements=await self.open_movements(), round=rnd,
                          round_movements=[] if rnd is None else await self.movements(
-                             rnd.round_id))
+                             rnd.round_id),
+                         next_seed=None if seed_of is None else await self.next_seed(seed_of))
 
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds."""
@@ -136,8 +139,10 @@ class InMemoryPlayerJournal:
 
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None, movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = (), last: bool = False) -> None:
-        """Header, events, record and outbox rows, all at once."""
+                           booked: Sequence[str] = (), last: bool = False,
+                           applied: Mapping[str, int] | None = None,
+                           next_seed: SessionSeed | None = None) -> None:
+        """Header, events, record, outbox rows and seeds, all at once."""
         self._check_open()
         k = (self._key, round.round_id)
         old = self._t.rounds.get(k)
@@ -155,10 +160,26 @@ class InMemoryPlayerJournal:
             await self.record_movement(m)
         for txn in booked:
             mk = (self._key, txn)
-            if self._t.movements[mk].status is MovementStatus.APPLIED:
-                self._t.movements[mk] = replace(self._t.movements[mk],
-                                                status=MovementStatus.BOOKED)
+            m = self._t.movements[mk]
+            balance = None if applied is None else applied.get(txn)
+            if balance is not None and m.status is MovementStatus.PENDING:
+                m = replace(m, attempts=m.attempts + 1, last_error="", balance_after=balance,
+                            status=MovementStatus.APPLIED)
+                self._t.touched[mk] = now
+            if m.status is MovementStatus.APPLIED:
+                self._t.movements[mk] = replace(m, status=MovementStatus.BOOKED)
+        if next_seed is not None and round.fair is not None:
+            self._t.round_seeds[k] = round.fair
+            self._t.next_seeds[(self._key, next_seed.session_id)] = next_seed
         self.given_back = last
+
+    async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
+                                balance_after: int | None, *, request_id: str, response: str,
+                                scope: RequestScope) -> None:
+        """A call's outcome and the new answer; the journal is given back."""
+        await self.settle_movement(transaction_id, status, balance_after, error="")
+        await self.update_response(request_id, response, scope)
+        self.given_back = True
 
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:
@@ -183,11 +204,6 @@ class InMemoryPlayerJournal:
         """A session's first seed (an existing one is kept)."""
         self._t.next_seeds.setdefault((self._key, seed.session_id), seed)
 
-    async def reserve_seed(self, *, round_id: str, fair: FairRecord,
-                           next_seed: SessionSeed) -> None:
-        """A round's seeds and the session's next seed, at once."""
-        self._t.round_seeds[(self._key, round_id)] = fair
-        self._t.next_seeds[(self._key, next_seed.session_id)] = next_seed
 
 
 class InMemoryJournal:
@@ -201,7 +217,8 @@ class InMemoryJournal:
         self._wait = lock_wait_s
 
     @asynccontextmanager
-    async def player(self, player_key: str) -> AsyncIterator[InMemoryPlayerJournal]:
+    async def player(self, player_key: str, first: CallRead | None = None
+                     ) -> AsyncIterator[InMemoryPlayerJournal]:
         """Hold a player's journal."""
         lock = self._locks[player_key]
         try:

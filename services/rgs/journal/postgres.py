@@ -12,7 +12,7 @@ that commit a step start with it.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,9 +28,10 @@ from rgs.journal.statements import (
     Q_ACTIVE_ROUND,
     Q_ACTIVE_SESSIONS,
     Q_ADD_OPERATOR_KEY,
-    Q_CALL_STATE_ACTIVE,
-    Q_CALL_STATE_BY_ID,
-    Q_CALL_STATE_NO_ROUND,
+    Q_CALL_READ_ACTIVE,
+    Q_CALL_READ_BY_ID,
+    Q_CALL_READ_DEAL,
+    Q_CALL_READ_NO_ROUND,
     Q_COMMIT_LAST_STEP,
     Q_COMMIT_LAST_STEP_UNLOCK,
     Q_COMMIT_STEP,
@@ -38,7 +39,6 @@ from rgs.journal.statements import (
     Q_FIND_SESSION,
     Q_GET_ROUND,
     Q_INSERT_REQUEST,
-    Q_INSERT_ROUND_SEEDS,
     Q_INSERT_SESSION,
     Q_LIST_ROUNDS,
     Q_NEXT_SEED,
@@ -46,15 +46,17 @@ from rgs.journal.statements import (
     Q_OPERATOR_FOR_KEY,
     Q_OUTBOX_BACKLOG,
     Q_PLAYERS_WITH_OPEN,
-    Q_PUT_NEXT_SEED,
     Q_RECORD_MOVEMENT,
     Q_ROUND_MOVEMENTS,
     Q_SAVE_NEXT_SEED,
+    Q_SETTLE_AND_ANSWER,
+    Q_SETTLE_AND_ANSWER_UNLOCK,
     Q_SETTLE_MOVEMENT,
     Q_UPDATE_RESPONSE,
 )
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import (
+    CallRead,
     CallState,
     FairRecord,
     Movement,
@@ -127,6 +129,19 @@ def _fair(text: str | None) -> FairRecord | None:
                       decks=f["decks"], next_commitment=f["next_commitment"])
 
 
+def _call_query(key: str, read: CallRead) -> tuple[dict[bool | None, str], tuple[Any, ...]]:
+    """The variant of the call state's read for ``read``, by whether the lease is taken with it
+    (None: it is not; True/False: with or without the advisory lock), and its arguments."""
+    head = (key, read.request_id, read.scope.value)
+    if read.seed_of is not None and read.active_in is not None:
+        return Q_CALL_READ_DEAL, (*head, *read.active_in, read.seed_of)
+    if read.round_id is not None:
+        return Q_CALL_READ_BY_ID, (*head, read.round_id)
+    if read.active_in is not None:
+        return Q_CALL_READ_ACTIVE, (*head, *read.active_in)
+    return Q_CALL_READ_NO_ROUND, head
+
+
 def _seed(r: asyncpg.Record | None) -> SessionSeed | None:
     if r is None:
         return None
@@ -138,10 +153,17 @@ class PostgresPlayerJournal:
     """One player's journal under a lease, on one pooled connection. Every write is fenced by
     the lease's epoch (:class:`~rgs.service.ports.JournalLeaseLost` once it was taken over)."""
 
-    def __init__(self, conn: asyncpg.Connection, player_key: str, lease: Lease) -> None:
+    def __init__(self, conn: asyncpg.Connection, player_key: str, lease: Lease,
+                 first: CallRead | None = None) -> None:
         self._conn = conn
         self._key = player_key
         self._lease = lease
+        self._first = first
+
+    def _first_read(self, read: CallRead) -> asyncpg.Record | None:
+        """The row read with the lease, once, if it is this read's."""
+        row, self._lease.first_read = self._lease.first_read, None
+        return row if row is not None and read == self._first else None
 
     def _check(self, lease_rows: int) -> None:
         if lease_rows != 1:
@@ -166,26 +188,30 @@ class PostgresPlayerJournal:
     @translated
     async def open_call(self, request_id: str, scope: RequestScope, *,
                         round_id: str | None = None,
-                        active_in: tuple[str, str] | None = None) -> CallState:
-        """The request's record, the open outbox rows, the round and its movements: one
-        statement (:data:`Q_CALL_STATE_BY_ID` and its siblings)."""
-        if round_id is not None:
-            r = await self._conn.fetchrow(Q_CALL_STATE_BY_ID, self._key, request_id,
-                                          scope.value, round_id)
-        elif active_in is not None:
-            r = await self._conn.fetchrow(Q_CALL_STATE_ACTIVE, self._key, request_id,
-                                          scope.value, *active_in)
-        else:
-            r = await self._conn.fetchrow(Q_CALL_STATE_NO_ROUND, self._key, request_id,
-                                          scope.value)
+                        active_in: tuple[str, str] | None = None,
+                        seed_of: str | None = None) -> CallState:
+        """The request's record, the open outbox rows, the round and its movements (and with
+        ``seed_of`` that session's next seed): one statement (:data:`Q_CALL_STATE_BY_ID` and
+        its siblings), or none when the same read was made with the lease
+        (``PostgresJournal.player(first=...)``) and is still the player's state."""
+        read = CallRead(request_id=request_id, scope=scope, round_id=round_id,
+                        active_in=active_in, seed_of=seed_of)
+        r = self._first_read(read)
+        if r is None:
+            query, args = _call_query(self._key, read)
+            r = await self._conn.fetchrow(query[None], *args)
         assert r is not None  # a select of one row joined with left joins
         request = None if r["rq_method"] is None else StoredRequest(
             request_id=request_id, method=r["rq_method"], request_hash=r["rq_hash"],
             response=r["rq_response"], scope=scope)
         found = r["round_id"] is not None
+        seed = (None if seed_of is None or r["ns_server_seed"] is None else SessionSeed(
+            session_id=seed_of, server_seed=r["ns_server_seed"], commitment=r["ns_commitment"],
+            round_number=r["ns_round_number"]))
         return CallState(request=request, open_movements=_movements_json(r["open_rows"]),
                          round=_round(r) if found else None,
-                         round_movements=_movements_json(r["round_rows"]) if found else [])
+                         round_movements=_movements_json(r["round_rows"]) if found else [],
+                         next_seed=seed)
 
     @translated
     async def get_round(self, round_id: str) -> StoredRound | None:
@@ -228,12 +254,16 @@ class PostgresPlayerJournal:
     @translated
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None, movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = (), last: bool = False) -> None:
-        """Header, new events, idempotency record, outbox rows and booked debits in one
-        statement (:data:`Q_COMMIT_STEP`): one round trip, atomic, fenced by the lease; with
-        ``last``, the lease (and in session mode the advisory lock) given back by the same
-        statement (:data:`Q_COMMIT_LAST_STEP`)."""
+                           booked: Sequence[str] = (), last: bool = False,
+                           applied: Mapping[str, int] | None = None,
+                           next_seed: SessionSeed | None = None) -> None:
+        """Header, new events, idempotency record, outbox rows, booked debits and a fair
+        round's seeds in one statement (:data:`Q_COMMIT_STEP`): one round trip, atomic, fenced
+        by the lease; with ``last``, the lease (and in session mode the advisory lock) given
+        back by the same statement (:data:`Q_COMMIT_LAST_STEP`)."""
         r = round
+        f = r.fair if next_seed is not None else None
+        balances = [None if applied is None else applied.get(t) for t in booked]
         new = r.events[new_events_from:]
         req = request
         ms = movements
@@ -253,8 +283,27 @@ class PostgresPlayerJournal:
             [m.kind.value for m in ms], [m.amount for m in ms], [m.status.value for m in ms],
             [m.balance_after for m in ms], [m.debit_transaction_id for m in ms],
             [m.session_id for m in ms], [m.currency for m in ms], [m.brand_id for m in ms],
-            list(booked), lease.epoch, lease.ttl, *extra))
+            list(booked), lease.epoch, lease.ttl,
+            None if f is None else f.server_seed, None if f is None else f.commitment,
+            None if f is None else f.client_seed, None if f is None else f.round_number,
+            None if f is None else f.decks, None if f is None else f.next_commitment,
+            None if next_seed is None else next_seed.server_seed,
+            None if next_seed is None else next_seed.round_number, balances, *extra))
         lease.released = last
+
+    @translated
+    async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
+                                balance_after: int | None, *, request_id: str, response: str,
+                                scope: RequestScope) -> None:
+        """A wallet call's outcome and the call's new answer, as its last write: the lease
+        (and in session mode the advisory lock) given back by the same statement."""
+        lease = self._lease
+        query, extra = ((Q_SETTLE_AND_ANSWER_UNLOCK, (lease.lock_class,)) if lease.advisory
+                        else (Q_SETTLE_AND_ANSWER, ()))
+        self._check(await self._conn.fetchval(query, self._key, transaction_id, status.value,
+                                              balance_after, request_id, response, scope.value,
+                                              lease.epoch, *extra))
+        lease.released = True
 
     @translated
     async def update_response(self, request_id: str, response: str,
@@ -291,18 +340,6 @@ class PostgresPlayerJournal:
             Q_SAVE_NEXT_SEED, self._key, seed.session_id, seed.server_seed, seed.commitment,
             seed.round_number, self._lease.epoch, self._lease.ttl))
 
-    @translated
-    async def reserve_seed(self, *, round_id: str, fair: FairRecord,
-                           next_seed: SessionSeed) -> None:
-        """A round's seeds and the session's next seed, in one fenced transaction."""
-        f, n = fair, next_seed
-        async with self._conn.transaction():
-            await self._fence()
-            await self._conn.execute(Q_INSERT_ROUND_SEEDS, self._key, round_id, f.server_seed,
-                                     f.commitment, f.client_seed, f.round_number, f.decks,
-                                     f.next_commitment)
-            await self._conn.execute(Q_PUT_NEXT_SEED, self._key, n.session_id, n.server_seed,
-                                     n.commitment, n.round_number)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -387,12 +424,20 @@ class PostgresJournal:
                          max=self._pool.get_max_size())
 
     @asynccontextmanager
-    async def player(self, player_key: str) -> AsyncIterator[PostgresPlayerJournal]:
-        """Hold ``player_key``'s journal exclusively; JournalBusy after the wait limit."""
+    async def player(self, player_key: str, first: CallRead | None = None
+                     ) -> AsyncIterator[PostgresPlayerJournal]:
+        """Hold ``player_key``'s journal exclusively; JournalBusy after the wait limit.
+        ``first``: the call's first read, made in the same statement as the player is taken
+        (:func:`~rgs.journal.leases.take_player_then`); its ``open_call`` then costs no round
+        trip."""
         conn = await self._acquire()
+        read = None
+        if first is not None:
+            query, args = _call_query(player_key, first)
+            read = (query[self._holds.advisory], args)
         try:
-            async with self._holds.hold(conn, player_key) as lease:
-                yield PostgresPlayerJournal(conn, player_key, lease)
+            async with self._holds.hold(conn, player_key, read) as lease:
+                yield PostgresPlayerJournal(conn, player_key, lease, first)
         finally:
             await self._pool.release(conn)
 

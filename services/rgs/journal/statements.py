@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rgs.journal.leases import fence
+from rgs.journal.leases import fence, take_player_then
 from rgs.service.model import (
     OPEN_STATUSES,
     MovementStatus,
@@ -118,6 +118,12 @@ SELECT rq.method AS rq_method, rq.request_hash AS rq_hash, rq.response AS rq_res
 FROM (SELECT) AS one
 LEFT JOIN idempotency_records rq ON rq.player_key = $1 AND rq.scope = $3 AND rq.request_id = $2
 LEFT JOIN LATERAL ({{round}}) AS r ON true"""
+# A Deal's first read also brings the session's next fair seed ($6: the session).
+_CALL_STATE_DEAL = _CALL_STATE.replace(
+    "FROM (SELECT) AS one", """, ns.server_seed AS ns_server_seed, ns.commitment AS ns_commitment,
+       ns.round_number AS ns_round_number
+FROM (SELECT) AS one
+LEFT JOIN fair_next_seeds ns ON ns.player_key = $1 AND ns.session_id = $6""")
 Q_CALL_STATE_NO_ROUND = _CALL_STATE.format(
     round="SELECT NULL::text AS round_id WHERE false")
 Q_CALL_STATE_BY_ID = _CALL_STATE.format(
@@ -125,6 +131,24 @@ Q_CALL_STATE_BY_ID = _CALL_STATE.format(
 Q_CALL_STATE_ACTIVE = _CALL_STATE.format(
     round=f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND brand_id = $4 "
           "AND currency = $5 AND status IN ('insurance', 'player_turn')")
+Q_CALL_STATE_DEAL = _CALL_STATE_DEAL.format(
+    round=f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE player_key = $1 AND brand_id = $4 "
+          "AND currency = $5 AND status IN ('insurance', 'player_turn')")
+
+
+def _with_lease(query: str, params: int) -> dict[bool | None, str]:
+    """A call state's read (key None) and the same read with the player's lease taken in the
+    same statement, without (False) and with (True) the advisory lock of session mode
+    (:func:`~rgs.journal.leases.take_player_then`; the lease's parameters follow the read's
+    ``params``)."""
+    return {None: query, False: take_player_then(query, params + 1, advisory=False),
+            True: take_player_then(query, params + 1, advisory=True)}
+
+
+Q_CALL_READ_NO_ROUND = _with_lease(Q_CALL_STATE_NO_ROUND, 3)
+Q_CALL_READ_BY_ID = _with_lease(Q_CALL_STATE_BY_ID, 4)
+Q_CALL_READ_ACTIVE = _with_lease(Q_CALL_STATE_ACTIVE, 5)
+Q_CALL_READ_DEAL = _with_lease(Q_CALL_STATE_DEAL, 6)
 _INSERT_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
                                  balance_after, debit_transaction_id, session_id, currency,
@@ -144,12 +168,33 @@ WITH lease AS ({fence(6, 7)}),
                   last_error = COALESCE($5::text, last_error)
             WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease))
 SELECT count(*) FROM lease"""
+# A paid win's last write: the credit's outcome ($2-$4), the call's answer replaced ($5-$7) and
+# the lease given back ($8: its epoch), in one statement; in session mode the advisory lock too
+# ($9: its first key).
+_SETTLE_AND_ANSWER = f"""
+WITH lease AS ({fence(8, 0, release=True)}),
+     w AS (UPDATE wallet_transactions
+              SET status = $3, balance_after = COALESCE($4::bigint, balance_after),
+                  updated_at = clock_timestamp(), attempts = attempts + 1, last_error = ''
+            WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease)),
+     a AS (UPDATE idempotency_records SET response = $6, updated_at = now()
+            WHERE player_key = $1 AND scope = $7 AND request_id = $5
+              AND EXISTS (SELECT FROM lease))
+SELECT (SELECT count(*) FROM lease){{unlock}}"""
+Q_SETTLE_AND_ANSWER = _SETTLE_AND_ANSWER.format(unlock="")
+Q_SETTLE_AND_ANSWER_UNLOCK = _SETTLE_AND_ANSWER.format(
+    unlock=", pg_advisory_unlock($9, hashtext($1))")
 # A step's commit in one statement (one implicit transaction): the fence, then every write
 # gated on it, so a call that lost its lease writes nothing. $1-$14 the round's header, $15 the
 # first new event's number, $16/$17 the new events' kinds and payloads, $18-$22 the idempotency
 # record (none when $18 is NULL), $23-$32 the outbox rows to write (arrays, one element per
-# row), $33 the debits to book, $34/$35 the lease's epoch and time to live. The sub-statements
-# touch different rows, so none needs to see another's work.
+# row), $33 the debits to book, $34/$35 the lease's epoch and time to live, $36-$41 a fair
+# round's seeds (none when $36 is NULL: the round's own server seed, commitment, client seed,
+# round number, decks, next commitment) and $42/$43 the session's next seed that replaces the
+# used one (its server seed and round number; its commitment is $41), $44 the balances the
+# wallet reported for the debits of $33 (one element per debit; NULL: already recorded). A debit
+# whose balance is given was applied in this call and not recorded yet: it goes from pending to
+# booked here. The sub-statements touch different rows, so none needs to see another's work.
 _COMMIT_STEP = f"""
 WITH lease AS ({{lease}}),
      hdr AS (INSERT INTO rounds (player_key, round_id, session_id, operator_id, brand_id,
@@ -177,19 +222,36 @@ WITH lease AS ({{lease}}),
                    AS m(transaction_id, round_id, kind, amount, status, balance_after,
                         debit_transaction_id, session_id, currency, brand_id)
             ON CONFLICT (player_key, transaction_id) DO NOTHING),
-     bk AS (UPDATE wallet_transactions
-               SET status = '{MovementStatus.BOOKED}', updated_at = clock_timestamp()
-             WHERE player_key = $1 AND transaction_id = ANY($33::text[])
-               AND status = '{MovementStatus.APPLIED}' AND EXISTS (SELECT FROM lease))
+     bk AS (UPDATE wallet_transactions w
+               SET status = '{MovementStatus.BOOKED}', updated_at = clock_timestamp(),
+                   balance_after = COALESCE(b.balance_after, w.balance_after),
+                   attempts = w.attempts + CASE WHEN b.balance_after IS NULL THEN 0 ELSE 1 END,
+                   last_error = CASE WHEN b.balance_after IS NULL THEN w.last_error ELSE '' END
+              FROM unnest($33::text[], $44::bigint[]) AS b(transaction_id, balance_after)
+             WHERE w.player_key = $1 AND w.transaction_id = b.transaction_id
+               AND (w.status = '{MovementStatus.APPLIED}'
+                    OR (w.status = '{MovementStatus.PENDING}' AND b.balance_after IS NOT NULL))
+               AND EXISTS (SELECT FROM lease)),
+     sd AS (INSERT INTO round_seeds (player_key, round_id, server_seed, commitment, client_seed,
+                                     round_number, decks, next_commitment)
+            SELECT $1, $2, $36::text, $37::text, $38::text, $39::bigint, $40::integer, $41::text
+              FROM lease WHERE $36::text IS NOT NULL),
+     ns AS (INSERT INTO fair_next_seeds (player_key, session_id, server_seed, commitment,
+                                         round_number)
+            SELECT $1, $3, $42::text, $41::text, $43::bigint FROM lease
+             WHERE $36::text IS NOT NULL
+            ON CONFLICT (player_key, session_id) DO UPDATE SET
+                server_seed = EXCLUDED.server_seed, commitment = EXCLUDED.commitment,
+                round_number = EXCLUDED.round_number, updated_at = clock_timestamp())
 SELECT (SELECT count(*) FROM lease){{unlock}}"""
 Q_COMMIT_STEP = _COMMIT_STEP.format(lease=fence(34, 35), unlock="")
 # A call's last write: the lease given back by the same statement ($35 unused), and in session
-# mode the advisory lock too ($36: its first key).
+# mode the advisory lock too ($45: its first key).
 Q_COMMIT_LAST_STEP = _COMMIT_STEP.format(lease=fence(34, 35, release=True),
                                          unlock=", $35::interval IS NULL")
 Q_COMMIT_LAST_STEP_UNLOCK = _COMMIT_STEP.format(
     lease=fence(34, 35, release=True),
-    unlock=", $35::interval IS NULL, pg_advisory_unlock($36, hashtext($1))")
+    unlock=", $35::interval IS NULL, pg_advisory_unlock($45, hashtext($1))")
 Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE status IN ('insurance', 'player_turn') AND updated_at < $1
@@ -217,13 +279,3 @@ WITH lease AS ({fence(6, 7)}),
            SELECT $1, $2, $3, $4, $5 FROM lease
            ON CONFLICT (player_key, session_id) DO NOTHING)
 SELECT count(*) FROM lease"""
-Q_INSERT_ROUND_SEEDS = """
-INSERT INTO round_seeds (player_key, round_id, server_seed, commitment, client_seed,
-                         round_number, decks, next_commitment)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"""
-Q_PUT_NEXT_SEED = """
-INSERT INTO fair_next_seeds (player_key, session_id, server_seed, commitment, round_number)
-VALUES ($1, $2, $3, $4, $5)
-ON CONFLICT (player_key, session_id) DO UPDATE SET
-    server_seed = EXCLUDED.server_seed, commitment = EXCLUDED.commitment,
-    round_number = EXCLUDED.round_number, updated_at = clock_timestamp()"""

@@ -13,7 +13,7 @@ wallet adapter is measured the same way as the PostgreSQL journal and the gRPC w
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -29,8 +29,8 @@ from rgs.engine.model import (
 from rgs.observability import metrics
 from rgs.observability.tracing import journal_span, mark_error, wallet_span
 from rgs.service.model import (
+    CallRead,
     CallState,
-    FairRecord,
     Movement,
     MovementStatus,
     RequestScope,
@@ -177,10 +177,11 @@ class InstrumentedPlayerJournal:
 
     async def open_call(self, request_id: str, scope: RequestScope, *,
                         round_id: str | None = None,
-                        active_in: tuple[str, str] | None = None) -> CallState:
+                        active_in: tuple[str, str] | None = None,
+                        seed_of: str | None = None) -> CallState:
         """See :meth:`PlayerJournal.open_call`."""
         state = await _timed("open_call", lambda: self._inner.open_call(
-            request_id, scope, round_id=round_id, active_in=active_in))
+            request_id, scope, round_id=round_id, active_in=active_in, seed_of=seed_of))
         self._wins.seen(state.open_movements)
         self._wins.seen(state.round_movements)
         return state
@@ -218,15 +219,26 @@ class InstrumentedPlayerJournal:
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None,
                            movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = (), last: bool = False) -> None:
+                           booked: Sequence[str] = (), last: bool = False,
+                           applied: Mapping[str, int] | None = None,
+                           next_seed: SessionSeed | None = None) -> None:
         """See :meth:`PlayerJournal.commit_round`; counts the round's events once committed."""
         await _timed("commit_round", lambda: self._inner.commit_round(
             round=round, new_events_from=new_events_from, request=request,
-            movements=movements, booked=booked, last=last))
+            movements=movements, booked=booked, last=last, applied=applied,
+            next_seed=next_seed))
         record_round_events(round, round.events[new_events_from:])
         for m in movements:
             if m.kind is MoneyKind.CREDIT:
                 self._wins.written(m.transaction_id)
+
+    async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
+                                balance_after: int | None, *, request_id: str, response: str,
+                                scope: RequestScope) -> None:
+        """See :meth:`PlayerJournal.settle_and_answer`."""
+        await _timed("settle_and_answer", lambda: self._inner.settle_and_answer(
+            transaction_id, status, balance_after, request_id=request_id, response=response,
+            scope=scope))
 
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:
@@ -248,12 +260,6 @@ class InstrumentedPlayerJournal:
         """See :meth:`PlayerJournal.save_next_seed`."""
         await _timed("save_next_seed", lambda: self._inner.save_next_seed(seed))
 
-    async def reserve_seed(self, *, round_id: str, fair: FairRecord,
-                           next_seed: SessionSeed) -> None:
-        """See :meth:`PlayerJournal.reserve_seed`."""
-        await _timed("reserve_seed", lambda: self._inner.reserve_seed(
-            round_id=round_id, fair=fair, next_seed=next_seed))
-
     def __getattr__(self, name: str) -> Any:
         # Anything the port grows later still reaches the adapter, only unmeasured.
         return getattr(self._inner, name)
@@ -268,13 +274,15 @@ class InstrumentedJournal:
         self._wins = wins
 
     @asynccontextmanager
-    async def player(self, player_key: str) -> AsyncIterator[PlayerJournal]:
+    async def player(self, player_key: str, first: CallRead | None = None
+                     ) -> AsyncIterator[PlayerJournal]:
         """See :meth:`Journal.player`; the wait for the player's lock is measured."""
         async with AsyncExitStack() as stack:
             started = time.perf_counter()
             with journal_span("lock_player"):
                 try:
-                    pj = await stack.enter_async_context(self._inner.player(player_key))
+                    pj = await stack.enter_async_context(self._inner.player(player_key,
+                                                                            first))
                 except Exception:
                     metrics.JOURNAL_ERRORS.labels(operation="lock_player").inc()
                     raise

@@ -196,12 +196,6 @@ class TraceContextClientInterceptor(_ClientInterceptor):
         return await continuation(details, request)
 
 
-def client_interceptors() -> list[Any]:
-    """The interceptors for ``grpc.aio.*_channel(interceptors=...)`` of outgoing channels (the
-    stubs type that parameter loosely, hence ``Any``)."""
-    return [TraceContextClientInterceptor()]
-
-
 # --------------------------------------------------------------------------- child spans
 
 

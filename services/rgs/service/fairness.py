@@ -7,8 +7,9 @@ player's client seed and its round number. The rules this module keeps:
   source factory, the service's only randomness) and stored in the journal before its commitment
   (SHA-256) is shown: in CreateSession, ListVariants and every round view;
 * one seed per round: the Deal that uses the next seed stores it as the round's seeds and puts a
-  fresh next seed in its place, in one transaction, before a card is dealt; the round number is
-  the session's count of fair rounds (1, 2, ...);
+  fresh next seed in its place, in the transaction that commits the round (a Deal that fails
+  before its commit showed no card, and its seed stays the next one); the round number is the
+  session's count of fair rounds (1, 2, ...);
 * a round's server seed is shown only once the round is settled or voided (:func:`view`);
 * forced-card rounds (test mode) take no seed and never verify.
 """
@@ -48,21 +49,21 @@ async def ensure_next(pj: PlayerJournal, session: Session, seed: bytes) -> Sessi
     return current
 
 
-async def reserve(pj: PlayerJournal, session: Session, *, round_id: str, client_seed: str,
-                  decks: int, fresh: tuple[bytes, bytes]) -> FairRecord:
-    """Give the session's next seed to ``round_id`` and commit a fresh next seed.
-
-    ``fresh`` are two seeds drawn beforehand (before any money moved): the first is used only
-    by a session that has no committed seed yet (one opened before fair rounds existed), the
-    second becomes the next seed.
-    """
-    current = await ensure_next(pj, session, fresh[0])
+def prepare(session: Session, current: SessionSeed | None, *, client_seed: str, decks: int,
+            fresh: tuple[bytes, bytes]) -> tuple[FairRecord, SessionSeed]:
+    """A Deal's seeds without a write: the round's record from the session's committed next
+    seed ``current`` (read with the call's first read) and the fresh next seed that replaces
+    it. The Deal's commit stores both with the round (``commit_round(next_seed=...)``), so a
+    seed belongs to at most one committed round. ``fresh`` are two seeds drawn before any money
+    moved: the first is used only by a session that has no committed seed yet (one opened
+    before fair rounds existed), the second becomes the next seed."""
+    if current is None:
+        current = session_seed(session.session_id, fresh[0], 1)
     following = session_seed(session.session_id, fresh[1], current.round_number + 1)
     record = FairRecord(server_seed=current.server_seed, commitment=current.commitment,
                         client_seed=client_seed, round_number=current.round_number,
                         decks=decks, next_commitment=following.commitment)
-    await pj.reserve_seed(round_id=round_id, fair=record, next_seed=following)
-    return record
+    return record, following
 
 
 def source(record: FairRecord) -> CardSource:

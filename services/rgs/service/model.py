@@ -248,6 +248,19 @@ class StoredRequest:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CallRead:
+    """What a call reads first: the arguments of :meth:`PlayerJournal.open_call
+    <rgs.service.ports.PlayerJournal.open_call>`, known before the player's journal is taken,
+    so the journal may read them in the same round trip as it takes the player."""
+
+    request_id: str
+    scope: RequestScope
+    round_id: str | None = None
+    active_in: tuple[str, str] | None = None
+    seed_of: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CallState:
     """What a player's call reads first, in one go (:meth:`PlayerJournal.open_call
     <rgs.service.ports.PlayerJournal.open_call>`): the request id's record, the open outbox
@@ -257,6 +270,8 @@ class CallState:
     open_movements: list[Movement]
     round: StoredRound | None
     round_movements: list[Movement]
+    #: The session's next fair seed, when the call asked for it (a Deal) and one is committed.
+    next_seed: SessionSeed | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

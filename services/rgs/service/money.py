@@ -60,11 +60,15 @@ def _call(m: Movement, party: Party) -> MoneyCall:
                      debit_transaction_id=m.debit_transaction_id)
 
 
-async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> int:
+async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement, *,
+               record_applied: bool = True) -> int:
     """Call the wallet for an outbox row already written; record and return the balance.
 
     Raises NotAllowedNow (the wallet's reason) on a final refusal, Unavailable when the outcome
-    is unknown.
+    is unknown. Without ``record_applied`` a success is not recorded here: the caller records
+    it with its next write (the commit that books a debit, the answer that follows a paid win),
+    one statement fewer; until then the row stays pending, which every reader treats like
+    applied (open, settled by the next call if this one dies).
     """
     try:
         res = await wallet.move(_call(m, party))
@@ -89,18 +93,26 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> 
     except WalletError as exc:
         await pj.settle_movement(m.transaction_id, MovementStatus.UNKNOWN, None, error=str(exc))
         raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
-    await pj.settle_movement(m.transaction_id, MovementStatus.APPLIED, res.balance, error="")
+    if record_applied:
+        await record(pj, m, res.balance)
     return res.balance
 
 
+async def record(pj: PlayerJournal, m: Movement, balance: int) -> None:
+    """Record that the wallet applied ``m`` and reported ``balance``."""
+    await pj.settle_movement(m.transaction_id, MovementStatus.APPLIED, balance, error="")
+
+
 async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: str, step: int,
-                amount: int, round_movements: list[Movement] | None = None
-                ) -> tuple[Movement, int]:
+                amount: int, round_movements: list[Movement] | None = None,
+                record_applied: bool = True) -> tuple[Movement, int]:
     """Take a stake: outbox row, wallet call, outcome. Rolls back a debit of unknown outcome.
 
     A retry of a step whose earlier debit was refused or rolled back gets the next attempt's id
     (:func:`~rgs.wallet.port.transaction_id`); ``round_movements``, when the caller has read
-    them in this call (and changed none since), spares reading them again.
+    them in this call (and changed none since), spares reading them again. Without
+    ``record_applied`` the caller records the debit applied: with the commit that books it
+    (``commit_round(applied=...)``), or with :func:`record` before rolling it back.
     """
     if round_movements is None:
         round_movements = await pj.movements(round_id)
@@ -112,7 +124,7 @@ async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: st
                  session_id=party.session_id, currency=party.currency, brand_id=party.brand_id)
     await pj.record_movement(m)
     try:
-        balance = await send(pj, wallet, party, m)
+        balance = await send(pj, wallet, party, m, record_applied=record_applied)
     except NotSent:
         raise  # never reached the wallet: nothing to roll back
     except Unavailable:

@@ -50,12 +50,16 @@ from rgs.service.errors import (
 from rgs.service.model import (
     ActCommand,
     Brand,
+    CallRead,
+    CallState,
     DealCommand,
     FairView,
     Movement,
+    MovementStatus,
     PlayResult,
     RequestScope,
     Session,
+    SessionSeed,
     SettleCommand,
     StoredRequest,
     StoredRound,
@@ -65,7 +69,6 @@ from rgs.service.ports import (
     CardSourceUnavailable,
     Clock,
     Journal,
-    JournalError,
     PlayerJournal,
 )
 from rgs.service.restore import deal_source, restore
@@ -104,6 +107,12 @@ def _in_context(stored: StoredRound, session: Session) -> bool:
     """A session sees the rounds of its brand and currency: the context in which one player has
     at most one unfinished round, so whatever blocks its Deal, its GetRound finds."""
     return stored.brand_id == session.brand_id and stored.currency == session.currency
+
+
+async def _open(pj: PlayerJournal, first: CallRead) -> CallState:
+    """The call's first read (made with the player's lease when the journal could)."""
+    return await pj.open_call(first.request_id, first.scope, round_id=first.round_id,
+                              active_in=first.active_in, seed_of=first.seed_of)
 
 
 #: How far back ``last_rounds`` looks for each variant's last settled round.
@@ -254,10 +263,12 @@ class GameService:
                                                    fairness.draw_seed(pick))
         except EngineError as exc:
             raise translate_engine(exc) from exc
-        async with self._journal.player(session.player_key) as pj:
+        first = CallRead(request_id=cmd.request_id, scope=RequestScope.PLAYER,
+                         active_in=(session.brand_id, session.currency),
+                         seed_of=session.session_id)
+        async with self._journal.player(session.player_key, first) as pj:
             fingerprint = request_hash("deal", cmd, added=("client_seed",))
-            state = await pj.open_call(cmd.request_id, RequestScope.PLAYER,
-                                       active_in=(session.brand_id, session.currency))
+            state = await _open(pj, first)
             stored = self._stored_response(state.request, "deal", fingerprint)
             if stored is not None:
                 return stored
@@ -267,21 +278,25 @@ class GameService:
                                     reason="ROUND_IN_PROGRESS")
             round_id = secrets.token_hex(16)
             stake = sum(b.total_stake for b in cmd.boxes)
+            # The debit is recorded applied by the commit that books it (one write fewer).
             debit, balance = await money.debit(pj, self._wallet, _party(session),
                                                round_id=round_id, step=1, amount=stake,
-                                               round_movements=[])  # a new round has none
-            fair = None
+                                               round_movements=[],  # a new round has none
+                                               record_applied=False)
+            fair = following = None
             try:
                 if fresh is not None:
-                    # The seed is stored as the round's before any card is dealt from it.
-                    fair = await fairness.reserve(pj, session, round_id=round_id,
-                                                  client_seed=cmd.client_seed,
-                                                  decks=rules.decks, fresh=fresh)
+                    # The seed the session committed to; the commit stores it as the round's
+                    # and the next one in its place, atomically with the round.
+                    fair, following = fairness.prepare(
+                        session, state.next_seed, client_seed=cmd.client_seed,
+                        decks=rules.decks, fresh=fresh)
                     source = fairness.source(fair)
                 rnd = Round.deal(rules, source, cmd.boxes, limits)
-            except (EngineError, CardSourceUnavailable, JournalError) as exc:
+            except (EngineError, CardSourceUnavailable) as exc:
+                await money.record(pj, debit, balance)
                 await money.roll_back(pj, self._wallet, _party(session), debit)
-                if isinstance(exc, (CardSourceUnavailable, JournalError)):
+                if isinstance(exc, CardSourceUnavailable):
                     raise  # answered UNAVAILABLE by the error table
                 raise translate_engine(exc) from exc
             header = replace(_header(session, rnd, round_id=round_id, forced=cmd.forced_cards,
@@ -289,16 +304,18 @@ class GameService:
                                          cmd.variant_id)), fair=fair)
             return await self._commit(pj, session, header, rnd, new_from=0, balance=balance,
                                       request=(cmd.request_id, "deal", fingerprint),
-                                      booked=(debit.transaction_id,))
+                                      booked=(debit.transaction_id,),
+                                      applied={debit.transaction_id: balance},
+                                      next_seed=following)
 
     async def act(self, session: Session, cmd: ActCommand) -> PlayResult:
         """Apply one decision; debit its stake first when it adds one."""
         check_request_id(cmd.request_id)
-        async with self._journal.player(session.player_key) as pj:
+        first = CallRead(request_id=cmd.request_id, scope=RequestScope.PLAYER,
+                         round_id=cmd.round_id if is_round_id(cmd.round_id) else None)
+        async with self._journal.player(session.player_key, first) as pj:
             fingerprint = request_hash("act", cmd)
-            state = await pj.open_call(cmd.request_id, RequestScope.PLAYER,
-                                       round_id=cmd.round_id if is_round_id(cmd.round_id)
-                                       else None)
+            state = await _open(pj, first)
             stored_resp = self._stored_response(state.request, "act", fingerprint)
             if stored_resp is not None:
                 return stored_resp
@@ -326,14 +343,16 @@ class GameService:
             if cost > 0:
                 debit, balance = await money.debit(pj, self._wallet, _party(session),
                                                    round_id=stored.round_id, step=rnd.seq + 1,
-                                                   amount=cost, round_movements=round_movements)
+                                                   amount=cost, round_movements=round_movements,
+                                                   record_applied=False)
                 booked = (debit.transaction_id,)
                 round_movements = None  # a debit was written: no longer the round's movements
             new_from = len(rnd.events)
             try:
                 rnd.act(cmd.seat, cmd.hand, cmd.action)
             except (EngineError, CardSourceUnavailable) as exc:
-                if debit is not None:
+                if debit is not None and balance is not None:
+                    await money.record(pj, debit, balance)
                     await money.roll_back(pj, self._wallet, _party(session), debit)
                 if isinstance(exc, CardSourceUnavailable):
                     raise  # answered UNAVAILABLE / RNG_UNAVAILABLE by the error table
@@ -343,7 +362,9 @@ class GameService:
             return await self._commit(pj, session, header, rnd, new_from=new_from,
                                       balance=balance,
                                       request=(cmd.request_id, "act", fingerprint),
-                                      booked=booked, round_movements=round_movements)
+                                      booked=booked, round_movements=round_movements,
+                                      applied=None if debit is None or balance is None
+                                      else {debit.transaction_id: balance})
 
     async def settle(self, session: Session, cmd: SettleCommand, *,
                      scope: RequestScope = RequestScope.PLAYER) -> PlayResult:
@@ -468,8 +489,11 @@ class GameService:
                       request: tuple[str, str, str], booked: tuple[str, ...],
                       already_finished: bool = False,
                       scope: RequestScope = RequestScope.PLAYER,
-                      round_movements: list[Movement] | None = None) -> PlayResult:
-        """Commit the step atomically, then pay the round's win if it just ended."""
+                      round_movements: list[Movement] | None = None,
+                      applied: Mapping[str, int] | None = None,
+                      next_seed: SessionSeed | None = None) -> PlayResult:
+        """Commit the step atomically, then pay the round's win if it just ended (``applied``
+        and ``next_seed``: see :meth:`PlayerJournal.commit_round`)."""
         credit: Movement | None = None
         if rnd.finished and not already_finished:
             credit = Movement(transaction_id=transaction_id(header.round_id, "settle",
@@ -496,7 +520,8 @@ class GameService:
         # last write: the player's journal is given back with it.
         await pj.commit_round(round=header, new_events_from=new_from, request=record,
                               movements=(credit,) if credit else (), booked=booked,
-                              last=credit is None and not already_finished)
+                              last=credit is None and not already_finished, applied=applied,
+                              next_seed=next_seed)
         if credit is None:
             if already_finished:
                 # Settle of a finished round: retry its credit if the outbox still has it open.
@@ -508,14 +533,18 @@ class GameService:
                 return fresh
             return result
         try:
-            paid_balance = await money.send(pj, self._wallet, _party(session), credit)
+            paid_balance = await money.send(pj, self._wallet, _party(session), credit,
+                                            record_applied=False)
         except (NotAllowedNow, Unavailable) as exc:
             # The round is settled in the journal; the credit stays open in the outbox and is
             # retried by Settle or the player's next call. The player is told it is pending.
             log.warning("credit %s not confirmed: %s", credit.transaction_id, exc)
             return result
         paid = replace(result, balance=paid_balance, payment_pending=False)
-        await pj.update_response(request_id, encode_value(paid), scope)
+        # The credit's outcome, the new answer and the journal given back: one write.
+        await pj.settle_and_answer(credit.transaction_id, MovementStatus.APPLIED, paid_balance,
+                                   request_id=request_id, response=encode_value(paid),
+                                   scope=scope)
         return paid
 
     async def _result(self, session: Session, round_id: str, rnd: Round,

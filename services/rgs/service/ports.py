@@ -4,14 +4,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Protocol
 
 from rgs.service.model import (
+    CallRead,
     CallState,
-    FairRecord,
     Movement,
     MovementStatus,
     RequestScope,
@@ -75,11 +75,13 @@ class PlayerJournal(Protocol):
 
     async def open_call(self, request_id: str, scope: RequestScope, *,
                         round_id: str | None = None,
-                        active_in: tuple[str, str] | None = None) -> CallState:
+                        active_in: tuple[str, str] | None = None,
+                        seed_of: str | None = None) -> CallState:
         """What a call reads first, consistent and in one read: :meth:`find_request`,
         :meth:`open_movements`, the round (:meth:`get_round` of ``round_id``, or
         :meth:`active_round` in ``active_in`` = (brand, currency), or none) and its
-        :meth:`movements`."""
+        :meth:`movements`; with ``seed_of`` (a session id, together with ``active_in``) also
+        that session's :meth:`next_seed`."""
         ...
 
     async def get_round(self, round_id: str) -> StoredRound | None:
@@ -113,12 +115,30 @@ class PlayerJournal(Protocol):
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None,
                            movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = (), last: bool = False) -> None:
+                           booked: Sequence[str] = (), last: bool = False,
+                           applied: Mapping[str, int] | None = None,
+                           next_seed: SessionSeed | None = None) -> None:
         """In one transaction: write the round header, append ``round.events[new_events_from:]``,
         store the idempotency record, insert new outbox rows and mark the debits ``booked``
         (their step is committed, so they are final). ``last``: the call writes nothing more,
         so the player's journal may be given back in the same transaction (a write after it
-        fails with :class:`JournalLeaseLost`)."""
+        fails with :class:`JournalLeaseLost`).
+
+        ``applied``: debits of ``booked`` that the wallet applied in this call and whose outcome
+        was not recorded yet (still pending), with the balance it reported: recorded and booked
+        at once. ``next_seed``: the round is a fair round dealt from the session's next seed;
+        ``round.fair`` is stored as the round's seeds and ``next_seed`` becomes the session's
+        next one, in the same transaction (so a seed belongs to at most one committed round;
+        a Deal that fails before its commit leaves the seed to the next Deal, whose cards nobody
+        has seen)."""
+        ...
+
+    async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
+                                balance_after: int | None, *, request_id: str, response: str,
+                                scope: RequestScope) -> None:
+        """:meth:`settle_movement` (as an attempt the wallet answered) and
+        :meth:`update_response` in one transaction, as the call's last write: the player's
+        journal is given back with it."""
         ...
 
     async def update_response(self, request_id: str, response: str,
@@ -139,19 +159,16 @@ class PlayerJournal(Protocol):
         """Commit a session's first seed (kept as it is if the session already has one)."""
         ...
 
-    async def reserve_seed(self, *, round_id: str, fair: FairRecord,
-                           next_seed: SessionSeed) -> None:
-        """In one transaction: record ``fair`` as ``round_id``'s seeds and make ``next_seed``
-        the session's next one (committed before the round is dealt, so a seed is never used
-        twice, even after a crash)."""
-        ...
 
 
 class Journal(Protocol):
     """The round journal: sessions, rounds, events, idempotency records and the wallet outbox."""
 
-    def player(self, player_key: str) -> AbstractAsyncContextManager[PlayerJournal]:
-        """Open ``player_key``'s journal exclusively; :class:`JournalBusy` if it stays taken."""
+    def player(self, player_key: str, first: CallRead | None = None
+               ) -> AbstractAsyncContextManager[PlayerJournal]:
+        """Open ``player_key``'s journal exclusively; :class:`JournalBusy` if it stays taken.
+        ``first``: what the call will read first with :meth:`PlayerJournal.open_call`, which
+        the journal may read as it takes the player (one round trip fewer)."""
         ...
 
     async def operator_for_key(self, key_hash: str) -> str | None:

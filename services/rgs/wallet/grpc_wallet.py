@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,19 +68,32 @@ def _error_info(err: grpc.aio.AioRpcError) -> tuple[str, int | None]:
     return reason, balance
 
 
+#: A call's metadata: (key, value) pairs.
+Metadata = Sequence[tuple[str, str | bytes]]
+
+
 class GrpcWallet:
     """Calls an operator wallet that implements ``rgs.wallet.v1.WalletService``.
 
-    ``interceptors`` go on the channel; bootstrap hands in tracing's, so every call carries the
-    current W3C trace context and the wallet joins the RGS's trace (this adapter knows nothing
-    of tracing).
+    ``outgoing`` adds to each call's metadata; bootstrap hands in tracing's
+    :func:`~rgs.observability.tracing.inject_metadata`, so every call carries the current W3C
+    trace context and the wallet joins the RGS's trace (this adapter knows nothing of tracing).
+    A function rather than a channel interceptor: grpc.aio runs an intercepted call through a
+    task and call object of its own, some 40-50 µs of CPU per call. ``interceptors`` go on the
+    channel.
     """
 
-    def __init__(self, settings: GrpcWalletSettings, *, interceptors: Sequence[Any] = ()) -> None:
+    def __init__(self, settings: GrpcWalletSettings, *, interceptors: Sequence[Any] = (),
+                 outgoing: Callable[[Metadata], Sequence[tuple[str, str | bytes]]] | None = None
+                 ) -> None:
         self._settings = settings
         self._channel = _channel(settings, list(interceptors))
         self._stub = wallet_pb2_grpc.WalletServiceStub(self._channel)
-        self._metadata = (("authorization", f"Bearer {settings.api_key}"),)
+        self._metadata: Metadata = (("authorization", f"Bearer {settings.api_key}"),)
+        self._outgoing = outgoing
+
+    def _md(self) -> Sequence[tuple[str, str | bytes]]:
+        return self._metadata if self._outgoing is None else tuple(self._outgoing(self._metadata))
 
     async def close(self) -> None:
         """Close the channel."""
@@ -93,7 +106,7 @@ class GrpcWallet:
             operator_id=party.operator_id, brand_id=party.brand_id)
         try:
             resp = await self._stub.Balance(req, timeout=self._settings.timeout_s,
-                                            metadata=self._metadata)
+                                            metadata=self._md())
         except grpc.aio.AioRpcError as err:
             raise self._translate(err) from err
         return int(resp.balance)
@@ -101,7 +114,7 @@ class GrpcWallet:
     async def move(self, call: MoneyCall) -> MoneyResult:
         """Send a debit, credit or rollback; translate refusals once, here."""
         p = call.party
-        timeout, md = self._settings.timeout_s, self._metadata
+        timeout, md = self._settings.timeout_s, self._md()
         try:
             if call.kind is MoneyKind.DEBIT:
                 d = await self._stub.Debit(wallet_pb2.DebitRequest(
