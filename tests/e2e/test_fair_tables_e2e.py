@@ -185,7 +185,7 @@ async def test_a_table_round_deals_the_committed_order_and_reveals_its_seed_only
     shown.append(json.dumps(during))
     if during["round_id"] == round_id:
         assert during["fair"]["commitment"] == committed
-        assert during["fair"]["server_seed"] == ""
+        assert during["fair"]["server_seed"] == "" and during["fair"]["dealt_cards"] == []
     seen = await watcher
     for text in (*shown, *(e.payload_json for e in seen[:-1])):
         assert secret not in text
@@ -209,6 +209,8 @@ async def test_a_table_round_deals_the_committed_order_and_reveals_its_seed_only
     n = len(cards)
     seed = bytes.fromhex(secret)
     assert n >= 5 and cards == card_order(seed, client_seed, f.round_number, f.decks)[:n]
+    # round_finished (and the idle snapshot's last_round) list the same cards in shoe order
+    assert finished["fair"]["dealt_cards"] == cards
     # Any other seed, client seed or round number gives another order.
     for other in (card_order(bytes(32), client_seed, f.round_number, f.decks),
                   card_order(seed, table_client_seed([(1, ANN_SEED), (3, "bob: 43")]),
@@ -323,8 +325,9 @@ async def test_a_round_continued_after_the_clock_holder_is_killed_still_verifies
             t.stack.replicas[holder].proc.kill()  # SIGKILL while the seats decide
             killed = True
             if holder == live:
+                # not poll(): a process just sent SIGKILL is not reaped yet and looks alive
                 live = next(i for i, r in enumerate(t.stack.replicas)
-                            if r.proc.poll() is None)
+                            if i != holder and r.proc.poll() is None)
                 stub = t.tables[live]
         seen = await _events_until(stub, a.md, tid, "round_finished", from_seq=start,
                                    timeout=40)

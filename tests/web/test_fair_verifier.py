@@ -18,7 +18,7 @@ import pytest
 
 from rgs.engine import Action, BoxBet, CardBurned, CardDealt, Round
 from rgs.engine.model import RoundView
-from rgs.rng.fair import card_order, check_round, commitment, fair_source
+from rgs.rng.fair import card_order, check_round, commitment, fair_source, table_client_seed
 from rgs.variants import VARIANTS, find_variant
 from unit.rng.test_rng_fair import KNOWN_FIRST_TEN
 
@@ -28,7 +28,9 @@ PRINTABLE = "".join(chr(c) for c in range(0x20, 0x7F))
 
 # Reads {"op": ..., "cases": [...]} on stdin, answers one JSON result per case on stdout.
 DRIVER = """
-import { cardOrder, commitmentOf, verifyRound, verifyView } from %s;
+import {
+  cardOrder, commitmentOf, tableClientSeed, verifyRound, verifyTableRound, verifyView,
+} from %s;
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
 const { op, cases } = JSON.parse(input);
@@ -37,6 +39,8 @@ const out = cases.map((c) => {
   if (op === "commitment") return commitmentOf(c.seed);
   if (op === "round") return verifyRound({ ...c, roundNumber: BigInt(c.roundNumber) });
   if (op === "view") return verifyView(c.view, { holeCard: c.holeCard });
+  if (op === "table-seed") return tableClientSeed(c.seats);
+  if (op === "table") return verifyTableRound(c.fair, c.shown);
   throw new Error(op);
 });
 process.stdout.write(JSON.stringify(out));
@@ -208,3 +212,44 @@ def test_a_changed_seed_or_unverifiable_round_never_verifies() -> None:
     assert "cannot be verified" in got[1]["lines"][0]
     assert "revealed when the round is over" in got[2]["lines"][0]
     assert "server seed is hex" in got[3]["lines"][0]
+
+
+def test_a_table_rounds_client_seed_and_revealed_cards_verify_as_the_server_makes_them() -> None:
+    """verifyTableRound on a finished table round's revealed fairness (round_finished's or the
+    snapshot's last_round.fair): the seats' seeds make the client seed as rgs.rng.fair does,
+    the dealt cards are the start of the order; a changed seat seed, card or shown commitment
+    fails."""
+    rng = random.Random(17)
+    seat_cases = []
+    for _ in range(30):
+        seats = rng.sample(range(1, 8), rng.randint(0, 7))
+        seat_cases.append([{"seat": s, "client_seed": "".join(
+            rng.choice(PRINTABLE) for _ in range(rng.randint(0, 64)))} for s in seats])
+    want = [table_client_seed([(x["seat"], x["client_seed"]) for x in c]) for c in seat_cases]
+    assert node("table-seed", [{"seats": c} for c in seat_cases]) == want
+    cases, expect = [], []
+    for seats in seat_cases[:10]:
+        seed = rng.randbytes(32)
+        client = table_client_seed([(x["seat"], x["client_seed"]) for x in seats])
+        number, decks = rng.randint(1, 10_000), 8
+        dealt = card_order(seed, client, number, decks)[:rng.randint(5, 16)]
+        fair = {"verifiable": True, "commitment": commitment(seed), "round_number": number,
+                "decks": decks, "client_seed": client, "seat_seeds": seats,
+                "server_seed": seed.hex(), "dealt_cards": dealt}
+        cases.append({"fair": fair, "shown": commitment(seed)})
+        expect.append(True)
+        changed_card = dict(fair, dealt_cards=[*dealt[:-1], next(
+            c for c in card_order(seed, client, number, decks) if c != dealt[-1])])
+        cases.append({"fair": changed_card})
+        expect.append(False)
+        cases.append({"fair": fair, "shown": commitment(rng.randbytes(32))})
+        expect.append(False)
+        if seats and any(x["client_seed"] for x in seats):
+            other = [dict(x, client_seed=x["client_seed"] + "!") if x["client_seed"] else x
+                     for x in seats]
+            cases.append({"fair": dict(fair, seat_seeds=other)})
+            expect.append(False)
+        cases.append({"fair": dict(fair, verifiable=False)})
+        expect.append(False)
+    got = node("table", cases)
+    assert [g["ok"] for g in got] == expect, [g["lines"] for g in got]

@@ -11,6 +11,7 @@ export { Code, ConnectError, create };
 /** Provably fair rounds checked on the client: the card order of docs/rng.md and the checks of
  * `rgs verify` (fair.ts), and the same checks from a RoundView (fairview.ts). */
 export { FAIR_BLOCK_BYTES, FairInputError, FairRng, HmacDrbg, MAX_CLIENT_SEED, SERVER_SEED_BYTES, cardOrder, clientSeedProblem, commitmentOf, fairDrbg, freshShoe, fromHex, hmacSha256, sha256, toHex, verifyRound, type FairCheck, type RoundCheck, } from "./fair.js";
+export { tableClientSeed, verifyTableRound, type TableFairness } from "./tablefair.js";
 export { dealtFromView, verifyView, type Dealing, type FairnessLike, type Miss, type RoundViewLike, type ViewCheckOptions, } from "./fairview.js";
 /** The player service's client: one method per RPC (ListVariants, Deal, Act, Settle, ...). */
 export type BlackjackClient = Client<typeof BlackjackService>;

@@ -19,6 +19,7 @@ export { Code, ConnectError, create };
 /** Provably fair rounds checked on the client: the card order of docs/rng.md and the checks of
  * `rgs verify` (fair.ts), and the same checks from a RoundView (fairview.ts). */
 export { FAIR_BLOCK_BYTES, FairInputError, FairRng, HmacDrbg, MAX_CLIENT_SEED, SERVER_SEED_BYTES, cardOrder, clientSeedProblem, commitmentOf, fairDrbg, freshShoe, fromHex, hmacSha256, sha256, toHex, verifyRound, } from "./fair.js";
+export { tableClientSeed, verifyTableRound } from "./tablefair.js";
 export { dealtFromView, verifyView, } from "./fairview.js";
 function sessionTransport(options) {
     const bearer = (next) => async (req) => {

@@ -46,6 +46,7 @@ export {
   type FairCheck,
   type RoundCheck,
 } from "./fair.js";
+export { tableClientSeed, verifyTableRound, type TableFairness } from "./tablefair.js";
 export {
   dealtFromView,
   verifyView,

@@ -4,11 +4,14 @@
 // snapshot; each event asks for a fresh one.
 
 import {
+  clientSeedProblem,
   createTableClient,
   create,
   newRequestId,
   table,
+  verifyTableRound,
   type TableClient,
+  type TableFairness,
 } from "@rgs/client";
 import { cardElement, hiddenCard } from "./cards.js";
 import { formatMoney, parseMoney } from "./money.js";
@@ -58,6 +61,11 @@ class TableView {
   private refreshAgain = false;
   private timer?: number;
   private balanceTimers: number[] = [];
+  /** The commitment this page showed for each round while its bets were open (round id ->
+   * commitment), and the next round's (shown while the table is idle). */
+  private shownCommitments = new Map<string, string>();
+  private idleCommitment = "";
+  private lastRound?: { roundId: string; fair: TableFairness };
 
   // Who the player is at the table: learnt from the seat they take (the session token names no
   // player to the page), kept for reloads.
@@ -248,7 +256,57 @@ class TableView {
     dealer.replaceChildren(...(round?.dealer_cards ?? []).map((c: string) => cardElement(c)));
     if (round?.dealer_hole_hidden) dealer.append(hiddenCard());
     el("table-dealer-total").textContent = round ? `(${round.dealer_total})` : "";
+    this.renderFairness(snap);
     this.renderControls(snap, mine);
+  }
+
+  /** The commitment while a round's bets are open or it is played (the next one when idle),
+   * and the last finished round's revealed seed with a Verify button. */
+  private renderFairness(snap: Json): void {
+    const line = el("table-commitment-line");
+    const fair: TableFairness | null = snap.fair ?? null;
+    if (fair && fair.commitment) {
+      if (snap.phase === "betting" && snap.round_id && !this.shownCommitments.has(snap.round_id)) {
+        this.shownCommitments.set(snap.round_id, fair.commitment);
+      }
+      el("table-commitment-label").textContent = `Round ${fair.round_number}'s cards are fixed: commitment`;
+      el("table-commitment").textContent = fair.commitment;
+      line.hidden = false;
+    } else if (snap.next_commitment) {
+      this.idleCommitment = snap.next_commitment;
+      el("table-commitment-label").textContent = "The next round's cards are fixed: commitment";
+      el("table-commitment").textContent = snap.next_commitment;
+      line.hidden = false;
+    } else {
+      line.hidden = true;
+    }
+    const last = snap.last_round;
+    if (last?.fair?.server_seed) {
+      if (this.lastRound?.roundId !== last.round_id) {
+        el("table-verify-result").textContent = "";
+        el("table-verify-lines").replaceChildren();
+      }
+      this.lastRound = { roundId: last.round_id, fair: last.fair };
+      el("table-last-round").textContent = last.round_id;
+      el("table-last-seed").textContent = last.fair.server_seed;
+      el("table-last").hidden = false;
+    }
+  }
+
+  /** Verify the last finished round here, in the browser (docs/rng.md), and say so in words. */
+  verifyLast(): void {
+    const last = this.lastRound;
+    if (!last) return;
+    const check = verifyTableRound(last.fair, this.shownCommitments.get(last.roundId));
+    const result = el("table-verify-result");
+    result.textContent = check.ok ? `FAIR: round ${last.fair.round_number}'s cards are the order its seeds give`
+      : `NOT VERIFIED: ${check.lines[check.lines.length - 1]}`;
+    result.className = `fair-result ${check.ok ? "fair-ok" : "fair-bad"}`;
+    el("table-verify-lines").replaceChildren(...check.lines.map((text) => {
+      const li = document.createElement("li");
+      li.textContent = text;
+      return li;
+    }));
   }
 
   private countdown(deadline: string | null): void {
@@ -346,9 +404,25 @@ class TableView {
       return;
     }
     const side = (id: string) => parseMoney(el<HTMLInputElement>(id).value || "0") ?? 0n;
-    void this.command(() => this.client.placeBets({ requestId: newRequestId(), tableId: this.tableId,
-      bets: [create(table.BetSchema, { seat: mine, stake, perfectPairs: side("table-pp"),
-                                        twentyOnePlusThree: side("table-213") })] }));
+    const clientSeed = el<HTMLInputElement>("table-seed").value;
+    const problem = clientSeedProblem(clientSeed);
+    if (problem) {
+      this.hooks.showError(new Error(`Client seed: ${problem}.`));
+      return;
+    }
+    // The first bet opens betting with the commitment shown now (the idle table's next one).
+    const shown = this.idleCommitment;
+    void this.command(async () => {
+      const answer = await this.client.placeBets({ requestId: newRequestId(), tableId: this.tableId,
+        clientSeed,
+        bets: [create(table.BetSchema, { seat: mine, stake, perfectPairs: side("table-pp"),
+                                          twentyOnePlusThree: side("table-213") })] });
+      const state = JSON.parse(answer.result?.snapshot?.stateJson ?? "{}");
+      if (state.round_id && shown && !this.shownCommitments.has(state.round_id)) {
+        this.shownCommitments.set(state.round_id, shown);
+      }
+      return answer;
+    });
   }
 
   placeBehind(): void {
@@ -375,6 +449,7 @@ export async function startTables(token: string, hooks: Hooks): Promise<void> {
     e.preventDefault();
     view.placeBet();
   });
+  el("table-verify").addEventListener("click", () => view.verifyLast());
   el<HTMLFormElement>("table-behind").addEventListener("submit", (e) => {
     e.preventDefault();
     view.placeBehind();

@@ -30,7 +30,7 @@ from rgs.service.errors import (
     RequestConflict,
     Unavailable,
 )
-from rgs.service.fairness import draw_seed
+from rgs.service.fairness import dealt_order, draw_seed
 from rgs.service.model import Movement, MovementStatus, Session, StoredRequest
 from rgs.service.ports import (
     CardSourceFactory,
@@ -426,7 +426,8 @@ class TableCore:
             own[seat_no] = pd > st
         seats = tuple(replace(x, hot=(x.hot + 1 if own.get(x.seat) else 0))
                       if x.seat in own else x for x in s.seats)
-        step.state = fairness.idle_after(s, seats=seats, fair=s.fair)
+        dealt = dealt_order(rnd.events)
+        step.state = fairness.idle_after(s, seats=seats, fair=s.fair, dealt=dealt)
         assert step.round is not None
         step.round = replace(step.round, players=tuple(players))
         # The round is over: its server seed is revealed here, and in recall from now on.
@@ -435,7 +436,8 @@ class TableCore:
             results=[{"player_id": whos[k].player_id, "staked": st, "paid": pd}
                      for k, (st, pd) in by_player.items()],
             hot=[{"seat": x.seat, "hot": x.hot} for x in seats],
-            fair=fairness.public(s.fair, revealed=True) if s.fair is not None else None,
+            fair=(fairness.public(s.fair, revealed=True, dealt=dealt) if s.fair is not None
+                  else None),
             next_commitment=fairness.next_commitment(s)))
 
 

@@ -68,14 +68,17 @@ def next_commitment(state: TableState) -> str:
     return commitment(bytes.fromhex(state.next_seed)) if state.next_seed else ""
 
 
-def public(fair: TableFair, *, revealed: bool) -> dict[str, Any]:
-    """What everyone is shown of a round's fairness: the seed only when ``revealed``."""
+def public(fair: TableFair, *, revealed: bool, dealt: tuple[str, ...] = ()) -> dict[str, Any]:
+    """What everyone is shown of a round's fairness: the seed only when ``revealed``, with the
+    cards ``dealt`` in the order they left the shoe (a client verifies them without having
+    watched the whole round)."""
     return {"verifiable": fair.verifiable, "commitment": fair.commitment,
             "round_number": fair.round_number, "decks": fair.decks,
             "client_seed": fair.client_seed,
             "seat_seeds": [{"seat": seat, "client_seed": seed} for seat, seed in fair.seat_seeds],
             "next_commitment": fair.next_commitment,
-            "server_seed": fair.server_seed if revealed else ""}
+            "server_seed": fair.server_seed if revealed else "",
+            "dealt_cards": list(dealt) if revealed else []}
 
 
 def snapshot_fields(state: TableState) -> dict[str, Any]:
@@ -85,15 +88,18 @@ def snapshot_fields(state: TableState) -> dict[str, Any]:
     return {
         "fair": public(state.fair, revealed=False) if state.fair is not None else None,
         "next_commitment": next_commitment(state),
-        "last_round": ({"round_id": last.round_id, "fair": public(last.fair, revealed=True)}
+        "last_round": ({"round_id": last.round_id,
+                        "fair": public(last.fair, revealed=True, dealt=last.dealt)}
                        if last is not None else None),
     }
 
 
-def idle_after(s: TableState, *, seats: tuple[Seat, ...], fair: TableFair | None) -> TableState:
+def idle_after(s: TableState, *, seats: tuple[Seat, ...], fair: TableFair | None,
+               dealt: tuple[str, ...] = ()) -> TableState:
     """The idle table after round ``s`` ended: the next seed kept, the round's seeds revealed
-    (``fair``: the round's fairness as it ended; None keeps the previous reveal)."""
+    (``fair``: the round's fairness as it ended, ``dealt`` its cards in shoe order; None keeps
+    the previous reveal)."""
     return TableState(phase=TablePhase.IDLE, round_no=s.round_no, seats=seats,
                       next_seed=s.next_seed,
-                      revealed=(Revealed(round_id=s.round_id, fair=fair) if fair is not None
-                                else s.revealed))
+                      revealed=(Revealed(round_id=s.round_id, fair=fair, dealt=dealt)
+                                if fair is not None else s.revealed))

@@ -136,6 +136,8 @@ class Revealed:
 
     round_id: str
     fair: TableFair
+    #: The cards in the order they left the shoe (burned and hole cards included).
+    dealt: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
