@@ -207,6 +207,13 @@ async def test_the_fairness_panel_fits_a_phone_and_works_by_keyboard(
         await tab_to(page, "deal")
         await page.keyboard.press("Enter")
         for _ in range(12):
+            # the page's answer to the last key: the round's result, or the next decision
+            # with the focus on its first button (a slow machine takes more than 200 ms)
+            for _ in range(50):
+                if await page.locator("#result").inner_text() or await page.evaluate(
+                        "document.activeElement === document.querySelector('#actions button')"):
+                    break
+                await page.wait_for_timeout(200)
             if await page.locator("#result").inner_text():
                 break
             await expect(page.locator("#actions button").first).to_be_focused()
