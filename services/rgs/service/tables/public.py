@@ -6,11 +6,13 @@ brand turns hints on also carries the exact value of every open decision
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 from rgs.codec import encode_event, event_kind, to_jsonable
 from rgs.engine import Action, CardDealt, Event, Round
 from rgs.service import advice
+from rgs.service.model import Hint
 from rgs.service.tables import fairness
 from rgs.service.tables.model import TableState
 
@@ -99,3 +101,18 @@ def without_hints(snapshot_json: str) -> str:
     if not found:
         return snapshot_json
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def hints_of(round_json: dict[str, Any]) -> tuple[Hint, ...]:
+    """The decision values a snapshot's round carries (none without hints): what a client
+    reads back into :class:`~rgs.service.model.Hint` to show them as a solo round's."""
+    out = []
+    for box in round_json.get("boxes", []):
+        lists = [(0, box.get("insurance_allowed", []))]
+        lists += [(h["index"], h.get("allowed", [])) for h in box.get("hands", [])]
+        for index, allowed in lists:
+            out += [Hint(seat=box["seat"], hand=index, action=Action(a["action"]),
+                         expected_value=Fraction(a["expected_value"]), best=bool(a.get("best")),
+                         fair_value=int(a.get("fair_value", 0)))
+                    for a in allowed if "expected_value" in a]
+    return tuple(out)
