@@ -280,9 +280,11 @@ class TableCore:
                            clock_epoch: int | None = None, hints: bool = False) -> TableAnswer:
         seq = t.last_seq + len(step.events)
         rnd = None
-        if step.round is not None and step.state.phase in (TablePhase.INSURANCE,
-                                                           TablePhase.PLAYING):
-            rnd = self._restore(cfg, step.round, step.state.forced)
+        if step.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
+            # The round as the step leaves it; a step that does not move it (an insurance
+            # decision, a seat taken meanwhile) shows the recorded one.
+            rnd = (self._restore(cfg, step.round, step.state.forced) if step.round is not None
+                   else await self._round(cfg, step.state))
         answer = TableAnswer(seq=seq, balance=None,
                              snapshot=public.snapshot(cfg.id, seq, step.state, rnd,
                                                       hints=hints))
