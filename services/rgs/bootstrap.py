@@ -43,6 +43,7 @@ from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
 from rgs.service.reconciler import Reconciler
 from rgs.service.tables.clock import TableClock
+from rgs.service.tables.model import TableConfig
 from rgs.service.tables.service import TableService
 from rgs.variants import VARIANTS
 from rgs.variants.options import effective_rules
@@ -80,11 +81,15 @@ class CertifiedCards:
         return pick
 
 
-def warm_hints(brands: Iterable[Brand]) -> None:
-    """Build the analysis tables the brands with hints on need, on a background thread (a few
-    seconds of CPU at start), so that no Act waits for one."""
+def warm_hints(brands: Iterable[Brand], tables: Iterable[TableConfig] = ()) -> None:
+    """Build the analysis tables the brands with hints on need (their variants and the shared
+    tables they offer), on a background thread (a few seconds of CPU at start), so that no Act
+    waits for one."""
+    brands = list(brands)
     rules = {effective_rules(VARIANTS[v], b.variant_options(v))
              for b in brands if b.hints for v in b.variants}
+    showing = {b.id for b in brands if b.hints}
+    rules |= {VARIANTS[t.variant] for t in tables if showing & set(t.brands)}
     def work() -> None:
         for r in rules:
             hints.warm(r)
@@ -234,7 +239,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             reseed_interval=settings.rng_reseed_interval,
             prediction_resistance=settings.rng_prediction_resistance), health=health))
     rng = cards.rng if isinstance(cards, CertifiedCards) else None
-    warm_hints(brands.values())
+    warm_hints(brands.values(), platform.tables.values())
     game = GameService(journal=journal, wallet=wallet, cards=cards,
                        brands=brands, clock=clock, test_mode=settings.test_mode)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,

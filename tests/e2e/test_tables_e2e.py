@@ -42,6 +42,8 @@ OTHER = (("authorization", "Bearer rgs-other-operator-key"),)
 WALLET_AUTH = {"dev-operator": (("authorization", "Bearer sandbox-wallet-dev-key"),),
                "other-operator": (("authorization", "Bearer sandbox-wallet-other-key"),)}
 BRAND = {"dev-operator": "demo-casino", "other-operator": "other-casino"}
+#: The sandbox's brand with hints on (dev-operator's).
+HINTS = "demo-casino-hints"
 START = 1_000_000
 #: seat 1: 6 5 (doubles onto T); seat 3: T 9; dealer 9, hole 7, then draws T.
 CARDS = ["6S", "TH", "9D", "5H", "9C", "7S", "TD", "TC"]
@@ -105,6 +107,7 @@ async def te2e(database_templates: DatabaseTemplates, tmp_path_factory: Any
                ) -> AsyncIterator[Tables]:
     async with tables_stack(database_templates, Path(tmp_path_factory.mktemp("tables")), [
             _table("vip-e2e"), _table("vip-insurance"), _table("vip-resume"),
+            {**_table("vip-hints", decision_s=30.0), "brands": [HINTS, "other-casino"]},
             {"id": "electronic-e2e", "variant": "electronic-h17", "seats": 5, "currency": "EUR",
              "brands": ["demo-casino"], "betting_s": 1.5, "decision_s": 1.5}]) as t:
         yield t
@@ -123,7 +126,7 @@ class Player:
         return int(got.player.balance)
 
 
-async def _player(t: Tables, operator: str) -> Player:
+async def _player(t: Tables, operator: str, brand: str = "") -> Player:
     pid = f"tp-{next(_ids)}"
     await t.controls[operator].CreatePlayer(sandbox_pb2.CreatePlayerRequest(
         player=sandbox_pb2.Player(player_id=pid, currency="EUR", balance=START)),
@@ -131,7 +134,8 @@ async def _player(t: Tables, operator: str) -> Player:
     key = DEV if operator == "dev-operator" else OTHER
     live = next(i for i, r in enumerate(t.stack.replicas) if r.proc.poll() is None)
     s = await t.operators[live].CreateSession(op.CreateSessionRequest(
-        request_id=f"s-{pid}", brand_id=BRAND[operator], player_id=pid, currency="EUR"),
+        request_id=f"s-{pid}", brand_id=brand or BRAND[operator], player_id=pid,
+        currency="EUR"),
         metadata=key)
     return Player(operator=operator, pid=pid,
                   md=(("authorization", f"Bearer {s.session_token}"),))
@@ -374,13 +378,14 @@ async def test_an_operator_lists_the_tables_its_brands_offer_and_no_others(
         "vip-e2e": ("vip-platinum", 7, ["demo-casino"]),
         "vip-insurance": ("vip-platinum", 7, ["demo-casino"]),
         "vip-resume": ("vip-platinum", 7, ["demo-casino"]),
+        "vip-hints": ("vip-platinum", 7, [HINTS]),
         "electronic-e2e": ("electronic-h17", 5, ["demo-casino"])}
     assert (dev.tables[0].main_min, dev.tables[0].main_max) == (1000, 500000)
     other = await stub.ListOperatorTables(tb.ListOperatorTablesRequest(), metadata=OTHER)
     # The electronic table is demo-casino's alone; the other operator never sees it.
     assert {x.table_id: list(x.brand_ids) for x in other.tables} == {
         "vip-e2e": ["other-casino"], "vip-insurance": ["other-casino"],
-        "vip-resume": ["other-casino"]}
+        "vip-resume": ["other-casino"], "vip-hints": ["other-casino"]}
     one = await stub.ListOperatorTables(tb.ListOperatorTablesRequest(brand_id="other-casino"),
                                         metadata=OTHER)
     assert one == other
@@ -394,3 +399,100 @@ async def test_an_operator_lists_the_tables_its_brands_offer_and_no_others(
         await stub.ListOperatorTables(tb.ListOperatorTablesRequest(), metadata=player.md)
     assert err.value.code() is grpc.StatusCode.UNAUTHENTICATED
     assert error_reason(err.value) == "INVALID_API_KEY"
+
+
+def _valued(snap: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """(seat, allowed action) of every open decision of a snapshot's round: each box's
+    insurance, the hand to act."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    for box in snap["round"]["boxes"]:
+        out += [(box["seat"], a) for a in box["insurance_allowed"]]
+        if snap["round"]["to_act"] and snap["round"]["to_act"][0] == box["seat"]:
+            out += [(box["seat"], a) for a in box["hands"][snap["round"]["to_act"][1]]["allowed"]]
+    return out
+
+
+async def _both(t: Tables, h: Player, n: Player, tid: str, phase: str
+                ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The table's snapshot as the hints player and the other player see it at one moment
+    (the same event number), once it is in ``phase``."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        mine = json.loads(await _snapshot(t.tables[0], h.md, tid))
+        theirs = json.loads(await _snapshot(t.tables[2], n.md, tid))
+        if mine["phase"] == theirs["phase"] == phase and mine["seq"] == theirs["seq"]:
+            return mine, theirs
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the table never showed both players {phase}")
+
+
+def _one_best_each(snap: dict[str, Any], seats: set[int]) -> None:
+    valued = _valued(snap)
+    assert valued and {s for s, _ in valued} == seats
+    assert all(isinstance(a.get("expected_value"), float) for _, a in valued)
+    for seat in seats:
+        decisions: dict[bool, list[bool]] = {}
+        for s, a in valued:
+            if s == seat:
+                decisions.setdefault(a["action"] in ("insure", "decline_insurance"),
+                                     []).append(a["best"])
+        assert all(sum(bests) == 1 for bests in decisions.values()), decisions
+
+
+def _no_values(snap: dict[str, Any]) -> None:
+    text = json.dumps(snap)
+    assert all(k not in text for k in ("expected_value", '"best"', "fair_value"))
+
+
+async def test_a_hints_brands_player_sees_every_decisions_value_and_the_other_brands_none(
+        te2e: Tables) -> None:
+    """One table, two brands: H (demo-casino-hints, dev-operator) on seat 1, N (other-casino,
+    other-operator) on seat 3. The dealer shows an ace: H's snapshot values both boxes'
+    insurance, N's (same moment) none; both decline. H's 9 2 against the ace: H's snapshot and
+    command answers value every legal action with one best (Cash Out with its fair value), N's
+    never. Both stand; the dealer's A 5 T 8 busts: each wins their 1000."""
+    t = te2e
+    tid = "vip-hints"
+    h, n = await _player(t, "dev-operator", HINTS), await _player(t, "other-operator")
+    for p, seat in ((h, 1), (n, 3)):
+        await t.tables[seat % 3].TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid,
+                                                             seat=seat), metadata=p.md)
+        await t.tables[0].PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+            tb.Bet(seat=seat, stake=1000)]), metadata=p.md)
+    # seat 1: 9 2; seat 3: T 7; dealer A, hole 5, draws T 8.
+    await t.tables[0].DealNow(tb.DealNowRequest(
+        request_id="d", table_id=tid, forced_cards=["9S", "TH", "AD", "2C", "7S", "5D", "TC",
+                                                    "8H"]), metadata=h.md)
+    await t.tables[1].DealNow(tb.DealNowRequest(request_id="d", table_id=tid), metadata=n.md)
+    mine, theirs = await _both(t, h, n, tid, "insurance")
+    _one_best_each(mine, {1, 3})
+    _no_values(theirs)
+    rid = mine["round_id"]
+    declined = await t.tables[1].DecideInsurance(tb.DecideInsuranceRequest(
+        request_id="i", table_id=tid, round_id=rid, seat=3, take=False), metadata=n.md)
+    _no_values(json.loads(declined.result.snapshot.state_json))
+    declined = await t.tables[2].DecideInsurance(tb.DecideInsuranceRequest(
+        request_id="i", table_id=tid, round_id=rid, seat=1, take=False), metadata=h.md)
+    # The answer shows the round as the command left it (insurance closes on the clock).
+    _one_best_each(json.loads(declined.result.snapshot.state_json), {1, 3})
+    mine, theirs = await _both(t, h, n, tid, "playing")
+    assert mine["round"]["to_act"] == [1, 0]
+    _one_best_each(mine, {1})
+    _no_values(theirs)
+    actions = {a["action"]: a for _, a in _valued(mine)}
+    assert {"hit", "stand", "double", "cash_out"} <= actions.keys()
+    assert actions["cash_out"]["fair_value"] > 0
+    # Apart from the values, both players see the same table.
+    for _, a in _valued(mine):
+        for k in ("expected_value", "best", "fair_value"):
+            a.pop(k, None)
+    assert mine == theirs
+    acted = await t.tables[0].Act(tb.ActRequest(request_id="x", table_id=tid, round_id=rid,
+                                                seat=1, hand=0, action="stand"), metadata=h.md)
+    # Seat 3's decision is open now: H's answer values it (the values are the same for every
+    # viewer; only the brand decides whether they are shown).
+    _one_best_each(json.loads(acted.result.snapshot.state_json), {3})
+    acted = await t.tables[1].Act(tb.ActRequest(request_id="x", table_id=tid, round_id=rid,
+                                                seat=3, hand=0, action="stand"), metadata=n.md)
+    _no_values(json.loads(acted.result.snapshot.state_json))
+    assert await _balances(t, h, n) == (START + 1000, START + 1000)

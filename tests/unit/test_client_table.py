@@ -15,7 +15,11 @@ import pytest
 
 from rgs.client import render
 from rgs.client.table import TablePlayer
+from rgs.engine import Action, BoxBet, Round, SequenceSource
 from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.service.tables import public
+from rgs.service.tables.model import Seat, TablePhase, TableState, Who
+from rgs.variants import VARIANTS
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -185,3 +189,34 @@ async def test_the_loop_draws_the_table_reads_keys_and_leaves_on_q() -> None:
     assert text.count("Commands:") == 2  # the help, then again for "?"
     assert "  Seat 1: ann  hot 2  bet 10.00 EUR + PP 1.00 EUR  [Deal Now]" in text
     assert out[-1] == "bye"
+
+
+def _playing(hints: bool) -> dict[str, Any]:
+    """A table whose round waits for bob (seat 3: 9 2 against a 6); the snapshot as the server
+    makes it for a player whose brand shows hints, or for one whose brand does not."""
+    rnd = Round.deal(VARIANTS["vip-platinum"], SequenceSource(["9S", "6D", "2C", "KD"]),
+                     [BoxBet(seat=3, stake=1000, player="op/bob")])
+    bob = Who(player_key="op/bob", operator_id="op", brand_id="b", player_id="bob",
+              session_id="s")
+    state = TableState(phase=TablePhase.PLAYING, round_id="r1", round_no=4,
+                       seats=(Seat(seat=3, who=bob),))
+    return dict(json.loads(public.snapshot("vip-1", 9, state, rnd, hints=hints)))
+
+
+def test_the_decision_shows_each_choices_value_and_the_best_when_the_brand_shows_them() -> None:
+    out: list[str] = []
+    player = _player(_Stub(), out)
+    player.state = _playing(hints=True)
+    player.draw()
+    player.draw()
+    turn = [x for x in out if x.startswith("Your turn")]
+    values = {h.action: h for h in public.hints_of(player.state["round"])}
+    assert len(turn) == 2 and f"[d] double (10.00 EUR) EV " \
+        f"{float(values[Action.DOUBLE].expected_value):+.3f} ★" in turn[0]
+    assert f"[s] stand EV {float(values[Action.STAND].expected_value):+.3f}  " in turn[0]
+    assert "\n".join(out).count("EV: what a decision returns") == 1  # said once
+    out.clear()
+    player.state = _playing(hints=False)
+    player.draw()
+    turn = [x for x in out if x.startswith("Your turn")]
+    assert len(turn) == 1 and "[d] double (10.00 EUR)" in turn[0] and "EV" not in turn[0]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import re
 from pathlib import Path
 
 import grpc
@@ -143,3 +144,61 @@ async def test_a_table_round_verifies_in_the_page_against_the_commitment_shown_b
         assert await web.wallet_balance(a) == START - 1000 + share.paid
     finally:
         await page.close()
+
+
+async def test_a_hints_brands_page_shows_each_decisions_value_and_the_other_brands_none(
+        web: Web, browser: Browser, artifacts: Path) -> None:  # noqa: F811
+    """demo-casino-hints' player (seat 1: 9 2 against a 6) sees every decision with its EV and
+    Double starred as the best decision; other-casino's (seat 3: T 7) at the same table sees
+    plain buttons. A doubles onto 21, B stands, the dealer's 6 K 9 busts."""
+    a = await web.new_player()
+    b = await web.new_player(operator="other-operator")
+    cards = ("9S", "TH", "6D", "2C", "7S", "KD", "TC", "9H")
+    table = "vip-browser-hints"
+    page_a = await join(browser, web, await web.session_token(a, brand="demo-casino-hints"), 1,
+                        cards, table=table)
+    page_b = await join(browser, web, await web.session_token(b, brand="other-casino"), 3,
+                        table=table)
+    try:
+        for page in (page_a, page_b):
+            await page.fill("#table-stake", "10.00")
+            await page.get_by_role("button", name="Place bet", exact=True).click()
+        await expect(page_a.locator('[data-seat="3"]')).to_contain_text(f"Bet {major(1000)}")
+        for page in (page_a, page_b):
+            await page.get_by_role("button", name="Deal Now").click()
+        ev = r"EV [+-]\d\.\d{3}"
+        best = page_a.get_by_role("button", name=re.compile(
+            rf"^Double \({re.escape(major(1000))}\) · {ev}, the best decision$"))
+        await expect(best).to_have_text(re.compile(rf"^★ Double .* · {ev}$"))
+        await expect(page_a.get_by_role("button", name=re.compile(rf"^Stand · {ev}$"))
+                     ).to_be_visible()
+        await expect(page_a.get_by_role("button", name=re.compile(rf"^Hit · {ev}$"))
+                     ).to_be_visible()
+        actions = page_a.locator("#table-actions button[data-action]")
+        assert await actions.count() >= 3
+        assert await page_a.locator("#table-actions button[data-ev]").count() == \
+            await actions.count()
+        assert await page_a.locator("#table-actions button.best").count() == 1
+        await page_a.screenshot(path=str(artifacts / "table-hints-a.png"), full_page=True)
+        await best.click()
+        stand = page_b.get_by_role("button", name="Stand", exact=True)
+        await expect(stand).to_be_visible(timeout=10_000)
+        assert await page_b.locator("#table-actions button[data-action]").count() >= 2
+        assert await page_b.locator("#table-actions [data-ev], #table-actions .best").count() \
+            == 0
+        assert "EV" not in await page_b.locator("#table-actions").inner_text()
+        await stand.click()
+        for page in (page_a, page_b):
+            await expect(page.locator("#table-events")).to_contain_text("round finished",
+                                                                        timeout=20_000)
+        # A: 2000 (doubled) paid 4000; B: 1000 paid 2000.
+        for _ in range(50):
+            if (await web.wallet_balance(a), await web.wallet_balance(b, "other-operator")) == (
+                    START + 2000, START + 1000):
+                break
+            await asyncio.sleep(0.2)
+        assert await web.wallet_balance(a) == START + 2000
+        assert await web.wallet_balance(b, "other-operator") == START + 1000
+    finally:
+        await page_a.close()
+        await page_b.close()

@@ -41,7 +41,10 @@ WEB_TABLES = [
     {"id": table_id, "variant": "vip-platinum", "seats": 7, "currency": "EUR",
      "limits": {"main_min": 1000, "main_max": 500000, "side_min": 100, "side_max": 50000},
      "brands": ["demo-casino", "other-casino"], "betting_s": 30, "decision_s": 30}
-    for table_id in ("vip-edge", "vip-edge-errors", "vip-browser", "vip-browser-fair")]
+    for table_id in ("vip-edge", "vip-edge-errors", "vip-browser", "vip-browser-fair",
+                     "vip-browser-hints")]
+#: The table where a player of the sandbox's hints brand sits with one of a brand without.
+WEB_TABLES[-1]["brands"] = ["demo-casino-hints", "other-casino"]
 _ids = itertools.count()
 
 

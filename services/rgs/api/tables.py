@@ -22,6 +22,7 @@ from rgs.engine import Action
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.service.backoffice import BackOffice
 from rgs.service.errors import InvalidRequest
+from rgs.service.model import Session
 from rgs.service.play import GameService
 from rgs.service.tables.model import (
     BehindInsurance,
@@ -98,6 +99,10 @@ class TableCalls:
         self._game = game
         self._office = office
 
+    def _hints(self, session: Session) -> bool:
+        """Whether the session's brand shows decision values (its snapshots carry them)."""
+        return self._game.brand(session).hints
+
     async def ListTables(self, caller: Caller, request: tb.ListTablesRequest
                          ) -> tb.ListTablesResponse:
         """The tables the session's brand offers."""
@@ -120,14 +125,16 @@ class TableCalls:
         """Sit at a free seat."""
         session = await player_session(self._game, caller, request)
         return tb.TakeSeatResponse(result=_answer(await self._tables.take_seat(
-            session, request.table_id, request.request_id, request.seat)))
+            session, request.table_id, request.request_id, request.seat,
+            hints=self._hints(session))))
 
     async def LeaveSeat(self, caller: Caller, request: tb.LeaveSeatRequest
                         ) -> tb.LeaveSeatResponse:
         """Free the player's seat."""
         session = await player_session(self._game, caller, request, allow_expired=True)
         return tb.LeaveSeatResponse(result=_answer(await self._tables.leave_seat(
-            session, request.table_id, request.request_id, request.seat)))
+            session, request.table_id, request.request_id, request.seat,
+            hints=self._hints(session))))
 
     async def PlaceBets(self, caller: Caller, request: tb.PlaceBetsRequest
                         ) -> tb.PlaceBetsResponse:
@@ -135,13 +142,14 @@ class TableCalls:
         session = await player_session(self._game, caller, request)
         return tb.PlaceBetsResponse(result=_answer(await self._tables.place_bets(
             session, request.table_id, request.request_id, [_bet(b) for b in request.bets],
-            client_seed=request.client_seed)))
+            client_seed=request.client_seed, hints=self._hints(session))))
 
     async def DealNow(self, caller: Caller, request: tb.DealNowRequest) -> tb.DealNowResponse:
         """The player is ready."""
         session = await player_session(self._game, caller, request)
         return tb.DealNowResponse(result=_answer(await self._tables.deal_now(
-            session, request.table_id, request.request_id, tuple(request.forced_cards))))
+            session, request.table_id, request.request_id, tuple(request.forced_cards),
+            hints=self._hints(session))))
 
     async def Act(self, caller: Caller, request: tb.ActRequest) -> tb.ActResponse:
         """A seated player's decision."""
@@ -149,7 +157,7 @@ class TableCalls:
         return tb.ActResponse(result=_answer(await self._tables.act(
             session, request.table_id, request.request_id,
             TableAct(round_id=request.round_id, seat=request.seat, hand=request.hand,
-                     action=_action(request.action)))))
+                     action=_action(request.action)), hints=self._hints(session))))
 
     async def DecideInsurance(self, caller: Caller, request: tb.DecideInsuranceRequest
                               ) -> tb.DecideInsuranceResponse:
@@ -157,7 +165,8 @@ class TableCalls:
         session = await player_session(self._game, caller, request, allow_expired=True)
         return tb.DecideInsuranceResponse(result=_answer(await self._tables.decide_insurance(
             session, request.table_id, request.request_id, round_id=request.round_id,
-            seat=request.seat, take=request.take, behind=request.behind)))
+            seat=request.seat, take=request.take, behind=request.behind,
+            hints=self._hints(session))))
 
     async def GetTableRound(self, caller: Caller, request: tb.GetTableRoundRequest
                             ) -> tb.GetTableRoundResponse:
@@ -176,10 +185,12 @@ class TableCalls:
     async def WatchTable(self, caller: Caller, request: tb.WatchTableRequest
                          ) -> AsyncIterator[tb.WatchTableResponse]:
         """The stream: pulled by the transport's flow control, so a slow watcher reads the
-        journal at its own pace and holds no queue on the server."""
-        await player_session(self._game, caller, request)
+        journal at its own pace and holds no queue on the server. Its snapshot carries decision
+        values when the session's brand shows them; its events never do."""
+        session = await player_session(self._game, caller, request)
         from_seq = request.from_seq if request.HasField("from_seq") else None
-        async for item in self._tables.watch(request.table_id, from_seq):
+        async for item in self._tables.watch(request.table_id, from_seq,
+                                             hints=self._hints(session)):
             if isinstance(item, TableEvent):
                 yield tb.WatchTableResponse(event=tb.TableEvent(
                     seq=item.seq, kind=item.kind, payload_json=item.payload))

@@ -27,6 +27,7 @@ from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc as tb_grpc
 from rgs.service.model import PlayResult
+from rgs.service.tables import public
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -49,13 +50,15 @@ _SIDES = {"pp": "perfect_pairs", "21+3": "twenty_one_plus_three", "20+": "twenty
 
 
 def round_view(state: dict[str, Any], currency: str) -> bj.RoundView | None:
-    """The round of a table snapshot as the solo client's round view (for render)."""
+    """The round of a table snapshot as the solo client's round view (for render), with the
+    decision values the snapshot carries when the player's brand shows them."""
     raw = state.get("round")
     if not raw:
         return None
     view = from_jsonable(RoundView, raw)
     return round_view_to_proto(PlayResult(round_id=str(state.get("round_id", "")), view=view,
-                                          balance=0, currency=currency))
+                                          balance=0, currency=currency,
+                                          hints=public.hints_of(raw)))
 
 
 @dataclass(slots=True)
@@ -76,6 +79,8 @@ class TablePlayer:
     last_seq: int | None = None
     #: Seconds between reconnect attempts of the watcher.
     retry_s: float = 0.5
+    #: The meaning of the hints' EV figures was said (once per table).
+    hints_explained: bool = False
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _synced: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -213,6 +218,9 @@ class TablePlayer:
                 else f"seat {seat} hand {hand + 1}"
             parts.append(f"Your turn ({label}): "
                          f"{render.choices(allowed, self._cur, ascii_only=self.ascii_only)}")
+            if not self.hints_explained and any(a.HasField("expected_value") for a in allowed):
+                self.hints_explained = True
+                parts.append(render.hints_legend(self.ascii_only))
         if self.state.get("phase") == "insurance":
             for b in self.state.get("behind", []):
                 if b["player_id"] == self.player_id and b.get("insurance") == "ask":

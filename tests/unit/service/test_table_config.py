@@ -16,7 +16,7 @@ def test_the_sandbox_opens_one_vip_table_for_both_operators_and_one_electronic_t
     tables = load_platform(DEFAULT_PLATFORM_FILE).tables
     vip, electronic = tables["vip-1"], tables["electronic-1"]
     assert (vip.variant, vip.seats, vip.currency, vip.brands) == (
-        "vip-platinum", 7, "EUR", ("demo-casino", "other-casino"))
+        "vip-platinum", 7, "EUR", ("demo-casino", "demo-casino-hints", "other-casino"))
     assert (vip.limits.main_min, vip.limits.side_min) == (1000, 100)
     assert (electronic.variant, electronic.seats) == ("electronic-h17", 5)
 

@@ -26,6 +26,7 @@ import {
 } from "@rgs/client";
 import { describeError } from "./errors.js";
 import { cardElement, hiddenCard } from "./cards.js";
+import { labelDecision } from "./hints.js";
 import { formatMoney, parseMoney } from "./money.js";
 import { startTables } from "./tables.js";
 import {
@@ -281,17 +282,7 @@ function actionButton(a: AllowedAction, seat: number, hand: number): HTMLButtonE
   if (a.offer > 0n) label += ` (receive ${money(a.offer)}${a.fairValue > 0n ? `, fair value ${money(a.fairValue)}` : ""})`;
   else if (a.cost > 0n) label += ` (+${money(a.cost)})`;
   // Brands with hints on: the decision's exact expected value in main bets; the best marked.
-  if (a.expectedValue !== undefined) {
-    label += ` · EV ${a.expectedValue >= 0 ? "+" : ""}${a.expectedValue.toFixed(3)}`;
-    b.dataset.ev = a.expectedValue.toFixed(6);
-  }
-  if (a.best) {
-    label = `★ ${label}`;
-    b.classList.add("best");
-    b.dataset.best = "true";
-  }
-  b.textContent = label;
-  if (a.best) b.setAttribute("aria-label", `${label.slice(2)}, the best decision`);
+  labelDecision(b, label, a.expectedValue, a.best);
   b.dataset.action = Action[a.action];
   if (a.warning) b.title = a.warning;
   b.addEventListener("click", () => {

@@ -14,6 +14,7 @@ import {
   type TableFairness,
 } from "@rgs/client";
 import { cardElement, hiddenCard } from "./cards.js";
+import { labelDecision } from "./hints.js";
 import { formatMoney, parseMoney } from "./money.js";
 
 interface Hooks {
@@ -347,15 +348,17 @@ class TableView {
         const take = a.action === "insure";
         buttons.push(this.button(take ? `Take insurance (${this.money(a.cost)})` : "No insurance",
           () => this.client.decideInsurance({ requestId: newRequestId(), tableId: this.tableId,
-            roundId: snap.round_id, seat: mine, take })));
+            roundId: snap.round_id, seat: mine, take }), a));
       }
       if (round.to_act && round.to_act[0] === mine) {
         const hand = box?.hands.find((h: Json) => h.index === round.to_act[1]);
         for (const a of hand?.allowed ?? []) {
-          const cost = a.cost > 0 ? ` (${this.money(a.cost)})` : a.offer > 0 ? ` (${this.money(a.offer)})` : "";
+          const fair = a.fair_value > 0 ? `, fair value ${this.money(a.fair_value)}` : "";
+          const cost = a.cost > 0 ? ` (${this.money(a.cost)})`
+            : a.offer > 0 ? ` (${this.money(a.offer)}${fair})` : "";
           buttons.push(this.button(`${ACTION_WORDS[a.action] ?? a.action}${cost}`,
             () => this.client.act({ requestId: newRequestId(), tableId: this.tableId,
-              roundId: snap.round_id, seat: mine, hand: round.to_act[1], action: a.action })));
+              roundId: snap.round_id, seat: mine, hand: round.to_act[1], action: a.action }), a));
         }
       }
     }
@@ -375,10 +378,13 @@ class TableView {
     acts.replaceChildren(...buttons);
   }
 
-  private button(label: string, call: () => Promise<unknown>): HTMLButtonElement {
+  /** A command button; ``decision`` (an allowed action of the snapshot's round) adds its value
+   * and best mark when the player's brand shows hints (the snapshot then carries them). */
+  private button(label: string, call: () => Promise<unknown>, decision?: Json): HTMLButtonElement {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = label;
+    labelDecision(b, label, decision?.expected_value, decision?.best === true);
+    if (decision) b.dataset.action = decision.action;
     b.addEventListener("click", () => void this.command(call));
     return b;
   }

@@ -184,21 +184,23 @@ class TableCore:
         except EngineError as exc:
             raise translate_engine(exc) from exc
 
-    async def snapshot(self, table_id: str) -> tuple[int, str]:
-        """(newest event number, the table's public snapshot)."""
+    async def snapshot(self, table_id: str, *, hints: bool = False) -> tuple[int, str]:
+        """(newest event number, the table's public snapshot; with ``hints``, for a player
+        whose brand shows decision values, with them)."""
         cfg = self.config(table_id)
         t = await self._load(table_id)
         return t.last_seq, public.snapshot(table_id, t.last_seq, t.state,
-                                           await self._round(cfg, t.state))
+                                           await self._round(cfg, t.state), hints=hints)
 
-    async def watch(self, table_id: str, from_seq: int | None, *,
+    async def watch(self, table_id: str, from_seq: int | None, *, hints: bool = False,
                     poll_s: float = 1.0) -> AsyncIterator[TableEvent | tuple[int, str]]:
         """Everything that happens at a table: with ``from_seq`` the events numbered above it
-        (each exactly once, in order), else a snapshot ``(seq, json)`` and then the events
-        above it. Events are read from the journal; the wake-up only says when to look."""
+        (each exactly once, in order), else a snapshot ``(seq, json)`` (``hints`` as for
+        :meth:`snapshot`) and then the events above it. Events carry no decision values. They
+        are read from the journal; the wake-up only says when to look."""
         self.config(table_id)
         if from_seq is None:
-            seq, snap = await self.snapshot(table_id)
+            seq, snap = await self.snapshot(table_id, hints=hints)
             yield seq, snap
         else:
             seq = from_seq
@@ -222,61 +224,70 @@ class TableCore:
     # ------------------------------------------------------------------ commands
 
     async def _answered(self, table_id: str, player_key: str, request_id: str, method: str,
-                        fingerprint: str) -> TableAnswer | None:
-        """The stored answer of a request already committed (None when there is none)."""
+                        fingerprint: str, *, hints: bool = False) -> TableAnswer | None:
+        """The stored answer of a request already committed (None when there is none); its
+        snapshot without decision values unless ``hints`` (the player may retry from a session
+        of another brand of their operator)."""
         rec = await self._tables.find_request(table_id, player_key, request_id)
         if rec is None:
             return None
         if rec.method != method or rec.request_hash != fingerprint:
             raise RequestConflict("request_id was already used for a different request",
                                   reason="REQUEST_ID_REUSED")
-        return decode_value(TableAnswer, rec.response)
+        answer = decode_value(TableAnswer, rec.response)
+        if hints:
+            return answer
+        return replace(answer, snapshot=public.without_hints(answer.snapshot))
 
     async def _command(self, session: Session, table_id: str, *, request_id: str,
                        method: str, cmd: object, build: Callable[[TableConfig, StoredTable,
                                                      Callable[[Sequence[str]],
                                                               Awaitable[None]] | None],
-                                                    Awaitable[tuple[_Step, Sequence[str]]]]
-                       ) -> TableAnswer:
+                                                    Awaitable[tuple[_Step, Sequence[str]]]],
+                       hints: bool = False) -> TableAnswer:
         """Run a player's command: replay its stored answer, or build the transition (under
         the journals of the players whose money it moves) and commit it, re-reading the table
-        when it moved on meanwhile."""
+        when it moved on meanwhile. The answer's snapshot has decision values with ``hints``
+        (the player's brand shows them)."""
         check_request_id(request_id)
         cfg = self.config(table_id)
         self._admit(session, cfg)
         fingerprint = request_hash(method, cmd)
         for _ in range(_RETRIES):
             answered = await self._answered(table_id, session.player_key, request_id,
-                                            method, fingerprint)
+                                            method, fingerprint, hints=hints)
             if answered is not None:
                 return answered
             t = await self._load(table_id)
             try:
                 return await self._attempt(session, cfg, t, request_id=request_id, method=method,
-                                           fingerprint=fingerprint, build=build)
+                                           fingerprint=fingerprint, build=build, hints=hints)
             except TableConflict:
                 continue
         raise Busy("the table is busy; retry", reason="REQUEST_IN_PROGRESS")
 
     async def _attempt(self, session: Session, cfg: TableConfig, t: StoredTable, *,
                        request_id: str, method: str, fingerprint: str,
-                       build: Callable[..., Awaitable[tuple[_Step, Sequence[str]]]]
-                       ) -> TableAnswer:
+                       build: Callable[..., Awaitable[tuple[_Step, Sequence[str]]]],
+                       hints: bool = False) -> TableAnswer:
         step, _ = await build(cfg, t, None)
         return await self._commit_step(session, cfg, t, step, {}, request_id=request_id,
-                                       method=method, fingerprint=fingerprint)
+                                       method=method, fingerprint=fingerprint, hints=hints)
 
     async def _commit_step(self, session: Session, cfg: TableConfig, t: StoredTable,
                            step: _Step, held: Mapping[str, HeldPlayer], *, request_id: str,
                            method: str, fingerprint: str,
-                           clock_epoch: int | None = None) -> TableAnswer:
+                           clock_epoch: int | None = None, hints: bool = False) -> TableAnswer:
         seq = t.last_seq + len(step.events)
         rnd = None
-        if step.round is not None and step.state.phase in (TablePhase.INSURANCE,
-                                                           TablePhase.PLAYING):
-            rnd = self._restore(cfg, step.round, step.state.forced)
+        if step.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
+            # The round as the step leaves it; a step that does not move it (an insurance
+            # decision, a seat taken meanwhile) shows the recorded one.
+            rnd = (self._restore(cfg, step.round, step.state.forced) if step.round is not None
+                   else await self._round(cfg, step.state))
         answer = TableAnswer(seq=seq, balance=None,
-                             snapshot=public.snapshot(cfg.id, seq, step.state, rnd))
+                             snapshot=public.snapshot(cfg.id, seq, step.state, rnd,
+                                                      hints=hints))
         request = None
         if request_id:
             request = (session.player_key, StoredRequest(

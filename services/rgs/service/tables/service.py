@@ -71,7 +71,7 @@ class TableService(ClockTransitions):
     """Shared tables: commands from players (any replica) and the clock's transitions."""
 
     async def take_seat(self, session: Session, table_id: str, request_id: str,
-                        seat: int) -> TableAnswer:
+                        seat: int, *, hints: bool = False) -> TableAnswer:
         who = _who(session)
 
         async def build(cfg: TableConfig, t: StoredTable, _m: object
@@ -92,10 +92,10 @@ class TableService(ClockTransitions):
                 "seat_taken", seat=seat, player_id=who.player_id)]), ()
 
         return await self._command(session, table_id, request_id=request_id,
-                                   method="take_seat", cmd=(seat,), build=build)
+                                   method="take_seat", cmd=(seat,), build=build, hints=hints)
 
     async def leave_seat(self, session: Session, table_id: str, request_id: str,
-                         seat: int) -> TableAnswer:
+                         seat: int, *, hints: bool = False) -> TableAnswer:
         who = _who(session)
 
         async def build(cfg: TableConfig, t: StoredTable, _m: object
@@ -112,12 +112,14 @@ class TableService(ClockTransitions):
                 "seat_left", seat=seat, player_id=who.player_id)]), ()
 
         return await self._command(session, table_id, request_id=request_id,
-                                   method="leave_seat", cmd=(seat,), build=build)
+                                   method="leave_seat", cmd=(seat,), build=build,
+                                   hints=hints)
 
     # ---- bets
 
     async def place_bets(self, session: Session, table_id: str, request_id: str,
-                         bets: Sequence[BetCommand], client_seed: str = "") -> TableAnswer:
+                         bets: Sequence[BetCommand], client_seed: str = "", *,
+                         hints: bool = False) -> TableAnswer:
         """Bets on the caller's seat and behind others'; ``client_seed`` goes with the bet on
         the caller's own seat (its share of the round's client seed, provably fair rounds)."""
         who = _who(session)
@@ -206,8 +208,7 @@ class TableService(ClockTransitions):
         return await self._money_command(session, table_id, request_id=request_id,
                                          method="place_bets",
                                          cmd=(bets, client_seed) if client_seed else bets,
-                                         build=build,
-                                         funded=funded)
+                                         build=build, funded=funded, hints=hints)
 
     def _check_bet(self, cfg: TableConfig, rules: RuleSet, s: TableState, who: Who,
                    b: BetCommand) -> None:
@@ -260,7 +261,8 @@ class TableService(ClockTransitions):
     async def _money_command(self, session: Session, table_id: str, *, request_id: str,
                              method: str, cmd: object,
                              build: Callable[..., Awaitable[tuple[_Step, Sequence[str]]]],
-                             funded: Callable[..., Awaitable[_Step]]) -> TableAnswer:
+                             funded: Callable[..., Awaitable[_Step]],
+                             hints: bool = False) -> TableAnswer:
         """A command that moves money: checked first without, then again under the journals
         of the players it debits; debits, then one commit that books them."""
         check_request_id(request_id)
@@ -269,7 +271,7 @@ class TableService(ClockTransitions):
         fingerprint = request_hash(method, cmd)
         for _ in range(_RETRIES):
             answered = await self._answered(table_id, session.player_key, request_id,
-                                            method, fingerprint)
+                                            method, fingerprint, hints=hints)
             if answered is not None:
                 return answered
             t = await self._load(table_id)
@@ -294,7 +296,7 @@ class TableService(ClockTransitions):
                     step = await funded(cfg, t, held, step)
                     return await self._commit_step(session, cfg, t, step, held,
                                                    request_id=request_id, method=method,
-                                                   fingerprint=fingerprint)
+                                                   fingerprint=fingerprint, hints=hints)
             except TableConflict:
                 continue
             except JournalBusy as exc:
@@ -303,7 +305,8 @@ class TableService(ClockTransitions):
         raise Busy("the table is busy; retry", reason="REQUEST_IN_PROGRESS")
 
     async def deal_now(self, session: Session, table_id: str, request_id: str,
-                       forced_cards: tuple[str, ...] = ()) -> TableAnswer:
+                       forced_cards: tuple[str, ...] = (), *,
+                       hints: bool = False) -> TableAnswer:
         """The player is ready: once every seated player who bet pressed it, betting closes."""
         who = _who(session)
         if forced_cards and not self._test_mode:
@@ -328,12 +331,13 @@ class TableService(ClockTransitions):
             return _Step(state=state, events=events), ()
 
         return await self._command(session, table_id, request_id=request_id,
-                                   method="deal_now", cmd=forced_cards, build=build)
+                                   method="deal_now", cmd=forced_cards, build=build,
+                                   hints=hints)
 
     # ---- decisions
 
     async def act(self, session: Session, table_id: str, request_id: str,
-                  cmd: TableAct) -> TableAnswer:
+                  cmd: TableAct, *, hints: bool = False) -> TableAnswer:
         who = _who(session)
 
         async def build(cfg: TableConfig, t: StoredTable, _m: object
@@ -388,11 +392,11 @@ class TableService(ClockTransitions):
             return step
 
         return await self._money_command(session, table_id, request_id=request_id, method="act",
-                                         cmd=cmd, build=build, funded=funded)
+                                         cmd=cmd, build=build, funded=funded, hints=hints)
 
     async def decide_insurance(self, session: Session, table_id: str, request_id: str, *,
                                round_id: str, seat: int, take: bool,
-                               behind: bool) -> TableAnswer:
+                               behind: bool, hints: bool = False) -> TableAnswer:
         """A seat player's insurance decision, or a Bet Behind player's live one (preset
         ``ask``), while insurance is open; applied when it closes."""
         who = _who(session)
@@ -457,4 +461,4 @@ class TableService(ClockTransitions):
         return await self._money_command(session, table_id, request_id=request_id,
                                          method="insurance",
                                          cmd=(round_id, seat, take, behind), build=build,
-                                         funded=funded)
+                                         funded=funded, hints=hints)
