@@ -23,6 +23,7 @@ import grpc
 from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
 from rgs.config import ConfigError, RgsSettings
 from rgs.config import platform as load_platform
+from rgs.engine import RuleSet
 from rgs.journal.leases import PlayerHolds, holder_name
 from rgs.journal.postgres import PoolMode, PostgresJournal, PostgresPlayerJournal
 from rgs.journal.tables import PostgresTables
@@ -90,12 +91,24 @@ def warm_hints(brands: Iterable[Brand], tables: Iterable[TableConfig] = ()) -> N
              for b in brands if b.hints for v in b.variants}
     showing = {b.id for b in brands if b.hints}
     rules |= {VARIANTS[t.variant] for t in tables if showing & set(t.brands)}
+    # Once per process for each rule set: the tables are process-wide caches, and an app built
+    # again in the same process (tests build hundreds) must not start another thread building
+    # the same tables beside the first (they piled up, holding gigabytes between them).
+    with _WARM_LOCK:
+        todo = [r for r in rules if r not in _WARMING]
+        _WARMING.update(todo)
+
     def work() -> None:
-        for r in rules:
+        for r in todo:
             hints.warm(r)
 
-    if rules:
+    if todo:
         threading.Thread(target=work, name="rgs-hints-warm", daemon=True).start()
+
+
+_WARM_LOCK = threading.Lock()
+_WARMING: set[RuleSet] = set()
+"""The rule sets whose hint tables this process has started building."""
 
 
 def utc_now() -> datetime:
