@@ -37,6 +37,11 @@ def _stamp(path: Path) -> tuple[int, int, int]:
     return st.st_ino, st.st_mtime_ns, st.st_size
 
 
+def _stamps(files: TlsFiles) -> tuple[tuple[int, int, int], ...]:
+    """What tells that the certificate or the key file changed."""
+    return _stamp(files.cert_file), _stamp(files.key_file)
+
+
 class ReloadingCertificate:
     """Server credentials whose certificate follows its files; ``on_load`` receives every
     certificate chain loaded (the first one and each renewal), e.g. to publish its expiry."""
@@ -58,7 +63,7 @@ class ReloadingCertificate:
         """A new configuration when the files changed since the last load, else None (keep
         serving the current one, also when the new files cannot be read)."""
         try:
-            if self._current_stamps() == self._stamps:
+            if _stamps(self._files) == self._stamps:
                 return None
             config = self._read()
         except OSError as exc:
@@ -67,11 +72,8 @@ class ReloadingCertificate:
         log.info("TLS certificate reloaded from %s", self._files.cert_file)
         return config
 
-    def _current_stamps(self) -> tuple[tuple[int, int, int], ...]:
-        return _stamp(self._files.cert_file), _stamp(self._files.key_file)
-
     def _read(self) -> grpc.ServerCertificateConfiguration:
-        stamps = self._current_stamps()
+        stamps = _stamps(self._files)
         cert = self._files.cert_file.read_bytes()
         key = self._files.key_file.read_bytes()
         self._stamps = stamps
@@ -107,7 +109,7 @@ class ReloadingSslContext:
     def _on_hello(self, conn: ssl.SSLObject | ssl.SSLSocket, server_name: str | None,
                   ctx: ssl.SSLContext) -> None:
         try:
-            if (_stamp(self._files.cert_file), _stamp(self._files.key_file)) != self._stamps:
+            if _stamps(self._files) != self._stamps:
                 self._current = self._read()
                 log.info("TLS certificate of the browser edge reloaded from %s",
                          self._files.cert_file)
@@ -117,7 +119,7 @@ class ReloadingSslContext:
             conn.context = self._current
 
     def _read(self) -> ssl.SSLContext:
-        stamps = (_stamp(self._files.cert_file), _stamp(self._files.key_file))
+        stamps = _stamps(self._files)
         context = self._build()
         self._stamps = stamps
         if self._on_load is not None:
