@@ -128,6 +128,15 @@ class TableCore:
     def _rules(self, cfg: TableConfig) -> RuleSet:
         return VARIANTS[cfg.variant]
 
+    def _admitted(self, session: Session, table_id: str, request_id: str, method: str,
+                  cmd: object) -> tuple[TableConfig, str]:
+        """A player's command checked before anything is read: its request id, the table, the
+        session's brand and currency; the table's configuration and the command's fingerprint."""
+        check_request_id(request_id)
+        cfg = self.config(table_id)
+        self._admit(session, cfg)
+        return cfg, request_hash(method, cmd)
+
     def _admit(self, session: Session, cfg: TableConfig) -> None:
         if session.brand_id not in cfg.brands:
             raise PermissionDenied(f"brand {session.brand_id} does not offer table {cfg.id}",
@@ -249,10 +258,7 @@ class TableCore:
         the journals of the players whose money it moves) and commit it, re-reading the table
         when it moved on meanwhile. The answer's snapshot has decision values with ``hints``
         (the player's brand shows them)."""
-        check_request_id(request_id)
-        cfg = self.config(table_id)
-        self._admit(session, cfg)
-        fingerprint = request_hash(method, cmd)
+        cfg, fingerprint = self._admitted(session, table_id, request_id, method, cmd)
         for _ in range(_RETRIES):
             answered = await self._answered(table_id, session.player_key, request_id,
                                             method, fingerprint, hints=hints)

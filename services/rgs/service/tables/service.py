@@ -27,7 +27,7 @@ from rgs.engine import (
 )
 from rgs.rng.fair import FairInputError, check_client_seed
 from rgs.service import money
-from rgs.service.common import check_request_id, request_hash, translate_engine
+from rgs.service.common import translate_engine
 from rgs.service.errors import (
     Busy,
     InvalidRequest,
@@ -265,10 +265,7 @@ class TableService(ClockTransitions):
                              hints: bool = False) -> TableAnswer:
         """A command that moves money: checked first without, then again under the journals
         of the players it debits; debits, then one commit that books them."""
-        check_request_id(request_id)
-        cfg = self.config(table_id)
-        self._admit(session, cfg)
-        fingerprint = request_hash(method, cmd)
+        cfg, fingerprint = self._admitted(session, table_id, request_id, method, cmd)
         for _ in range(_RETRIES):
             answered = await self._answered(table_id, session.player_key, request_id,
                                             method, fingerprint, hints=hints)
