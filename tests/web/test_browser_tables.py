@@ -72,13 +72,9 @@ async def test_two_players_of_two_operators_play_a_table_round_in_two_pages(
         await page_a.screenshot(path=str(artifacts / "table-vip-browser-a.png"), full_page=True)
         await page_b.screenshot(path=str(artifacts / "table-vip-browser-b.png"), full_page=True)
         # A: 2000 (doubled) paid 4000; B: seat 3 1000 paid 2000, behind 1000 doubled paid 4000.
-        for _ in range(50):
-            if (await web.wallet_balance(a), await web.wallet_balance(b, "other-operator")) == (
-                    START + 2000, START + 3000):
-                break
-            await asyncio.sleep(0.2)
-        assert await web.wallet_balance(a) == START + 2000
-        assert await web.wallet_balance(b, "other-operator") == START + 3000
+        assert await web.balances_when_paid({(a, "dev-operator"): START + 2000,
+                                             (b, "other-operator"): START + 3000}) == {
+            (a, "dev-operator"): START + 2000, (b, "other-operator"): START + 3000}
         await expect(page_a.locator("#balance")).to_have_text(major(START + 2000))
         await expect(page_b.locator("#balance")).to_have_text(major(START + 3000))
         # Forced cards (test mode): the round is marked and never verifies.
@@ -137,11 +133,8 @@ async def test_a_table_round_verifies_in_the_page_against_the_commitment_shown_b
                 metadata=OPERATOR)
         share, = (p for p in recall.players if p.player_id == a)
         assert share.staked == 1000 and share.paid in (0, 1000, 2000, 2500)
-        for _ in range(50):
-            if await web.wallet_balance(a) == START - 1000 + share.paid:
-                break
-            await asyncio.sleep(0.2)
-        assert await web.wallet_balance(a) == START - 1000 + share.paid
+        assert await web.balances_when_paid({(a, "dev-operator"): START - 1000 + share.paid}) \
+            == {(a, "dev-operator"): START - 1000 + share.paid}
     finally:
         await page.close()
 
@@ -192,13 +185,9 @@ async def test_a_hints_brands_page_shows_each_decisions_value_and_the_other_bran
             await expect(page.locator("#table-events")).to_contain_text("round finished",
                                                                         timeout=20_000)
         # A: 2000 (doubled) paid 4000; B: 1000 paid 2000.
-        for _ in range(50):
-            if (await web.wallet_balance(a), await web.wallet_balance(b, "other-operator")) == (
-                    START + 2000, START + 1000):
-                break
-            await asyncio.sleep(0.2)
-        assert await web.wallet_balance(a) == START + 2000
-        assert await web.wallet_balance(b, "other-operator") == START + 1000
+        assert await web.balances_when_paid({(a, "dev-operator"): START + 2000,
+                                             (b, "other-operator"): START + 1000}) == {
+            (a, "dev-operator"): START + 2000, (b, "other-operator"): START + 1000}
     finally:
         await page_a.close()
         await page_b.close()

@@ -4,6 +4,7 @@ and sessions over native gRPC, as an operator and the wallet's owner would."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 from collections.abc import AsyncIterator, Mapping
@@ -73,6 +74,17 @@ class Web:
         resp = await self.controls[operator].GetPlayer(
             sandbox_pb2.GetPlayerRequest(player_id=pid), metadata=WALLET_AUTH[operator])
         return int(resp.player.balance)
+
+    async def balances_when_paid(self, want: dict[tuple[str, str], int],
+                                 timeout: float = 10.0) -> dict[tuple[str, str], int]:
+        """The balances of (player, operator) once they are ``want`` (a table's wins reach the
+        wallets through the outbox just after the round ends), or as they are at ``timeout``."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            got = {(p, o): await self.wallet_balance(p, o) for p, o in want}
+            if got == want or asyncio.get_running_loop().time() > deadline:
+                return got
+            await asyncio.sleep(0.2)
 
     async def session_token(self, pid: str, brand: str = "demo-casino") -> str:
         """A session token from CreateSession (native gRPC, as the operator's server calls)."""
