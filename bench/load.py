@@ -35,6 +35,7 @@ from typing import Any
 import asyncpg
 import grpc
 
+from rgs import eventloop
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
 from rgs.generated.operator.v1 import operator_pb2 as op
@@ -352,7 +353,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1)
     parser.add_argument("--rate", type=float, default=None, help="rounds/s per player")
     parser.add_argument("--tag", default=f"bench-{os.getpid()}")
-    asyncio.run(_client(parser.parse_args()))
+    eventloop.run(_client(parser.parse_args()))
 
 
 if __name__ == "__main__":

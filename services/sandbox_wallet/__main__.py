@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rgs import eventloop
 from rgs.devdb import DevDbError
 from sandbox_wallet.domain import DEMO_PLAYERS
 from sandbox_wallet.errors import ConfigError
@@ -69,8 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        asyncio.run(serve(parse_settings(argv)))
-    except (ConfigError, DevDbError) as exc:
+        eventloop.run(serve(parse_settings(argv)))
+    except (ConfigError, DevDbError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

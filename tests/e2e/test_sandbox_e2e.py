@@ -133,7 +133,8 @@ async def test_sandbox_honours_the_replica_settings_for_metrics_and_logging(
     try:
         await wait_serving(rgs, proc, log)
         text = await _scrape_sampled(metrics)
-        assert "rgs_build_info{" in text
+        assert 'event_loop="uvloop"' in next(  # the sandbox serves on uvloop, installed
+            line for line in text.splitlines() if line.startswith("rgs_build_info{"))
         assert "\nrgs_outbox_pending 0.0\n" in text  # the sampler reads the sandbox's journal
         assert "\nrgs_journal_database_up 1.0\n" in text
         lines = log.read_text().splitlines()

@@ -133,7 +133,9 @@ async def test_workers_share_the_port_and_metrics_add_up_across_them(
         opened = next(float(line.split()[-1]) for line in text.splitlines()
                       if line.startswith('rgs_journal_pool_connections{state="open"}'))
         assert 3 <= opened <= 12
-        assert 'rgs_build_info{version=' in text and "process_cpu_seconds_total" in text
+        build = [line for line in text.splitlines() if line.startswith("rgs_build_info{")]
+        assert build and all('event_loop="uvloop"' in line for line in build), build
+        assert "process_cpu_seconds_total" in text
         rpc_lines = [json.loads(line) for line in log.read_text().splitlines()
                      if line.startswith("{") and METHOD in line]
         served_by = {r["pid"] for r in rpc_lines}

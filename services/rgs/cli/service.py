@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from rgs import devdb
+from rgs import devdb, eventloop
 from rgs.api.calls import Caller, OperatorCalls
 from rgs.bootstrap import (
     DEV_OPERATOR_KEYS,
@@ -178,7 +178,7 @@ def cmd_serve(ns: argparse.Namespace) -> int:
         count = worker_count(settings.workers)
         if ns.worker is None and count > 1:
             return _supervise(ns, settings, count)
-        asyncio.run(_serve(settings, ns.worker))
+        eventloop.run(_serve(settings, ns.worker))
     except (ConfigError, JournalError, devdb.DevDbError, ValueError) as exc:
         print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return 2
@@ -341,7 +341,7 @@ def cmd_sandbox(ns: argparse.Namespace) -> int:
     try:
         settings = _settings(ns, test_mode=True if ns.test_mode else None,
                              web_listen=ns.web_listen or None)
-        asyncio.run(_sandbox(settings, (ns.wallet_listen, ns.other_wallet_listen)))
+        eventloop.run(_sandbox(settings, (ns.wallet_listen, ns.other_wallet_listen)))
     except (ConfigError, JournalError, devdb.DevDbError, ValueError, OSError) as exc:
         print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return 2

@@ -36,6 +36,7 @@ from prometheus_client import (
     start_http_server,
 )
 
+from rgs.eventloop import running_loop_name
 from rgs.rng.entropy import ADAPTIVE_PROPORTION, REPETITION_COUNT, RngHealth
 from rgs.variants import VARIANTS
 
@@ -172,7 +173,8 @@ CERTIFICATE_EXPIRY: Final = Gauge(
     "that operator's wallet, read at start).", ["certificate"],
     multiprocess_mode="livemin")  # the same files in every worker: the soonest a worker has
 BUILD_INFO: Final = Gauge(
-    "rgs_build_info", "Always 1; the labels say which build this replica runs.", ["version"],
+    "rgs_build_info", "Always 1; the labels say which build this replica runs: its version and "
+    "the event loop its processes run on (uvloop, or asyncio's own).", ["version", "event_loop"],
     multiprocess_mode="max")
 
 EXPORTED_NAMES: Final = frozenset({
@@ -323,7 +325,7 @@ def initialise(*, version: str, variants: Iterable[str] = (),
     empty panels ambiguous, so the known label sets start at 0. ``brands`` maps brand id to the
     variants it offers.
     """
-    BUILD_INFO.labels(version=version).set(1)
+    BUILD_INFO.labels(version=version, event_loop=running_loop_name()).set(1)
     publish_variant_math(load_variant_math(), brand_decks)
     for test in (REPETITION_COUNT, ADAPTIVE_PROPORTION):
         RNG_HEALTH_FAILURES.labels(test=test)

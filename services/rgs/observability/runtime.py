@@ -18,6 +18,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from rgs.eventloop import running_loop_name
 from rgs.observability import metrics
 from rgs.observability.dbstats import OpsSampler, OpsSource
 from rgs.observability.metrics import MetricsServer, start_metrics_server
@@ -71,7 +72,7 @@ async def start_observability(*, metrics_listen: str | None, ops_source: OpsSour
     if ops_source is not None:
         sampler = OpsSampler(ops_source, interval_s=sample_interval_s)
         sampler.start()
-    log.info("observability: metrics %s, tracing %s",
+    log.info("observability: metrics %s, tracing %s; event loop %s",
              f"on port {server.port}" if server else "off (or served by the supervisor)",
-             tracing.exporter if tracing.enabled else "off")
+             tracing.exporter if tracing.enabled else "off", running_loop_name())
     return ObservabilityRuntime(tracing=tracing, metrics_server=server, sampler=sampler)
