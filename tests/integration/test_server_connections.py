@@ -15,6 +15,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from rgs import eventloop
 from rgs.bootstrap import build, serve
 from rgs.config import load_settings
 from rgs.journal.memory import InMemoryJournal
@@ -22,13 +23,14 @@ from rgs.observability import metrics
 from rgs.wallet.grpc_wallet import GrpcWallet, GrpcWalletSettings
 from support.tls import make_pki, openssl_available
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+ON_SESSION_LOOP = pytest.mark.asyncio(loop_scope="session")
 
 
 def _wallet() -> GrpcWallet:
     return GrpcWallet(GrpcWalletSettings(target="127.0.0.1:1", api_key="unused-key"))
 
 
+@ON_SESSION_LOOP
 async def test_a_connection_older_than_the_maximum_age_is_sent_to_reconnect() -> None:
     settings = load_settings(listen="127.0.0.1:0", max_connection_age_s=0.5,
                              max_connection_age_grace_s=0.5)
@@ -77,8 +79,21 @@ def _expiry() -> datetime:
 
 
 @pytest.mark.skipif(not openssl_available(), reason="needs the openssl command")
+@ON_SESSION_LOOP
 async def test_a_renewed_certificate_is_served_without_a_restart_and_its_expiry_published(
         tmp_path: Path) -> None:
+    await _renewal(tmp_path)
+
+
+def test_a_renewed_certificate_is_served_on_uvloop_too(tmp_path: Path) -> None:
+    """The server processes run on uvloop (rgs.eventloop), whose TLS is its own code: the
+    browser edge's certificate callback must work there as on asyncio's loop."""
+    pytest.importorskip("uvloop")
+    assert eventloop.loop_name() == "uvloop"
+    eventloop.run(_renewal(tmp_path))
+
+
+async def _renewal(tmp_path: Path) -> None:
     for d in ("old", "new"):
         (tmp_path / d).mkdir()
     old, new = make_pki(tmp_path / "old", days=2), make_pki(tmp_path / "new", days=40)
