@@ -8,6 +8,11 @@ new event type needs no codec change; ``tests/unit/service/test_codec.py`` round
 
 Money stays integer; :class:`~fractions.Fraction` is written as ``"n/d"`` so nothing ever passes
 through a float.
+
+Two text forms: the stored form (:func:`encode_event`, :func:`encode_value`) is written by orjson,
+whose output any JSON reader decodes to the same values; the fingerprint form
+(:func:`canonical_json`) stays the standard library's exact bytes (ASCII escapes, its float
+spelling), because fingerprints stored by earlier releases are compared with it.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from datetime import datetime
 from fractions import Fraction
 from functools import cache
 from typing import Any, TypeVar
+
+import orjson
 
 from rgs.engine import model as engine_model
 from rgs.engine.model import Event
@@ -157,9 +164,24 @@ def _list(data: Any) -> list[Any]:
     return data
 
 
+def _dumps(data: Any) -> str:
+    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def canonical_json(data: Any) -> str:
+    r"""The fingerprint form of JSON-compatible ``data``: sorted keys, no spaces, ASCII escapes,
+    the standard library's spelling of numbers. Never change it: stored fingerprints are compared
+    with it across releases.
+
+    >>> print(canonical_json({"b": 1e-05, "a": "\u00e9"}))
+    {"a":"\u00e9","b":1e-05}
+    """
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
 def encode_event(event: Event) -> str:
     """The JSON text of an event's fields (its kind is stored beside it)."""
-    return json.dumps(to_jsonable(event), separators=(",", ":"), sort_keys=True)
+    return _dumps(to_jsonable(event))
 
 
 def decode_event(kind: str, payload: str | dict[str, Any]) -> Event:
@@ -167,7 +189,7 @@ def decode_event(kind: str, payload: str | dict[str, Any]) -> Event:
     cls = event_types().get(kind)
     if cls is None:
         raise CodecError(f"unknown event kind {kind!r}")
-    data = json.loads(payload) if isinstance(payload, str) else payload
+    data = orjson.loads(payload) if isinstance(payload, str) else payload
     try:
         value = from_jsonable(cls, data)
     except (KeyError, TypeError) as exc:
@@ -179,14 +201,14 @@ def decode_event(kind: str, payload: str | dict[str, Any]) -> Event:
 
 def encode_value(value: object) -> str:
     """The JSON text of any dataclass value."""
-    return json.dumps(to_jsonable(value), separators=(",", ":"), sort_keys=True)
+    return _dumps(to_jsonable(value))
 
 
 def decode_value(tp: type[T], text: str) -> T:
     """Rebuild a dataclass value of type ``tp`` from :func:`encode_value` text."""
     try:
-        value = from_jsonable(tp, json.loads(text))
-    except (KeyError, TypeError, json.JSONDecodeError) as exc:
+        value = from_jsonable(tp, orjson.loads(text))
+    except (KeyError, TypeError, orjson.JSONDecodeError) as exc:
         raise CodecError(f"cannot decode {tp.__name__}: {exc}") from exc
     if not isinstance(value, tp):  # pragma: no cover
         raise CodecError(f"decoded value is not a {tp.__name__}")

@@ -11,7 +11,6 @@ that commit a step start with it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 import asyncpg
+import orjson
 
 from rgs.codec import decode_event, decode_value, encode_event, encode_value, event_kind
 from rgs.journal.leases import Q_FENCE, Lease, PlayerHolds
@@ -103,7 +103,7 @@ def _movements_json(text: str) -> list[Movement]:
                      status=MovementStatus(a[4]), balance_after=a[5],
                      debit_transaction_id=a[6], session_id=a[7], currency=a[8], attempts=a[9],
                      last_error=a[10], brand_id=a[11], created_at=datetime.fromisoformat(a[12]))
-            for a in json.loads(text)]
+            for a in orjson.loads(text)]
 
 
 def _round(r: asyncpg.Record | None) -> StoredRound | None:
@@ -117,13 +117,13 @@ def _round(r: asyncpg.Record | None) -> StoredRound | None:
         total_paid=r["total_paid"], created_at=r["created_at"], finished_at=r["finished_at"],
         options=decode_value(VariantOptions, r["options"]),
         fair=_fair(r["fair"]),
-        events=tuple(decode_event(kind, payload) for kind, payload in json.loads(r["events"])))
+        events=tuple(decode_event(kind, payload) for kind, payload in orjson.loads(r["events"])))
 
 
 def _fair(text: str | None) -> FairRecord | None:
     if text is None:
         return None
-    f = json.loads(text)
+    f = orjson.loads(text)
     return FairRecord(server_seed=f["server_seed"], commitment=f["commitment"],
                       client_seed=f["client_seed"], round_number=f["round_number"],
                       decks=f["decks"], next_commitment=f["next_commitment"])

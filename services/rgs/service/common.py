@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import re
 
-from rgs.codec import encode_value, to_jsonable
+from rgs.codec import canonical_json, to_jsonable
 from rgs.engine import (
     ActionNotAllowed,
     EngineError,
@@ -64,13 +63,11 @@ def request_hash(method: str, command: object, *, added: tuple[str, ...] = ()) -
     ``added`` names fields the command gained in a later release: left out while empty, so a
     request first sent to the previous release and retried after the upgrade still matches.
     """
-    if not added:
-        return sha256_hex(method + "\n" + encode_value(command))
     data = to_jsonable(command)
     for name in added:
         if not data[name]:
             del data[name]
-    return sha256_hex(method + "\n" + json.dumps(data, separators=(",", ":"), sort_keys=True))
+    return sha256_hex(method + "\n" + canonical_json(data))
 
 
 def check_request_id(request_id: str) -> str:

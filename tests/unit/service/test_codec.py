@@ -113,3 +113,29 @@ def test_play_result_with_a_live_view_round_trips() -> None:
                      [BoxBet(seat=1, stake=100)])
     result = PlayResult(round_id="ab" * 16, view=rnd.view(), balance=9_900, currency="EUR")
     assert decode_value(PlayResult, encode_value(result)) == result
+
+
+def test_request_fingerprints_keep_the_bytes_earlier_releases_stored() -> None:
+    """A retry after an upgrade is matched by its fingerprint: the stored form moved to orjson,
+    the fingerprint form must not (ASCII escapes, the standard library's float spelling)."""
+    from rgs.service.common import request_hash
+    from rgs.service.model import DealCommand
+
+    command = DealCommand(request_id="ré-1", variant_id="classic-resplit",
+                          boxes=(BoxBet(seat=1, stake=250),), client_seed="grüß 1e-05")
+    # computed by the release before the change (main at 3bcd41e)
+    assert request_hash("deal", command) == (
+        "5a5ef1664bcb4f4e63bd9203152b1e7501de66394712d2c662e3ff5214686b22")
+
+
+@pytest.mark.parametrize("event", SAMPLES, ids=lambda e: type(e).__name__)
+def test_rows_written_by_earlier_releases_still_decode(event: object) -> None:
+    """Earlier releases stored the standard library's JSON; the stored form is now orjson's.
+    Both decode to the same event, and a standard JSON reader reads the new form."""
+    import json
+
+    from rgs.codec import to_jsonable
+
+    old = json.dumps(to_jsonable(event), separators=(",", ":"), sort_keys=True)
+    assert decode_event(event_kind(event), old) == event  # type: ignore[arg-type]
+    assert json.loads(encode_event(event)) == json.loads(old)  # type: ignore[arg-type]
