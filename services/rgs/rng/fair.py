@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rgs.engine.cards import Shoe, ShoeSource
+from rgs.engine.cards import CardSource, Shoe, ShoeSource
 from rgs.rng.drbg import MAX_RESEED_INTERVAL, HmacDrbg
 from rgs.rng.scaling import BufferedRng
 
@@ -118,6 +119,65 @@ def card_order(server_seed: bytes, client_seed: str, round_number: int,
     """The whole card order of a fair round: every card of ``decks`` decks, first dealt first."""
     source = fair_source(server_seed, client_seed, round_number, decks)
     return [source.draw() for _ in range(52 * decks)]
+
+
+class CardOrders:
+    """The card orders of recent fair rounds, as far as they were drawn, shared by the sources it
+    hands out: a round's later calls replay its cards from here instead of instantiating its
+    DRBG and shuffling again. At most ``rounds`` orders are kept, the least recently used
+    dropped. Single-threaded use (one event loop); a source never yields other than
+    :func:`card_order`'s cards, in order."""
+
+    def __init__(self, rounds: int = 512) -> None:
+        if rounds < 1:
+            raise ValueError("keep at least one round's order")
+        self._rounds = rounds
+        self._orders: OrderedDict[tuple[str, str, int, int], _DrawnOrder] = OrderedDict()
+
+    def source(self, server_seed_hex: str, client_seed: str, round_number: int,
+               decks: int) -> CardSource:
+        """A fresh card source of the round: its first card first."""
+        key = (server_seed_hex, client_seed, round_number, decks)
+        order = self._orders.get(key)
+        if order is None:
+            order = _DrawnOrder(fair_source(bytes.fromhex(server_seed_hex), client_seed,
+                                            round_number, decks))
+            self._orders[key] = order
+            if len(self._orders) > self._rounds:
+                self._orders.popitem(last=False)
+        else:
+            self._orders.move_to_end(key)
+        return _OrderReader(order)
+
+    def __len__(self) -> int:
+        return len(self._orders)
+
+
+class _DrawnOrder:
+    __slots__ = ("_source", "cards")
+
+    def __init__(self, source: ShoeSource) -> None:
+        self.cards: list[str] = []
+        self._source = source
+
+    def card(self, index: int) -> str:
+        cards = self.cards
+        while index >= len(cards):
+            cards.append(self._source.draw())
+        return cards[index]
+
+
+class _OrderReader:
+    __slots__ = ("_next", "_order")
+
+    def __init__(self, order: _DrawnOrder) -> None:
+        self._order = order
+        self._next = 0
+
+    def draw(self) -> str:
+        card = self._order.card(self._next)
+        self._next += 1
+        return card
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from rgs.engine import CardSource
 from rgs.engine.model import CardDealt, Event
-from rgs.rng.fair import SERVER_SEED_BYTES, commitment, fair_source
+from rgs.rng.fair import SERVER_SEED_BYTES, CardOrders, commitment
 from rgs.service.model import FairRecord, FairView, Session, SessionSeed, StoredRound
 from rgs.service.ports import PlayerJournal
 
@@ -66,10 +66,15 @@ def prepare(session: Session, current: SessionSeed | None, *, client_seed: str, 
     return record, following
 
 
+#: This process's card orders of recent fair rounds (solo and shared tables): a round's later
+#: calls replay its cards without instantiating its DRBG again (~0.1 ms a call).
+ORDERS = CardOrders(512)
+
+
 def source(record: FairRecord) -> CardSource:
     """The card source of a fair round: its card order, first card first."""
-    return fair_source(bytes.fromhex(record.server_seed), record.client_seed,
-                       record.round_number, record.decks)
+    return ORDERS.source(record.server_seed, record.client_seed, record.round_number,
+                         record.decks)
 
 
 def dealt_order(events: Sequence[Event]) -> tuple[str, ...]:

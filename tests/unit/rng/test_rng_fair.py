@@ -12,10 +12,11 @@ from collections.abc import MutableSequence
 
 import pytest
 
-from rgs.engine import BoxBet, CardDealt, CardSource, Round, Shoe
+from rgs.engine import BoxBet, CardDealt, CardSource, Round, Shoe, ShoeExhausted
 from rgs.rng.cardstats import deal_rounds, position_test, shuffle_position_test
 from rgs.rng.drbg import HmacDrbg
 from rgs.rng.fair import (
+    CardOrders,
     FairInputError,
     card_order,
     check_client_seed,
@@ -158,3 +159,26 @@ def test_dealt_positions_of_fair_rounds_are_uniform_through_the_engine() -> None
 
     cards = deal_rounds(vip, source_for, 2_000)
     assert position_test(cards).p_value >= 0.001
+
+
+def test_cached_orders_give_every_reader_the_round_card_order() -> None:
+    """Readers of one round share what was drawn, each from the first card; a dropped round is
+    drawn again the same; the cache keeps at most its size."""
+    orders = CardOrders(2)
+    seeds = [bytes([n]) * 32 for n in range(3)]
+    want = {n: card_order(seed, "cs", n, 2) for n, seed in enumerate(seeds)}
+    first = orders.source(seeds[0].hex(), "cs", 0, 2)
+    head = [first.draw() for _ in range(5)]
+    second = orders.source(seeds[0].hex(), "cs", 0, 2)  # a later call of the same round
+    assert [second.draw() for _ in range(20)] == want[0][:20]  # past what the first drew
+    assert head + [first.draw() for _ in range(99)] == want[0][:104]
+    for n in (1, 2):  # round 0 is the least recently used: dropped
+        reader = orders.source(seeds[n].hex(), "cs", n, 2)
+        assert [reader.draw() for _ in range(6)] == want[n][:6]
+    assert len(orders) == 2
+    again = orders.source(seeds[0].hex(), "cs", 0, 2)
+    assert [again.draw() for _ in range(104)] == want[0]  # the whole 2-deck shoe
+    other = orders.source(seeds[0].hex(), "other", 0, 2)  # another client seed, another order
+    assert [other.draw() for _ in range(10)] != want[0][:10]
+    with pytest.raises(ShoeExhausted):
+        again.draw()

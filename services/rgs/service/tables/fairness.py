@@ -24,8 +24,8 @@ from dataclasses import replace
 from typing import Any
 
 from rgs.engine import CardSource
-from rgs.rng.fair import commitment, fair_source, table_client_seed
-from rgs.service.fairness import draw_seed
+from rgs.rng.fair import commitment, table_client_seed
+from rgs.service.fairness import ORDERS, draw_seed
 from rgs.service.tables.model import Revealed, Seat, SeatBet, TableFair, TablePhase, TableState
 
 Pick = Callable[[int], int]
@@ -59,8 +59,7 @@ def close(fair: TableFair, bets: Sequence[SeatBet], *, forced: bool) -> TableFai
 
 def source(fair: TableFair) -> CardSource:
     """The card source of a fair table round: its card order, first card first."""
-    return fair_source(bytes.fromhex(fair.server_seed), fair.client_seed, fair.round_number,
-                       fair.decks)
+    return ORDERS.source(fair.server_seed, fair.client_seed, fair.round_number, fair.decks)
 
 
 def next_commitment(state: TableState) -> str:
