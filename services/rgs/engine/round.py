@@ -48,8 +48,13 @@ from rgs.engine.settlement import (
     settle_insurance,
 )
 from rgs.engine.state import (
+    DEALER_CARD_EVENTS,
+    HIT_EVENTS,
+    HOLE_CARD_EVENTS,
     PEEK_EVENTS,
     REVEAL_EVENTS,
+    SEAT_CARD_EVENTS,
+    STAND_EVENTS,
     BoxState,
     HandState,
     acted_event,
@@ -102,20 +107,24 @@ class Round:
         card to each box, then the hole card in hole-card games.
         """
         lim = limits or rules.limits
-        if isinstance(bets, VerifiedBets):
-            ordered = (bets.boxes if bets.holds_for(rules, lim)
-                       else VerifiedBets(rules=rules, boxes=bets.boxes, limits=lim).boxes)
-        else:
-            ordered = VerifiedBets(rules=rules, boxes=tuple(bets), limits=lim).boxes
+        if not (isinstance(bets, VerifiedBets) and bets.holds_for(rules, lim)):
+            bets = VerifiedBets(rules=rules, boxes=tuple(
+                bets.boxes if isinstance(bets, VerifiedBets) else bets), limits=lim)
+        ordered = bets.boxes
+        started = bets.started
+        if started.limits is not lim:  # equal limits, another object: the event carries lim
+            started = RoundStarted(variant=rules.id, boxes=ordered, limits=lim)
         rnd = cls(rules, source, lim)
-        rnd._boxes = [BoxState(b) for b in ordered]
-        rnd._seat_index = {b.seat: i for i, b in enumerate(ordered)}
-        rnd._emit(RoundStarted(variant=rules.id, boxes=ordered, limits=lim))
+        boxes = rnd._boxes
+        for i, b in enumerate(ordered):
+            boxes.append(BoxState(b))
+            rnd._seat_index[b.seat] = i
+        rnd._events.append(started)
         rnd.seq = 1
-        for box in rnd._boxes:
+        for box in boxes:
             rnd._deal_to(box, 0)
         rnd._deal_dealer()
-        for box in rnd._boxes:
+        for box in boxes:
             rnd._deal_to(box, 0)
         if rules.hole_card:
             rnd._deal_dealer(face_down=True)
@@ -204,6 +213,17 @@ class Round:
     def _refusal(self, seat: int, hand: int, action: Action
                  ) -> tuple[type[ActionNotAllowed | WrongHand | WrongPhase], str, str] | None:
         """Why ``action`` on (seat, hand) is refused now — (error, message, rule) — or None."""
+        active = self._active
+        if active is not None and type(action) is Action and action is not Action.INSURE \
+                and action is not Action.DECLINE_INSURANCE:
+            # The common case first: a playing decision asked of the hand to act (a hand is
+            # active only in PLAYER_TURN). It is exactly the full check's answer below.
+            b, h = active
+            box = self._boxes[b]
+            if h == hand and box.bet.seat == seat and type(seat) is int and type(hand) is int:
+                reason = actions.refusal(self.rules, box, box.hands[h], action,
+                                         up=self._dealer[0], dealer_bj=self._dealer_bj)
+                return None if reason is None else (ActionNotAllowed, reason[1], reason[0])
         if not isinstance(action, Action):
             return ActionNotAllowed, f"{action!r} is not an action", "action"
         if action is Action.INSURE or action is Action.DECLINE_INSURANCE:
@@ -330,7 +350,9 @@ class Round:
     def _deal_to(self, box: BoxState, h: int) -> str:
         card = self._source.draw()
         box.hands[h].add(card)
-        self._events.append(card_event(card, box.bet.seat, h, False))
+        seat = box.bet.seat
+        shared = SEAT_CARD_EVENTS.get((seat, h))
+        self._events.append(card_event(card, seat, h, False) if shared is None else shared[card])
         return card
 
     def _deal_dealer(self, *, face_down: bool = False) -> str:
@@ -338,7 +360,16 @@ class Round:
         self._dealer.append(card)
         if face_down:
             self._hole_hidden = True
-        self._events.append(card_event(card, None, 0, face_down))
+            self._events.append(HOLE_CARD_EVENTS[card])
+        else:
+            self._events.append(DEALER_CARD_EVENTS[card])
+        return card
+
+    def _deal_dealer_up(self) -> str:
+        """A face-up card to the dealer (the dealer's draws: ``dealer.draw_out`` calls it)."""
+        card = self._source.draw()
+        self._dealer.append(card)
+        self._events.append(DEALER_CARD_EVENTS[card])
         return card
 
     def _reveal_hole(self) -> None:
@@ -369,11 +400,13 @@ class Round:
 
     def _after_deal(self) -> None:
         up = self._dealer[0]
+        emit = self._events.append
         for box in self._boxes:
             hd = box.hands[0]
-            if hd.natural:
+            if hd.total == 21:  # two cards, not from a split: a natural
                 hd.done, hd.status = True, HandStatus.BLACKJACK
-            settle_deal_side_bets(self.rules, box, up, self._emit)
+            if box.bet.perfect_pairs or box.bet.twenty_one_plus_three:
+                settle_deal_side_bets(self.rules, box, up, emit)
         if CARD_VALUE[up] == 1 and self.rules.insurance:
             for box in self._boxes:
                 box.insurance_offered = actions.insurance_offered(box.bet, box.hands[0].natural)
@@ -421,9 +454,10 @@ class Round:
         self.phase = Phase.PLAYER_TURN
         if dealer.peeks(self.rules, up):
             bj = dealer.is_natural(self._dealer)
-            self._emit(PEEK_EVENTS[bj])
+            self._events.append(PEEK_EVENTS[bj])
             self._dealer_bj = bj
-            settle_insurance(self.rules, self._boxes, bj, self._emit)
+            if CARD_VALUE[up] == 1:  # only an ace offers insurance: else there is none to settle
+                settle_insurance(self.rules, self._boxes, bj, self._events.append)
             if bj:
                 self._reveal_hole()
                 self._settle_round()
@@ -434,7 +468,9 @@ class Round:
         self._advance()
 
     def _any_insurance(self) -> bool:
-        return any(b.insurance or b.behind_insurance for b in self._boxes)
+        # Only a dealer ace offers insurance (to the boxes and Bet Behind alike).
+        return CARD_VALUE[self._dealer[0]] == 1 and any(
+            b.insurance or b.behind_insurance for b in self._boxes)
 
     # ------------------------------------------------------------------ playing decisions
 
@@ -446,11 +482,11 @@ class Round:
         if h == 0 and len(box.hands) == 1 and action is not Action.STAND:
             box.touched = True
         if action is Action.HIT:
-            self._emit(acted_event(seat, h, action))
+            self._events.append(HIT_EVENTS.get((seat, h)) or acted_event(seat, h, action))
             self._deal_to(box, h)
             self._check_hand_end(box, hd)
         elif action is Action.STAND:
-            self._emit(acted_event(seat, h, action))
+            self._events.append(STAND_EVENTS.get((seat, h)) or acted_event(seat, h, action))
             hd.done, hd.status = True, HandStatus.STOOD
         elif action is Action.DOUBLE:
             added = hd.stake
@@ -576,17 +612,18 @@ class Round:
             if self._dealer_bj is None:
                 self._dealer_bj = dealer.is_natural(self._dealer)
         elif live or check:
-            self._deal_dealer()
+            self._deal_dealer_up()
             self._dealer_bj = dealer.is_natural(self._dealer)
             if insured:
-                settle_insurance(self.rules, self._boxes, self._dealer_bj, self._emit)
+                settle_insurance(self.rules, self._boxes, self._dealer_bj, self._events.append)
         if live and not self._dealer_bj:
-            dealer.draw_out(self.rules, self._dealer, self._deal_dealer)
+            dealer.draw_out(self.rules, self._dealer, self._deal_dealer_up)
         self._settle_round()
 
     def _settle_round(self) -> None:
-        settle_hands(self.rules, self._boxes, self._dealer, bool(self._dealer_bj), self._emit)
+        emit = self._events.append
+        settle_hands(self.rules, self._boxes, self._dealer, bool(self._dealer_bj), emit)
         self.phase = Phase.SETTLED
         self._active = None
         staked, paid = money_totals(self._boxes)
-        self._emit(RoundSettled(total_staked=staked, total_paid=paid))
+        emit(RoundSettled(total_staked=staked, total_paid=paid))

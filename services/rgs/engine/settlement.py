@@ -46,7 +46,8 @@ def settle_hand(rules: RuleSet, box: BoxState, hi: int, hd: HandState, *, dealer
         table = r.cash_out
         assert table is not None
         return Outcome.CASHED_OUT, hd.cash_out, ZERO
-    if hd.total > 21:
+    total = hd.total
+    if total > 21:
         return Outcome.BUST, 0, ZERO
     if st is HandStatus.BLACKJACK:
         if dealer_bj:
@@ -64,9 +65,9 @@ def settle_hand(rules: RuleSet, box: BoxState, hi: int, hd: HandState, *, dealer
         return Outcome.LOSE, stake - kept, ZERO
     if dealer_push:
         return Outcome.PUSH, stake, ZERO
-    if d_total > 21 or hd.total > d_total:
+    if d_total > 21 or total > d_total:
         return Outcome.WIN, 2 * stake, ZERO
-    if hd.total == d_total:
+    if total == d_total:
         return Outcome.PUSH, stake, ZERO
     return Outcome.LOSE, 0, ZERO
 
@@ -161,6 +162,8 @@ def settle_hands(rules: RuleSet, boxes: Sequence[BoxState], dealer: Sequence[str
             hd.outcome, hd.payout, hd.status = outcome, payout, HandStatus.SETTLED
             emit(HandSettled(seat=seat, hand=hi, outcome=outcome, stake=hd.stake, payout=payout,
                              rounded_off=rounded))
+            if not hd.behind:
+                continue
             for player, stake in hd.behind.items():
                 paid, cut = behind_payout(rules, outcome, stake, hd.cash_out_bp)
                 hd.behind_paid[player] = paid
