@@ -254,7 +254,10 @@ class Round:
         ``unfunded``: Bet Behind players whose preset would follow this double or split but
         whose added stake was not funded; they stay on the hand at their stake
         (:class:`BehindFollowSkipped`)."""
-        self.verify(seat, hand, action)
+        refused = self._refusal(seat, hand, action)  # verify(), without a call of its own
+        if refused is not None:
+            error, message, rule = refused
+            raise error(message, rule=rule)
         start = len(self._events)
         self.seq += 1
         if action is Action.INSURE or action is Action.DECLINE_INSURANCE:

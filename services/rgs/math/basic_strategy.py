@@ -119,9 +119,11 @@ class BasicStrategyPlayer:
         # this player's own POWER_DOUBLE (the hand stays in play for that choice); None: not
         # known (the round came in mid-play), ask the round.
         pending: bool | None = None
-        while not rnd.finished:
+        while True:
             to_act = rnd.to_act
-            if to_act is None:  # insurance: always declined by basic strategy
+            if to_act is None:  # settled, or insurance: always declined by basic strategy
+                if rnd.finished:
+                    return
                 for seat in rnd.seats():
                     if rnd.can(seat, 0, Action.DECLINE_INSURANCE):
                         rnd.act(seat, 0, Action.DECLINE_INSURANCE)
