@@ -167,7 +167,8 @@ class Round:
 
     def hand_cards(self, seat: int, hand: int = 0) -> tuple[str, ...]:
         """The cards of one hand."""
-        return tuple(self._hand(seat, hand)[1].cards)
+        b, h = self._locate(seat, hand)
+        return tuple(self._boxes[b].hands[h].cards)
 
     @property
     def total_staked(self) -> int:
@@ -201,6 +202,15 @@ class Round:
         """True when ``action`` on (seat, hand) is allowed now."""
         # Without raising: players (and the simulation's basic strategy) ask this several times
         # per decision, and a raised and caught error costs more than the whole check.
+        active = self._active
+        if active is not None and type(action) is Action and action is not Action.INSURE \
+                and action is not Action.DECLINE_INSURANCE:
+            # _refusal's first case (the hand to act), without building the refusal's tuple
+            b, h = active
+            box = self._boxes[b]
+            if h == hand and box.bet.seat == seat and type(seat) is int and type(hand) is int:
+                return actions.refusal(self.rules, box, box.hands[h], action,
+                                       up=self._dealer[0], dealer_bj=self._dealer_bj) is None
         return self._refusal(seat, hand, action) is None
 
     def verify(self, seat: int, hand: int, action: Action) -> None:
@@ -393,11 +403,6 @@ class Round:
                             f"(hands 0..{len(box.hands) - 1})", rule="hand_index")
         raise WrongHand(f"seat {seat!r} has no box in this round (seats {list(self.seats())})",
                         rule="seat")
-
-    def _hand(self, seat: int, hand: int) -> tuple[BoxState, HandState]:
-        b, h = self._locate(seat, hand)
-        box = self._boxes[b]
-        return box, box.hands[h]
 
     # ------------------------------------------------------------------ after the deal
 

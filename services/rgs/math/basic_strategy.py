@@ -131,23 +131,24 @@ class BasicStrategyPlayer:
             seat, hand = to_act
             if not up:
                 up = up_class(rnd.dealer_cards()[0])
-            if pending is None:
-                pending = bool(self.rules.power_double_counts) and rnd.can(seat, hand,
-                                                                           Action.POWER_KEEP)
             action = self._decide(rnd, seat, hand, up, pending)
             rnd.act(seat, hand, action)
             pending = action is Action.POWER_DOUBLE
 
     def decide(self, rnd: Round, seat: int, hand: int) -> Action:
         """The table's action for the hand to act, with the fallbacks of the action codes."""
-        pending = bool(self.rules.power_double_counts) and rnd.can(seat, hand, Action.POWER_KEEP)
-        return self._decide(rnd, seat, hand, up_class(rnd.dealer_cards()[0]), pending)
+        return self._decide(rnd, seat, hand, up_class(rnd.dealer_cards()[0]), None)
 
-    def _decide(self, rnd: Round, seat: int, hand: int, up: str, pending: bool) -> Action:
-        """:meth:`decide` once the up-card class and whether a Power Double choice is pending
-        are known."""
+    def _decide(self, rnd: Round, seat: int, hand: int, up: str, pending: bool | None
+                ) -> Action:
+        """:meth:`decide` once the up-card class is known, and whether a Power Double choice
+        is pending (None: ask the round)."""
         cards = rnd.hand_cards(seat, hand)
         total, soft = hand_total(cards)
+        if pending is None:
+            # A Power Double card makes the original two cards three: only then ask.
+            pending = len(cards) == 3 and bool(self.rules.power_double_counts) and rnd.can(
+                seat, hand, Action.POWER_KEEP)
         if pending:
             return self._power_choice(cards, total, soft, up)
         table = self.table
