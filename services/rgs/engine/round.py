@@ -107,7 +107,10 @@ class Round:
         card to each box, then the hole card in hole-card games.
         """
         lim = limits or rules.limits
-        if not (isinstance(bets, VerifiedBets) and bets.holds_for(rules, lim)):
+        if not (isinstance(bets, VerifiedBets) and (
+                # holds_for's common case inline: the same rules and limits objects
+                (bets.rules is rules and (bets.limits or rules.limits) is lim)
+                or bets.holds_for(rules, lim))):
             bets = VerifiedBets(rules=rules, boxes=tuple(
                 bets.boxes if isinstance(bets, VerifiedBets) else bets), limits=lim)
         ordered = bets.boxes
@@ -119,15 +122,21 @@ class Round:
         for i, b in enumerate(ordered):
             boxes.append(BoxState(b))
             rnd._seat_index[b.seat] = i
-        rnd._events.append(started)
+        events = rnd._events
+        events.append(started)
         rnd.seq = 1
         for box in boxes:
             rnd._deal_to(box, 0)
-        rnd._deal_dealer()
+        up = source.draw()  # _deal_dealer inline (and for the hole card below)
+        rnd._dealer.append(up)
+        events.append(DEALER_CARD_EVENTS[up])
         for box in boxes:
             rnd._deal_to(box, 0)
         if rules.hole_card:
-            rnd._deal_dealer(face_down=True)
+            hole = source.draw()
+            rnd._dealer.append(hole)
+            rnd._hole_hidden = True
+            events.append(HOLE_CARD_EVENTS[hole])
         rnd._after_deal()
         return rnd
 
@@ -362,23 +371,20 @@ class Round:
 
     def _deal_to(self, box: BoxState, h: int) -> str:
         card = self._source.draw()
-        box.hands[h].add(card)
+        # HandState.add inline (every player card passes here)
+        hd = box.hands[h]
+        hd.cards.append(card)
+        v = CARD_VALUE[card]
+        hard = hd.hard = hd.hard + v
+        if v == 1:
+            hd.has_ace = True
+        hd.total = hard + 10 if hd.has_ace and hard <= 11 else hard
         seat = box.bet.seat
         shared = SEAT_CARD_EVENTS.get((seat, h))
         self._events.append(card_event(card, seat, h, False) if shared is None else shared[card])
         return card
 
-    def _deal_dealer(self, *, face_down: bool = False) -> str:
-        card = self._source.draw()
-        self._dealer.append(card)
-        if face_down:
-            self._hole_hidden = True
-            self._events.append(HOLE_CARD_EVENTS[card])
-        else:
-            self._events.append(DEALER_CARD_EVENTS[card])
-        return card
-
-    def _deal_dealer_up(self) -> str:
+    def _deal_dealer(self) -> str:
         """A face-up card to the dealer (the dealer's draws: ``dealer.draw_out`` calls it)."""
         card = self._source.draw()
         self._dealer.append(card)
@@ -388,7 +394,7 @@ class Round:
     def _reveal_hole(self) -> None:
         if self._hole_hidden:
             self._hole_hidden = False
-            self._emit(REVEAL_EVENTS[self._dealer[1]])
+            self._events.append(REVEAL_EVENTS[self._dealer[1]])
 
     def _locate(self, seat: int, hand: int) -> tuple[int, int]:
         try:
@@ -500,7 +506,7 @@ class Round:
             added = hd.stake
             hd.stake += added
             hd.doubled = True
-            self._emit(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
+            self._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
             self._follow(box, h, hd, action, unfunded)
             self._deal_to(box, h)
             hd.done = True
@@ -510,22 +516,22 @@ class Round:
             added = hd.stake
             hd.stake += added
             hd.doubled = True
-            self._emit(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
+            self._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
             self._follow(box, h, hd, action, unfunded)
             self._deal_to(box, h)
             hd.power_pending = True
             hd.status = HandStatus.POWER_CHOICE
         elif action in (Action.POWER_KEEP, Action.POWER_REPLACE):
-            self._emit(acted_event(seat, h, action))
+            self._events.append(acted_event(seat, h, action))
             if action is Action.POWER_REPLACE:
                 card = hd.drop_last()
-                self._emit(CardBurned(card=card, seat=seat, hand=h))
+                self._events.append(CardBurned(card=card, seat=seat, hand=h))
                 self._deal_to(box, h)
             hd.power_pending = False
             hd.done = True
             hd.status = HandStatus.BUSTED if hd.total > 21 else HandStatus.DOUBLED
         elif action in (Action.SPLIT, Action.POWER_SPLIT):
-            self._emit(PlayerActed(seat=seat, hand=h, action=action, stake_added=hd.stake))
+            self._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=hd.stake))
             second = hd.cards[1]
             hd.drop_last()
             aces = action is Action.SPLIT and CARD_VALUE[second] == 1
@@ -538,12 +544,12 @@ class Round:
             self._deal_to(box, h)
             self._check_hand_end(box, hd)
         elif action is Action.SURRENDER:
-            self._emit(acted_event(seat, h, action))
+            self._events.append(acted_event(seat, h, action))
             hd.done, hd.status = True, HandStatus.SURRENDERED
         elif action is Action.CASH_OUT:
             hd.cash_out_bp = actions.cash_out_bp(self.rules, hd, self._dealer[0]) or 0
             hd.cash_out = hd.stake * hd.cash_out_bp // 10_000
-            self._emit(acted_event(seat, h, action))
+            self._events.append(acted_event(seat, h, action))
             hd.done, hd.status = True, HandStatus.CASHED_OUT
         if hd.done:
             self._advance()
@@ -583,7 +589,8 @@ class Round:
             hd.done, hd.status = True, HandStatus.BUSTED
         elif t == 21 or (hd.split_aces and self.rules.split_aces_one_card and len(hd.cards) >= 2):
             hd.done, hd.status = True, HandStatus.STOOD
-        if not hd.done or hd.status is HandStatus.STOOD:
+        if self.rules.charlie_cards is not None and (not hd.done
+                                                     or hd.status is HandStatus.STOOD):
             self._check_charlie(hd)
 
     def _advance(self) -> None:
@@ -620,12 +627,12 @@ class Round:
             if self._dealer_bj is None:
                 self._dealer_bj = dealer.is_natural(self._dealer)
         elif live or check:
-            self._deal_dealer_up()
+            self._deal_dealer()
             self._dealer_bj = dealer.is_natural(self._dealer)
             if insured:
                 settle_insurance(self.rules, self._boxes, self._dealer_bj, self._events.append)
         if live and not self._dealer_bj:
-            dealer.draw_out(self.rules, self._dealer, self._deal_dealer_up)
+            dealer.draw_out(self.rules, self._dealer, self._deal_dealer)
         self._settle_round()
 
     def _settle_round(self) -> None:

@@ -153,28 +153,31 @@ class BasicStrategyPlayer:
             return self._power_choice(cards, total, soft, up)
         table = self.table
         code = None
-        split_hand = False
         if len(cards) == 2:
             v0, v1 = CARD_VALUE[cards[0]], CARD_VALUE[cards[1]]
             split_hand = rnd.hand_count(seat) > 1
             if self.two_card and not split_hand:
                 code = self.two_card.get((v0, v1, up) if v0 <= v1 else (v1, v0, up))
-                if code == "P" and rnd.can(seat, hand, Action.SPLIT):
-                    return Action.SPLIT
-                if code is not None and code != "P":
-                    return self._play_code(rnd, seat, hand, code)
-                code = None
-            if v0 == v1:
+                if code == "P":
+                    if rnd.can(seat, hand, Action.SPLIT):
+                        return Action.SPLIT
+                    code = None
+            if code is None and v0 == v1:
                 code = table.get(("pair", v0, up))
                 if code == "P" and rnd.can(seat, hand, Action.SPLIT):
                     return Action.SPLIT
-        if split_hand:
-            # a split hand's own play where it differs (it has no Power Double, for one)
-            code = table.get(("split_soft" if soft else "split_hard", total, up), code)
+            if split_hand:
+                # a split hand's own play where it differs (it has no Power Double, for one)
+                code = table.get(("split_soft" if soft else "split_hard", total, up), code)
         if code is None or code == "P":
             code = table.get(("soft" if soft else "hard", total, up),
                              "S" if total >= 17 else "H")
-        return self._play_code(rnd, seat, hand, code)
+        # the code with its documented fallbacks
+        tries, fallback = _code_plan(code)
+        for action in tries:
+            if rnd.can(seat, hand, action):
+                return action
+        return fallback
 
     def _power_choice(self, cards: tuple[str, ...], total: int, soft: bool,
                       up: str) -> Action:
@@ -185,15 +188,6 @@ class BasicStrategyPlayer:
             keep = total <= 21 and (total >= POWER_KEEP_TOTAL or (soft and total >= 18))
             choice = "K" if keep else "R"
         return Action.POWER_KEEP if choice == "K" else Action.POWER_REPLACE
-
-    @staticmethod
-    def _play_code(rnd: Round, seat: int, hand: int, code: str) -> Action:
-        """Play an action code with its documented fallbacks."""
-        tries, fallback = _code_plan(code)
-        for action in tries:
-            if rnd.can(seat, hand, action):
-                return action
-        return fallback
 
 
 @functools.cache
