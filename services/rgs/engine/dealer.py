@@ -40,7 +40,7 @@ def must_play(rules: RuleSet, boxes: Sequence[BoxState], up: str, *,
     """``(live, check)`` once every hand is done: ``live`` when a hand stood or doubled needs the
     dealer's final total; ``check`` when insurance, a player blackjack or a Charlie that does not
     win at once needs to know whether the dealer has blackjack (not yet known)."""
-    up_bj = can_blackjack(up) and not blackjack_known
+    up_bj = not blackjack_known and can_blackjack(up)
     live = False
     check = insured and not blackjack_known
     for box in boxes:

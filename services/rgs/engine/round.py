@@ -172,10 +172,20 @@ class Round:
 
     def hand_count(self, seat: int) -> int:
         """How many hands the box at ``seat`` holds (more than one after a split)."""
+        active = self._active
+        if active is not None and type(seat) is int:
+            box = self._boxes[active[0]]
+            if box.bet.seat == seat:  # the box to act (a player's usual question)
+                return len(box.hands)
         return len(self._boxes[self._locate(seat, 0)[0]].hands)
 
     def hand_cards(self, seat: int, hand: int = 0) -> tuple[str, ...]:
         """The cards of one hand."""
+        active = self._active
+        if active is not None and active[1] == hand and type(seat) is int and type(hand) is int:
+            box = self._boxes[active[0]]
+            if box.bet.seat == seat:  # the hand to act (a player's usual question)
+                return tuple(box.hands[hand].cards)
         b, h = self._locate(seat, hand)
         return tuple(self._boxes[b].hands[h].cards)
 
@@ -482,9 +492,7 @@ class Round:
         self._advance()
 
     def _any_insurance(self) -> bool:
-        # Only a dealer ace offers insurance (to the boxes and Bet Behind alike).
-        return CARD_VALUE[self._dealer[0]] == 1 and any(
-            b.insurance or b.behind_insurance for b in self._boxes)
+        return any(b.insurance or b.behind_insurance for b in self._boxes)
 
     # ------------------------------------------------------------------ playing decisions
 
@@ -618,12 +626,15 @@ class Round:
     # ------------------------------------------------------------------ dealer and settlement
 
     def _dealer_turn(self) -> None:
-        insured = self._any_insurance()
+        # only a dealer ace offers insurance (to the boxes and Bet Behind alike)
+        insured = CARD_VALUE[self._dealer[0]] == 1 and self._any_insurance()
         live, check = dealer.must_play(self.rules, self._boxes, self._dealer[0],
                                        blackjack_known=self._dealer_bj is not None,
                                        insured=insured)
         if self.rules.hole_card:
-            self._reveal_hole()
+            if self._hole_hidden:  # _reveal_hole inline
+                self._hole_hidden = False
+                self._events.append(REVEAL_EVENTS[self._dealer[1]])
             if self._dealer_bj is None:
                 self._dealer_bj = dealer.is_natural(self._dealer)
         elif live or check:
