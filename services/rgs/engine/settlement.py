@@ -30,6 +30,9 @@ from rgs.engine.sidebets import (
 )
 from rgs.engine.state import ZERO, BoxState, HandState
 
+#: Half a minor unit: what rounding an odd stake's surrender keeps.
+HALF = Fraction(1, 2)
+
 #: Where settlement events go (the round's event list).
 Emit = Callable[[Event], None]
 
@@ -41,7 +44,7 @@ def settle_hand(rules: RuleSet, box: BoxState, hi: int, hd: HandState, *, dealer
     stake = hd.stake
     st = hd.status
     if st is HandStatus.SURRENDERED:
-        return Outcome.SURRENDER, stake // 2, Fraction(stake % 2, 2)
+        return Outcome.SURRENDER, stake // 2, HALF if stake % 2 else ZERO
     if st is HandStatus.CASHED_OUT:
         table = r.cash_out
         assert table is not None
@@ -52,9 +55,11 @@ def settle_hand(rules: RuleSet, box: BoxState, hi: int, hd: HandState, *, dealer
     if st is HandStatus.BLACKJACK:
         if dealer_bj:
             return Outcome.PUSH, stake, ZERO
-        exact = stake * r.blackjack_pays
-        win = exact.numerator // exact.denominator
-        return Outcome.BLACKJACK, stake + win, exact - win
+        # stake x blackjack_pays in integers (Fraction arithmetic costs more than the rest of a
+        # round): the whole minor units won, and the fraction of one the floor keeps
+        pays = r.blackjack_pays
+        win, kept = divmod(stake * pays.numerator, pays.denominator)
+        return Outcome.BLACKJACK, stake + win, Fraction(kept, pays.denominator) if kept else ZERO
     if st is HandStatus.CHARLIE and (r.charlie_wins_at_once or not dealer_bj):
         return Outcome.CHARLIE, 2 * stake, ZERO
     if dealer_bj:
