@@ -30,6 +30,15 @@ from rgs.engine.sidebets import (
 )
 from rgs.engine.state import ZERO, BoxState, HandState
 
+# Enum members as module constants: on CPython 3.11 reading a member off its class
+# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
+# global's cost, and the hot paths below read them at every card and decision.
+BLACKJACK = HandStatus.BLACKJACK
+CASHED_OUT = HandStatus.CASHED_OUT
+CHARLIE = HandStatus.CHARLIE
+SETTLED = HandStatus.SETTLED
+SURRENDERED = HandStatus.SURRENDERED
+
 #: Half a minor unit: what rounding an odd stake's surrender keeps.
 HALF = Fraction(1, 2)
 
@@ -43,16 +52,16 @@ def settle_hand(rules: RuleSet, box: BoxState, hi: int, hd: HandState, *, dealer
     r = rules
     stake = hd.stake
     st = hd.status
-    if st is HandStatus.SURRENDERED:
+    if st is SURRENDERED:
         return Outcome.SURRENDER, stake // 2, HALF if stake % 2 else ZERO
-    if st is HandStatus.CASHED_OUT:
+    if st is CASHED_OUT:
         table = r.cash_out
         assert table is not None
         return Outcome.CASHED_OUT, hd.cash_out, ZERO
     total = hd.total
     if total > 21:
         return Outcome.BUST, 0, ZERO
-    if st is HandStatus.BLACKJACK:
+    if st is BLACKJACK:
         if dealer_bj:
             return Outcome.PUSH, stake, ZERO
         # stake x blackjack_pays in integers (Fraction arithmetic costs more than the rest of a
@@ -60,7 +69,7 @@ def settle_hand(rules: RuleSet, box: BoxState, hi: int, hd: HandState, *, dealer
         pays = r.blackjack_pays
         win, kept = divmod(stake * pays.numerator, pays.denominator)
         return Outcome.BLACKJACK, stake + win, Fraction(kept, pays.denominator) if kept else ZERO
-    if st is HandStatus.CHARLIE and (r.charlie_wins_at_once or not dealer_bj):
+    if st is CHARLIE and (r.charlie_wins_at_once or not dealer_bj):
         return Outcome.CHARLIE, 2 * stake, ZERO
     if dealer_bj:
         if r.late_blackjack_takes_all:
@@ -164,7 +173,7 @@ def settle_hands(rules: RuleSet, boxes: Sequence[BoxState], dealer: Sequence[str
         for hi, hd in enumerate(box.hands):
             outcome, payout, rounded = settle_hand(
                 rules, box, hi, hd, dealer_bj=dealer_bj, d_total=d_total, dealer_push=dealer_push)
-            hd.outcome, hd.payout, hd.status = outcome, payout, HandStatus.SETTLED
+            hd.outcome, hd.payout, hd.status = outcome, payout, SETTLED
             emit(HandSettled(seat=seat, hand=hi, outcome=outcome, stake=hd.stake, payout=payout,
                              rounded_off=rounded))
             if not hd.behind:
@@ -184,7 +193,7 @@ def refund_all(boxes: Sequence[BoxState]) -> None:
     """A void: every stake taken is paid back and nothing more (side bets settle as "void")."""
     for box in boxes:
         for hd in box.hands:
-            hd.outcome, hd.payout, hd.status = Outcome.VOID, hd.stake, HandStatus.SETTLED
+            hd.outcome, hd.payout, hd.status = Outcome.VOID, hd.stake, SETTLED
             hd.behind_paid = dict(hd.behind)
         box.insurance_payout = box.insurance
         box.behind_insurance_paid = dict(box.behind_insurance)

@@ -18,6 +18,10 @@ from rgs.engine.model import (
 )
 from rgs.engine.rules import SideBetKind
 
+# An enum member as a module constant: on CPython 3.11 reading it off its class goes through
+# EnumType.__getattr__'s slot, unspecialised, at about ten times a global's cost (every hand).
+ACTIVE = HandStatus.ACTIVE
+
 ZERO = Fraction(0)
 #: Card events are immutable values with few distinct shapes; sharing them saves building
 #: thousands of identical objects per second in simulations. Built once here and never written
@@ -125,7 +129,7 @@ class HandState:
         self.doubled = False
         self.power_pending = False
         self.done = False
-        self.status = HandStatus.ACTIVE
+        self.status = ACTIVE
         self.outcome: Outcome | None = None
         self.payout = 0
         self.cash_out = 0

@@ -24,6 +24,21 @@ from rgs.engine import Action, Round, RuleSet, Surrender
 from rgs.engine.cards import CARD_VALUE, hand_total
 from rgs.engine.rules import UP_CLASSES, up_class
 
+# Enum members as module constants: on CPython 3.11 reading a member off its class
+# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
+# global's cost, and the hot paths below read them at every card and decision.
+CASH_OUT = Action.CASH_OUT
+DECLINE_INSURANCE = Action.DECLINE_INSURANCE
+DOUBLE = Action.DOUBLE
+HIT = Action.HIT
+POWER_DOUBLE = Action.POWER_DOUBLE
+POWER_KEEP = Action.POWER_KEEP
+POWER_REPLACE = Action.POWER_REPLACE
+POWER_SPLIT = Action.POWER_SPLIT
+SPLIT = Action.SPLIT
+STAND = Action.STAND
+SURRENDER = Action.SURRENDER
+
 StrategyKey = tuple[str, int, str]
 StrategyTable = Mapping[StrategyKey, str]
 PowerChoiceTable = Mapping[tuple[str, int, str, int, str], str]
@@ -125,15 +140,15 @@ class BasicStrategyPlayer:
                 if rnd.finished:
                     return
                 for seat in rnd.seats():
-                    if rnd.can(seat, 0, Action.DECLINE_INSURANCE):
-                        rnd.act(seat, 0, Action.DECLINE_INSURANCE)
+                    if rnd.can(seat, 0, DECLINE_INSURANCE):
+                        rnd.act(seat, 0, DECLINE_INSURANCE)
                 continue
             seat, hand = to_act
             if not up:
                 up = up_class(rnd.dealer_cards()[0])
             action = self._decide(rnd, seat, hand, up, pending)
             rnd.act(seat, hand, action)
-            pending = action is Action.POWER_DOUBLE
+            pending = action is POWER_DOUBLE
 
     def decide(self, rnd: Round, seat: int, hand: int) -> Action:
         """The table's action for the hand to act, with the fallbacks of the action codes."""
@@ -148,7 +163,7 @@ class BasicStrategyPlayer:
         if pending is None:
             # A Power Double card makes the original two cards three: only then ask.
             pending = len(cards) == 3 and bool(self.rules.power_double_counts) and rnd.can(
-                seat, hand, Action.POWER_KEEP)
+                seat, hand, POWER_KEEP)
         if pending:
             return self._power_choice(cards, total, soft, up)
         table = self.table
@@ -159,13 +174,13 @@ class BasicStrategyPlayer:
             if self.two_card and not split_hand:
                 code = self.two_card.get((v0, v1, up) if v0 <= v1 else (v1, v0, up))
                 if code == "P":
-                    if rnd.can(seat, hand, Action.SPLIT):
-                        return Action.SPLIT
+                    if rnd.can(seat, hand, SPLIT):
+                        return SPLIT
                     code = None
             if code is None and v0 == v1:
                 code = table.get(("pair", v0, up))
-                if code == "P" and rnd.can(seat, hand, Action.SPLIT):
-                    return Action.SPLIT
+                if code == "P" and rnd.can(seat, hand, SPLIT):
+                    return SPLIT
             if split_hand:
                 # a split hand's own play where it differs (it has no Power Double, for one)
                 code = table.get(("split_soft" if soft else "split_hard", total, up), code)
@@ -187,7 +202,7 @@ class BasicStrategyPlayer:
         if choice is None:
             keep = total <= 21 and (total >= POWER_KEEP_TOTAL or (soft and total >= 18))
             choice = "K" if keep else "R"
-        return Action.POWER_KEEP if choice == "K" else Action.POWER_REPLACE
+        return POWER_KEEP if choice == "K" else POWER_REPLACE
 
 
 @functools.cache
@@ -198,14 +213,14 @@ def _code_plan(code: str) -> tuple[tuple[Action, ...], Action]:
     STAND for ``S`` and the codes ending in ``s``, else HIT."""
     tries: list[Action] = []
     if code in ("Ch", "Cs"):
-        tries.append(Action.CASH_OUT)
+        tries.append(CASH_OUT)
     if code in ("PS", "PSs"):
-        tries.append(Action.POWER_SPLIT)
+        tries.append(POWER_SPLIT)
     if code in ("PD", "PDs"):
-        tries.append(Action.POWER_DOUBLE)
+        tries.append(POWER_DOUBLE)
     if code in ("D", "Ds", "PD", "PDs"):
-        tries += [a for a in (Action.DOUBLE, Action.POWER_DOUBLE) if a not in tries]
+        tries += [a for a in (DOUBLE, POWER_DOUBLE) if a not in tries]
     if code in ("Rh", "Rs"):
-        tries.append(Action.SURRENDER)
-    fallback = Action.STAND if code.endswith("s") or code == "S" else Action.HIT
+        tries.append(SURRENDER)
+    fallback = STAND if code.endswith("s") or code == "S" else HIT
     return tuple(tries), fallback
