@@ -13,12 +13,26 @@ from rgs.engine.model import Action, BoxBet, LegalAction
 from rgs.engine.rules import InsuranceOffer, RuleSet, Surrender, up_class
 from rgs.engine.state import BoxState, HandState
 
+# Enum members as module constants: on CPython 3.11 reading a member off its class
+# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
+# global's cost, and the hot paths below read them at every card and decision.
+CASH_OUT = Action.CASH_OUT
+DECLINE_INSURANCE = Action.DECLINE_INSURANCE
+DOUBLE = Action.DOUBLE
+HIT = Action.HIT
+INSURE = Action.INSURE
+POWER_DOUBLE = Action.POWER_DOUBLE
+POWER_KEEP = Action.POWER_KEEP
+POWER_REPLACE = Action.POWER_REPLACE
+POWER_SPLIT = Action.POWER_SPLIT
+SPLIT = Action.SPLIT
+STAND = Action.STAND
+SURRENDER = Action.SURRENDER
+
 #: Every decision on a hand, in the order legal actions are listed.
-HAND_ACTIONS = (
-    Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER, Action.POWER_SPLIT,
-    Action.POWER_DOUBLE, Action.POWER_KEEP, Action.POWER_REPLACE, Action.CASH_OUT,
-)
-_STAKE_ADDING = frozenset({Action.DOUBLE, Action.POWER_DOUBLE, Action.SPLIT, Action.POWER_SPLIT})
+HAND_ACTIONS = (HIT, STAND, DOUBLE, SPLIT, SURRENDER, POWER_SPLIT, POWER_DOUBLE, POWER_KEEP,
+                POWER_REPLACE, CASH_OUT)
+_STAKE_ADDING = frozenset({DOUBLE, POWER_DOUBLE, SPLIT, POWER_SPLIT})
 
 
 def insurance_stake(main_stake: int) -> int:
@@ -61,8 +75,8 @@ def insurance_options(box: BoxState) -> tuple[LegalAction, ...]:
     The caller knows the round is in its insurance phase."""
     if box.insurance_decided:
         return ()
-    return (LegalAction(action=Action.INSURE, cost=insurance_stake(box.bet.stake)),
-            LegalAction(action=Action.DECLINE_INSURANCE))
+    return (LegalAction(action=INSURE, cost=insurance_stake(box.bet.stake)),
+            LegalAction(action=DECLINE_INSURANCE))
 
 
 def cash_out_bp(rules: RuleSet, hd: HandState, up: str) -> int | None:
@@ -85,23 +99,23 @@ def refusal(rules: RuleSet, box: BoxState, hd: HandState, action: Action, *, up:
     """Why ``action`` is refused on ``hd``, the hand to act — (rule, message) — or None."""
     r = rules
     if hd.power_pending:
-        if action in (Action.POWER_KEEP, Action.POWER_REPLACE):
+        if action in (POWER_KEEP, POWER_REPLACE):
             return None
         return ("power_double_choice", "keep or replace the Power Double card first")
-    if action in (Action.POWER_KEEP, Action.POWER_REPLACE):
+    if action in (POWER_KEEP, POWER_REPLACE):
         return ("power_double_choice", "there is no Power Double card to keep or replace")
     n = len(hd.cards)
-    if action is Action.STAND:
+    if action is STAND:
         return None
-    if action is Action.HIT:
+    if action is HIT:
         return None  # a hand that can no longer draw is never the active hand
     original = not hd.from_split and len(box.hands) == 1
-    if action is Action.DOUBLE or action is Action.POWER_DOUBLE:
+    if action is DOUBLE or action is POWER_DOUBLE:
         power = (original and n == 2 and hd.hard in r.power_double_counts)
-        if action is Action.DOUBLE and power:
+        if action is DOUBLE and power:
             return ("power_double_replaces_double",
                     f"a two-card count of {hd.hard} gets Power Double instead of a double")
-        if action is Action.POWER_DOUBLE and not power:
+        if action is POWER_DOUBLE and not power:
             return ("power_double", "Power Double needs the original two-card hand with a "
                     f"count (aces as 1) of {sorted(r.power_double_counts) or 'none'}")
         if n != 2 and not r.double_any_cards:
@@ -111,7 +125,7 @@ def refusal(rules: RuleSet, box: BoxState, hd: HandState, action: Action, *, up:
         if hd.split_aces and not r.double_split_aces:
             return ("double_split_aces", "split aces may not be doubled")
         return None
-    if action is Action.SPLIT:
+    if action is SPLIT:
         if n != 2 or CARD_VALUE[hd.cards[0]] != CARD_VALUE[hd.cards[1]]:
             return ("split_equal_value", "only two cards of equal value may be split")
         if hd.power_split:
@@ -124,7 +138,7 @@ def refusal(rules: RuleSet, box: BoxState, hd: HandState, action: Action, *, up:
         if hd.split_aces and not r.resplit_aces:
             return ("resplit_aces", "split aces may not be split again")
         return None
-    if action is Action.POWER_SPLIT:
+    if action is POWER_SPLIT:
         if not (r.power_split_totals and original and n == 2):
             return ("power_split", "Power Split is only for the original two-card hand")
         v0, v1 = CARD_VALUE[hd.cards[0]], CARD_VALUE[hd.cards[1]]
@@ -134,14 +148,14 @@ def refusal(rules: RuleSet, box: BoxState, hd: HandState, action: Action, *, up:
         if len(box.hands) >= r.max_hands:  # pragma: no cover - max_hands >= 2 always
             return ("max_hands", f"a box may hold at most {r.max_hands} hands")
         return None
-    if action is Action.SURRENDER:
+    if action is SURRENDER:
         if r.surrender is Surrender.NONE:
             return ("surrender", "this table has no surrender")
         if not original or n != 2:
             return ("surrender_first_decision",
                     "surrender is only the first decision on the original two cards")
         return None
-    if action is Action.CASH_OUT:
+    if action is CASH_OUT:
         if r.cash_out is None:
             return ("cash_out", "this table has no Cash Out")
         if len(box.hands) != 1 or hd.doubled:
@@ -160,9 +174,9 @@ def priced(rules: RuleSet, box: BoxState, hd: HandState, action: Action, *,
     the Safety Net warning (a HIT on soft 20 or hard 17 and more, for a box that asked)."""
     if action in _STAKE_ADDING:
         return LegalAction(action=action, cost=hd.stake)
-    if action is Action.CASH_OUT:
+    if action is CASH_OUT:
         return LegalAction(action=action, offer=cash_out_offer(rules, hd, up) or 0)
-    if action is Action.HIT and box.bet.safety_net and (
+    if action is HIT and box.bet.safety_net and (
             (hd.soft and hd.total == 20) or (not hd.soft and hd.total >= 17)):
         return LegalAction(action=action, warning="safety_net")
     return LegalAction(action=action)

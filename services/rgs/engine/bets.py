@@ -8,10 +8,10 @@ remembers nothing between rounds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rgs.engine.errors import InvalidBet, StakeOutOfLimits
-from rgs.engine.model import BehindBet, BoxBet
+from rgs.engine.model import BehindBet, BoxBet, RoundStarted
 from rgs.engine.rules import InsuranceOffer, RuleSet, TableLimits
 
 
@@ -106,11 +106,17 @@ class VerifiedBets:
     boxes: tuple[BoxBet, ...]
     #: The table limits checked against; None means the rule set's own.
     limits: TableLimits | None = None
+    #: The event every deal of these bets under ``rules`` and the checked limits starts with
+    #: (an immutable value: the rounds share it rather than each building its own).
+    started: RoundStarted = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         verify_bets(self.rules, self.boxes, self.limits)
         # verified: the seats are distinct ints, so the order is total
-        object.__setattr__(self, "boxes", tuple(sorted(self.boxes, key=lambda b: b.seat)))
+        boxes = tuple(sorted(self.boxes, key=lambda b: b.seat))
+        object.__setattr__(self, "boxes", boxes)
+        object.__setattr__(self, "started", RoundStarted(
+            variant=self.rules.id, boxes=boxes, limits=self.limits or self.rules.limits))
 
     def holds_for(self, rules: RuleSet, limits: TableLimits) -> bool:
         """True when this check covers dealing under ``rules`` and ``limits``."""

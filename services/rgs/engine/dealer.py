@@ -14,6 +14,16 @@ from rgs.engine.model import HandStatus
 from rgs.engine.rules import Peek, RuleSet
 from rgs.engine.state import BoxState
 
+# Enum members as module constants: on CPython 3.11 reading a member off its class
+# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
+# global's cost, and the hot paths below read them at every card and decision.
+BLACKJACK = HandStatus.BLACKJACK
+CHARLIE = HandStatus.CHARLIE
+DOUBLED = HandStatus.DOUBLED
+STOOD = HandStatus.STOOD
+ACE_AND_TEN = Peek.ACE_AND_TEN
+ACE_ONLY = Peek.ACE_ONLY
+
 
 def is_natural(cards: Sequence[str]) -> bool:
     """The dealer's first two cards are an ace and a ten-valued card (not any two cards that
@@ -31,8 +41,8 @@ def peeks(rules: RuleSet, up: str) -> bool:
     """Whether the dealer checks the hole card for blackjack before the players act."""
     v = CARD_VALUE[up]
     return rules.hole_card and (
-        (v == 1 and rules.peek in (Peek.ACE_AND_TEN, Peek.ACE_ONLY))
-        or (v == 10 and rules.peek is Peek.ACE_AND_TEN))
+        (v == 1 and rules.peek in (ACE_AND_TEN, ACE_ONLY))
+        or (v == 10 and rules.peek is ACE_AND_TEN))
 
 
 def must_play(rules: RuleSet, boxes: Sequence[BoxState], up: str, *,
@@ -40,16 +50,16 @@ def must_play(rules: RuleSet, boxes: Sequence[BoxState], up: str, *,
     """``(live, check)`` once every hand is done: ``live`` when a hand stood or doubled needs the
     dealer's final total; ``check`` when insurance, a player blackjack or a Charlie that does not
     win at once needs to know whether the dealer has blackjack (not yet known)."""
-    up_bj = can_blackjack(up) and not blackjack_known
+    up_bj = not blackjack_known and can_blackjack(up)
     live = False
     check = insured and not blackjack_known
     for box in boxes:
         for hd in box.hands:
             st = hd.status
-            if st is HandStatus.STOOD or st is HandStatus.DOUBLED:
+            if st is STOOD or st is DOUBLED:
                 live = True
-            elif st is HandStatus.BLACKJACK or (
-                    st is HandStatus.CHARLIE and not rules.charlie_wins_at_once):
+            elif st is BLACKJACK or (
+                    st is CHARLIE and not rules.charlie_wins_at_once):
                 check = check or up_bj
     return live, check
 

@@ -48,14 +48,47 @@ from rgs.engine.settlement import (
     settle_insurance,
 )
 from rgs.engine.state import (
+    DEALER_CARD_EVENTS,
+    HIT_EVENTS,
+    HOLE_CARD_EVENTS,
     PEEK_EVENTS,
     REVEAL_EVENTS,
+    SEAT_CARD_EVENTS,
+    STAND_EVENTS,
     BoxState,
     HandState,
     acted_event,
     card_event,
 )
 from rgs.engine.view import round_view
+
+# Enum members as module constants: on CPython 3.11 reading a member off its class
+# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
+# global's cost, and the hot paths below read them at every card and decision.
+CASH_OUT = Action.CASH_OUT
+DECLINE_INSURANCE = Action.DECLINE_INSURANCE
+DOUBLE = Action.DOUBLE
+HIT = Action.HIT
+INSURE = Action.INSURE
+POWER_DOUBLE = Action.POWER_DOUBLE
+POWER_KEEP = Action.POWER_KEEP
+POWER_REPLACE = Action.POWER_REPLACE
+POWER_SPLIT = Action.POWER_SPLIT
+SPLIT = Action.SPLIT
+STAND = Action.STAND
+SURRENDER = Action.SURRENDER
+BLACKJACK = HandStatus.BLACKJACK
+BUSTED = HandStatus.BUSTED
+CASHED_OUT = HandStatus.CASHED_OUT
+CHARLIE = HandStatus.CHARLIE
+DOUBLED = HandStatus.DOUBLED
+POWER_CHOICE = HandStatus.POWER_CHOICE
+STOOD = HandStatus.STOOD
+SURRENDERED = HandStatus.SURRENDERED
+INSURANCE = Phase.INSURANCE
+PLAYER_TURN = Phase.PLAYER_TURN
+SETTLED = Phase.SETTLED
+VOIDED = Phase.VOIDED
 
 
 class Round:
@@ -79,7 +112,7 @@ class Round:
         self._dealer_bj: bool | None = None  # None: not known yet
         self._events: list[Event] = []
         self._active: tuple[int, int] | None = None
-        self.phase = Phase.PLAYER_TURN
+        self.phase = PLAYER_TURN
         self.seq = 0
 
     # ------------------------------------------------------------------ construction
@@ -102,23 +135,36 @@ class Round:
         card to each box, then the hole card in hole-card games.
         """
         lim = limits or rules.limits
-        if isinstance(bets, VerifiedBets):
-            ordered = (bets.boxes if bets.holds_for(rules, lim)
-                       else VerifiedBets(rules=rules, boxes=bets.boxes, limits=lim).boxes)
-        else:
-            ordered = VerifiedBets(rules=rules, boxes=tuple(bets), limits=lim).boxes
+        if not (isinstance(bets, VerifiedBets) and (
+                # holds_for's common case inline: the same rules and limits objects
+                (bets.rules is rules and (bets.limits or rules.limits) is lim)
+                or bets.holds_for(rules, lim))):
+            bets = VerifiedBets(rules=rules, boxes=tuple(
+                bets.boxes if isinstance(bets, VerifiedBets) else bets), limits=lim)
+        ordered = bets.boxes
+        started = bets.started
+        if started.limits is not lim:  # equal limits, another object: the event carries lim
+            started = RoundStarted(variant=rules.id, boxes=ordered, limits=lim)
         rnd = cls(rules, source, lim)
-        rnd._boxes = [BoxState(b) for b in ordered]
-        rnd._seat_index = {b.seat: i for i, b in enumerate(ordered)}
-        rnd._emit(RoundStarted(variant=rules.id, boxes=ordered, limits=lim))
+        boxes = rnd._boxes
+        for i, b in enumerate(ordered):
+            boxes.append(BoxState(b))
+            rnd._seat_index[b.seat] = i
+        events = rnd._events
+        events.append(started)
         rnd.seq = 1
-        for box in rnd._boxes:
+        for box in boxes:
             rnd._deal_to(box, 0)
-        rnd._deal_dealer()
-        for box in rnd._boxes:
+        up = source.draw()  # _deal_dealer inline (and for the hole card below)
+        rnd._dealer.append(up)
+        events.append(DEALER_CARD_EVENTS[up])
+        for box in boxes:
             rnd._deal_to(box, 0)
         if rules.hole_card:
-            rnd._deal_dealer(face_down=True)
+            hole = source.draw()
+            rnd._dealer.append(hole)
+            rnd._hole_hidden = True
+            events.append(HOLE_CARD_EVENTS[hole])
         rnd._after_deal()
         return rnd
 
@@ -140,7 +186,7 @@ class Round:
     @property
     def finished(self) -> bool:
         """True once the round is settled or voided."""
-        return self.phase in (Phase.SETTLED, Phase.VOIDED)
+        return self.phase in (SETTLED, VOIDED)
 
     def dealer_cards(self, *, reveal: bool = False) -> tuple[str, ...]:
         """The dealer's cards; the hole card only once revealed unless ``reveal``."""
@@ -154,11 +200,22 @@ class Round:
 
     def hand_count(self, seat: int) -> int:
         """How many hands the box at ``seat`` holds (more than one after a split)."""
+        active = self._active
+        if active is not None and type(seat) is int:
+            box = self._boxes[active[0]]
+            if box.bet.seat == seat:  # the box to act (a player's usual question)
+                return len(box.hands)
         return len(self._boxes[self._locate(seat, 0)[0]].hands)
 
     def hand_cards(self, seat: int, hand: int = 0) -> tuple[str, ...]:
         """The cards of one hand."""
-        return tuple(self._hand(seat, hand)[1].cards)
+        active = self._active
+        if active is not None and active[1] == hand and type(seat) is int and type(hand) is int:
+            box = self._boxes[active[0]]
+            if box.bet.seat == seat:  # the hand to act (a player's usual question)
+                return tuple(box.hands[hand].cards)
+        b, h = self._locate(seat, hand)
+        return tuple(self._boxes[b].hands[h].cards)
 
     @property
     def total_staked(self) -> int:
@@ -192,6 +249,15 @@ class Round:
         """True when ``action`` on (seat, hand) is allowed now."""
         # Without raising: players (and the simulation's basic strategy) ask this several times
         # per decision, and a raised and caught error costs more than the whole check.
+        active = self._active
+        if active is not None and type(action) is Action and action is not INSURE \
+                and action is not DECLINE_INSURANCE:
+            # _refusal's first case (the hand to act), without building the refusal's tuple
+            b, h = active
+            box = self._boxes[b]
+            if h == hand and box.bet.seat == seat and type(seat) is int and type(hand) is int:
+                return actions.refusal(self.rules, box, box.hands[h], action,
+                                       up=self._dealer[0], dealer_bj=self._dealer_bj) is None
         return self._refusal(seat, hand, action) is None
 
     def verify(self, seat: int, hand: int, action: Action) -> None:
@@ -204,11 +270,22 @@ class Round:
     def _refusal(self, seat: int, hand: int, action: Action
                  ) -> tuple[type[ActionNotAllowed | WrongHand | WrongPhase], str, str] | None:
         """Why ``action`` on (seat, hand) is refused now — (error, message, rule) — or None."""
+        active = self._active
+        if active is not None and type(action) is Action and action is not INSURE \
+                and action is not DECLINE_INSURANCE:
+            # The common case first: a playing decision asked of the hand to act (a hand is
+            # active only in PLAYER_TURN). It is exactly the full check's answer below.
+            b, h = active
+            box = self._boxes[b]
+            if h == hand and box.bet.seat == seat and type(seat) is int and type(hand) is int:
+                reason = actions.refusal(self.rules, box, box.hands[h], action,
+                                         up=self._dealer[0], dealer_bj=self._dealer_bj)
+                return None if reason is None else (ActionNotAllowed, reason[1], reason[0])
         if not isinstance(action, Action):
             return ActionNotAllowed, f"{action!r} is not an action", "action"
-        if action is Action.INSURE or action is Action.DECLINE_INSURANCE:
+        if action is INSURE or action is DECLINE_INSURANCE:
             return self._insurance_refusal(seat, hand)
-        if self.phase is not Phase.PLAYER_TURN:
+        if self.phase is not PLAYER_TURN:
             return (WrongPhase, f"{action.value} is a playing decision; the round is in "
                     f"{self.phase.value}", "phase")
         try:
@@ -234,11 +311,14 @@ class Round:
         ``unfunded``: Bet Behind players whose preset would follow this double or split but
         whose added stake was not funded; they stay on the hand at their stake
         (:class:`BehindFollowSkipped`)."""
-        self.verify(seat, hand, action)
+        refused = self._refusal(seat, hand, action)  # verify(), without a call of its own
+        if refused is not None:
+            error, message, rule = refused
+            raise error(message, rule=rule)
         start = len(self._events)
         self.seq += 1
-        if action is Action.INSURE or action is Action.DECLINE_INSURANCE:
-            self._insurance(seat, action is Action.INSURE)
+        if action is INSURE or action is DECLINE_INSURANCE:
+            self._insurance(seat, action is INSURE)
         else:
             b, h = self._active  # type: ignore[misc]  # verify guarantees an active hand
             self._play(b, h, action, unfunded)
@@ -246,7 +326,7 @@ class Round:
 
     def behind_insurance_refusal(self, seat: int, player: str) -> str | None:
         """Why ``player``'s Bet Behind on ``seat`` may not take insurance now, or None."""
-        if self.phase is not Phase.INSURANCE:
+        if self.phase is not INSURANCE:
             return "insurance is decided before play; the round is not in its insurance phase"
         bi = self._seat_index.get(seat) if type(seat) is int else None
         if bi is None:
@@ -263,7 +343,7 @@ class Round:
         bet = next(bb for bb in box.bet.behind if bb.player == player)
         cost = actions.insurance_stake(bet.stake)
         box.behind_insurance[player] = cost
-        ev = BehindStakeAdded(seat=seat, hand=0, player=player, action=Action.INSURE,
+        ev = BehindStakeAdded(seat=seat, hand=0, player=player, action=INSURE,
                               amount=cost)
         self._emit(ev)
         return (ev,)
@@ -272,9 +352,9 @@ class Round:
         """The decisions open to (seat, hand) now, each with its cost or offer."""
         b, h = self._locate(seat, hand)
         box = self._boxes[b]
-        if self.phase is Phase.INSURANCE:
+        if self.phase is INSURANCE:
             return actions.insurance_options(box) if h == 0 else ()
-        if self.phase is not Phase.PLAYER_TURN or self._active != (b, h):
+        if self.phase is not PLAYER_TURN or self._active != (b, h):
             return ()
         return actions.hand_actions(self.rules, box, box.hands[h], up=self._dealer[0],
                                     dealer_bj=self._dealer_bj)
@@ -283,31 +363,31 @@ class Round:
 
     def insure(self, seat: int, take: bool = True) -> tuple[Event, ...]:
         """Take (or decline) insurance on a box."""
-        return self.act(seat, 0, Action.INSURE if take else Action.DECLINE_INSURANCE)
+        return self.act(seat, 0, INSURE if take else DECLINE_INSURANCE)
 
     def hit(self, seat: int, hand: int = 0) -> tuple[Event, ...]:
         """Take one more card."""
-        return self.act(seat, hand, Action.HIT)
+        return self.act(seat, hand, HIT)
 
     def stand(self, seat: int, hand: int = 0) -> tuple[Event, ...]:
         """Take no more cards."""
-        return self.act(seat, hand, Action.STAND)
+        return self.act(seat, hand, STAND)
 
     def double(self, seat: int, hand: int = 0) -> tuple[Event, ...]:
         """Double the stake, take exactly one card and stand."""
-        return self.act(seat, hand, Action.DOUBLE)
+        return self.act(seat, hand, DOUBLE)
 
     def split(self, seat: int, hand: int = 0) -> tuple[Event, ...]:
         """Split a pair into two hands."""
-        return self.act(seat, hand, Action.SPLIT)
+        return self.act(seat, hand, SPLIT)
 
     def surrender(self, seat: int, hand: int = 0) -> tuple[Event, ...]:
         """Give up the hand for half the bet back."""
-        return self.act(seat, hand, Action.SURRENDER)
+        return self.act(seat, hand, SURRENDER)
 
     def cash_out(self, seat: int, hand: int = 0) -> tuple[Event, ...]:
         """Take the Cash Out offer instead of playing on."""
-        return self.act(seat, hand, Action.CASH_OUT)
+        return self.act(seat, hand, CASH_OUT)
 
     def void(self, reason: str) -> tuple[Event, ...]:
         """Void the round (malfunction): every stake taken is returned, nothing is paid."""
@@ -316,7 +396,7 @@ class Round:
         staked = self.total_staked
         refund_all(self._boxes)
         self._active = None
-        self.phase = Phase.VOIDED
+        self.phase = VOIDED
         self.seq += 1
         ev = RoundVoided(reason=reason, total_staked=staked, total_refunded=staked)
         self._emit(ev)
@@ -329,22 +409,30 @@ class Round:
 
     def _deal_to(self, box: BoxState, h: int) -> str:
         card = self._source.draw()
-        box.hands[h].add(card)
-        self._events.append(card_event(card, box.bet.seat, h, False))
+        # HandState.add inline (every player card passes here)
+        hd = box.hands[h]
+        hd.cards.append(card)
+        v = CARD_VALUE[card]
+        hard = hd.hard = hd.hard + v
+        if v == 1:
+            hd.has_ace = True
+        hd.total = hard + 10 if hd.has_ace and hard <= 11 else hard
+        seat = box.bet.seat
+        shared = SEAT_CARD_EVENTS.get((seat, h))
+        self._events.append(card_event(card, seat, h, False) if shared is None else shared[card])
         return card
 
-    def _deal_dealer(self, *, face_down: bool = False) -> str:
+    def _deal_dealer(self) -> str:
+        """A face-up card to the dealer (the dealer's draws: ``dealer.draw_out`` calls it)."""
         card = self._source.draw()
         self._dealer.append(card)
-        if face_down:
-            self._hole_hidden = True
-        self._events.append(card_event(card, None, 0, face_down))
+        self._events.append(DEALER_CARD_EVENTS[card])
         return card
 
     def _reveal_hole(self) -> None:
         if self._hole_hidden:
             self._hole_hidden = False
-            self._emit(REVEAL_EVENTS[self._dealer[1]])
+            self._events.append(REVEAL_EVENTS[self._dealer[1]])
 
     def _locate(self, seat: int, hand: int) -> tuple[int, int]:
         try:
@@ -360,20 +448,17 @@ class Round:
         raise WrongHand(f"seat {seat!r} has no box in this round (seats {list(self.seats())})",
                         rule="seat")
 
-    def _hand(self, seat: int, hand: int) -> tuple[BoxState, HandState]:
-        b, h = self._locate(seat, hand)
-        box = self._boxes[b]
-        return box, box.hands[h]
-
     # ------------------------------------------------------------------ after the deal
 
     def _after_deal(self) -> None:
         up = self._dealer[0]
+        emit = self._events.append
         for box in self._boxes:
             hd = box.hands[0]
-            if hd.natural:
-                hd.done, hd.status = True, HandStatus.BLACKJACK
-            settle_deal_side_bets(self.rules, box, up, self._emit)
+            if hd.total == 21:  # two cards, not from a split: a natural
+                hd.done, hd.status = True, BLACKJACK
+            if box.bet.perfect_pairs or box.bet.twenty_one_plus_three:
+                settle_deal_side_bets(self.rules, box, up, emit)
         if CARD_VALUE[up] == 1 and self.rules.insurance:
             for box in self._boxes:
                 box.insurance_offered = actions.insurance_offered(box.bet, box.hands[0].natural)
@@ -383,16 +468,16 @@ class Round:
                     if bb.insure and cost > 0:
                         box.behind_insurance[bb.player] = cost
                         self._emit(BehindStakeAdded(seat=box.bet.seat, hand=0, player=bb.player,
-                                                    action=Action.INSURE, amount=cost))
+                                                    action=INSURE, amount=cost))
             if any(b.insurance_offered for b in self._boxes):
-                self.phase = Phase.INSURANCE
+                self.phase = INSURANCE
                 return
         self._after_insurance()
 
     def _insurance_refusal(self, seat: int, hand: int
                            ) -> tuple[type[ActionNotAllowed | WrongHand | WrongPhase], str,
                                       str] | None:
-        if self.phase is not Phase.INSURANCE:
+        if self.phase is not INSURANCE:
             return (WrongPhase, f"insurance is decided before play; the round is in "
                     f"{self.phase.value}", "insurance_phase")
         try:
@@ -411,19 +496,20 @@ class Round:
         if take:
             box.insurance = actions.insurance_stake(box.bet.stake)
         self._emit(PlayerActed(seat=seat, hand=0,
-                               action=Action.INSURE if take else Action.DECLINE_INSURANCE,
+                               action=INSURE if take else DECLINE_INSURANCE,
                                stake_added=box.insurance))
         if all(bx.insurance_decided for bx in self._boxes):
             self._after_insurance()
 
     def _after_insurance(self) -> None:
         up = self._dealer[0]
-        self.phase = Phase.PLAYER_TURN
+        self.phase = PLAYER_TURN
         if dealer.peeks(self.rules, up):
             bj = dealer.is_natural(self._dealer)
-            self._emit(PEEK_EVENTS[bj])
+            self._events.append(PEEK_EVENTS[bj])
             self._dealer_bj = bj
-            settle_insurance(self.rules, self._boxes, bj, self._emit)
+            if CARD_VALUE[up] == 1:  # only an ace offers insurance: else there is none to settle
+                settle_insurance(self.rules, self._boxes, bj, self._events.append)
             if bj:
                 self._reveal_hole()
                 self._settle_round()
@@ -443,49 +529,49 @@ class Round:
         box = self._boxes[b]
         hd = box.hands[h]
         seat = box.bet.seat
-        if h == 0 and len(box.hands) == 1 and action is not Action.STAND:
+        if h == 0 and len(box.hands) == 1 and action is not STAND:
             box.touched = True
-        if action is Action.HIT:
-            self._emit(acted_event(seat, h, action))
+        if action is HIT:
+            self._events.append(HIT_EVENTS.get((seat, h)) or acted_event(seat, h, action))
             self._deal_to(box, h)
             self._check_hand_end(box, hd)
-        elif action is Action.STAND:
-            self._emit(acted_event(seat, h, action))
-            hd.done, hd.status = True, HandStatus.STOOD
-        elif action is Action.DOUBLE:
+        elif action is STAND:
+            self._events.append(STAND_EVENTS.get((seat, h)) or acted_event(seat, h, action))
+            hd.done, hd.status = True, STOOD
+        elif action is DOUBLE:
             added = hd.stake
             hd.stake += added
             hd.doubled = True
-            self._emit(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
+            self._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
             self._follow(box, h, hd, action, unfunded)
             self._deal_to(box, h)
             hd.done = True
-            hd.status = HandStatus.BUSTED if hd.total > 21 else HandStatus.DOUBLED
+            hd.status = BUSTED if hd.total > 21 else DOUBLED
             self._check_charlie(hd)
-        elif action is Action.POWER_DOUBLE:
+        elif action is POWER_DOUBLE:
             added = hd.stake
             hd.stake += added
             hd.doubled = True
-            self._emit(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
+            self._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
             self._follow(box, h, hd, action, unfunded)
             self._deal_to(box, h)
             hd.power_pending = True
-            hd.status = HandStatus.POWER_CHOICE
-        elif action in (Action.POWER_KEEP, Action.POWER_REPLACE):
-            self._emit(acted_event(seat, h, action))
-            if action is Action.POWER_REPLACE:
+            hd.status = POWER_CHOICE
+        elif action in (POWER_KEEP, POWER_REPLACE):
+            self._events.append(acted_event(seat, h, action))
+            if action is POWER_REPLACE:
                 card = hd.drop_last()
-                self._emit(CardBurned(card=card, seat=seat, hand=h))
+                self._events.append(CardBurned(card=card, seat=seat, hand=h))
                 self._deal_to(box, h)
             hd.power_pending = False
             hd.done = True
-            hd.status = HandStatus.BUSTED if hd.total > 21 else HandStatus.DOUBLED
-        elif action in (Action.SPLIT, Action.POWER_SPLIT):
-            self._emit(PlayerActed(seat=seat, hand=h, action=action, stake_added=hd.stake))
+            hd.status = BUSTED if hd.total > 21 else DOUBLED
+        elif action in (SPLIT, POWER_SPLIT):
+            self._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=hd.stake))
             second = hd.cards[1]
             hd.drop_last()
-            aces = action is Action.SPLIT and CARD_VALUE[second] == 1
-            power = action is Action.POWER_SPLIT
+            aces = action is SPLIT and CARD_VALUE[second] == 1
+            power = action is POWER_SPLIT
             depth = hd.depth + 1
             hd.from_split, hd.depth, hd.split_aces, hd.power_split = True, depth, aces, power
             box.hands.insert(h + 1, HandState([second], hd.stake, from_split=True, depth=depth,
@@ -493,14 +579,14 @@ class Round:
             self._follow(box, h, hd, action, unfunded)
             self._deal_to(box, h)
             self._check_hand_end(box, hd)
-        elif action is Action.SURRENDER:
-            self._emit(acted_event(seat, h, action))
-            hd.done, hd.status = True, HandStatus.SURRENDERED
-        elif action is Action.CASH_OUT:
+        elif action is SURRENDER:
+            self._events.append(acted_event(seat, h, action))
+            hd.done, hd.status = True, SURRENDERED
+        elif action is CASH_OUT:
             hd.cash_out_bp = actions.cash_out_bp(self.rules, hd, self._dealer[0]) or 0
             hd.cash_out = hd.stake * hd.cash_out_bp // 10_000
-            self._emit(acted_event(seat, h, action))
-            hd.done, hd.status = True, HandStatus.CASHED_OUT
+            self._events.append(acted_event(seat, h, action))
+            hd.done, hd.status = True, CASHED_OUT
         if hd.done:
             self._advance()
 
@@ -511,7 +597,7 @@ class Round:
         for bb in box.bet.behind:
             if bb.player not in hd.behind:
                 continue
-            doubling = action in (Action.DOUBLE, Action.POWER_DOUBLE)
+            doubling = action in (DOUBLE, POWER_DOUBLE)
             if bb.player in unfunded and (bb.follow_double if doubling else bb.follow_split):
                 self._emit(BehindFollowSkipped(seat=box.bet.seat, hand=h, player=bb.player,
                                                action=action))
@@ -521,7 +607,7 @@ class Round:
                 hd.behind[bb.player] += added
                 self._emit(BehindStakeAdded(seat=box.bet.seat, hand=h, player=bb.player,
                                             action=action, amount=added))
-            elif action in (Action.SPLIT, Action.POWER_SPLIT) and bb.follow_split:
+            elif action in (SPLIT, POWER_SPLIT) and bb.follow_split:
                 box.hands[h + 1].behind[bb.player] = bb.stake
                 self._emit(BehindStakeAdded(seat=box.bet.seat, hand=h + 1, player=bb.player,
                                             action=action, amount=bb.stake))
@@ -529,17 +615,18 @@ class Round:
     def _check_charlie(self, hd: HandState) -> None:
         n = self.rules.charlie_cards
         if n is not None and len(hd.cards) >= n and hd.total <= 21:
-            hd.done, hd.status = True, HandStatus.CHARLIE
+            hd.done, hd.status = True, CHARLIE
 
     def _check_hand_end(self, box: BoxState, hd: HandState) -> None:
         """A hand stops by itself at 21, on a bust, at the card-count rule, or as a one-card
         split ace."""
         t = hd.total
         if t > 21:
-            hd.done, hd.status = True, HandStatus.BUSTED
+            hd.done, hd.status = True, BUSTED
         elif t == 21 or (hd.split_aces and self.rules.split_aces_one_card and len(hd.cards) >= 2):
-            hd.done, hd.status = True, HandStatus.STOOD
-        if not hd.done or hd.status is HandStatus.STOOD:
+            hd.done, hd.status = True, STOOD
+        if self.rules.charlie_cards is not None and (not hd.done
+                                                     or hd.status is STOOD):
             self._check_charlie(hd)
 
     def _advance(self) -> None:
@@ -567,26 +654,30 @@ class Round:
     # ------------------------------------------------------------------ dealer and settlement
 
     def _dealer_turn(self) -> None:
-        insured = self._any_insurance()
+        # only a dealer ace offers insurance (to the boxes and Bet Behind alike)
+        insured = CARD_VALUE[self._dealer[0]] == 1 and self._any_insurance()
         live, check = dealer.must_play(self.rules, self._boxes, self._dealer[0],
                                        blackjack_known=self._dealer_bj is not None,
                                        insured=insured)
         if self.rules.hole_card:
-            self._reveal_hole()
+            if self._hole_hidden:  # _reveal_hole inline
+                self._hole_hidden = False
+                self._events.append(REVEAL_EVENTS[self._dealer[1]])
             if self._dealer_bj is None:
                 self._dealer_bj = dealer.is_natural(self._dealer)
         elif live or check:
             self._deal_dealer()
             self._dealer_bj = dealer.is_natural(self._dealer)
             if insured:
-                settle_insurance(self.rules, self._boxes, self._dealer_bj, self._emit)
+                settle_insurance(self.rules, self._boxes, self._dealer_bj, self._events.append)
         if live and not self._dealer_bj:
             dealer.draw_out(self.rules, self._dealer, self._deal_dealer)
         self._settle_round()
 
     def _settle_round(self) -> None:
-        settle_hands(self.rules, self._boxes, self._dealer, bool(self._dealer_bj), self._emit)
-        self.phase = Phase.SETTLED
+        emit = self._events.append
+        settle_hands(self.rules, self._boxes, self._dealer, bool(self._dealer_bj), emit)
+        self.phase = SETTLED
         self._active = None
         staked, paid = money_totals(self._boxes)
-        self._emit(RoundSettled(total_staked=staked, total_paid=paid))
+        emit(RoundSettled(total_staked=staked, total_paid=paid))

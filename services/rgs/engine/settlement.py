@@ -30,6 +30,18 @@ from rgs.engine.sidebets import (
 )
 from rgs.engine.state import ZERO, BoxState, HandState
 
+# Enum members as module constants: on CPython 3.11 reading a member off its class
+# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
+# global's cost, and the hot paths below read them at every card and decision.
+BLACKJACK = HandStatus.BLACKJACK
+CASHED_OUT = HandStatus.CASHED_OUT
+CHARLIE = HandStatus.CHARLIE
+SETTLED = HandStatus.SETTLED
+SURRENDERED = HandStatus.SURRENDERED
+
+#: Half a minor unit: what rounding an odd stake's surrender keeps.
+HALF = Fraction(1, 2)
+
 #: Where settlement events go (the round's event list).
 Emit = Callable[[Event], None]
 
@@ -40,21 +52,24 @@ def settle_hand(rules: RuleSet, box: BoxState, hi: int, hd: HandState, *, dealer
     r = rules
     stake = hd.stake
     st = hd.status
-    if st is HandStatus.SURRENDERED:
-        return Outcome.SURRENDER, stake // 2, Fraction(stake % 2, 2)
-    if st is HandStatus.CASHED_OUT:
+    if st is SURRENDERED:
+        return Outcome.SURRENDER, stake // 2, HALF if stake % 2 else ZERO
+    if st is CASHED_OUT:
         table = r.cash_out
         assert table is not None
         return Outcome.CASHED_OUT, hd.cash_out, ZERO
-    if hd.total > 21:
+    total = hd.total
+    if total > 21:
         return Outcome.BUST, 0, ZERO
-    if st is HandStatus.BLACKJACK:
+    if st is BLACKJACK:
         if dealer_bj:
             return Outcome.PUSH, stake, ZERO
-        exact = stake * r.blackjack_pays
-        win = exact.numerator // exact.denominator
-        return Outcome.BLACKJACK, stake + win, exact - win
-    if st is HandStatus.CHARLIE and (r.charlie_wins_at_once or not dealer_bj):
+        # stake x blackjack_pays in integers (Fraction arithmetic costs more than the rest of a
+        # round): the whole minor units won, and the fraction of one the floor keeps
+        pays = r.blackjack_pays
+        win, kept = divmod(stake * pays.numerator, pays.denominator)
+        return Outcome.BLACKJACK, stake + win, Fraction(kept, pays.denominator) if kept else ZERO
+    if st is CHARLIE and (r.charlie_wins_at_once or not dealer_bj):
         return Outcome.CHARLIE, 2 * stake, ZERO
     if dealer_bj:
         if r.late_blackjack_takes_all:
@@ -64,9 +79,9 @@ def settle_hand(rules: RuleSet, box: BoxState, hi: int, hd: HandState, *, dealer
         return Outcome.LOSE, stake - kept, ZERO
     if dealer_push:
         return Outcome.PUSH, stake, ZERO
-    if d_total > 21 or hd.total > d_total:
+    if d_total > 21 or total > d_total:
         return Outcome.WIN, 2 * stake, ZERO
-    if hd.total == d_total:
+    if total == d_total:
         return Outcome.PUSH, stake, ZERO
     return Outcome.LOSE, 0, ZERO
 
@@ -158,9 +173,11 @@ def settle_hands(rules: RuleSet, boxes: Sequence[BoxState], dealer: Sequence[str
         for hi, hd in enumerate(box.hands):
             outcome, payout, rounded = settle_hand(
                 rules, box, hi, hd, dealer_bj=dealer_bj, d_total=d_total, dealer_push=dealer_push)
-            hd.outcome, hd.payout, hd.status = outcome, payout, HandStatus.SETTLED
+            hd.outcome, hd.payout, hd.status = outcome, payout, SETTLED
             emit(HandSettled(seat=seat, hand=hi, outcome=outcome, stake=hd.stake, payout=payout,
                              rounded_off=rounded))
+            if not hd.behind:
+                continue
             for player, stake in hd.behind.items():
                 paid, cut = behind_payout(rules, outcome, stake, hd.cash_out_bp)
                 hd.behind_paid[player] = paid
@@ -176,7 +193,7 @@ def refund_all(boxes: Sequence[BoxState]) -> None:
     """A void: every stake taken is paid back and nothing more (side bets settle as "void")."""
     for box in boxes:
         for hd in box.hands:
-            hd.outcome, hd.payout, hd.status = Outcome.VOID, hd.stake, HandStatus.SETTLED
+            hd.outcome, hd.payout, hd.status = Outcome.VOID, hd.stake, SETTLED
             hd.behind_paid = dict(hd.behind)
         box.insurance_payout = box.insurance
         box.behind_insurance_paid = dict(box.behind_insurance)

@@ -18,6 +18,10 @@ from rgs.engine.model import (
 )
 from rgs.engine.rules import SideBetKind
 
+# An enum member as a module constant: on CPython 3.11 reading it off its class goes through
+# EnumType.__getattr__'s slot, unspecialised, at about ten times a global's cost (every hand).
+ACTIVE = HandStatus.ACTIVE
+
 ZERO = Fraction(0)
 #: Card events are immutable values with few distinct shapes; sharing them saves building
 #: thousands of identical objects per second in simulations. Built once here and never written
@@ -30,6 +34,17 @@ CARD_EVENTS: Mapping[tuple[str, int | None, int, bool], CardDealt] = {
     for seat, hand, face_down in (
         (None, 0, False), (None, 0, True),
         *((s, h, False) for s in range(1, 8) for h in range(4)))
+}
+
+
+#: The same events by card code, one mapping per receiver, for the round's dealing (a lookup by
+#: card with no tuple to build): the dealer's face-up and face-down cards, and each
+#: ``(seat, hand)`` of the prebuilt table.
+DEALER_CARD_EVENTS: Mapping[str, CardDealt] = {c: CARD_EVENTS[c, None, 0, False] for c in DECK}
+HOLE_CARD_EVENTS: Mapping[str, CardDealt] = {c: CARD_EVENTS[c, None, 0, True] for c in DECK}
+SEAT_CARD_EVENTS: Mapping[tuple[int, int], Mapping[str, CardDealt]] = {
+    (seat, hand): {c: CARD_EVENTS[c, seat, hand, False] for c in DECK}
+    for seat in range(1, 8) for hand in range(4)
 }
 
 
@@ -46,6 +61,13 @@ ACTED_EVENTS: Mapping[tuple[int, int, Action], PlayerActed] = {
     (seat, hand, action): PlayerActed(seat=seat, hand=hand, action=action)
     for seat in range(1, 8) for hand in range(4) for action in Action
 }
+#: The HIT and STAND events of the prebuilt table by ``(seat, hand)``: the commonest decisions,
+#: looked up without hashing the action (an enum member hashes in Python code).
+HIT_EVENTS: Mapping[tuple[int, int], PlayerActed] = {
+    (seat, hand): ev for (seat, hand, action), ev in ACTED_EVENTS.items() if action is Action.HIT}
+STAND_EVENTS: Mapping[tuple[int, int], PlayerActed] = {
+    (seat, hand): ev for (seat, hand, action), ev in ACTED_EVENTS.items()
+    if action is Action.STAND}
 #: The two outcomes of the dealer's peek.
 PEEK_EVENTS: Mapping[bool, DealerPeeked] = {bj: DealerPeeked(blackjack=bj) for bj in (False, True)}
 #: The hole card turned over, one per card code.
@@ -82,17 +104,23 @@ class HandState:
         "split_aces",
         "stake",
         "status",
+        "total",
     )
 
     def __init__(self, cards: list[str], stake: int, *, from_split: bool = False, depth: int = 0,
                  split_aces: bool = False, power_split: bool = False) -> None:
         self.cards = cards
-        self.hard = 0
-        self.has_ace = False
+        hard = 0
+        ace = False
         for c in cards:
             v = CARD_VALUE[c]
-            self.hard += v
-            self.has_ace = self.has_ace or v == 1
+            hard += v
+            ace = ace or v == 1
+        self.hard = hard
+        self.has_ace = ace
+        #: Best total (an ace counted as 11 when that does not bust), kept with every card: the
+        #: round reads it at each card and at settlement.
+        self.total = hard + 10 if ace and hard <= 11 else hard
         self.stake = stake
         self.from_split = from_split
         self.depth = depth
@@ -101,7 +129,7 @@ class HandState:
         self.doubled = False
         self.power_pending = False
         self.done = False
-        self.status = HandStatus.ACTIVE
+        self.status = ACTIVE
         self.outcome: Outcome | None = None
         self.payout = 0
         self.cash_out = 0
@@ -114,19 +142,17 @@ class HandState:
     def add(self, card: str) -> None:
         v = CARD_VALUE[card]
         self.cards.append(card)
-        self.hard += v
+        hard = self.hard = self.hard + v
         if v == 1:
             self.has_ace = True
+        self.total = hard + 10 if self.has_ace and hard <= 11 else hard
 
     def drop_last(self) -> str:
         card = self.cards.pop()
-        self.hard -= CARD_VALUE[card]
-        self.has_ace = any(CARD_VALUE[c] == 1 for c in self.cards)
+        hard = self.hard = self.hard - CARD_VALUE[card]
+        ace = self.has_ace = any(CARD_VALUE[c] == 1 for c in self.cards)
+        self.total = hard + 10 if ace and hard <= 11 else hard
         return card
-
-    @property
-    def total(self) -> int:
-        return self.hard + 10 if self.has_ace and self.hard <= 11 else self.hard
 
     @property
     def soft(self) -> bool:
@@ -156,7 +182,8 @@ class BoxState:
     def __init__(self, bet: BoxBet) -> None:
         self.bet = bet
         first = HandState([], bet.stake)
-        first.behind = {b.player: b.stake for b in bet.behind}
+        if bet.behind:
+            first.behind = {b.player: b.stake for b in bet.behind}
         self.hands: list[HandState] = [first]
         #: Bet Behind insurance stakes and payouts, by bettor.
         self.behind_insurance: dict[str, int] = {}

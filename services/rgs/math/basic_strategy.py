@@ -17,11 +17,27 @@ not, late surrender) from a rule set's fields.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from rgs.engine import Action, Round, RuleSet, Surrender
 from rgs.engine.cards import CARD_VALUE, hand_total
 from rgs.engine.rules import UP_CLASSES, up_class
+
+# Enum members as module constants: on CPython 3.11 reading a member off its class
+# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
+# global's cost, and the hot paths below read them at every card and decision.
+CASH_OUT = Action.CASH_OUT
+DECLINE_INSURANCE = Action.DECLINE_INSURANCE
+DOUBLE = Action.DOUBLE
+HIT = Action.HIT
+POWER_DOUBLE = Action.POWER_DOUBLE
+POWER_KEEP = Action.POWER_KEEP
+POWER_REPLACE = Action.POWER_REPLACE
+POWER_SPLIT = Action.POWER_SPLIT
+SPLIT = Action.SPLIT
+STAND = Action.STAND
+SURRENDER = Action.SURRENDER
 
 StrategyKey = tuple[str, int, str]
 StrategyTable = Mapping[StrategyKey, str]
@@ -113,44 +129,70 @@ class BasicStrategyPlayer:
 
     def play(self, rnd: Round) -> None:
         """Make every decision until the round is settled."""
-        while not rnd.finished:
+        up = ""  # the dealer's up-card class, read at the first decision
+        # Whether the hand to act holds a Power Double card to keep or replace: only right after
+        # this player's own POWER_DOUBLE (the hand stays in play for that choice); None: not
+        # known (the round came in mid-play), ask the round.
+        pending: bool | None = None
+        while True:
             to_act = rnd.to_act
-            if to_act is None:  # insurance: always declined by basic strategy
+            if to_act is None:  # settled, or insurance: always declined by basic strategy
+                if rnd.finished:
+                    return
                 for seat in rnd.seats():
-                    if rnd.can(seat, 0, Action.DECLINE_INSURANCE):
-                        rnd.act(seat, 0, Action.DECLINE_INSURANCE)
+                    if rnd.can(seat, 0, DECLINE_INSURANCE):
+                        rnd.act(seat, 0, DECLINE_INSURANCE)
                 continue
             seat, hand = to_act
-            rnd.act(seat, hand, self.decide(rnd, seat, hand))
+            if not up:
+                up = up_class(rnd.dealer_cards()[0])
+            action = self._decide(rnd, seat, hand, up, pending)
+            rnd.act(seat, hand, action)
+            pending = action is POWER_DOUBLE
 
     def decide(self, rnd: Round, seat: int, hand: int) -> Action:
         """The table's action for the hand to act, with the fallbacks of the action codes."""
+        return self._decide(rnd, seat, hand, up_class(rnd.dealer_cards()[0]), None)
+
+    def _decide(self, rnd: Round, seat: int, hand: int, up: str, pending: bool | None
+                ) -> Action:
+        """:meth:`decide` once the up-card class is known, and whether a Power Double choice
+        is pending (None: ask the round)."""
         cards = rnd.hand_cards(seat, hand)
-        up = up_class(rnd.dealer_cards()[0])
         total, soft = hand_total(cards)
-        if self.rules.power_double_counts and rnd.can(seat, hand, Action.POWER_KEEP):
+        if pending is None:
+            # A Power Double card makes the original two cards three: only then ask.
+            pending = len(cards) == 3 and bool(self.rules.power_double_counts) and rnd.can(
+                seat, hand, POWER_KEEP)
+        if pending:
             return self._power_choice(cards, total, soft, up)
         table = self.table
         code = None
-        if self.two_card and len(cards) == 2 and rnd.hand_count(seat) == 1:
+        if len(cards) == 2:
             v0, v1 = CARD_VALUE[cards[0]], CARD_VALUE[cards[1]]
-            code = self.two_card.get((min(v0, v1), max(v0, v1), up))
-            if code == "P" and rnd.can(seat, hand, Action.SPLIT):
-                return Action.SPLIT
-            if code is not None and code != "P":
-                return self._play_code(rnd, seat, hand, code)
-            code = None
-        if len(cards) == 2 and CARD_VALUE[cards[0]] == CARD_VALUE[cards[1]]:
-            code = table.get(("pair", CARD_VALUE[cards[0]], up))
-            if code == "P" and rnd.can(seat, hand, Action.SPLIT):
-                return Action.SPLIT
-        kind = "soft" if soft else "hard"
-        if len(cards) == 2 and rnd.hand_count(seat) > 1:
-            # a split hand's own play where it differs (it has no Power Double, for one)
-            code = table.get((f"split_{kind}", total, up), code)
+            split_hand = rnd.hand_count(seat) > 1
+            if self.two_card and not split_hand:
+                code = self.two_card.get((v0, v1, up) if v0 <= v1 else (v1, v0, up))
+                if code == "P":
+                    if rnd.can(seat, hand, SPLIT):
+                        return SPLIT
+                    code = None
+            if code is None and v0 == v1:
+                code = table.get(("pair", v0, up))
+                if code == "P" and rnd.can(seat, hand, SPLIT):
+                    return SPLIT
+            if split_hand:
+                # a split hand's own play where it differs (it has no Power Double, for one)
+                code = table.get(("split_soft" if soft else "split_hard", total, up), code)
         if code is None or code == "P":
-            code = table.get((kind, total, up), "S" if total >= 17 else "H")
-        return self._play_code(rnd, seat, hand, code)
+            code = table.get(("soft" if soft else "hard", total, up),
+                             "S" if total >= 17 else "H")
+        # the code with its documented fallbacks
+        tries, fallback = _code_plan(code)
+        for action in tries:
+            if rnd.can(seat, hand, action):
+                return action
+        return fallback
 
     def _power_choice(self, cards: tuple[str, ...], total: int, soft: bool,
                       up: str) -> Action:
@@ -160,23 +202,25 @@ class BasicStrategyPlayer:
         if choice is None:
             keep = total <= 21 and (total >= POWER_KEEP_TOTAL or (soft and total >= 18))
             choice = "K" if keep else "R"
-        return Action.POWER_KEEP if choice == "K" else Action.POWER_REPLACE
+        return POWER_KEEP if choice == "K" else POWER_REPLACE
 
-    @staticmethod
-    def _play_code(rnd: Round, seat: int, hand: int, code: str) -> Action:
-        """Play an action code with its documented fallbacks."""
-        fallback = Action.STAND if code.endswith("s") or code == "S" else Action.HIT
-        if code in ("Ch", "Cs") and rnd.can(seat, hand, Action.CASH_OUT):
-            return Action.CASH_OUT
-        if code in ("PS", "PSs") and rnd.can(seat, hand, Action.POWER_SPLIT):
-            return Action.POWER_SPLIT
-        if code in ("PD", "PDs") and rnd.can(seat, hand, Action.POWER_DOUBLE):
-            return Action.POWER_DOUBLE
-        if code in ("D", "Ds", "PD", "PDs"):
-            if rnd.can(seat, hand, Action.DOUBLE):
-                return Action.DOUBLE
-            if rnd.can(seat, hand, Action.POWER_DOUBLE):
-                return Action.POWER_DOUBLE
-        if code in ("Rh", "Rs") and rnd.can(seat, hand, Action.SURRENDER):
-            return Action.SURRENDER
-        return fallback
+
+@functools.cache
+def _code_plan(code: str) -> tuple[tuple[Action, ...], Action]:
+    """The actions an action code tries, in order, and the one it falls back to:
+    ``Ch``/``Cs`` Cash Out, ``PS``/``PSs`` Power Split, ``PD``/``PDs`` Power Double then a
+    double, ``D``/``Ds`` a double then Power Double, ``Rh``/``Rs`` surrender; the fallback is
+    STAND for ``S`` and the codes ending in ``s``, else HIT."""
+    tries: list[Action] = []
+    if code in ("Ch", "Cs"):
+        tries.append(CASH_OUT)
+    if code in ("PS", "PSs"):
+        tries.append(POWER_SPLIT)
+    if code in ("PD", "PDs"):
+        tries.append(POWER_DOUBLE)
+    if code in ("D", "Ds", "PD", "PDs"):
+        tries += [a for a in (DOUBLE, POWER_DOUBLE) if a not in tries]
+    if code in ("Rh", "Rs"):
+        tries.append(SURRENDER)
+    fallback = STAND if code.endswith("s") or code == "S" else HIT
+    return tuple(tries), fallback

@@ -170,6 +170,8 @@ def _play_chunk(plan: _Plan, seed: int, rounds: int,
     tallies = _empty(plan)
     main, sides = tallies.main, tallies.sides
     full = Shoe.of_decks(rules.decks).cards()
+    # The main bet's tally is kept in locals (added to `main` at the end): the same integers.
+    staked = total = total_sq = 0
     for i in range(rounds):
         rnd = Round.deal(rules, ShoeSource(Shoe(full), pick), bets)
         player.play(rnd)
@@ -188,9 +190,15 @@ def _play_chunk(plan: _Plan, seed: int, rounds: int,
             while j >= 0 and type(e := events[j]) is HandSettled:
                 net += e.payout - e.stake
                 j -= 1
-        main.add(stake, net)
+        staked += stake
+        total += net
+        total_sq += net * net
         if progress is not None and i % step == 0:
             progress(i)
+    main.staked += staked
+    main.net += total
+    main.net_sq += total_sq
+    main.count += rounds
     return tallies
 
 
