@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python bench/engine.py [--rounds N] [--json]``. Every round is dealt from a
 freshly shuffled shoe, played by the table-driven basic-strategy player through the production
 engine (events, legal-action checks and settlement included), exactly as ``rgs simulate`` does.
-Goal: 20,000 rounds/s or more per variant.
+Goal (issue 14): 50,000 rounds per CPU-second or more per variant.
 """
 
 from __future__ import annotations
