@@ -9,25 +9,23 @@ answers for the hand in front of it.
 from __future__ import annotations
 
 from rgs.engine.cards import CARD_VALUE
+from rgs.engine.members import (
+    CASH_OUT,
+    DECLINE_INSURANCE,
+    DOUBLE,
+    HIT,
+    INSURE,
+    POWER_DOUBLE,
+    POWER_KEEP,
+    POWER_REPLACE,
+    POWER_SPLIT,
+    SPLIT,
+    STAND,
+    SURRENDER,
+)
 from rgs.engine.model import Action, BoxBet, LegalAction
 from rgs.engine.rules import InsuranceOffer, RuleSet, Surrender, up_class
 from rgs.engine.state import BoxState, HandState
-
-# Enum members as module constants: on CPython 3.11 reading a member off its class
-# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
-# global's cost, and the hot paths below read them at every card and decision.
-CASH_OUT = Action.CASH_OUT
-DECLINE_INSURANCE = Action.DECLINE_INSURANCE
-DOUBLE = Action.DOUBLE
-HIT = Action.HIT
-INSURE = Action.INSURE
-POWER_DOUBLE = Action.POWER_DOUBLE
-POWER_KEEP = Action.POWER_KEEP
-POWER_REPLACE = Action.POWER_REPLACE
-POWER_SPLIT = Action.POWER_SPLIT
-SPLIT = Action.SPLIT
-STAND = Action.STAND
-SURRENDER = Action.SURRENDER
 
 #: Every decision on a hand, in the order legal actions are listed.
 HAND_ACTIONS = (HIT, STAND, DOUBLE, SPLIT, SURRENDER, POWER_SPLIT, POWER_DOUBLE, POWER_KEEP,

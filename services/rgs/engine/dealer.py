@@ -10,19 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rgs.engine.cards import CARD_VALUE
-from rgs.engine.model import HandStatus
-from rgs.engine.rules import Peek, RuleSet
+from rgs.engine.members import ACE_AND_TEN, ACE_ONLY, BLACKJACK, CHARLIE, DOUBLED, STOOD
+from rgs.engine.rules import RuleSet
 from rgs.engine.state import BoxState
-
-# Enum members as module constants: on CPython 3.11 reading a member off its class
-# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
-# global's cost, and the hot paths below read them at every card and decision.
-BLACKJACK = HandStatus.BLACKJACK
-CHARLIE = HandStatus.CHARLIE
-DOUBLED = HandStatus.DOUBLED
-STOOD = HandStatus.STOOD
-ACE_AND_TEN = Peek.ACE_AND_TEN
-ACE_ONLY = Peek.ACE_ONLY
 
 
 def is_natural(cards: Sequence[str]) -> bool:

@@ -23,6 +23,32 @@ from rgs.engine import actions, dealer
 from rgs.engine.bets import VerifiedBets, verify_bets
 from rgs.engine.cards import CARD_VALUE, CardSource
 from rgs.engine.errors import ActionNotAllowed, WrongHand, WrongPhase
+from rgs.engine.members import (
+    BLACKJACK,
+    BUSTED,
+    CASH_OUT,
+    CASHED_OUT,
+    CHARLIE,
+    DECLINE_INSURANCE,
+    DOUBLE,
+    DOUBLED,
+    HIT,
+    INSURANCE,
+    INSURE,
+    PLAYER_TURN,
+    POWER_CHOICE,
+    POWER_DOUBLE,
+    POWER_KEEP,
+    POWER_REPLACE,
+    POWER_SPLIT,
+    ROUND_SETTLED,
+    ROUND_VOIDED,
+    SPLIT,
+    STAND,
+    STOOD,
+    SURRENDER,
+    SURRENDERED,
+)
 from rgs.engine.model import (
     Action,
     BehindFollowSkipped,
@@ -30,9 +56,7 @@ from rgs.engine.model import (
     BoxBet,
     CardBurned,
     Event,
-    HandStatus,
     LegalAction,
-    Phase,
     PlayerActed,
     RoundSettled,
     RoundStarted,
@@ -61,34 +85,6 @@ from rgs.engine.state import (
     card_event,
 )
 from rgs.engine.view import round_view
-
-# Enum members as module constants: on CPython 3.11 reading a member off its class
-# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
-# global's cost, and the hot paths below read them at every card and decision.
-CASH_OUT = Action.CASH_OUT
-DECLINE_INSURANCE = Action.DECLINE_INSURANCE
-DOUBLE = Action.DOUBLE
-HIT = Action.HIT
-INSURE = Action.INSURE
-POWER_DOUBLE = Action.POWER_DOUBLE
-POWER_KEEP = Action.POWER_KEEP
-POWER_REPLACE = Action.POWER_REPLACE
-POWER_SPLIT = Action.POWER_SPLIT
-SPLIT = Action.SPLIT
-STAND = Action.STAND
-SURRENDER = Action.SURRENDER
-BLACKJACK = HandStatus.BLACKJACK
-BUSTED = HandStatus.BUSTED
-CASHED_OUT = HandStatus.CASHED_OUT
-CHARLIE = HandStatus.CHARLIE
-DOUBLED = HandStatus.DOUBLED
-POWER_CHOICE = HandStatus.POWER_CHOICE
-STOOD = HandStatus.STOOD
-SURRENDERED = HandStatus.SURRENDERED
-INSURANCE = Phase.INSURANCE
-PLAYER_TURN = Phase.PLAYER_TURN
-SETTLED = Phase.SETTLED
-VOIDED = Phase.VOIDED
 
 
 class Round:
@@ -186,7 +182,7 @@ class Round:
     @property
     def finished(self) -> bool:
         """True once the round is settled or voided."""
-        return self.phase in (SETTLED, VOIDED)
+        return self.phase in (ROUND_SETTLED, ROUND_VOIDED)
 
     def dealer_cards(self, *, reveal: bool = False) -> tuple[str, ...]:
         """The dealer's cards; the hole card only once revealed unless ``reveal``."""
@@ -249,15 +245,6 @@ class Round:
         """True when ``action`` on (seat, hand) is allowed now."""
         # Without raising: players (and the simulation's basic strategy) ask this several times
         # per decision, and a raised and caught error costs more than the whole check.
-        active = self._active
-        if active is not None and type(action) is Action and action is not INSURE \
-                and action is not DECLINE_INSURANCE:
-            # _refusal's first case (the hand to act), without building the refusal's tuple
-            b, h = active
-            box = self._boxes[b]
-            if h == hand and box.bet.seat == seat and type(seat) is int and type(hand) is int:
-                return actions.refusal(self.rules, box, box.hands[h], action,
-                                       up=self._dealer[0], dealer_bj=self._dealer_bj) is None
         return self._refusal(seat, hand, action) is None
 
     def verify(self, seat: int, hand: int, action: Action) -> None:
@@ -396,7 +383,7 @@ class Round:
         staked = self.total_staked
         refund_all(self._boxes)
         self._active = None
-        self.phase = VOIDED
+        self.phase = ROUND_VOIDED
         self.seq += 1
         ev = RoundVoided(reason=reason, total_staked=staked, total_refunded=staked)
         self._emit(ev)
@@ -677,7 +664,7 @@ class Round:
     def _settle_round(self) -> None:
         emit = self._events.append
         settle_hands(self.rules, self._boxes, self._dealer, bool(self._dealer_bj), emit)
-        self.phase = SETTLED
+        self.phase = ROUND_SETTLED
         self._active = None
         staked, paid = money_totals(self._boxes)
         emit(RoundSettled(total_staked=staked, total_paid=paid))

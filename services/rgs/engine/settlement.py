@@ -11,12 +11,12 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from rgs.engine.cards import hand_total
+from rgs.engine.members import BLACKJACK, CASHED_OUT, CHARLIE, SETTLED, SURRENDERED
 from rgs.engine.model import (
     BehindInsuranceSettled,
     BehindSettled,
     Event,
     HandSettled,
-    HandStatus,
     InsuranceSettled,
     Outcome,
     SideBetSettled,
@@ -29,15 +29,6 @@ from rgs.engine.sidebets import (
     twenty_plus_qualifies,
 )
 from rgs.engine.state import ZERO, BoxState, HandState
-
-# Enum members as module constants: on CPython 3.11 reading a member off its class
-# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
-# global's cost, and the hot paths below read them at every card and decision.
-BLACKJACK = HandStatus.BLACKJACK
-CASHED_OUT = HandStatus.CASHED_OUT
-CHARLIE = HandStatus.CHARLIE
-SETTLED = HandStatus.SETTLED
-SURRENDERED = HandStatus.SURRENDERED
 
 #: Half a minor unit: what rounding an odd stake's surrender keeps.
 HALF = Fraction(1, 2)

@@ -6,21 +6,17 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from rgs.engine.cards import CARD_VALUE, DECK
+from rgs.engine.members import ACTIVE
 from rgs.engine.model import (
     Action,
     BoxBet,
     CardDealt,
     DealerPeeked,
-    HandStatus,
     HoleCardRevealed,
     Outcome,
     PlayerActed,
 )
 from rgs.engine.rules import SideBetKind
-
-# An enum member as a module constant: on CPython 3.11 reading it off its class goes through
-# EnumType.__getattr__'s slot, unspecialised, at about ten times a global's cost (every hand).
-ACTIVE = HandStatus.ACTIVE
 
 ZERO = Fraction(0)
 #: Card events are immutable values with few distinct shapes; sharing them saves building

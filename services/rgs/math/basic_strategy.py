@@ -22,22 +22,20 @@ from collections.abc import Mapping
 
 from rgs.engine import Action, Round, RuleSet, Surrender
 from rgs.engine.cards import CARD_VALUE, hand_total
+from rgs.engine.members import (
+    CASH_OUT,
+    DECLINE_INSURANCE,
+    DOUBLE,
+    HIT,
+    POWER_DOUBLE,
+    POWER_KEEP,
+    POWER_REPLACE,
+    POWER_SPLIT,
+    SPLIT,
+    STAND,
+    SURRENDER,
+)
 from rgs.engine.rules import UP_CLASSES, up_class
-
-# Enum members as module constants: on CPython 3.11 reading a member off its class
-# (`Action.HIT`) goes through EnumType.__getattr__'s slot, unspecialised, at about ten times a
-# global's cost, and the hot paths below read them at every card and decision.
-CASH_OUT = Action.CASH_OUT
-DECLINE_INSURANCE = Action.DECLINE_INSURANCE
-DOUBLE = Action.DOUBLE
-HIT = Action.HIT
-POWER_DOUBLE = Action.POWER_DOUBLE
-POWER_KEEP = Action.POWER_KEEP
-POWER_REPLACE = Action.POWER_REPLACE
-POWER_SPLIT = Action.POWER_SPLIT
-SPLIT = Action.SPLIT
-STAND = Action.STAND
-SURRENDER = Action.SURRENDER
 
 StrategyKey = tuple[str, int, str]
 StrategyTable = Mapping[StrategyKey, str]
