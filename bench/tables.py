@@ -1,12 +1,24 @@
-"""Shared tables under load: N tables x 7 seated players on two RGS replicas, with a watcher of
-every table on each replica. Prints rounds/s, the time from the last Deal Now to the first card
-a watcher sees, and the fan-out latency (a bet's command sent -> its event seen by a watcher on
-each replica) p50/p99.
+"""Shared tables as players use them: everyone bets at the same instant.
 
-    .venv/bin/python bench/tables.py --tables 4 --seconds 30 [--json]
+    .venv/bin/python bench/tables.py [--seated 7] [--behind 100] [--rounds 3] [--replicas 2]
+                                     [--insurance] [--json]
+    .venv/bin/python bench/tables.py --scene rounds --tables 2 --seconds 20 [--json]
 
-Starts its own processes (a sandbox wallet, two ``rgs serve`` replicas) on fresh databases of
-the local (or embedded) PostgreSQL and drops them at the end. Figures only: nothing asserted.
+``burst`` (the default): one VIP table on ``--replicas`` replicas; ``--seated`` players take the
+seats and ``--behind`` players bet behind them (spread over the seats). Each round every player
+sends PlaceBets at the same instant (released together after every connection is warm), then
+every seated player presses Deal Now at once; with ``--insurance`` the dealer shows an ace
+(test mode, forced cards) and every seat decides insurance at the same instant. Prints, per
+command: placed / refused (by reason) and p50/p99/max latency; fan-out (a bet answered -> its
+event seen by a watcher on every replica) p50/p99; the last Deal Now -> the first card; each
+process's CPU; and whether every wallet is exact (each player's balance from the wallet against
+the stakes and wins the table announced).
+
+``rounds``: N tables x 7 seated players playing rounds flat out (the earlier throughput
+figure): rounds/s, last Deal Now -> first card, fan-out.
+
+Starts its own processes on fresh databases of the local (or embedded) PostgreSQL and drops
+them at the end. Figures only: nothing asserted.
 """
 
 from __future__ import annotations
@@ -15,246 +27,320 @@ import argparse
 import asyncio
 import contextlib
 import json
-import shutil
-import statistics
-import subprocess
 import sys
-import tempfile
 import time
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import grpc
+from google.rpc import error_details_pb2, status_pb2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from stack import (
-    OPERATOR_KEY,
-    ROOT,
-    WALLET_KEY,
-    WALLET_KEY_ENV,
-    _env,
-    _stop,
-    free_port,
-    wait_serving,
-)
+from table_stack import SEATS, Player, TableStack, pct, table_stack
 
-from rgs import devdb
-from rgs.bootstrap import add_operator_keys_file
-from rgs.generated.operator.v1 import operator_pb2 as op
-from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
-from rgs.journal.migrate import migrate
-from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 
-SEATS = 7
-
-
-def _platform(directory: Path, wallet: str, tables: int) -> Path:
-    path = directory / "platform.json"
-    path.write_text(json.dumps({
-        "operators": [{
-            "id": "dev-operator",
-            "wallet": {"kind": "grpc", "address": wallet, "api_key": {"env": WALLET_KEY_ENV}},
-            "brands": [{"id": "demo-casino", "currencies": {"EUR": {}},
-                        "variants": {"vip-platinum": {}}}]}],
-        "tables": [{"id": f"bench-{i}", "variant": "vip-platinum", "seats": SEATS,
-                    "currency": "EUR", "brands": ["demo-casino"], "betting_s": 5,
-                    "decision_s": 5} for i in range(tables)]}))
-    return path
+START = 10**9
+STAKE = 1000
+TABLE = "bench-0"
 
 
-def _pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
+def _reason(exc: grpc.aio.AioRpcError) -> str:
+    """The status code and ErrorInfo reason of a refusal."""
+    for key, value in exc.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            for d in status_pb2.Status.FromString(value).details:
+                info = error_details_pb2.ErrorInfo()
+                if d.Unpack(info):
+                    return f"{exc.code().name} {info.reason}"
+    return exc.code().name
 
 
-class Figures:
-    def __init__(self) -> None:
-        self.rounds = 0
-        self.bet_sent: dict[tuple[str, int, int], float] = {}
-        self.fanout_ms: list[float] = []
-        self.last_deal_now: dict[tuple[str, int], float] = {}
-        self.first_card_ms: list[float] = []
+@dataclass
+class Command:
+    """One kind of command's figures."""
+
+    ms: list[float] = field(default_factory=list)
+    outcomes: Counter[str] = field(default_factory=Counter)
+
+    def figures(self) -> dict[str, Any]:
+        return {"n": len(self.ms), "outcomes": dict(self.outcomes),
+                "p50_ms": round(pct(self.ms, 0.5), 1), "p99_ms": round(pct(self.ms, 0.99), 1),
+                "max_ms": round(max(self.ms), 1) if self.ms else None}
 
 
-async def _watch(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: str, *,
-                 figs: Figures, stop: asyncio.Event, count_rounds: bool) -> None:
-    call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id), metadata=md)
-    round_no = 0
-    seen_card = False
-    with contextlib.suppress(grpc.aio.AioRpcError, asyncio.CancelledError):
-        async for item in call:
-            now = time.perf_counter()
-            if stop.is_set():
-                break
-            if not item.HasField("event"):
-                continue
-            e = item.event
-            data = json.loads(e.payload_json)
-            if e.kind == "betting_opened":
-                round_no, seen_card = data["round_no"], False
-            elif e.kind == "bet_placed":
-                sent = figs.bet_sent.get((table_id, round_no, data["seat"]))
-                if sent is not None:
-                    figs.fanout_ms.append((now - sent) * 1000)
-            elif e.kind == "card_dealt" and not seen_card:
-                seen_card = True
-                pressed = figs.last_deal_now.get((table_id, round_no))
-                if pressed is not None:
-                    figs.first_card_ms.append((now - pressed) * 1000)
-            elif e.kind == "round_finished" and count_rounds:
-                figs.rounds += 1
-    call.cancel()
+@dataclass
+class Scene:
+    commands: dict[str, Command] = field(default_factory=dict)
+    answered_at: dict[tuple[int, str], float] = field(default_factory=dict)
+    fanout_ms: list[float] = field(default_factory=list)
+    first_card_ms: list[float] = field(default_factory=list)
+    last_deal_now: dict[int, float] = field(default_factory=dict)
+    #: player id -> (staked, paid) the table announced in round_finished.
+    money: dict[str, list[int]] = field(default_factory=dict)
+    rounds_finished: int = 0
 
-
-async def _player(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: str, *,
-                  seat: int, figs: Figures, stop: asyncio.Event) -> None:
-    n = 0
-    await stub.TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=table_id, seat=seat),
-                        metadata=md)
-    while not stop.is_set():
-        n += 1
+    async def timed(self, name: str, call: Any) -> Any:
+        cmd = self.commands.setdefault(name, Command())
+        t0 = time.perf_counter()
         try:
-            snap = json.loads((await stub.PlaceBets(tb.PlaceBetsRequest(
-                request_id=f"b{n}", table_id=table_id, bets=[tb.Bet(seat=seat, stake=100)]),
-                metadata=md)).result.snapshot.state_json)
-            figs.bet_sent.setdefault((table_id, snap["round_no"], seat), time.perf_counter())
-            # A bet sent before PlaceBets answered is timed from its answer: a lower bound.
-            await stub.DealNow(tb.DealNowRequest(request_id=f"d{n}", table_id=table_id),
-                               metadata=md)
-            figs.last_deal_now[(table_id, snap["round_no"])] = time.perf_counter()
+            out = await call
         except grpc.aio.AioRpcError as exc:
-            if exc.code() not in (grpc.StatusCode.FAILED_PRECONDITION,
-                                  grpc.StatusCode.ABORTED):
-                raise
-            await asyncio.sleep(0.05)
-            continue
-        # Play: stand whenever this seat's hand is due, until the round is over.
-        while not stop.is_set():
-            call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id), metadata=md)
-            done = False
+            cmd.ms.append((time.perf_counter() - t0) * 1000)
+            cmd.outcomes[_reason(exc)] += 1
+            return None
+        cmd.ms.append((time.perf_counter() - t0) * 1000)
+        cmd.outcomes["OK"] += 1
+        return out
+
+
+class Watcher:
+    """A watcher on one replica: records when it sees each bet and the round's progress."""
+
+    def __init__(self, scene: Scene, stub: table_pb2_grpc.TableServiceAsyncStub, md: Any,
+                 replicas: int, *, driver: bool) -> None:
+        self.scene, self.stub, self.md = scene, stub, md
+        self.replicas, self.driver = replicas, driver
+        self.seen: dict[tuple[int, str], int] = scene.__dict__.setdefault("_seen", {})
+        self.round_no = 0
+        self.card_seen = False
+        self.events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        self.ready = asyncio.Event()
+
+    async def run(self) -> None:
+        call = self.stub.WatchTable(tb.WatchTableRequest(table_id=TABLE), metadata=self.md)
+        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.CancelledError):
             async for item in call:
+                now = time.perf_counter()
                 if item.HasField("snapshot"):
-                    s = json.loads(item.snapshot.state_json)
-                    if s["phase"] in ("idle", "betting"):
-                        done = s["round_no"] > snap["round_no"] or s["phase"] == "idle"
-                        break
-                    view = s["round"] or {}
-                    to_act = view.get("to_act")
-                    if s["phase"] == "playing" and to_act and to_act[0] == seat:
-                        with contextlib.suppress(grpc.aio.AioRpcError):
-                            await stub.Act(tb.ActRequest(
-                                request_id=f"a{n}-{s['seq']}", table_id=table_id,
-                                round_id=s["round_id"], seat=seat, hand=to_act[1],
-                                action="stand"), metadata=md)
-                    break
-            call.cancel()
-            if done:
-                break
-            await asyncio.sleep(0.05)
+                    self.round_no = json.loads(item.snapshot.state_json)["round_no"]
+                    self.ready.set()
+                    continue
+                kind, data = item.event.kind, json.loads(item.event.payload_json)
+                if kind == "betting_opened":
+                    self.round_no, self.card_seen = data["round_no"], False
+                elif kind in ("bet_placed", "behind_placed"):
+                    key = (self.round_no, f"{kind}:{data['seat']}:{data['player_id']}")
+                    self.seen[key] = self.seen.get(key, 0) + 1
+                    sent = self.scene.answered_at.get(key)
+                    if self.seen[key] == self.replicas and sent is not None:
+                        self.scene.fanout_ms.append(max(0.0, now - sent) * 1000)
+                elif kind == "card_dealt" and not self.card_seen:
+                    self.card_seen = True
+                    pressed = self.scene.last_deal_now.get(self.round_no)
+                    if pressed is not None and self.driver:
+                        self.scene.first_card_ms.append((now - pressed) * 1000)
+                elif kind == "round_finished" and self.driver:
+                    self.scene.rounds_finished += 1
+                    for r in data["results"]:
+                        m = self.scene.money.setdefault(r["player_id"], [0, 0])
+                        m[0] += r["staked"]
+                        m[1] += r["paid"]
+                if self.driver:
+                    self.events.put_nowait((kind, data))
+        call.cancel()
 
 
-async def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tables", type=int, default=2)
-    ap.add_argument("--seconds", type=float, default=20.0)
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
-    say = (lambda *_: None) if args.json else (lambda *a: print(*a, file=sys.stderr))
-    choice = await devdb.resolve_server()
-    server = choice.url
-    journal_db, wallet_db = devdb.unique_name("bench_tables"), devdb.unique_name("bench_wallet")
-    journal_url = await devdb.create_database(server, journal_db)
-    wallet_url = await devdb.create_database(server, wallet_db)
-    await migrate(journal_url)
-    config = Path(tempfile.mkdtemp(prefix="bench-tables-"))
-    keys = config / "keys.json"
-    keys.write_text(json.dumps({"dev-operator": OPERATOR_KEY}))
-    await add_operator_keys_file(journal_url, keys)
-    wallet = f"127.0.0.1:{free_port()}"
-    replicas = [f"127.0.0.1:{free_port()}" for _ in range(2)]
-    platform = _platform(config, wallet, args.tables)
-    procs: list[subprocess.Popen[bytes]] = []
+async def _snapshot(p: Player) -> dict[str, Any]:
+    call = p.stub.WatchTable(tb.WatchTableRequest(table_id=TABLE), metadata=p.md)
     try:
-        say(f"starting a wallet and 2 replicas with {args.tables} tables ...")
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "sandbox_wallet", "--listen", wallet, "--database-url",
-             wallet_url], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, cwd=ROOT,
-            env=_env({})))
-        await wait_serving(wallet, procs[-1])
-        for target in replicas:
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "rgs", "serve"], stdout=subprocess.DEVNULL,
-                stderr=subprocess.STDOUT, cwd=ROOT,
-                env=_env({"RGS_LISTEN": target, "RGS_DATABASE_URL": journal_url,
-                          "RGS_PLATFORM_FILE": str(platform), WALLET_KEY_ENV: WALLET_KEY})))
-            await wait_serving(target, procs[-1])
-        channels = [grpc.aio.insecure_channel(t) for t in replicas]
-        stubs = [table_pb2_grpc.TableServiceStub(c) for c in channels]
-        operator = operator_pb2_grpc.OperatorServiceStub(channels[0])
-        wch = grpc.aio.insecure_channel(wallet)
-        control = sandbox_pb2_grpc.SandboxControlServiceStub(wch)
-        wauth = (("authorization", f"Bearer {WALLET_KEY}"),)
-        oauth = (("authorization", f"Bearer {OPERATOR_KEY}"),)
-        figs, stop = Figures(), asyncio.Event()
-        tasks = []
-        for t in range(args.tables):
-            tid = f"bench-{t}"
-            for seat in range(1, SEATS + 1):
-                pid = f"bench-{t}-{seat}"
-                await control.CreatePlayer(sandbox_pb2.CreatePlayerRequest(
-                    player=sandbox_pb2.Player(player_id=pid, currency="EUR",
-                                              balance=10**9)), metadata=wauth)
-                s = await operator.CreateSession(op.CreateSessionRequest(
-                    request_id=f"s-{pid}", brand_id="demo-casino", player_id=pid),
-                    metadata=oauth)
-                md = (("authorization", f"Bearer {s.session_token}"),)
-                if seat == 1:
-                    for i, stub in enumerate(stubs):
-                        tasks.append(asyncio.create_task(
-                            _watch(stub, md, tid, figs=figs, stop=stop, count_rounds=i == 0)))
-                tasks.append(asyncio.create_task(
-                    _player(stubs[(t + seat) % 2], md, tid, seat=seat, figs=figs, stop=stop)))
-        say(f"{args.tables} tables x {SEATS} players, watchers on both replicas; "
-            f"{args.seconds:.0f} s ...")
-        await asyncio.sleep(args.seconds)
-        stop.set()
+        async for item in call:
+            return dict(json.loads(item.snapshot.state_json))
+    finally:
+        call.cancel()
+    raise RuntimeError("no snapshot")
+
+
+async def _at_once(calls: list[Any]) -> list[Any]:
+    """Start every call in the same loop turn (each coroutine only sends when it runs)."""
+    return await asyncio.gather(*calls)
+
+
+async def _bets(scene: Scene, seated: list[Player], behind: list[Player], round_no: int
+                ) -> None:
+    def key(kind: str, seat: int, p: Player) -> tuple[int, str]:
+        return (round_no, f"{kind}:{seat}:{p.player_id}")
+
+    async def bet(p: Player, seat: int, is_behind: bool) -> None:
+        r = await scene.timed("PlaceBets", p.stub.PlaceBets(tb.PlaceBetsRequest(
+            request_id=f"b{round_no}-{p.player_id}", table_id=TABLE,
+            bets=[tb.Bet(seat=seat, stake=STAKE, behind=is_behind,
+                         insurance=tb.BEHIND_INSURANCE_NEVER)]), metadata=p.md, timeout=30))
+        if r is not None:
+            scene.answered_at[key("behind_placed" if is_behind else "bet_placed", seat, p)] = (
+                time.perf_counter())
+
+    calls = [bet(p, i + 1, False) for i, p in enumerate(seated)]
+    calls += [bet(p, 1 + i % len(seated), True) for i, p in enumerate(behind)]
+    await _at_once(calls)
+
+
+#: Insurance rounds (test mode): each seat's two cards (17 to 19), the dealer's ace and 9.
+FIRST = ["TS", "TH", "TD", "TC", "9S", "9H", "9D"]
+SECOND = ["7S", "7H", "8D", "8C", "TC", "9C", "TH"]
+
+
+async def _round(scene: Scene, driver: Watcher, seated: list[Player], behind: list[Player],
+                 round_no: int, *, insurance: bool) -> bool:
+    """One round; False when it did not finish within two minutes."""
+    await _bets(scene, seated, behind, round_no)
+    n = len(seated)
+    forced = [*FIRST[:n], "AS", *SECOND[:n], "9C"] if insurance else []
+
+    async def deal_now(i: int, p: Player) -> None:
+        await scene.timed("DealNow", p.stub.DealNow(tb.DealNowRequest(
+            request_id=f"d{round_no}-{p.player_id}", table_id=TABLE,
+            forced_cards=forced if i == 0 else []), metadata=p.md, timeout=30))
+        scene.last_deal_now[round_no] = time.perf_counter()
+
+    await _at_once([deal_now(i, p) for i, p in enumerate(seated)])
+    by_seat = {i + 1: p for i, p in enumerate(seated)}
+    deadline = time.monotonic() + 120
+    decided_insurance = False
+    while time.monotonic() < deadline:
+        try:
+            kind, data = await asyncio.wait_for(driver.events.get(), 1.0)
+        except TimeoutError:
+            kind, data = "", {}
+        if insurance and not decided_insurance:
+            snap = await _snapshot(seated[0])
+            if snap["phase"] == "insurance" and snap["round_no"] == round_no:
+                decided_insurance = True
+                await _at_once([scene.timed("DecideInsurance", p.stub.DecideInsurance(
+                    tb.DecideInsuranceRequest(request_id=f"i{round_no}-{p.player_id}",
+                                              table_id=TABLE, round_id=snap["round_id"],
+                                              seat=seat, take=True),
+                    metadata=p.md, timeout=30)) for seat, p in by_seat.items()])
+        if kind == "decision_due":
+            p = by_seat[data["seat"]]
+            snap = await _snapshot(p)
+            await scene.timed("Act", p.stub.Act(tb.ActRequest(
+                request_id=f"a{round_no}-{snap['seq']}", table_id=TABLE,
+                round_id=snap["round_id"], seat=data["seat"], hand=data["hand"],
+                action="stand"), metadata=p.md, timeout=30))
+        elif kind == "round_finished":
+            return True
+    return False
+
+
+async def _wallets(t: TableStack, scene: Scene, players: list[Player]) -> dict[str, Any]:
+    """Each player's wallet balance against what the table announced (waits for the payments
+    and refunds the table sends after its commits)."""
+    deadline = time.monotonic() + 60
+    while True:
+        wrong = []
+        for p in players:
+            staked, paid = scene.money.get(p.player_id, [0, 0])
+            got = await t.balance(p.player_id)
+            if got != START - staked + paid:
+                wrong.append((p.player_id, got - (START - staked + paid)))
+        if not wrong or time.monotonic() > deadline:
+            return {"players": len(players), "exact": len(players) - len(wrong),
+                    "off": wrong[:10]}
+        await asyncio.sleep(0.5)
+
+
+async def burst(args: argparse.Namespace, say: Any) -> dict[str, Any]:
+    env = {"RGS_TEST_MODE": "1"} if args.insurance else {}
+    if args.pool_size:
+        env["RGS_DATABASE_POOL_SIZE"] = str(args.pool_size)
+    async with table_stack(tables=1, replicas=args.replicas, betting_s=args.betting_s,
+                           decision_s=10, rgs_env=env, say=say) as t:
+        seated = [await t.player(f"seat-{i + 1}", i, balance=START) for i in range(args.seated)]
+        behind = [await t.player(f"behind-{i + 1}", i, balance=START)
+                  for i in range(args.behind)]
+        for i, p in enumerate(seated):
+            await p.stub.TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=TABLE,
+                                                     seat=i + 1), metadata=p.md)
+        scene = Scene()
+        watchers = [Watcher(scene, stub, seated[0].md, len(t.stubs), driver=i == 0)
+                    for i, stub in enumerate(t.stubs)]
+        tasks = [asyncio.create_task(w.run()) for w in watchers]
+        for w in watchers:
+            await asyncio.wait_for(w.ready.wait(), 30)
+        # Warm every player's connection (each replica's channel is shared by its players).
+        for stub in t.stubs:
+            await stub.ListTables(tb.ListTablesRequest(), metadata=seated[0].md)
+        cpu0 = t.cpu_seconds()
+        say(f"{args.seated} seated + {args.behind} behind on {args.replicas} replica(s), "
+            f"{args.rounds} round(s){' with insurance' if args.insurance else ''} ...")
+        t0 = time.perf_counter()
+        for n in range(args.rounds):
+            snap = await _snapshot(seated[0])
+            finished = await _round(scene, watchers[0], seated, behind, snap["round_no"] + 1,
+                                    insurance=args.insurance)
+            say(f"  round {n + 1}: PlaceBets {dict(scene.commands['PlaceBets'].outcomes)}"
+                + ("" if finished else " (the round did not finish within 120 s)"))
+            if not finished:
+                break
+        elapsed = time.perf_counter() - t0
+        cpu1 = t.cpu_seconds()
+        await asyncio.sleep(1.0)  # the last events reach the other replica's watcher
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        out = {"tables": args.tables, "players": args.tables * SEATS, "seconds": args.seconds,
-               "rounds": figs.rounds, "rounds_per_s": round(figs.rounds / args.seconds, 2),
-               "deal_now_to_first_card_ms": {
-                   "p50": round(_pct(figs.first_card_ms, 0.5), 1),
-                   "p99": round(_pct(figs.first_card_ms, 0.99), 1),
-                   "n": len(figs.first_card_ms)},
-               "fanout_ms": {"p50": round(_pct(figs.fanout_ms, 0.5), 1),
-                             "p99": round(_pct(figs.fanout_ms, 0.99), 1),
-                             "mean": round(statistics.fmean(figs.fanout_ms), 1)
-                             if figs.fanout_ms else None,
-                             "n": len(figs.fanout_ms)}}
-        if args.json:
-            print(json.dumps(out))
-        else:
-            print(f"rounds: {out['rounds']} in {args.seconds:.0f} s = {out['rounds_per_s']}/s")
-            print(f"last Deal Now -> first card at a watcher: p50 "
-                  f"{out['deal_now_to_first_card_ms']['p50']} ms, p99 "
-                  f"{out['deal_now_to_first_card_ms']['p99']} ms")
-            print(f"fan-out (bet answered -> seen by watchers on both replicas): p50 "
-                  f"{out['fanout_ms']['p50']} ms, p99 {out['fanout_ms']['p99']} ms "
-                  f"(n={out['fanout_ms']['n']})")
-        for c in (*channels, wch):
-            await c.close()
-    finally:
-        for p in reversed(procs):
-            _stop(p)
-        shutil.rmtree(config, ignore_errors=True)
-        for name in (journal_db, wallet_db):
-            await devdb.drop_database(server, name)
+        wallets = await _wallets(t, scene, seated + behind)
+        return {"scene": "burst", "seated": args.seated, "behind": args.behind,
+                "replicas": args.replicas, "rounds": args.rounds,
+                "rounds_finished": scene.rounds_finished, "seconds": round(elapsed, 1),
+                "commands": {k: v.figures() for k, v in scene.commands.items()},
+                "fanout_ms": {"p50": round(pct(scene.fanout_ms, 0.5), 1),
+                              "p99": round(pct(scene.fanout_ms, 0.99), 1),
+                              "n": len(scene.fanout_ms)},
+                "deal_now_to_first_card_ms": {
+                    "p50": round(pct(scene.first_card_ms, 0.5), 1),
+                    "p99": round(pct(scene.first_card_ms, 0.99), 1)},
+                "cpu_s": {k: round(cpu1[k] - cpu0[k], 2) for k in cpu1},
+                "wallets": wallets}
+
+
+def _print_burst(out: dict[str, Any]) -> None:
+    print(f"{out['seated']} seated + {out['behind']} behind, {out['replicas']} replica(s): "
+          f"{out['rounds_finished']}/{out['rounds']} rounds finished in {out['seconds']} s")
+    for name, c in out["commands"].items():
+        print(f"  {name:<16} n={c['n']:<5} p50 {c['p50_ms']} ms  p99 {c['p99_ms']} ms  "
+              f"max {c['max_ms']} ms  {c['outcomes']}")
+    f = out["fanout_ms"]
+    print(f"  fan-out (bet answered -> seen on every replica): p50 {f['p50']} ms, "
+          f"p99 {f['p99']} ms (n={f['n']})")
+    d = out["deal_now_to_first_card_ms"]
+    print(f"  last Deal Now -> first card: p50 {d['p50']} ms, p99 {d['p99']} ms")
+    print(f"  CPU s: {out['cpu_s']}")
+    w = out["wallets"]
+    print(f"  wallets exact: {w['exact']}/{w['players']}" + (f" off: {w['off']}"
+                                                              if w["off"] else ""))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scene", choices=("burst", "rounds"), default="burst")
+    ap.add_argument("--seated", type=int, default=SEATS)
+    ap.add_argument("--behind", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--replicas", type=int, default=2)
+    ap.add_argument("--insurance", action="store_true")
+    ap.add_argument("--betting-s", type=float, default=15.0)
+    ap.add_argument("--pool-size", type=int, default=0,
+                    help="RGS_DATABASE_POOL_SIZE of the replicas (default: theirs)")
+    ap.add_argument("--tables", type=int, default=2, help="rounds scene: tables")
+    ap.add_argument("--seconds", type=float, default=20.0, help="rounds scene: how long")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    say = (lambda *_: None) if args.json else (lambda *a: print(*a, file=sys.stderr))
+    if args.scene == "rounds":
+        from table_rounds import rounds
+
+        out = asyncio.run(rounds(args, say))
+    else:
+        out = asyncio.run(burst(args, say))
+    if args.json:
+        print(json.dumps(out))
+    elif args.scene == "burst":
+        _print_burst(out)
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

@@ -1,0 +1,151 @@
+"""``bench/tables.py --scene rounds``: N tables x 7 seated players playing rounds flat out on
+two replicas, with a watcher of every table on each: rounds/s, the time from the last Deal Now
+to the first card a watcher sees, and the fan-out latency (a bet answered -> its event seen by
+a watcher on each replica) p50/p99. Not a command of its own."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import statistics
+import time
+from typing import Any
+
+import grpc
+from table_stack import SEATS, pct, table_stack
+
+from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.generated.table.v1 import table_pb2_grpc
+
+
+class Figures:
+    def __init__(self) -> None:
+        self.rounds = 0
+        self.bet_sent: dict[tuple[str, int, int], float] = {}
+        self.fanout_ms: list[float] = []
+        self.last_deal_now: dict[tuple[str, int], float] = {}
+        self.first_card_ms: list[float] = []
+
+
+async def _watch(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: str, *,
+                 figs: Figures, stop: asyncio.Event, count_rounds: bool) -> None:
+    call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id), metadata=md)
+    round_no = 0
+    seen_card = False
+    with contextlib.suppress(grpc.aio.AioRpcError, asyncio.CancelledError):
+        async for item in call:
+            now = time.perf_counter()
+            if stop.is_set():
+                break
+            if not item.HasField("event"):
+                continue
+            e = item.event
+            data = json.loads(e.payload_json)
+            if e.kind == "betting_opened":
+                round_no, seen_card = data["round_no"], False
+            elif e.kind == "bet_placed":
+                sent = figs.bet_sent.get((table_id, round_no, data["seat"]))
+                if sent is not None:
+                    figs.fanout_ms.append((now - sent) * 1000)
+            elif e.kind == "card_dealt" and not seen_card:
+                seen_card = True
+                pressed = figs.last_deal_now.get((table_id, round_no))
+                if pressed is not None:
+                    figs.first_card_ms.append((now - pressed) * 1000)
+            elif e.kind == "round_finished" and count_rounds:
+                figs.rounds += 1
+    call.cancel()
+
+
+async def _player(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: str, *,
+                  seat: int, figs: Figures, stop: asyncio.Event) -> None:
+    n = 0
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=table_id, seat=seat),
+                        metadata=md)
+    while not stop.is_set():
+        n += 1
+        try:
+            snap = json.loads((await stub.PlaceBets(tb.PlaceBetsRequest(
+                request_id=f"b{n}", table_id=table_id, bets=[tb.Bet(seat=seat, stake=1000)]),
+                metadata=md)).result.snapshot.state_json)
+            figs.bet_sent.setdefault((table_id, snap["round_no"], seat), time.perf_counter())
+            # A bet sent before PlaceBets answered is timed from its answer: a lower bound.
+            await stub.DealNow(tb.DealNowRequest(request_id=f"d{n}", table_id=table_id),
+                               metadata=md)
+            figs.last_deal_now[(table_id, snap["round_no"])] = time.perf_counter()
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() not in (grpc.StatusCode.FAILED_PRECONDITION,
+                                  grpc.StatusCode.ABORTED):
+                raise
+            await asyncio.sleep(0.05)
+            continue
+        # Play: stand whenever this seat's hand is due, until the round is over.
+        while not stop.is_set():
+            call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id), metadata=md)
+            done = False
+            async for item in call:
+                if item.HasField("snapshot"):
+                    s = json.loads(item.snapshot.state_json)
+                    if s["phase"] in ("idle", "betting"):
+                        done = s["round_no"] > snap["round_no"] or s["phase"] == "idle"
+                        break
+                    view = s["round"] or {}
+                    to_act = view.get("to_act")
+                    if s["phase"] == "playing" and to_act and to_act[0] == seat:
+                        with contextlib.suppress(grpc.aio.AioRpcError):
+                            await stub.Act(tb.ActRequest(
+                                request_id=f"a{n}-{s['seq']}", table_id=table_id,
+                                round_id=s["round_id"], seat=seat, hand=to_act[1],
+                                action="stand"), metadata=md)
+                    break
+            call.cancel()
+            if done:
+                break
+            await asyncio.sleep(0.05)
+
+
+async def rounds(args: argparse.Namespace, say: Any) -> dict[str, Any]:
+    async with table_stack(tables=args.tables, replicas=2, betting_s=5, decision_s=5,
+                           say=say) as t:
+        figs, stop = Figures(), asyncio.Event()
+        tasks = []
+        for n in range(args.tables):
+            tid = f"bench-{n}"
+            for seat in range(1, SEATS + 1):
+                p = await t.player(f"bench-{n}-{seat}", n + seat, balance=10**9)
+                if seat == 1:
+                    for i, stub in enumerate(t.stubs):
+                        tasks.append(asyncio.create_task(
+                            _watch(stub, p.md, tid, figs=figs, stop=stop,
+                                   count_rounds=i == 0)))
+                tasks.append(asyncio.create_task(
+                    _player(p.stub, p.md, tid, seat=seat, figs=figs, stop=stop)))
+        say(f"{args.tables} tables x {SEATS} players, watchers on both replicas; "
+            f"{args.seconds:.0f} s ...")
+        await asyncio.sleep(args.seconds)
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    out = {"scene": "rounds", "tables": args.tables, "players": args.tables * SEATS,
+           "seconds": args.seconds, "rounds": figs.rounds,
+           "rounds_per_s": round(figs.rounds / args.seconds, 2),
+           "deal_now_to_first_card_ms": {"p50": round(pct(figs.first_card_ms, 0.5), 1),
+                                         "p99": round(pct(figs.first_card_ms, 0.99), 1),
+                                         "n": len(figs.first_card_ms)},
+           "fanout_ms": {"p50": round(pct(figs.fanout_ms, 0.5), 1),
+                         "p99": round(pct(figs.fanout_ms, 0.99), 1),
+                         "mean": round(statistics.fmean(figs.fanout_ms), 1)
+                         if figs.fanout_ms else None,
+                         "n": len(figs.fanout_ms)}}
+    if not args.json:
+        print(f"rounds: {out['rounds']} in {args.seconds:.0f} s = {out['rounds_per_s']}/s")
+        print(f"last Deal Now -> first card at a watcher: p50 "
+              f"{out['deal_now_to_first_card_ms']['p50']} ms, p99 "
+              f"{out['deal_now_to_first_card_ms']['p99']} ms")
+        print(f"fan-out (bet answered -> seen by watchers on both replicas): p50 "
+              f"{out['fanout_ms']['p50']} ms, p99 {out['fanout_ms']['p99']} ms "
+              f"(n={out['fanout_ms']['n']})")
+    return out
