@@ -75,6 +75,8 @@ class TableStack:
     control: sandbox_pb2_grpc.SandboxControlServiceAsyncStub
     procs: list[subprocess.Popen[bytes]]
     channels: list[grpc.aio.Channel] = field(default_factory=list)
+    server_url: str = ""
+    databases: tuple[str, ...] = ()
 
     async def player(self, player_id: str, replica: int, *, balance: int) -> Player:
         await self.control.CreatePlayer(sandbox_pb2.CreatePlayerRequest(
@@ -91,14 +93,43 @@ class TableStack:
                                          metadata=WALLET_AUTH)
         return int(r.player.balance)
 
-    def cpu_seconds(self) -> dict[str, float]:
+    async def cpu_seconds(self) -> dict[str, float]:
+        """CPU seconds so far of each process: the wallet, each replica, this benchmark's
+        client and the PostgreSQL backends serving the stack's databases (those open now)."""
+        import resource
+
+        import asyncpg
         from stack import cpu_seconds
 
         out: dict[str, float] = {}
         for i, p in enumerate(self.procs):
             name = "wallet" if i == 0 else f"rgs{i}"
             out[name] = cpu_seconds(p.pid) or 0.0
+        ru = resource.getrusage(resource.RUSAGE_SELF)
+        out["client"] = ru.ru_utime + ru.ru_stime
+        conn = await asyncpg.connect(self.server_url)
+        try:
+            pids = [r["pid"] for r in await conn.fetch(
+                "SELECT pid FROM pg_stat_activity WHERE datname = ANY($1)",
+                list(self.databases))]
+        finally:
+            await conn.close()
+        out["postgres"] = sum(cpu_seconds(p) or 0.0 for p in pids)
         return out
+
+    async def transactions(self) -> int:
+        """Transactions committed or rolled back in the journal's database so far (a
+        statement outside an explicit transaction is one)."""
+        import asyncpg
+
+        conn = await asyncpg.connect(self.server_url)
+        try:
+            await conn.execute("SELECT pg_stat_clear_snapshot()")
+            n = await conn.fetchval("SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                                    "WHERE datname = $1", self.databases[0])
+        finally:
+            await conn.close()
+        return int(n or 0)
 
 
 WALLET_AUTH: Metadata = (("authorization", f"Bearer {WALLET_KEY}"),)
@@ -146,7 +177,8 @@ async def table_stack(*, tables: int, replicas: int, betting_s: float, decision_
                          stubs=[table_pb2_grpc.TableServiceStub(c) for c in channels[:-1]],
                          operator=operator_pb2_grpc.OperatorServiceStub(channels[0]),
                          control=sandbox_pb2_grpc.SandboxControlServiceStub(wch),
-                         procs=procs, channels=channels)
+                         procs=procs, channels=channels, server_url=server,
+                         databases=(journal_db, wallet_db))
     finally:
         for c in channels:
             await c.close()

@@ -27,6 +27,9 @@ import argparse
 import asyncio
 import contextlib
 import json
+import shutil
+import signal
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -243,6 +246,14 @@ async def _wallets(t: TableStack, scene: Scene, players: list[Player]) -> dict[s
         await asyncio.sleep(0.5)
 
 
+def _profile(pid: int, out: Path) -> subprocess.Popen[bytes]:
+    """py-spy on the first replica for the scene (raw format: bench/profile_top.py reads it)."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    return subprocess.Popen([spy, "record", "--pid", str(pid), "--rate", "200", "--format",
+                             "raw", "-o", str(out)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+
 async def burst(args: argparse.Namespace, say: Any) -> dict[str, Any]:
     env = {"RGS_TEST_MODE": "1"} if args.insurance else {}
     if args.pool_size:
@@ -264,7 +275,8 @@ async def burst(args: argparse.Namespace, say: Any) -> dict[str, Any]:
         # Warm every player's connection (each replica's channel is shared by its players).
         for stub in t.stubs:
             await stub.ListTables(tb.ListTablesRequest(), metadata=seated[0].md)
-        cpu0 = t.cpu_seconds()
+        cpu0, tx0 = await t.cpu_seconds(), await t.transactions()
+        spy = _profile(t.procs[1].pid, args.profile) if args.profile else None
         say(f"{args.seated} seated + {args.behind} behind on {args.replicas} replica(s), "
             f"{args.rounds} round(s){' with insurance' if args.insurance else ''} ...")
         t0 = time.perf_counter()
@@ -277,7 +289,10 @@ async def burst(args: argparse.Namespace, say: Any) -> dict[str, Any]:
             if not finished:
                 break
         elapsed = time.perf_counter() - t0
-        cpu1 = t.cpu_seconds()
+        cpu1, tx1 = await t.cpu_seconds(), await t.transactions()
+        if spy is not None:
+            spy.send_signal(signal.SIGINT)
+            spy.wait(30)
         await asyncio.sleep(1.0)  # the last events reach the other replica's watcher
         for task in tasks:
             task.cancel()
@@ -294,6 +309,12 @@ async def burst(args: argparse.Namespace, say: Any) -> dict[str, Any]:
                     "p50": round(pct(scene.first_card_ms, 0.5), 1),
                     "p99": round(pct(scene.first_card_ms, 0.99), 1)},
                 "cpu_s": {k: round(cpu1[k] - cpu0[k], 2) for k in cpu1},
+                "journal_transactions_per_bet": round(
+                    (tx1 - tx0) / max(1, scene.commands["PlaceBets"].outcomes["OK"]), 1),
+                "rgs_cpu_ms_per_bet": round(1000 * sum(cpu1[k] - cpu0[k] for k in cpu1
+                                                      if k.startswith("rgs"))
+                                            / max(1, scene.commands["PlaceBets"].outcomes["OK"]),
+                                            2),
                 "wallets": wallets}
 
 
@@ -308,7 +329,10 @@ def _print_burst(out: dict[str, Any]) -> None:
           f"p99 {f['p99']} ms (n={f['n']})")
     d = out["deal_now_to_first_card_ms"]
     print(f"  last Deal Now -> first card: p50 {d['p50']} ms, p99 {d['p99']} ms")
-    print(f"  CPU s: {out['cpu_s']}")
+    print(f"  CPU s: {out['cpu_s']} (RGS: {out['rgs_cpu_ms_per_bet']} ms per bet placed, "
+          "the rounds' other commands included)")
+    print(f"  journal transactions per bet placed: {out['journal_transactions_per_bet']} "
+          "(the rounds' other commands and the watchers' reads included)")
     w = out["wallets"]
     print(f"  wallets exact: {w['exact']}/{w['players']}" + (f" off: {w['off']}"
                                                               if w["off"] else ""))
@@ -327,6 +351,7 @@ def main() -> None:
                     help="RGS_DATABASE_POOL_SIZE of the replicas (default: theirs)")
     ap.add_argument("--tables", type=int, default=2, help="rounds scene: tables")
     ap.add_argument("--seconds", type=float, default=20.0, help="rounds scene: how long")
+    ap.add_argument("--profile", type=Path, help="py-spy raw profile of the first replica")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     say = (lambda *_: None) if args.json else (lambda *a: print(*a, file=sys.stderr))

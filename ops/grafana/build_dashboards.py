@@ -296,6 +296,13 @@ def database() -> dict[str, Any]:
             description="A replica whose in_use reaches max queues its calls before they "
                         "reach the database (RGS_DATABASE_POOL_SIZE; budget in "
                         "ops/database.md)."),
+        panel("Pool wait p99 by pool", [target(
+            f'histogram_quantile(0.99, sum by (pool, le) (rate('
+            f'rgs_journal_pool_wait_seconds_bucket{{{J}}}[$__rate_interval])))', "{{pool}}")],
+            unit="s", w=12,
+            description="Time a call waits for a pooled connection (journal: solo play and "
+                        "the back office; tables: the shared tables' commands). Alert "
+                        "RgsJournalPoolSaturated above 100 ms."),
         panel("Replicas' journal connections in use, all replicas", [
             target(f'sum(rgs_journal_pool_connections{{{J}, state="in_use"}})', "in use"),
             target(f'sum(rgs_journal_pool_connections{{{J}, state="max"}})', "max")], w=12),

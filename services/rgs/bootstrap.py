@@ -31,7 +31,11 @@ from rgs.math import hints
 from rgs.observability import replica_health
 from rgs.observability.certificates import publish_expiry, publish_file_expiry
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
-from rgs.observability.metrics import count_rng_failures, watch_journal_pool
+from rgs.observability.metrics import (
+    count_rng_failures,
+    observe_pool_wait,
+    watch_journal_pool,
+)
 from rgs.observability.tracing import inject_metadata
 from rgs.platform_file import Operator, Platform
 from rgs.rng.certified import CertifiedRng, RngSettings
@@ -225,15 +229,16 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             database_url(settings), PlayerHolds(
                 wait_s=settings.lock_wait_s, lease_s=settings.player_lease_s,
                 advisory_lock=settings.database_pool_mode == "session"),
-            PostgresPlayerJournal, max_size=max(4, settings.database_pool_size // 2),
-            pool_mode=settings.database_pool_mode)
+            PostgresPlayerJournal, max_size=max(2, settings.database_pool_size // 2),
+            pool_mode=settings.database_pool_mode, on_wait=observe_pool_wait("tables"))
         closers.append(pg_tables.close)
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
                                            lock_wait_s=settings.lock_wait_s,
                                            lease_s=settings.player_lease_s,
-                                           pool_mode=settings.database_pool_mode)
+                                           pool_mode=settings.database_pool_mode,
+                                           on_wait=observe_pool_wait("journal"))
         closers.append(pg.close)
         stop_pool_gauges = watch_journal_pool(pg.pool_stats)
         if stop_pool_gauges is not None:
@@ -266,8 +271,11 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     if pg_tables is not None:
         tables = TableService(tables=pg_tables, wallet=wallet, cards=cards,
                               configs=platform.tables, clock=clock,
-                              test_mode=settings.test_mode)
+                              test_mode=settings.test_mode,
+                              command_limit_s=settings.table_command_s,
+                              lock_wait_s=settings.lock_wait_s)
         await tables.open_tables()
+        closers.append(tables.aclose)
         table_clock = TableClock(service=tables, tables=pg_tables,
                                  table_ids=list(platform.tables), holder=holder_name())
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,

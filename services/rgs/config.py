@@ -81,6 +81,12 @@ class RgsSettings(BaseSettings):
     """How long a player session stays valid, in seconds."""
     lock_wait_s: float = Field(default=5.0, gt=0, description="Wait for a busy player.")
     """How long a call waits for another call of the same player before ABORTED."""
+    table_command_s: float = Field(default=10.0, gt=0,
+                                   description="Longest wait of a table command.")
+    """The server's bound on a shared table command's waits (a pooled connection, the player's
+    journal, the table's commit turn): past it the command answers UNAVAILABLE / TABLE_BUSY with
+    nothing of it standing (a stake it took is returned). A wallet call under way is awaited on
+    top of it (it has its own ``timeout_s``)."""
     player_lease_s: float = Field(default=30.0, gt=0,
                                   description="Lease on a player's journal, renewed per write.")
     """How long a call's lease on its player's journal lasts without a write (every write

@@ -323,9 +323,9 @@ async def test_insurance_at_a_table_seat_behind_live_and_behind_preset(te2e: Tab
     await _events_until(stub, a.md, tid, "decision_due")
     await stub.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=rid, seat=1,
                                  hand=0, action="stand"), metadata=a.md)
-    # The Act that ended the round paid every player before it answered (the actor's credit
-    # under the journal the Act holds, the others' under theirs).
-    assert await _balances(t, a, b, c) == (START + 500, START + 500, START + 1000)
+    # The Act that ended the round paid the actor before it answered (under the journal the
+    # Act holds); the others' credits go at once after it, each under its player's journal.
+    await _until(lambda: _balances(t, a, b, c), (START + 500, START + 500, START + 1000))
     seen = await _events_until(stub, a.md, tid, "round_finished")
     results = {r["player_id"]: (r["staked"], r["paid"])
                for r in json.loads(seen[-1].payload_json)["results"]}
@@ -495,4 +495,5 @@ async def test_a_hints_brands_player_sees_every_decisions_value_and_the_other_br
     acted = await t.tables[1].Act(tb.ActRequest(request_id="x", table_id=tid, round_id=rid,
                                                 seat=3, hand=0, action="stand"), metadata=n.md)
     _no_values(json.loads(acted.result.snapshot.state_json))
-    assert await _balances(t, h, n) == (START + 1000, START + 1000)
+    # The caller's win is paid before its answer; the other player's goes right after it.
+    await _until(lambda: _balances(t, h, n), (START + 1000, START + 1000))

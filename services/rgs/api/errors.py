@@ -22,6 +22,7 @@ from rgs.service.errors import (
     PermissionDenied,
     RequestConflict,
     ServiceError,
+    TableBusy,
     Unauthenticated,
     Unavailable,
 )
@@ -52,6 +53,7 @@ ERROR_TABLE: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (RequestConflict, grpc.StatusCode.ALREADY_EXISTS),
     (NotAllowedNow, grpc.StatusCode.FAILED_PRECONDITION),
     (Busy, grpc.StatusCode.ABORTED),
+    (TableBusy, grpc.StatusCode.UNAVAILABLE),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     (JournalBusy, grpc.StatusCode.ABORTED),
     # A value the database cannot store (a NUL byte that got past the edge): never retryable.
@@ -80,6 +82,12 @@ def classify(exc: BaseException) -> tuple[grpc.StatusCode, str, str]:
                           "UNAVAILABLE")
             return code, reason, _bounded(str(exc))
     return grpc.StatusCode.UNAVAILABLE, "SERVER_ERROR", "the server could not serve the call"
+
+
+def error_metadata(exc: BaseException) -> dict[str, str]:
+    """ErrorInfo's metadata for a refusal: what the service error carries (the field at fault,
+    whether a stake went back, ...); nothing for other errors."""
+    return dict(exc.metadata) if isinstance(exc, ServiceError) else {}
 
 
 def _bounded(message: str) -> str:

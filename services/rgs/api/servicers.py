@@ -15,7 +15,7 @@ from google.protobuf.message import Message
 
 from rgs.api.auth import authorization
 from rgs.api.calls import BlackjackCalls, Caller, OperatorCalls
-from rgs.api.errors import classify, status_trailer
+from rgs.api.errors import classify, error_metadata, status_trailer
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
@@ -36,9 +36,8 @@ async def _serve(context: Context, request: Message,
         code, reason, message = classify(exc)
         if reason == "SERVER_ERROR":
             log.exception("unexpected error serving a call")
-        field = getattr(exc, "field", "")
         await context.abort(code, message, trailing_metadata=status_trailer(
-            code, reason, message, metadata={"field": field} if field else None))
+            code, reason, message, metadata=error_metadata(exc)))
         raise  # pragma: no cover - abort raises
 
 

@@ -15,7 +15,7 @@ import grpc
 from rgs.api.auth import authorization, bearer_secret
 from rgs.api.calls import Caller, player_session
 from rgs.api.drain import CallsInFlight
-from rgs.api.errors import classify, status_trailer
+from rgs.api.errors import classify, error_metadata, status_trailer
 from rgs.api.fields import check_strings
 from rgs.api.servicers import Context, _Servicer
 from rgs.engine import Action
@@ -218,7 +218,7 @@ class TableServicer(_Servicer):
             if reason == "SERVER_ERROR":
                 log.exception("unexpected error watching a table")
             await context.abort(code, message, trailing_metadata=status_trailer(
-                code, reason, message))
+                code, reason, message, metadata=error_metadata(exc)))
 
 
 def table_handler(servicer: TableServicer, calls: CallsInFlight

@@ -158,14 +158,20 @@ class PlayerHolds:
         #: Server process ids of connections that may still hold a player's advisory lock.
         self.may_hold_lock: set[int] = set()
 
+    @property
+    def ttl(self) -> timedelta:
+        """How far each write of a holder pushes its lease's expiry on."""
+        return self._ttl
+
     @asynccontextmanager
     async def hold(self, conn: asyncpg.Connection, player_key: str,
-                   first: tuple[str, tuple[Any, ...]] | None = None) -> AsyncIterator[Lease]:
-        """Hold ``player_key`` on ``conn`` for the block; JournalBusy after the wait limit.
-        In session mode the advisory lock and the lease are taken in one round trip and given
-        back in one. ``first``: a read (SQL and arguments, see :func:`take_player_then`) made in
-        the same round trip as the take; its row is the lease's ``first_read`` when it may be
-        used."""
+                   first: tuple[str, tuple[Any, ...]] | None = None, *,
+                   wait_s: float | None = None) -> AsyncIterator[Lease]:
+        """Hold ``player_key`` on ``conn`` for the block; JournalBusy after the wait limit
+        (``wait_s``, else the replica's; 0: one try). In session mode the advisory lock and the
+        lease are taken in one round trip and given back in one. ``first``: a read (SQL and
+        arguments, see :func:`take_player_then`) made in the same round trip as the take; its
+        row is the lease's ``first_read`` when it may be used."""
         if self._advisory:
             # Marked first: should the lock be taken and its answer lost, the connection is
             # cleaned before its next use (reset_connection).
@@ -175,7 +181,7 @@ class PlayerHolds:
             epoch = int(row["lease_epoch"])
         else:  # busy (or no read asked for): poll as usual
             row = None
-            epoch = await self._take(conn, player_key, force=self._advisory)
+            epoch = await self._take(conn, player_key, force=self._advisory, wait_s=wait_s)
         lease = Lease(epoch=epoch, ttl=self._ttl, advisory=self._advisory,
                       first_read=row if row is not None and row["lease_fresh"] else None)
         try:
@@ -209,15 +215,20 @@ class PlayerHolds:
         return await conn.fetchrow(query, *args, *self.lease_args())
 
     @translated
-    async def _take(self, conn: asyncpg.Connection, player_key: str, *, force: bool) -> int:
-        """The new epoch of the player's lease; polls while another call holds it."""
-        deadline = time.monotonic() + self._wait_s
+    async def _take(self, conn: asyncpg.Connection, player_key: str, *, force: bool,
+                    wait_s: float | None = None) -> int:
+        """The new epoch of the player's lease; polls while another call holds it (at most
+        ``wait_s``, else the replica's wait limit)."""
+        wait = self._wait_s if wait_s is None else wait_s
+        # lock_timeout 0 would wait for ever: one try waits a millisecond.
+        lock_timeout = self._lock_timeout if wait_s is None else f"{max(1, int(wait * 1000))}ms"
+        deadline = time.monotonic() + wait
         pause = 0.002
         while True:
             if self._advisory:
                 epoch = await conn.fetchval(Q_LOCK_AND_TAKE_LEASE, PLAYER_LEASE, player_key,
                                             self.holder, self._ttl, force, _PLAYER_LOCK_CLASS,
-                                            self._lock_timeout)
+                                            lock_timeout)
             else:
                 epoch = await conn.fetchval(Q_TAKE_LEASE, PLAYER_LEASE, player_key,
                                             self.holder, self._ttl, force)

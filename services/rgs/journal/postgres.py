@@ -11,7 +11,8 @@ that commit a step start with it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -23,6 +24,7 @@ import orjson
 from rgs.codec import decode_event, decode_value, encode_event, encode_value, event_kind
 from rgs.journal.leases import Q_FENCE, Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
+from rgs.journal.rows import movements_json
 from rgs.journal.statements import (
     Q_ABANDONED_ROUNDS,
     Q_ACTIVE_ROUND,
@@ -96,14 +98,6 @@ def _movement(r: asyncpg.Record) -> Movement:
                     currency=r["currency"], attempts=r["attempts"],
                     last_error=r["last_error"], brand_id=r["brand_id"],
                     created_at=r["created_at"])
-
-
-def _movements_json(text: str) -> list[Movement]:
-    return [Movement(transaction_id=a[0], round_id=a[1], kind=MoneyKind(a[2]), amount=a[3],
-                     status=MovementStatus(a[4]), balance_after=a[5],
-                     debit_transaction_id=a[6], session_id=a[7], currency=a[8], attempts=a[9],
-                     last_error=a[10], brand_id=a[11], created_at=datetime.fromisoformat(a[12]))
-            for a in orjson.loads(text)]
 
 
 def _round(r: asyncpg.Record | None) -> StoredRound | None:
@@ -208,9 +202,9 @@ class PostgresPlayerJournal:
         seed = (None if seed_of is None or r["ns_server_seed"] is None else SessionSeed(
             session_id=seed_of, server_seed=r["ns_server_seed"], commitment=r["ns_commitment"],
             round_number=r["ns_round_number"]))
-        return CallState(request=request, open_movements=_movements_json(r["open_rows"]),
+        return CallState(request=request, open_movements=movements_json(r["open_rows"]),
                          round=_round(r) if found else None,
-                         round_movements=_movements_json(r["round_rows"]) if found else [],
+                         round_movements=movements_json(r["round_rows"]) if found else [],
                          next_seed=seed)
 
     @translated
@@ -359,8 +353,11 @@ class PostgresJournal:
 
     def __init__(self, pool: asyncpg.Pool, *, lock_wait_s: float = 5.0,
                  lease_s: float = 30.0, pool_mode: PoolMode = "session",
-                 holder: str | None = None, holds: PlayerHolds | None = None) -> None:
+                 holder: str | None = None, holds: PlayerHolds | None = None,
+                 on_wait: Callable[[float], None] | None = None) -> None:
         self._pool = pool
+        #: Told how long each wait for a pooled connection of a call took (a metric).
+        self._on_wait = on_wait
         # The previous release's advisory lock too, in session mode (ops/database.md).
         self._holds = holds or PlayerHolds(wait_s=lock_wait_s, lease_s=lease_s,
                                            advisory_lock=pool_mode == "session", holder=holder)
@@ -371,7 +368,8 @@ class PostgresJournal:
     async def connect(cls, database_url: str, *, min_size: int = 2, max_size: int = 10,
                       lock_wait_s: float = 5.0, lease_s: float = 30.0,
                       pool_mode: PoolMode = "session",
-                      command_timeout: float | None = None) -> PostgresJournal:
+                      command_timeout: float | None = None,
+                      on_wait: Callable[[float], None] | None = None) -> PostgresJournal:
         """Open a pool on ``database_url``: in session mode with the journal's schema first on
         the search path; in transaction mode without prepared statements kept on the server,
         and (when it opens connections at once, ``min_size`` > 0) only once the role's own
@@ -395,7 +393,7 @@ class PostgresJournal:
             raise JournalUnavailable(f"cannot connect to the journal database: {exc}") from exc
         if pool_mode == "transaction" and min_size > 0:
             await cls._check_search_path(pool)
-        return cls(pool, pool_mode=pool_mode, holds=holds)
+        return cls(pool, pool_mode=pool_mode, holds=holds, on_wait=on_wait)
 
     @staticmethod
     async def _check_search_path(pool: asyncpg.Pool) -> None:
@@ -443,7 +441,12 @@ class PostgresJournal:
 
     @translated
     async def _acquire(self) -> Any:
-        return await self._pool.acquire(timeout=self._acquire_timeout_s)
+        start = time.perf_counter()
+        try:
+            return await self._pool.acquire(timeout=self._acquire_timeout_s)
+        finally:
+            if self._on_wait is not None:
+                self._on_wait(time.perf_counter() - start)
 
     @translated
     async def operator_for_key(self, key_hash: str) -> str | None:

@@ -105,14 +105,14 @@ ORDER BY created_at, transaction_id"""
 # What a call reads first, in one statement (one snapshot): the request id's record ($2, scope
 # $3), the open outbox rows, the round (by id $4, or the unfinished one in brand $4 and currency
 # $5) with its events, and the round's movements. Movements travel as JSON arrays.
-_MOVEMENT_JSON = """coalesce(json_agg(json_build_array(transaction_id, round_id, kind, amount,
+MOVEMENT_JSON = """coalesce(json_agg(json_build_array(transaction_id, round_id, kind, amount,
 status, balance_after, debit_transaction_id, session_id, currency, attempts, last_error, brand_id,
 created_at) ORDER BY created_at, transaction_id), '[]')::text"""
 _CALL_STATE = f"""
 SELECT rq.method AS rq_method, rq.request_hash AS rq_hash, rq.response AS rq_response,
-       (SELECT {_MOVEMENT_JSON} FROM wallet_transactions
+       (SELECT {MOVEMENT_JSON} FROM wallet_transactions
          WHERE player_key = $1 AND {OPEN_MOVEMENT}) AS open_rows,
-       (SELECT {_MOVEMENT_JSON} FROM wallet_transactions w
+       (SELECT {MOVEMENT_JSON} FROM wallet_transactions w
          WHERE w.player_key = $1 AND w.round_id = r.round_id) AS round_rows,
        r.*
 FROM (SELECT) AS one

@@ -1,11 +1,14 @@
 """The shared tables' journal on PostgreSQL (:class:`~rgs.service.tables.ports.TableJournal`).
 
-A transition is one transaction: the table clock's lease (a clock-driven transition) and the
-players' leases (a transition that books their debits) are checked first, each by its epoch;
-then the table's row moves forward with a compare-and-set on its version, its events are
-appended under the next numbers, debits are booked, new outbox rows and the round's record are
-written, and ``NOTIFY rgs_tables`` wakes the watchers of every replica. The notification is only
-a wake-up: watchers read ``seq > last`` from ``table_events``.
+A table command runs on one pooled connection (:class:`PostgresTableLink`): the players'
+leases it needs are taken on it, and its transition is one transaction on it. The transaction
+locks the table's row first (``FOR UPDATE``: transitions of one table, from any replica, take
+turns there instead of failing a compare-and-set and trying again), checks the table clock's
+lease (a clock-driven transition) and the players' leases (a transition that books their
+debits) by their epochs, computes the new state from the table as it is, appends its events
+under the next numbers, books the debits, writes new outbox rows, the round's record and the
+commands' answers, and ``NOTIFY rgs_tables`` wakes the feeds of every replica. The notification
+is only a wake-up: feeds read ``seq > last`` from ``table_events``.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from datetime import timedelta
 from typing import Any
@@ -21,43 +25,93 @@ from typing import Any
 import asyncpg
 
 from rgs.codec import decode_value, encode_value
-from rgs.journal.leases import Lease, PlayerHolds
+from rgs.journal.leases import Lease, PlayerHolds, take_player_then
 from rgs.journal.migrate import SCHEMA
+from rgs.journal.rows import movements_json
+from rgs.journal.statements import MOVEMENT_JSON, OPEN_MOVEMENT
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import StoredRequest
-from rgs.service.ports import JournalLeaseLost, JournalUnavailable, PlayerJournal
-from rgs.service.tables.model import StoredTable, TableEvent, TableFair, TableState
-from rgs.service.tables.ports import HeldPlayer, RoundRecord, TableCommit, TableConflict
+from rgs.service.ports import JournalBusy, JournalUnavailable, PlayerJournal
+from rgs.service.tables.model import StoredTable, TableEvent, TableFair, TablePhase, TableState
+from rgs.service.tables.ports import (
+    Apply,
+    CommandRead,
+    Found,
+    Guards,
+    HeldPlayer,
+    NotCommitted,
+    RoundRecord,
+    TableLocked,
+    TableWrite,
+)
 
 log = logging.getLogger(__name__)
 
 TABLE_LEASE = "table"
 """The ``leases.kind`` of a table's clock."""
+#: The longest a statement of a table's transition may run.
+STATEMENT_S = 10.0
 CHANNEL = "rgs_tables"
 """The NOTIFY channel: the payload is ``{table_id}`` (read the journal for what is new)."""
 
 Q_ENSURE = """
 INSERT INTO game_tables (table_id, version, state) VALUES ($1, 0, $2::jsonb)
 ON CONFLICT (table_id) DO NOTHING"""
-Q_LOAD = "SELECT version, last_seq, state::text AS state FROM game_tables WHERE table_id = $1"
+# The state is sent only when it is not the version the replica has decoded already ($2).
+Q_LOAD = """
+SELECT version, last_seq, CASE WHEN version <> $2 THEN state::text END AS state
+FROM game_tables WHERE table_id = $1"""
+Q_LOCK = Q_LOAD + " FOR UPDATE"
+# The table and a player's request record, from one snapshot ($3: player key, $4: request).
+Q_LOAD_WITH_REQUEST = """
+SELECT t.version, t.last_seq, CASE WHEN t.version <> $2 THEN t.state::text END AS state,
+       rq.request_id, rq.method, rq.request_hash, rq.response
+FROM game_tables t
+LEFT JOIN table_requests rq ON rq.table_id = t.table_id AND rq.player_key = $3
+                           AND rq.request_id = $4
+WHERE t.table_id = $1"""
+# What a command reads once it holds its player (key $1): the table ($2, the state only when
+# it is not version $4), the request's record ($3), the player's open outbox rows and their
+# movements in the table's current round.
+Q_COMMAND_READ = f"""
+SELECT rq.request_id, rq.method, rq.request_hash, rq.response,
+       (SELECT {MOVEMENT_JSON} FROM wallet_transactions
+         WHERE player_key = $1 AND {OPEN_MOVEMENT}) AS open_rows,
+       (SELECT {MOVEMENT_JSON} FROM wallet_transactions w
+         WHERE w.player_key = $1 AND w.round_id = t.state->>'round_id') AS round_rows,
+       t.version, t.last_seq, CASE WHEN t.version <> $4 THEN t.state::text END AS state
+FROM game_tables t
+LEFT JOIN table_requests rq ON rq.table_id = t.table_id AND rq.player_key = $1
+                           AND rq.request_id = $3
+WHERE t.table_id = $2"""
+#: The same with the player's lease taken in the statement (without / with the advisory lock).
+Q_COMMAND_READ_LEASED = {False: take_player_then(Q_COMMAND_READ, 5, advisory=False),
+                         True: take_player_then(Q_COMMAND_READ, 5, advisory=True)}
 Q_EVENTS_AFTER = """
 SELECT seq, kind, payload::text AS payload, created_at FROM table_events
 WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"""
 Q_FENCE_CLOCK = """
 UPDATE leases SET expires_at = clock_timestamp() + $3::interval
 WHERE kind = 'table' AND key = $1 AND epoch = $2 AND holder IS NOT NULL RETURNING epoch"""
-Q_FENCE_PLAYER = """
-UPDATE leases SET expires_at = clock_timestamp() + interval '30 seconds'
-WHERE kind = 'player' AND key = $1 AND epoch = $2 AND holder IS NOT NULL RETURNING epoch"""
-Q_CAS = """
-UPDATE game_tables SET version = version + 1, last_seq = last_seq + $3, state = $4::jsonb,
-       due_at = $5, updated_at = clock_timestamp()
-WHERE table_id = $1 AND version = $2 RETURNING last_seq"""
+# Every lease of the transition's players renewed in one statement; the keys renewed.
+Q_FENCE_PLAYERS = """
+UPDATE leases SET expires_at = clock_timestamp() + $3::interval
+WHERE kind = 'player' AND holder IS NOT NULL
+  AND (key, epoch) IN (SELECT * FROM unnest($1::text[], $2::bigint[])) RETURNING key"""
+Q_WRITE = """
+UPDATE game_tables SET version = version + 1, last_seq = last_seq + $2, state = $3::jsonb,
+       due_at = $4, updated_at = clock_timestamp()
+WHERE table_id = $1 RETURNING last_seq"""
 Q_EVENT = """
 INSERT INTO table_events (table_id, seq, kind, payload) VALUES ($1, $2, $3, $4::jsonb)"""
+# Debits booked with the balance the wallet reported ($3); a debit's success is recorded here
+# (it may still be pending: one write fewer per stake).
 Q_BOOK = """
-UPDATE wallet_transactions SET status = 'booked', updated_at = clock_timestamp()
-WHERE player_key = $1 AND transaction_id = $2 AND kind = 'debit' AND status = 'applied'"""
+UPDATE wallet_transactions w SET status = 'booked', updated_at = clock_timestamp(),
+       balance_after = COALESCE(b.balance, w.balance_after)
+FROM unnest($1::text[], $2::text[], $3::bigint[]) AS b(player_key, transaction_id, balance)
+WHERE w.player_key = b.player_key AND w.transaction_id = b.transaction_id
+  AND w.kind = 'debit' AND w.status IN ('pending', 'applied') RETURNING w.transaction_id"""
 Q_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
     debit_transaction_id, session_id, currency, brand_id)
@@ -79,6 +133,10 @@ VALUES ($1, $2, $3, $4, $5, $6)"""
 Q_FIND_REQUEST = """
 SELECT request_id, method, request_hash, response FROM table_requests
 WHERE table_id = $1 AND player_key = $2 AND request_id = $3"""
+Q_ANSWERED = """
+SELECT player_key, request_id FROM table_requests
+WHERE table_id = $1
+  AND (player_key, request_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))"""
 Q_TAKE_CLOCK = """
 INSERT INTO leases AS l (kind, key, holder, epoch, expires_at)
 VALUES ('table', $1, $2, 1, clock_timestamp() + $3::interval)
@@ -101,41 +159,289 @@ SELECT player_key, operator_id, staked, paid FROM table_round_players
 WHERE round_id = $1 ORDER BY player_key"""
 
 
+
 PlayerJournalMaker = Callable[[asyncpg.Connection, str, Lease], PlayerJournal]
 """Builds a player's journal on a held connection (the PostgreSQL journal's, handed in by
 bootstrap: only bootstrap chooses adapters)."""
 
+WaitObserver = Callable[[float], None]
+"""Told how long each wait for a pooled connection took, in seconds (a metric)."""
+
+
+class States:
+    """The newest states of each table this replica decoded, by version: a table with a
+    hundred Bet Behinds is a document of tens of kilobytes, read by every command, and it
+    changes only with its version."""
+
+    #: Versions kept per table (commands of one replica read a few versions at once).
+    KEEP = 4
+
+    def __init__(self) -> None:
+        self._by_table: dict[str, dict[int, TableState]] = {}
+
+    def newest(self, table_id: str) -> int:
+        """The newest version decoded (-1: none)."""
+        kept = self._by_table.get(table_id)
+        return max(kept) if kept else -1
+
+    def keep(self, table_id: str, version: int, state: TableState) -> None:
+        """A state read or written by this replica (its next read needs no decoding)."""
+        kept = self._by_table.setdefault(table_id, {})
+        kept[version] = state
+        while len(kept) > self.KEEP:
+            del kept[min(kept)]
+
+    async def load(self, conn: Any, table_id: str, query: str = Q_LOAD) -> StoredTable | None:
+        """The table's row by ``query`` (:data:`Q_LOAD` or :data:`Q_LOCK`)."""
+        r = await conn.fetchrow(query, table_id, self.newest(table_id))
+        return None if r is None else await self.of_row(conn, table_id, r)
+
+    async def of_row(self, conn: Any, table_id: str, r: asyncpg.Record) -> StoredTable:
+        """The table of a row with ``version``, ``last_seq`` and ``state`` (NULL when it was
+        the newest version kept)."""
+        version = r["version"]
+        if r["state"] is not None:
+            state = decode_value(TableState, r["state"])
+            self.keep(table_id, version, state)
+        else:
+            kept = self._by_table.get(table_id, {}).get(version)
+            if kept is None:  # dropped meanwhile by newer ones: read it whole
+                whole = await conn.fetchrow(Q_LOAD, table_id, -1)
+                assert whole is not None
+                version, state = whole["version"], decode_value(TableState, whole["state"])
+                self.keep(table_id, version, state)
+                return StoredTable(table_id=table_id, version=version,
+                                   last_seq=whole["last_seq"], state=state)
+            state = kept
+        return StoredTable(table_id=table_id, version=version, last_seq=r["last_seq"],
+                           state=state)
+
+
+def _request(r: asyncpg.Record | None) -> StoredRequest | None:
+    if r is None:
+        return None
+    return StoredRequest(request_id=r["request_id"], method=r["method"],
+                         request_hash=r["request_hash"], response=r["response"])
+
+
+async def _round(conn: Any, round_id: str) -> RoundRecord | None:
+    r = await conn.fetchrow(Q_GET_ROUND, round_id)
+    if r is None:
+        return None
+    players = await conn.fetch(Q_ROUND_PLAYERS, round_id)
+    return RoundRecord(round_id=r["round_id"], round_no=r["round_no"], variant=r["variant"],
+                       status=r["status"],
+                       events=tuple((k, json.dumps(p)) for k, p in json.loads(r["events"])),
+                       players=tuple((p["player_key"], p["operator_id"], p["staked"],
+                                      p["paid"]) for p in players),
+                       fair=(decode_value(TableFair, r["fair"]) if r["fair"] is not None
+                             else None))
+
+
+class PostgresTableLink:
+    """One pooled connection held by a table command (:class:`TableLink`)."""
+
+    def __init__(self, conn: asyncpg.Connection, holds: PlayerHolds,
+                 player_journal: PlayerJournalMaker, states: States) -> None:
+        self._conn = conn
+        self._holds = holds
+        self._player_journal = player_journal
+        self._states = states
+        #: Reads made with a player's lease: (their arguments, the lease holding the row).
+        self._first: dict[str, tuple[tuple[Any, ...], Lease]] = {}
+
+    @asynccontextmanager
+    async def hold_players(self, keys: Sequence[str], *, waiting: Collection[str],
+                           wait_s: float | None = None, first: tuple[str, str] | None = None
+                           ) -> AsyncIterator[dict[str, HeldPlayer]]:
+        out: dict[str, HeldPlayer] = {}
+        async with AsyncExitStack() as stack:
+            for key in sorted(set(keys)):
+                read = None
+                if first is not None and key in waiting:
+                    table_id, request_id = first
+                    read = (Q_COMMAND_READ_LEASED[self._holds.advisory],
+                            (key, table_id, request_id, self._states.newest(table_id)))
+                try:
+                    lease: Lease = await stack.enter_async_context(self._holds.hold(
+                        self._conn, key, read, wait_s=wait_s if key in waiting else 0.0))
+                except JournalBusy:
+                    if key in waiting:
+                        raise
+                    continue  # tried once: another call holds this player now
+                if read is not None:
+                    self._first[key] = (read[1], lease)
+                out[key] = HeldPlayer(key=key, epoch=lease.epoch,
+                                      journal=self._player_journal(self._conn, key, lease))
+            yield out
+
+    @translated
+    async def command_read(self, table_id: str, player_key: str,
+                           request_id: str) -> CommandRead:
+        args = (player_key, table_id, request_id, self._states.newest(table_id))
+        made = self._first.pop(player_key, None)
+        r = None
+        if made is not None and made[0] == args:
+            r, made[1].first_read = made[1].first_read, None
+        if r is None:  # not made with the lease, or the player's rows moved since
+            r = await self._conn.fetchrow(Q_COMMAND_READ, *args)
+        if r is None:
+            return CommandRead(table=None, request=None, open_movements=[],
+                               round_movements=[])
+        return CommandRead(table=await self._states.of_row(self._conn, table_id, r),
+                           request=_request(r if r["request_id"] is not None else None),
+                           open_movements=movements_json(r["open_rows"]),
+                           round_movements=movements_json(r["round_rows"]))
+
+    @translated
+    async def load(self, table_id: str) -> StoredTable | None:
+        return await self._states.load(self._conn, table_id)
+
+    @translated
+    async def find_request(self, table_id: str, player_key: str,
+                           request_id: str) -> StoredRequest | None:
+        return _request(await self._conn.fetchrow(Q_FIND_REQUEST, table_id, player_key,
+                                                  request_id))
+
+    @translated
+    async def get_round(self, round_id: str) -> RoundRecord | None:
+        return await _round(self._conn, round_id)
+
+    async def transition(self, table_id: str, guards: Guards, apply: Apply, *,
+                         wait_s: float | None = None) -> int:
+        conn = self._conn
+        commit_sent = False
+        # The row lock is waited for at most ``wait_s`` (the command's bound), a statement at
+        # most STATEMENT_S: both set with the transaction's start, in one round trip.
+        lock_ms = max(1, int((STATEMENT_S if wait_s is None else wait_s) * 1000))
+        try:
+            await conn.execute(f"BEGIN; SET LOCAL lock_timeout = '{lock_ms}ms'; "
+                               f"SET LOCAL statement_timeout = '{int(STATEMENT_S * 1000)}ms'")
+            try:
+                stored = await self._states.load(conn, table_id, Q_LOCK)
+                if stored is None:
+                    raise NotCommitted(f"table {table_id} has no row in the journal")
+                rec = None
+                if stored.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
+                    rec = await _round(conn, stored.state.round_id)
+                found = await self._check(conn, table_id, guards)
+                w = apply(stored, rec, found)
+                if w is None:
+                    await conn.execute("ROLLBACK")
+                    return stored.last_seq
+                last = await self._write(conn, table_id, w)
+                commit_sent = True
+                await conn.execute("COMMIT")
+                self._states.keep(table_id, stored.version + 1, w.state)
+                return last
+            except BaseException:
+                if not commit_sent and conn.is_in_transaction():
+                    with suppress(*DRIVER_ERRORS):
+                        await conn.execute("ROLLBACK")
+                raise
+        except asyncpg.LockNotAvailableError as exc:
+            raise TableLocked(f"table {table_id} stayed locked by another replica's "
+                              f"transition for {lock_ms} ms") from exc
+        except DRIVER_ERRORS as exc:
+            if commit_sent:
+                raise JournalUnavailable(f"table {table_id}: the commit's outcome is unknown: "
+                                         f"{type(exc).__name__}: {exc}") from exc
+            raise NotCommitted(f"table {table_id}: {type(exc).__name__}: {exc}") from exc
+
+    async def _check(self, conn: asyncpg.Connection, table_id: str, guards: Guards) -> Found:
+        clock_lost = False
+        if guards.clock is not None:
+            clock_lost = await conn.fetchval(Q_FENCE_CLOCK, table_id, guards.clock,
+                                             timedelta(seconds=5)) is None
+        lost: frozenset[str] = frozenset()
+        if guards.players:
+            keys = [k for k, _ in guards.players]
+            renewed = {r["key"] for r in await conn.fetch(
+                Q_FENCE_PLAYERS, keys, [e for _, e in guards.players], self._holds.ttl)}
+            lost = frozenset(keys) - renewed
+        answered: frozenset[tuple[str, str]] = frozenset()
+        if guards.requests:
+            answered = frozenset((r["player_key"], r["request_id"]) for r in await conn.fetch(
+                Q_ANSWERED, table_id, [k for k, _ in guards.requests],
+                [i for _, i in guards.requests]))
+        return Found(lost_players=lost, lost_clock=clock_lost, answered=answered)
+
+    @staticmethod
+    async def _write(conn: asyncpg.Connection, table_id: str, w: TableWrite) -> int:
+        last = await conn.fetchval(Q_WRITE, table_id, len(w.events), encode_value(w.state),
+                                   w.state.deadline)
+        first = last - len(w.events) + 1
+        if w.events:
+            await conn.executemany(Q_EVENT, [(table_id, first + i, kind, payload)
+                                             for i, (kind, payload) in enumerate(w.events)])
+        if w.booked:
+            booked = await conn.fetch(Q_BOOK, [k for k, _, _ in w.booked],
+                                      [t for _, t, _ in w.booked], [b for _, _, b in w.booked])
+            if len(booked) != len(w.booked):
+                missing = {t for _, t, _ in w.booked} - {r["transaction_id"] for r in booked}
+                raise NotCommitted(f"debits {sorted(missing)} are no longer applied (rolled "
+                                   "back by a call that took the player over)")
+        if w.movements:
+            await conn.executemany(Q_MOVEMENT, [
+                (key, m.transaction_id, m.round_id, m.kind.value, m.amount,
+                 m.debit_transaction_id, m.session_id, m.currency, m.brand_id)
+                for key, m in w.movements])
+        if w.round is not None:
+            r = w.round
+            await conn.execute(Q_ROUND, table_id, r.round_id, r.round_no, r.variant, r.status,
+                               json.dumps([[k, json.loads(p)] for k, p in r.events]),
+                               encode_value(r.fair) if r.fair is not None else None)
+            if r.players:
+                await conn.executemany(Q_ROUND_PLAYER, [
+                    (key, r.round_id, table_id, op, staked, paid)
+                    for key, op, staked, paid in r.players])
+        if w.requests:
+            await conn.executemany(Q_REQUEST, [
+                (table_id, key, req.request_id, req.method, req.request_hash, req.response)
+                for key, req in w.requests])
+        await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, table_id)
+        return int(last)
+
 
 class PostgresTables:
     """Shared tables on a PostgreSQL pool (the journal's schema), plus one listening connection
-    per replica multiplexed to every watcher."""
+    per replica multiplexed to every table's feed."""
 
     def __init__(self, pool: asyncpg.Pool, holds: PlayerHolds, player_journal: PlayerJournalMaker,
-                 database_url: str = "") -> None:
+                 database_url: str = "", *, acquire_s: float = 10.0,
+                 on_wait: WaitObserver | None = None) -> None:
         self._pool = pool
         self._holds = holds
         self._player_journal = player_journal
         self._url = database_url
+        self._acquire_s = acquire_s
+        self._on_wait = on_wait
         self._listener: asyncpg.Connection | None = None
         self._waiters: dict[str, set[asyncio.Event]] = {}
         self._listen_lock = asyncio.Lock()
+        self._states = States()
 
     @classmethod
     async def connect(cls, database_url: str, holds: PlayerHolds,
                       player_journal: PlayerJournalMaker, *, max_size: int = 10,
-                      pool_mode: str = "session") -> PostgresTables:
+                      pool_mode: str = "session",
+                      on_wait: WaitObserver | None = None) -> PostgresTables:
         """A pool like the journal's (``pool_mode`` as :class:`PostgresJournal`'s). Behind a
-        transaction-mode pooler there is no LISTEN (a pooler does not keep a session): watchers
+        transaction-mode pooler there is no LISTEN (a pooler does not keep a session): feeds
         then look at the journal once a second."""
         session = pool_mode == "session"
         options: dict[str, Any] = ({"server_settings": {"search_path": SCHEMA}} if session
                                    else {"statement_cache_size": 0})
         try:
+            # Given back without asyncpg's reset (a round trip per release): the tables keep no
+            # session state but the players' advisory locks, which the holds give back (or
+            # reset_connection does, when they could not).
             pool = await asyncpg.create_pool(database_url, min_size=1, max_size=max_size,
-                                             **options)
+                                             reset=holds.reset_connection, **options)
         except DRIVER_ERRORS as exc:
             raise JournalUnavailable(f"cannot connect to the tables' database: {exc}") from exc
-        return cls(pool, holds, player_journal, database_url if session else "")
+        return cls(pool, holds, player_journal, database_url if session else "",
+                   on_wait=on_wait)
 
     async def close(self) -> None:
         if self._listener is not None:
@@ -144,126 +450,90 @@ class PostgresTables:
             self._listener = None
         await self._pool.close()
 
+    def pool_size(self) -> tuple[int, int, int]:
+        """(open, in use, max) connections of the pool."""
+        size = self._pool.get_size()
+        return size, size - self._pool.get_idle_size(), self._pool.get_max_size()
+
+    @translated
+    async def _acquire(self, wait_s: float | None = None) -> Any:
+        start = time.perf_counter()
+        try:
+            return await self._pool.acquire(timeout=self._acquire_s if wait_s is None
+                                            else max(wait_s, 0.001))
+        finally:
+            if self._on_wait is not None:
+                self._on_wait(time.perf_counter() - start)
+
+    @asynccontextmanager
+    async def _connection(self, wait_s: float | None = None) -> AsyncIterator[Any]:
+        conn = await self._acquire(wait_s)
+        try:
+            yield conn
+        finally:
+            await self._pool.release(conn)
+
+    @asynccontextmanager
+    async def link(self, wait_s: float | None = None) -> AsyncIterator[PostgresTableLink]:
+        async with self._connection(wait_s) as conn:
+            yield PostgresTableLink(conn, self._holds, self._player_journal, self._states)
+
     # ------------------------------------------------------------------ reading
 
     @translated
     async def ensure_table(self, table_id: str, state: TableState) -> None:
-        await self._pool.execute(Q_ENSURE, table_id, encode_value(state))
+        async with self._connection() as conn:
+            await conn.execute(Q_ENSURE, table_id, encode_value(state))
 
     @translated
     async def load(self, table_id: str) -> StoredTable | None:
-        r = await self._pool.fetchrow(Q_LOAD, table_id)
-        if r is None:
-            return None
-        return StoredTable(table_id=table_id, version=r["version"], last_seq=r["last_seq"],
-                           state=decode_value(TableState, r["state"]))
+        async with self._connection() as conn:
+            return await self._states.load(conn, table_id)
+
+    @translated
+    async def load_with_request(self, table_id: str, player_key: str, request_id: str
+                                ) -> tuple[StoredTable | None, StoredRequest | None]:
+        async with self._connection() as conn:
+            r = await conn.fetchrow(Q_LOAD_WITH_REQUEST, table_id,
+                                    self._states.newest(table_id), player_key, request_id)
+            if r is None:
+                return None, None
+            return (await self._states.of_row(conn, table_id, r),
+                    _request(r if r["request_id"] is not None else None))
 
     @translated
     async def events_after(self, table_id: str, seq: int, limit: int) -> list[TableEvent]:
-        rows = await self._pool.fetch(Q_EVENTS_AFTER, table_id, seq, limit)
+        async with self._connection() as conn:
+            rows = await conn.fetch(Q_EVENTS_AFTER, table_id, seq, limit)
         return [TableEvent(table_id=table_id, seq=r["seq"], kind=r["kind"],
                            payload=r["payload"], at=r["created_at"]) for r in rows]
 
     @translated
     async def find_request(self, table_id: str, player_key: str,
                            request_id: str) -> StoredRequest | None:
-        r = await self._pool.fetchrow(Q_FIND_REQUEST, table_id, player_key, request_id)
-        if r is None:
-            return None
-        return StoredRequest(request_id=r["request_id"], method=r["method"],
-                             request_hash=r["request_hash"], response=r["response"])
+        async with self._connection() as conn:
+            return _request(await conn.fetchrow(Q_FIND_REQUEST, table_id, player_key,
+                                                request_id))
 
     @translated
     async def get_round(self, round_id: str) -> RoundRecord | None:
-        r = await self._pool.fetchrow(Q_GET_ROUND, round_id)
-        if r is None:
-            return None
-        players = await self._pool.fetch(Q_ROUND_PLAYERS, round_id)
-        return RoundRecord(round_id=r["round_id"], round_no=r["round_no"], variant=r["variant"],
-                           status=r["status"],
-                           events=tuple((k, json.dumps(p)) for k, p in json.loads(r["events"])),
-                           players=tuple((p["player_key"], p["operator_id"], p["staked"],
-                                          p["paid"]) for p in players),
-                           fair=(decode_value(TableFair, r["fair"]) if r["fair"] is not None
-                                 else None))
-
-    # ------------------------------------------------------------------ players
-
-    @asynccontextmanager
-    async def hold_players(self, keys: Sequence[str]) -> AsyncIterator[dict[str, HeldPlayer]]:
-        out: dict[str, HeldPlayer] = {}
-        async with AsyncExitStack() as stack:
-            for key in sorted(set(keys)):
-                conn = await self._acquire()
-                stack.push_async_callback(self._pool.release, conn)
-                lease: Lease = await stack.enter_async_context(self._holds.hold(conn, key))
-                out[key] = HeldPlayer(key=key, epoch=lease.epoch,
-                                      journal=self._player_journal(conn, key, lease))
-            yield out
-
-    @translated
-    async def _acquire(self) -> Any:
-        return await self._pool.acquire(timeout=10.0)
-
-    # ------------------------------------------------------------------ transitions
-
-    @translated
-    async def commit(self, c: TableCommit) -> int:
-        async with self._pool.acquire() as conn, conn.transaction():
-            if c.clock_epoch is not None:
-                ok = await conn.fetchval(Q_FENCE_CLOCK, c.table_id, c.clock_epoch,
-                                         timedelta(seconds=5))
-                if ok is None:
-                    raise JournalLeaseLost(f"the clock of table {c.table_id} (epoch "
-                                           f"{c.clock_epoch}) was taken over")
-            for p in c.players:
-                if await conn.fetchval(Q_FENCE_PLAYER, p.key, p.epoch) is None:
-                    raise JournalLeaseLost(f"the lease on {p.key}'s journal was taken over")
-            last = await conn.fetchval(Q_CAS, c.table_id, c.expected_version, len(c.events),
-                                       encode_value(c.state), c.state.deadline)
-            if last is None:
-                raise TableConflict(f"table {c.table_id} moved on; read it again")
-            first = last - len(c.events) + 1
-            if c.events:
-                await conn.executemany(Q_EVENT, [(c.table_id, first + i, kind, payload)
-                                                 for i, (kind, payload) in enumerate(c.events)])
-            for key, txid in c.booked:
-                if await conn.execute(Q_BOOK, key, txid) != "UPDATE 1":
-                    raise JournalLeaseLost(f"debit {txid} is no longer applied (rolled back "
-                                           "by a call that took the player over)")
-            for key, m in c.movements:
-                await conn.execute(Q_MOVEMENT, key, m.transaction_id, m.round_id, m.kind.value,
-                                   m.amount, m.debit_transaction_id, m.session_id, m.currency,
-                                   m.brand_id)
-            if c.round is not None:
-                r = c.round
-                await conn.execute(Q_ROUND, c.table_id, r.round_id, r.round_no, r.variant,
-                                   r.status, json.dumps([[k, json.loads(p)]
-                                                         for k, p in r.events]),
-                                   encode_value(r.fair) if r.fair is not None else None)
-                if r.players:
-                    await conn.executemany(Q_ROUND_PLAYER, [
-                        (key, r.round_id, c.table_id, op, staked, paid)
-                        for key, op, staked, paid in r.players])
-            if c.request is not None:
-                key, req = c.request
-                await conn.execute(Q_REQUEST, c.table_id, key, req.request_id, req.method,
-                                   req.request_hash, req.response)
-            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, c.table_id)
-            return int(last)
+        async with self._connection() as conn:
+            return await _round(conn, round_id)
 
     # ------------------------------------------------------------------ the clock lease
 
     @translated
     async def take_clock(self, table_id: str, holder: str, ttl_s: float) -> int | None:
-        epoch = await self._pool.fetchval(Q_TAKE_CLOCK, table_id, holder,
-                                          timedelta(seconds=ttl_s))
+        async with self._connection() as conn:
+            epoch = await conn.fetchval(Q_TAKE_CLOCK, table_id, holder,
+                                        timedelta(seconds=ttl_s))
         return None if epoch is None else int(epoch)
 
     async def release_clock(self, table_id: str, epoch: int) -> None:
         try:
-            await self._pool.execute(Q_RELEASE_CLOCK, table_id, epoch)
-        except DRIVER_ERRORS as exc:
+            async with self._connection() as conn:
+                await conn.execute(Q_RELEASE_CLOCK, table_id, epoch)
+        except (*DRIVER_ERRORS, JournalUnavailable) as exc:
             log.warning("clock of %s not released (it expires): %s", table_id, exc)
 
     # ------------------------------------------------------------------ fan-out wake-ups
@@ -276,7 +546,7 @@ class PostgresTables:
                 conn = (await asyncpg.connect(self._url, server_settings={
                     "search_path": SCHEMA}) if self._url else None)
             except DRIVER_ERRORS as exc:
-                log.warning("table listener not connected (watchers poll): %s", exc)
+                log.warning("table listener not connected (feeds poll): %s", exc)
                 return
             if conn is None:
                 return
@@ -289,14 +559,18 @@ class PostgresTables:
 
     @asynccontextmanager
     async def subscribe(self, table_id: str) -> AsyncIterator[Callable[[float], Awaitable[None]]]:
-        """A wake-up for one watcher of ``table_id``: call it to wait (up to its timeout) for
-        the next notification since the previous call returned. Registered for the whole
-        watch, so a notification between a read and the wait is not lost."""
+        """A wake-up for one table's feed: call it to wait (up to its timeout) for the next
+        notification since the previous call returned. Registered for the whole watch, so a
+        notification between a read and the wait is not lost."""
         await self._ensure_listener()
         ev = asyncio.Event()
         self._waiters.setdefault(table_id, set()).add(ev)
 
         async def wait(timeout_s: float) -> None:
+            if self._listener is None or self._listener.is_closed():
+                # The listener went away (a restart of PostgreSQL): connect again, poll
+                # meanwhile.
+                await self._ensure_listener()
             with suppress(TimeoutError):
                 await asyncio.wait_for(ev.wait(), timeout_s)
             ev.clear()

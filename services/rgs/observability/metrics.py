@@ -143,6 +143,12 @@ JOURNAL_POOL: Final = Gauge(
     "This replica's journal connection pool: state open (connections open to the database or "
     "pooler), in_use (held by a call) or max (the pool's limit, RGS_DATABASE_POOL_SIZE).",
     ["state"], multiprocess_mode="livesum")  # every live worker's pool, added
+JOURNAL_POOL_WAIT: Final = Histogram(
+    "rgs_journal_pool_wait_seconds",
+    "Time a call waited for a pooled connection, by pool (journal: solo play and the back "
+    "office; tables: the shared tables' commands). Waits near RGS_TABLE_COMMAND_S or the 10 s "
+    "acquire limit mean the pool is saturated.",
+    ["pool"], buckets=(*DATABASE_BUCKETS, 10.0))
 JOURNAL_LOCK_WAIT: Final = Histogram(
     "rgs_journal_lock_wait_seconds",
     "Time to take a player's journal exclusively (waiting behind that player's other calls).",
@@ -187,7 +193,7 @@ EXPORTED_NAMES: Final = frozenset({
     "rgs_outbox_pending",
     "rgs_outbox_oldest_pending_age_seconds", "rgs_journal_tx_latency_seconds",
     "rgs_journal_errors_total", "rgs_journal_lock_wait_seconds", "rgs_journal_database_up",
-    "rgs_journal_pool_connections",
+    "rgs_journal_pool_connections", "rgs_journal_pool_wait_seconds",
     "rgs_ops_sample_timestamp_seconds", "rgs_active_sessions",
     "rgs_rng_health_failures_total", "rgs_tls_certificate_expiry_timestamp_seconds",
     "rgs_build_info",
@@ -198,7 +204,8 @@ rules may use these, plus the ``_bucket``/``_sum``/``_count`` series of the hist
 HISTOGRAMS: Final = frozenset({"rgs_rpc_latency_seconds", "rgs_wallet_latency_seconds",
                                "rgs_win_payment_delay_seconds",
                                "rgs_journal_tx_latency_seconds",
-                               "rgs_journal_lock_wait_seconds"})
+                               "rgs_journal_lock_wait_seconds",
+                               "rgs_journal_pool_wait_seconds"})
 """The histogram families among :data:`EXPORTED_NAMES`."""
 
 
@@ -262,6 +269,12 @@ def watch_journal_pool(stats: Callable[[], PoolCounts]
         with contextlib.suppress(asyncio.CancelledError):
             await task
     return stop
+
+
+def observe_pool_wait(pool: str) -> Callable[[float], None]:
+    """What a journal adapter calls with each wait for a pooled connection (seconds):
+    ``rgs_journal_pool_wait_seconds{pool}``."""
+    return JOURNAL_POOL_WAIT.labels(pool=pool).observe
 
 
 def count_rng_failures(health: RngHealth) -> None:

@@ -6,15 +6,20 @@ knows nothing about transport codes: :mod:`rgs.api.errors` holds the one table.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class ServiceError(Exception):
-    """Root of the service's errors."""
+    """Root of the service's errors. ``metadata``: facts a client acts on, sent in ErrorInfo's
+    metadata (e.g. ``refund``: whether a stake taken for a refused bet went back)."""
 
     default_reason = "ERROR"
 
-    def __init__(self, message: str, *, reason: str | None = None) -> None:
+    def __init__(self, message: str, *, reason: str | None = None,
+                 metadata: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.reason = reason or self.default_reason
+        self.metadata: dict[str, str] = dict(metadata or {})
 
 
 class InvalidRequest(ServiceError):
@@ -24,7 +29,7 @@ class InvalidRequest(ServiceError):
     default_reason = "INVALID_REQUEST"
 
     def __init__(self, message: str, *, reason: str | None = None, field: str = "") -> None:
-        super().__init__(message, reason=reason)
+        super().__init__(message, reason=reason, metadata={"field": field} if field else None)
         self.field = field
 
 
@@ -61,6 +66,13 @@ class NotAllowedNow(ServiceError):
 
 class Busy(ServiceError):
     """Another call for the same player is running (a concurrent duplicate): retry shortly."""
+
+
+class TableBusy(ServiceError):
+    """The table could not take the command within the server's limit (its commit turn, a
+    pooled connection): nothing of it stands (any stake is returned); retry shortly."""
+
+    default_reason = "TABLE_BUSY"
 
     default_reason = "REQUEST_IN_PROGRESS"
 

@@ -36,7 +36,7 @@ from protobuf.wkt import Any as AnyDetail
 from rgs.api.calls import Caller
 from rgs.api.drain import MESSAGE as SHUTTING_DOWN_MESSAGE
 from rgs.api.drain import SHUTTING_DOWN, CallsInFlight
-from rgs.api.errors import DOMAIN, classify
+from rgs.api.errors import DOMAIN, classify, error_metadata
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.table.v1 import table_pb2
 from rgs.observability.interceptors import observe_call, observe_stream
@@ -81,8 +81,7 @@ def refusal(exc: BaseException) -> WebError:
     code, reason, message = classify(exc)
     if reason == "SERVER_ERROR":
         log.exception("unexpected error serving a call", exc_info=exc)
-    field = getattr(exc, "field", "")
-    return WebError(code, reason, message, {"field": field} if field else None)
+    return WebError(code, reason, message, error_metadata(exc) or None)
 
 
 async def _refuse_shutting_down(_context: object) -> None:

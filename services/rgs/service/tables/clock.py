@@ -15,7 +15,7 @@ import time
 
 from rgs.service.errors import ServiceError
 from rgs.service.ports import JournalError, JournalLeaseLost
-from rgs.service.tables.ports import TableConflict, TableJournal
+from rgs.service.tables.ports import TableJournal
 from rgs.service.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -69,8 +69,6 @@ class TableClock:
                     if not await self._service.tick(table_id, epoch):
                         break
                     fired += 1
-                except TableConflict:
-                    continue  # a player's command moved the table: look again
                 except JournalLeaseLost as exc:
                     log.warning("table %s clock lost: %s", table_id, exc)
                     self.held.pop(table_id, None)

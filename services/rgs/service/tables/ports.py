@@ -1,20 +1,33 @@
 """What the table use cases need from the journal. The PostgreSQL adapter is
-:mod:`rgs.journal.tables`; errors are the journal port's (:mod:`rgs.service.ports`)."""
+:mod:`rgs.journal.tables`; errors are the journal port's (:mod:`rgs.service.ports`).
+
+The shape follows the one rule that keeps a table from freezing when everyone bets at once
+(``docs/architecture.md``, "Waiting without deadlock"): a command holds at most one pooled
+connection, a :class:`TableLink`, taken before anything else it waits for; the players'
+journals it needs are held through that link, and the table's transition runs on it too.
+Reads outside a link take a connection for one statement and give it back.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from rgs.service.model import Movement, StoredRequest
-from rgs.service.ports import JournalError, PlayerJournal
+from rgs.service.ports import JournalUnavailable, PlayerJournal
 from rgs.service.tables.model import StoredTable, TableEvent, TableFair, TableState
 
 
-class TableConflict(JournalError):
-    """The table moved on since it was read (its version changed): read it again and retry."""
+class NotCommitted(JournalUnavailable):
+    """A transition failed before its commit was sent: nothing of it is recorded (its debits
+    may be rolled back at once)."""
+
+
+class TableLocked(NotCommitted):
+    """The table's row stayed locked (another replica's transition) past the command's bound:
+    nothing of the transition is recorded."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -50,29 +63,110 @@ class RoundRecord:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TableCommit:
-    """One transition of a table, committed in one transaction or not at all."""
+class CommandRead:
+    """What a command reads once it holds its player, in one statement: the table, the
+    request's record, the player's open outbox rows and their movements in the table's current
+    round."""
 
-    table_id: str
-    expected_version: int
+    table: StoredTable | None
+    request: StoredRequest | None
+    open_movements: list[Movement]
+    round_movements: list[Movement]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Guards:
+    """What a transition checks before it computes anything: the leases it must still hold
+    (players' (key, epoch), the table clock's epoch for a clock-driven one) and the commands
+    whose answers it is to record ((player key, request id): one recorded already is not run
+    again)."""
+
+    players: Sequence[tuple[str, int]] = ()
+    clock: int | None = None
+    requests: Sequence[tuple[str, str]] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Found:
+    """What a transition's checks found: the players' leases and whether the clock's were taken
+    over, and which of its commands were answered already."""
+
+    lost_players: frozenset[str] = frozenset()
+    lost_clock: bool = False
+    answered: frozenset[tuple[str, str]] = frozenset()
+
+
+@dataclass(slots=True, kw_only=True)
+class TableWrite:
+    """What one transition of a table writes, in one transaction with its new state."""
+
     state: TableState
     #: (kind, payload JSON) appended as the next numbered events.
-    events: Sequence[tuple[str, str]] = ()
-    #: The table clock's epoch for clock-driven transitions (fenced in the same transaction).
-    clock_epoch: int | None = None
-    #: Players' leases the transaction checks (their debits are booked by it).
-    players: Sequence[HeldPlayer] = ()
-    #: (player key, debit transaction id) marked booked.
-    booked: Sequence[tuple[str, str]] = ()
+    events: list[tuple[str, str]] = field(default_factory=list)
+    #: (player key, debit transaction id, the balance the wallet reported) marked booked.
+    booked: list[tuple[str, str, int | None]] = field(default_factory=list)
     #: (player key, outbox row) inserted: credits and rollbacks sent after the commit.
-    movements: Sequence[tuple[str, Movement]] = ()
+    movements: list[tuple[str, Movement]] = field(default_factory=list)
+    #: The round's row as the transition leaves it (written when it changed).
     round: RoundRecord | None = None
-    #: (player key, idempotency record) of the command.
-    request: tuple[str, StoredRequest] | None = None
+    #: (player key, idempotency record) of the commands answered by the transition.
+    requests: list[tuple[str, StoredRequest]] = field(default_factory=list)
+
+
+Apply = Callable[[StoredTable, "RoundRecord | None", Found], "TableWrite | None"]
+"""A transition computed under the table's row lock from the table as it is (its round's row
+when a round is in play) and what its guards found; None writes nothing."""
+
+
+class TableLink(Protocol):
+    """One pooled connection a table command holds from its start to its end."""
+
+    def hold_players(self, keys: Sequence[str], *, waiting: Collection[str],
+                     wait_s: float | None = None, first: tuple[str, str] | None = None
+                     ) -> AbstractAsyncContextManager[dict[str, HeldPlayer]]:
+        """Hold several players' journals on this connection, in key order. A key in
+        ``waiting`` is waited for (up to ``wait_s``, else the journal's wait limit; JournalBusy
+        after it); any other key is tried once and left out of the result when another call
+        holds it. ``first``: (table id, request id) of the :meth:`command_read` of the first
+        waited key, made with its lease when it can be."""
+        ...
+
+    async def command_read(self, table_id: str, player_key: str,
+                           request_id: str) -> CommandRead:
+        """The command's read of a player held on this link (free when made with the
+        lease)."""
+        ...
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """The table's row, or None."""
+        ...
+
+    async def find_request(self, table_id: str, player_key: str,
+                           request_id: str) -> StoredRequest | None:
+        """A player's table command already answered, if any."""
+        ...
+
+    async def get_round(self, round_id: str) -> RoundRecord | None:
+        """A table round with its events and every player's share."""
+        ...
+
+    async def transition(self, table_id: str, guards: Guards, apply: Apply, *,
+                         wait_s: float | None = None) -> int:
+        """Lock the table's row (waiting at most ``wait_s``: TableLocked after it), check
+        ``guards``, run ``apply`` on the table as it is and write what it returns, all in one
+        transaction; the table's newest event number after it. NotCommitted when it failed
+        before its commit was sent, JournalUnavailable when its outcome is unknown; whatever
+        ``apply`` raises is raised, nothing written."""
+        ...
 
 
 class TableJournal(Protocol):
-    """Tables, their events and rounds, and the players' journals a table command holds."""
+    """Tables, their events and rounds, and the links table commands run on."""
+
+    def link(self, wait_s: float | None = None) -> AbstractAsyncContextManager[TableLink]:
+        """A pooled connection for one command (waiting for one at most ``wait_s``, else the
+        pool's limit; JournalUnavailable after it)."""
+        ...
 
     async def ensure_table(self, table_id: str, state: TableState) -> None:
         """Create the table's row if it does not exist yet."""
@@ -82,19 +176,14 @@ class TableJournal(Protocol):
         """The table's row, or None."""
         ...
 
+    async def load_with_request(self, table_id: str, player_key: str, request_id: str
+                                ) -> tuple[StoredTable | None, StoredRequest | None]:
+        """The table's row and a player's request's record, read together (a transition that
+        recorded the request is in that row, or the record is not there)."""
+        ...
+
     async def events_after(self, table_id: str, seq: int, limit: int) -> list[TableEvent]:
         """Events numbered above ``seq``, oldest first, at most ``limit``."""
-        ...
-
-    def hold_players(self, keys: Sequence[str]
-                     ) -> AbstractAsyncContextManager[dict[str, HeldPlayer]]:
-        """Hold several players' journals (in key order, so two commands never wait on each
-        other crosswise); JournalBusy when one stays taken."""
-        ...
-
-    async def commit(self, c: TableCommit) -> int:
-        """Apply a transition; the newest event number. TableConflict when the version moved,
-        JournalLeaseLost when the clock's or a player's lease was taken over."""
         ...
 
     async def find_request(self, table_id: str, player_key: str,
@@ -116,7 +205,7 @@ class TableJournal(Protocol):
 
     def subscribe(self, table_id: str
                   ) -> AbstractAsyncContextManager[Callable[[float], Awaitable[None]]]:
-        """A watcher's wake-up: the function waits (at most its timeout in seconds) until the
-        table may have new events since it last returned; never a guarantee, the caller reads
-        the journal."""
+        """A wake-up for the table's feed: the function waits (at most its timeout in seconds)
+        until the table may have new events since it last returned; never a guarantee, the
+        caller reads the journal."""
         ...

@@ -1,89 +1,146 @@
 """The transitions a shared table's clock drives: betting close (the deal), insurance close
-and a decision's time-out. Only the holder of the table's lease runs them, and every write checks
-its epoch (:meth:`~rgs.service.tables.ports.TableCommit`)."""
+and a decision's time-out. Only the holder of the table's lease runs them, and every write
+checks its epoch; each is computed under the table's lock from the table as it is, and does
+nothing when a player's command got there first (the deadline moved, the round went on)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 
-from rgs.engine import (
-    Action,
-    BehindBet,
-    BoxBet,
-    EngineError,
-    Round,
-)
+from rgs.engine import Action, BehindBet, BoxBet, EngineError, Round
 from rgs.engine.timeout import timeout_decision
 from rgs.service import money
-from rgs.service.errors import (
-    NotAllowedNow,
-    Unavailable,
-)
-from rgs.service.model import Movement, Session
-from rgs.service.ports import (
-    CardSourceUnavailable,
-)
+from rgs.service.errors import NotAllowedNow, NotFound, Unavailable
+from rgs.service.model import Movement
+from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
 from rgs.service.restore import deal_source
 from rgs.service.tables import fairness, public
-from rgs.service.tables.core import TableCore, _h, _Step
 from rgs.service.tables.model import (
+    Behind,
     BehindInsurance,
-    StoredTable,
     TableConfig,
     TablePhase,
+    TableState,
 )
-from rgs.service.tables.ports import (
-    HeldPlayer,
-)
+from rgs.service.tables.money import Funding, TableMoney
+from rgs.service.tables.ports import TableJournal
+from rgs.service.tables.rounds import Rounds, after_play, player_tag, rules_of
+from rgs.service.tables.turns import Applied, Deadline, Step, Turn, Turns, View
 from rgs.wallet.port import MoneyKind
 
 log = logging.getLogger(__name__)
 
+Now = Callable[[], datetime]
 
-class ClockTransitions(TableCore):
-    """The clock's transitions of a shared table."""
 
-    async def tick(self, table_id: str, epoch: int) -> bool:
+def _refund(b: Behind, cfg: TableConfig, round_id: str) -> Movement:
+    """The rollback of a Bet Behind's debit."""
+    return money.rollback_of(Movement(
+        transaction_id=b.debit, round_id=round_id, kind=MoneyKind.DEBIT, amount=b.stake,
+        session_id=b.who.session_id, currency=cfg.currency, brand_id=b.who.brand_id))
+
+
+class ClockTransitions:
+    """The clock's transitions of the shared tables."""
+
+    def __init__(self, *, tables: TableJournal, money: TableMoney, turns: Turns,
+                 rounds: Rounds, cards: CardSourceFactory, clock: Now,
+                 limit_s: float) -> None:
+        self._tables = tables
+        self._money = money
+        self._turns = turns
+        self._rounds = rounds
+        self._cards = cards
+        self._clock = clock
+        self._limit_s = limit_s
+
+    async def tick(self, cfg: TableConfig, epoch: int) -> bool:
         """Fire the table's deadline if it is due (the clock's holder only: every write checks
         ``epoch``). True when a transition was committed."""
-        cfg = self.config(table_id)
-        t = await self._load(table_id)
+        t = await self._tables.load(cfg.id)
+        if t is None:
+            raise NotFound("no such table", reason="TABLE_NOT_FOUND")
         s = t.state
         if s.deadline is None or s.deadline > self._clock():
             return False
-        if s.phase is TablePhase.BETTING:
-            await self._close_betting(cfg, t, epoch)
-        elif s.phase is TablePhase.INSURANCE:
-            await self._close_insurance(cfg, t, epoch)
-        elif s.phase is TablePhase.PLAYING:
-            await self._time_out(cfg, t, epoch)
-        else:
+        if s.phase not in (TablePhase.BETTING, TablePhase.INSURANCE, TablePhase.PLAYING):
             return False
+        always = ([b for b in s.behind if b.insurance is BehindInsurance.ALWAYS]
+                  if s.phase is TablePhase.INSURANCE else [])
+        deadline = Deadline(self._limit_s)
+        async with self._tables.link(deadline.left()) as link:
+            async with link.hold_players([b.who.player_key for b in always],
+                                         waiting=()) as held:
+                funding = Funding(held=held)
+                if always:
+                    await self._money.reconcile_held(held)
+                    await self._insure_always(cfg, s, always, funding)
+
+                def apply(view: View) -> Applied | None:
+                    step = self._transition(cfg, view, s, funding)
+                    return None if step is None else Applied(step=step)
+
+                turn = Turn(apply=apply, clock=epoch,
+                            players=[(k, h.epoch) for k, h in held.items()])
+                try:
+                    applied = await self._turns.take(link, cfg.id, turn, deadline)
+                except BaseException:
+                    if funding.debits:
+                        await self._money.undo(cfg, funding)
+                    raise
+                if applied is None:
+                    if funding.debits:
+                        await self._money.undo(cfg, funding)
+                    return False
+                await self._money.pay_held(applied.step.movements, held)
+            self._money.pay_later([(k, m) for k, m in applied.step.movements if k not in held])
         return True
 
-    async def _clock_commit(self, cfg: TableConfig, t: StoredTable, step: _Step, epoch: int,
-                            held: Mapping[str, HeldPlayer] | None = None) -> None:
-        nobody = Session(session_id="", player_key="", operator_id="", brand_id="",
-                         player_id="", currency="", expires_at=self._clock())
-        await self._commit_step(nobody, cfg, t, step, held or {}, request_id="", method="",
-                                fingerprint="", clock_epoch=epoch)
+    async def _insure_always(self, cfg: TableConfig, s: TableState, always: list[Behind],
+                             funding: Funding) -> None:
+        """The insurance of every Bet Behind preset ``always`` whose player's journal could be
+        held and whose wallet pays it."""
+        rec = await self._tables.get_round(s.round_id)
+        rnd = self._rounds.current(cfg, s, rec)
+        assert rnd is not None
+        for b in always:
+            if (b.who.player_key not in funding.held
+                    or rnd.behind_insurance_refusal(b.seat, b.who.player_key) is not None):
+                continue
+            try:
+                await self._money.debit(
+                    cfg, funding, b.who, round_id=s.round_id, caller=False,
+                    tag=f"ins{b.seat}x{player_tag(b.who.player_key)}", amount=b.stake // 2)
+            except (NotAllowedNow, Unavailable) as exc:
+                log.info("Bet Behind insurance of %s not funded: %s", b.who.player_id, exc)
 
-    async def _close_betting(self, cfg: TableConfig, t: StoredTable, epoch: int) -> None:
-        s = t.state
-        step = _Step(state=s)
+    def _transition(self, cfg: TableConfig, view: View, seen: TableState,
+                    funding: Funding) -> Step | None:
+        s = view.state
+        now = self._clock()
+        if (s.phase is not seen.phase or s.round_id != seen.round_id or s.deadline is None
+                or s.deadline > now):
+            return None  # a command moved the table meanwhile: look again on the next pass
+        if s.phase is TablePhase.BETTING:
+            return self._close_betting(cfg, s, now)
+        rnd = self._rounds.current(cfg, s, view.round)
+        assert rnd is not None
+        if s.phase is TablePhase.INSURANCE:
+            return self._close_insurance(cfg, s, rnd, funding, now)
+        return self._time_out(cfg, s, rnd, now)
+
+    def _close_betting(self, cfg: TableConfig, s: TableState, now: datetime) -> Step:
+        step = Step(state=s)
         betting = {b.seat for b in s.bets}
         kept = []
         for b in s.behind:
             if b.seat in betting:
                 kept.append(b)
                 continue
-            debit = Movement(transaction_id=b.debit, round_id=s.round_id,
-                             kind=MoneyKind.DEBIT, amount=b.stake,
-                             session_id=b.who.session_id, currency=cfg.currency,
-                             brand_id=b.who.brand_id)
-            step.movements.append((b.who.player_key, money.rollback_of(debit)))
+            step.movements.append((b.who.player_key, _refund(b, cfg, s.round_id)))
             step.events.append(public.event("behind_refunded", seat=b.seat,
                                             player_id=b.who.player_id, amount=b.stake,
                                             reason="seat_sat_out"))
@@ -97,8 +154,7 @@ class ClockTransitions(TableCore):
                 "betting_closed", round_id=s.round_id, seats=[],
                 fair=fairness.public(fair, revealed=True) if fair is not None else None))
             step.state = fairness.idle_after(s, seats=s.seats, fair=fair)
-            await self._clock_commit(cfg, t, step, epoch)
-            return
+            return step
         step.events.append(public.event(
             "betting_closed", round_id=s.round_id, seats=sorted(betting),
             fair=fairness.public(fair, revealed=False) if fair is not None else None))
@@ -114,76 +170,59 @@ class ClockTransitions(TableCore):
         state = replace(s, behind=tuple(kept), fair=fair)
         try:
             source = (fairness.source(fair) if fair is not None and fair.verifiable
-                      else deal_source(self._rules(cfg), self._cards.picker(), s.forced))
-            rnd = Round.deal(self._rules(cfg), source, boxes, cfg.limits)
+                      else deal_source(rules_of(cfg), self._cards.picker(), s.forced))
+            rnd = Round.deal(rules_of(cfg), source, boxes, cfg.limits)
         except (EngineError, CardSourceUnavailable) as exc:
             # The round cannot be dealt: void it, every stake refunded.
             log.error("table %s round %s voided: %s", cfg.id, s.round_id, exc)
             for sb in s.bets:
                 w = whos[sb.seat]
-                debit = Movement(transaction_id=sb.debit, round_id=s.round_id,
-                                 kind=MoneyKind.DEBIT, amount=sb.total,
-                                 session_id=w.session_id, currency=cfg.currency,
-                                 brand_id=w.brand_id)
-                step.movements.append((w.player_key, money.rollback_of(debit)))
+                step.movements.append((w.player_key, money.rollback_of(Movement(
+                    transaction_id=sb.debit, round_id=s.round_id, kind=MoneyKind.DEBIT,
+                    amount=sb.total, session_id=w.session_id, currency=cfg.currency,
+                    brand_id=w.brand_id))))
             for x in kept:
-                debit = Movement(transaction_id=x.debit, round_id=s.round_id,
-                                 kind=MoneyKind.DEBIT, amount=x.stake,
-                                 session_id=x.who.session_id, currency=cfg.currency,
-                                 brand_id=x.who.brand_id)
-                step.movements.append((x.who.player_key, money.rollback_of(debit)))
+                step.movements.append((x.who.player_key, _refund(x, cfg, s.round_id)))
             step.events.append(public.event(
                 "round_voided", round_id=s.round_id, reason=type(exc).__name__,
                 fair=fairness.public(fair, revealed=True) if fair is not None else None))
             step.state = fairness.idle_after(s, seats=s.seats, fair=fair)
-            await self._clock_commit(cfg, t, step, epoch)
-            return
+            return step
         step.state = state
-        self._after_play(cfg, state, rnd, 0, step)
-        await self._clock_commit(cfg, t, step, epoch)
+        after_play(cfg, state, rnd, 0, step, now=now)
+        return step
 
-    async def _close_insurance(self, cfg: TableConfig, t: StoredTable, epoch: int) -> None:
-        s = t.state
-        rnd = await self._round(cfg, s)
-        assert rnd is not None
-        step = _Step(state=s)
+    def _close_insurance(self, cfg: TableConfig, s: TableState, rnd: Round, funding: Funding,
+                         now: datetime) -> Step:
+        step = Step(state=s, booked=funding.booked())
         start = len(rnd.events)
-        always = [b for b in s.behind if b.insurance is BehindInsurance.ALWAYS
-                  and rnd.behind_insurance_refusal(b.seat, b.who.player_key) is None]
-        taken = [c for c in s.insurance if c.player and c.take]
-        async with self._tables.hold_players([b.who.player_key for b in always]) as held:
-            for b in always:
-                try:
-                    await self._debit(cfg, step, held, b.who, round_id=s.round_id,
-                                   tag=f"ins{b.seat}x{_h(b.who.player_key)}", amount=b.stake // 2)
-                    rnd.insure_behind(b.seat, b.who.player_key)
-                except (NotAllowedNow, Unavailable) as exc:
-                    log.info("Bet Behind insurance of %s not funded: %s", b.who.player_id, exc)
-            for c in taken:
-                if rnd.behind_insurance_refusal(c.seat, c.player) is None:
-                    rnd.insure_behind(c.seat, c.player)
-            decided = {c.seat: c.take for c in s.insurance if not c.player}
-            for box in rnd.view().boxes:
-                if box.insurance_allowed and not rnd.finished:
-                    take = decided.get(box.seat, False)
-                    rnd.act(box.seat, 0, Action.INSURE if take else Action.DECLINE_INSURANCE)
-            self._after_play(cfg, s, rnd, start, step)
-            if not rnd.finished:
-                step.state = replace(step.state, insurance=())
-            await self._clock_commit(cfg, t, step, epoch, held)
+        insured = {w.player_key for w, _ in funding.debits}
+        for b in s.behind:
+            if b.insurance is BehindInsurance.ALWAYS and b.who.player_key in insured:
+                rnd.insure_behind(b.seat, b.who.player_key)
+        for c in s.insurance:
+            if c.player and c.take and rnd.behind_insurance_refusal(c.seat, c.player) is None:
+                rnd.insure_behind(c.seat, c.player)
+        decided = {c.seat: c.take for c in s.insurance if not c.player}
+        for box in rnd.view().boxes:
+            if box.insurance_allowed and not rnd.finished:
+                take = decided.get(box.seat, False)
+                rnd.act(box.seat, 0, Action.INSURE if take else Action.DECLINE_INSURANCE)
+        after_play(cfg, s, rnd, start, step, now=now)
+        if not rnd.finished:
+            step.state = replace(step.state, insurance=())
+        return step
 
-    async def _time_out(self, cfg: TableConfig, t: StoredTable, epoch: int) -> None:
-        s = t.state
-        rnd = await self._round(cfg, s)
-        assert rnd is not None
+    def _time_out(self, cfg: TableConfig, s: TableState, rnd: Round,
+                  now: datetime) -> Step | None:
         decision = timeout_decision(rnd)
         if decision is None:
-            return
-        step = _Step(state=s)
+            return None
+        step = Step(state=s)
         start = len(rnd.events)
         seat, hand, action = decision
         rnd.act(seat, hand, action)
         step.events.append(public.event("decision_timed_out", seat=seat, hand=hand,
                                         action=action.value))
-        self._after_play(cfg, s, rnd, start, step)
-        await self._clock_commit(cfg, t, step, epoch)
+        after_play(cfg, s, rnd, start, step, now=now)
+        return step

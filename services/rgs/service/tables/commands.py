@@ -1,0 +1,447 @@
+"""The players' commands at a shared table: each a plan (checked on the table as read, with the
+stakes it debits) and a transition (checked again and applied under the table's lock).
+:mod:`~rgs.service.tables.runner` runs them."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from rgs.engine import Action, EngineError, Round
+from rgs.rng.fair import FairInputError, check_client_seed
+from rgs.service.common import translate_engine
+from rgs.service.errors import (
+    InvalidRequest,
+    NotAllowedNow,
+    PermissionDenied,
+    Unavailable,
+)
+from rgs.service.model import Session
+from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
+from rgs.service.tables import fairness, public
+from rgs.service.tables.bets import check_bet
+from rgs.service.tables.model import (
+    Behind,
+    BehindInsurance,
+    BetCommand,
+    InsuranceChoice,
+    Seat,
+    SeatBet,
+    StoredTable,
+    TableAct,
+    TableAnswer,
+    TableConfig,
+    TablePhase,
+    TableState,
+)
+from rgs.service.tables.money import Funding, TableMoney
+from rgs.service.tables.ports import TableLink
+from rgs.service.tables.rounds import (
+    Rounds,
+    after_play,
+    follows,
+    insurance_complete,
+    player_tag,
+    rules_of,
+)
+from rgs.service.tables.runner import CommandRunner, Plan, RoundReader, who_of
+from rgs.service.tables.turns import Applied, Deadline, Step, Turn, Turns, View
+
+log = logging.getLogger(__name__)
+
+Now = Callable[[], datetime]
+
+
+class BettingOpener:
+    """Opens betting on an idle table: the first bet's own transition, before its stake."""
+
+    def __init__(self, *, turns: Turns, cards: CardSourceFactory, clock: Now) -> None:
+        self._turns = turns
+        self._cards = cards
+        self._clock = clock
+
+    async def __call__(self, link: TableLink, cfg: TableConfig, deadline: Deadline) -> None:
+        """Open betting (nothing when another command opened it first)."""
+        # Drawn before the turn (an unhealthy RNG refuses here, nothing moved).
+        fresh = fairness.fresh_seeds(self._cards.picker())
+        rules = rules_of(cfg)
+
+        def opening(view: View) -> Applied | None:
+            s = view.state
+            if s.phase is not TablePhase.IDLE:
+                return None
+            # 96 bits: short enough that every money id of the round fits a wallet's 64
+            # characters with its player tag, retry number and rollback suffix (the longest is
+            # a follow's rollback: see rgs.wallet.port.transaction_id).
+            round_id = secrets.token_hex(12)
+            # The round takes the table's committed seed and a fresh one is committed for the
+            # next round, stored by this transition before either commitment is shown.
+            fair, next_seed = fairness.open_round(s, round_no=s.round_no + 1,
+                                                  decks=rules.decks, fresh=fresh)
+            state = replace(s, phase=TablePhase.BETTING, round_id=round_id,
+                            round_no=s.round_no + 1,
+                            deadline=self._clock() + timedelta(seconds=cfg.betting_s),
+                            fair=fair, next_seed=next_seed)
+            return Applied(step=Step(state=state, events=[public.event(
+                "betting_opened", round_id=round_id, round_no=state.round_no,
+                deadline=state.deadline, fair=fairness.public(fair, revealed=False))]))
+
+        await self._turns.take(link, cfg.id, Turn(apply=opening), deadline)
+
+
+
+class TableCommands:
+    """TakeSeat, LeaveSeat, PlaceBets, DealNow, Act and DecideInsurance."""
+
+    def __init__(self, *, runner: CommandRunner, money: TableMoney, turns: Turns,
+                 rounds: Rounds, cards: CardSourceFactory, clock: Now,
+                 test_mode: bool = False) -> None:
+        self._runner = runner
+        self._money = money
+        self._turns = turns
+        self._rounds = rounds
+        self._cards = cards
+        self._clock = clock
+        self._test_mode = test_mode
+
+    # ---- seats
+
+    async def take_seat(self, session: Session, cfg: TableConfig, request_id: str,
+                        seat: int, *, hints: bool = False) -> TableAnswer:
+        who = who_of(session)
+
+        def check(s: TableState) -> None:
+            if type(seat) is not int or not 1 <= seat <= cfg.seats:
+                raise InvalidRequest(f"seat must be 1..{cfg.seats}", reason="INVALID_SEAT",
+                                     field="seat")
+            if any(x.who.player_key == who.player_key for x in s.seats):
+                raise NotAllowedNow("you already have a seat at this table",
+                                    reason="ALREADY_SEATED")
+            if s.seat(seat) is not None:
+                raise NotAllowedNow(f"seat {seat} is taken; pick a free one",
+                                    reason="SEAT_TAKEN")
+
+        def apply(view: View, _f: Funding) -> Step:
+            s = view.state
+            check(s)
+            state = replace(s, seats=tuple(sorted((*s.seats, Seat(seat=seat, who=who)),
+                                                  key=lambda x: x.seat)))
+            return Step(state=state, events=[public.event(
+                "seat_taken", seat=seat, player_id=who.player_id)])
+
+        async def plan(cfg: TableConfig, t: StoredTable, _r: RoundReader) -> Plan:
+            check(t.state)
+            return Plan(apply=apply)
+
+        return await self._runner.run(session, cfg, request_id=request_id, method="take_seat",
+                                      cmd=(seat,), plan=plan, hints=hints)
+
+    async def leave_seat(self, session: Session, cfg: TableConfig, request_id: str,
+                         seat: int, *, hints: bool = False) -> TableAnswer:
+        who = who_of(session)
+
+        def check(s: TableState) -> None:
+            taken = s.seat(seat)
+            if taken is None or taken.who.player_key != who.player_key:
+                raise NotAllowedNow(f"seat {seat} is not yours", reason="NOT_YOUR_SEAT")
+            if s.bet(seat) is not None:
+                raise NotAllowedNow("your bet on this seat is in play; leave after the round",
+                                    reason="BET_IN_PLAY")
+
+        def apply(view: View, _f: Funding) -> Step:
+            s = view.state
+            check(s)
+            return Step(state=replace(s, seats=tuple(x for x in s.seats if x.seat != seat)),
+                        events=[public.event("seat_left", seat=seat,
+                                             player_id=who.player_id)])
+
+        async def plan(cfg: TableConfig, t: StoredTable, _r: RoundReader) -> Plan:
+            check(t.state)
+            return Plan(apply=apply)
+
+        return await self._runner.run(session, cfg, request_id=request_id,
+                                      method="leave_seat", cmd=(seat,), plan=plan, hints=hints)
+
+    # ---- bets
+
+    async def place_bets(self, session: Session, cfg: TableConfig, request_id: str,
+                         bets: Sequence[BetCommand], client_seed: str = "", *,
+                         hints: bool = False) -> TableAnswer:
+        """Bets on the caller's seat and behind others'; ``client_seed`` goes with the bet on
+        the caller's own seat (its share of the round's client seed, provably fair rounds)."""
+        who = who_of(session)
+        bets = tuple(bets)
+        if not bets:
+            raise InvalidRequest("place at least one bet", reason="INVALID_BET", field="bets")
+        try:
+            check_client_seed(client_seed)
+        except FairInputError as exc:
+            raise InvalidRequest(f"client_seed: {exc}", reason="INVALID_CLIENT_SEED",
+                                 field="client_seed") from exc
+        if client_seed and all(b.behind for b in bets):
+            raise InvalidRequest("a client seed goes with a bet on your own seat (a Bet Behind "
+                                 "adds none)", reason="INVALID_CLIENT_SEED", field="client_seed")
+        rules = rules_of(cfg)
+
+        def check(s: TableState) -> None:
+            seen: set[tuple[int, bool]] = set()
+            for b in bets:
+                check_bet(cfg, rules, s, who, b)
+                if (b.seat, b.behind) in seen:
+                    raise InvalidRequest(f"two bets on seat {b.seat}", reason="INVALID_BET")
+                seen.add((b.seat, b.behind))
+
+        def apply(view: View, funding: Funding) -> Step:
+            s = view.state
+            debits = [m for _, m in funding.debits]
+            if s.phase is not TablePhase.BETTING or (debits and s.round_id
+                                                      != debits[0].round_id):
+                raise NotAllowedNow("betting closed before your bet reached the table; bet on "
+                                    "the next round", reason="BETTING_CLOSED")
+            check(s)
+            step = Step(state=s)
+            state = s
+            step.booked = funding.booked()
+            for b, m in zip(bets, debits, strict=True):
+                if b.behind:
+                    state = replace(state, behind=(*state.behind, Behind(
+                        seat=b.seat, who=who, stake=b.stake, follow_double=b.follow_double,
+                        follow_split=b.follow_split, insurance=b.insurance,
+                        debit=m.transaction_id)))
+                    step.events.append(public.event(
+                        "behind_placed", seat=b.seat, player_id=who.player_id, stake=b.stake,
+                        follow_double=b.follow_double, follow_split=b.follow_split,
+                        insurance=b.insurance.value))
+                else:
+                    sb = _seat_bet(b, client_seed)
+                    state = replace(state, bets=tuple(sorted(
+                        (*state.bets, replace(sb, debit=m.transaction_id)),
+                        key=lambda x: x.seat)))
+                    step.events.append(public.event(
+                        "bet_placed", seat=b.seat, player_id=who.player_id, stake=b.stake,
+                        perfect_pairs=b.perfect_pairs,
+                        twenty_one_plus_three=b.twenty_one_plus_three,
+                        twenty_plus=b.twenty_plus, client_seed=client_seed))
+            step.state = state
+            return step
+
+        async def plan(cfg: TableConfig, t: StoredTable, _r: RoundReader) -> Plan:
+            s = t.state
+            if s.phase not in (TablePhase.IDLE, TablePhase.BETTING):
+                raise NotAllowedNow("betting is closed; bet on the next round",
+                                    reason="BETTING_CLOSED")
+            if s.phase is TablePhase.IDLE:
+                check(replace(s, phase=TablePhase.BETTING))
+                return Plan(apply=apply, keys=(who.player_key,), opens_betting=True)
+            check(s)
+
+            async def fund(funding: Funding) -> None:
+                for b in bets:
+                    tag = (f"bh{b.seat}x{player_tag(who.player_key)}" if b.behind
+                           else f"seat{b.seat}")
+                    await self._money.debit(cfg, funding, who, round_id=s.round_id, tag=tag,
+                                            amount=b.stake if b.behind
+                                            else _seat_bet(b, client_seed).total)
+
+            return Plan(apply=apply, keys=(who.player_key,), fund=fund)
+
+        return await self._runner.run(session, cfg, request_id=request_id, method="place_bets",
+                                      cmd=(bets, client_seed) if client_seed else bets,
+                                      plan=plan, hints=hints)
+
+    async def deal_now(self, session: Session, cfg: TableConfig, request_id: str,
+                       forced_cards: tuple[str, ...] = (), *,
+                       hints: bool = False) -> TableAnswer:
+        """The player is ready: once every seated player who bet pressed it, betting closes."""
+        who = who_of(session)
+        if forced_cards and not self._test_mode:
+            raise PermissionDenied("forced cards are accepted in test mode only",
+                                   reason="FORCED_CARDS_NOT_ALLOWED")
+
+        def mine(s: TableState) -> list[SeatBet]:
+            out = [b for b in s.bets if (st := s.seat(b.seat)) is not None
+                   and st.who.player_key == who.player_key]
+            if s.phase is not TablePhase.BETTING or not out:
+                raise NotAllowedNow("Deal Now is for a seated player who has bet, while "
+                                    "betting is open", reason="BETTING_CLOSED")
+            return out
+
+        def apply(view: View, _f: Funding) -> Step:
+            s = view.state
+            own = mine(s)
+            bets = tuple(replace(b, deal_now=True) if b in own else b for b in s.bets)
+            state = replace(s, bets=bets, forced=forced_cards or s.forced)
+            events = [public.event("deal_now", seat=b.seat, player_id=who.player_id)
+                      for b in own]
+            if all(b.deal_now for b in bets):
+                state = replace(state, deadline=self._clock())
+                events.append(public.event("betting_closing", reason="deal_now"))
+            return Step(state=state, events=events)
+
+        async def plan(cfg: TableConfig, t: StoredTable, _r: RoundReader) -> Plan:
+            mine(t.state)
+            return Plan(apply=apply)
+
+        return await self._runner.run(session, cfg, request_id=request_id, method="deal_now",
+                                      cmd=forced_cards, plan=plan, hints=hints)
+
+    # ---- decisions
+
+    async def act(self, session: Session, cfg: TableConfig, request_id: str,
+                  cmd: TableAct, *, hints: bool = False) -> TableAnswer:
+        who = who_of(session)
+
+        def check(s: TableState) -> None:
+            if s.phase is not TablePhase.PLAYING or s.round_id != cmd.round_id:
+                raise NotAllowedNow("no decision of this round is awaited now",
+                                    reason="WRONG_PHASE")
+            seat = s.seat(cmd.seat)
+            if seat is None or seat.who.player_key != who.player_key:
+                raise NotAllowedNow(f"seat {cmd.seat} is not yours", reason="NOT_YOUR_SEAT")
+
+        async def plan(cfg: TableConfig, t: StoredTable, reader: RoundReader) -> Plan:
+            s = t.state
+            check(s)
+            rec = await reader.get_round(s.round_id)
+            rnd = self._rounds.current(cfg, s, rec)
+            assert rnd is not None
+            try:
+                rnd.verify(cmd.seat, cmd.hand, cmd.action)
+                cost = next((la.cost for la in rnd.legal_actions(cmd.seat, cmd.hand)
+                             if la.action is cmd.action), 0)
+            except EngineError as exc:
+                raise translate_engine(exc) from exc
+            at = len(rnd.events)
+            tag = f"a{rnd.seq + 1}"
+            followers = [b for b in s.behind if b.seat == cmd.seat and follows(b, cmd.action)]
+
+            async def fund(funding: Funding) -> None:
+                if cost:
+                    await self._money.debit(cfg, funding, who, round_id=s.round_id, tag=tag,
+                                            amount=cost)
+                if cmd.hand != 0:
+                    return
+                for b in followers:
+                    if b.who.player_key not in funding.held:
+                        log.info("Bet Behind of %s does not follow: their journal is busy",
+                                 b.who.player_id)
+                        funding.unfunded.add(b.who.player_key)
+                        continue
+                    try:
+                        await self._money.debit(
+                            cfg, funding, b.who, round_id=s.round_id, caller=False,
+                            tag=f"{tag}x{player_tag(b.who.player_key)}", amount=b.stake)
+                    except (NotAllowedNow, Unavailable) as exc:
+                        log.info("Bet Behind of %s does not follow: %s", b.who.player_id, exc)
+                        funding.unfunded.add(b.who.player_key)
+
+            def apply(view: View, funding: Funding) -> Step:
+                s = view.state
+                check(s)
+                if view.round is None or len(view.round.events) != at:
+                    raise NotAllowedNow("the round moved on before your decision reached the "
+                                        "table (its time ran out?)", reason="WRONG_PHASE")
+                step = Step(state=s, booked=funding.booked())
+                live = rnd if len(rnd.events) == at else self._rounds.current(cfg, s,
+                                                                               view.round)
+                assert live is not None
+                try:
+                    live.act(cmd.seat, cmd.hand, cmd.action,
+                             unfunded=frozenset(funding.unfunded) if cmd.hand == 0
+                             else frozenset())
+                except (EngineError, CardSourceUnavailable) as exc:
+                    if isinstance(exc, CardSourceUnavailable):
+                        raise Unavailable(str(exc), reason="RNG_UNAVAILABLE") from exc
+                    raise translate_engine(exc) from exc
+                after_play(cfg, s, live, at, step, now=self._clock())
+                step.live = live if not live.finished else None
+                return step
+
+            return Plan(apply=apply, keys=(who.player_key, *(b.who.player_key
+                                                            for b in followers)),
+                        fund=fund if cost or followers else None)
+
+        return await self._runner.run(session, cfg, request_id=request_id, method="act",
+                                      cmd=cmd, plan=plan, hints=hints)
+
+    async def decide_insurance(self, session: Session, cfg: TableConfig, request_id: str, *,
+                               round_id: str, seat: int, take: bool,
+                               behind: bool, hints: bool = False) -> TableAnswer:
+        """A seat player's insurance decision, or a Bet Behind player's live one (preset
+        ``ask``), while insurance is open; applied when it closes."""
+        who = who_of(session)
+        player = who.player_key if behind else ""
+
+        def check(s: TableState) -> None:
+            if s.phase is not TablePhase.INSURANCE or s.round_id != round_id:
+                raise NotAllowedNow("insurance is not open", reason="WRONG_PHASE")
+            if behind:
+                mine = next((b for b in s.behind if b.seat == seat
+                             and b.who.player_key == who.player_key), None)
+                if mine is None or mine.insurance is not BehindInsurance.ASK:
+                    raise NotAllowedNow("you have no Bet Behind on this seat that asks for "
+                                        "insurance", reason="NOT_YOUR_SEAT")
+            else:
+                st = s.seat(seat)
+                if st is None or st.who.player_key != who.player_key:
+                    raise NotAllowedNow(f"seat {seat} is not yours", reason="NOT_YOUR_SEAT")
+            if any(c.seat == seat and c.player == player for c in s.insurance):
+                raise NotAllowedNow("insurance is already decided", reason="ACTION_NOT_ALLOWED")
+
+        def cost_of(s: TableState, rnd: Round) -> int:
+            view = next((b for b in rnd.view().boxes if b.seat == seat), None)
+            if view is None:
+                raise NotAllowedNow(f"seat {seat} has no box in this round",
+                                    reason="NOT_YOUR_SEAT")
+            if behind:
+                reason = rnd.behind_insurance_refusal(seat, who.player_key)
+                if reason is not None:
+                    raise NotAllowedNow(reason, reason="ACTION_NOT_ALLOWED")
+                return next(b.stake for b in s.behind
+                            if b.seat == seat and b.who.player_key == who.player_key) // 2
+            if not view.insurance_allowed:
+                raise NotAllowedNow(f"seat {seat} is not offered insurance",
+                                    reason="ACTION_NOT_ALLOWED")
+            return next(la.cost for la in view.insurance_allowed if la.action is Action.INSURE)
+
+        async def plan(cfg: TableConfig, t: StoredTable, reader: RoundReader) -> Plan:
+            s = t.state
+            check(s)
+            rnd = self._rounds.current(cfg, s, await reader.get_round(s.round_id))
+            assert rnd is not None
+            cost = cost_of(s, rnd)
+            tag = f"ins{seat}" + (f"x{player_tag(who.player_key)}" if behind else "")
+
+            async def fund(funding: Funding) -> None:
+                await self._money.debit(cfg, funding, who, round_id=s.round_id, tag=tag,
+                                        amount=cost)
+
+            def apply(view: View, funding: Funding) -> Step:
+                s = view.state
+                check(s)
+                debit = funding.debits[0][1].transaction_id if funding.debits else ""
+                state = replace(s, insurance=(*s.insurance, InsuranceChoice(
+                    seat=seat, player=player, take=take, debit=debit)))
+                step = Step(state=state, booked=funding.booked(),
+                            events=[public.event("insurance_decided", seat=seat,
+                                                 player_id=who.player_id, behind=behind,
+                                                 take=take)], live=rnd)
+                if insurance_complete(state, rnd):
+                    step.state = replace(state, deadline=self._clock())
+                return step
+
+            return Plan(apply=apply, keys=(who.player_key,) if take else (),
+                        fund=fund if take else None)
+
+        return await self._runner.run(session, cfg, request_id=request_id, method="insurance",
+                                      cmd=(round_id, seat, take, behind), plan=plan,
+                                      hints=hints)
+
+
+def _seat_bet(b: BetCommand, client_seed: str) -> SeatBet:
+    return SeatBet(seat=b.seat, stake=b.stake, perfect_pairs=b.perfect_pairs,
+                   twenty_one_plus_three=b.twenty_one_plus_three, twenty_plus=b.twenty_plus,
+                   client_seed=client_seed)

@@ -1,0 +1,157 @@
+"""What a move of a table's round does to the table: the round rebuilt from its row, the state
+and events after the engine moved, and the settlement that ends it (one credit per player,
+Hot Players, the next round's seed). Shared by the players' commands and the clock."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from rgs.codec import decode_event, encode_event, event_kind
+from rgs.engine import Action, EngineError, Phase, ReplayMismatch, Round, RuleSet
+from rgs.service.common import translate_engine
+from rgs.service.errors import Unavailable
+from rgs.service.fairness import dealt_order
+from rgs.service.model import Movement
+from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
+from rgs.service.restore import restore
+from rgs.service.tables import fairness, public
+from rgs.service.tables.model import (
+    Behind,
+    BehindInsurance,
+    TableConfig,
+    TablePhase,
+    TableState,
+)
+from rgs.service.tables.ports import RoundRecord
+from rgs.service.tables.turns import Step
+from rgs.variants import VARIANTS
+from rgs.wallet.port import MoneyKind, transaction_id
+
+log = logging.getLogger(__name__)
+
+
+def player_tag(player_key: str) -> str:
+    """A short, stable tag of a player in transaction ids (each wallet sees one id per move)."""
+    return hashlib.sha256(player_key.encode()).hexdigest()[:12]
+
+
+def rules_of(cfg: TableConfig) -> RuleSet:
+    return VARIANTS[cfg.variant]
+
+
+class Rounds:
+    """Rebuilds a table's round from its row, with the card source the round goes on with."""
+
+    def __init__(self, cards: CardSourceFactory) -> None:
+        self._cards = cards
+
+    def restore(self, cfg: TableConfig, rec: RoundRecord, forced: tuple[str, ...]) -> Round:
+        events = [decode_event(k, p) for k, p in rec.events]
+        try:
+            pick = self._cards.picker()
+        except CardSourceUnavailable as exc:
+            def pick(n: int, _exc: CardSourceUnavailable = exc) -> int:
+                raise CardSourceUnavailable(str(_exc))
+        try:
+            if rec.fair is not None and rec.fair.verifiable:
+                try:
+                    return restore(rules_of(cfg), events, pick, forced,
+                                   source=fairness.source(rec.fair))
+                except ReplayMismatch:
+                    # Only a replica of a release without provably fair table rounds (a
+                    # rolling upgrade) deals a fair round's cards from elsewhere: the round
+                    # goes on from the shoe and will not verify.
+                    log.error("table round %s departs from its seeds' card order; it goes on "
+                              "from the shoe", rec.round_id)
+            return restore(rules_of(cfg), events, pick, forced)
+        except EngineError as exc:
+            raise translate_engine(exc) from exc
+
+    def current(self, cfg: TableConfig, state: TableState,
+                rec: RoundRecord | None) -> Round | None:
+        """The round in play (None while idle or betting)."""
+        if state.phase not in (TablePhase.INSURANCE, TablePhase.PLAYING):
+            return None
+        if rec is None or rec.round_id != state.round_id:
+            raise Unavailable("the table's round is missing", reason="ROUND_UNRECOVERABLE")
+        return self.restore(cfg, rec, state.forced)
+
+
+def follows(b: Behind, action: Action) -> bool:
+    """Whether a Bet Behind follows the seat player's ``action`` with a stake of its own."""
+    if action in (Action.DOUBLE, Action.POWER_DOUBLE):
+        return b.follow_double
+    if action in (Action.SPLIT, Action.POWER_SPLIT):
+        return b.follow_split
+    return False
+
+
+def insurance_complete(s: TableState, rnd: Round) -> bool:
+    """Whether every seat offered insurance and every Bet Behind that asks has decided."""
+    decided = {(c.seat, c.player) for c in s.insurance}
+    for box in rnd.view().boxes:
+        if box.insurance_allowed and (box.seat, "") not in decided:
+            return False
+    return all((b.seat, b.who.player_key) in decided for b in s.behind
+               if b.insurance is BehindInsurance.ASK)
+
+
+def record(cfg: TableConfig, s: TableState, rnd: Round) -> RoundRecord:
+    """The round's row as the engine leaves it."""
+    return RoundRecord(round_id=s.round_id, round_no=s.round_no, variant=cfg.variant,
+                       status=rnd.phase.value,
+                       events=tuple((event_kind(e), encode_event(e)) for e in rnd.events),
+                       fair=s.fair)
+
+
+def after_play(cfg: TableConfig, s: TableState, rnd: Round, start: int, step: Step, *,
+               now: datetime) -> None:
+    """The state, events and round record after the engine moved from event ``start``;
+    when the round ended, the credits and the next betting round."""
+    step.events.extend(public.round_events(rnd.events[start:]))
+    step.round = record(cfg, s, rnd)
+    if rnd.finished:
+        finish(cfg, s, rnd, step)
+        return
+    phase = TablePhase.INSURANCE if rnd.phase is Phase.INSURANCE else TablePhase.PLAYING
+    step.state = replace(step.state if step.state.round_id == s.round_id else s,
+                         phase=phase, deadline=now + timedelta(seconds=cfg.decision_s))
+    if rnd.to_act is not None and phase is TablePhase.PLAYING:
+        step.events.append(public.event("decision_due", seat=rnd.to_act[0],
+                                        hand=rnd.to_act[1], deadline=step.state.deadline))
+
+
+def finish(cfg: TableConfig, s: TableState, rnd: Round, step: Step) -> None:
+    """Settlement: one credit per player (seated or behind) to their own wallet, Hot
+    Players, each player's share recorded; the table goes back to idle."""
+    whos = {x.who.player_key: x.who for x in s.seats}
+    whos.update({b.who.player_key: b.who for b in s.behind})
+    by_player = rnd.money_by_player()
+    players = []
+    for key, (staked, paid) in by_player.items():
+        who = whos[key]
+        players.append((key, who.operator_id, staked, paid))
+        m = Movement(transaction_id=transaction_id(s.round_id, f"pay{player_tag(key)}",
+                                                   MoneyKind.CREDIT),
+                     round_id=s.round_id, kind=MoneyKind.CREDIT, amount=paid,
+                     session_id=who.session_id, currency=cfg.currency, brand_id=who.brand_id)
+        step.movements.append((key, m))
+    own = {seat_no: pd > st for seat_no, (st, pd) in rnd.money_by_seat().items()}
+    seats = tuple(replace(x, hot=(x.hot + 1 if own.get(x.seat) else 0))
+                  if x.seat in own else x for x in s.seats)
+    dealt = dealt_order(rnd.events)
+    step.state = fairness.idle_after(s, seats=seats, fair=s.fair, dealt=dealt)
+    assert step.round is not None
+    step.round = replace(step.round, players=tuple(players))
+    # The round is over: its server seed is revealed here, and in recall from now on.
+    step.events.append(public.event(
+        "round_finished", round_id=s.round_id,
+        results=[{"player_id": whos[k].player_id, "staked": st, "paid": pd}
+                 for k, (st, pd) in by_player.items()],
+        hot=[{"seat": x.seat, "hot": x.hot} for x in seats],
+        fair=(fairness.public(s.fair, revealed=True, dealt=dealt) if s.fair is not None
+              else None),
+        next_commitment=fairness.next_commitment(s)))

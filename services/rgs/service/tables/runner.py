@@ -1,0 +1,337 @@
+"""How a player's table command runs, whatever it does.
+
+1. Admission (request id, table, brand, currency), then the table read and the request's
+   stored answer (a retry is answered from it), then the command's *plan* on the table as read:
+   a refusal that needs nothing held is answered here.
+2. One pooled connection (a :class:`~rgs.service.tables.ports.TableLink`), taken before
+   anything else is waited for. On it the players' journals whose money the plan moves: the
+   caller's is waited for, others' (a Bet Behind that follows) are tried once. Their open outbox
+   rows are settled, the stored answer is looked for again and the plan made again on the table
+   as it is now, then the stakes are debited.
+3. The table's commit turn (:mod:`~rgs.service.tables.turns`): the transition is computed under
+   the table's row lock from the table as it is then. Refused there (betting closed meanwhile),
+   its stakes are returned at once and the refusal says so (ErrorInfo metadata ``refund``).
+4. The caller's own payments go before the answer, with its balance; everyone else's after the
+   connection is given back, in the background.
+
+Every wait counts against the server's bound on a table command: past it the command answers
+``TABLE_BUSY`` (UNAVAILABLE, retryable) with nothing of it standing. A command runs to its end
+even when its caller went away (the gRPC call cancelled): its retry finds the stored answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
+
+from rgs.codec import decode_value, encode_value
+from rgs.service.common import check_request_id, request_hash
+from rgs.service.errors import (
+    NotAllowedNow,
+    NotFound,
+    PermissionDenied,
+    RequestConflict,
+    ServiceError,
+    TableBusy,
+    Unavailable,
+)
+from rgs.service.model import Movement, Session, StoredRequest
+from rgs.service.ports import JournalLeaseLost, JournalUnavailable
+from rgs.service.tables import public
+from rgs.service.tables.model import (
+    StoredTable,
+    TableAnswer,
+    TableConfig,
+    TablePhase,
+    Who,
+)
+from rgs.service.tables.money import Funding, TableMoney
+from rgs.service.tables.ports import (
+    HeldPlayer,
+    NotCommitted,
+    RoundRecord,
+    TableJournal,
+    TableLink,
+    TableLocked,
+)
+from rgs.service.tables.rounds import Rounds
+from rgs.service.tables.turns import (
+    Answered,
+    Applied,
+    Batch,
+    Deadline,
+    Step,
+    Turn,
+    Turns,
+    View,
+)
+
+log = logging.getLogger(__name__)
+
+
+def who_of(session: Session) -> Who:
+    return Who(player_key=session.player_key, operator_id=session.operator_id,
+               brand_id=session.brand_id, player_id=session.player_id,
+               session_id=session.session_id)
+
+
+class RoundReader:
+    """Where a plan reads the round in play: the link's connection, or the pool before one is
+    held."""
+
+    def __init__(self, read: Callable[[str], Awaitable[RoundRecord | None]]) -> None:
+        self.get_round = read
+
+
+@dataclass(kw_only=True)
+class Plan:
+    """What a command does, decided from the table as read."""
+
+    #: The transition, computed under the table's lock (raises a refusal).
+    apply: Callable[[View, Funding], Step]
+    #: Players whose journals it holds while it moves their money: the caller's first.
+    keys: tuple[str, ...] = ()
+    #: The stakes, debited under those journals before the transition.
+    fund: Callable[[Funding], Awaitable[None]] | None = None
+    #: A bet on an idle table: betting opens first (a transition of its own).
+    opens_betting: bool = False
+
+
+PlanFn = Callable[[TableConfig, StoredTable, RoundReader], Awaitable[Plan]]
+
+
+class CommandRunner:
+    """Runs the players' commands of the shared tables on this replica."""
+
+    def __init__(self, *, tables: TableJournal, money: TableMoney, turns: Turns,
+                 rounds: Rounds, limit_s: float, lock_wait_s: float,
+                 open_betting: Callable[[TableLink, TableConfig, Deadline], Awaitable[None]]
+                 ) -> None:
+        self._tables = tables
+        self._money = money
+        self._turns = turns
+        self._rounds = rounds
+        self._limit_s = limit_s
+        self._lock_wait_s = lock_wait_s
+        self._open_betting = open_betting
+        self._inflight: set[asyncio.Task[TableAnswer]] = set()
+
+    @staticmethod
+    def admit(session: Session, cfg: TableConfig) -> None:
+        if session.brand_id not in cfg.brands:
+            raise PermissionDenied(f"brand {session.brand_id} does not offer table {cfg.id}",
+                                   reason="TABLE_NOT_OFFERED")
+        if session.currency != cfg.currency:
+            raise NotAllowedNow(f"table {cfg.id} plays in {cfg.currency}; open a session in "
+                                f"{cfg.currency} to sit here", reason="WRONG_CURRENCY")
+
+    async def run(self, session: Session, cfg: TableConfig, *, request_id: str, method: str,
+                  cmd: object, plan: PlanFn, hints: bool = False) -> TableAnswer:
+        """Run a player's command to its end (even when the caller goes away meanwhile)."""
+        check_request_id(request_id)
+        self.admit(session, cfg)
+        fingerprint = request_hash(method, cmd)
+        task = asyncio.get_running_loop().create_task(self._run(
+            session, cfg, request_id=request_id, method=method, fingerprint=fingerprint,
+            plan=plan, hints=hints))
+        self._inflight.add(task)
+        task.add_done_callback(_forget(self._inflight))
+        return await asyncio.shield(task)
+
+    async def drain(self, timeout_s: float) -> None:
+        """Let the commands under way finish (at shutdown)."""
+        if self._inflight:
+            await asyncio.wait(set(self._inflight), timeout=timeout_s)
+
+    async def _run(self, session: Session, cfg: TableConfig, *, request_id: str, method: str,
+                   fingerprint: str, plan: PlanFn, hints: bool) -> TableAnswer:
+        key = session.player_key
+        req = _Request(key=key, request_id=request_id, method=method, fingerprint=fingerprint,
+                       hints=hints)
+        deadline = Deadline(self._limit_s)
+        pool = RoundReader(self._tables.get_round)
+        # The table and the request from one snapshot: a transition that answered the request
+        # is in that table, or the answer is there.
+        t, rec = await self._tables.load_with_request(cfg.id, key, request_id)
+        answered = await self._answered(cfg, req, rec)
+        if answered is not None:
+            return answered
+        p = await plan(cfg, _found(t), pool)
+        if p.opens_betting:
+            async with self._tables.link(deadline.left()) as link:
+                await self._open_betting(link, cfg, deadline)
+            p = await plan(cfg, await self._load(cfg.id), pool)
+        async with self._tables.link(deadline.left()) as link:
+            async with link.hold_players(
+                    p.keys, waiting=(key,), first=(cfg.id, request_id),
+                    wait_s=max(min(self._lock_wait_s, deadline.left()), 0.001)) as held:
+                funding = Funding(held=held)
+                if held:
+                    read = await link.command_read(cfg.id, key, request_id)
+                    answered = await self._answered(cfg, req, read.request, link)
+                    if answered is not None:
+                        return answered
+                    await self._settle_open(held, key, read.open_movements)
+                    funding.round_movements[key] = (None if read.open_movements
+                                                    else read.round_movements)
+                    p = await plan(cfg, _found(read.table), RoundReader(link.get_round))
+                    await self._fund(cfg, p, funding)
+                turn = Turn(apply=self._applier(session, cfg, p, funding, request_id=request_id,
+                                                method=method, fingerprint=fingerprint),
+                            players=[(k, h.epoch) for k, h in held.items()],
+                            request=(key, request_id))
+                try:
+                    applied = await self._turns.take(link, cfg.id, turn, deadline)
+                except Answered:
+                    stored = await self._lookup(cfg, req, link)
+                    assert stored is not None, "a request found answered has its answer"
+                    return stored
+                except (ServiceError, NotCommitted, JournalLeaseLost) as exc:
+                    return await self._refused(cfg, req, link, funding, exc)
+                except JournalUnavailable as exc:
+                    # The commit's outcome is unknown: the debits stay open in the outbox,
+                    # which books or returns them (a retry with the same request id tells).
+                    log.warning("table %s: %s", cfg.id, exc)
+                    raise
+                assert applied is not None and turn.batch is not None
+                balances = await self._money.pay_held(applied.step.movements, held)
+            # The connection is given back: everyone else's payments go now.
+            self._money.pay_later([(k, m) for k, m in applied.step.movements if k not in held])
+        return TableAnswer(seq=turn.batch.seq, balance=balances.get(key, funding.balance),
+                           snapshot=self._snapshot(cfg, turn.batch, hints))
+
+    async def _settle_open(self, held: Mapping[str, HeldPlayer], key: str,
+                           own: list[Movement]) -> None:
+        """Settle the open outbox rows of the players held (the caller's as read with its
+        journal) before any of their money moves."""
+        if own:
+            await self._money.reconcile(held[key], own)
+        others = {k: h for k, h in held.items() if k != key}
+        if others:
+            await self._money.reconcile_held(others)
+
+    async def _fund(self, cfg: TableConfig, p: Plan, funding: Funding) -> None:
+        if p.fund is None:
+            return
+        try:
+            await p.fund(funding)
+        except BaseException:
+            if funding.debits:  # a later stake of the same command was refused
+                await self._money.undo(cfg, funding)
+            raise
+
+    async def _refused(self, cfg: TableConfig, req: _Request, link: TableLink,
+                       funding: Funding, exc: Exception) -> TableAnswer:
+        """A transition the table did not take: its stakes go back at once, and the refusal
+        says so (unless a duplicate of the request was answered meanwhile: its answer)."""
+        refund = ""
+        if funding.debits:
+            refund = "done" if await self._money.undo(cfg, funding) else "pending"
+        stored = await self._lookup(cfg, req, link)
+        if stored is not None:
+            return stored
+        if isinstance(exc, TableLocked):
+            exc = TableBusy(f"table {cfg.id} did not take the command within its bound; "
+                            "nothing of it stands, retry", reason="TABLE_BUSY")
+        if isinstance(exc, ServiceError):
+            if refund:
+                exc.metadata["refund"] = refund
+            raise exc
+        # Nothing of it was recorded: retryable, and the stakes said for.
+        raise Unavailable(f"the table did not record the command ({exc}); retry with the "
+                          "same request id", reason="JOURNAL_UNAVAILABLE",
+                          metadata={"refund": refund} if refund else None) from exc
+
+    async def _load(self, table_id: str, link: TableLink | None = None) -> StoredTable:
+        t = await (link.load(table_id) if link is not None else self._tables.load(table_id))
+        if t is None:
+            raise NotFound("no such table", reason="TABLE_NOT_FOUND")
+        return t
+
+    def _applier(self, session: Session, cfg: TableConfig, p: Plan, funding: Funding, *,
+                 request_id: str, method: str, fingerprint: str) -> Callable[[View], Applied]:
+        def apply(view: View) -> Applied:
+            step = p.apply(view, funding)
+            # The record keeps the command's event number; a retry answered from it shows
+            # the table as it is then.
+            record = TableAnswer(seq=view.seq + len(step.events), balance=None, snapshot="")
+            request = (session.player_key, StoredRequest(
+                request_id=request_id, method=method, request_hash=fingerprint,
+                response=encode_value(record)))
+            return Applied(step=step, request=request)
+        return apply
+
+    def _snapshot(self, cfg: TableConfig, batch: Batch, hints: bool) -> str:
+        """The table as a batch left it (made once per batch and kind of viewer)."""
+        snap = batch.snapshots.get(hints)
+        if snap is None:
+            rnd = batch.live if batch.live is not None else self._rounds.current(
+                cfg, batch.state, batch.round)
+            snap = batch.snapshots[hints] = public.snapshot(cfg.id, batch.seq, batch.state,
+                                                            rnd, hints=hints)
+        return snap
+
+    async def _lookup(self, cfg: TableConfig, req: _Request,
+                      link: TableLink) -> TableAnswer | None:
+        """The stored answer of the request if it was committed by now (else None)."""
+        return await self._answered(cfg, req, await link.find_request(
+            cfg.id, req.key, req.request_id), link)
+
+    async def _answered(self, cfg: TableConfig, req: _Request, rec: StoredRequest | None,
+                        link: TableLink | None = None) -> TableAnswer | None:
+        """The stored answer of a request record (None without one), with the table as it is
+        now."""
+        answer = _answer_of(rec, req.method, req.fingerprint, req.hints)
+        if answer is None or answer.snapshot:
+            return answer  # (a record of an earlier release keeps its own snapshot)
+        t = await self._load(cfg.id, link)
+        rec_round = None
+        if t.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
+            rec_round = await (link.get_round(t.state.round_id) if link is not None
+                               else self._tables.get_round(t.state.round_id))
+        return replace(answer, snapshot=public.snapshot(
+            cfg.id, t.last_seq, t.state, self._rounds.current(cfg, t.state, rec_round),
+            hints=req.hints))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Request:
+    """A command's request: whose, its id and fingerprint, and how its answer is shown."""
+
+    key: str
+    request_id: str
+    method: str
+    fingerprint: str
+    hints: bool
+
+
+def _found(t: StoredTable | None) -> StoredTable:
+    if t is None:
+        raise NotFound("no such table", reason="TABLE_NOT_FOUND")
+    return t
+
+
+def _answer_of(rec: StoredRequest | None, method: str, fingerprint: str,
+               hints: bool) -> TableAnswer | None:
+    """The stored answer of a request already committed (None when there is none); its
+    snapshot without decision values unless ``hints`` (the player may retry from a session of
+    another brand of their operator)."""
+    if rec is None:
+        return None
+    if rec.method != method or rec.request_hash != fingerprint:
+        raise RequestConflict("request_id was already used for a different request",
+                              reason="REQUEST_ID_REUSED")
+    answer = decode_value(TableAnswer, rec.response)
+    if hints:
+        return answer
+    return replace(answer, snapshot=public.without_hints(answer.snapshot))
+
+
+def _forget(tasks: set[asyncio.Task[TableAnswer]]) -> Callable[[asyncio.Task[TableAnswer]], None]:
+    def done(task: asyncio.Task[TableAnswer]) -> None:
+        tasks.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: the caller may have gone away
+    return done
