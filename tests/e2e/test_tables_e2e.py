@@ -71,8 +71,10 @@ class Tables:
 
 @contextlib.asynccontextmanager
 async def tables_stack(database_templates: DatabaseTemplates, logs: Path,
-                       tables: list[dict[str, Any]]) -> AsyncIterator[Tables]:
-    """Two operators' sandbox wallets and three RGS replicas (test mode) with ``tables``."""
+                       tables: list[dict[str, Any]], *, replicas: int = 3,
+                       env: dict[str, str] | None = None) -> AsyncIterator[Tables]:
+    """Two operators' sandbox wallets and ``replicas`` RGS replicas (test mode) with
+    ``tables`` (``env``: more settings of the replicas)."""
     rgs_name, rgs_db = await database_templates.fresh(RGS_TEMPLATE)
     dev_name, dev_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
     other_name, other_db = await database_templates.fresh(SANDBOX_WALLET_TEMPLATE)
@@ -81,8 +83,8 @@ async def tables_stack(database_templates: DatabaseTemplates, logs: Path,
     await journal.close()
     stack = await start_stack(
         rgs_db=rgs_db, wallet_dbs={"dev-operator": dev_db, "other-operator": other_db},
-        replicas=3, logs=logs,
-        env={"RGS_RECONCILE_MIN_AGE_S": "1", "RGS_RECONCILE_INTERVAL_S": "1"},
+        replicas=replicas, logs=logs,
+        env={"RGS_RECONCILE_MIN_AGE_S": "1", "RGS_RECONCILE_INTERVAL_S": "1", **(env or {})},
         tables=tables)
     channels = [grpc.aio.insecure_channel(p.target) for p in stack.replicas]
     wallet_channels = {op_id: grpc.aio.insecure_channel(w.target)

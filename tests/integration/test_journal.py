@@ -19,6 +19,7 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
+from rgs.api.errors import classify
 from rgs.bootstrap import App, add_dev_operator_keys, build
 from rgs.config import RgsSettings
 from rgs.engine import Action, BoxBet, Phase, replay
@@ -257,6 +258,30 @@ async def test_a_player_held_past_the_wait_limit_is_busy(journal_db: JournalDb) 
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_busy_player_tells_its_own_duplicate_from_another_request(
+        journal_db: JournalDb) -> None:
+    """REQUEST_IN_PROGRESS is for a request that is still running; another request of the same
+    player finds the player busy (PLAYER_BUSY at the edge)."""
+    first = await journal_db.connect(lock_wait_s=5)
+    second = await journal_db.connect(lock_wait_s=0.2)
+    running = CallRead(request_id="deal-1", scope=RequestScope.PLAYER)
+    try:
+        async with first.player("op/p1", running):
+            with pytest.raises(JournalBusy) as same:
+                async with second.player("op/p1", running):
+                    pass
+            with pytest.raises(JournalBusy) as other:
+                async with second.player("op/p1", CallRead(request_id="deal-2",
+                                                           scope=RequestScope.PLAYER)):
+                    pass
+    finally:
+        await first.close()
+        await second.close()
+    assert (same.value.same_request, other.value.same_request) == (True, False)
+    assert classify(same.value)[1] == "REQUEST_IN_PROGRESS"
+    assert classify(other.value)[1] == "PLAYER_BUSY"
 
 
 async def test_reconciler_rolls_back_a_debit_orphaned_by_a_crash(

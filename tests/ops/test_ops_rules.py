@@ -80,8 +80,8 @@ MUTATIONS = [
        "(increase(rgs_wins_minor_total{bet=\"main\"}[1d]))")],
      "observed RTP above four standard errors fires; below the band"),
     ("the pool traffic guard",
-     [("and\n          sum by (namespace, job, pool) (rate(rgs_journal_pool_wait_seconds_count[5m]))"
-       " * 300 >= 20", "")],
+     [("and\n          sum by (namespace, job, pool) "
+       "(rate(rgs_journal_pool_wait_seconds_count[5m])) * 300 >= 20", "")],
      "database unreachable, slow commits, stale samples"),
     ("the wallet traffic guard",
      [("and\n          sum by (namespace, job, operator) (rate(rgs_wallet_calls_total[5m]))"

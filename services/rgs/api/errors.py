@@ -80,6 +80,8 @@ def classify(exc: BaseException) -> tuple[grpc.StatusCode, str, str]:
                 return code, exc.reason, _bounded(str(exc))
             reason = next((r for c, r in _PORT_REASONS.items() if isinstance(exc, c)),
                           "UNAVAILABLE")
+            if isinstance(exc, JournalBusy) and exc.same_request is False:
+                reason = "PLAYER_BUSY"  # another request of the player, not this one again
             return code, reason, _bounded(str(exc))
     return grpc.StatusCode.UNAVAILABLE, "SERVER_ERROR", "the server could not serve the call"
 

@@ -7,6 +7,7 @@ a call, and fences every write with :func:`fence`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import random
@@ -97,6 +98,7 @@ Q_RELEASE_AND_UNLOCK = (f"WITH released AS ({_RELEASE_LEASE} RETURNING 1) "
                         "SELECT (SELECT count(*) FROM released), "
                         "pg_advisory_unlock($4, hashtext($2))")
 Q_UNLOCK_PLAYER = "SELECT pg_advisory_unlock($1, hashtext($2))"
+Q_LEASE_HOLDER = "SELECT holder FROM leases WHERE kind = $1 AND key = $2"
 #: What a pooled connection runs before another call may have it, when a call could not give
 #: back its advisory lock (see :func:`reset_connection`).
 Q_UNLOCK_ALL = "SELECT pg_advisory_unlock_all()"
@@ -135,6 +137,11 @@ class Lease:
     first_read: asyncpg.Record | None = None
 
 
+def request_tag(request_id: str) -> str:
+    """A short tag of a request id in a lease's holder (the id itself is the client's)."""
+    return hashlib.sha256(request_id.encode()).hexdigest()[:12]
+
+
 def holder_name() -> str:
     """A lease holder's name: host (the pod in Kubernetes), process and a random suffix, so an
     operator reading ``leases`` sees which replica holds a player."""
@@ -163,25 +170,38 @@ class PlayerHolds:
         """How far each write of a holder pushes its lease's expiry on."""
         return self._ttl
 
+    def holder_of(self, request: str) -> str:
+        """The holder a call writes into the lease: this replica's name and, for a player's
+        request, a tag of its id (so a call that finds the player busy can tell its own
+        duplicate from another request)."""
+        return f"{self.holder} {request_tag(request)}" if request else self.holder
+
     @asynccontextmanager
     async def hold(self, conn: asyncpg.Connection, player_key: str,
                    first: tuple[str, tuple[Any, ...]] | None = None, *,
-                   wait_s: float | None = None) -> AsyncIterator[Lease]:
+                   wait_s: float | None = None, request: str = "") -> AsyncIterator[Lease]:
         """Hold ``player_key`` on ``conn`` for the block; JournalBusy after the wait limit
-        (``wait_s``, else the replica's; 0: one try). In session mode the advisory lock and the
-        lease are taken in one round trip and given back in one. ``first``: a read (SQL and
-        arguments, see :func:`take_player_then`) made in the same round trip as the take; its
-        row is the lease's ``first_read`` when it may be used."""
+        (``wait_s``, else the replica's; 0: one try), saying whether the call holding it is
+        ``request`` (a duplicate) or another. In session mode the advisory lock and the lease
+        are taken in one round trip and given back in one. ``first``: a read (SQL and arguments,
+        see :func:`take_player_then`) made in the same round trip as the take; its row is the
+        lease's ``first_read`` when it may be used."""
         if self._advisory:
             # Marked first: should the lock be taken and its answer lost, the connection is
             # cleaned before its next use (reset_connection).
             self.may_hold_lock.add(conn.get_server_pid())
-        row = None if first is None else await self._take_with(conn, player_key, *first)
-        if row is not None and row["lease_epoch"] is not None:
-            epoch = int(row["lease_epoch"])
-        else:  # busy (or no read asked for): poll as usual
-            row = None
-            epoch = await self._take(conn, player_key, force=self._advisory, wait_s=wait_s)
+        holder = self.holder_of(request)
+        try:
+            row = (None if first is None
+                   else await self._take_with(conn, player_key, *first, holder=holder))
+            if row is not None and row["lease_epoch"] is not None:
+                epoch = int(row["lease_epoch"])
+            else:  # busy (or no read asked for): poll as usual
+                row = None
+                epoch = await self._take(conn, player_key, force=self._advisory,
+                                         wait_s=wait_s, holder=holder)
+        except JournalBusy as exc:
+            raise await self._busy(conn, player_key, request) from exc
         lease = Lease(epoch=epoch, ttl=self._ttl, advisory=self._advisory,
                       first_read=row if row is not None and row["lease_fresh"] else None)
         try:
@@ -201,22 +221,37 @@ class PlayerHolds:
             await conn.execute(Q_UNLOCK_ALL)
             self.may_hold_lock.discard(pid)
 
-    def lease_args(self) -> tuple[Any, ...]:
+    def lease_args(self, holder: str | None = None) -> tuple[Any, ...]:
         """The arguments :func:`take_player_then` appends after a read's own."""
         force = self._advisory
-        return ((self.holder, self._ttl, force, _PLAYER_LOCK_CLASS, self._lock_timeout)
-                if self._advisory else (self.holder, self._ttl, force))
+        holder = holder or self.holder
+        return ((holder, self._ttl, force, _PLAYER_LOCK_CLASS, self._lock_timeout)
+                if self._advisory else (holder, self._ttl, force))
+
+    async def _busy(self, conn: asyncpg.Connection, player_key: str,
+                    request: str) -> JournalBusy:
+        """The refusal of a call that found its player held past the wait: whether the holder
+        is the same request (a duplicate still running) or another call of the player."""
+        try:
+            holder = await conn.fetchval(Q_LEASE_HOLDER, PLAYER_LEASE, player_key)
+        except DRIVER_ERRORS:
+            holder = None
+        same = None if not request or holder is None else (
+            str(holder).endswith(f" {request_tag(request)}"))
+        what = ("this request is still being handled" if same
+                else "another call of this player is still being handled")
+        return JournalBusy(f"the player's journal is held: {what}", same_request=same)
 
     @translated
     async def _take_with(self, conn: asyncpg.Connection, player_key: str, query: str,
-                         args: tuple[Any, ...]) -> asyncpg.Record | None:
+                         args: tuple[Any, ...], *, holder: str) -> asyncpg.Record | None:
         """One try at the lease with a read in the same statement (its row)."""
         assert args and args[0] == player_key
-        return await conn.fetchrow(query, *args, *self.lease_args())
+        return await conn.fetchrow(query, *args, *self.lease_args(holder))
 
     @translated
     async def _take(self, conn: asyncpg.Connection, player_key: str, *, force: bool,
-                    wait_s: float | None = None) -> int:
+                    wait_s: float | None = None, holder: str | None = None) -> int:
         """The new epoch of the player's lease; polls while another call holds it (at most
         ``wait_s``, else the replica's wait limit)."""
         wait = self._wait_s if wait_s is None else wait_s
@@ -227,11 +262,11 @@ class PlayerHolds:
         while True:
             if self._advisory:
                 epoch = await conn.fetchval(Q_LOCK_AND_TAKE_LEASE, PLAYER_LEASE, player_key,
-                                            self.holder, self._ttl, force, _PLAYER_LOCK_CLASS,
-                                            lock_timeout)
+                                            holder or self.holder, self._ttl, force,
+                                            _PLAYER_LOCK_CLASS, lock_timeout)
             else:
                 epoch = await conn.fetchval(Q_TAKE_LEASE, PLAYER_LEASE, player_key,
-                                            self.holder, self._ttl, force)
+                                            holder or self.holder, self._ttl, force)
             if epoch is not None:
                 return int(epoch)
             left = deadline - time.monotonic()

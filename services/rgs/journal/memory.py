@@ -213,21 +213,30 @@ class InMemoryJournal:
                  lock_wait_s: float = 5.0) -> None:
         self.tables = _Tables()
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        #: The request each held player's call serves ("" when none was said).
+        self._holding: dict[str, str] = {}
         self._clock = clock or (lambda: datetime.now(UTC))
         self._wait = lock_wait_s
 
     @asynccontextmanager
     async def player(self, player_key: str, first: CallRead | None = None
                      ) -> AsyncIterator[InMemoryPlayerJournal]:
-        """Hold a player's journal."""
+        """Hold a player's journal; JournalBusy after the wait limit, saying whether the
+        holder serves the same request."""
         lock = self._locks[player_key]
+        request = first.request_id if first is not None else ""
         try:
             await asyncio.wait_for(lock.acquire(), self._wait)
         except TimeoutError as exc:
-            raise JournalBusy("the player's journal is held by another call") from exc
+            held = self._holding.get(player_key, "")
+            same = held == request if request and held else None
+            raise JournalBusy("the player's journal is held by another call",
+                              same_request=same) from exc
+        self._holding[player_key] = request
         try:
             yield InMemoryPlayerJournal(self.tables, player_key, self._clock)
         finally:
+            self._holding.pop(player_key, None)
             lock.release()
 
     async def operator_for_key(self, key_hash: str) -> str | None:

@@ -434,7 +434,8 @@ class PostgresJournal:
             query, args = _call_query(player_key, first)
             read = (query[self._holds.advisory], args)
         try:
-            async with self._holds.hold(conn, player_key, read) as lease:
+            async with self._holds.hold(conn, player_key, read,
+                                        request=first.request_id if first else "") as lease:
                 yield PostgresPlayerJournal(conn, player_key, lease, first)
         finally:
             await self._pool.release(conn)

@@ -258,13 +258,15 @@ class PostgresTableLink:
         async with AsyncExitStack() as stack:
             for key in sorted(set(keys)):
                 read = None
+                request = ""
                 if first is not None and key in waiting:
-                    table_id, request_id = first
+                    table_id, request = first
                     read = (Q_COMMAND_READ_LEASED[self._holds.advisory],
-                            (key, table_id, request_id, self._states.newest(table_id)))
+                            (key, table_id, request, self._states.newest(table_id)))
                 try:
                     lease: Lease = await stack.enter_async_context(self._holds.hold(
-                        self._conn, key, read, wait_s=wait_s if key in waiting else 0.0))
+                        self._conn, key, read, wait_s=wait_s if key in waiting else 0.0,
+                        request=request))
                 except JournalBusy:
                     if key in waiting:
                         raise

@@ -67,14 +67,14 @@ class NotAllowedNow(ServiceError):
 class Busy(ServiceError):
     """Another call for the same player is running (a concurrent duplicate): retry shortly."""
 
+    default_reason = "REQUEST_IN_PROGRESS"
+
 
 class TableBusy(ServiceError):
     """The table could not take the command within the server's limit (its commit turn, a
     pooled connection): nothing of it stands (any stake is returned); retry shortly."""
 
     default_reason = "TABLE_BUSY"
-
-    default_reason = "REQUEST_IN_PROGRESS"
 
 
 class Unavailable(ServiceError):

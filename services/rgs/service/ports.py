@@ -30,7 +30,13 @@ class JournalError(Exception):
 
 
 class JournalBusy(JournalError):
-    """The player's journal stayed held by another call past the wait limit: retry shortly."""
+    """The player's journal stayed held by another call past the wait limit: retry shortly.
+    ``same_request``: the holder is the same request (a duplicate still running: True), another
+    call of the player (False), or not known (None)."""
+
+    def __init__(self, message: str, *, same_request: bool | None = None) -> None:
+        super().__init__(message)
+        self.same_request = same_request
 
 
 class JournalUnavailable(JournalError):

@@ -101,6 +101,11 @@ def test_every_service_and_journal_error_has_a_row_in_the_error_table() -> None:
         assert reason == cls.default_reason and code not in (
             grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN), cls
     assert classify(JournalBusy("x"))[:2] == (grpc.StatusCode.ABORTED, "REQUEST_IN_PROGRESS")
+    assert classify(JournalBusy("x", same_request=True))[1] == "REQUEST_IN_PROGRESS"
+    assert classify(JournalBusy("x", same_request=False))[:2] == (grpc.StatusCode.ABORTED,
+                                                                 "PLAYER_BUSY")
+    assert classify(service_errors.TableBusy("x"))[:2] == (grpc.StatusCode.UNAVAILABLE,
+                                                           "TABLE_BUSY")
     assert classify(JournalUnavailable("x"))[:2] == (grpc.StatusCode.UNAVAILABLE,
                                                      "JOURNAL_UNAVAILABLE")
     assert classify(RuntimeError("bug"))[:2] == (grpc.StatusCode.UNAVAILABLE, "SERVER_ERROR")

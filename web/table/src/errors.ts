@@ -19,6 +19,8 @@ const REASONS: Record<string, string> = {
   FORCED_CARDS_NOT_ALLOWED: "Forced cards are only accepted by a sandbox in test mode.",
   SERVER_SHUTTING_DOWN: "The server is restarting. Try again: nothing is done twice.",
   REQUEST_IN_PROGRESS: "Your last request is still being handled. Try again in a moment.",
+  PLAYER_BUSY: "Another of your requests (another tab?) is still being handled. Try again in a moment.",
+  TABLE_BUSY: "The table is very busy: your request was not taken and any stake is back. Try again.",
 };
 
 type Format = (minor: bigint, currency: string) => string;

@@ -162,7 +162,12 @@ class CommandRunner:
         if p.opens_betting:
             async with self._tables.link(deadline.left()) as link:
                 await self._open_betting(link, cfg, deadline)
-            p = await plan(cfg, await self._load(cfg.id), pool)
+            # Read again, the request too: a duplicate may have been placed meanwhile.
+            t, rec = await self._tables.load_with_request(cfg.id, key, request_id)
+            answered = await self._answered(cfg, req, rec)
+            if answered is not None:
+                return answered
+            p = await plan(cfg, _found(t), pool)
         async with self._tables.link(deadline.left()) as link:
             async with link.hold_players(
                     p.keys, waiting=(key,), first=(cfg.id, request_id),
@@ -324,7 +329,7 @@ def _answer_of(rec: StoredRequest | None, method: str, fingerprint: str,
         raise RequestConflict("request_id was already used for a different request",
                               reason="REQUEST_ID_REUSED")
     answer = decode_value(TableAnswer, rec.response)
-    if hints:
+    if hints or not answer.snapshot:  # (no snapshot kept: the table as it is now is shown)
         return answer
     return replace(answer, snapshot=public.without_hints(answer.snapshot))
 
