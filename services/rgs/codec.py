@@ -102,60 +102,120 @@ def _dataclass_fields(tp: Any) -> tuple[tuple[str, Any], ...] | None:
 
 def from_jsonable(tp: Any, data: Any) -> Any:
     """Build a value of type ``tp`` from :func:`to_jsonable` output."""
-    if tp is int:  # the most common types first
-        if not isinstance(data, int) or isinstance(data, bool):
-            raise CodecError(f"expected an integer, got {data!r}")
-        return data
+    return _decoder(tp)(data)
+
+
+Decoder = typing.Callable[[Any], Any]
+
+#: A decoder per type met so far: the type hints are read once, not for every value (a table's
+#: state with a hundred Bet Behinds is a few thousand values).
+_DECODERS: dict[Any, Decoder] = {}
+
+
+def _decoder(tp: Any) -> Decoder:
+    found = _DECODERS.get(tp)
+    if found is None:
+        found = _DECODERS[tp] = _compile(tp)
+    return found
+
+
+def _int(data: Any) -> Any:
+    if not isinstance(data, int) or isinstance(data, bool):
+        raise CodecError(f"expected an integer, got {data!r}")
+    return data
+
+
+def _str(data: Any) -> Any:
+    if not isinstance(data, str):
+        raise CodecError(f"expected a string, got {data!r}")
+    return data
+
+
+def _bool(data: Any) -> Any:
+    if not isinstance(data, bool):
+        raise CodecError(f"expected a boolean, got {data!r}")
+    return data
+
+
+def _fraction(data: Any) -> Any:
+    if not isinstance(data, str):
+        raise CodecError(f"a fraction is stored as 'n/d', got {data!r}")
+    return Fraction(data)
+
+
+def _datetime(data: Any) -> Any:
+    if not isinstance(data, str):
+        raise CodecError(f"a time is stored as ISO 8601 text, got {data!r}")
+    return datetime.fromisoformat(data)
+
+
+def _compile(tp: Any) -> Decoder:
+    """The decoder of ``tp``; the decoders of its parts are looked up when first used (a type
+    may refer to itself)."""
+    if tp is int:
+        return _int
     if tp is str:
-        if not isinstance(data, str):
-            raise CodecError(f"expected a string, got {data!r}")
-        return data
+        return _str
     fields = _dataclass_fields(tp)
     if fields is not None:
+        return _dataclass_decoder(tp, fields)
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return _union_decoder(tp, args)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = args[0]
+            return lambda data: tuple(map(_decoder(item), _list(data)))
+        return lambda data: tuple(_decoder(a)(v) for a, v in zip(args, _list(data),
+                                                                 strict=True))
+    if origin is frozenset:
+        (arg,) = args
+        return lambda data: frozenset(map(_decoder(arg), _list(data)))
+    if origin is dict:
+        k_tp, v_tp = args
+        return lambda data: {_decoder(k_tp)(k): _decoder(v_tp)(v) for k, v in _list(data)}
+    if isinstance(tp, type):
+        if issubclass(tp, enum.Enum):
+            return tp
+        if tp is Fraction:
+            return _fraction
+        if tp is datetime:
+            return _datetime
+        if tp is bool:
+            return _bool
+
+    def unknown(data: Any) -> Any:
+        raise CodecError(f"cannot decode {tp!r}")
+    return unknown
+
+
+def _dataclass_decoder(tp: Any, fields: tuple[tuple[str, Any], ...]) -> Decoder:
+    parts: list[tuple[str, Decoder]] = []
+
+    def decode(data: Any) -> Any:
         if not isinstance(data, dict):
             raise CodecError(f"{tp.__name__} needs an object, got {data!r}")
-        return tp(**{name: from_jsonable(hint, data[name])
-                     for name, hint in fields if name in data})
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        args = typing.get_args(tp)
-        if data is None and type(None) in args:
+        if not parts:
+            parts.extend((name, _decoder(hint)) for name, hint in fields)
+        return tp(**{name: dec(data[name]) for name, dec in parts if name in data})
+    return decode
+
+
+def _union_decoder(tp: Any, args: tuple[Any, ...]) -> Decoder:
+    optional = type(None) in args
+    members = [a for a in args if a is not type(None)]
+
+    def decode(data: Any) -> Any:
+        if data is None and optional:
             return None
-        for arg in args:
-            if arg is type(None):
-                continue
+        for arg in members:
             try:
-                return from_jsonable(arg, data)
+                return _decoder(arg)(data)
             except (CodecError, TypeError, ValueError, KeyError):
                 continue
         raise CodecError(f"{data!r} matches none of {tp}")
-    if origin is tuple:
-        args = typing.get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_jsonable(args[0], v) for v in _list(data))
-        return tuple(from_jsonable(a, v) for a, v in zip(args, _list(data), strict=True))
-    if origin is frozenset:
-        (arg,) = typing.get_args(tp)
-        return frozenset(from_jsonable(arg, v) for v in _list(data))
-    if origin is dict:
-        k_tp, v_tp = typing.get_args(tp)
-        return {from_jsonable(k_tp, k): from_jsonable(v_tp, v) for k, v in _list(data)}
-    if isinstance(tp, type):
-        if issubclass(tp, enum.Enum):
-            return tp(data)
-        if tp is Fraction:
-            if not isinstance(data, str):
-                raise CodecError(f"a fraction is stored as 'n/d', got {data!r}")
-            return Fraction(data)
-        if tp is datetime:
-            if not isinstance(data, str):
-                raise CodecError(f"a time is stored as ISO 8601 text, got {data!r}")
-            return datetime.fromisoformat(data)
-        if tp is bool:
-            if not isinstance(data, bool):
-                raise CodecError(f"expected a boolean, got {data!r}")
-            return data
-    raise CodecError(f"cannot decode {tp!r}")
+    return decode
 
 
 def _list(data: Any) -> list[Any]:
