@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import statistics
 import time
 from typing import Any
@@ -41,20 +40,19 @@ async def _watch(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: 
                 break
             if not item.HasField("event"):
                 continue
-            e = item.event
-            data = json.loads(e.payload_json)
-            if e.kind == "betting_opened":
-                round_no, seen_card = data["round_no"], False
-            elif e.kind == "bet_placed":
-                sent = figs.bet_sent.get((table_id, round_no, data["seat"]))
+            kind = item.event.WhichOneof("event")
+            if kind == "betting_opened":
+                round_no, seen_card = item.event.betting_opened.round_no, False
+            elif kind == "bet_placed":
+                sent = figs.bet_sent.get((table_id, round_no, item.event.bet_placed.seat))
                 if sent is not None:
                     figs.fanout_ms.append((now - sent) * 1000)
-            elif e.kind == "card_dealt" and not seen_card:
+            elif kind == "card_dealt" and not seen_card:
                 seen_card = True
                 pressed = figs.last_deal_now.get((table_id, round_no))
                 if pressed is not None:
                     figs.first_card_ms.append((now - pressed) * 1000)
-            elif e.kind == "round_finished" and count_rounds:
+            elif kind == "round_finished" and count_rounds:
                 figs.rounds += 1
     call.cancel()
 
@@ -67,14 +65,14 @@ async def _player(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id:
     while not stop.is_set():
         n += 1
         try:
-            snap = json.loads((await stub.PlaceBets(tb.PlaceBetsRequest(
+            snap = (await stub.PlaceBets(tb.PlaceBetsRequest(
                 request_id=f"b{n}", table_id=table_id, bets=[tb.Bet(seat=seat, stake=1000)]),
-                metadata=md)).result.snapshot.state_json)
-            figs.bet_sent.setdefault((table_id, snap["round_no"], seat), time.perf_counter())
+                metadata=md)).result.snapshot
+            figs.bet_sent.setdefault((table_id, snap.round_no, seat), time.perf_counter())
             # A bet sent before PlaceBets answered is timed from its answer: a lower bound.
             await stub.DealNow(tb.DealNowRequest(request_id=f"d{n}", table_id=table_id),
                                metadata=md)
-            figs.last_deal_now[(table_id, snap["round_no"])] = time.perf_counter()
+            figs.last_deal_now[(table_id, snap.round_no)] = time.perf_counter()
         except grpc.aio.AioRpcError as exc:
             if exc.code() not in (grpc.StatusCode.FAILED_PRECONDITION,
                                   grpc.StatusCode.ABORTED):
@@ -87,17 +85,16 @@ async def _player(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id:
             done = False
             async for item in call:
                 if item.HasField("snapshot"):
-                    s = json.loads(item.snapshot.state_json)
-                    if s["phase"] in ("idle", "betting"):
-                        done = s["round_no"] > snap["round_no"] or s["phase"] == "idle"
+                    s = item.snapshot
+                    if s.phase in (tb.TABLE_PHASE_IDLE, tb.TABLE_PHASE_BETTING):
+                        done = s.round_no > snap.round_no or s.phase == tb.TABLE_PHASE_IDLE
                         break
-                    view = s["round"] or {}
-                    to_act = view.get("to_act")
-                    if s["phase"] == "playing" and to_act and to_act[0] == seat:
+                    to_act = s.round.to_act if s.round.HasField("to_act") else None
+                    if s.phase == tb.TABLE_PHASE_PLAYING and to_act and to_act.seat == seat:
                         with contextlib.suppress(grpc.aio.AioRpcError):
                             await stub.Act(tb.ActRequest(
-                                request_id=f"a{n}-{s['seq']}", table_id=table_id,
-                                round_id=s["round_id"], seat=seat, hand=to_act[1],
+                                request_id=f"a{n}-{s.seq}", table_id=table_id,
+                                round_id=s.round_id, seat=seat, hand=to_act.hand,
                                 action="stand"), metadata=md)
                     break
             call.cancel()

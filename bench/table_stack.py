@@ -83,7 +83,8 @@ class TableStack:
             player=sandbox_pb2.Player(player_id=player_id, currency="EUR", balance=balance)),
             metadata=WALLET_AUTH)
         s = await self.operator.CreateSession(op.CreateSessionRequest(
-            request_id=f"s-{player_id}", brand_id=BRAND, player_id=player_id),
+            request_id=f"s-{player_id}", brand_id=BRAND, player_id=player_id,
+            nickname=player_id),  # the table shows the player by it: events name them so
             metadata=OPERATOR_AUTH)
         return Player(player_id, (("authorization", f"Bearer {s.session_token}"),),
                       self.stubs[replica % len(self.stubs)])

@@ -110,7 +110,7 @@ class Watcher:
         self.seen: dict[tuple[int, str], int] = scene.__dict__.setdefault("_seen", {})
         self.round_no = 0
         self.card_seen = False
-        self.events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        self.events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self.ready = asyncio.Event()
 
     async def run(self) -> None:
@@ -119,14 +119,16 @@ class Watcher:
             async for item in call:
                 now = time.perf_counter()
                 if item.HasField("snapshot"):
-                    self.round_no = json.loads(item.snapshot.state_json)["round_no"]
+                    self.round_no = item.snapshot.round_no
                     self.ready.set()
                     continue
-                kind, data = item.event.kind, json.loads(item.event.payload_json)
+                kind = item.event.WhichOneof("event") or ""
+                data = getattr(item.event, kind) if kind else None
                 if kind == "betting_opened":
-                    self.round_no, self.card_seen = data["round_no"], False
+                    self.round_no, self.card_seen = data.round_no, False
                 elif kind in ("bet_placed", "behind_placed"):
-                    key = (self.round_no, f"{kind}:{data['seat']}:{data['player_id']}")
+                    # bench players' nicknames are their ids (table_stack.player)
+                    key = (self.round_no, f"{kind}:{data.seat}:{data.player.display_name}")
                     self.seen[key] = self.seen.get(key, 0) + 1
                     sent = self.scene.answered_at.get(key)
                     if self.seen[key] == self.replicas and sent is not None:
@@ -138,20 +140,20 @@ class Watcher:
                         self.scene.first_card_ms.append((now - pressed) * 1000)
                 elif kind == "round_finished" and self.driver:
                     self.scene.rounds_finished += 1
-                    for r in data["results"]:
-                        m = self.scene.money.setdefault(r["player_id"], [0, 0])
-                        m[0] += r["staked"]
-                        m[1] += r["paid"]
+                    for r in data.results:
+                        m = self.scene.money.setdefault(r.player.display_name, [0, 0])
+                        m[0] += r.staked
+                        m[1] += r.paid
                 if self.driver:
                     self.events.put_nowait((kind, data))
         call.cancel()
 
 
-async def _snapshot(p: Player) -> dict[str, Any]:
+async def _snapshot(p: Player) -> tb.TableSnapshot:
     call = p.stub.WatchTable(tb.WatchTableRequest(table_id=TABLE), metadata=p.md)
     try:
         async for item in call:
-            return dict(json.loads(item.snapshot.state_json))
+            return item.snapshot
     finally:
         call.cancel()
     raise RuntimeError("no snapshot")
@@ -207,22 +209,22 @@ async def _round(scene: Scene, driver: Watcher, seated: list[Player], behind: li
         try:
             kind, data = await asyncio.wait_for(driver.events.get(), 1.0)
         except TimeoutError:
-            kind, data = "", {}
+            kind, data = "", None
         if insurance and not decided_insurance:
             snap = await _snapshot(seated[0])
-            if snap["phase"] == "insurance" and snap["round_no"] == round_no:
+            if snap.phase == tb.TABLE_PHASE_INSURANCE and snap.round_no == round_no:
                 decided_insurance = True
                 await _at_once([scene.timed("DecideInsurance", p.stub.DecideInsurance(
                     tb.DecideInsuranceRequest(request_id=f"i{round_no}-{p.player_id}",
-                                              table_id=TABLE, round_id=snap["round_id"],
+                                              table_id=TABLE, round_id=snap.round_id,
                                               seat=seat, take=True),
                     metadata=p.md, timeout=30)) for seat, p in by_seat.items()])
         if kind == "decision_due":
-            p = by_seat[data["seat"]]
+            p = by_seat[data.seat]
             snap = await _snapshot(p)
             await scene.timed("Act", p.stub.Act(tb.ActRequest(
-                request_id=f"a{round_no}-{snap['seq']}", table_id=TABLE,
-                round_id=snap["round_id"], seat=data["seat"], hand=data["hand"],
+                request_id=f"a{round_no}-{snap.seq}", table_id=TABLE,
+                round_id=snap.round_id, seat=data.seat, hand=data.hand,
                 action="stand"), metadata=p.md, timeout=30))
         elif kind == "round_finished":
             return True
@@ -282,7 +284,7 @@ async def burst(args: argparse.Namespace, say: Any) -> dict[str, Any]:
         t0 = time.perf_counter()
         for n in range(args.rounds):
             snap = await _snapshot(seated[0])
-            finished = await _round(scene, watchers[0], seated, behind, snap["round_no"] + 1,
+            finished = await _round(scene, watchers[0], seated, behind, snap.round_no + 1,
                                     insurance=args.insurance)
             say(f"  round {n + 1}: PlaceBets {dict(scene.commands['PlaceBets'].outcomes)}"
                 + ("" if finished else " (the round did not finish within 120 s)"))

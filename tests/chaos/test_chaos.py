@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import json
 import os
 import random
 import shutil
@@ -61,6 +60,7 @@ from support.databases import SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
 from support.errors import error_reason
 from support.pgbouncer import running_pgbouncer, set_journal_search_path
 from support.platforms import write_platform_file
+from support.tables import plain
 
 CHAOS_SECONDS = float(os.environ.get("RGS_CHAOS_SECONDS", "30"))
 PLAYERS = int(os.environ.get("RGS_CHAOS_PLAYERS", "10"))
@@ -297,7 +297,7 @@ class TablePlayer(Player):
                                    timeout=10)
             try:
                 async for item in call:
-                    return dict(json.loads(item.snapshot.state_json))
+                    return plain(item.snapshot)
             except grpc.aio.AioRpcError:
                 await asyncio.sleep(0.2)
             finally:

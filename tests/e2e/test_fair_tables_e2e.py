@@ -40,12 +40,14 @@ from test_tables_e2e import (
     tables_stack,
 )
 
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
 from rgs.rng.fair import card_order, table_client_seed
 from rgs.rng.verify import verify_document
 from rgs.variants import VARIANTS
 from support.databases import DatabaseTemplates
+from support.tables import as_dict, as_json, kind, shown_as
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -81,7 +83,13 @@ def _json(msg: object) -> str:
 
 
 def _cards(recall: tb.GetTableRoundResponse) -> list[str]:
-    return [f["card"] for k, f in json.loads(recall.events_json) if k == "card_dealt"]
+    return [e.card_dealt.card for e in recall.events if kind(e) == "card_dealt"]
+
+
+def _results(e: tb.TableEvent) -> dict[str, tuple[int, int]]:
+    """A round_finished event's results by the player's id (the watcher is dev-operator's, so
+    it names its own players by the pseudonyms shown_as gives)."""
+    return {r.player.display_name: (r.staked, r.paid) for r in e.round_finished.results}
 
 
 async def _recall(stub: table_pb2_grpc.TableServiceAsyncStub, tid: str, round_id: str,
@@ -102,8 +110,8 @@ async def _after_betting(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, ti
     over already when it ended at the deal)."""
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
-        snap: dict[str, Any] = json.loads(await _snapshot(stub, md, tid))
-        if snap["round_id"] != round_id or snap["phase"] != "betting":
+        snap = as_dict(await _snapshot(stub, md, tid))
+        if snap.get("round_id", "") != round_id or snap["phase"] != "TABLE_PHASE_BETTING":
             return snap
         await asyncio.sleep(0.05)
     raise AssertionError(f"betting on {round_id} did not close")
@@ -122,10 +130,10 @@ def _check_recall_verifies(recall: tb.GetTableRoundResponse, tmp: Path) -> None:
     run = _rgs_verify(tmp / f"{recall.round_id}.json", doc)
     assert run.returncode == 0, (run.stdout, run.stderr)
     assert json.loads(run.stdout)["fair"] is True
-    events = json.loads(doc["events_json"])
-    first = next(f for k, f in events if k == "card_dealt")
+    events = json.loads(json.dumps(doc["events"]))
+    first = next(e["card_dealt"] for e in events if "card_dealt" in e)
     first["card"] = "AS" if first["card"] != "AS" else "KD"
-    run = _rgs_verify(tmp / "tampered-card.json", {**doc, "events_json": json.dumps(events)})
+    run = _rgs_verify(tmp / "tampered-card.json", {**doc, "events": events})
     assert run.returncode == 1 and "card 1 dealt was" in run.stdout
     if doc["fair"].get("seat_seeds"):
         fair = json.loads(json.dumps(doc["fair"]))
@@ -145,10 +153,10 @@ async def test_a_table_round_deals_the_committed_order_and_reveals_its_seed_only
     await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=1), metadata=a.md)
     await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=3), metadata=b.md)
     # Idle: the next round's commitment is shown before anyone bets.
-    idle = json.loads(await _snapshot(t.tables[1], a.md, tid))
-    committed = idle["next_commitment"]
-    assert idle["phase"] == "idle" and len(committed) == 64
-    start_seq = idle["seq"]
+    idle = await _snapshot(t.tables[1], a.md, tid)
+    committed = idle.next_commitment
+    assert idle.phase == tb.TABLE_PHASE_IDLE and len(committed) == 64
+    start_seq = idle.seq
 
     shown: list[str] = []  # everything players were shown before the round ended
     with pytest.raises(grpc.aio.AioRpcError) as refused:  # a bad client seed loses nothing
@@ -158,44 +166,44 @@ async def test_a_table_round_deals_the_committed_order_and_reveals_its_seed_only
     assert await a.balance(t) == START
     r = await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
         tb.Bet(seat=1, stake=1000)], client_seed=ANN_SEED), metadata=a.md)
-    shown.append(r.result.snapshot.state_json)
+    shown.append(as_json(r.result.snapshot))
     secret = (await _stored_state(t, tid))["fair"]["server_seed"]
     assert hashlib.sha256(bytes.fromhex(secret)).hexdigest() == committed
     r = await t.tables[1].PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
         tb.Bet(seat=3, stake=2000)], client_seed=BOB_SEED), metadata=b.md)
-    shown.append(r.result.snapshot.state_json)
+    shown.append(as_json(r.result.snapshot))
     stakes = {a.pid: 1000, b.pid: 2000}
     players = [a, b]
     if c is not None:
         r = await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
             tb.Bet(seat=1, stake=1000, behind=True, follow_double=True, follow_split=True)]),
             metadata=c.md)
-        shown.append(r.result.snapshot.state_json)
+        shown.append(as_json(r.result.snapshot))
         stakes[c.pid] = 1000
         players.append(c)
     watcher = asyncio.create_task(_events_until(t.tables[2], a.md, tid, "round_finished",
                                                 from_seq=start_seq))
     for p in (a, b):
         r = await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid), metadata=p.md)
-        shown.append(r.result.snapshot.state_json)
+        shown.append(as_json(r.result.snapshot))
     round_id = json.loads(shown[0])["round_id"]
     # While the round is in play its snapshot shows the commitment, never the seed (and the
     # operator's recall finds no round before it is settled).
     during = await _after_betting(t.tables[2], b.md, tid, round_id)
-    if during["round_id"] == round_id:  # (a round that ended at the deal shows its seed now)
+    if during.get("round_id") == round_id:  # (a round ended at the deal shows its seed now)
         shown.append(json.dumps(during))
         assert during["fair"]["commitment"] == committed
-        assert during["fair"]["server_seed"] == "" and during["fair"]["dealt_cards"] == []
+        assert "server_seed" not in during["fair"] and "dealt_cards" not in during["fair"]
     seen = await watcher
-    for text in (*shown, *(e.payload_json for e in seen[:-1])):
+    for text in (*shown, *(as_json(e) for e in seen[:-1])):
         assert secret not in text
-    opened = json.loads(next(e.payload_json for e in seen if e.kind == "betting_opened"))
-    assert opened["fair"]["commitment"] == committed and opened["fair"]["server_seed"] == ""
-    closed = json.loads(next(e.payload_json for e in seen if e.kind == "betting_closed"))
+    opened = next(e.betting_opened for e in seen if kind(e) == "betting_opened")
+    assert opened.fair.commitment == committed and opened.fair.server_seed == ""
+    closed = next(e.betting_closed for e in seen if kind(e) == "betting_closed")
     client_seed = table_client_seed([(1, ANN_SEED), (3, BOB_SEED)])
-    assert closed["fair"]["client_seed"] == client_seed
-    finished = json.loads(seen[-1].payload_json)
-    assert finished["fair"]["server_seed"] == secret
+    assert closed.fair.client_seed == client_seed
+    finished = seen[-1].round_finished
+    assert finished.fair.server_seed == secret
 
     # After: the seed is in the recall, and the recorded cards are the documented order.
     recall = await _recall(t.tables[1], tid, round_id)
@@ -204,13 +212,13 @@ async def test_a_table_round_deals_the_committed_order_and_reveals_its_seed_only
     assert (f.verifiable, f.server_seed, f.commitment, f.client_seed) == (
         True, secret, committed, client_seed)
     assert [(s.seat, s.client_seed) for s in f.seat_seeds] == [(1, ANN_SEED), (3, BOB_SEED)]
-    assert (f.round_number, f.decks) == (opened["round_no"], VARIANTS[variant].decks)
+    assert (f.round_number, f.decks) == (opened.round_no, VARIANTS[variant].decks)
     cards = _cards(recall)
     n = len(cards)
     seed = bytes.fromhex(secret)
     assert n >= 5 and cards == card_order(seed, client_seed, f.round_number, f.decks)[:n]
     # round_finished (and the idle snapshot's last_round) list the same cards in shoe order
-    assert finished["fair"]["dealt_cards"] == cards
+    assert list(finished.fair.dealt_cards) == cards
     # Any other seed, client seed or round number gives another order.
     for other in (card_order(bytes(32), client_seed, f.round_number, f.decks),
                   card_order(seed, table_client_seed([(1, ANN_SEED), (3, "bob: 43")]),
@@ -219,12 +227,19 @@ async def test_a_table_round_deals_the_committed_order_and_reveals_its_seed_only
                   card_order(seed, client_seed, f.round_number + 1, f.decks)):
         assert other[:n] != cards
     _check_recall_verifies(recall, tmp_path)
-    after = json.loads(await _snapshot(stub, a.md, tid))
-    assert after["last_round"] == {"round_id": round_id, "fair": finished["fair"]}
-    assert after["next_commitment"] == f.next_commitment != committed
+    after = await _snapshot(stub, a.md, tid)
+    assert after.last_round.round_id == round_id and after.last_round.fair == finished.fair
+    # ... with the round as it ended, until the next round is dealt
+    assert after.last_round.round.round_id == round_id
+    assert after.last_round.round.status == bj.ROUND_STATUS_SETTLED
+    assert after.next_commitment == f.next_commitment != committed
 
-    # Money, per player: the wallets moved by exactly the results, and recall agrees.
-    results = {x["player_id"]: (x["staked"], x["paid"]) for x in finished["results"]}
+    # Money, per player: the wallets moved by exactly the results, and recall agrees. (The
+    # watcher, a, is dev-operator's: every player is named by a pseudonym, a as "you".)
+    ops = {a.pid: "dev-operator", b.pid: "dev-operator",
+           **({c.pid: "other-operator"} if c is not None else {})}
+    by_name = _results(seen[-1])
+    results = {pid: by_name[shown_as(tid, ops[pid], pid)] for pid in ops}
     assert {pid: st for pid, (st, _) in results.items()} == {
         pid: st for pid, st in stakes.items() if pid in results}
     assert set(results) == set(stakes)
@@ -242,8 +257,8 @@ async def test_a_table_round_deals_the_committed_order_and_reveals_its_seed_only
     # The next round takes the commitment shown after this one, as the next round number.
     await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b2", table_id=tid, bets=[
         tb.Bet(seat=1, stake=1000)]), metadata=a.md)
-    nxt = json.loads(await _snapshot(stub, a.md, tid))["fair"]
-    assert (nxt["commitment"], nxt["round_number"]) == (f.next_commitment, f.round_number + 1)
+    nxt = (await _snapshot(stub, a.md, tid)).fair
+    assert (nxt.commitment, nxt.round_number) == (f.next_commitment, f.round_number + 1)
     await stub.DealNow(tb.DealNowRequest(request_id="d2", table_id=tid), metadata=a.md)
     await _events_until(stub, a.md, tid, "round_finished", from_seq=seen[-1].seq)
     # No replica ever logged a seed.
@@ -258,21 +273,19 @@ async def test_forced_cards_at_a_table_are_marked_and_never_verify(
     a = await _player(t, "dev-operator")
     stub = t.tables[1]
     await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=2), metadata=a.md)
-    start = json.loads(await _snapshot(stub, a.md, tid))["seq"]
+    start = (await _snapshot(stub, a.md, tid)).seq
     r = await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
         tb.Bet(seat=2, stake=500)], client_seed="x"), metadata=a.md)
-    round_id = json.loads(r.result.snapshot.state_json)["round_id"]
+    round_id = r.result.snapshot.round_id
     await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid, forced_cards=[
         "TS", "6S", "TD", "9C", "6C"]), metadata=a.md)  # 20; the dealer's 6 9 draws 6: 21
     seen = await _events_until(stub, a.md, tid, "round_finished", from_seq=start)
-    assert json.loads(seen[-1].payload_json)["fair"]["verifiable"] is False
+    assert seen[-1].round_finished.fair.verifiable is False
     recall = await _recall(stub, tid, round_id)
     assert recall is not None and not recall.fair.verifiable
     verdict, = verify_document(json.loads(_json(recall)))
     assert not verdict.fair and "no provably fair seeds" in " ".join(verdict.lines)
-    results = {x["player_id"]: (x["staked"], x["paid"])
-               for x in json.loads(seen[-1].payload_json)["results"]}
-    assert results == {a.pid: (500, 0)}
+    assert _results(seen[-1]) == {shown_as(tid, "dev-operator", a.pid): (500, 0)}
     await _until(lambda: _balances(t, a), (START - 500,))
 
 
@@ -307,20 +320,20 @@ async def test_a_round_continued_after_the_clock_holder_is_killed_still_verifies
             for seat, p in ((1, a), (3, b)):
                 await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=seat),
                                     metadata=p.md)
-        start = json.loads(await _snapshot(stub, a.md, tid))["seq"]
+        start = (await _snapshot(stub, a.md, tid)).seq
         r = await stub.PlaceBets(tb.PlaceBetsRequest(request_id=f"b{attempt}", table_id=tid,
                                                      bets=[tb.Bet(seat=1, stake=1000)],
                                                      client_seed="a"), metadata=a.md)
         await stub.PlaceBets(tb.PlaceBetsRequest(request_id=f"b{attempt}", table_id=tid,
                                                  bets=[tb.Bet(seat=3, stake=1000)]),
                              metadata=b.md)
-        round_id = json.loads(r.result.snapshot.state_json)["round_id"]
+        round_id = r.result.snapshot.round_id
         for p in players:
             await stub.DealNow(tb.DealNowRequest(request_id=f"d{attempt}", table_id=tid),
                                metadata=p.md)
         during = await _after_betting(stub, a.md, tid, round_id)
-        if not killed and during["round_id"] == round_id \
-                and during["phase"] in ("insurance", "playing"):
+        if not killed and during.get("round_id") == round_id \
+                and during["phase"] in ("TABLE_PHASE_INSURANCE", "TABLE_PHASE_PLAYING"):
             holder = await _clock_holder(t, tid)
             t.stack.replicas[holder].proc.kill()  # SIGKILL while the seats decide
             killed = True
@@ -331,9 +344,10 @@ async def test_a_round_continued_after_the_clock_holder_is_killed_still_verifies
                 stub = t.tables[live]
         seen = await _events_until(stub, a.md, tid, "round_finished", from_seq=start,
                                    timeout=40)
-        for x in json.loads(seen[-1].payload_json)["results"]:
-            spent[x["player_id"]] += x["staked"]
-            paid[x["player_id"]] += x["paid"]
+        names = {shown_as(tid, "dev-operator", p.pid): p.pid for p in players}
+        for x in seen[-1].round_finished.results:
+            spent[names[x.player.display_name]] += x.staked
+            paid[names[x.player.display_name]] += x.paid
         recall = await _recall(stub, tid, round_id)
         assert recall is not None and recall.status == "settled" and recall.fair.verifiable
         verdict, = verify_document(json.loads(_json(recall)))

@@ -74,8 +74,10 @@ class Terminal:
         await self.proc.stdin.drain()
 
     async def close(self) -> int:
+        """Quit; when a bet is still in play the client asks first, and the answer is yes."""
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             await self.type("q")
+            await self.type("y")
         async with asyncio.timeout(15):
             code = await self.proc.wait()
         await self._reader
@@ -83,7 +85,8 @@ class Terminal:
 
 
 async def _terminal(t: Tables, replica: int, operator: str, pid: str,
-                    forced: tuple[str, ...] = (), table: str = TABLE) -> Terminal:
+                    forced: tuple[str, ...] = (), table: str = TABLE, nickname: str = ""
+                    ) -> Terminal:
     await t.controls[operator].CreatePlayer(sandbox_pb2.CreatePlayerRequest(
         player=sandbox_pb2.Player(player_id=pid, currency="EUR", balance=START)),
         metadata=WALLET_AUTH[operator])
@@ -91,6 +94,8 @@ async def _terminal(t: Tables, replica: int, operator: str, pid: str,
     args = ["-m", "rgs", "play", "--table", *([table] if table else []),
             "--address", t.stack.replicas[replica].target, "--brand", brand,
             "--operator-key", key, "--player", pid, "--ascii"]
+    if nickname:
+        args += ["--nickname", nickname]
     if forced:
         args += ["--forced-cards", ",".join(forced)]
     proc = await asyncio.create_subprocess_exec(
@@ -108,49 +113,59 @@ async def _balance(t: Tables, operator: str, pid: str) -> int:
 
 async def test_two_terminals_play_one_table_round_to_the_cent(tstack: Tables) -> None:
     t = tstack
-    a = await _terminal(t, 0, "dev-operator", "cli-a", tuple(CARDS))
-    b = await _terminal(t, 1, "other-operator", "cli-b")
+    a = await _terminal(t, 0, "dev-operator", "cli-a", tuple(CARDS), nickname="Anna")
+    b = await _terminal(t, 1, "other-operator", "cli-b", nickname="Ben")
     try:
         await a.expect(r"Table vip-cli \(vip-platinum, 7 seats\)")
         await b.expect(r"Seat 7: \(free\)")
         await a.type("sit 1")
-        await b.expect(r"cli-a sits at seat 1")
+        await a.expect(r"You take seat 1")
+        await b.expect(r"Anna takes seat 1")
         await b.type("sit 3")
-        await a.expect(r"cli-b sits at seat 3")
+        await a.expect(r"Ben takes seat 3")
         await a.type("bet 10 pp 1")
-        await a.expect(r"Bet taken\.")
-        await b.expect(r"cli-a bets 10\.00 EUR on seat 1")
+        await a.expect(r"Bet taken\. Balance 9,989\.00 EUR\.")  # the answer and the event race
+        await b.expect(r"Anna bets 10\.00 EUR on seat 1 \(\+ Perfect Pairs 1\.00 EUR\)")
         await b.type("bet 20")
         await b.type("behind 1 10 double")
-        await a.expect(r"cli-b bets 10\.00 EUR behind seat 1")
-        # A's screen shows every seat's bets and the Bet Behind with its presets.
+        await a.expect(r"Ben bets 10\.00 EUR behind seat 1")
+        # A's screen shows every seat's bets and the Bet Behind with its presets, by name.
         await a.type("")
-        await a.expect(r"Seat 1: cli-a \(you\)  bet 10\.00 EUR \+ PP 1\.00 EUR\n"
-                       r" +behind: cli-b 10\.00 EUR \(follows doubles, insurance never\)\n"
-                       r"(.*\n)? +Seat 3: cli-b  bet 20\.00 EUR")
+        await a.expect(r"Seat 1: Anna \(you\)  bet 10\.00 EUR \+ PP 1\.00 EUR\n"
+                       r" +behind: Ben 10\.00 EUR \(follows doubles, insurance never\)\n"
+                       r"(.*\n)? +Seat 3: Ben  bet 20\.00 EUR")
         await a.type("deal")
-        await b.expect(r"cli-a \(seat 1\) pressed Deal Now")
+        await b.expect(r"Anna \(seat 1\) is ready")
         await b.type("deal")
         # A's turn: the legal actions with their costs; A doubles.
         await a.expect(r"Your turn \(seat 1 hand 1\): \[h\] hit  \[s\] stand  "
                        r"\[d\] double \(10\.00 EUR\)")
         await a.type("d")
-        await b.expect(r"Seat 1 hand 1: double")
-        await b.expect(r"A Bet Behind on seat 1 follows: \+10\.00 EUR")
+        await b.expect(r"Seat 1: double \(\+10\.00 EUR\)")
+        await b.expect(r"You follow behind seat 1: \+10\.00 EUR")
+        await a.expect(r"Ben follows behind seat 1: \+10\.00 EUR")
         await b.expect(r"Your turn \(seat 3 hand 1\): \[h\] hit  \[s\] stand")
         await b.type("s")
-        await a.expect(r"Seat 3 hand 1: stand")
-        await a.expect(r"Dealer turns over 7S")
-        await a.expect(r"Dealer gets 10C")  # 16 draws a ten and busts
-        done_a = await a.expect(r"Round over: [^\n]*")
-        done_b = await b.expect(r"Round over: [^\n]*")
-        assert done_a == done_b
-        assert "cli-a staked 21.00 EUR paid 40.00 EUR" in done_a
-        assert "cli-b staked 40.00 EUR paid 80.00 EUR" in done_a
+        await a.expect(r"Seat 3: stand")
+        await a.expect(r"The dealer turns over 7S")
+        await a.expect(r"The dealer gets 10C")  # 16 draws a ten and busts
+        done_a = await a.expect(r"Round over: [^\n]*\n[^\n]*")
+        done_b = await b.expect(r"Round over: [^\n]*\n[^\n]*")
+        # Each screen says the round in its player's words: "you" for oneself, names for others.
+        assert ("Round over: you staked 21.00 EUR, paid 40.00 EUR; Ben staked 40.00 EUR, "
+                "paid 80.00 EUR") in done_a, done_a
+        assert "your net for the round: +19.00 EUR" in done_a, done_a
+        assert "Anna staked 21.00 EUR, paid 40.00 EUR; you staked 40.00 EUR, paid 80.00 EUR" \
+            in done_b, done_b
+        assert "your net for the round: +40.00 EUR" in done_b, done_b
         # Both screens saw the other seat's hands settle.
         for term in (a, b):
-            assert "Seat 1 hand 1: win → 40.00 EUR" in term.screen
-            assert "Seat 3 hand 1: win → 40.00 EUR" in term.screen
+            assert "Seat 1 won: paid 40.00 EUR" in term.screen
+            assert "Seat 3 won: paid 40.00 EUR" in term.screen
+        assert "You bet 10.00 EUR on seat 1 (+ Perfect Pairs 1.00 EUR)" in a.screen
+        # Neither screen carries a player id: the players are known by their names only.
+        for term in (a, b):
+            assert "cli-a" not in term.screen and "cli-b" not in term.screen
     finally:
         codes = [await a.close(), await b.close()]
         print("---- A\n" + a.screen + "\n---- B\n" + b.screen)  # shown when the test fails

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from rgs.generated.table.v1 import table_pb2 as tb
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from support.databases import DatabaseTemplates
 from support.errors import error_reason
+from support.tables import plain, shown_as, snapshot
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -115,18 +115,9 @@ def _ok(outcomes: Sequence[Outcome]) -> int:
     return sum(o.code is grpc.StatusCode.OK for o in outcomes)
 
 
-def _state(answer: Any) -> dict[str, Any]:
-    return dict(json.loads(answer.result.snapshot.state_json))
-
-
 async def _snapshot(t: Tables, p: P, tid: str) -> dict[str, Any]:
-    call = t.tables[p.replica].WatchTable(tb.WatchTableRequest(table_id=tid), metadata=p.md)
-    try:
-        async for item in call:
-            return dict(json.loads(item.snapshot.state_json))
-    finally:
-        call.cancel()
-    raise AssertionError("no snapshot")
+    """The table as ``p`` sees it (:func:`support.tables.plain`)."""
+    return plain(await snapshot(t.tables[p.replica], p.md, tid))
 
 
 async def _until_phase(t: Tables, p: P, tid: str, phases: set[str], *,
@@ -308,8 +299,8 @@ async def test_every_table_command_from_fifty_callers_at_once_on_two_connections
         for p in players])
     _only_rules(seats)
     assert _ok(seats) == 7
-    by_pid = {p.pid: p for p in players}
-    seated = {x["seat"]: by_pid[x["player_id"]]
+    by_name = {shown_as(tid, p.operator, p.pid): p for p in players}
+    seated = {x["seat"]: by_name[x["player"]["display_name"]]
               for x in (await _snapshot(t, players[0], tid))["seats"]}
     assert sorted(seated) == list(range(1, 8))
     others = [p for p in players if p not in seated.values()]

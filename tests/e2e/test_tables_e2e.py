@@ -34,6 +34,7 @@ from rgs.journal.postgres import PostgresJournal
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from support.databases import RGS_TEMPLATE, SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
 from support.errors import error_reason
+from support.tables import as_dict, as_json, body, events_until, kind, shown_as, snapshot
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -143,23 +144,7 @@ async def _player(t: Tables, operator: str, brand: str = "") -> Player:
                   md=(("authorization", f"Bearer {s.session_token}"),))
 
 
-async def _events_until(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: str,
-                        kind: str, *, from_seq: int = 0, timeout: float = 30.0
-                        ) -> list[tb.TableEvent]:
-    """Watch from ``from_seq`` until an event of ``kind``; every event seen, in order."""
-    out: list[tb.TableEvent] = []
-    call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id, from_seq=from_seq),
-                           metadata=md)
-    try:
-        async with asyncio.timeout(timeout):
-            async for item in call:
-                assert item.HasField("event")
-                out.append(item.event)
-                if item.event.kind == kind:
-                    return out
-    finally:
-        call.cancel()
-    raise AssertionError(f"no {kind} event")
+_events_until = events_until
 
 
 async def test_three_players_from_two_operators_play_one_round_to_the_cent(
@@ -200,19 +185,25 @@ async def test_three_players_from_two_operators_play_one_round_to_the_cent(
     # Betting closes at once (its time is 30 s), A's behind on the empty seat 5 is refunded.
     dealt = await _events_until(r1, b.md, tid, "decision_due", from_seq=start_seq)
     assert time.monotonic() - t0 < 10
-    kinds = [e.kind for e in dealt]
+    kinds = [kind(e) for e in dealt]
     assert "behind_refunded" in kinds and "betting_closed" in kinds
-    snap = json.loads(await _snapshot(r0, a.md, tid))
-    round_id = snap["round_id"]
+    snap = await _snapshot(r0, a.md, tid)
+    round_id = snap.round_id
     await r0.Act(tb.ActRequest(request_id="act1", table_id=tid, round_id=round_id, seat=1,
                                     hand=0, action="double"), metadata=a.md)
     # B lets the decision time run out: seat 3 stands, the dealer busts, everyone is paid.
     seen = await watcher
     assert [e.seq for e in seen] == list(range(seen[0].seq, seen[-1].seq + 1))
-    assert any(e.kind == "decision_timed_out" for e in seen)
-    finished = json.loads(seen[-1].payload_json)
-    results = {r["player_id"]: (r["staked"], r["paid"]) for r in finished["results"]}
-    assert results == {a.pid: (2100, 4000), b.pid: (2100, 4000), c.pid: (2000, 4000)}
+    assert any(kind(e) == "decision_timed_out" for e in seen)
+    # The watcher (C, other-operator) sees itself as "you" and A and B by their pseudonyms.
+    results = {(r.player.display_name, r.player.you): (r.staked, r.paid)
+               for r in seen[-1].round_finished.results}
+    assert results == {(shown_as(tid, "dev-operator", a.pid), False): (2100, 4000),
+                       (shown_as(tid, "dev-operator", b.pid), False): (2100, 4000),
+                       (shown_as(tid, "other-operator", c.pid), True): (2000, 4000)}
+    for e in seen:  # nothing C received names another operator's player by id or key
+        assert a.pid not in as_json(e) and b.pid not in as_json(e)
+        assert "dev-operator" not in as_json(e)
     await _until(lambda: _balances(t, a, b, c),
                  (START - 2100 + 4000, START - 2100 + 4000, START - 2000 + 4000))
     # Recall: each operator sees its own players' money only.
@@ -224,21 +215,31 @@ async def test_three_players_from_two_operators_play_one_round_to_the_cent(
         table_id=tid, round_id=round_id), metadata=OTHER)
     assert {(p.player_id, p.staked, p.paid) for p in other_view.players} == {
         (c.pid, 2000, 4000)}
-    assert dev_view.events_json == other_view.events_json
+    # The same events for both, each operator's own players with their ids, the others by name.
+    assert len(dev_view.events) == len(other_view.events) > 10
+    own = {p.player_id for e in dev_view.events for p in _players(e) if p.player_id}
+    assert own == {a.pid, b.pid}
+    assert {p.player_id for e in other_view.events for p in _players(e) if p.player_id} == {
+        c.pid}
+    assert a.pid not in as_json(other_view) and c.pid not in str(
+        [as_json(e) for e in dev_view.events])
     # Hot Players: seats 1 and 3 won their first round; seat 5 sat out.
-    seats = {x["seat"]: x["hot"] for x in json.loads(await _snapshot(r1, c.md, tid))["seats"]}
+    seats = {x.seat: x.hot for x in (await _snapshot(r1, c.md, tid)).seats}
     assert seats == {1: 1, 3: 1, 5: 0}
 
 
-async def _snapshot(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, tid: str) -> str:
-    call = stub.WatchTable(tb.WatchTableRequest(table_id=tid), metadata=md)
-    try:
-        async for item in call:
-            assert item.HasField("snapshot")
-            return item.snapshot.state_json
-    finally:
-        call.cancel()
-    raise AssertionError("no snapshot")
+def _players(e: tb.TableEvent) -> list[tb.TablePlayer]:
+    """Every player an event names (its own, and a round's results)."""
+    b = body(e)
+    out = [b.player] if "player" in b.DESCRIPTOR.fields_by_name and b.HasField("player") else []
+    if kind(e) == "round_finished":
+        out += [r.player for r in b.results]
+    if kind(e) == "round_started":
+        out += list(b.players)
+    return out
+
+
+_snapshot = snapshot
 
 
 async def _balances(t: Tables, *players: Player) -> tuple[int, ...]:
@@ -276,15 +277,16 @@ async def test_a_watcher_that_resumes_misses_nothing_and_sees_nothing_twice(
                        metadata=a.md)
     await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid), metadata=b.md)
     first = await _events_until(t.tables[2], b.md, tid, "decision_due")  # then disconnects
-    round_id = json.loads(await _snapshot(stub, a.md, tid))["round_id"]
+    round_id = (await _snapshot(stub, a.md, tid)).round_id
     await stub.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=round_id, seat=1,
                                  hand=0, action="double"), metadata=a.md)
     rest = await _events_until(t.tables[0], b.md, tid, "round_finished",
                                from_seq=first[-1].seq)
     everything = await whole
-    assert any(e.kind == "decision_timed_out" for e in rest)
-    assert [(e.seq, e.kind, e.payload_json) for e in (*first, *rest)] == [
-        (e.seq, e.kind, e.payload_json) for e in everything]
+    assert any(kind(e) == "decision_timed_out" for e in rest)
+    # (The same viewer, b, on both streams; a's whole watch sees the same events its own way.)
+    assert [(e.seq, kind(e)) for e in (*first, *rest)] == [
+        (e.seq, kind(e)) for e in everything]
     assert [e.seq for e in everything] == list(range(1, len(everything) + 1))
 
 
@@ -307,15 +309,15 @@ async def test_insurance_at_a_table_seat_behind_live_and_behind_preset(te2e: Tab
         metadata=c.md)
     await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid,
                                          forced_cards=["TS", "AS", "9C", "7D"]), metadata=a.md)
-    snap: dict[str, Any] = {}
+    snap = tb.TableSnapshot()
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        snap = json.loads(await _snapshot(stub, a.md, tid))
-        if snap["phase"] == "insurance":
+        snap = await _snapshot(stub, a.md, tid)
+        if snap.phase == tb.TABLE_PHASE_INSURANCE:
             break
         await asyncio.sleep(0.1)
-    assert snap["phase"] == "insurance"
-    rid = snap["round_id"]
+    assert snap.phase == tb.TABLE_PHASE_INSURANCE
+    rid = snap.round_id
     await stub.DecideInsurance(tb.DecideInsuranceRequest(
         request_id="i", table_id=tid, round_id=rid, seat=1, take=True, behind=True),
         metadata=b.md)
@@ -329,9 +331,11 @@ async def test_insurance_at_a_table_seat_behind_live_and_behind_preset(te2e: Tab
     # Act holds); the others' credits go at once after it, each under its player's journal.
     await _until(lambda: _balances(t, a, b, c), (START + 500, START + 500, START + 1000))
     seen = await _events_until(stub, a.md, tid, "round_finished")
-    results = {r["player_id"]: (r["staked"], r["paid"])
-               for r in json.loads(seen[-1].payload_json)["results"]}
-    assert results == {a.pid: (1500, 2000), b.pid: (1500, 2000), c.pid: (3000, 4000)}
+    results = {(r.player.display_name, r.player.you): (r.staked, r.paid)
+               for r in seen[-1].round_finished.results}
+    assert results == {(shown_as(tid, "dev-operator", a.pid), True): (1500, 2000),
+                       (shown_as(tid, "dev-operator", b.pid), False): (1500, 2000),
+                       (shown_as(tid, "other-operator", c.pid), False): (3000, 4000)}
 
 
 async def test_the_electronic_table_plays_its_stations_and_has_no_bet_behind(
@@ -362,12 +366,12 @@ async def test_the_electronic_table_plays_its_stations_and_has_no_bet_behind(
     await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid, forced_cards=[
         "TS", "9H", "6S", "7C", "8D", "TD", "5C"]), metadata=a.md)
     seen = await _events_until(t.tables[0], a.md, tid, "round_finished")
-    timed_out = [json.loads(e.payload_json)["seat"] for e in seen
-                 if e.kind == "decision_timed_out"]
+    timed_out = [e.decision_timed_out.seat for e in seen if kind(e) == "decision_timed_out"]
     assert timed_out == [1, 2]  # seat 1 (the players' right) plays first
-    results = {r["player_id"]: (r["staked"], r["paid"])
-               for r in json.loads(seen[-1].payload_json)["results"]}
-    assert results == {a.pid: (500, 0), b.pid: (700, 0)}
+    results = {(r.player.display_name, r.player.you): (r.staked, r.paid)
+               for r in seen[-1].round_finished.results}
+    assert results == {(shown_as(tid, "dev-operator", a.pid), True): (500, 0),
+                       (shown_as(tid, "dev-operator", b.pid), False): (700, 0)}
     await _until(lambda: _balances(t, a, b), (START - 500, START - 700))
 
 
@@ -404,26 +408,28 @@ async def test_an_operator_lists_the_tables_its_brands_offer_and_no_others(
 
 
 def _valued(snap: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-    """(seat, allowed action) of every open decision of a snapshot's round: each box's
-    insurance, the hand to act."""
+    """(seat, allowed action) of every open decision of a snapshot's round (as JSON): each
+    box's insurance, the hand to act."""
     out: list[tuple[int, dict[str, Any]]] = []
-    for box in snap["round"]["boxes"]:
-        out += [(box["seat"], a) for a in box["insurance_allowed"]]
-        if snap["round"]["to_act"] and snap["round"]["to_act"][0] == box["seat"]:
-            out += [(box["seat"], a) for a in box["hands"][snap["round"]["to_act"][1]]["allowed"]]
+    rnd = snap["round"]
+    for box in rnd["boxes"]:
+        out += [(box["seat"], a) for a in box.get("insurance_allowed", [])]
+        to_act = rnd.get("to_act")
+        if to_act and to_act["seat"] == box["seat"]:
+            out += [(box["seat"], a) for a in box["hands"][to_act.get("hand", 0)]["allowed"]]
     return out
 
 
-async def _both(t: Tables, h: Player, n: Player, tid: str, phase: str
+async def _both(t: Tables, h: Player, n: Player, tid: str, phase: int
                 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The table's snapshot as the hints player and the other player see it at one moment
     (the same event number), once it is in ``phase``."""
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
-        mine = json.loads(await _snapshot(t.tables[0], h.md, tid))
-        theirs = json.loads(await _snapshot(t.tables[2], n.md, tid))
-        if mine["phase"] == theirs["phase"] == phase and mine["seq"] == theirs["seq"]:
-            return mine, theirs
+        mine = await _snapshot(t.tables[0], h.md, tid)
+        theirs = await _snapshot(t.tables[2], n.md, tid)
+        if mine.phase == theirs.phase == phase and mine.seq == theirs.seq:
+            return as_dict(mine), as_dict(theirs)
         await asyncio.sleep(0.1)
     raise AssertionError(f"the table never showed both players {phase}")
 
@@ -436,14 +442,26 @@ def _one_best_each(snap: dict[str, Any], seats: set[int]) -> None:
         decisions: dict[bool, list[bool]] = {}
         for s, a in valued:
             if s == seat:
-                decisions.setdefault(a["action"] in ("insure", "decline_insurance"),
-                                     []).append(a["best"])
+                decisions.setdefault(a["action"] in ("ACTION_INSURE",
+                                                     "ACTION_DECLINE_INSURANCE"),
+                                     []).append(a.get("best", False))
         assert all(sum(bests) == 1 for bests in decisions.values()), decisions
 
 
 def _no_values(snap: dict[str, Any]) -> None:
     text = json.dumps(snap)
     assert all(k not in text for k in ("expected_value", '"best"', "fair_value"))
+
+
+def _as_anyone(value: Any) -> Any:
+    """A snapshot (as JSON) without what is the viewer's own: who is "you", and their money in
+    the round."""
+    if isinstance(value, dict):
+        return {k: _as_anyone(v) for k, v in value.items()
+                if k not in ("you", "total_staked", "total_paid")}
+    if isinstance(value, list):
+        return [_as_anyone(v) for v in value]
+    return value
 
 
 async def test_a_hints_brands_player_sees_every_decisions_value_and_the_other_brands_none(
@@ -466,36 +484,36 @@ async def test_a_hints_brands_player_sees_every_decisions_value_and_the_other_br
         request_id="d", table_id=tid, forced_cards=["9S", "TH", "AD", "2C", "7S", "5D", "TC",
                                                     "8H"]), metadata=h.md)
     await t.tables[1].DealNow(tb.DealNowRequest(request_id="d", table_id=tid), metadata=n.md)
-    mine, theirs = await _both(t, h, n, tid, "insurance")
+    mine, theirs = await _both(t, h, n, tid, tb.TABLE_PHASE_INSURANCE)
     _one_best_each(mine, {1, 3})
     _no_values(theirs)
     rid = mine["round_id"]
     declined = await t.tables[1].DecideInsurance(tb.DecideInsuranceRequest(
         request_id="i", table_id=tid, round_id=rid, seat=3, take=False), metadata=n.md)
-    _no_values(json.loads(declined.result.snapshot.state_json))
+    _no_values(as_dict(declined.result.snapshot))
     declined = await t.tables[2].DecideInsurance(tb.DecideInsuranceRequest(
         request_id="i", table_id=tid, round_id=rid, seat=1, take=False), metadata=h.md)
     # The answer shows the round as the command left it (insurance closes on the clock).
-    _one_best_each(json.loads(declined.result.snapshot.state_json), {1, 3})
-    mine, theirs = await _both(t, h, n, tid, "playing")
-    assert mine["round"]["to_act"] == [1, 0]
+    _one_best_each(as_dict(declined.result.snapshot), {1, 3})
+    mine, theirs = await _both(t, h, n, tid, tb.TABLE_PHASE_PLAYING)
+    assert mine["round"]["to_act"] == {"seat": 1}
     _one_best_each(mine, {1})
     _no_values(theirs)
     actions = {a["action"]: a for _, a in _valued(mine)}
-    assert {"hit", "stand", "double", "cash_out"} <= actions.keys()
-    assert actions["cash_out"]["fair_value"] > 0
-    # Apart from the values, both players see the same table.
+    assert {"ACTION_HIT", "ACTION_STAND", "ACTION_DOUBLE", "ACTION_CASH_OUT"} <= actions.keys()
+    assert int(actions["ACTION_CASH_OUT"]["fair_value"]) > 0
+    # Apart from the values and what is each viewer's own, both players see the same table.
     for _, a in _valued(mine):
         for k in ("expected_value", "best", "fair_value"):
             a.pop(k, None)
-    assert mine == theirs
+    assert _as_anyone(mine) == _as_anyone(theirs)
     acted = await t.tables[0].Act(tb.ActRequest(request_id="x", table_id=tid, round_id=rid,
                                                 seat=1, hand=0, action="stand"), metadata=h.md)
     # Seat 3's decision is open now: H's answer values it (the values are the same for every
     # viewer; only the brand decides whether they are shown).
-    _one_best_each(json.loads(acted.result.snapshot.state_json), {3})
+    _one_best_each(as_dict(acted.result.snapshot), {3})
     acted = await t.tables[1].Act(tb.ActRequest(request_id="x", table_id=tid, round_id=rid,
                                                 seat=3, hand=0, action="stand"), metadata=n.md)
-    _no_values(json.loads(acted.result.snapshot.state_json))
+    _no_values(as_dict(acted.result.snapshot))
     # The caller's win is paid before its answer; the other player's goes right after it.
     await _until(lambda: _balances(t, h, n), (START + 1000, START + 1000))

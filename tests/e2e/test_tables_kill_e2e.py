@@ -6,7 +6,6 @@ kill its replicas."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -30,6 +29,7 @@ from test_tables_e2e import (
 
 from rgs.generated.table.v1 import table_pb2 as tb
 from support.databases import DatabaseTemplates
+from support.tables import shown_as
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -92,8 +92,9 @@ async def test_the_clock_holder_killed_during_betting_another_replica_deals_once
         tb.Bet(seat=2, stake=2000, behind=True)]), metadata=c.md)
     t.stack.replicas[holder].proc.kill()  # SIGKILL while betting is open (4 s)
     seen = await _events_until(stub, a.md, tid, "round_finished", timeout=40)
-    results = {r["player_id"]: (r["staked"], r["paid"])
-               for r in json.loads(seen[-1].payload_json)["results"]}
+    by_name = {r.player.display_name: (r.staked, r.paid) for r in seen[-1].round_finished.results}
+    results = {a.pid: by_name[shown_as(tid, "dev-operator", a.pid)],
+               c.pid: by_name[shown_as(tid, "other-operator", c.pid)]}
     assert results[a.pid][0] == 3000 and results[c.pid][0] == 2000
     await _until(lambda: _balances(t, a, c),
                  (START - 3000 + results[a.pid][1], START - 2000 + results[c.pid][1]))
@@ -125,14 +126,14 @@ async def test_the_clock_holder_killed_during_play_the_round_completes_once(
         live = _alive(t, holder)
         stub = t.tables[live]
     t.stack.replicas[holder].proc.kill()  # SIGKILL while seat 1 decides
-    round_id = json.loads(await _snapshot(stub, a.md, tid))["round_id"]
+    round_id = (await _snapshot(stub, a.md, tid)).round_id
     await stub.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=round_id, seat=1,
                                  hand=0, action="double"), metadata=a.md)
     # Seat 3's decision time runs out on the new holder's clock: it stands on 19.
     seen = await _events_until(stub, b.md, tid, "round_finished", timeout=40)
-    results = {r["player_id"]: (r["staked"], r["paid"])
-               for r in json.loads(seen[-1].payload_json)["results"]}
-    assert results == {a.pid: (2100, 4000), b.pid: (2100, 4000)}
+    results = {r.player.display_name: (r.staked, r.paid) for r in seen[-1].round_finished.results}
+    assert results == {shown_as(tid, "dev-operator", a.pid): (2100, 4000),
+                       shown_as(tid, "other-operator", b.pid): (2100, 4000)}
     await _until(lambda: _balances(t, a, b), (START + 1900, START + 1900))
     kinds = await _kinds(t, tid)
     assert kinds.count("round_finished") == 1 and kinds.count("decision_timed_out") == 1

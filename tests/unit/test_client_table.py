@@ -5,7 +5,6 @@ the real one is in tests/e2e/test_table_terminal_e2e.py)."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -13,10 +12,13 @@ from typing import Any
 import grpc
 import pytest
 
-from rgs.client import render
+from rgs.api.table_messages import view_to_proto
+from rgs.client import table_render as draw
 from rgs.client.table import TablePlayer
 from rgs.engine import Action, BoxBet, Round, SequenceSource
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.service import advice
 from rgs.service.tables import public
 from rgs.service.tables.model import Seat, TablePhase, TableState, Who
 from rgs.variants import VARIANTS
@@ -24,70 +26,88 @@ from rgs.variants import VARIANTS
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
-def _state(seq: int = 5, **extra: Any) -> dict[str, Any]:
-    return {"table_id": "vip-1", "seq": seq, "phase": "betting", "round_id": "r1",
-            "round_no": 4, "deadline": (NOW + timedelta(seconds=7.2)).isoformat(),
-            "seats": [{"seat": 1, "player_id": "ann", "hot": 2},
-                      {"seat": 3, "player_id": "bob", "hot": 0}],
-            "bets": [{"seat": 1, "stake": 1000, "perfect_pairs": 100,
-                      "twenty_one_plus_three": 0, "twenty_plus": 0, "deal_now": True}],
-            "behind": [{"seat": 1, "player_id": "bob", "stake": 500, "follow_double": True,
-                        "follow_split": False, "insurance": "ask"}],
-            "round": None, **extra}
+def _state(seq: int = 5, *, phase: int = tb.TABLE_PHASE_BETTING,
+           **extra: Any) -> tb.TableSnapshot:
+    """A table as the server sends it to bob (who sits at seat 3 and bets behind seat 1)."""
+    snap = tb.TableSnapshot(
+        table_id="vip-1", seq=seq, phase=phase, round_id="r1", round_no=4,
+        seats=[tb.Seat(seat=1, player=tb.TablePlayer(display_name="Lucky Ann"), hot=2),
+               tb.Seat(seat=3, player=tb.TablePlayer(display_name="Player 0B0B", you=True))],
+        bets=[tb.SeatBet(seat=1, stake=1000, perfect_pairs=100, deal_now=True)],
+        behind=[tb.BehindBet(seat=1, player=tb.TablePlayer(display_name="Player 0B0B",
+                                                           you=True),
+                             stake=500, follow_double=True,
+                             insurance=tb.BEHIND_INSURANCE_ASK)], **extra)
+    snap.deadline.FromDatetime(NOW + timedelta(seconds=7.2))
+    return snap
 
 
 def test_a_snapshot_shows_every_seat_its_bets_behinds_hot_players_and_time_left() -> None:
-    text = render.shared_table(_state(), me="bob", seats=4, currency="EUR", view=None, now=NOW)
+    text = draw.shared_table(_state(), seats=4, currency="EUR", now=NOW, balance=123456)
     assert text.splitlines() == [
-        "Table vip-1  round 4  betting open  (8 s left)",
-        "  Seat 1: ann  hot 2  bet 10.00 EUR + PP 1.00 EUR  [Deal Now]",
-        "      behind: bob (you) 5.00 EUR (follows doubles, insurance ask)",
+        "Table vip-1  round 4  betting open  (8 s left)  |  your balance 1,234.56 EUR",
+        "  Seat 1: Lucky Ann  hot 2  bet 10.00 EUR + PP 1.00 EUR  [Deal Now]",
+        "      behind: Player 0B0B (you) 5.00 EUR (follows doubles, insurance ask)",
         "  Seat 2: (free)",
-        "  Seat 3: bob (you)",
+        "  Seat 3: Player 0B0B (you)",
         "  Seat 4: (free)",
     ]
+    assert draw.my_seat(_state()) == 3
 
+
+def _fair(**extra: Any) -> tb.TableFairness:
+    return tb.TableFairness(verifiable=True, commitment="c0" * 32, round_number=4, decks=8,
+                            next_commitment="d1" * 32, **extra)
+
+
+def _ev(seq: int = 1, **event: Any) -> tb.TableEvent:
+    return tb.TableEvent(seq=seq, **event)
 
 
 def test_the_commitment_shows_while_the_round_is_open_and_the_seed_once_it_ended() -> None:
-    fair = {"verifiable": True, "commitment": "c0" * 32, "round_number": 4, "decks": 8,
-            "client_seed": "", "seat_seeds": [], "next_commitment": "d1" * 32,
-            "server_seed": ""}
-    text = render.shared_table(_state(fair=fair, next_commitment="d1" * 32), me="bob",
-                               seats=1, currency="EUR", view=None, now=NOW)
+    text = draw.shared_table(_state(fair=_fair(), next_commitment="d1" * 32),
+                             seats=1, currency="EUR", now=NOW)
     assert f"  Fair round 4: commitment {'c0' * 32}" in text.splitlines()
-    idle = _state(phase="idle", fair=None, next_commitment="d1" * 32,
-                  last_round={"round_id": "r1", "fair": {**fair, "server_seed": "5e" * 32}})
-    lines = render.shared_table(idle, me="bob", seats=1, currency="EUR", view=None,
-                                now=NOW).splitlines()
+    idle = _state(phase=tb.TABLE_PHASE_IDLE, next_commitment="d1" * 32,
+                  last_round=tb.LastRound(round_id="r1", fair=_fair(server_seed="5e" * 32)))
+    lines = draw.shared_table(idle, seats=1, currency="EUR", now=NOW).splitlines()
     assert f"  Next round's commitment: {'d1' * 32}" in lines
     assert f"  Last round r1: server seed {'5e' * 32}" in lines
-    ev = render.table_event
+    ev = draw.table_event
     assert f"commitment SHA-256(server seed) = {'c0' * 32}" in str(
-        ev("betting_opened", {"fair": fair}, "EUR"))
-    assert "client seed (none)" in str(ev("betting_closed", {"fair": fair}, "EUR"))
-    over = str(ev("round_finished", {"results": [], "fair": {**fair, "server_seed": "5e" * 32}},
+        ev(_ev(betting_opened=tb.BettingOpened(fair=_fair())), "EUR"))
+    assert "client seed (none)" in str(ev(_ev(betting_closed=tb.BettingClosed(fair=_fair())),
+                                          "EUR"))
+    over = str(ev(_ev(round_finished=tb.RoundFinished(fair=_fair(server_seed="5e" * 32))),
                   "EUR"))
     assert f"server seed {'5e' * 32}" in over and "rgs verify" in over
-    assert "does not verify" in str(ev("round_finished", {"results": [], "fair": {
-        **fair, "verifiable": False}}, "EUR"))
+    assert "does not verify" in str(ev(_ev(round_finished=tb.RoundFinished(
+        fair=tb.TableFairness(commitment="c0" * 32, verifiable=False))), "EUR"))
 
-def test_events_read_as_lines_and_quiet_ones_are_left_out() -> None:
-    ev = render.table_event
-    assert ev("behind_placed", {"player_id": "bob", "seat": 1, "stake": 500}, "EUR") == \
-        "bob bets 5.00 EUR behind seat 1"
-    assert ev("player_acted", {"seat": 1, "hand": 0, "action": "double"}, "EUR") == \
-        "Seat 1 hand 1: double"
-    assert ev("round_finished", {"results": [
-        {"player_id": "ann", "staked": 2100, "paid": 4000}]}, "EUR") == \
-        "Round over: ann staked 21.00 EUR paid 40.00 EUR"
-    assert ev("card_dealt", {"card": "TC", "seat": None, "hand": 0}, "EUR") == \
-        "Dealer gets 10♣"
-    assert ev("card_dealt", {"card": "", "seat": None, "face_down": True}, "EUR") == \
-        "Dealer: hole card, face down"
-    assert ev("card_dealt", {"card": "5H", "seat": 3, "hand": 1}, "EUR", ascii_only=True) == \
-        "Seat 3 hand 2 gets 5H"
-    assert ev("dealer_peeked", {"blackjack": False}, "EUR") is None
+
+def test_events_read_as_a_player_says_them_and_quiet_ones_are_left_out() -> None:
+    ev = draw.table_event
+    bob = tb.TablePlayer(display_name="Player 0B0B", you=True)
+    ann = tb.TablePlayer(display_name="Lucky Ann")
+    assert ev(_ev(behind_placed=tb.BehindPlaced(player=bob, seat=1, stake=500)), "EUR") == \
+        "You bet 5.00 EUR behind seat 1"
+    assert ev(_ev(bet_placed=tb.BetPlaced(player=ann, seat=1, stake=500)), "EUR") == \
+        "Lucky Ann bets 5.00 EUR on seat 1"
+    assert ev(_ev(player_acted=tb.PlayerActed(seat=1, hand=0, action=bj.ACTION_DOUBLE,
+                                              stake_added=1000)), "EUR") == \
+        "Seat 1: double (+10.00 EUR)"
+    assert ev(_ev(round_finished=tb.RoundFinished(results=[
+        tb.PlayerResult(player=ann, staked=2100, paid=4000),
+        tb.PlayerResult(player=bob, staked=500, paid=0)])), "EUR") == \
+        "Round over: Lucky Ann staked 21.00 EUR, paid 40.00 EUR; you staked 5.00 EUR, paid " \
+        "0.00 EUR\n    your net for the round: -5.00 EUR"
+    assert ev(_ev(card_dealt=tb.CardDealt(card="TC")), "EUR") == "The dealer gets 10♣"
+    assert ev(_ev(card_dealt=tb.CardDealt(face_down=True)), "EUR") == \
+        "The dealer's hole card, face down"
+    assert ev(_ev(card_dealt=tb.CardDealt(card="5H", seat=3, hand=1)), "EUR",
+              ascii_only=True) == "Seat 3 hand 2 gets 5H"
+    assert ev(_ev(dealer_peeked=tb.DealerPeeked(blackjack=False)), "EUR") is None
+    assert ev(_ev(), "EUR") is None  # a kind this client does not know: skipped
 
 
 class _Call:
@@ -111,9 +131,11 @@ class _Call:
         return True
 
 
-def _event(seq: int, kind: str, **payload: Any) -> tb.WatchTableResponse:
-    return tb.WatchTableResponse(event=tb.TableEvent(seq=seq, kind=kind,
-                                                     payload_json=json.dumps(payload)))
+CY = tb.TablePlayer(display_name="Cy")
+
+
+def _event(seq: int, **event: Any) -> tb.WatchTableResponse:
+    return tb.WatchTableResponse(event=tb.TableEvent(seq=seq, **event))
 
 
 class _Stub:
@@ -123,14 +145,14 @@ class _Stub:
     def WatchTable(self, req: tb.WatchTableRequest, **_: Any) -> _Call:
         self.requests.append(req)
         if len(self.requests) == 1:
-            return _Call([tb.WatchTableResponse(snapshot=tb.TableSnapshot(
-                seq=5, state_json=json.dumps(_state()))),
-                _event(6, "seat_taken", seat=2, player_id="cy"),
-                _event(7, "bet_placed", seat=2, player_id="cy", stake=1000)], drop=True)
+            return _Call([tb.WatchTableResponse(snapshot=_state()),
+                          _event(6, seat_taken=tb.SeatTaken(seat=2, player=CY)),
+                          _event(7, bet_placed=tb.BetPlaced(seat=2, player=CY, stake=1000))],
+                         drop=True)
         # The resumed stream repeats nothing the server was asked to skip; the client would
         # drop a repeat anyway.
-        return _Call([_event(7, "bet_placed", seat=2, player_id="cy", stake=1000),
-                      _event(8, "deal_now", seat=2, player_id="cy")], drop=False)
+        return _Call([_event(7, bet_placed=tb.BetPlaced(seat=2, player=CY, stake=1000)),
+                      _event(8, deal_now=tb.DealNowPressed(seat=2, player=CY))], drop=False)
 
 
 def _player(stub: _Stub, out: list[str], keys: list[str] | None = None) -> TablePlayer:
@@ -144,7 +166,7 @@ def _player(stub: _Stub, out: list[str], keys: list[str] | None = None) -> Table
         except StopIteration:
             raise EOFError from None
 
-    return TablePlayer(stub=stub, token="t", table=table, player_id="bob",  # type: ignore[arg-type]
+    return TablePlayer(stub=stub, token="t", table=table,  # type: ignore[arg-type]
                        ask=ask, say=out.append, retry_s=0.01)
 
 
@@ -161,9 +183,9 @@ async def test_a_dropped_watch_resumes_after_the_last_event_seen_nothing_twice()
     assert [r.HasField("from_seq") for r in stub.requests] == [False, True]
     assert stub.requests[1].from_seq == 7
     lines = [x for x in out if x.startswith("  · ")]
-    assert lines == ["  · cy sits at seat 2", "  · cy bets 10.00 EUR on seat 2",
+    assert lines == ["  · Cy takes seat 2", "  · Cy bets 10.00 EUR on seat 2",
                      "  · connection lost (UNAVAILABLE); resuming after event 7…",
-                     "  · cy (seat 2) pressed Deal Now"]
+                     "  · Cy (seat 2) is ready"]
 
 
 @pytest.mark.parametrize(("words", "message"), [
@@ -175,48 +197,53 @@ async def test_a_dropped_watch_resumes_after_the_last_event_seen_nothing_twice()
 ])
 async def test_bad_commands_say_what_to_type(words: list[str], message: str) -> None:
     player = _player(_Stub(), [])
-    player.state = {**_state(), "seats": []}
+    player.snap = _state()
+    del player.snap.seats[:]
     with pytest.raises(ValueError, match=message):
         await player.command(words)
 
 
-async def test_the_loop_draws_the_table_reads_keys_and_leaves_on_q() -> None:
+async def test_the_loop_draws_the_table_reads_keys_and_asks_on_q_with_a_bet_in_play() -> None:
     out: list[str] = []
-    player = _player(_Stub(), out, ["?", "", "q", "never read"])
+    # bob's Bet Behind is on the table: q asks, "n" stays, then q and "y" leave.
+    player = _player(_Stub(), out, ["?", "", "q", "n", "q", "y", "never read"])
     assert await player.run() == 0
     text = "\n".join(out)
     assert "Table vip-1 (vip-platinum, 7 seats): bets 10.00 EUR to 5,000.00 EUR" in text
     assert text.count("Commands:") == 2  # the help, then again for "?"
-    assert "  Seat 1: ann  hot 2  bet 10.00 EUR + PP 1.00 EUR  [Deal Now]" in text
+    assert "  Seat 1: Lucky Ann  hot 2  bet 10.00 EUR + PP 1.00 EUR  [Deal Now]" in text
     assert out[-1] == "bye"
 
 
-def _playing(hints: bool) -> dict[str, Any]:
+def _playing(hints: bool) -> tb.TableSnapshot:
     """A table whose round waits for bob (seat 3: 9 2 against a 6); the snapshot as the server
-    makes it for a player whose brand shows hints, or for one whose brand does not."""
+    makes it for bob with hints on, or off."""
     rnd = Round.deal(VARIANTS["vip-platinum"], SequenceSource(["9S", "6D", "2C", "KD"]),
                      [BoxBet(seat=3, stake=1000, player="op/bob")])
     bob = Who(player_key="op/bob", operator_id="op", brand_id="b", player_id="bob",
               session_id="s")
     state = TableState(phase=TablePhase.PLAYING, round_id="r1", round_no=4,
                        seats=(Seat(seat=3, who=bob),))
-    return dict(json.loads(public.snapshot("vip-1", 9, state, rnd, hints=hints)))
+    return view_to_proto(public.view("vip-1", 9, state, rnd, hints=hints, currency="EUR"),
+                         "op/bob")
 
 
 def test_the_decision_shows_each_choices_value_and_the_best_when_the_brand_shows_them() -> None:
     out: list[str] = []
     player = _player(_Stub(), out)
-    player.state = _playing(hints=True)
+    player.snap = _playing(hints=True)
     player.draw()
     player.draw()
     turn = [x for x in out if x.startswith("Your turn")]
-    values = {h.action: h for h in public.hints_of(player.state["round"])}
+    values = {h.action: h for h in advice.hints(VARIANTS["vip-platinum"], Round.deal(
+        VARIANTS["vip-platinum"], SequenceSource(["9S", "6D", "2C", "KD"]),
+        [BoxBet(seat=3, stake=1000, player="op/bob")]).view())}
     assert len(turn) == 2 and f"[d] double (10.00 EUR) EV " \
         f"{float(values[Action.DOUBLE].expected_value):+.3f} ★" in turn[0]
     assert f"[s] stand EV {float(values[Action.STAND].expected_value):+.3f}  " in turn[0]
     assert "\n".join(out).count("EV: what a decision returns") == 1  # said once
     out.clear()
-    player.state = _playing(hints=False)
+    player.snap = _playing(hints=False)
     player.draw()
     turn = [x for x in out if x.startswith("Your turn")]
     assert len(turn) == 1 and "[d] double (10.00 EUR)" in turn[0] and "EV" not in turn[0]

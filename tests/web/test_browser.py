@@ -53,8 +53,8 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def major(minor: int) -> str:
-    """Minor units as the table shows them: ``1050`` → ``10.50 EUR``."""
-    return f"{minor // 100}.{minor % 100:02d} EUR"
+    """Minor units as the table shows them: ``105000`` → ``1,050.00 EUR``."""
+    return f"{minor // 100:,}.{minor % 100:02d} EUR"
 
 
 async def open_table(browser: Browser, web: Web, token: str, cards: tuple[str, ...] = (),

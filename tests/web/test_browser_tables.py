@@ -1,35 +1,73 @@
 """A shared table in a real browser: two pages (two players of two operators, each with their
-own wallet) at one vip-platinum table play a round through the reference web table, clicking as
-people would; each page shows the other's seat and Bet Behind live (the WatchTable stream), and
-each player's wallet moves to the cent of their results."""
+own wallet, the same player id at both) at one vip-platinum table play a round through the
+reference web table, clicking as people would. Each page marks its own seat only (the server
+says which is "you"), shows the other's seat and Bet Behind live by a pseudonym, and never
+receives a player id or the other operator's name: every byte each page got is scanned. The
+finished round stays on the table, the history reads as a player speaks, an error shows next to
+its control, and each player's wallet moves to the cent of their results. Screenshots of
+betting, play and the settled round at desktop and phone width go to the artifacts (and, with
+``RGS_UPDATE_DOCS_SCREENSHOT=1``, to ``docs/images/``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import hashlib
+import itertools
+import os
 import re
+import shutil
 from pathlib import Path
 
 import grpc
 import pytest
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
-from test_browser import artifacts, browser, major  # noqa: F401 - fixtures
+from test_browser import ROOT, artifacts, browser, major  # noqa: F401 - fixtures
 from web_stack import OPERATOR, START, Web
 
 from rgs.generated.table.v1 import table_pb2, table_pb2_grpc
+from support.tables import shown_as
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 TABLE = "vip-browser"
 #: seat 1: 6 5 (doubles onto T); seat 3: T 9; dealer 9, hole 7, then draws T and busts.
 CARDS = ("6S", "TH", "9D", "5H", "9C", "7S", "TD", "TC")
+_dups = itertools.count()
+
+#: Every byte the page's calls receive, kept in the page (Connect JSON is text).
+RECORD_BYTES = """
+(() => {
+  window.__rgsBytes = [];
+  const fetch0 = window.fetch.bind(window);
+  window.fetch = async (...args) => {
+    const response = await fetch0(...args);
+    const copy = response.clone();
+    (async () => {
+      const reader = copy.body?.getReader();
+      if (!reader) return;
+      const text = new TextDecoder();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        window.__rgsBytes.push(text.decode(value, { stream: true }));
+      }
+    })().catch(() => {});
+    return response;
+  };
+})();
+"""
 
 
 async def join(browser: Browser, web: Web, token: str, seat: int,  # noqa: F811
-               cards: tuple[str, ...] = (), table: str = TABLE) -> Page:
-    page = await browser.new_page(viewport={"width": 1000, "height": 1100})
+               cards: tuple[str, ...] = (), table: str = TABLE, width: int = 1280,
+               height: int = 1000) -> Page:
+    page = await browser.new_page(viewport={"width": width, "height": height})
+    page.on("pageerror", lambda exc: print(f"page error: {exc}"))
+    page.on("console", lambda msg: print(f"console {msg.type}: {msg.text}")
+            if msg.type in ("error", "warning") else None)
+    await page.add_init_script(RECORD_BYTES)
     fragment = f"token={token}" + (f"&cards={','.join(cards)}" if cards else "")
     await page.goto(f"{web.base_url}/#{fragment}")
     await page.get_by_role("button", name=f"Watch {table}", exact=True).click()
@@ -38,39 +76,98 @@ async def join(browser: Browser, web: Web, token: str, seat: int,  # noqa: F811
     return page
 
 
+async def received(page: Page) -> str:
+    """Everything the page's calls have received so far."""
+    return str(await page.evaluate("window.__rgsBytes.join('')"))
+
+
+def shots(artifacts: Path, name: str) -> list[Path]:  # noqa: F811
+    """Where a screenshot goes: the artifacts, and docs/images when asked to refresh them."""
+    out = [artifacts / f"{name}.png"]
+    if os.environ.get("RGS_UPDATE_DOCS_SCREENSHOT"):
+        out.append(ROOT / "docs" / "images" / f"{name}.png")
+    return out
+
+
+async def snap(page: Page, artifacts: Path, name: str) -> None:  # noqa: F811
+    first, *more = shots(artifacts, name)
+    await page.screenshot(path=str(first), full_page=True)
+    for path in more:
+        shutil.copy(first, path)
+
+
 async def test_two_players_of_two_operators_play_a_table_round_in_two_pages(
         web: Web, browser: Browser, artifacts: Path) -> None:  # noqa: F811
-    a = await web.new_player()
-    b = await web.new_player(operator="other-operator")
+    # The same player id at both operators: each page still marks only its own seat.
+    pid = f"web-dup-{next(_dups)}"
+    a = await web.new_player(player_id=pid)
+    b = await web.new_player(operator="other-operator", player_id=pid)
     page_a = await join(browser, web, await web.session_token(a), 1, CARDS)
-    page_b = await join(browser, web, await web.session_token(b, brand="other-casino"), 3)
+    page_b = await join(browser, web, await web.session_token(b, brand="other-casino"), 3,
+                        width=390, height=844)  # a phone
+    a_name = shown_as(TABLE, "dev-operator", pid)
+    b_name = shown_as(TABLE, "other-operator", pid)
     try:
+        await expect(page_a.locator('[data-seat="3"] h4')).to_have_text(f"Seat 3: {b_name}")
+        await expect(page_b.locator('[data-seat="1"] h4')).to_have_text(f"Seat 1: {a_name}")
+        assert await page_a.locator(".seat h4", has_text="(you)").count() == 1
+        assert await page_b.locator(".seat h4", has_text="(you)").count() == 1
+        # A bet without an amount: the error is next to the form, in view, and goes away with
+        # the next action.
+        await page_a.get_by_role("button", name="Place bet", exact=True).click()
+        error = page_a.locator("#table-bet + #table-error")
+        await expect(error).to_contain_text("Enter the bet as an amount")
+        await expect(error).to_be_in_viewport()
         await page_a.fill("#table-stake", "10.00")
         await page_a.get_by_role("button", name="Place bet", exact=True).click()
+        await expect(page_a.locator("#table-error")).to_be_hidden()
         await page_b.fill("#table-stake", "10.00")
         await page_b.get_by_role("button", name="Place bet", exact=True).click()
         await page_b.select_option("#behind-seat", "1")
         await page_b.fill("#behind-stake", "10.00")
         await page_b.get_by_label("Follow doubles").check()
         await page_b.get_by_role("button", name="Place Bet Behind").click()
-        # Each page shows the other's seat, bet and Bet Behind, live.
-        await expect(page_a.locator('[data-seat="3"]')).to_contain_text(b)
+        # Each page shows the other's seat, bet and Bet Behind, live, by the pseudonym.
         await expect(page_a.locator('[data-seat="3"]')).to_contain_text(f"Bet {major(1000)}")
         await expect(page_a.locator('[data-seat="1"]')).to_contain_text(
-            f"Behind: {b} {major(1000)}")
-        await expect(page_b.locator('[data-seat="1"]')).to_contain_text(a)
+            f"Behind: {b_name} {major(1000)}")
+        await expect(page_b.locator('[data-seat="1"]')).to_contain_text(
+            f"Behind: you {major(1000)}")
         assert await web.wallet_balance(a) == START - 1000
         assert await web.wallet_balance(b, "other-operator") == START - 2000
+        await snap(page_a, artifacts, "table-betting-desktop")
+        await snap(page_b, artifacts, "table-betting-phone")
         await page_a.get_by_role("button", name="Deal Now").click()
         await page_b.get_by_role("button", name="Deal Now").click()
-        await page_a.get_by_role("button", name=f"Double ({major(1000)})").click()
+        double = page_a.get_by_role("button", name=f"Double ({major(1000)})")
+        await expect(double).to_be_visible(timeout=10_000)
+        await snap(page_a, artifacts, "table-play-desktop")
+        await expect(page_b.locator('[data-seat="1"]')).to_contain_text("to act")
+        await snap(page_b, artifacts, "table-play-phone")
+        await double.click()
         await page_b.get_by_role("button", name="Stand", exact=True).click()
-        for page in (page_a, page_b):
-            await expect(page.locator("#table-events")).to_contain_text("round finished",
-                                                                        timeout=20_000)
+        await expect(page_a.locator("#table-events")).to_contain_text(
+            f"The round is over: you won {major(2000)}", timeout=20_000)
+        await expect(page_b.locator("#table-events")).to_contain_text(
+            f"The round is over: you won {major(3000)}", timeout=20_000)
+        # The history reads as a player speaks, newest first, the player's own lines marked.
+        history = page_a.locator("#table-events li")
+        await expect(history.first).to_contain_text("The round is over")
+        await expect(page_a.locator("#table-events li.mine").filter(
+            has_text=f"You bet {major(1000)} on seat 1")).to_have_count(1)
+        await expect(page_a.locator("#table-events")).to_contain_text(
+            f"{b_name} bets {major(1000)} behind seat 1")
+        await expect(page_a.locator("#table-events")).to_contain_text(
+            f"Seat 1 doubled (+{major(1000)})")
+        # The finished round stays on the table: the dealer's cards and every hand's result.
+        await expect(page_a.locator("#table-dealer li")).to_have_count(3)
+        await expect(page_a.locator('[data-seat="1"] .hand-info')).to_contain_text(
+            f"Win: paid {major(4000)}")
+        await expect(page_a.locator("#table-result")).to_have_text(
+            f"Your net for the round: +{major(2000)}")
         await expect(page_b.locator('[data-seat="1"]')).to_contain_text("Hot streak: 1")
-        await page_a.screenshot(path=str(artifacts / "table-vip-browser-a.png"), full_page=True)
-        await page_b.screenshot(path=str(artifacts / "table-vip-browser-b.png"), full_page=True)
+        await snap(page_a, artifacts, "table-settled-desktop")
+        await snap(page_b, artifacts, "table-settled-phone")
         # A: 2000 (doubled) paid 4000; B: seat 3 1000 paid 2000, behind 1000 doubled paid 4000.
         assert await web.balances_when_paid({(a, "dev-operator"): START + 2000,
                                              (b, "other-operator"): START + 3000}) == {
@@ -81,6 +178,12 @@ async def test_two_players_of_two_operators_play_a_table_round_in_two_pages(
         await page_a.get_by_role("button", name="Verify the last round").click()
         await expect(page_a.locator("#table-verify-result")).to_contain_text(
             "NOT VERIFIED: this round cannot be verified")
+        # Nothing either page received names a player by id, or the other operator.
+        got_a, got_b = await received(page_a), await received(page_b)
+        assert len(got_a) > 1000 and len(got_b) > 1000
+        assert f'"{pid}"' not in got_a and f'"{pid}"' not in got_b
+        assert "other-operator" not in got_a and "dev-operator" not in got_b
+        assert "playerId" not in got_a and "playerId" not in got_b
     finally:
         await page_a.close()
         await page_b.close()
@@ -106,7 +209,7 @@ async def test_a_table_round_verifies_in_the_page_against_the_commitment_shown_b
         await page.get_by_role("button", name="Deal Now").click()
         events = page.locator("#table-events")
         for _ in range(120):  # stand (and decline insurance) until the round is over
-            if "round finished" in (await events.text_content() or ""):
+            if "The round is over" in (await events.text_content() or ""):
                 break
             for name in ("No insurance", "Stand"):
                 button = page.get_by_role("button", name=name, exact=True)
@@ -115,7 +218,7 @@ async def test_a_table_round_verifies_in_the_page_against_the_commitment_shown_b
                     with contextlib.suppress(PlaywrightError):
                         await button.first.click(timeout=2_000)
             await asyncio.sleep(0.25)
-        await expect(events).to_contain_text("round finished", timeout=30_000)
+        await expect(events).to_contain_text("The round is over", timeout=30_000)
         await expect(page.locator("#table-last")).to_be_visible(timeout=20_000)
         seed = (await page.locator("#table-last-seed").text_content() or "").strip()
         assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == shown
@@ -182,7 +285,7 @@ async def test_a_hints_brands_page_shows_each_decisions_value_and_the_other_bran
         assert "EV" not in await page_b.locator("#table-actions").inner_text()
         await stand.click()
         for page in (page_a, page_b):
-            await expect(page.locator("#table-events")).to_contain_text("round finished",
+            await expect(page.locator("#table-events")).to_contain_text("The round is over",
                                                                         timeout=20_000)
         # A: 2000 (doubled) paid 4000; B: 1000 paid 2000.
         assert await web.balances_when_paid({(a, "dev-operator"): START + 2000,

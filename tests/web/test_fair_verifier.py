@@ -214,6 +214,15 @@ def test_a_changed_seed_or_unverifiable_round_never_verifies() -> None:
     assert "server seed is hex" in got[3]["lines"][0]
 
 
+def _camel(fields: dict[str, Any]) -> dict[str, Any]:
+    """A TableFairness (or SeatSeed) as protobuf-es gives it to the page: camelCase fields."""
+    def name(key: str) -> str:
+        head, *rest = key.split("_")
+        return head + "".join(w.title() for w in rest)
+    return {name(k): [_camel(x) for x in v] if k == "seat_seeds" else v
+            for k, v in fields.items()}
+
+
 def test_a_table_rounds_client_seed_and_revealed_cards_verify_as_the_server_makes_them() -> None:
     """verifyTableRound on a finished table round's revealed fairness (round_finished's or the
     snapshot's last_round.fair): the seats' seeds make the client seed as rgs.rng.fair does,
@@ -226,7 +235,7 @@ def test_a_table_rounds_client_seed_and_revealed_cards_verify_as_the_server_make
         seat_cases.append([{"seat": s, "client_seed": "".join(
             rng.choice(PRINTABLE) for _ in range(rng.randint(0, 64)))} for s in seats])
     want = [table_client_seed([(x["seat"], x["client_seed"]) for x in c]) for c in seat_cases]
-    assert node("table-seed", [{"seats": c} for c in seat_cases]) == want
+    assert node("table-seed", [{"seats": [_camel(x) for x in c]} for c in seat_cases]) == want
     cases, expect = [], []
     for seats in seat_cases[:10]:
         seed = rng.randbytes(32)
@@ -251,5 +260,5 @@ def test_a_table_rounds_client_seed_and_revealed_cards_verify_as_the_server_make
             expect.append(False)
         cases.append({"fair": dict(fair, verifiable=False)})
         expect.append(False)
-    got = node("table", cases)
+    got = node("table", [dict(c, fair=_camel(c["fair"])) for c in cases])
     assert [g["ok"] for g in got] == expect, [g["lines"] for g in got]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import struct
 from collections.abc import AsyncIterator
 from typing import Any
@@ -19,6 +20,7 @@ from test_connect_edge import connect_error
 from web_stack import OTHER_ORIGIN, START, STUDIO_ORIGIN, Web
 
 from rgs.api.web.connect import WebError, _until
+from support.tables import shown_as
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -85,6 +87,13 @@ class StreamError(AssertionError):
         self.error = error
 
 
+def kind_of(event: dict[str, Any]) -> str:
+    """An event's kind as JSON carries it: its one field besides ``seq`` and ``at``
+    (``roundFinished`` → ``round_finished``)."""
+    name = next((k for k in event if k not in ("seq", "at")), "")
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
 async def events_until(web: Web, table_id: str, token: str, kind: str, *,
                        from_seq: int | None = None) -> list[dict[str, Any]]:
     """The events of a watch (from ``from_seq``) up to the first of ``kind``."""
@@ -93,15 +102,15 @@ async def events_until(web: Web, table_id: str, token: str, kind: str, *,
         async for item in watch(web, table_id, token, from_seq=from_seq):
             if "event" in item:
                 out.append(item["event"])
-                if item["event"]["kind"] == kind:
+                if kind_of(item["event"]) == kind:
                     return out
-    raise AssertionError(f"no {kind} event in {[e['kind'] for e in out]}")
+    raise AssertionError(f"no {kind} event in {[kind_of(e) for e in out]}")
 
 
 async def snapshot(web: Web, table_id: str, token: str) -> tuple[int, dict[str, Any]]:
     async for item in watch(web, table_id, token):
         snap = item["snapshot"]
-        return int(snap.get("seq", 0)), dict(json.loads(snap["stateJson"]))
+        return int(snap.get("seq", 0)), dict(snap)
     raise AssertionError("no snapshot")
 
 
@@ -134,8 +143,12 @@ async def test_two_operators_players_play_a_table_round_in_the_browser_protocol(
     await ok(web, "DealNow", {"requestId": "d", "tableId": tid}, tb_)
     dealt = await events_until(web, tid, tb_, "decision_due", from_seq=first_seq)
     _, state = await snapshot(web, tid, tb_)
-    rid = state["round_id"]
+    rid = state["roundId"]
     assert {s["seat"] for s in state["seats"]} == {1, 3}
+    # B (other-operator) sees its own seat as "you" and A by a pseudonym, never A's id.
+    assert {s["seat"]: s["player"] for s in state["seats"]} == {
+        1: {"displayName": shown_as(tid, "dev-operator", a)},
+        3: {"displayName": shown_as(tid, "other-operator", b), "you": True}}
     await ok(web, "Act", {"requestId": "x", "tableId": tid, "roundId": rid, "seat": 1,
                           "hand": 0, "action": "double"}, ta)
     # The watcher drops its stream here and resumes from the last number it saw.
@@ -147,13 +160,15 @@ async def test_two_operators_players_play_a_table_round_in_the_browser_protocol(
     assert [e["seq"] for e in seen] == [e["seq"] for e in (*dealt, *rest)]
     assert [e["seq"] for e in seen] == [str(n) for n in range(first_seq + 1,
                                                                first_seq + 1 + len(seen))]
-    results = {r["player_id"]: (r["staked"], r["paid"])
-               for r in json.loads(seen[-1]["payloadJson"])["results"]}
+    results = {(r["player"]["displayName"], r["player"].get("you", False)):
+               (int(r["staked"]), int(r["paid"])) for r in seen[-1]["roundFinished"]["results"]}
     # A: 2000 (doubled) paid 4000; B: seat 3 1000 paid 2000, behind 1000 doubled paid 4000.
-    assert results == {a: (2000, 4000), b: (3000, 6000)}
+    assert results == {(shown_as(tid, "dev-operator", a), True): (2000, 4000),
+                       (shown_as(tid, "other-operator", b), False): (3000, 6000)}
+    assert not any(b in json.dumps(e) for e in seen)  # A's page never got B's id
     assert await web.wallet_balance(a) == START + 2000
     assert await web.wallet_balance(b, "other-operator") == START + 3000
-    assert before["seats"] == []
+    assert before.get("seats", []) == []
     # every stream above was counted when it ended, apart from the unary calls
     async with httpx.AsyncClient(timeout=10) as client:
         page = (await client.get(web.metrics_url)).text

@@ -61,9 +61,11 @@ class Web:
     operator: operator_pb2_grpc.OperatorServiceAsyncStub
     controls: dict[str, sandbox_pb2_grpc.SandboxControlServiceAsyncStub]
 
-    async def new_player(self, balance: int = START, operator: str = "dev-operator") -> str:
-        """A sandbox wallet player with ``balance`` minor units."""
-        pid = f"web-{next(_ids)}"
+    async def new_player(self, balance: int = START, operator: str = "dev-operator",
+                         player_id: str = "") -> str:
+        """A sandbox wallet player with ``balance`` minor units (``player_id``: that id, e.g. the
+        same as another operator's player's)."""
+        pid = player_id or f"web-{next(_ids)}"
         await self.controls[operator].CreatePlayer(sandbox_pb2.CreatePlayerRequest(
             player=sandbox_pb2.Player(player_id=pid, currency="EUR", balance=balance)),
             metadata=WALLET_AUTH[operator])

@@ -150,7 +150,8 @@ def void_from_proto(req: op.VoidRoundRequest) -> VoidCommand:
 def create_session_from_proto(req: op.CreateSessionRequest) -> CreateSessionCommand:
     """A CreateSessionCommand."""
     return CreateSessionCommand(request_id=req.request_id, brand_id=req.brand_id,
-                                player_id=req.player_id, currency=req.currency)
+                                player_id=req.player_id, currency=req.currency,
+                                nickname=req.nickname)
 
 
 # ---------------------------------------------------------------------- responses
@@ -174,7 +175,9 @@ def _hand(h: HandView, hints: Mapping[Action, Hint]) -> bj.Hand:
                    allowed=[_allowed(a, hints.get(a.action)) for a in h.allowed])
 
 
-def _box(b: BoxView, hints: Sequence[Hint] = ()) -> bj.Box:
+def box_to_proto(b: BoxView, hints: Sequence[Hint] = (),
+                 behind: Sequence[bj.BoxBehind] = ()) -> bj.Box:
+    """A box of a round (``behind``: its Bet Behinds as the caller sees them, at a table)."""
     insured: dict[Action, Hint] = {x.action: x for x in hints if x.seat == b.seat
                                    and x.action in (Action.INSURE, Action.DECLINE_INSURANCE)}
     return bj.Box(
@@ -185,7 +188,8 @@ def _box(b: BoxView, hints: Sequence[Hint] = ()) -> bj.Box:
                                     payout=s.payout, settled=s.settled) for s in b.side_bets],
         insurance_offered=b.insurance_offered, insurance_stake=b.insurance_stake,
         insurance_payout=b.insurance_payout,
-        insurance_allowed=[_allowed(a, insured.get(a.action)) for a in b.insurance_allowed])
+        insurance_allowed=[_allowed(a, insured.get(a.action)) for a in b.insurance_allowed],
+        behind=behind)
 
 
 def round_view_to_proto(r: PlayResult) -> bj.RoundView:
@@ -194,7 +198,7 @@ def round_view_to_proto(r: PlayResult) -> bj.RoundView:
     msg = bj.RoundView(
         round_id=r.round_id, seq=v.seq, variant_id=v.variant, status=STATUSES[v.phase],
         dealer_cards=v.dealer_cards, dealer_total=v.dealer_total, dealer_soft=v.dealer_soft,
-        dealer_hole_hidden=v.dealer_hole_hidden, boxes=[_box(b, r.hints) for b in v.boxes],
+        dealer_hole_hidden=v.dealer_hole_hidden, boxes=[box_to_proto(b, r.hints) for b in v.boxes],
         total_staked=v.total_staked, total_paid=v.total_paid, balance=r.balance,
         currency=r.currency, payment_pending=r.payment_pending)
     if v.to_act is not None:

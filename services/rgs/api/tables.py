@@ -5,7 +5,6 @@ and its native gRPC servicer. The browser edge (:mod:`rgs.api.web`) runs the sam
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
@@ -18,17 +17,18 @@ from rgs.api.drain import CallsInFlight
 from rgs.api.errors import classify, error_metadata, status_trailer
 from rgs.api.fields import check_strings
 from rgs.api.servicers import Context, _Servicer
+from rgs.api.table_messages import event_to_proto, recall_events, view_to_proto
 from rgs.engine import Action
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.service.backoffice import BackOffice
 from rgs.service.errors import InvalidRequest
 from rgs.service.model import Session
 from rgs.service.play import GameService
+from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.model import (
     BehindInsurance,
     BetCommand,
     TableAct,
-    TableAnswer,
     TableConfig,
     TableEvent,
 )
@@ -45,9 +45,9 @@ _INSURANCE = {
 }
 
 
-def _answer(a: TableAnswer) -> tb.TableCommandResult:
+def _answer(a: TableAnswer, session: Session) -> tb.TableCommandResult:
     return tb.TableCommandResult(seq=a.seq, balance=a.balance,
-                                 snapshot=tb.TableSnapshot(seq=a.seq, state_json=a.snapshot))
+                                 snapshot=view_to_proto(a.view, session.player_key))
 
 
 def _bet(b: tb.Bet) -> BetCommand:
@@ -124,79 +124,83 @@ class TableCalls:
                        ) -> tb.TakeSeatResponse:
         """Sit at a free seat."""
         session = await player_session(self._game, caller, request)
-        return tb.TakeSeatResponse(result=_answer(await self._tables.take_seat(
-            session, request.table_id, request.request_id, request.seat,
-            hints=self._hints(session))))
+        a = await self._tables.take_seat(session, request.table_id, request.request_id,
+                                         request.seat, hints=self._hints(session))
+        return tb.TakeSeatResponse(result=_answer(a, session))
 
     async def LeaveSeat(self, caller: Caller, request: tb.LeaveSeatRequest
                         ) -> tb.LeaveSeatResponse:
         """Free the player's seat."""
         session = await player_session(self._game, caller, request, allow_expired=True)
-        return tb.LeaveSeatResponse(result=_answer(await self._tables.leave_seat(
-            session, request.table_id, request.request_id, request.seat,
-            hints=self._hints(session))))
+        a = await self._tables.leave_seat(session, request.table_id, request.request_id,
+                                          request.seat, hints=self._hints(session))
+        return tb.LeaveSeatResponse(result=_answer(a, session))
 
     async def PlaceBets(self, caller: Caller, request: tb.PlaceBetsRequest
                         ) -> tb.PlaceBetsResponse:
         """Main, side and Bet Behind bets while betting is open."""
         session = await player_session(self._game, caller, request)
-        return tb.PlaceBetsResponse(result=_answer(await self._tables.place_bets(
+        a = await self._tables.place_bets(
             session, request.table_id, request.request_id, [_bet(b) for b in request.bets],
-            client_seed=request.client_seed, hints=self._hints(session))))
+            client_seed=request.client_seed, hints=self._hints(session))
+        return tb.PlaceBetsResponse(result=_answer(a, session))
 
     async def DealNow(self, caller: Caller, request: tb.DealNowRequest) -> tb.DealNowResponse:
         """The player is ready."""
         session = await player_session(self._game, caller, request)
-        return tb.DealNowResponse(result=_answer(await self._tables.deal_now(
-            session, request.table_id, request.request_id, tuple(request.forced_cards),
-            hints=self._hints(session))))
+        a = await self._tables.deal_now(session, request.table_id, request.request_id,
+                                        tuple(request.forced_cards),
+                                        hints=self._hints(session))
+        return tb.DealNowResponse(result=_answer(a, session))
 
     async def Act(self, caller: Caller, request: tb.ActRequest) -> tb.ActResponse:
         """A seated player's decision."""
         session = await player_session(self._game, caller, request, allow_expired=True)
-        return tb.ActResponse(result=_answer(await self._tables.act(
+        a = await self._tables.act(
             session, request.table_id, request.request_id,
             TableAct(round_id=request.round_id, seat=request.seat, hand=request.hand,
-                     action=_action(request.action)), hints=self._hints(session))))
+                     action=_action(request.action)), hints=self._hints(session))
+        return tb.ActResponse(result=_answer(a, session))
 
     async def DecideInsurance(self, caller: Caller, request: tb.DecideInsuranceRequest
                               ) -> tb.DecideInsuranceResponse:
         """A seat's insurance decision, or a Bet Behind's live one."""
         session = await player_session(self._game, caller, request, allow_expired=True)
-        return tb.DecideInsuranceResponse(result=_answer(await self._tables.decide_insurance(
+        a = await self._tables.decide_insurance(
             session, request.table_id, request.request_id, round_id=request.round_id,
             seat=request.seat, take=request.take, behind=request.behind,
-            hints=self._hints(session))))
+            hints=self._hints(session))
+        return tb.DecideInsuranceResponse(result=_answer(a, session))
 
     async def GetTableRound(self, caller: Caller, request: tb.GetTableRoundRequest
                             ) -> tb.GetTableRoundResponse:
-        """The operator's recall of a table round (its own players' money only)."""
+        """The operator's recall of a table round: its events (its own players with their
+        ids, the others by display name) and its own players' money only."""
         check_strings(request)
         operator = await self._office.authenticate(bearer_secret(caller.authorization))
-        rec, _ = await self._tables.recall(operator, request.round_id)
+        rec = await self._tables.recall(operator, request.round_id, table_id=request.table_id)
         return tb.GetTableRoundResponse(
             round_id=rec.round_id, round_no=rec.round_no, variant_id=rec.variant,
-            status=rec.status,
-            events_json=json.dumps([[k, json.loads(p)] for k, p in rec.events]),
+            status=rec.status, events=recall_events(rec.table_id, rec, operator),
             players=[tb.PlayerShare(player_id=key.partition("/")[2], staked=staked, paid=paid)
                      for key, _, staked, paid in rec.players],
             fair=_fairness(rec))
 
     async def WatchTable(self, caller: Caller, request: tb.WatchTableRequest
                          ) -> AsyncIterator[tb.WatchTableResponse]:
-        """The stream: pulled by the transport's flow control, so a slow watcher reads the
-        journal at its own pace and holds no queue on the server. Its snapshot carries decision
-        values when the session's brand shows them; its events never do."""
+        """The stream: pulled by the transport's flow control, so a slow watcher takes the
+        table's feed at its own pace and holds no queue on the server. Its snapshot carries
+        decision values when the session's brand shows them; its events never do. The caller's
+        own seats and bets are marked (``you``)."""
         session = await player_session(self._game, caller, request)
         from_seq = request.from_seq if request.HasField("from_seq") else None
+        viewer = session.player_key
         async for item in self._tables.watch(request.table_id, from_seq,
                                              hints=self._hints(session)):
             if isinstance(item, TableEvent):
-                yield tb.WatchTableResponse(event=tb.TableEvent(
-                    seq=item.seq, kind=item.kind, payload_json=item.payload))
+                yield tb.WatchTableResponse(event=event_to_proto(item, viewer))
             else:
-                seq, snap = item
-                yield tb.WatchTableResponse(snapshot=tb.TableSnapshot(seq=seq, state_json=snap))
+                yield tb.WatchTableResponse(snapshot=view_to_proto(item, viewer))
 
 
 class TableServicer(_Servicer):

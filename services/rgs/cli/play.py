@@ -43,6 +43,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="operator API key used to open a session (sandbox dev key by default)")
     p.add_argument("--brand", default="demo-casino", help="brand id for the session")
     p.add_argument("--player", default="demo-alice", help="player id for the session")
+    p.add_argument("--nickname", default="", help="the name other players see at a table "
+                   "(1-20 letters, digits, spaces, . _ -; else a pseudonym such as Player 3F2A)")
     p.add_argument("--tls-ca", type=Path, help="CA certificate file: connect with TLS")
     p.add_argument("--ascii", action="store_true", help="plain letters for suits")
     p.add_argument("--forced-cards", default="", metavar="CARDS",
@@ -74,12 +76,12 @@ async def _main(args: argparse.Namespace) -> int:
             try:
                 made = await ops.CreateSession(
                     op.CreateSessionRequest(request_id=uuid.uuid4().hex, brand_id=args.brand,
-                                            player_id=args.player),
+                                            player_id=args.player, nickname=args.nickname),
                     metadata=(("authorization", f"Bearer {args.operator_key}"),), timeout=10)
             except grpc.aio.AioRpcError as exc:
                 raise UserError(f"could not open a session for {args.player} at {args.brand}: "
-                                f"{exc.details()} — check --operator-key/--brand/--player") \
-                    from None
+                                f"{exc.details()} — check --operator-key/--brand/--player/"
+                                "--nickname") from None
             token = made.session_token
         forced = tuple(c.strip().upper() for c in args.forced_cards.split(",") if c.strip())
         ascii_only = args.ascii or not (sys.stdout.encoding or "").lower().startswith("utf")
@@ -132,9 +134,17 @@ async def _table(args: argparse.Namespace, channel: grpc.aio.Channel, token: str
     if args.table not in by_id:
         raise UserError(f"{args.table!r} is not a table of {args.brand}; its tables: "
                         f"{', '.join(by_id) or 'none'} (list them with `rgs play --table`)")
-    player = TablePlayer(stub=stub, token=token, table=by_id[args.table],
-                         player_id=args.player, ask=input, say=_say, forced_cards=forced,
-                         ascii_only=ascii_only)
+    game: bj_grpc.BlackjackServiceAsyncStub = bj_grpc.BlackjackServiceStub(channel)
+
+    async def balance() -> int | None:
+        try:
+            got = await game.GetBalance(bj.GetBalanceRequest(), metadata=md, timeout=5)
+        except grpc.aio.AioRpcError:
+            return None  # not shown until the wallet answers
+        return int(got.balance)
+
+    player = TablePlayer(stub=stub, token=token, table=by_id[args.table], ask=input, say=_say,
+                         forced_cards=forced, ascii_only=ascii_only, balance_of=balance)
     return await player.run()
 
 

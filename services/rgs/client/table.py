@@ -8,29 +8,25 @@ output are injected (``ask``/``say``) as in the solo client.
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import grpc
 
-from rgs.api.converters import round_view_to_proto
 from rgs.client import render
+from rgs.client import table_render as draw
 from rgs.client.play import PlayError, refusal
-from rgs.codec import from_jsonable
-from rgs.engine import RoundView
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc as tb_grpc
-from rgs.service.model import PlayResult
-from rgs.service.tables import public
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
+Balance = Callable[[], Awaitable[int | None]]
 
 HELP = """Commands:
   sit N                      take seat N            leave      leave your seat
@@ -42,23 +38,19 @@ HELP = """Commands:
   h s d p r ...              your decision when your hand is to act (keys shown then)
   i / n                      take / decline insurance on your seat
   ib N / nb N                take / decline insurance for your Bet Behind on seat N
-  Enter                      redraw the table        q          leave the table"""
+  Enter                      redraw the table
+  q                          leave your seat and the table (asks when a bet of yours is in
+                             play)"""
 
 _INSURANCE = {"never": tb.BEHIND_INSURANCE_NEVER, "always": tb.BEHIND_INSURANCE_ALWAYS,
               "ask": tb.BEHIND_INSURANCE_ASK}
 _SIDES = {"pp": "perfect_pairs", "21+3": "twenty_one_plus_three", "20+": "twenty_plus"}
 
 
-def round_view(state: dict[str, Any], currency: str) -> bj.RoundView | None:
-    """The round of a table snapshot as the solo client's round view (for render), with the
-    decision values the snapshot carries when the player's brand shows them."""
-    raw = state.get("round")
-    if not raw:
-        return None
-    view = from_jsonable(RoundView, raw)
-    return round_view_to_proto(PlayResult(round_id=str(state.get("round_id", "")), view=view,
-                                          balance=0, currency=currency,
-                                          hints=public.hints_of(raw)))
+def round_view(snap: tb.TableSnapshot | None) -> bj.RoundView | None:
+    """The round of a table snapshot: the solo client's round view, with the decision values
+    the snapshot carries when the player's brand shows them."""
+    return snap.round if snap is not None and snap.HasField("round") else None
 
 
 @dataclass(slots=True)
@@ -68,19 +60,22 @@ class TablePlayer:
     stub: tb_grpc.TableServiceAsyncStub
     token: str
     table: tb.TableInfo
-    player_id: str
     ask: Ask
     say: Say
     ascii_only: bool = False
     #: Test mode only: the cards of the round this player's Deal Now deals.
     forced_cards: tuple[str, ...] = ()
-    state: dict[str, Any] = field(default_factory=dict)
+    #: The player's balance now (the wallet's), when it can be read; None: not shown.
+    balance_of: Balance | None = None
+    balance: int | None = None
+    snap: tb.TableSnapshot | None = None
     #: The newest event number the watcher has seen (it resumes after it).
     last_seq: int | None = None
     #: Seconds between reconnect attempts of the watcher.
     retry_s: float = 0.5
     #: The meaning of the hints' EV figures was said (once per table).
     hints_explained: bool = False
+    _money_moved: bool = False
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _synced: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -112,10 +107,11 @@ class TablePlayer:
                     if self.last_seq is not None and ev.seq <= self.last_seq:
                         continue
                     self.last_seq = ev.seq
-                    line = render.table_event(ev.kind, json.loads(ev.payload_json), self._cur,
-                                              ascii_only=self.ascii_only)
+                    line = draw.table_event(ev, self._cur, ascii_only=self.ascii_only)
                     if line:
                         self.say(f"  · {line}")
+                    if ev.WhichOneof("event") in ("round_finished", "behind_refunded"):
+                        self._money_moved = True
                     self._changed.set()
             except grpc.aio.AioRpcError as exc:
                 if exc.code() in (grpc.StatusCode.UNAUTHENTICATED,
@@ -131,10 +127,17 @@ class TablePlayer:
 
     def _take(self, snap: tb.TableSnapshot) -> None:
         """A snapshot newer than what we have replaces it."""
-        if self.state and int(self.state.get("seq", 0)) > snap.seq:
+        if self.snap is not None and self.snap.seq > snap.seq:
             return
-        self.state = json.loads(snap.state_json)
+        self.snap = snap
         self._synced.set()
+
+    async def _read_balance(self) -> None:
+        if self.balance_of is None:
+            return
+        got = await self.balance_of()
+        if got is not None:
+            self.balance = got
 
     async def _refresh(self) -> None:
         """A fresh snapshot (a short watch that reads only its first item)."""
@@ -164,36 +167,53 @@ class TablePlayer:
             await asyncio.sleep(0.15)
             self._changed.clear()
             await self._refresh()
+            if self._money_moved:  # a payment follows a round's end: the wallet says
+                self._money_moved = False
+                await asyncio.sleep(0.3)
+                await self._read_balance()
             self.draw()
 
     def _count_down(self, told: set[tuple[str, int]]) -> None:
         """A line when 10 and 5 seconds are left to bet or decide (once per deadline)."""
-        deadline, phase = self.state.get("deadline"), self.state.get("phase")
-        left = render.seconds_left(deadline, datetime.now(UTC))
-        if left not in (10, 5) or phase == "idle" or (str(deadline), left) in told:
+        snap = self.snap
+        if snap is None or not snap.HasField("deadline"):
             return
-        told.add((str(deadline), left))
-        view = round_view(self.state, self._cur)
-        what = ("to bet" if phase == "betting" else "for insurance" if phase == "insurance"
+        deadline, phase = snap.deadline.ToJsonString(), snap.phase
+        left = draw.seconds_left(snap.deadline, datetime.now(UTC))
+        if left not in (10, 5) or phase == tb.TABLE_PHASE_IDLE or (deadline, left) in told:
+            return
+        told.add((deadline, left))
+        view = round_view(snap)
+        what = ("to bet" if phase == tb.TABLE_PHASE_BETTING
+                else "for insurance" if phase == tb.TABLE_PHASE_INSURANCE
                 else f"for seat {view.to_act.seat} to act"
                 if view is not None and view.HasField("to_act") else "")
         self.say(f"  · {left} s left {what}".rstrip())
 
     def draw(self) -> None:
         """The table and, when something is ours to decide, the keys to type."""
-        view = round_view(self.state, self._cur)
-        self.say(render.shared_table(self.state, me=self.player_id, seats=self.table.seats,
-                                     currency=self._cur, view=view,
-                                     now=datetime.now(UTC), ascii_only=self.ascii_only))
-        hint = self._decision_hint(view)
+        if self.snap is None:
+            return
+        self.say(draw.shared_table(self.snap, seats=self.table.seats, currency=self._cur,
+                                   now=datetime.now(UTC), balance=self.balance,
+                                   ascii_only=self.ascii_only))
+        hint = self._decision_hint(round_view(self.snap))
         if hint:
             self.say(hint)
 
     # ------------------------------------------------------------------ deciding
 
     def my_seat(self) -> int | None:
-        return next((int(s["seat"]) for s in self.state.get("seats", [])
-                     if s["player_id"] == self.player_id), None)
+        return draw.my_seat(self.snap) if self.snap is not None else None
+
+    def bet_in_play(self) -> bool:
+        """Whether a bet of the player's is on the table (their seat's, or behind a seat)."""
+        snap = self.snap
+        if snap is None:
+            return False
+        mine = self.my_seat()
+        return (any(b.seat == mine for b in snap.bets) or any(b.player.you
+                                                              for b in snap.behind))
 
     def _open(self, view: bj.RoundView | None) -> tuple[int, int, list[bj.AllowedAction]]:
         """(seat, hand, allowed) of our decision open now, or no decisions."""
@@ -221,11 +241,12 @@ class TablePlayer:
             if not self.hints_explained and any(a.HasField("expected_value") for a in allowed):
                 self.hints_explained = True
                 parts.append(render.hints_legend(self.ascii_only))
-        if self.state.get("phase") == "insurance":
-            for b in self.state.get("behind", []):
-                if b["player_id"] == self.player_id and b.get("insurance") == "ask":
-                    parts.append(f"Insurance for your Bet Behind on seat {b['seat']}: "
-                                 f"ib {b['seat']} take, nb {b['seat']} decline")
+        snap = self.snap
+        if snap is not None and snap.phase == tb.TABLE_PHASE_INSURANCE:
+            for b in snap.behind:
+                if b.player.you and b.insurance == tb.BEHIND_INSURANCE_ASK:
+                    parts.append(f"Insurance for your Bet Behind on seat {b.seat}: "
+                                 f"ib {b.seat} take, nb {b.seat} decline")
         return "\n".join(parts)
 
     # ------------------------------------------------------------------ the loop
@@ -237,6 +258,7 @@ class TablePlayer:
                  f"{render.money(t.main_min, self._cur)} to {render.money(t.main_max, self._cur)}"
                  f", betting {t.betting_seconds:g} s, decisions {t.decision_seconds:g} s.")
         self.say(HELP)
+        await self._read_balance()
         watcher = asyncio.create_task(self.watch())
         drawer = asyncio.create_task(self.redraw_on_change())
         try:
@@ -255,7 +277,9 @@ class TablePlayer:
                     break
                 words = line.strip().lower().split()
                 if words and words[0] in ("q", "quit", "exit"):
-                    break
+                    if await self._leave_table():
+                        break
+                    continue
                 try:
                     await self.command(words)
                 except PlayError as exc:
@@ -268,6 +292,26 @@ class TablePlayer:
             await asyncio.gather(watcher, drawer, return_exceptions=True)
         self.say("bye")
         return 0
+
+    async def _leave_table(self) -> bool:
+        """``q``: give the seat back and go (True). With a bet of the player's in play, ask
+        first: it plays on without them (decisions time out to the safest one) and the seat is
+        released after the round."""
+        mine = self.my_seat()
+        if self.bet_in_play():
+            answer = (await self._ask("A bet of yours is in play: it plays on without you and "
+                                      "your seat is given back after the round. Leave? "
+                                      "[y/N] ")).strip().lower()
+            return answer in ("y", "yes")
+        if mine is not None:
+            try:
+                await self._send(self.stub.LeaveSeat, tb.LeaveSeatRequest(
+                    request_id=_rid(), table_id=self.table.table_id, seat=mine))
+                self.say(f"You left seat {mine}.")
+            except PlayError as exc:
+                self.say(f"Your seat was not given back: {exc} ({exc.reason or exc.code.name}); "
+                         "it is released after a while without you.")
+        return True
 
     async def _ask(self, prompt: str) -> str:
         """``ask`` on a daemon thread, so the table keeps updating while the player types and
@@ -323,7 +367,7 @@ class TablePlayer:
         elif head in ("ib", "nb"):
             seat = _int(rest, f"{head} N: the seat you bet behind")
             await self._send(self.stub.DecideInsurance, tb.DecideInsuranceRequest(
-                request_id=_rid(), table_id=tid, round_id=str(self.state.get("round_id", "")),
+                request_id=_rid(), table_id=tid, round_id=self._round_id(),
                 seat=seat, take=head == "ib", behind=True))
         else:
             await self._decide(head)
@@ -377,15 +421,18 @@ class TablePlayer:
                    if got.result.HasField("balance") else "")
         self.say(f"Bet taken.{balance}")
 
+    def _round_id(self) -> str:
+        return self.snap.round_id if self.snap is not None else ""
+
     async def _decide(self, key: str) -> None:
-        view = round_view(self.state, self._cur)
+        view = round_view(self.snap)
         seat, hand, allowed = self._open(view)
         by_key = {render.ACTION_KEYS[a.action]: a for a in allowed}
         chosen = by_key.get(key)
         if chosen is None:
             keys = f"; now: {', '.join(by_key)}" if by_key else ""
             raise ValueError(f"{key!r} is not a command{keys}")
-        rid = str(self.state.get("round_id", ""))
+        rid = self._round_id()
         if chosen.action in (bj.ACTION_INSURE, bj.ACTION_DECLINE_INSURANCE):
             await self._send(self.stub.DecideInsurance, tb.DecideInsuranceRequest(
                 request_id=_rid(), table_id=self.table.table_id, round_id=rid, seat=seat,
@@ -410,6 +457,8 @@ class TablePlayer:
                     continue
                 raise refusal(exc) from None
         self._take(got.result.snapshot)
+        if got.result.HasField("balance"):
+            self.balance = got.result.balance
         self._changed.set()
         return got
 

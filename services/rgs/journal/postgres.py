@@ -86,7 +86,8 @@ own ``search_path`` must find the journal's schema)."""
 def _session(r: asyncpg.Record) -> Session:
     return Session(session_id=r["session_id"], player_key=r["player_key"],
                    operator_id=r["operator_id"], brand_id=r["brand_id"],
-                   player_id=r["player_id"], currency=r["currency"], expires_at=r["expires_at"])
+                   player_id=r["player_id"], currency=r["currency"], expires_at=r["expires_at"],
+                   nickname=r["nickname"])
 
 
 def _movement(r: asyncpg.Record) -> Movement:
@@ -316,7 +317,7 @@ class PostgresPlayerJournal:
             await self._fence()
             await self._conn.execute(Q_INSERT_SESSION, self._key, token_hash, s.session_id,
                                      s.operator_id, s.brand_id, s.player_id, s.currency,
-                                     s.expires_at)
+                                     s.expires_at, s.nickname)
             if request is not None:
                 await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
                                          request.method, request.request_hash,

@@ -50,12 +50,12 @@ Q_ADD_OPERATOR_KEY = """
 INSERT INTO operator_api_keys (key_hash, operator_id, label) VALUES ($1, $2, $3)
 ON CONFLICT (key_hash) DO UPDATE SET label = EXCLUDED.label"""
 Q_FIND_SESSION = """
-SELECT session_id, player_key, operator_id, brand_id, player_id, currency, expires_at
+SELECT session_id, player_key, operator_id, brand_id, player_id, currency, expires_at, nickname
 FROM sessions WHERE player_key = $1 AND token_hash = $2"""
 Q_INSERT_SESSION = """
 INSERT INTO sessions (player_key, token_hash, session_id, operator_id, brand_id, player_id,
-                      currency, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"""
+                      currency, expires_at, nickname)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"""
 # A round's header and, in the same row, its events as a JSON array of [kind, payload] pairs,
 # so reading a round is one round trip.
 _ROUND_COLUMNS = """round_id, player_key, session_id, operator_id, brand_id, player_id, currency,

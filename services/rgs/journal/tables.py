@@ -118,12 +118,13 @@ INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amo
 VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9)"""
 Q_ROUND = """
 INSERT INTO table_rounds (table_id, round_id, round_no, variant, status, events, finished_at,
-                          fair)
+                          fair, names)
 VALUES ($1, $2, $3, $4, $5, $6::jsonb,
-        CASE WHEN $5 IN ('settled', 'voided') THEN clock_timestamp() END, $7::jsonb)
+        CASE WHEN $5 IN ('settled', 'voided') THEN clock_timestamp() END, $7::jsonb, $8::jsonb)
 ON CONFLICT (table_id, round_id) DO UPDATE SET status = EXCLUDED.status,
     events = EXCLUDED.events, finished_at = EXCLUDED.finished_at,
-    fair = COALESCE(EXCLUDED.fair, table_rounds.fair)"""
+    fair = COALESCE(EXCLUDED.fair, table_rounds.fair),
+    names = COALESCE(EXCLUDED.names, table_rounds.names)"""
 Q_ROUND_PLAYER = """
 INSERT INTO table_round_players (player_key, round_id, table_id, operator_id, staked, paid)
 VALUES ($1, $2, $3, $4, $5, $6)"""
@@ -152,7 +153,8 @@ Q_RELEASE_CLOCK = """
 UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
 WHERE kind = 'table' AND key = $1 AND epoch = $2"""
 Q_GET_ROUND = """
-SELECT round_id, round_no, variant, status, events::text AS events, fair::text AS fair
+SELECT table_id, round_id, round_no, variant, status, events::text AS events,
+       fair::text AS fair, names::text AS names
 FROM table_rounds WHERE round_id = $1"""
 Q_ROUND_PLAYERS = """
 SELECT player_key, operator_id, staked, paid FROM table_round_players
@@ -230,12 +232,13 @@ async def _round(conn: Any, round_id: str) -> RoundRecord | None:
         return None
     players = await conn.fetch(Q_ROUND_PLAYERS, round_id)
     return RoundRecord(round_id=r["round_id"], round_no=r["round_no"], variant=r["variant"],
-                       status=r["status"],
+                       status=r["status"], table_id=r["table_id"],
                        events=tuple((k, json.dumps(p)) for k, p in json.loads(r["events"])),
                        players=tuple((p["player_key"], p["operator_id"], p["staked"],
                                       p["paid"]) for p in players),
                        fair=(decode_value(TableFair, r["fair"]) if r["fair"] is not None
-                             else None))
+                             else None),
+                       names=tuple((k, n) for k, n in json.loads(r["names"] or "[]")))
 
 
 class PostgresTableLink:
@@ -392,7 +395,8 @@ class PostgresTableLink:
             r = w.round
             await conn.execute(Q_ROUND, table_id, r.round_id, r.round_no, r.variant, r.status,
                                json.dumps([[k, json.loads(p)] for k, p in r.events]),
-                               encode_value(r.fair) if r.fair is not None else None)
+                               encode_value(r.fair) if r.fair is not None else None,
+                               json.dumps([list(n) for n in r.names]) if r.names else None)
             if r.players:
                 await conn.executemany(Q_ROUND_PLAYER, [
                     (key, r.round_id, table_id, op, staked, paid)

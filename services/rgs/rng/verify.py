@@ -3,8 +3,9 @@
 The input is what the operator's recall prints for a round, as JSON: the answer of
 ``GetPlayerRound`` (``{"round": {...}}``), one ``RoundRecord``, a ``ListPlayerRounds`` page
 (``{"rounds": [...]}``, every round checked), or a shared table round's ``GetTableRound``
-answer (its cards are the ``card_dealt`` events of ``events_json``, and its client seed must be
-the one its seats' client seeds make). Field names may be the proto's (``server_seed``,
+answer (its cards are the ``card_dealt`` events of ``events``, and its client seed must be the
+one its seats' client seeds make; a recall of an earlier release's ``events_json`` is read
+too). Field names may be the proto's (``server_seed``,
 as grpcurl prints them) or JSON's camelCase (``serverSeed``); fields at their default value may
 be missing, and 64-bit integers may be strings, as proto3 JSON writes them.
 
@@ -90,9 +91,34 @@ def _table_cards(events: object) -> list[str]:
     return cards
 
 
+def _typed_table_cards(events: object) -> list[str]:
+    """The cards of a table round's typed events (``GetTableRound.events``: each an object
+    with its ``seq`` and one event, ``card_dealt`` among them), in their order."""
+    if not isinstance(events, list) or not all(isinstance(e, Mapping) for e in events):
+        raise RecallFormatError("`events` is not a list of table events")
+    cards = []
+    for i, e in enumerate(sorted(events, key=lambda e: int(_get(e, "seq", 0)))):
+        dealt = _get(e, "card_dealt")
+        if dealt is None:
+            continue
+        card = _get(dealt, "card", "") if isinstance(dealt, Mapping) else ""
+        if not isinstance(card, str) or not card:
+            raise RecallFormatError(f"event {i} deals no card")
+        cards.append(card)
+    return cards
+
+
+def is_table_round(record: Mapping[str, Any]) -> bool:
+    """Whether a record is a shared table round's recall (``GetTableRound``)."""
+    return _get(record, "events_json") is not None or isinstance(_get(record, "events"), list)
+
+
 def dealt_cards(record: Mapping[str, Any]) -> list[str]:
     """The cards of the round's ``card_dealt`` steps (a table round's: events), in journal
     order."""
+    typed = _get(record, "events")
+    if isinstance(typed, list):
+        return _typed_table_cards(typed)
     events = _get(record, "events_json")
     if events is not None:
         return _table_cards(events)
@@ -136,7 +162,7 @@ def verify_record(record: Mapping[str, Any]) -> RoundVerdict:
     seats_ok, seats_line = True, ""
     dealt = dealt_cards(record)  # a malformed card list is not a recall (RecallFormatError)
     try:
-        if _get(record, "events_json") is not None:  # a table round (GetTableRound)
+        if is_table_round(record):  # a table round (GetTableRound)
             seats_ok, seats_line = _check_seat_seeds(fair, client_seed)
         number = int(_get(fair, "round_number", 0))
         decks = int(_get(fair, "decks", 0))

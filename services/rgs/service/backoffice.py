@@ -16,6 +16,7 @@ from rgs.codec import decode_value, encode_value
 from rgs.engine import CardDealt, Event, HoleCardRevealed
 from rgs.service import fairness, money, voiding
 from rgs.service.common import (
+    check_nickname,
     check_player_id,
     check_request_id,
     encode_token_prefix,
@@ -115,13 +116,14 @@ class BackOffice:
         """Open a session for a player of one of the operator's brands."""
         check_request_id(cmd.request_id)
         check_player_id(cmd.player_id)
+        check_nickname(cmd.nickname)
         brand = self._brand(operator_id, cmd.brand_id)
         if cmd.currency and cmd.currency not in brand.currencies:
             raise InvalidRequest(f"brand {brand.id} plays in {', '.join(brand.currencies)}",
                                  reason="WRONG_CURRENCY", field="currency")
         currency = cmd.currency or brand.currency
         key = player_key(operator_id, cmd.player_id)
-        fingerprint = request_hash("create_session", cmd)
+        fingerprint = request_hash("create_session", cmd, added=("nickname",))
         async with self._journal.player(key) as pj:
             rec = await pj.find_request(cmd.request_id, RequestScope.OPERATOR)
             if rec is not None:
@@ -138,7 +140,8 @@ class BackOffice:
                 session = Session(session_id=secrets.token_hex(16), player_key=key,
                                   operator_id=operator_id, brand_id=brand.id,
                                   player_id=cmd.player_id, currency=currency,
-                                  expires_at=self._clock() + self._ttl)
+                                  expires_at=self._clock() + self._ttl,
+                                  nickname=cmd.nickname)
                 record = StoredRequest(
                     request_id=cmd.request_id, method="create_session",
                     request_hash=fingerprint, response=encode_value(session),

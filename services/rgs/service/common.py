@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import unicodedata
 
 from rgs.codec import canonical_json, to_jsonable
 from rgs.engine import (
@@ -68,6 +69,35 @@ def request_hash(method: str, command: object, *, added: tuple[str, ...] = ()) -
         if not data[name]:
             del data[name]
     return sha256_hex(method + "\n" + canonical_json(data))
+
+
+#: The longest nickname a player may have at a table.
+NICKNAME_CHARS = 20
+_NICKNAME_PUNCTUATION = frozenset(" ._-")
+
+
+def check_nickname(nickname: str) -> str:
+    r"""Return ``nickname`` if a table may show it: empty (a pseudonym is shown), or 1-20
+    letters, digits, spaces, ``.``, ``_`` and ``-``, not starting or ending with a space; never
+    a control, format or direction character (no one can be made to look like another by
+    text that turns around).
+
+    >>> check_nickname("Lucky Ann")
+    'Lucky Ann'
+    >>> check_nickname("Ann\u202eeb")
+    Traceback (most recent call last):
+    ...
+    rgs.service.errors.InvalidRequest: nickname: 1-20 letters, digits, spaces, '.', '_' or '-'
+    """
+    if not nickname:
+        return nickname
+    ok = (len(nickname) <= NICKNAME_CHARS and nickname == nickname.strip()
+          and all(c in _NICKNAME_PUNCTUATION or unicodedata.category(c)[0] in "LN"
+                  for c in nickname))
+    if not ok:
+        raise InvalidRequest("nickname: 1-20 letters, digits, spaces, '.', '_' or '-'",
+                             reason="INVALID_NICKNAME", field="nickname")
+    return nickname
 
 
 def check_request_id(request_id: str) -> str:

@@ -59,6 +59,8 @@ class Session:
     player_id: str
     currency: str
     expires_at: datetime
+    #: How shared tables show the player ("": a pseudonym per table).
+    nickname: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -314,6 +316,8 @@ class CreateSessionCommand:
     brand_id: str
     player_id: str
     currency: str = ""
+    #: How shared tables show the player ("": a pseudonym per table).
+    nickname: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -39,8 +39,9 @@ def test_a_malformed_seat_seed_is_refused(pairs: list[tuple[int, str]]) -> None:
 
 
 def _table_recall(*, cards: list[str] | None = None, status: str = "settled",
-                  **fair: object) -> dict[str, object]:
-    """A GetTableRound answer as MessageToJson(preserving_proto_field_name=True) prints it."""
+                  typed: bool = True, **fair: object) -> dict[str, object]:
+    """A GetTableRound answer as MessageToJson(preserving_proto_field_name=True) prints it
+    (``typed``: this release's events; else an earlier release's ``events_json``)."""
     seat_seeds = [{"seat": 1, "client_seed": "ann"}, {"seat": 3, "client_seed": "bob"}]
     client = table_client_seed([(1, "ann"), (3, "bob")])
     order = card_order(SEED, client, 12, 8)
@@ -53,8 +54,13 @@ def _table_recall(*, cards: list[str] | None = None, status: str = "settled",
                             "client_seed": client, "round_number": "12", "decks": 8,
                             "server_seed": SEED.hex(), "seat_seeds": seat_seeds}
     f.update(fair)
-    return {"round_id": "t1", "round_no": "12", "variant_id": "vip-platinum", "status": status,
-            "events_json": json.dumps(events), "players": [], "fair": f}
+    head = {"round_id": "t1", "round_no": "12", "variant_id": "vip-platinum", "status": status,
+            "players": [], "fair": f}
+    if not typed:
+        return {**head, "events_json": json.dumps(events)}
+    return {**head, "events": [
+        {"seq": str(i), kind: {k: v for k, v in fields.items() if v not in (0, False)}}
+        for i, (kind, fields) in enumerate(events, start=1)]}
 
 
 def _run(tmp_path: Path, doc: object) -> int:
@@ -63,9 +69,11 @@ def _run(tmp_path: Path, doc: object) -> int:
     return main(["verify", str(path), "--json"])
 
 
+@pytest.mark.parametrize("typed", [True, False], ids=["events", "events_json of before"])
 def test_a_table_round_verifies_from_its_recall(tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
-    assert _run(tmp_path, _table_recall()) == 0
+                                                capsys: pytest.CaptureFixture[str],
+                                                typed: bool) -> None:
+    assert _run(tmp_path, _table_recall(typed=typed)) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["fair"] is True
     assert any("seat 1, seat 3" in line for line in out["rounds"][0]["lines"])
@@ -98,7 +106,11 @@ def test_a_swapped_card_in_a_table_recall_is_named(tmp_path: Path,
 
 def test_a_table_recall_with_malformed_events_exits_2(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    doc = _table_recall()
+    doc = _table_recall(typed=False)
     doc["events_json"] = "[[\"card_dealt\"]]"
     assert _run(tmp_path, doc) == 2
     assert "is not [kind, fields]" in capsys.readouterr().err
+    doc = _table_recall()
+    doc["events"] = [{"seq": "1", "card_dealt": {"seat": 1}}]
+    assert _run(tmp_path, doc) == 2
+    assert "deals no card" in capsys.readouterr().err

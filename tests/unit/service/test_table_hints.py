@@ -1,20 +1,23 @@
-"""Exact decision values at a shared table (rgs.service.tables.public): a snapshot made for a
-player whose brand shows hints carries, on every allowed action of every open decision, the
-values rgs.service.advice computes for the same engine round, the best marked; one made for any
-other player carries none, and a stored answer replayed to such a player loses them."""
+"""Exact decision values at a shared table (rgs.service.tables.public and the snapshot a
+player receives): a view made for a player whose brand shows hints carries, on every allowed
+action of every open decision, the values rgs.service.advice computes for the same engine round,
+the best marked; one made for any other player carries none."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from rgs.api.converters import ACTION_NUMBERS
+from rgs.api.table_messages import view_to_proto
 from rgs.engine import Action, BoxBet, Round, SequenceSource
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.service import advice
 from rgs.service.tables import public
 from rgs.service.tables.model import Seat, TablePhase, TableState, Who
 from rgs.variants import VARIANTS
 
-_KEYS = set(public.HINT_KEYS)
+_NAMES = {n: a.value for a, n in ACTION_NUMBERS.items()}
 
 
 def _state(phase: TablePhase) -> TableState:
@@ -32,22 +35,30 @@ def _deal(variant: str, cards: list[str]) -> Round:
                        BoxBet(seat=2, stake=1000, player="op/bob")])
 
 
-def _decisions(snap: str) -> list[tuple[int, int, dict[str, Any]]]:
+def _decisions(snap: tb.TableSnapshot) -> list[tuple[int, int, dict[str, Any]]]:
     """(seat, hand, allowed action) of every allowed action in a snapshot's round (hand 0 for
-    insurance)."""
+    insurance), each as a dict of what it carries."""
+    def d(a: bj.AllowedAction) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": _NAMES[a.action], "offer": a.offer, "best": a.best}
+        if a.HasField("expected_value"):
+            out["expected_value"] = a.expected_value
+        if a.fair_value:
+            out["fair_value"] = a.fair_value
+        return out
     out = []
-    for box in json.loads(snap)["round"]["boxes"]:
-        out += [(box["seat"], 0, a) for a in box["insurance_allowed"]]
-        out += [(box["seat"], h["index"], a) for h in box["hands"] for a in h["allowed"]]
+    for box in snap.round.boxes:
+        out += [(box.seat, 0, d(a)) for a in box.insurance_allowed]
+        out += [(box.seat, h.index, d(a)) for h in box.hands for a in h.allowed]
     return out
 
 
 def _check(rnd: Round, phase: TablePhase) -> list[tuple[int, int, dict[str, Any]]]:
     """The snapshot with hints against advice.hints; the one without has no value at all."""
     state = _state(phase)
-    plain = public.snapshot("t1", 5, state, rnd)
-    shown = public.snapshot("t1", 5, state, rnd, hints=True)
-    assert not any(_KEYS & a.keys() for _, _, a in _decisions(plain))
+    plain = view_to_proto(public.view("t1", 5, state, rnd), "op/ann")
+    shown = view_to_proto(public.view("t1", 5, state, rnd, hints=True), "op/ann")
+    assert not any(a.get("expected_value") is not None or a["best"]
+                   for _, _, a in _decisions(plain))
     expected = {(h.seat, h.hand, h.action.value): h for h in advice.hints(rnd.rules, rnd.view())}
     got = _decisions(shown)
     assert expected and len(got) == len(expected)
@@ -56,9 +67,13 @@ def _check(rnd: Round, phase: TablePhase) -> list[tuple[int, int, dict[str, Any]
         assert a["expected_value"] == float(h.expected_value)
         assert a["best"] is h.best
         assert ("fair_value" in a) is (h.action is Action.CASH_OUT)
-    # Apart from the values, both snapshots are the same, and a replay loses the values.
-    assert public.without_hints(shown) == plain
-    assert public.without_hints(plain) == plain
+    # Apart from the values, both snapshots are the same.
+    for box in shown.round.boxes:
+        for allowed in (box.insurance_allowed, *(h.allowed for h in box.hands)):
+            for a in allowed:
+                a.ClearField("expected_value")
+                a.best, a.fair_value = False, 0
+    assert shown == plain
     return got
 
 
@@ -95,5 +110,5 @@ def test_cash_out_shows_the_fair_value_it_was_priced_from() -> None:
 
 def test_no_round_no_values() -> None:
     state = _state(TablePhase.BETTING)
-    assert public.snapshot("t1", 5, state, None, hints=True) == \
-        public.snapshot("t1", 5, state, None)
+    assert view_to_proto(public.view("t1", 5, state, None, hints=True), "op/ann") == \
+        view_to_proto(public.view("t1", 5, state, None), "op/ann")

@@ -1,25 +1,20 @@
 import { type FairCheck } from "./fair.js";
-/** A table round's fairness as the table's snapshot and events carry it (snake_case JSON). */
-export interface TableFairness {
-    verifiable: boolean;
-    commitment: string;
-    round_number: number;
-    decks: number;
-    client_seed: string;
-    seat_seeds: readonly {
+import type { TableFairness as TableFairnessMessage } from "./gen/rgs/table/v1/table_pb.js";
+/** A table round's fairness as the table's snapshot and events carry it
+ * (`rgs.table.v1.TableFairness`). */
+export type TableFairness = Pick<TableFairnessMessage, "verifiable" | "commitment" | "roundNumber" | "decks" | "clientSeed" | "serverSeed" | "dealtCards"> & {
+    seatSeeds: readonly {
         seat: number;
-        client_seed: string;
+        clientSeed: string;
     }[];
-    server_seed: string;
-    dealt_cards?: readonly string[];
-}
+};
 /**
  * A table round's client seed from its seats' seeds: the lower-case hex SHA-256 of one line
  * `<seat>:<seed>` + LF per seat that gave a non-empty seed, in seat order; "" when none did.
  */
 export declare function tableClientSeed(seatSeeds: readonly {
     seat: number;
-    client_seed: string;
+    clientSeed: string;
 }[]): string;
 /**
  * Verify a finished table round from its revealed fairness: the client seed is the one its

@@ -1,22 +1,22 @@
 // Verifying a shared table's round (docs/rng.md, "At a shared table"): the round's client seed
 // is made from the seats' own seeds, and the revealed fairness of a finished round (the
-// `round_finished` event's `fair`, or the idle snapshot's `last_round.fair`) lists its cards in
-// the order they left the shoe, so a watcher verifies it without having seen the whole round.
+// `roundFinished` event's `fair`, or the snapshot's `lastRound.fair`) lists its cards in the
+// order they left the shoe, so a watcher verifies it without having seen the whole round.
 import { clientSeedProblem, sha256, toHex, verifyRound } from "./fair.js";
 /**
  * A table round's client seed from its seats' seeds: the lower-case hex SHA-256 of one line
  * `<seat>:<seed>` + LF per seat that gave a non-empty seed, in seat order; "" when none did.
  */
 export function tableClientSeed(seatSeeds) {
-    const given = seatSeeds.filter((s) => s.client_seed !== "").slice().sort((a, b) => a.seat - b.seat);
+    const given = seatSeeds.filter((s) => s.clientSeed !== "").slice().sort((a, b) => a.seat - b.seat);
     if (given.length === 0)
         return "";
     for (const s of given) {
-        const problem = clientSeedProblem(s.client_seed);
+        const problem = clientSeedProblem(s.clientSeed);
         if (problem)
             throw new Error(`seat ${s.seat}'s client seed: ${problem}`);
     }
-    const text = given.map((s) => `${s.seat}:${s.client_seed}\n`).join("");
+    const text = given.map((s) => `${s.seat}:${s.clientSeed}\n`).join("");
     return toHex(sha256(new TextEncoder().encode(text)));
 }
 /**
@@ -28,31 +28,31 @@ export function verifyTableRound(fair, shownCommitment) {
     if (!fair.verifiable) {
         return { ok: false, lines: ["this round cannot be verified: its cards were forced (test mode) or it was dealt before provably fair rounds"] };
     }
-    if (!fair.server_seed) {
+    if (!fair.serverSeed) {
         return { ok: false, lines: ["the server seed is revealed when the round is over: verify it then"] };
     }
     const lines = [];
     let ok = true;
     let combined;
     try {
-        combined = tableClientSeed(fair.seat_seeds);
+        combined = tableClientSeed(fair.seatSeeds);
     }
     catch (error) {
         return { ok: false, lines: [error.message] };
     }
-    if (combined === fair.client_seed) {
-        lines.push(fair.client_seed === "" ? "no seat gave a client seed (the client seed is empty)"
-            : `the client seed ${fair.client_seed} is SHA-256 of the seats' seeds`);
+    if (combined === fair.clientSeed) {
+        lines.push(fair.clientSeed === "" ? "no seat gave a client seed (the client seed is empty)"
+            : `the client seed ${fair.clientSeed} is SHA-256 of the seats' seeds`);
     }
     else {
         ok = false;
-        lines.push(`the seats' seeds make the client seed ${combined || '""'}, the round used ${fair.client_seed || '""'}`);
+        lines.push(`the seats' seeds make the client seed ${combined || '""'}, the round used ${fair.clientSeed || '""'}`);
     }
     const check = verifyRound({
-        serverSeed: fair.server_seed, commitment: fair.commitment, clientSeed: fair.client_seed,
-        roundNumber: fair.round_number, decks: fair.decks, dealt: fair.dealt_cards ?? [], shownCommitment,
+        serverSeed: fair.serverSeed, commitment: fair.commitment, clientSeed: fair.clientSeed,
+        roundNumber: Number(fair.roundNumber), decks: fair.decks, dealt: fair.dealtCards, shownCommitment,
     });
-    if ((fair.dealt_cards ?? []).length === 0) {
+    if (fair.dealtCards.length === 0) {
         return { ok: false, lines: [...lines, ...check.lines, "the round lists no dealt cards to check"] };
     }
     return { ok: ok && check.ok, lines: [...lines, ...check.lines] };

@@ -9,8 +9,6 @@ import {
   Action,
   Code,
   ConnectError,
-  HandStatus,
-  Outcome,
   RoundStatus,
   SideBetKind,
   createBlackjackClient,
@@ -25,6 +23,7 @@ import {
   type Variant,
 } from "@rgs/client";
 import { describeError } from "./errors.js";
+import { ACTION_LABELS, HAND_WORDS, OUTCOME_WORDS, SIDE_BET_NAMES } from "./words.js";
 import { cardElement, hiddenCard } from "./cards.js";
 import { labelDecision } from "./hints.js";
 import { formatMoney, parseMoney } from "./money.js";
@@ -56,53 +55,6 @@ interface State {
 }
 
 let state: State | undefined;
-
-const ACTION_LABELS: Record<number, string> = {
-  [Action.INSURE]: "Take insurance",
-  [Action.DECLINE_INSURANCE]: "No insurance",
-  [Action.HIT]: "Hit",
-  [Action.STAND]: "Stand",
-  [Action.DOUBLE]: "Double",
-  [Action.SPLIT]: "Split",
-  [Action.SURRENDER]: "Surrender",
-  [Action.POWER_SPLIT]: "Power Split",
-  [Action.POWER_DOUBLE]: "Power Double",
-  [Action.POWER_KEEP]: "Keep the card",
-  [Action.POWER_REPLACE]: "Replace the card",
-  [Action.CASH_OUT]: "Cash Out",
-};
-
-const SIDE_BET_NAMES: Record<number, string> = {
-  [SideBetKind.TWENTY_PLUS]: "20+",
-  [SideBetKind.PERFECT_PAIRS]: "Perfect Pairs",
-  [SideBetKind.TWENTY_ONE_PLUS_THREE]: "21+3",
-};
-
-const OUTCOME_WORDS: Record<number, string> = {
-  [Outcome.BLACKJACK]: "Blackjack",
-  [Outcome.WIN]: "Win",
-  [Outcome.PUSH]: "Push",
-  [Outcome.LOSE]: "Lose",
-  [Outcome.BUST]: "Bust",
-  [Outcome.SURRENDER]: "Surrendered",
-  [Outcome.CASHED_OUT]: "Cashed out",
-  [Outcome.CHARLIE]: "Charlie",
-  [Outcome.VOID]: "Void",
-};
-
-const HAND_WORDS: Record<number, string> = {
-  [HandStatus.WAITING]: "waiting",
-  [HandStatus.ACTIVE]: "your turn",
-  [HandStatus.POWER_CHOICE]: "keep or replace the card",
-  [HandStatus.STOOD]: "stood",
-  [HandStatus.DOUBLED]: "doubled",
-  [HandStatus.BUSTED]: "bust",
-  [HandStatus.BLACKJACK]: "blackjack",
-  [HandStatus.CHARLIE]: "charlie",
-  [HandStatus.SURRENDERED]: "surrendered",
-  [HandStatus.CASHED_OUT]: "cashed out",
-  [HandStatus.SETTLED]: "settled",
-};
 
 const words = (line: string): string => line.replace(/_/g, " ");
 
@@ -427,8 +379,6 @@ async function start(token: string, forcedCards: string[]): Promise<void> {
   el("bets").hidden = false;
   void startTables(token, {
     currency: listed.currency,
-    showError,
-    clearError,
     forcedCards,
     refreshBalance: async () => {
       const got = await client.getBalance({}).catch(() => undefined);

@@ -1,10 +1,12 @@
 // Money: integer minor units (bigint) on the wire, major units (two decimals) on the screen.
 
-/** `1050n` → `10.50 EUR` (or `10.50` without a currency). */
+/** `100050n` → `1,000.50 EUR` (or `1,000.50` without a currency): thousands grouped by
+ * commas, as the terminal client writes amounts. */
 export function formatMoney(minor: bigint, currency: string, withCurrency = true): string {
   const negative = minor < 0n;
   const abs = negative ? -minor : minor;
-  const text = `${negative ? "-" : ""}${abs / 100n}.${(abs % 100n).toString().padStart(2, "0")}`;
+  const whole = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const text = `${negative ? "-" : ""}${whole}.${(abs % 100n).toString().padStart(2, "0")}`;
   return withCurrency && currency ? `${text} ${currency}` : text;
 }
 

@@ -1,33 +1,37 @@
 // Shared tables: list the tables the brand offers, watch one (a server stream of numbered
 // events, resumed from the last number after a disconnect), sit, bet (Bet Behind on another
 // seat with its presets), Deal Now, decide, insurance. Everything is drawn from the table's
-// snapshot; each event asks for a fresh one.
+// typed snapshot (rgs.table.v1.TableSnapshot); which seat and bets are the player's own is the
+// server's word (`TablePlayer.you`). A finished round stays on the table until the next round's
+// first card.
 
 import {
+  Action,
+  HandStatus,
+  RoundStatus,
   clientSeedProblem,
-  createTableClient,
   create,
+  createTableClient,
   newRequestId,
   table,
   verifyTableRound,
+  type AllowedAction,
+  type RoundView,
   type TableClient,
   type TableFairness,
 } from "@rgs/client";
 import { cardElement, hiddenCard } from "./cards.js";
+import { describeError } from "./errors.js";
+import { historyLine } from "./history.js";
 import { labelDecision } from "./hints.js";
 import { formatMoney, parseMoney } from "./money.js";
+import { ACTION_LABELS, HAND_WORDS, OUTCOME_WORDS } from "./words.js";
 
 interface Hooks {
   currency: string;
-  showError: (error: unknown) => void;
-  clearError: () => void;
   refreshBalance: () => Promise<void>;
   forcedCards: string[];
 }
-
-// The snapshot is JSON the server documents (docs/tables.md), read as such.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 const el = <T extends HTMLElement>(id: string): T => {
   const found = document.getElementById(id);
@@ -41,11 +45,15 @@ const INSURANCE: Record<string, table.BehindInsurance> = {
   ask: table.BehindInsurance.ASK,
 };
 
-const ACTION_WORDS: Record<string, string> = {
-  hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender",
-  cash_out: "Cash Out", power_split: "Power Split", power_double: "Power Double",
-  power_keep: "Keep the card", power_replace: "Replace the card",
+const PHASES: Record<number, string> = {
+  [table.TablePhase.IDLE]: "waiting for the first bet",
+  [table.TablePhase.BETTING]: "betting open",
+  [table.TablePhase.INSURANCE]: "insurance",
+  [table.TablePhase.PLAYING]: "playing",
 };
+
+/** The action as the API's ActRequest names it (`hit`, `cash_out`, ...). */
+const actionName = (a: Action): string => Action[a].toLowerCase();
 
 /** When to read the balance again after a round ends (ms): the outbox pays within a second on a
  * healthy replica, and retries a wallet that is slow. */
@@ -56,7 +64,7 @@ class TableView {
   private tableId = "";
   private info?: table.TableInfo;
   private lastSeq?: bigint;
-  private snap?: Json;
+  private snap?: table.TableSnapshot;
   private abort?: AbortController;
   private refreshing = false;
   private refreshAgain = false;
@@ -68,16 +76,24 @@ class TableView {
   private idleCommitment = "";
   private lastRound?: { roundId: string; fair: TableFairness };
 
-  // Who the player is at the table: learnt from the seat they take (the session token names no
-  // player to the page), kept for reloads.
-  private playerId = sessionStorage.getItem("rgs.table-player") ?? "";
-
   constructor(token: string, private hooks: Hooks) {
     this.client = createTableClient({ baseUrl: window.location.origin, sessionToken: token });
   }
 
-  private money(minor: number | bigint): string {
-    return formatMoney(BigInt(minor), this.info?.currency ?? this.hooks.currency);
+  private currency(): string {
+    return this.info?.currency ?? this.hooks.currency;
+  }
+
+  /** A hand's word at a shared table: only the hand the dealer is waiting on is anyone's turn. */
+  private handWord(status: HandStatus, toAct: boolean, yours: boolean): string {
+    if (status !== HandStatus.ACTIVE && status !== HandStatus.POWER_CHOICE) return HAND_WORDS[status] ?? "";
+    if (!toAct) return "waiting its turn";
+    if (!yours) return "to act";
+    return status === HandStatus.POWER_CHOICE ? "your turn: keep or replace the card" : "your turn";
+  }
+
+  private money(minor: bigint): string {
+    return formatMoney(minor, this.currency());
   }
 
   async list(): Promise<void> {
@@ -89,15 +105,11 @@ class TableView {
       b.type = "button";
       b.textContent = `Watch ${t.tableId}`;
       b.addEventListener("click", () => void this.watch(t));
-      li.append(b, ` ${t.variantId}, ${t.seats} seats, bets ${this.moneyOf(t.mainMin, t.currency)}`
-        + ` to ${this.moneyOf(t.mainMax, t.currency)}`);
+      li.append(b, ` ${t.variantId}, ${t.seats} seats, bets ${formatMoney(t.mainMin, t.currency)}`
+        + ` to ${formatMoney(t.mainMax, t.currency)}`);
       return li;
     }));
     el("shared").hidden = false;
-  }
-
-  private moneyOf(minor: bigint, currency: string): string {
-    return formatMoney(minor, currency);
   }
 
   async watch(info: table.TableInfo): Promise<void> {
@@ -115,14 +127,14 @@ class TableView {
           { tableId: this.tableId, fromSeq: this.lastSeq }, { signal: abort.signal })) {
           if (item.item.case === "snapshot") {
             this.lastSeq = item.item.value.seq;
-            this.render(JSON.parse(item.item.value.stateJson));
+            this.render(item.item.value);
           } else if (item.item.case === "event") {
             this.lastSeq = item.item.value.seq;
-            this.logEvent(item.item.value.kind, JSON.parse(item.item.value.payloadJson));
+            this.onEvent(item.item.value);
             void this.refresh();
           }
         }
-      } catch (error) {
+      } catch {
         if (abort.signal.aborted) return;
       }
       // The stream ended (network, a replica stopping): resume from the last number seen.
@@ -144,7 +156,7 @@ class TableView {
         try {
           for await (const item of this.client.watchTable({ tableId: this.tableId },
                                                           { signal: stop.signal })) {
-            if (item.item.case === "snapshot") this.render(JSON.parse(item.item.value.stateJson));
+            if (item.item.case === "snapshot") this.render(item.item.value);
             break;
           }
         } finally {
@@ -158,15 +170,18 @@ class TableView {
     }
   }
 
-  private logEvent(kind: string, payload: Json): void {
-    const log = el<HTMLOListElement>("table-events");
-    const li = document.createElement("li");
-    const who = payload.player_id ? ` ${payload.player_id}` : "";
-    const seat = payload.seat !== undefined && payload.seat !== null ? ` seat ${payload.seat}` : "";
-    li.textContent = `${kind.replace(/_/g, " ")}${seat}${who}`;
-    log.prepend(li);
-    while (log.children.length > 12) log.lastElementChild?.remove();
-    if (kind === "round_finished" || kind === "behind_refunded") this.followPayments();
+  private onEvent(ev: table.TableEvent): void {
+    const line = historyLine(ev, this.currency());
+    if (line) {
+      const log = el<HTMLOListElement>("table-events");
+      const li = document.createElement("li");
+      li.textContent = line.text;
+      if (line.mine) li.className = "mine";
+      log.prepend(li);
+      while (log.children.length > 30) log.lastElementChild?.remove();
+    }
+    const e = ev.event;
+    if (e.case === "roundFinished" || e.case === "behindRefunded") this.followPayments();
   }
 
   /**
@@ -182,114 +197,129 @@ class TableView {
   }
 
   private mySeat(): number | undefined {
-    return this.snap?.seats.find((s: Json) => s.player_id === this.playerId)?.seat;
+    return this.snap?.seats.find((s) => s.player?.you)?.seat;
   }
 
-  render(snap: Json): void {
+  render(snap: table.TableSnapshot): void {
+    if (this.snap && snap.seq < this.snap.seq) return; // an answer older than what is drawn
     this.snap = snap;
-    const seats = this.info?.seats ?? 7;
-    const round = snap.round;
-    el("table-phase").textContent = `Round ${snap.round_no}: ${String(snap.phase).replace(/_/g, " ")}`;
-    this.countdown(snap.deadline);
+    // The last round stays on the table, as it ended, until the next one is dealt.
+    const finished = !snap.round ? snap.lastRound?.round : undefined;
+    const round = snap.round ?? finished;
+    el("table-phase").textContent = `Round ${snap.roundNo}: ${PHASES[snap.phase] ?? "waiting"}`
+      + (finished ? " — the last round stays until the next deal" : "");
+    this.countdown(snap.deadline ? Number(snap.deadline.seconds) * 1000 : undefined);
     const mine = this.mySeat();
     const ul = el<HTMLUListElement>("table-seats");
+    const seats = this.info?.seats ?? 7;
+    ul.style.setProperty("--seats", String(seats));
     const items: HTMLLIElement[] = [];
-    for (let n = 1; n <= seats; n++) {
-      const li = document.createElement("li");
-      li.className = "seat";
-      li.dataset.seat = String(n);
-      const sat = snap.seats.find((s: Json) => s.seat === n);
-      const head = document.createElement("h4");
-      head.textContent = sat ? `Seat ${n}: ${sat.player_id}${sat.player_id === this.playerId ? " (you)" : ""}`
-                             : `Seat ${n}: free`;
-      li.append(head);
-      if (sat && sat.hot > 0) {
-        const hot = document.createElement("p");
-        hot.className = "hot";
-        hot.textContent = `Hot streak: ${sat.hot} won in a row`;
-        li.append(hot);
-      }
-      const bet = snap.bets.find((b: Json) => b.seat === n);
-      if (bet) {
-        const p = document.createElement("p");
-        const sides = [["Perfect Pairs", bet.perfect_pairs], ["21+3", bet.twenty_one_plus_three],
-                       ["20+", bet.twenty_plus]].filter(([, v]) => v > 0)
-          .map(([k, v]) => `${k} ${this.money(v)}`);
-        p.textContent = `Bet ${this.money(bet.stake)}${sides.length ? `, ${sides.join(", ")}` : ""}`
-          + (bet.deal_now ? " — ready" : "");
-        li.append(p);
-      }
-      for (const b of snap.behind.filter((x: Json) => x.seat === n)) {
-        const p = document.createElement("p");
-        p.className = "behind";
-        p.textContent = `Behind: ${b.player_id} ${this.money(b.stake)}`;
-        li.append(p);
-      }
-      const box = round?.boxes.find((x: Json) => x.seat === n);
-      for (const h of box?.hands ?? []) {
-        const cards = document.createElement("ul");
-        cards.className = "cards";
-        cards.setAttribute("aria-label", `Seat ${n} hand ${h.index + 1}`);
-        cards.append(...h.cards.map((c: string) => cardElement(c)));
-        const toAct = round.to_act && round.to_act[0] === n && round.to_act[1] === h.index;
-        const info = document.createElement("p");
-        info.className = "hand-info";
-        info.textContent = `${h.soft ? "soft " : ""}${h.total}, ${String(h.status).replace(/_/g, " ")}`
-          + (h.outcome ? `, ${h.outcome} (paid ${this.money(h.payout)})` : "")
-          + (toAct ? " — to act" : "");
-        if (toAct) li.classList.add("to-act");
-        li.append(cards, info);
-      }
-      if (!sat && mine === undefined && snap.phase !== "playing") {
-        li.append(this.button(`Sit at seat ${n}`, async () => {
-          const taken = await this.client.takeSeat(
-            { requestId: newRequestId(), tableId: this.tableId, seat: n });
-          const state = JSON.parse(taken.result?.snapshot?.stateJson ?? "{}");
-          this.playerId = state.seats?.find((s: Json) => s.seat === n)?.player_id ?? "";
-          sessionStorage.setItem("rgs.table-player", this.playerId);
-          return taken;
-        }));
-      }
-      items.push(li);
-    }
+    for (let n = 1; n <= seats; n++) items.push(this.seatItem(snap, round, n, mine));
     ul.replaceChildren(...items);
     const dealer = el<HTMLUListElement>("table-dealer");
-    dealer.replaceChildren(...(round?.dealer_cards ?? []).map((c: string) => cardElement(c)));
-    if (round?.dealer_hole_hidden) dealer.append(hiddenCard());
-    el("table-dealer-total").textContent = round ? `(${round.dealer_total})` : "";
+    dealer.replaceChildren(...(round?.dealerCards ?? []).map((c) => cardElement(c)));
+    if (round?.dealerHoleHidden) dealer.append(hiddenCard());
+    el("table-dealer-total").textContent = round ? `(${round.dealerSoft ? "soft " : ""}${round.dealerTotal})` : "";
+    const result = el("table-result");
+    const net = finished ? finished.totalPaid - finished.totalStaked : 0n;
+    result.textContent = finished && finished.totalStaked > 0n
+      ? `Your net for the round: ${net > 0n ? "+" : ""}${this.money(net)}` : "";
     this.renderFairness(snap);
     this.renderControls(snap, mine);
   }
 
+  private seatItem(snap: table.TableSnapshot, round: RoundView | undefined, n: number,
+                   mine: number | undefined): HTMLLIElement {
+    const li = document.createElement("li");
+    li.className = "seat";
+    li.dataset.seat = String(n);
+    li.style.setProperty("--i", String(n - 1));
+    const sat = snap.seats.find((s) => s.seat === n);
+    const head = document.createElement("h4");
+    head.textContent = sat ? `Seat ${n}: ${sat.player?.displayName ?? ""}${sat.player?.you ? " (you)" : ""}`
+                           : `Seat ${n}: free`;
+    if (sat?.player?.you) li.classList.add("mine");
+    li.append(head);
+    if (sat && sat.hot > 0) {
+      const hot = document.createElement("p");
+      hot.className = "hot";
+      hot.textContent = `Hot streak: ${sat.hot} won in a row`;
+      li.append(hot);
+    }
+    const bet = snap.bets.find((b) => b.seat === n);
+    if (bet) {
+      const p = document.createElement("p");
+      const sides = ([["Perfect Pairs", bet.perfectPairs], ["21+3", bet.twentyOnePlusThree],
+                      ["20+", bet.twentyPlus]] as const).filter(([, v]) => v > 0n)
+        .map(([k, v]) => `${k} ${this.money(v)}`);
+      p.textContent = `Bet ${this.money(bet.stake)}${sides.length ? `, ${sides.join(", ")}` : ""}`
+        + (bet.dealNow ? " — ready" : "");
+      li.append(p);
+    }
+    for (const b of snap.behind.filter((x) => x.seat === n)) {
+      const p = document.createElement("p");
+      p.className = b.player?.you ? "behind mine" : "behind";
+      p.textContent = `Behind: ${b.player?.you ? "you" : b.player?.displayName ?? ""} ${this.money(b.stake)}`;
+      li.append(p);
+    }
+    const box = round?.boxes.find((x) => x.seat === n);
+    for (const h of box?.hands ?? []) {
+      const cards = document.createElement("ul");
+      cards.className = "cards";
+      cards.setAttribute("aria-label", `Seat ${n} hand ${h.index + 1}`);
+      cards.append(...h.cards.map((c) => cardElement(c)));
+      const toAct = round?.toAct && round.toAct.seat === n && round.toAct.hand === h.index;
+      const info = document.createElement("p");
+      info.className = "hand-info";
+      info.textContent = `${h.soft ? "soft " : ""}${h.total}, ${this.handWord(h.status, !!toAct, !!sat?.player?.you)}`
+        + (h.outcome ? `, ${OUTCOME_WORDS[h.outcome] ?? ""}: paid ${this.money(h.payout)}` : "");
+      if (toAct) li.classList.add("to-act");
+      li.append(cards, info);
+    }
+    for (const b of box?.behind ?? []) {
+      if (b.paid === 0n && b.staked === 0n) continue;
+      const p = document.createElement("p");
+      p.className = b.you ? "behind mine" : "behind";
+      p.textContent = `${b.you ? "Your" : `${b.displayName}'s`} Bet Behind: staked ${this.money(b.staked)}`
+        + (b.paid > 0n || round?.status === RoundStatus.SETTLED ? `, paid ${this.money(b.paid)}` : "");
+      li.append(p);
+    }
+    if (!sat && mine === undefined && snap.phase !== table.TablePhase.PLAYING) {
+      li.append(this.button(`Sit at seat ${n}`, () => this.client.takeSeat(
+        { requestId: newRequestId(), tableId: this.tableId, seat: n })));
+    }
+    return li;
+  }
+
   /** The commitment while a round's bets are open or it is played (the next one when idle),
    * and the last finished round's revealed seed with a Verify button. */
-  private renderFairness(snap: Json): void {
+  private renderFairness(snap: table.TableSnapshot): void {
     const line = el("table-commitment-line");
-    const fair: TableFairness | null = snap.fair ?? null;
+    const fair = snap.fair;
     if (fair && fair.commitment) {
-      if (snap.phase === "betting" && snap.round_id && !this.shownCommitments.has(snap.round_id)) {
-        this.shownCommitments.set(snap.round_id, fair.commitment);
+      if (snap.phase === table.TablePhase.BETTING && snap.roundId && !this.shownCommitments.has(snap.roundId)) {
+        this.shownCommitments.set(snap.roundId, fair.commitment);
       }
-      el("table-commitment-label").textContent = `Round ${fair.round_number}'s cards are fixed: commitment`;
+      el("table-commitment-label").textContent = `Round ${fair.roundNumber}'s cards are fixed: commitment`;
       el("table-commitment").textContent = fair.commitment;
       line.hidden = false;
-    } else if (snap.next_commitment) {
-      this.idleCommitment = snap.next_commitment;
+    } else if (snap.nextCommitment) {
+      this.idleCommitment = snap.nextCommitment;
       el("table-commitment-label").textContent = "The next round's cards are fixed: commitment";
-      el("table-commitment").textContent = snap.next_commitment;
+      el("table-commitment").textContent = snap.nextCommitment;
       line.hidden = false;
     } else {
       line.hidden = true;
     }
-    const last = snap.last_round;
-    if (last?.fair?.server_seed) {
-      if (this.lastRound?.roundId !== last.round_id) {
+    const last = snap.lastRound;
+    if (last?.fair?.serverSeed) {
+      if (this.lastRound?.roundId !== last.roundId) {
         el("table-verify-result").textContent = "";
         el("table-verify-lines").replaceChildren();
       }
-      this.lastRound = { roundId: last.round_id, fair: last.fair };
-      el("table-last-round").textContent = last.round_id;
-      el("table-last-seed").textContent = last.fair.server_seed;
+      this.lastRound = { roundId: last.roundId, fair: last.fair };
+      el("table-last-round").textContent = last.roundId;
+      el("table-last-seed").textContent = last.fair.serverSeed;
       el("table-last").hidden = false;
     }
   }
@@ -300,7 +330,7 @@ class TableView {
     if (!last) return;
     const check = verifyTableRound(last.fair, this.shownCommitments.get(last.roundId));
     const result = el("table-verify-result");
-    result.textContent = check.ok ? `FAIR: round ${last.fair.round_number}'s cards are the order its seeds give`
+    result.textContent = check.ok ? `FAIR: round ${last.fair.roundNumber}'s cards are the order its seeds give`
       : `NOT VERIFIED: ${check.lines[check.lines.length - 1]}`;
     result.className = `fair-result ${check.ok ? "fair-ok" : "fair-bad"}`;
     el("table-verify-lines").replaceChildren(...check.lines.map((text) => {
@@ -310,110 +340,130 @@ class TableView {
     }));
   }
 
-  private countdown(deadline: string | null): void {
+  private countdown(endMs: number | undefined): void {
     window.clearInterval(this.timer);
     const out = el("table-timer");
-    if (!deadline) {
+    if (endMs === undefined) {
       out.textContent = "";
       return;
     }
-    const end = Date.parse(deadline);
     const tick = () => {
-      const left = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+      const left = Math.max(0, Math.ceil((endMs - Date.now()) / 1000));
       out.textContent = `${left} s left`;
     };
     tick();
     this.timer = window.setInterval(tick, 1000);
   }
 
-  private renderControls(snap: Json, mine: number | undefined): void {
-    const betting = snap.phase === "idle" || snap.phase === "betting";
+  private renderControls(snap: table.TableSnapshot, mine: number | undefined): void {
+    const betting = snap.phase === table.TablePhase.IDLE || snap.phase === table.TablePhase.BETTING;
     el("table-bet").hidden = !(betting && mine !== undefined);
-    const others = snap.seats.filter((s: Json) => s.seat !== mine).map((s: Json) => s.seat);
+    const others = snap.seats.filter((s) => s.seat !== mine).map((s) => s.seat);
     el("table-behind").hidden = !(betting && others.length > 0);
     const seatSelect = el<HTMLSelectElement>("behind-seat");
     const chosen = seatSelect.value;
-    seatSelect.replaceChildren(...others.map((s: number) => new Option(`Seat ${s}`, String(s))));
+    seatSelect.replaceChildren(...others.map((s) => new Option(`Seat ${s}`, String(s))));
     if (others.map(String).includes(chosen)) seatSelect.value = chosen;
-    const acts = el("table-actions");
     const buttons: HTMLButtonElement[] = [];
     const round = snap.round;
-    if (betting && snap.bets.some((b: Json) => b.seat === mine)) {
+    const myBehind = snap.behind.filter((b) => b.player?.you);
+    const seatBet = snap.bets.some((b) => b.seat === mine);
+    if (snap.phase === table.TablePhase.BETTING && seatBet) {
       buttons.push(this.button("Deal Now", () => this.client.dealNow({
         requestId: newRequestId(), tableId: this.tableId, forcedCards: this.hooks.forcedCards })));
     }
     if (round && mine !== undefined) {
-      const box = round.boxes.find((x: Json) => x.seat === mine);
-      for (const a of box?.insurance_allowed ?? []) {
-        const take = a.action === "insure";
+      const box = round.boxes.find((x) => x.seat === mine);
+      for (const a of box?.insuranceAllowed ?? []) {
+        const take = a.action === Action.INSURE;
         buttons.push(this.button(take ? `Take insurance (${this.money(a.cost)})` : "No insurance",
           () => this.client.decideInsurance({ requestId: newRequestId(), tableId: this.tableId,
-            roundId: snap.round_id, seat: mine, take }), a));
+            roundId: snap.roundId, seat: mine, take }), a));
       }
-      if (round.to_act && round.to_act[0] === mine) {
-        const hand = box?.hands.find((h: Json) => h.index === round.to_act[1]);
+      const toAct = round.toAct;
+      if (toAct && toAct.seat === mine) {
+        const hand = box?.hands.find((h) => h.index === toAct.hand);
         for (const a of hand?.allowed ?? []) {
-          const fair = a.fair_value > 0 ? `, fair value ${this.money(a.fair_value)}` : "";
-          const cost = a.cost > 0 ? ` (${this.money(a.cost)})`
-            : a.offer > 0 ? ` (${this.money(a.offer)}${fair})` : "";
-          buttons.push(this.button(`${ACTION_WORDS[a.action] ?? a.action}${cost}`,
+          const fair = a.fairValue > 0n ? `, fair value ${this.money(a.fairValue)}` : "";
+          const cost = a.cost > 0n ? ` (${this.money(a.cost)})`
+            : a.offer > 0n ? ` (${this.money(a.offer)}${fair})` : "";
+          buttons.push(this.button(`${ACTION_LABELS[a.action] ?? actionName(a.action)}${cost}`,
             () => this.client.act({ requestId: newRequestId(), tableId: this.tableId,
-              roundId: snap.round_id, seat: mine, hand: round.to_act[1], action: a.action }), a));
+              roundId: snap.roundId, seat: mine, hand: toAct.hand, action: actionName(a.action) }), a));
         }
       }
     }
-    const myBehind = snap.behind.filter((b: Json) => b.player_id === this.playerId
-                                         && b.insurance === "ask");
-    if (round && snap.phase === "insurance") {
-      for (const b of myBehind) {
+    if (round && snap.phase === table.TablePhase.INSURANCE) {
+      for (const b of myBehind.filter((x) => x.insurance === table.BehindInsurance.ASK)) {
+        if (snap.insurance.some((c) => c.seat === b.seat && c.behind?.you)) continue;
         buttons.push(this.button(`Insure my Bet Behind on seat ${b.seat}`, () =>
           this.client.decideInsurance({ requestId: newRequestId(), tableId: this.tableId,
-            roundId: snap.round_id, seat: b.seat, take: true, behind: true })));
+            roundId: snap.roundId, seat: b.seat, take: true, behind: true })));
       }
     }
-    if (mine !== undefined && snap.phase !== "playing" && !snap.bets.some((b: Json) => b.seat === mine)) {
+    if (mine !== undefined && snap.phase !== table.TablePhase.PLAYING && !seatBet) {
       buttons.push(this.button("Leave the seat", () => this.client.leaveSeat(
         { requestId: newRequestId(), tableId: this.tableId, seat: mine })));
     }
-    acts.replaceChildren(...buttons);
+    el("table-actions").replaceChildren(...buttons);
   }
 
   /** A command button; ``decision`` (an allowed action of the snapshot's round) adds its value
    * and best mark when the player's brand shows hints (the snapshot then carries them). */
-  private button(label: string, call: () => Promise<unknown>, decision?: Json): HTMLButtonElement {
+  private button(label: string, call: () => Promise<unknown>,
+                 decision?: AllowedAction): HTMLButtonElement {
     const b = document.createElement("button");
     b.type = "button";
-    labelDecision(b, label, decision?.expected_value, decision?.best === true);
-    if (decision) b.dataset.action = decision.action;
-    b.addEventListener("click", () => void this.command(call));
+    labelDecision(b, label, decision?.expectedValue, decision?.best === true);
+    if (decision) b.dataset.action = actionName(decision.action);
+    b.addEventListener("click", () => void this.command(call, b));
     return b;
   }
 
-  /** A command; its answer carries the table's snapshot, drawn at once. */
-  async command(call: () => Promise<unknown>): Promise<void> {
-    this.hooks.clearError();
+  /** A command; its answer carries the table's snapshot, drawn at once. A refusal shows next
+   * to the control that caused it, in view, until the next command. */
+  async command(call: () => Promise<unknown>, near: HTMLElement): Promise<void> {
+    this.clearError();
     try {
       const answer = (await call()) as { result?: table.TableCommandResult };
       const snap = answer.result?.snapshot;
-      if (snap?.stateJson) this.render(JSON.parse(snap.stateJson));
+      if (snap) this.render(snap);
       await this.hooks.refreshBalance();
     } catch (error) {
-      this.hooks.showError(error);
+      this.showError(error, near);
     }
   }
 
-  placeBet(): void {
+  private showError(error: unknown, near: HTMLElement): void {
+    const box = el<HTMLParagraphElement>("table-error");
+    box.textContent = describeError(error, formatMoney, this.currency());
+    box.hidden = false;
+    // Beside the control (its form's, for a form's submit button).
+    const anchor = near.closest("form") ?? near.closest("li") ?? near.parentElement ?? near;
+    anchor.insertAdjacentElement("afterend", box);
+    box.scrollIntoView({ block: "nearest" });
+  }
+
+  private clearError(): void {
+    const box = el<HTMLParagraphElement>("table-error");
+    box.hidden = true;
+    box.textContent = "";
+  }
+
+  placeBet(form: HTMLFormElement): void {
     const mine = this.mySeat();
     const stake = parseMoney(el<HTMLInputElement>("table-stake").value);
     if (mine === undefined || stake === undefined) {
-      this.hooks.showError(new Error("Enter the bet as an amount, e.g. 10.00"));
+      this.clearError();
+      this.showError(new Error("Enter the bet as an amount, e.g. 10.00"), form);
       return;
     }
     const side = (id: string) => parseMoney(el<HTMLInputElement>(id).value || "0") ?? 0n;
     const clientSeed = el<HTMLInputElement>("table-seed").value;
     const problem = clientSeedProblem(clientSeed);
     if (problem) {
-      this.hooks.showError(new Error(`Client seed: ${problem}.`));
+      this.clearError();
+      this.showError(new Error(`Client seed: ${problem}.`), form);
       return;
     }
     // The first bet opens betting with the commitment shown now (the idle table's next one).
@@ -423,19 +473,20 @@ class TableView {
         clientSeed,
         bets: [create(table.BetSchema, { seat: mine, stake, perfectPairs: side("table-pp"),
                                           twentyOnePlusThree: side("table-213") })] });
-      const state = JSON.parse(answer.result?.snapshot?.stateJson ?? "{}");
-      if (state.round_id && shown && !this.shownCommitments.has(state.round_id)) {
-        this.shownCommitments.set(state.round_id, shown);
+      const roundId = answer.result?.snapshot?.roundId;
+      if (roundId && shown && !this.shownCommitments.has(roundId)) {
+        this.shownCommitments.set(roundId, shown);
       }
       return answer;
-    });
+    }, form);
   }
 
-  placeBehind(): void {
+  placeBehind(form: HTMLFormElement): void {
     const seat = Number(el<HTMLSelectElement>("behind-seat").value);
     const stake = parseMoney(el<HTMLInputElement>("behind-stake").value);
     if (!seat || stake === undefined) {
-      this.hooks.showError(new Error("Pick a seat and enter the Bet Behind as an amount"));
+      this.clearError();
+      this.showError(new Error("Pick a seat and enter the Bet Behind as an amount"), form);
       return;
     }
     void this.command(() => this.client.placeBets({ requestId: newRequestId(), tableId: this.tableId,
@@ -444,25 +495,29 @@ class TableView {
         followDouble: el<HTMLInputElement>("behind-double").checked,
         followSplit: el<HTMLInputElement>("behind-split").checked,
         insurance: INSURANCE[el<HTMLSelectElement>("behind-insurance").value] ?? table.BehindInsurance.NEVER,
-      })] }));
+      })] }), form);
   }
 }
 
 /** Show the shared tables of the session's brand (nothing when it offers none). */
 export async function startTables(token: string, hooks: Hooks): Promise<void> {
   const view = new TableView(token, hooks);
-  el<HTMLFormElement>("table-bet").addEventListener("submit", (e) => {
+  const bet = el<HTMLFormElement>("table-bet");
+  bet.addEventListener("submit", (e) => {
     e.preventDefault();
-    view.placeBet();
+    view.placeBet(bet);
   });
   el("table-verify").addEventListener("click", () => view.verifyLast());
-  el<HTMLFormElement>("table-behind").addEventListener("submit", (e) => {
+  const behind = el<HTMLFormElement>("table-behind");
+  behind.addEventListener("submit", (e) => {
     e.preventDefault();
-    view.placeBehind();
+    view.placeBehind(behind);
   });
   try {
     await view.list();
   } catch (error) {
-    hooks.showError(error);
+    const box = el<HTMLParagraphElement>("table-error");
+    box.textContent = describeError(error, formatMoney, hooks.currency);
+    box.hidden = false;
   }
 }

@@ -22,6 +22,7 @@ from rgs.service.errors import (
 from rgs.service.model import Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
 from rgs.service.tables import fairness, public
+from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.bets import check_bet
 from rgs.service.tables.model import (
     Behind,
@@ -32,7 +33,6 @@ from rgs.service.tables.model import (
     SeatBet,
     StoredTable,
     TableAct,
-    TableAnswer,
     TableConfig,
     TablePhase,
     TableState,
@@ -111,7 +111,7 @@ class TableCommands:
 
     async def take_seat(self, session: Session, cfg: TableConfig, request_id: str,
                         seat: int, *, hints: bool = False) -> TableAnswer:
-        who = who_of(session)
+        who = who_of(session, cfg.id)
 
         def check(s: TableState) -> None:
             if type(seat) is not int or not 1 <= seat <= cfg.seats:
@@ -130,7 +130,7 @@ class TableCommands:
             state = replace(s, seats=tuple(sorted((*s.seats, Seat(seat=seat, who=who)),
                                                   key=lambda x: x.seat)))
             return Step(state=state, events=[public.event(
-                "seat_taken", seat=seat, player_id=who.player_id)])
+                "seat_taken", seat=seat, player=public.player(cfg.id, who))])
 
         async def plan(cfg: TableConfig, t: StoredTable, _r: RoundReader) -> Plan:
             check(t.state)
@@ -141,7 +141,7 @@ class TableCommands:
 
     async def leave_seat(self, session: Session, cfg: TableConfig, request_id: str,
                          seat: int, *, hints: bool = False) -> TableAnswer:
-        who = who_of(session)
+        who = who_of(session, cfg.id)
 
         def check(s: TableState) -> None:
             taken = s.seat(seat)
@@ -156,7 +156,7 @@ class TableCommands:
             check(s)
             return Step(state=replace(s, seats=tuple(x for x in s.seats if x.seat != seat)),
                         events=[public.event("seat_left", seat=seat,
-                                             player_id=who.player_id)])
+                                             player=public.player(cfg.id, who))])
 
         async def plan(cfg: TableConfig, t: StoredTable, _r: RoundReader) -> Plan:
             check(t.state)
@@ -172,7 +172,7 @@ class TableCommands:
                          hints: bool = False) -> TableAnswer:
         """Bets on the caller's seat and behind others'; ``client_seed`` goes with the bet on
         the caller's own seat (its share of the round's client seed, provably fair rounds)."""
-        who = who_of(session)
+        who = who_of(session, cfg.id)
         bets = tuple(bets)
         if not bets:
             raise InvalidRequest("place at least one bet", reason="INVALID_BET", field="bets")
@@ -212,7 +212,8 @@ class TableCommands:
                         follow_split=b.follow_split, insurance=b.insurance,
                         debit=m.transaction_id)))
                     step.events.append(public.event(
-                        "behind_placed", seat=b.seat, player_id=who.player_id, stake=b.stake,
+                        "behind_placed", seat=b.seat, player=public.player(cfg.id, who),
+                        stake=b.stake,
                         follow_double=b.follow_double, follow_split=b.follow_split,
                         insurance=b.insurance.value))
                 else:
@@ -221,7 +222,7 @@ class TableCommands:
                         (*state.bets, replace(sb, debit=m.transaction_id)),
                         key=lambda x: x.seat)))
                     step.events.append(public.event(
-                        "bet_placed", seat=b.seat, player_id=who.player_id, stake=b.stake,
+                        "bet_placed", seat=b.seat, player=public.player(cfg.id, who), stake=b.stake,
                         perfect_pairs=b.perfect_pairs,
                         twenty_one_plus_three=b.twenty_one_plus_three,
                         twenty_plus=b.twenty_plus, client_seed=client_seed))
@@ -256,7 +257,7 @@ class TableCommands:
                        forced_cards: tuple[str, ...] = (), *,
                        hints: bool = False) -> TableAnswer:
         """The player is ready: once every seated player who bet pressed it, betting closes."""
-        who = who_of(session)
+        who = who_of(session, cfg.id)
         if forced_cards and not self._test_mode:
             raise PermissionDenied("forced cards are accepted in test mode only",
                                    reason="FORCED_CARDS_NOT_ALLOWED")
@@ -274,7 +275,7 @@ class TableCommands:
             own = mine(s)
             bets = tuple(replace(b, deal_now=True) if b in own else b for b in s.bets)
             state = replace(s, bets=bets, forced=forced_cards or s.forced)
-            events = [public.event("deal_now", seat=b.seat, player_id=who.player_id)
+            events = [public.event("deal_now", seat=b.seat, player=public.player(cfg.id, who))
                       for b in own]
             if all(b.deal_now for b in bets):
                 state = replace(state, deadline=self._clock())
@@ -292,7 +293,7 @@ class TableCommands:
 
     async def act(self, session: Session, cfg: TableConfig, request_id: str,
                   cmd: TableAct, *, hints: bool = False) -> TableAnswer:
-        who = who_of(session)
+        who = who_of(session, cfg.id)
 
         def check(s: TableState) -> None:
             if s.phase is not TablePhase.PLAYING or s.round_id != cmd.round_id:
@@ -357,7 +358,10 @@ class TableCommands:
                         raise Unavailable(str(exc), reason="RNG_UNAVAILABLE") from exc
                     raise translate_engine(exc) from exc
                 after_play(cfg, s, live, at, step, now=self._clock())
-                step.live = live if not live.finished else None
+                if live.finished:
+                    step.ended = live
+                else:
+                    step.live = live
                 return step
 
             return Plan(apply=apply, keys=(who.player_key, *(b.who.player_key
@@ -372,7 +376,7 @@ class TableCommands:
                                behind: bool, hints: bool = False) -> TableAnswer:
         """A seat player's insurance decision, or a Bet Behind player's live one (preset
         ``ask``), while insurance is open; applied when it closes."""
-        who = who_of(session)
+        who = who_of(session, cfg.id)
         player = who.player_key if behind else ""
 
         def check(s: TableState) -> None:
@@ -427,7 +431,7 @@ class TableCommands:
                     seat=seat, player=player, take=take, debit=debit)))
                 step = Step(state=state, booked=funding.booked(),
                             events=[public.event("insurance_decided", seat=seat,
-                                                 player_id=who.player_id, behind=behind,
+                                                 player=public.player(cfg.id, who), behind=behind,
                                                  take=take)], live=rnd)
                 if insurance_complete(state, rnd):
                     step.state = replace(state, deadline=self._clock())

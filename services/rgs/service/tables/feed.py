@@ -16,6 +16,9 @@ import functools
 import logging
 from collections import deque
 from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import orjson
 
 from rgs.service.ports import JournalError
 from rgs.service.tables.model import TableEvent
@@ -57,6 +60,8 @@ class _Feed:
                     await asyncio.sleep(self._poll_s)
                     continue
                 if batch:
+                    # Decoded once here for every watcher of the replica.
+                    batch = [replace(e, data=orjson.loads(e.payload)) for e in batch]
                     self.events.extend(batch)
                     self.last = batch[-1].seq
                 async with self.changed:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from rgs.engine import Action, TableLimits
 
@@ -52,6 +53,9 @@ class Who:
     brand_id: str
     player_id: str
     session_id: str
+    #: How the table shows the player: their operator's nickname for them, else a pseudonym
+    #: (empty in a state written by a release before display names: the pseudonym then).
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -189,6 +193,8 @@ class TableEvent:
     kind: str
     payload: str
     at: datetime | None = None
+    #: ``payload`` decoded, when whoever read it decoded it once for every watcher.
+    data: dict[str, Any] | None = field(default=None, compare=False)
 
 
 # --------------------------------------------------------------------------- commands
@@ -221,10 +227,8 @@ class TableAct:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TableAnswer:
-    """What a table command returns: the table's newest event number, the player's balance
-    (None when the wallet did not say) and the table's public snapshot (JSON text)."""
+class AnswerRecord:
+    """What a table command's idempotency record keeps: its event number (a retry is
+    answered with it and the table as it is then)."""
 
     seq: int
-    balance: int | None
-    snapshot: str

@@ -50,11 +50,16 @@ class RoundRecord:
     variant: str
     status: str
     events: tuple[tuple[str, str], ...]
+    #: The table the round was played at ("" where a writer did not say).
+    table_id: str = ""
     #: (player key, operator id, staked, paid), written when the round ends.
     players: tuple[tuple[str, str, int, int], ...] = ()
     #: The round's provably fair inputs (None: dealt by a release without them); its server
     #: seed is shown only once the round is settled or voided.
     fair: TableFair | None = None
+    #: (player key, display name) of every player of the round, as the table showed them
+    #: (empty for a round of a release before display names: pseudonyms then).
+    names: tuple[tuple[str, str], ...] = ()
 
     @property
     def finished(self) -> bool:

@@ -1,20 +1,36 @@
-"""What the table shows everyone: its snapshot and its public events (no hole card before it is
-turned over, no player key: players are shown by their id). A snapshot made for a player whose
-brand turns hints on also carries the exact value of every open decision
-(:mod:`rgs.service.advice`): the same for every viewer, shown only to those brands' players."""
+"""What the table shows everyone: its view (:mod:`~rgs.service.tables.views`) and its public
+events. Players are named by a display name (their operator's nickname for them, else a
+pseudonym stable per player and table) and carried with their internal key, which the edge uses
+to mark the caller's own seats and bets and never sends; no hole card before it is turned
+over. A view made for a player whose brand turns hints on also carries the exact value of every
+open decision (:mod:`rgs.service.advice`): the same for every viewer, shown only to those
+brands' players.
+
+Events are stored as (kind, JSON fields); a player in them is ``{"key": ..., "name": ...}``.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
-from fractions import Fraction
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rgs.codec import encode_event, event_kind, to_jsonable
-from rgs.engine import Action, CardDealt, Event, Round
+from rgs.engine import CardDealt, Event, Round
 from rgs.service import advice
-from rgs.service.model import Hint
 from rgs.service.tables import fairness
-from rgs.service.tables.model import TableState
+from rgs.service.tables.model import TableFair, TableState, Who
+from rgs.service.tables.views import (
+    BehindBetView,
+    BetView,
+    InsuranceView,
+    LastRoundView,
+    PlayerRef,
+    SeatView,
+    TableFairView,
+    TableView,
+)
 
 
 def event(kind: str, **fields: Any) -> tuple[str, str]:
@@ -22,97 +38,102 @@ def event(kind: str, **fields: Any) -> tuple[str, str]:
     return kind, json.dumps(fields, separators=(",", ":"), sort_keys=True, default=str)
 
 
-def round_events(events: tuple[Event, ...] | list[Event]) -> list[tuple[str, str]]:
-    """Engine events as public table events; the hole card is shown face down."""
+def pseudonym(table_id: str, player_key: str) -> str:
+    """The name a player without a nickname has at a table: stable for that player and table,
+    and telling nothing of their id or operator ("Player 7F3A")."""
+    tag = hashlib.sha256(f"{table_id}\0{player_key}".encode()).hexdigest()[:4].upper()
+    return f"Player {tag}"
+
+
+def name_of(table_id: str, who: Who) -> str:
+    """The display name of a player at a table."""
+    return who.name or pseudonym(table_id, who.player_key)
+
+
+def player(table_id: str, who: Who) -> dict[str, str]:
+    """A player as an event's fields name them."""
+    return {"key": who.player_key, "name": name_of(table_id, who)}
+
+
+def names(table_id: str, state: TableState) -> dict[str, str]:
+    """The display name of every player seated or betting behind, by key."""
+    out = {x.who.player_key: name_of(table_id, x.who) for x in state.seats}
+    out.update({b.who.player_key: name_of(table_id, b.who) for b in state.behind})
+    return out
+
+
+def round_events(events: Iterable[Event], who: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Engine events as public table events: the hole card face down, a Bet Behind's player as
+    ``{"key", "name"}`` (``who``: display names by key), a round's opening without players."""
     out = []
     for e in events:
         if isinstance(e, CardDealt) and e.face_down:
             out.append(event("card_dealt", card="", seat=None, hand=0, face_down=True))
-        else:
-            out.append((event_kind(e), encode_event(e)))
+            continue
+        kind = event_kind(e)
+        if kind == "round_started":
+            boxes = e.boxes  # type: ignore[attr-defined]
+            out.append(event(kind, seats=[b.seat for b in boxes],
+                             players=[{"key": b.player, "name": who.get(b.player, "")}
+                                      for b in boxes]))
+            continue
+        key = getattr(e, "player", None)
+        if key is None:
+            out.append((kind, encode_event(e)))
+            continue
+        fields = to_jsonable(e)
+        fields["player"] = {"key": key, "name": who.get(key, "")}
+        out.append(event(kind, **fields))
     return out
 
 
-#: The keys a hints snapshot adds to an open decision's allowed action.
-HINT_KEYS = ("expected_value", "best", "fair_value")
+def fair_view(fair: TableFair, *, revealed: bool, dealt: tuple[str, ...] = ()) -> TableFairView:
+    """A round's fairness as shown: the seed and the cards only when ``revealed``."""
+    return TableFairView(verifiable=fair.verifiable, commitment=fair.commitment,
+                         round_number=fair.round_number, decks=fair.decks,
+                         client_seed=fair.client_seed, seat_seeds=fair.seat_seeds,
+                         next_commitment=fair.next_commitment,
+                         server_seed=fair.server_seed if revealed else "",
+                         dealt_cards=dealt if revealed else ())
 
 
-def snapshot(table_id: str, seq: int, state: TableState, rnd: Round | None, *,
-             hints: bool = False) -> str:
-    """The table as a watcher first sees it (then its events above ``seq``); with ``hints``
-    (the caller's brand turns them on) each open decision's allowed actions carry their exact
-    value."""
-    data = {
-        "table_id": table_id,
-        "seq": seq,
-        "phase": state.phase.value,
-        "round_id": state.round_id,
-        "round_no": state.round_no,
-        "deadline": state.deadline.isoformat() if state.deadline else None,
-        "seats": [{"seat": s.seat, "player_id": s.who.player_id, "hot": s.hot}
-                  for s in state.seats],
-        "bets": [{"seat": b.seat, "stake": b.stake, "perfect_pairs": b.perfect_pairs,
-                  "twenty_one_plus_three": b.twenty_one_plus_three,
-                  "twenty_plus": b.twenty_plus, "deal_now": b.deal_now,
-                  "client_seed": b.client_seed} for b in state.bets],
-        "behind": [{"seat": b.seat, "player_id": b.who.player_id, "stake": b.stake,
-                    "follow_double": b.follow_double, "follow_split": b.follow_split,
-                    "insurance": b.insurance.value} for b in state.behind],
-        "round": _round(rnd, hints) if rnd is not None else None,
-        **fairness.snapshot_fields(state),
-    }
-    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+def view(table_id: str, seq: int, state: TableState, rnd: Round | None, *,
+         hints: bool = False, currency: str = "", last: Round | None = None,
+         last_names: Mapping[str, str] | None = None) -> TableView:
+    """The table as a watcher sees it at event ``seq`` (then its events above it); with
+    ``hints`` (the caller's brand turns them on) the open decisions' exact values; ``last``:
+    the last finished round as it ended (with its players' names), shown until the next deal."""
+    shown = names(table_id, state)
 
+    def ref(who: Who) -> PlayerRef:
+        return PlayerRef(key=who.player_key, name=shown[who.player_key])
 
-def _round(rnd: Round, hints: bool) -> dict[str, Any]:
-    """The round's view; with ``hints``, every allowed action of an open decision (a box's
-    insurance, the hand to act) with ``expected_value`` (main bets), ``best`` and, on Cash Out,
-    ``fair_value`` (minor units), as :func:`rgs.service.advice.hints` computes them."""
-    view = rnd.view()
-    data: dict[str, Any] = to_jsonable(view)
-    if not hints:
-        return data
-    by_decision = {(h.seat, h.hand, h.action.value): h for h in advice.hints(rnd.rules, view)}
-    for box in data["boxes"]:
-        lists = [(0, box["insurance_allowed"])]
-        lists += [(hand["index"], hand["allowed"]) for hand in box["hands"]]
-        for index, allowed in lists:
-            for a in allowed:
-                h = by_decision.get((box["seat"], index, a["action"]))
-                if h is None:
-                    continue
-                a["expected_value"] = float(h.expected_value)
-                a["best"] = h.best
-                if h.action is Action.CASH_OUT:
-                    a["fair_value"] = h.fair_value
-    return data
-
-
-def without_hints(snapshot_json: str) -> str:
-    """A snapshot with any decision values taken out (a stored answer replayed to a player
-    whose brand does not show them)."""
-    data = json.loads(snapshot_json)
-    found = False
-    for box in (data.get("round") or {}).get("boxes", []):
-        for allowed in (box["insurance_allowed"], *(h["allowed"] for h in box["hands"])):
-            for a in allowed:
-                for k in HINT_KEYS:
-                    found = a.pop(k, None) is not None or found
-    if not found:
-        return snapshot_json
-    return json.dumps(data, separators=(",", ":"), sort_keys=True)
-
-
-def hints_of(round_json: dict[str, Any]) -> tuple[Hint, ...]:
-    """The decision values a snapshot's round carries (none without hints): what a client
-    reads back into :class:`~rgs.service.model.Hint` to show them as a solo round's."""
-    out = []
-    for box in round_json.get("boxes", []):
-        lists = [(0, box.get("insurance_allowed", []))]
-        lists += [(h["index"], h.get("allowed", [])) for h in box.get("hands", [])]
-        for index, allowed in lists:
-            out += [Hint(seat=box["seat"], hand=index, action=Action(a["action"]),
-                         expected_value=Fraction(a["expected_value"]), best=bool(a.get("best")),
-                         fair_value=int(a.get("fair_value", 0)))
-                    for a in allowed if "expected_value" in a]
-    return tuple(out)
+    revealed = state.revealed
+    rv = rnd.view() if rnd is not None else None
+    return TableView(
+        table_id=table_id, seq=seq, phase=state.phase, round_id=state.round_id,
+        round_no=state.round_no, deadline=state.deadline,
+        seats=tuple(SeatView(seat=s.seat, player=ref(s.who), hot=s.hot) for s in state.seats),
+        bets=tuple(BetView(seat=b.seat, stake=b.stake, perfect_pairs=b.perfect_pairs,
+                           twenty_one_plus_three=b.twenty_one_plus_three,
+                           twenty_plus=b.twenty_plus, deal_now=b.deal_now,
+                           client_seed=b.client_seed) for b in state.bets),
+        behind=tuple(BehindBetView(seat=b.seat, player=ref(b.who), stake=b.stake,
+                                   follow_double=b.follow_double, follow_split=b.follow_split,
+                                   insurance=b.insurance) for b in state.behind),
+        insurance=tuple(InsuranceView(seat=c.seat, take=c.take,
+                                      behind=PlayerRef(key=c.player, name=shown.get(c.player, ""))
+                                      if c.player else None) for c in state.insurance),
+        round=rv, names=shown,
+        money=rnd.money_by_player() if rnd is not None else {},
+        hints=advice.hints(rnd.rules, rv) if hints and rnd is not None and rv is not None else (),
+        currency=currency,
+        fair=fair_view(state.fair, revealed=False) if state.fair is not None else None,
+        next_commitment=fairness.next_commitment(state),
+        last_round=(LastRoundView(
+            round_id=revealed.round_id,
+            fair=fair_view(revealed.fair, revealed=True, dealt=revealed.dealt),
+            round=last.view() if last is not None else None,
+            names=dict(last_names or {}),
+            money=last.money_by_player() if last is not None else {})
+            if revealed is not None else None))

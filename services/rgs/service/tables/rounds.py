@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -42,12 +44,42 @@ def rules_of(cfg: TableConfig) -> RuleSet:
     return VARIANTS[cfg.variant]
 
 
+#: Finished rounds a replica keeps, as they ended (each table's last is shown until its next
+#: deal).
+_KEEP_ENDED = 64
+
+
 class Rounds:
-    """Rebuilds a table's round from its row, with the card source the round goes on with."""
+    """Rebuilds a table's round from its row, with the card source the round goes on with; keeps
+    the tables' last finished rounds as they ended."""
 
     def __init__(self, cards: CardSourceFactory) -> None:
         self._cards = cards
+        self._ended: OrderedDict[str, tuple[Round | None, dict[str, str]]] = OrderedDict()
 
+    def remember(self, round_id: str, rnd: Round | None, names: Mapping[str, str]) -> None:
+        """A round as it ended (None: it dealt no card)."""
+        self._ended[round_id] = (rnd, dict(names))
+        self._ended.move_to_end(round_id)
+        while len(self._ended) > _KEEP_ENDED:
+            self._ended.popitem(last=False)
+
+    async def last(self, cfg: TableConfig, state: TableState,
+                   read: Callable[[str], Awaitable[RoundRecord | None]]
+                   ) -> tuple[Round | None, dict[str, str]]:
+        """The table's last finished round as it ended and its players' names, while it is
+        shown (idle or betting: until the next deal)."""
+        revealed = state.revealed
+        if revealed is None or state.phase not in (TablePhase.IDLE, TablePhase.BETTING):
+            return None, {}
+        kept = self._ended.get(revealed.round_id)
+        if kept is None:
+            rec = await read(revealed.round_id)
+            rnd = (self.restore(cfg, rec, ()) if rec is not None and rec.events
+                   and rec.finished else None)
+            kept = (rnd, dict(rec.names) if rec is not None else {})
+            self.remember(revealed.round_id, *kept)
+        return kept
     def restore(self, cfg: TableConfig, rec: RoundRecord, forced: tuple[str, ...]) -> Round:
         events = [decode_event(k, p) for k, p in rec.events]
         try:
@@ -104,14 +136,14 @@ def record(cfg: TableConfig, s: TableState, rnd: Round) -> RoundRecord:
     return RoundRecord(round_id=s.round_id, round_no=s.round_no, variant=cfg.variant,
                        status=rnd.phase.value,
                        events=tuple((event_kind(e), encode_event(e)) for e in rnd.events),
-                       fair=s.fair)
+                       fair=s.fair, names=tuple(sorted(public.names(cfg.id, s).items())))
 
 
 def after_play(cfg: TableConfig, s: TableState, rnd: Round, start: int, step: Step, *,
                now: datetime) -> None:
     """The state, events and round record after the engine moved from event ``start``;
     when the round ended, the credits and the next betting round."""
-    step.events.extend(public.round_events(rnd.events[start:]))
+    step.events.extend(public.round_events(rnd.events[start:], public.names(cfg.id, s)))
     step.round = record(cfg, s, rnd)
     if rnd.finished:
         finish(cfg, s, rnd, step)
@@ -149,7 +181,7 @@ def finish(cfg: TableConfig, s: TableState, rnd: Round, step: Step) -> None:
     # The round is over: its server seed is revealed here, and in recall from now on.
     step.events.append(public.event(
         "round_finished", round_id=s.round_id,
-        results=[{"player_id": whos[k].player_id, "staked": st, "paid": pd}
+        results=[{"player": public.player(cfg.id, whos[k]), "staked": st, "paid": pd}
                  for k, (st, pd) in by_player.items()],
         hot=[{"seat": x.seat, "hot": x.hot} for x in seats],
         fair=(fairness.public(s.fair, revealed=True, dealt=dealt) if s.fair is not None

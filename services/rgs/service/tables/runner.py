@@ -24,9 +24,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from rgs.codec import decode_value, encode_value
+import orjson
+
+from rgs.codec import encode_value
 from rgs.service.common import check_request_id, request_hash
 from rgs.service.errors import (
     NotAllowedNow,
@@ -40,9 +42,10 @@ from rgs.service.errors import (
 from rgs.service.model import Movement, Session, StoredRequest
 from rgs.service.ports import JournalLeaseLost, JournalUnavailable
 from rgs.service.tables import public
+from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.model import (
+    AnswerRecord,
     StoredTable,
-    TableAnswer,
     TableConfig,
     TablePhase,
     Who,
@@ -67,14 +70,17 @@ from rgs.service.tables.turns import (
     Turns,
     View,
 )
+from rgs.service.tables.views import TableView
 
 log = logging.getLogger(__name__)
 
 
-def who_of(session: Session) -> Who:
+def who_of(session: Session, table_id: str) -> Who:
+    """The session's player at a table, named as the table shows them."""
     return Who(player_key=session.player_key, operator_id=session.operator_id,
                brand_id=session.brand_id, player_id=session.player_id,
-               session_id=session.session_id)
+               session_id=session.session_id,
+               name=session.nickname or public.pseudonym(table_id, session.player_key))
 
 
 class RoundReader:
@@ -205,7 +211,7 @@ class CommandRunner:
             # The connection is given back: everyone else's payments go now.
             self._money.pay_later([(k, m) for k, m in applied.step.movements if k not in held])
         return TableAnswer(seq=turn.batch.seq, balance=balances.get(key, funding.balance),
-                           snapshot=self._snapshot(cfg, turn.batch, hints))
+                           view=await self._view(cfg, turn.batch, hints))
 
     async def _settle_open(self, held: Mapping[str, HeldPlayer], key: str,
                            own: list[Movement]) -> None:
@@ -261,22 +267,29 @@ class CommandRunner:
             step = p.apply(view, funding)
             # The record keeps the command's event number; a retry answered from it shows
             # the table as it is then.
-            record = TableAnswer(seq=view.seq + len(step.events), balance=None, snapshot="")
+            record = AnswerRecord(seq=view.seq + len(step.events))
             request = (session.player_key, StoredRequest(
                 request_id=request_id, method=method, request_hash=fingerprint,
                 response=encode_value(record)))
             return Applied(step=step, request=request)
         return apply
 
-    def _snapshot(self, cfg: TableConfig, batch: Batch, hints: bool) -> str:
+    async def _view(self, cfg: TableConfig, batch: Batch, hints: bool) -> TableView:
         """The table as a batch left it (made once per batch and kind of viewer)."""
-        snap = batch.snapshots.get(hints)
-        if snap is None:
+        made = batch.views.get(hints)
+        if made is None:
             rnd = batch.live if batch.live is not None else self._rounds.current(
                 cfg, batch.state, batch.round)
-            snap = batch.snapshots[hints] = public.snapshot(cfg.id, batch.seq, batch.state,
-                                                            rnd, hints=hints)
-        return snap
+            if batch.ended is not None:
+                names = dict(batch.ended_round.names) if batch.ended_round else {}
+                self._rounds.remember(batch.state.revealed.round_id
+                                      if batch.state.revealed else "", batch.ended, names)
+            last, last_names = await self._rounds.last(cfg, batch.state,
+                                                       self._tables.get_round)
+            made = batch.views[hints] = public.view(
+                cfg.id, batch.seq, batch.state, rnd, hints=hints, currency=cfg.currency,
+                last=last, last_names=last_names)
+        return made
 
     async def _lookup(self, cfg: TableConfig, req: _Request,
                       link: TableLink) -> TableAnswer | None:
@@ -286,19 +299,21 @@ class CommandRunner:
 
     async def _answered(self, cfg: TableConfig, req: _Request, rec: StoredRequest | None,
                         link: TableLink | None = None) -> TableAnswer | None:
-        """The stored answer of a request record (None without one), with the table as it is
-        now."""
-        answer = _answer_of(rec, req.method, req.fingerprint, req.hints)
-        if answer is None or answer.snapshot:
-            return answer  # (a record of an earlier release keeps its own snapshot)
+        """The answer of a request already committed (None without a record): its event
+        number, and the table as it is now."""
+        seq = _recorded_seq(rec, req.method, req.fingerprint)
+        if seq is None:
+            return None
         t = await self._load(cfg.id, link)
         rec_round = None
         if t.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
             rec_round = await (link.get_round(t.state.round_id) if link is not None
                                else self._tables.get_round(t.state.round_id))
-        return replace(answer, snapshot=public.snapshot(
+        read = link.get_round if link is not None else self._tables.get_round
+        last, last_names = await self._rounds.last(cfg, t.state, read)
+        return TableAnswer(seq=seq, balance=None, view=public.view(
             cfg.id, t.last_seq, t.state, self._rounds.current(cfg, t.state, rec_round),
-            hints=req.hints))
+            hints=req.hints, currency=cfg.currency, last=last, last_names=last_names))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -318,20 +333,15 @@ def _found(t: StoredTable | None) -> StoredTable:
     return t
 
 
-def _answer_of(rec: StoredRequest | None, method: str, fingerprint: str,
-               hints: bool) -> TableAnswer | None:
-    """The stored answer of a request already committed (None when there is none); its
-    snapshot without decision values unless ``hints`` (the player may retry from a session of
-    another brand of their operator)."""
+def _recorded_seq(rec: StoredRequest | None, method: str, fingerprint: str) -> int | None:
+    """The event number a request's record keeps (None when there is no record)."""
     if rec is None:
         return None
     if rec.method != method or rec.request_hash != fingerprint:
         raise RequestConflict("request_id was already used for a different request",
                               reason="REQUEST_ID_REUSED")
-    answer = decode_value(TableAnswer, rec.response)
-    if hints or not answer.snapshot:  # (no snapshot kept: the table as it is now is shown)
-        return answer
-    return replace(answer, snapshot=public.without_hints(answer.snapshot))
+    # (A record of an earlier release kept the whole answer; its seq is read alike.)
+    return int(orjson.loads(rec.response)["seq"])
 
 
 def _forget(tasks: set[asyncio.Task[TableAnswer]]) -> Callable[[asyncio.Task[TableAnswer]], None]:

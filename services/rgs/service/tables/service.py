@@ -24,12 +24,12 @@ from rgs.service.fairness import draw_seed
 from rgs.service.model import Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock
 from rgs.service.tables import public
+from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.commands import BettingOpener, TableCommands
 from rgs.service.tables.feed import Feeds
 from rgs.service.tables.model import (
     BetCommand,
     TableAct,
-    TableAnswer,
     TableConfig,
     TableEvent,
     TablePhase,
@@ -41,6 +41,7 @@ from rgs.service.tables.rounds import Rounds
 from rgs.service.tables.runner import CommandRunner
 from rgs.service.tables.transitions import ClockTransitions
 from rgs.service.tables.turns import Turns
+from rgs.service.tables.views import TableView
 from rgs.wallet.port import Wallet
 
 log = logging.getLogger(__name__)
@@ -106,39 +107,45 @@ class TableService:
 
     # ------------------------------------------------------------------ reading
 
-    async def snapshot(self, table_id: str, *, hints: bool = False) -> tuple[int, str]:
-        """(newest event number, the table's public snapshot; with ``hints``, for a player
-        whose brand shows decision values, with them)."""
+    async def view(self, table_id: str, *, hints: bool = False) -> TableView:
+        """The table as it is (with ``hints``, for a player whose brand shows decision values,
+        with them)."""
         cfg = self.config(table_id)
         t = await self._tables.load(table_id)
         if t is None:
             raise NotFound("no such table", reason="TABLE_NOT_FOUND")
         rec = (await self._tables.get_round(t.state.round_id)
                if t.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING) else None)
-        return t.last_seq, public.snapshot(table_id, t.last_seq, t.state,
-                                           self.rounds.current(cfg, t.state, rec), hints=hints)
+        last, last_names = await self.rounds.last(cfg, t.state, self._tables.get_round)
+        return public.view(table_id, t.last_seq, t.state,
+                           self.rounds.current(cfg, t.state, rec), hints=hints,
+                           currency=cfg.currency, last=last, last_names=last_names)
 
     async def watch(self, table_id: str, from_seq: int | None, *, hints: bool = False
-                    ) -> AsyncIterator[TableEvent | tuple[int, str]]:
+                    ) -> AsyncIterator[TableEvent | TableView]:
         """Everything that happens at a table: with ``from_seq`` the events numbered above it
-        (each exactly once, in order), else a snapshot ``(seq, json)`` (``hints`` as for
-        :meth:`snapshot`) and then the events above it. Events carry no decision values."""
+        (each exactly once, in order), else the table's view (``hints`` as for :meth:`view`)
+        and then the events above it. Events carry no decision values."""
         self.config(table_id)
         if from_seq is None:
-            seq, snap = await self.snapshot(table_id, hints=hints)
-            yield seq, snap
+            v = await self.view(table_id, hints=hints)
+            yield v
+            seq = v.seq
         else:
             seq = from_seq
         async for e in self.feeds.events(table_id, seq):
             yield e
 
-    async def recall(self, operator_id: str, round_id: str) -> tuple[RoundRecord, None]:
+    async def recall(self, operator_id: str, round_id: str, *,
+                     table_id: str = "") -> RoundRecord:
         """A table round with every player's stakes and results (engine events, hole card
-        included once settled) and, of the money, only ``operator_id``'s own players'."""
+        included once settled) and, of the money, only ``operator_id``'s own players'; at
+        ``table_id`` when it is given."""
         rec = await self._tables.get_round(round_id)
-        if rec is None or not any(op == operator_id for _, op, _, _ in rec.players):
+        if (rec is None or not any(op == operator_id for _, op, _, _ in rec.players)
+                or (table_id and rec.table_id and rec.table_id != table_id)):
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
-        return replace(rec, players=tuple(p for p in rec.players if p[1] == operator_id)), None
+        return replace(rec, players=tuple(p for p in rec.players if p[1] == operator_id))
 
     # ------------------------------------------------------------------ commands
 

@@ -142,7 +142,7 @@ class ClockTransitions:
                 continue
             step.movements.append((b.who.player_key, _refund(b, cfg, s.round_id)))
             step.events.append(public.event("behind_refunded", seat=b.seat,
-                                            player_id=b.who.player_id, amount=b.stake,
+                                            player=public.player(cfg.id, b.who), amount=b.stake,
                                             reason="seat_sat_out"))
         # The client seed is fixed now, before any card (a round opened by a release without
         # provably fair table rounds has no seeds and deals from the shoe).

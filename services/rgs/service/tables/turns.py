@@ -34,6 +34,7 @@ from rgs.service.tables.ports import (
     TableLink,
     TableWrite,
 )
+from rgs.service.tables.views import TableView
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,8 @@ class Step:
     #: The round object as the transition leaves it, when it has one at hand (the answer's
     #: snapshot is made from it instead of rebuilding the round).
     live: Round | None = None
+    #: The round the transition finished, as it ended.
+    ended: Round | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -96,8 +99,11 @@ class Batch:
     round: RoundRecord | None
     #: The round object as the batch leaves it, when a transition had it at hand.
     live: Round | None = None
-    #: Snapshots made of it, by whether they carry decision values.
-    snapshots: dict[bool, str] = field(default_factory=dict)
+    #: The round a transition of the batch finished, as it ended (with its row).
+    ended: Round | None = None
+    ended_round: RoundRecord | None = None
+    #: Views made of it, by whether they carry decision values.
+    views: dict[bool, TableView] = field(default_factory=dict)
 
 
 class Answered(Exception):
@@ -243,6 +249,7 @@ def _apply(batch: Sequence[Turn], stored: StoredTable, rec: RoundRecord | None,
     w = TableWrite(state=stored.state)
     seq, state, rnd = stored.last_seq, stored.state, rec
     live: Round | None = None
+    ended: tuple[Round, RoundRecord | None] | None = None
     written: set[tuple[str, str]] = set()
     changed = False
     for t in batch:
@@ -274,6 +281,8 @@ def _apply(batch: Sequence[Turn], stored: StoredTable, rec: RoundRecord | None,
             live = s.live
         elif s.live is not None and live is None:
             live = s.live
+        if s.ended is not None:
+            ended = (s.ended, s.round)
         w.events.extend(s.events)
         w.booked.extend(s.booked)
         w.movements.extend(s.movements)
@@ -282,5 +291,6 @@ def _apply(batch: Sequence[Turn], stored: StoredTable, rec: RoundRecord | None,
             written.add((a.request[0], a.request[1].request_id))
         changed = True
     w.state = state
-    after[:] = [Batch(seq=seq, state=state, round=rnd, live=live)]
+    after[:] = [Batch(seq=seq, state=state, round=rnd, live=live,
+                      ended=ended[0] if ended else None, ended_round=ended[1] if ended else None)]
     return w if changed else None

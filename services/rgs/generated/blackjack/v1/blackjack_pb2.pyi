@@ -821,6 +821,7 @@ class Box(_message.Message):
     INSURANCE_STAKE_FIELD_NUMBER: _builtins.int
     INSURANCE_PAYOUT_FIELD_NUMBER: _builtins.int
     INSURANCE_ALLOWED_FIELD_NUMBER: _builtins.int
+    BEHIND_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """Seat (1-based)."""
     stake: _builtins.int
@@ -843,6 +844,10 @@ class Box(_message.Message):
     def insurance_allowed(self) -> _containers.RepeatedCompositeFieldContainer[Global___AllowedAction]:
         """Insurance decisions open now (with the insurance cost)."""
 
+    @_builtins.property
+    def behind(self) -> _containers.RepeatedCompositeFieldContainer[Global___BoxBehind]:
+        """At a shared table: the Bet Behinds on the box (solo rounds have none)."""
+
     def __init__(
         self,
         *,
@@ -854,14 +859,53 @@ class Box(_message.Message):
         insurance_stake: _builtins.int = ...,
         insurance_payout: _builtins.int = ...,
         insurance_allowed: _abc.Iterable[Global___AllowedAction] | None = ...,
+        behind: _abc.Iterable[Global___BoxBehind] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hands", b"hands", "insurance_allowed", b"insurance_allowed", "insurance_offered", b"insurance_offered", "insurance_payout", b"insurance_payout", "insurance_stake", b"insurance_stake", "seat", b"seat", "side_bets", b"side_bets", "stake", b"stake"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "hands", b"hands", "insurance_allowed", b"insurance_allowed", "insurance_offered", b"insurance_offered", "insurance_payout", b"insurance_payout", "insurance_stake", b"insurance_stake", "seat", b"seat", "side_bets", b"side_bets", "stake", b"stake"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Box: _TypeAlias = Box  # noqa: Y015
+
+@_typing.final
+class BoxBehind(_message.Message):
+    """A Bet Behind on a box at a shared table: everything it staked and was paid so far."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    YOU_FIELD_NUMBER: _builtins.int
+    STAKED_FIELD_NUMBER: _builtins.int
+    PAID_FIELD_NUMBER: _builtins.int
+    FOLLOW_DOUBLE_FIELD_NUMBER: _builtins.int
+    FOLLOW_SPLIT_FIELD_NUMBER: _builtins.int
+    display_name: _builtins.str
+    """How the table shows the bettor: a nickname, or a pseudonym stable per player and table."""
+    you: _builtins.bool
+    """The caller's own Bet Behind (decided by the server from the session)."""
+    staked: _builtins.int
+    paid: _builtins.int
+    follow_double: _builtins.bool
+    follow_split: _builtins.bool
+    def __init__(
+        self,
+        *,
+        display_name: _builtins.str = ...,
+        you: _builtins.bool = ...,
+        staked: _builtins.int = ...,
+        paid: _builtins.int = ...,
+        follow_double: _builtins.bool = ...,
+        follow_split: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["display_name", b"display_name", "follow_double", b"follow_double", "follow_split", b"follow_split", "paid", b"paid", "staked", b"staked", "you", b"you"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BoxBehind: _TypeAlias = BoxBehind  # noqa: Y015
 
 @_typing.final
 class HandRef(_message.Message):

@@ -37,6 +37,7 @@ class CreateSessionRequest(_message.Message):
     BRAND_ID_FIELD_NUMBER: _builtins.int
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
+    NICKNAME_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
     """Client-chosen idempotency key (1-64 characters)."""
     brand_id: _builtins.str
@@ -45,6 +46,11 @@ class CreateSessionRequest(_message.Message):
     """The operator's player id (1-64 characters)."""
     currency: _builtins.str
     """ISO 4217 code; must be the brand's currency (empty means the brand's currency)."""
+    nickname: _builtins.str
+    """How shared tables show the player to the others (1-20 letters, digits, spaces, `.`, `_`,
+    `-`; no control or direction characters); empty: a pseudonym stable per player and table
+    ("Player 7F3A"). Never the player id.
+    """
     def __init__(
         self,
         *,
@@ -52,10 +58,11 @@ class CreateSessionRequest(_message.Message):
         brand_id: _builtins.str = ...,
         player_id: _builtins.str = ...,
         currency: _builtins.str = ...,
+        nickname: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "player_id", b"player_id", "request_id", b"request_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "nickname", b"nickname", "player_id", b"player_id", "request_id", b"request_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

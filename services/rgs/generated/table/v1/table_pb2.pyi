@@ -21,8 +21,10 @@ TABLE_NOT_FOUND, SEAT_TAKEN, NOT_YOUR_SEAT, BETTING_CLOSED, BET_BEHIND_OWN_SEAT 
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from rgs.generated.blackjack.v1 import blackjack_pb2 as _blackjack_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -33,6 +35,29 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _TablePhase:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TablePhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TablePhase.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TABLE_PHASE_UNSPECIFIED: _TablePhase.ValueType  # 0
+    TABLE_PHASE_IDLE: _TablePhase.ValueType  # 1
+    """No bet yet: the first bet opens betting."""
+    TABLE_PHASE_BETTING: _TablePhase.ValueType  # 2
+    TABLE_PHASE_INSURANCE: _TablePhase.ValueType  # 3
+    TABLE_PHASE_PLAYING: _TablePhase.ValueType  # 4
+
+class TablePhase(_TablePhase, metaclass=_TablePhaseEnumTypeWrapper): ...
+
+TABLE_PHASE_UNSPECIFIED: TablePhase.ValueType  # 0
+TABLE_PHASE_IDLE: TablePhase.ValueType  # 1
+"""No bet yet: the first bet opens betting."""
+TABLE_PHASE_BETTING: TablePhase.ValueType  # 2
+TABLE_PHASE_INSURANCE: TablePhase.ValueType  # 3
+TABLE_PHASE_PLAYING: TablePhase.ValueType  # 4
+Global___TablePhase: _TypeAlias = TablePhase  # noqa: Y015
 
 class _BehindInsurance:
     ValueType = _typing.NewType("ValueType", _builtins.int)
@@ -208,59 +233,1279 @@ class WatchTableRequest(_message.Message):
 Global___WatchTableRequest: _TypeAlias = WatchTableRequest  # noqa: Y015
 
 @_typing.final
-class TableEvent(_message.Message):
+class TablePlayer(_message.Message):
+    """Someone at the table as the caller may see them: never another operator's player ids."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
-    SEQ_FIELD_NUMBER: _builtins.int
-    KIND_FIELD_NUMBER: _builtins.int
-    PAYLOAD_JSON_FIELD_NUMBER: _builtins.int
-    seq: _builtins.int
-    kind: _builtins.str
-    """snake_case kind: seat_taken, bet_placed, behind_placed, deal_now, betting_closed,
-    behind_refunded, card_dealt, player_acted, decision_timed_out, round_finished, ...
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    YOU_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    display_name: _builtins.str
+    """How the table shows the player: the nickname their operator gave at CreateSession, else a
+    pseudonym stable per player and table ("Player 7F3A").
     """
-    payload_json: _builtins.str
-    """The event's fields as a JSON object."""
+    you: _builtins.bool
+    """True for the caller themselves: decided by the server from the session (a client never
+    compares ids to find itself).
+    """
+    player_id: _builtins.str
+    """GetTableRound only: the player's id at the calling operator, for that operator's own
+    players; empty everywhere else.
+    """
     def __init__(
         self,
         *,
-        seq: _builtins.int = ...,
-        kind: _builtins.str = ...,
-        payload_json: _builtins.str = ...,
+        display_name: _builtins.str = ...,
+        you: _builtins.bool = ...,
+        player_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "payload_json", b"payload_json", "seq", b"seq"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["display_name", b"display_name", "player_id", b"player_id", "you", b"you"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___TableEvent: _TypeAlias = TableEvent  # noqa: Y015
+Global___TablePlayer: _TypeAlias = TablePlayer  # noqa: Y015
+
+@_typing.final
+class Seat(_message.Message):
+    """A taken seat."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    HOT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    hot: _builtins.int
+    """Hot Players: rounds in a row its player won on it."""
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+        hot: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hot", b"hot", "player", b"player", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Seat: _TypeAlias = Seat  # noqa: Y015
+
+@_typing.final
+class SeatBet(_message.Message):
+    """A seat's bets for the round being bet on or played."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    PERFECT_PAIRS_FIELD_NUMBER: _builtins.int
+    TWENTY_ONE_PLUS_THREE_FIELD_NUMBER: _builtins.int
+    TWENTY_PLUS_FIELD_NUMBER: _builtins.int
+    DEAL_NOW_FIELD_NUMBER: _builtins.int
+    CLIENT_SEED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    stake: _builtins.int
+    perfect_pairs: _builtins.int
+    twenty_one_plus_three: _builtins.int
+    twenty_plus: _builtins.int
+    deal_now: _builtins.bool
+    """The seat's player pressed Deal Now."""
+    client_seed: _builtins.str
+    """The seat's client seed (provably fair rounds), as given with the bet."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        stake: _builtins.int = ...,
+        perfect_pairs: _builtins.int = ...,
+        twenty_one_plus_three: _builtins.int = ...,
+        twenty_plus: _builtins.int = ...,
+        deal_now: _builtins.bool = ...,
+        client_seed: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_seed", b"client_seed", "deal_now", b"deal_now", "perfect_pairs", b"perfect_pairs", "seat", b"seat", "stake", b"stake", "twenty_one_plus_three", b"twenty_one_plus_three", "twenty_plus", b"twenty_plus"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatBet: _TypeAlias = SeatBet  # noqa: Y015
+
+@_typing.final
+class BehindBet(_message.Message):
+    """A Bet Behind on a seat, with its presets."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    FOLLOW_DOUBLE_FIELD_NUMBER: _builtins.int
+    FOLLOW_SPLIT_FIELD_NUMBER: _builtins.int
+    INSURANCE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    stake: _builtins.int
+    follow_double: _builtins.bool
+    follow_split: _builtins.bool
+    insurance: Global___BehindInsurance.ValueType
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+        stake: _builtins.int = ...,
+        follow_double: _builtins.bool = ...,
+        follow_split: _builtins.bool = ...,
+        insurance: Global___BehindInsurance.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["follow_double", b"follow_double", "follow_split", b"follow_split", "insurance", b"insurance", "player", b"player", "seat", b"seat", "stake", b"stake"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BehindBet: _TypeAlias = BehindBet  # noqa: Y015
+
+@_typing.final
+class InsuranceDecision(_message.Message):
+    """An insurance decision made while insurance is open (applied when it closes)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    BEHIND_FIELD_NUMBER: _builtins.int
+    TAKE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    take: _builtins.bool
+    @_builtins.property
+    def behind(self) -> Global___TablePlayer:
+        """The Bet Behind's player for a Bet Behind's decision; unset for the seat's own."""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        behind: Global___TablePlayer | None = ...,
+        take: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "seat", b"seat", "take", b"take"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___InsuranceDecision: _TypeAlias = InsuranceDecision  # noqa: Y015
+
+@_typing.final
+class LastRound(_message.Message):
+    """The last finished round: its fairness, the server seed revealed, and how it ended."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    FAIR_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    round_id: _builtins.str
+    @_builtins.property
+    def fair(self) -> Global___TableFairness: ...
+    @_builtins.property
+    def round(self) -> _blackjack_pb2.RoundView:
+        """The round as it ended (the dealer's cards, every hand's result), its totals the caller's
+        own money in it: a client shows it until the next round is dealt. Unset for a round that
+        dealt no card.
+        """
+
+    def __init__(
+        self,
+        *,
+        round_id: _builtins.str = ...,
+        fair: Global___TableFairness | None = ...,
+        round: _blackjack_pb2.RoundView | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "round", b"round"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "round", b"round", "round_id", b"round_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LastRound: _TypeAlias = LastRound  # noqa: Y015
 
 @_typing.final
 class TableSnapshot(_message.Message):
+    """The table as the caller sees it."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     SEQ_FIELD_NUMBER: _builtins.int
-    STATE_JSON_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    PHASE_FIELD_NUMBER: _builtins.int
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    ROUND_NO_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    BETS_FIELD_NUMBER: _builtins.int
+    BEHIND_FIELD_NUMBER: _builtins.int
+    INSURANCE_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    FAIR_FIELD_NUMBER: _builtins.int
+    NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
+    LAST_ROUND_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     """The number of the newest event the snapshot includes."""
-    state_json: _builtins.str
-    """The table as JSON: phase, round, deadline, seats (with Hot Players), bets, Bet Behinds and
-    the round's public view.
-    """
+    table_id: _builtins.str
+    phase: Global___TablePhase.ValueType
+    round_id: _builtins.str
+    """The round being bet on or played (empty when idle)."""
+    round_no: _builtins.int
+    next_commitment: _builtins.str
+    """The commitment of the seed the table's next round uses."""
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp:
+        """When betting closes or the decision due runs out; unset when nothing is timed."""
+
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___Seat]: ...
+    @_builtins.property
+    def bets(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatBet]: ...
+    @_builtins.property
+    def behind(self) -> _containers.RepeatedCompositeFieldContainer[Global___BehindBet]: ...
+    @_builtins.property
+    def insurance(self) -> _containers.RepeatedCompositeFieldContainer[Global___InsuranceDecision]: ...
+    @_builtins.property
+    def round(self) -> _blackjack_pb2.RoundView:
+        """The round in play (unset while idle or betting): the same view solo rounds use. Its Bet
+        Behinds are on each box (`behind`), its totals are the caller's own money in the round;
+        with hints on, each open decision carries its exact value, whoever's it is.
+        """
+
+    @_builtins.property
+    def fair(self) -> Global___TableFairness:
+        """The round's fairness while it is bet on or played (the server seed hidden)."""
+
+    @_builtins.property
+    def last_round(self) -> Global___LastRound:
+        """The last finished round, with its revealed seed and cards."""
+
     def __init__(
         self,
         *,
         seq: _builtins.int = ...,
-        state_json: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        phase: Global___TablePhase.ValueType = ...,
+        round_id: _builtins.str = ...,
+        round_no: _builtins.int = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
+        seats: _abc.Iterable[Global___Seat] | None = ...,
+        bets: _abc.Iterable[Global___SeatBet] | None = ...,
+        behind: _abc.Iterable[Global___BehindBet] | None = ...,
+        insurance: _abc.Iterable[Global___InsuranceDecision] | None = ...,
+        round: _blackjack_pb2.RoundView | None = ...,
+        fair: Global___TableFairness | None = ...,
+        next_commitment: _builtins.str = ...,
+        last_round: Global___LastRound | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "fair", b"fair", "last_round", b"last_round", "round", b"round"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["seq", b"seq", "state_json", b"state_json"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "bets", b"bets", "deadline", b"deadline", "fair", b"fair", "insurance", b"insurance", "last_round", b"last_round", "next_commitment", b"next_commitment", "phase", b"phase", "round", b"round", "round_id", b"round_id", "round_no", b"round_no", "seats", b"seats", "seq", b"seq", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TableSnapshot: _TypeAlias = TableSnapshot  # noqa: Y015
+
+@_typing.final
+class TableEvent(_message.Message):
+    """One numbered event of a table."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEQ_FIELD_NUMBER: _builtins.int
+    AT_FIELD_NUMBER: _builtins.int
+    SEAT_TAKEN_FIELD_NUMBER: _builtins.int
+    SEAT_LEFT_FIELD_NUMBER: _builtins.int
+    BETTING_OPENED_FIELD_NUMBER: _builtins.int
+    BET_PLACED_FIELD_NUMBER: _builtins.int
+    BEHIND_PLACED_FIELD_NUMBER: _builtins.int
+    DEAL_NOW_FIELD_NUMBER: _builtins.int
+    BETTING_CLOSING_FIELD_NUMBER: _builtins.int
+    BETTING_CLOSED_FIELD_NUMBER: _builtins.int
+    BEHIND_REFUNDED_FIELD_NUMBER: _builtins.int
+    ROUND_STARTED_FIELD_NUMBER: _builtins.int
+    CARD_DEALT_FIELD_NUMBER: _builtins.int
+    HOLE_CARD_REVEALED_FIELD_NUMBER: _builtins.int
+    CARD_BURNED_FIELD_NUMBER: _builtins.int
+    DEALER_PEEKED_FIELD_NUMBER: _builtins.int
+    PLAYER_ACTED_FIELD_NUMBER: _builtins.int
+    DECISION_DUE_FIELD_NUMBER: _builtins.int
+    DECISION_TIMED_OUT_FIELD_NUMBER: _builtins.int
+    INSURANCE_DECIDED_FIELD_NUMBER: _builtins.int
+    INSURANCE_SETTLED_FIELD_NUMBER: _builtins.int
+    SIDE_BET_SETTLED_FIELD_NUMBER: _builtins.int
+    HAND_SETTLED_FIELD_NUMBER: _builtins.int
+    BEHIND_STAKE_ADDED_FIELD_NUMBER: _builtins.int
+    BEHIND_FOLLOW_SKIPPED_FIELD_NUMBER: _builtins.int
+    BEHIND_SETTLED_FIELD_NUMBER: _builtins.int
+    BEHIND_INSURANCE_SETTLED_FIELD_NUMBER: _builtins.int
+    ROUND_SETTLED_FIELD_NUMBER: _builtins.int
+    ROUND_VOIDED_FIELD_NUMBER: _builtins.int
+    ROUND_FINISHED_FIELD_NUMBER: _builtins.int
+    seq: _builtins.int
+    @_builtins.property
+    def at(self) -> _timestamp_pb2.Timestamp:
+        """When it happened."""
+
+    @_builtins.property
+    def seat_taken(self) -> Global___SeatTaken: ...
+    @_builtins.property
+    def seat_left(self) -> Global___SeatLeft: ...
+    @_builtins.property
+    def betting_opened(self) -> Global___BettingOpened: ...
+    @_builtins.property
+    def bet_placed(self) -> Global___BetPlaced: ...
+    @_builtins.property
+    def behind_placed(self) -> Global___BehindPlaced: ...
+    @_builtins.property
+    def deal_now(self) -> Global___DealNowPressed: ...
+    @_builtins.property
+    def betting_closing(self) -> Global___BettingClosing: ...
+    @_builtins.property
+    def betting_closed(self) -> Global___BettingClosed: ...
+    @_builtins.property
+    def behind_refunded(self) -> Global___BehindRefunded: ...
+    @_builtins.property
+    def round_started(self) -> Global___RoundStarted: ...
+    @_builtins.property
+    def card_dealt(self) -> Global___CardDealt: ...
+    @_builtins.property
+    def hole_card_revealed(self) -> Global___HoleCardRevealed: ...
+    @_builtins.property
+    def card_burned(self) -> Global___CardBurned: ...
+    @_builtins.property
+    def dealer_peeked(self) -> Global___DealerPeeked: ...
+    @_builtins.property
+    def player_acted(self) -> Global___PlayerActed: ...
+    @_builtins.property
+    def decision_due(self) -> Global___DecisionDue: ...
+    @_builtins.property
+    def decision_timed_out(self) -> Global___DecisionTimedOut: ...
+    @_builtins.property
+    def insurance_decided(self) -> Global___InsuranceDecided: ...
+    @_builtins.property
+    def insurance_settled(self) -> Global___InsuranceSettled: ...
+    @_builtins.property
+    def side_bet_settled(self) -> Global___SideBetSettled: ...
+    @_builtins.property
+    def hand_settled(self) -> Global___HandSettled: ...
+    @_builtins.property
+    def behind_stake_added(self) -> Global___BehindStakeAdded: ...
+    @_builtins.property
+    def behind_follow_skipped(self) -> Global___BehindFollowSkipped: ...
+    @_builtins.property
+    def behind_settled(self) -> Global___BehindSettled: ...
+    @_builtins.property
+    def behind_insurance_settled(self) -> Global___BehindInsuranceSettled: ...
+    @_builtins.property
+    def round_settled(self) -> Global___RoundSettled: ...
+    @_builtins.property
+    def round_voided(self) -> Global___RoundVoided: ...
+    @_builtins.property
+    def round_finished(self) -> Global___RoundFinished: ...
+    def __init__(
+        self,
+        *,
+        seq: _builtins.int = ...,
+        at: _timestamp_pb2.Timestamp | None = ...,
+        seat_taken: Global___SeatTaken | None = ...,
+        seat_left: Global___SeatLeft | None = ...,
+        betting_opened: Global___BettingOpened | None = ...,
+        bet_placed: Global___BetPlaced | None = ...,
+        behind_placed: Global___BehindPlaced | None = ...,
+        deal_now: Global___DealNowPressed | None = ...,
+        betting_closing: Global___BettingClosing | None = ...,
+        betting_closed: Global___BettingClosed | None = ...,
+        behind_refunded: Global___BehindRefunded | None = ...,
+        round_started: Global___RoundStarted | None = ...,
+        card_dealt: Global___CardDealt | None = ...,
+        hole_card_revealed: Global___HoleCardRevealed | None = ...,
+        card_burned: Global___CardBurned | None = ...,
+        dealer_peeked: Global___DealerPeeked | None = ...,
+        player_acted: Global___PlayerActed | None = ...,
+        decision_due: Global___DecisionDue | None = ...,
+        decision_timed_out: Global___DecisionTimedOut | None = ...,
+        insurance_decided: Global___InsuranceDecided | None = ...,
+        insurance_settled: Global___InsuranceSettled | None = ...,
+        side_bet_settled: Global___SideBetSettled | None = ...,
+        hand_settled: Global___HandSettled | None = ...,
+        behind_stake_added: Global___BehindStakeAdded | None = ...,
+        behind_follow_skipped: Global___BehindFollowSkipped | None = ...,
+        behind_settled: Global___BehindSettled | None = ...,
+        behind_insurance_settled: Global___BehindInsuranceSettled | None = ...,
+        round_settled: Global___RoundSettled | None = ...,
+        round_voided: Global___RoundVoided | None = ...,
+        round_finished: Global___RoundFinished | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["at", b"at", "behind_follow_skipped", b"behind_follow_skipped", "behind_insurance_settled", b"behind_insurance_settled", "behind_placed", b"behind_placed", "behind_refunded", b"behind_refunded", "behind_settled", b"behind_settled", "behind_stake_added", b"behind_stake_added", "bet_placed", b"bet_placed", "betting_closed", b"betting_closed", "betting_closing", b"betting_closing", "betting_opened", b"betting_opened", "card_burned", b"card_burned", "card_dealt", b"card_dealt", "deal_now", b"deal_now", "dealer_peeked", b"dealer_peeked", "decision_due", b"decision_due", "decision_timed_out", b"decision_timed_out", "event", b"event", "hand_settled", b"hand_settled", "hole_card_revealed", b"hole_card_revealed", "insurance_decided", b"insurance_decided", "insurance_settled", b"insurance_settled", "player_acted", b"player_acted", "round_finished", b"round_finished", "round_settled", b"round_settled", "round_started", b"round_started", "round_voided", b"round_voided", "seat_left", b"seat_left", "seat_taken", b"seat_taken", "side_bet_settled", b"side_bet_settled"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["at", b"at", "behind_follow_skipped", b"behind_follow_skipped", "behind_insurance_settled", b"behind_insurance_settled", "behind_placed", b"behind_placed", "behind_refunded", b"behind_refunded", "behind_settled", b"behind_settled", "behind_stake_added", b"behind_stake_added", "bet_placed", b"bet_placed", "betting_closed", b"betting_closed", "betting_closing", b"betting_closing", "betting_opened", b"betting_opened", "card_burned", b"card_burned", "card_dealt", b"card_dealt", "deal_now", b"deal_now", "dealer_peeked", b"dealer_peeked", "decision_due", b"decision_due", "decision_timed_out", b"decision_timed_out", "event", b"event", "hand_settled", b"hand_settled", "hole_card_revealed", b"hole_card_revealed", "insurance_decided", b"insurance_decided", "insurance_settled", b"insurance_settled", "player_acted", b"player_acted", "round_finished", b"round_finished", "round_settled", b"round_settled", "round_started", b"round_started", "round_voided", b"round_voided", "seat_left", b"seat_left", "seat_taken", b"seat_taken", "seq", b"seq", "side_bet_settled", b"side_bet_settled"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_event: _TypeAlias = _typing.Literal["seat_taken", "seat_left", "betting_opened", "bet_placed", "behind_placed", "deal_now", "betting_closing", "betting_closed", "behind_refunded", "round_started", "card_dealt", "hole_card_revealed", "card_burned", "dealer_peeked", "player_acted", "decision_due", "decision_timed_out", "insurance_decided", "insurance_settled", "side_bet_settled", "hand_settled", "behind_stake_added", "behind_follow_skipped", "behind_settled", "behind_insurance_settled", "round_settled", "round_voided", "round_finished"]  # noqa: Y015
+    _WhichOneofArgType_event: _TypeAlias = _typing.Literal["event", b"event"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_event) -> _WhichOneofReturnType_event | None: ...
+
+Global___TableEvent: _TypeAlias = TableEvent  # noqa: Y015
+
+@_typing.final
+class SeatTaken(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player", b"player", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatTaken: _TypeAlias = SeatTaken  # noqa: Y015
+
+@_typing.final
+class SeatLeft(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player", b"player", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatLeft: _TypeAlias = SeatLeft  # noqa: Y015
+
+@_typing.final
+class BettingOpened(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    ROUND_NO_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    FAIR_FIELD_NUMBER: _builtins.int
+    round_id: _builtins.str
+    round_no: _builtins.int
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def fair(self) -> Global___TableFairness:
+        """The round's commitment and the next round's (the server seed hidden)."""
+
+    def __init__(
+        self,
+        *,
+        round_id: _builtins.str = ...,
+        round_no: _builtins.int = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
+        fair: Global___TableFairness | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "fair", b"fair"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "fair", b"fair", "round_id", b"round_id", "round_no", b"round_no"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BettingOpened: _TypeAlias = BettingOpened  # noqa: Y015
+
+@_typing.final
+class BetPlaced(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    PERFECT_PAIRS_FIELD_NUMBER: _builtins.int
+    TWENTY_ONE_PLUS_THREE_FIELD_NUMBER: _builtins.int
+    TWENTY_PLUS_FIELD_NUMBER: _builtins.int
+    CLIENT_SEED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    stake: _builtins.int
+    perfect_pairs: _builtins.int
+    twenty_one_plus_three: _builtins.int
+    twenty_plus: _builtins.int
+    client_seed: _builtins.str
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+        stake: _builtins.int = ...,
+        perfect_pairs: _builtins.int = ...,
+        twenty_one_plus_three: _builtins.int = ...,
+        twenty_plus: _builtins.int = ...,
+        client_seed: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_seed", b"client_seed", "perfect_pairs", b"perfect_pairs", "player", b"player", "seat", b"seat", "stake", b"stake", "twenty_one_plus_three", b"twenty_one_plus_three", "twenty_plus", b"twenty_plus"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BetPlaced: _TypeAlias = BetPlaced  # noqa: Y015
+
+@_typing.final
+class BehindPlaced(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    FOLLOW_DOUBLE_FIELD_NUMBER: _builtins.int
+    FOLLOW_SPLIT_FIELD_NUMBER: _builtins.int
+    INSURANCE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    stake: _builtins.int
+    follow_double: _builtins.bool
+    follow_split: _builtins.bool
+    insurance: Global___BehindInsurance.ValueType
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+        stake: _builtins.int = ...,
+        follow_double: _builtins.bool = ...,
+        follow_split: _builtins.bool = ...,
+        insurance: Global___BehindInsurance.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["follow_double", b"follow_double", "follow_split", b"follow_split", "insurance", b"insurance", "player", b"player", "seat", b"seat", "stake", b"stake"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BehindPlaced: _TypeAlias = BehindPlaced  # noqa: Y015
+
+@_typing.final
+class DealNowPressed(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player", b"player", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DealNowPressed: _TypeAlias = DealNowPressed  # noqa: Y015
+
+@_typing.final
+class BettingClosing(_message.Message):
+    """Every seated player who bet pressed Deal Now: betting closes at the clock's next pass."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REASON_FIELD_NUMBER: _builtins.int
+    reason: _builtins.str
+    def __init__(
+        self,
+        *,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["reason", b"reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BettingClosing: _TypeAlias = BettingClosing  # noqa: Y015
+
+@_typing.final
+class BettingClosed(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    FAIR_FIELD_NUMBER: _builtins.int
+    round_id: _builtins.str
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The seats that bet (those dealt in); empty: nothing is dealt."""
+
+    @_builtins.property
+    def fair(self) -> Global___TableFairness:
+        """The round's client seed is fixed now (the server seed hidden, unless nothing is dealt)."""
+
+    def __init__(
+        self,
+        *,
+        round_id: _builtins.str = ...,
+        seats: _abc.Iterable[_builtins.int] | None = ...,
+        fair: Global___TableFairness | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "round_id", b"round_id", "seats", b"seats"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BettingClosed: _TypeAlias = BettingClosed  # noqa: Y015
+
+@_typing.final
+class BehindRefunded(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    AMOUNT_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    amount: _builtins.int
+    reason: _builtins.str
+    """seat_sat_out: the seat placed no bet this round."""
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+        amount: _builtins.int = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "player", b"player", "reason", b"reason", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BehindRefunded: _TypeAlias = BehindRefunded  # noqa: Y015
+
+@_typing.final
+class RoundStarted(_message.Message):
+    """The deal began: the seats dealt in, in seat order, and each one's player."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEATS_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___TablePlayer]:
+        """The player of each of `seats`, in the same order."""
+
+    def __init__(
+        self,
+        *,
+        seats: _abc.Iterable[_builtins.int] | None = ...,
+        players: _abc.Iterable[Global___TablePlayer] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["players", b"players", "seats", b"seats"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RoundStarted: _TypeAlias = RoundStarted  # noqa: Y015
+
+@_typing.final
+class CardDealt(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    FACE_DOWN_FIELD_NUMBER: _builtins.int
+    card: _builtins.str
+    """Empty for the dealer's face-down hole card."""
+    seat: _builtins.int
+    """Unset: the dealer."""
+    hand: _builtins.int
+    face_down: _builtins.bool
+    def __init__(
+        self,
+        *,
+        card: _builtins.str = ...,
+        seat: _builtins.int | None = ...,
+        hand: _builtins.int = ...,
+        face_down: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "card", b"card", "face_down", b"face_down", "hand", b"hand", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+
+Global___CardDealt: _TypeAlias = CardDealt  # noqa: Y015
+
+@_typing.final
+class HoleCardRevealed(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HoleCardRevealed: _TypeAlias = HoleCardRevealed  # noqa: Y015
+
+@_typing.final
+class CardBurned(_message.Message):
+    """A card discarded (Power Double's replaced card)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    card: _builtins.str
+    seat: _builtins.int
+    hand: _builtins.int
+    def __init__(
+        self,
+        *,
+        card: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        hand: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "hand", b"hand", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CardBurned: _TypeAlias = CardBurned  # noqa: Y015
+
+@_typing.final
+class DealerPeeked(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BLACKJACK_FIELD_NUMBER: _builtins.int
+    blackjack: _builtins.bool
+    def __init__(
+        self,
+        *,
+        blackjack: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blackjack", b"blackjack"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DealerPeeked: _TypeAlias = DealerPeeked  # noqa: Y015
+
+@_typing.final
+class PlayerActed(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    STAKE_ADDED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    hand: _builtins.int
+    action: _blackjack_pb2.Action.ValueType
+    stake_added: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        hand: _builtins.int = ...,
+        action: _blackjack_pb2.Action.ValueType = ...,
+        stake_added: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "hand", b"hand", "seat", b"seat", "stake_added", b"stake_added"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerActed: _TypeAlias = PlayerActed  # noqa: Y015
+
+@_typing.final
+class DecisionDue(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    hand: _builtins.int
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        hand: _builtins.int = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "hand", b"hand", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DecisionDue: _TypeAlias = DecisionDue  # noqa: Y015
+
+@_typing.final
+class DecisionTimedOut(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    hand: _builtins.int
+    action: _blackjack_pb2.Action.ValueType
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        hand: _builtins.int = ...,
+        action: _blackjack_pb2.Action.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "hand", b"hand", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DecisionTimedOut: _TypeAlias = DecisionTimedOut  # noqa: Y015
+
+@_typing.final
+class InsuranceDecided(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    BEHIND_FIELD_NUMBER: _builtins.int
+    TAKE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    behind: _builtins.bool
+    """The decision of a Bet Behind (preset ask) rather than the seat's."""
+    take: _builtins.bool
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+        behind: _builtins.bool = ...,
+        take: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "player", b"player", "seat", b"seat", "take", b"take"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___InsuranceDecided: _TypeAlias = InsuranceDecided  # noqa: Y015
+
+@_typing.final
+class InsuranceSettled(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    PAYOUT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    stake: _builtins.int
+    payout: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        stake: _builtins.int = ...,
+        payout: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["payout", b"payout", "seat", b"seat", "stake", b"stake"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___InsuranceSettled: _TypeAlias = InsuranceSettled  # noqa: Y015
+
+@_typing.final
+class SideBetSettled(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    LINE_FIELD_NUMBER: _builtins.int
+    PAYS_FIELD_NUMBER: _builtins.int
+    PAYOUT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    kind: _blackjack_pb2.SideBetKind.ValueType
+    stake: _builtins.int
+    line: _builtins.str
+    """The paytable line hit (`lose` when none)."""
+    pays: _builtins.int
+    payout: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        kind: _blackjack_pb2.SideBetKind.ValueType = ...,
+        stake: _builtins.int = ...,
+        line: _builtins.str = ...,
+        pays: _builtins.int = ...,
+        payout: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "line", b"line", "payout", b"payout", "pays", b"pays", "seat", b"seat", "stake", b"stake"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SideBetSettled: _TypeAlias = SideBetSettled  # noqa: Y015
+
+@_typing.final
+class HandSettled(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    PAYOUT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    hand: _builtins.int
+    outcome: _blackjack_pb2.Outcome.ValueType
+    stake: _builtins.int
+    payout: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        hand: _builtins.int = ...,
+        outcome: _blackjack_pb2.Outcome.ValueType = ...,
+        stake: _builtins.int = ...,
+        payout: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand", b"hand", "outcome", b"outcome", "payout", b"payout", "seat", b"seat", "stake", b"stake"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HandSettled: _TypeAlias = HandSettled  # noqa: Y015
+
+@_typing.final
+class BehindStakeAdded(_message.Message):
+    """A Bet Behind followed a double or split, or took insurance."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    AMOUNT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    hand: _builtins.int
+    action: _blackjack_pb2.Action.ValueType
+    amount: _builtins.int
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        hand: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+        action: _blackjack_pb2.Action.ValueType = ...,
+        amount: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "amount", b"amount", "hand", b"hand", "player", b"player", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BehindStakeAdded: _TypeAlias = BehindStakeAdded  # noqa: Y015
+
+@_typing.final
+class BehindFollowSkipped(_message.Message):
+    """A Bet Behind whose preset follows did not: its wallet refused, or its journal was busy."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    hand: _builtins.int
+    action: _blackjack_pb2.Action.ValueType
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        hand: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+        action: _blackjack_pb2.Action.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "hand", b"hand", "player", b"player", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BehindFollowSkipped: _TypeAlias = BehindFollowSkipped  # noqa: Y015
+
+@_typing.final
+class BehindSettled(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    PAYOUT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    hand: _builtins.int
+    outcome: _blackjack_pb2.Outcome.ValueType
+    stake: _builtins.int
+    payout: _builtins.int
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        hand: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+        outcome: _blackjack_pb2.Outcome.ValueType = ...,
+        stake: _builtins.int = ...,
+        payout: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand", b"hand", "outcome", b"outcome", "payout", b"payout", "player", b"player", "seat", b"seat", "stake", b"stake"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BehindSettled: _TypeAlias = BehindSettled  # noqa: Y015
+
+@_typing.final
+class BehindInsuranceSettled(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    PAYOUT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    stake: _builtins.int
+    payout: _builtins.int
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player: Global___TablePlayer | None = ...,
+        stake: _builtins.int = ...,
+        payout: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["payout", b"payout", "player", b"player", "seat", b"seat", "stake", b"stake"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BehindInsuranceSettled: _TypeAlias = BehindInsuranceSettled  # noqa: Y015
+
+@_typing.final
+class RoundSettled(_message.Message):
+    """Every bet of the round is settled (round_finished follows with the money)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RoundSettled: _TypeAlias = RoundSettled  # noqa: Y015
+
+@_typing.final
+class RoundVoided(_message.Message):
+    """The round cannot be dealt or go on: every stake is returned."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    FAIR_FIELD_NUMBER: _builtins.int
+    round_id: _builtins.str
+    reason: _builtins.str
+    @_builtins.property
+    def fair(self) -> Global___TableFairness: ...
+    def __init__(
+        self,
+        *,
+        round_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
+        fair: Global___TableFairness | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "reason", b"reason", "round_id", b"round_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RoundVoided: _TypeAlias = RoundVoided  # noqa: Y015
+
+@_typing.final
+class PlayerResult(_message.Message):
+    """A player's money in a finished round."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_FIELD_NUMBER: _builtins.int
+    STAKED_FIELD_NUMBER: _builtins.int
+    PAID_FIELD_NUMBER: _builtins.int
+    staked: _builtins.int
+    paid: _builtins.int
+    @_builtins.property
+    def player(self) -> Global___TablePlayer: ...
+    def __init__(
+        self,
+        *,
+        player: Global___TablePlayer | None = ...,
+        staked: _builtins.int = ...,
+        paid: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["paid", b"paid", "player", b"player", "staked", b"staked"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerResult: _TypeAlias = PlayerResult  # noqa: Y015
+
+@_typing.final
+class HotSeat(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    HOT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    hot: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        hot: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hot", b"hot", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HotSeat: _TypeAlias = HotSeat  # noqa: Y015
+
+@_typing.final
+class RoundFinished(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    RESULTS_FIELD_NUMBER: _builtins.int
+    HOT_FIELD_NUMBER: _builtins.int
+    FAIR_FIELD_NUMBER: _builtins.int
+    NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
+    round_id: _builtins.str
+    next_commitment: _builtins.str
+    @_builtins.property
+    def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerResult]:
+        """Each player's stake and payout (stakes returned included)."""
+
+    @_builtins.property
+    def hot(self) -> _containers.RepeatedCompositeFieldContainer[Global___HotSeat]: ...
+    @_builtins.property
+    def fair(self) -> Global___TableFairness:
+        """The round's fairness, its server seed revealed and its cards in the order they left the
+        shoe.
+        """
+
+    def __init__(
+        self,
+        *,
+        round_id: _builtins.str = ...,
+        results: _abc.Iterable[Global___PlayerResult] | None = ...,
+        hot: _abc.Iterable[Global___HotSeat] | None = ...,
+        fair: Global___TableFairness | None = ...,
+        next_commitment: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "hot", b"hot", "next_commitment", b"next_commitment", "results", b"results", "round_id", b"round_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RoundFinished: _TypeAlias = RoundFinished  # noqa: Y015
 
 @_typing.final
 class WatchTableResponse(_message.Message):
@@ -527,9 +1772,13 @@ class TableCommandResult(_message.Message):
     seq: _builtins.int
     """The table's newest event number after the command."""
     balance: _builtins.int
-    """The player's balance after a debit, when the wallet gave it."""
+    """The caller's balance after the money the command moved (a stake taken, a payment made),
+    when the wallet gave it.
+    """
     @_builtins.property
-    def snapshot(self) -> Global___TableSnapshot: ...
+    def snapshot(self) -> Global___TableSnapshot:
+        """The table as the command's commit left it."""
+
     def __init__(
         self,
         *,
@@ -754,6 +2003,7 @@ class TableFairness(_message.Message):
     SERVER_SEED_FIELD_NUMBER: _builtins.int
     NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
     SEAT_SEEDS_FIELD_NUMBER: _builtins.int
+    DEALT_CARDS_FIELD_NUMBER: _builtins.int
     verifiable: _builtins.bool
     """False for rounds dealt with forced cards (test mode) and rounds dealt before provably fair
     table rounds; they never verify.
@@ -776,6 +2026,12 @@ class TableFairness(_message.Message):
     def seat_seeds(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatClientSeed]:
         """The seats' client seeds the round's client seed is made of (seats that gave none left out)."""
 
+    @_builtins.property
+    def dealt_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Once the round is over: every card that left the shoe, in the order it did (burned cards
+        and the hole card included).
+        """
+
     def __init__(
         self,
         *,
@@ -787,10 +2043,11 @@ class TableFairness(_message.Message):
         server_seed: _builtins.str = ...,
         next_commitment: _builtins.str = ...,
         seat_seeds: _abc.Iterable[Global___SeatClientSeed] | None = ...,
+        dealt_cards: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_seed", b"client_seed", "commitment", b"commitment", "decks", b"decks", "next_commitment", b"next_commitment", "round_number", b"round_number", "seat_seeds", b"seat_seeds", "server_seed", b"server_seed", "verifiable", b"verifiable"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_seed", b"client_seed", "commitment", b"commitment", "dealt_cards", b"dealt_cards", "decks", b"decks", "next_commitment", b"next_commitment", "round_number", b"round_number", "seat_seeds", b"seat_seeds", "server_seed", b"server_seed", "verifiable", b"verifiable"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -804,17 +2061,13 @@ class GetTableRoundResponse(_message.Message):
     ROUND_NO_FIELD_NUMBER: _builtins.int
     VARIANT_ID_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
-    EVENTS_JSON_FIELD_NUMBER: _builtins.int
     PLAYERS_FIELD_NUMBER: _builtins.int
     FAIR_FIELD_NUMBER: _builtins.int
+    EVENTS_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     round_no: _builtins.int
     variant_id: _builtins.str
     status: _builtins.str
-    events_json: _builtins.str
-    """The round's events (JSON array of [kind, fields]); every player's stakes and results.
-    Its card_dealt events, in order, are the round's cards (`rgs verify` checks them).
-    """
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerShare]:
         """The calling operator's players only."""
@@ -823,6 +2076,14 @@ class GetTableRoundResponse(_message.Message):
     def fair(self) -> Global___TableFairness:
         """The round's provably fair inputs (verifiable false when it has none)."""
 
+    @_builtins.property
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___TableEvent]:
+        """The round's events, hole card included, numbered from 1: every player's stakes and
+        results, the calling operator's players with their ids (TablePlayer.player_id), others by
+        display name. Its card_dealt events, in order, are the round's cards (`rgs verify` checks
+        them).
+        """
+
     def __init__(
         self,
         *,
@@ -830,13 +2091,13 @@ class GetTableRoundResponse(_message.Message):
         round_no: _builtins.int = ...,
         variant_id: _builtins.str = ...,
         status: _builtins.str = ...,
-        events_json: _builtins.str = ...,
         players: _abc.Iterable[Global___PlayerShare] | None = ...,
         fair: Global___TableFairness | None = ...,
+        events: _abc.Iterable[Global___TableEvent] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events_json", b"events_json", "fair", b"fair", "players", b"players", "round_id", b"round_id", "round_no", b"round_no", "status", b"status", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "fair", b"fair", "players", b"players", "round_id", b"round_id", "round_no", b"round_no", "status", b"status", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -612,12 +612,58 @@ export type Box = Message<"rgs.blackjack.v1.Box"> & {
      * @generated from field: repeated rgs.blackjack.v1.AllowedAction insurance_allowed = 8;
      */
     insuranceAllowed: AllowedAction[];
+    /**
+     * At a shared table: the Bet Behinds on the box (solo rounds have none).
+     *
+     * @generated from field: repeated rgs.blackjack.v1.BoxBehind behind = 9;
+     */
+    behind: BoxBehind[];
 };
 /**
  * Describes the message rgs.blackjack.v1.Box.
  * Use `create(BoxSchema)` to create a new message.
  */
 export declare const BoxSchema: GenMessage<Box>;
+/**
+ * A Bet Behind on a box at a shared table: everything it staked and was paid so far.
+ *
+ * @generated from message rgs.blackjack.v1.BoxBehind
+ */
+export type BoxBehind = Message<"rgs.blackjack.v1.BoxBehind"> & {
+    /**
+     * How the table shows the bettor: a nickname, or a pseudonym stable per player and table.
+     *
+     * @generated from field: string display_name = 1;
+     */
+    displayName: string;
+    /**
+     * The caller's own Bet Behind (decided by the server from the session).
+     *
+     * @generated from field: bool you = 2;
+     */
+    you: boolean;
+    /**
+     * @generated from field: int64 staked = 3;
+     */
+    staked: bigint;
+    /**
+     * @generated from field: int64 paid = 4;
+     */
+    paid: bigint;
+    /**
+     * @generated from field: bool follow_double = 5;
+     */
+    followDouble: boolean;
+    /**
+     * @generated from field: bool follow_split = 6;
+     */
+    followSplit: boolean;
+};
+/**
+ * Describes the message rgs.blackjack.v1.BoxBehind.
+ * Use `create(BoxBehindSchema)` to create a new message.
+ */
+export declare const BoxBehindSchema: GenMessage<BoxBehind>;
 /**
  * HandRef names a hand.
  *

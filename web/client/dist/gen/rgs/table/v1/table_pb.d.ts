@@ -1,4 +1,6 @@
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import type { Action, Outcome, RoundView, SideBetKind } from "../../blackjack/v1/blackjack_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 /**
  * Describes the file rgs/table/v1/table.proto.
@@ -134,33 +136,201 @@ export type WatchTableRequest = Message<"rgs.table.v1.WatchTableRequest"> & {
  */
 export declare const WatchTableRequestSchema: GenMessage<WatchTableRequest>;
 /**
- * @generated from message rgs.table.v1.TableEvent
+ * Someone at the table as the caller may see them: never another operator's player ids.
+ *
+ * @generated from message rgs.table.v1.TablePlayer
  */
-export type TableEvent = Message<"rgs.table.v1.TableEvent"> & {
+export type TablePlayer = Message<"rgs.table.v1.TablePlayer"> & {
     /**
-     * @generated from field: int64 seq = 1;
-     */
-    seq: bigint;
-    /**
-     * snake_case kind: seat_taken, bet_placed, behind_placed, deal_now, betting_closed,
-     * behind_refunded, card_dealt, player_acted, decision_timed_out, round_finished, ...
+     * How the table shows the player: the nickname their operator gave at CreateSession, else a
+     * pseudonym stable per player and table ("Player 7F3A").
      *
-     * @generated from field: string kind = 2;
+     * @generated from field: string display_name = 1;
      */
-    kind: string;
+    displayName: string;
     /**
-     * The event's fields as a JSON object.
+     * True for the caller themselves: decided by the server from the session (a client never
+     * compares ids to find itself).
      *
-     * @generated from field: string payload_json = 3;
+     * @generated from field: bool you = 2;
      */
-    payloadJson: string;
+    you: boolean;
+    /**
+     * GetTableRound only: the player's id at the calling operator, for that operator's own
+     * players; empty everywhere else.
+     *
+     * @generated from field: string player_id = 3;
+     */
+    playerId: string;
 };
 /**
- * Describes the message rgs.table.v1.TableEvent.
- * Use `create(TableEventSchema)` to create a new message.
+ * Describes the message rgs.table.v1.TablePlayer.
+ * Use `create(TablePlayerSchema)` to create a new message.
  */
-export declare const TableEventSchema: GenMessage<TableEvent>;
+export declare const TablePlayerSchema: GenMessage<TablePlayer>;
 /**
+ * A taken seat.
+ *
+ * @generated from message rgs.table.v1.Seat
+ */
+export type Seat = Message<"rgs.table.v1.Seat"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 2;
+     */
+    player?: TablePlayer | undefined;
+    /**
+     * Hot Players: rounds in a row its player won on it.
+     *
+     * @generated from field: int32 hot = 3;
+     */
+    hot: number;
+};
+/**
+ * Describes the message rgs.table.v1.Seat.
+ * Use `create(SeatSchema)` to create a new message.
+ */
+export declare const SeatSchema: GenMessage<Seat>;
+/**
+ * A seat's bets for the round being bet on or played.
+ *
+ * @generated from message rgs.table.v1.SeatBet
+ */
+export type SeatBet = Message<"rgs.table.v1.SeatBet"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: int64 stake = 2;
+     */
+    stake: bigint;
+    /**
+     * @generated from field: int64 perfect_pairs = 3;
+     */
+    perfectPairs: bigint;
+    /**
+     * @generated from field: int64 twenty_one_plus_three = 4;
+     */
+    twentyOnePlusThree: bigint;
+    /**
+     * @generated from field: int64 twenty_plus = 5;
+     */
+    twentyPlus: bigint;
+    /**
+     * The seat's player pressed Deal Now.
+     *
+     * @generated from field: bool deal_now = 6;
+     */
+    dealNow: boolean;
+    /**
+     * The seat's client seed (provably fair rounds), as given with the bet.
+     *
+     * @generated from field: string client_seed = 7;
+     */
+    clientSeed: string;
+};
+/**
+ * Describes the message rgs.table.v1.SeatBet.
+ * Use `create(SeatBetSchema)` to create a new message.
+ */
+export declare const SeatBetSchema: GenMessage<SeatBet>;
+/**
+ * A Bet Behind on a seat, with its presets.
+ *
+ * @generated from message rgs.table.v1.BehindBet
+ */
+export type BehindBet = Message<"rgs.table.v1.BehindBet"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 2;
+     */
+    player?: TablePlayer | undefined;
+    /**
+     * @generated from field: int64 stake = 3;
+     */
+    stake: bigint;
+    /**
+     * @generated from field: bool follow_double = 4;
+     */
+    followDouble: boolean;
+    /**
+     * @generated from field: bool follow_split = 5;
+     */
+    followSplit: boolean;
+    /**
+     * @generated from field: rgs.table.v1.BehindInsurance insurance = 6;
+     */
+    insurance: BehindInsurance;
+};
+/**
+ * Describes the message rgs.table.v1.BehindBet.
+ * Use `create(BehindBetSchema)` to create a new message.
+ */
+export declare const BehindBetSchema: GenMessage<BehindBet>;
+/**
+ * An insurance decision made while insurance is open (applied when it closes).
+ *
+ * @generated from message rgs.table.v1.InsuranceDecision
+ */
+export type InsuranceDecision = Message<"rgs.table.v1.InsuranceDecision"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * The Bet Behind's player for a Bet Behind's decision; unset for the seat's own.
+     *
+     * @generated from field: rgs.table.v1.TablePlayer behind = 2;
+     */
+    behind?: TablePlayer | undefined;
+    /**
+     * @generated from field: bool take = 3;
+     */
+    take: boolean;
+};
+/**
+ * Describes the message rgs.table.v1.InsuranceDecision.
+ * Use `create(InsuranceDecisionSchema)` to create a new message.
+ */
+export declare const InsuranceDecisionSchema: GenMessage<InsuranceDecision>;
+/**
+ * The last finished round: its fairness, the server seed revealed, and how it ended.
+ *
+ * @generated from message rgs.table.v1.LastRound
+ */
+export type LastRound = Message<"rgs.table.v1.LastRound"> & {
+    /**
+     * @generated from field: string round_id = 1;
+     */
+    roundId: string;
+    /**
+     * @generated from field: rgs.table.v1.TableFairness fair = 2;
+     */
+    fair?: TableFairness | undefined;
+    /**
+     * The round as it ended (the dealer's cards, every hand's result), its totals the caller's
+     * own money in it: a client shows it until the next round is dealt. Unset for a round that
+     * dealt no card.
+     *
+     * @generated from field: rgs.blackjack.v1.RoundView round = 3;
+     */
+    round?: RoundView | undefined;
+};
+/**
+ * Describes the message rgs.table.v1.LastRound.
+ * Use `create(LastRoundSchema)` to create a new message.
+ */
+export declare const LastRoundSchema: GenMessage<LastRound>;
+/**
+ * The table as the caller sees it.
+ *
  * @generated from message rgs.table.v1.TableSnapshot
  */
 export type TableSnapshot = Message<"rgs.table.v1.TableSnapshot"> & {
@@ -171,18 +341,1020 @@ export type TableSnapshot = Message<"rgs.table.v1.TableSnapshot"> & {
      */
     seq: bigint;
     /**
-     * The table as JSON: phase, round, deadline, seats (with Hot Players), bets, Bet Behinds and
-     * the round's public view.
-     *
-     * @generated from field: string state_json = 2;
+     * @generated from field: string table_id = 3;
      */
-    stateJson: string;
+    tableId: string;
+    /**
+     * @generated from field: rgs.table.v1.TablePhase phase = 4;
+     */
+    phase: TablePhase;
+    /**
+     * The round being bet on or played (empty when idle).
+     *
+     * @generated from field: string round_id = 5;
+     */
+    roundId: string;
+    /**
+     * @generated from field: int64 round_no = 6;
+     */
+    roundNo: bigint;
+    /**
+     * When betting closes or the decision due runs out; unset when nothing is timed.
+     *
+     * @generated from field: google.protobuf.Timestamp deadline = 7;
+     */
+    deadline?: Timestamp | undefined;
+    /**
+     * @generated from field: repeated rgs.table.v1.Seat seats = 8;
+     */
+    seats: Seat[];
+    /**
+     * @generated from field: repeated rgs.table.v1.SeatBet bets = 9;
+     */
+    bets: SeatBet[];
+    /**
+     * @generated from field: repeated rgs.table.v1.BehindBet behind = 10;
+     */
+    behind: BehindBet[];
+    /**
+     * @generated from field: repeated rgs.table.v1.InsuranceDecision insurance = 11;
+     */
+    insurance: InsuranceDecision[];
+    /**
+     * The round in play (unset while idle or betting): the same view solo rounds use. Its Bet
+     * Behinds are on each box (`behind`), its totals are the caller's own money in the round;
+     * with hints on, each open decision carries its exact value, whoever's it is.
+     *
+     * @generated from field: rgs.blackjack.v1.RoundView round = 12;
+     */
+    round?: RoundView | undefined;
+    /**
+     * The round's fairness while it is bet on or played (the server seed hidden).
+     *
+     * @generated from field: rgs.table.v1.TableFairness fair = 13;
+     */
+    fair?: TableFairness | undefined;
+    /**
+     * The commitment of the seed the table's next round uses.
+     *
+     * @generated from field: string next_commitment = 14;
+     */
+    nextCommitment: string;
+    /**
+     * The last finished round, with its revealed seed and cards.
+     *
+     * @generated from field: rgs.table.v1.LastRound last_round = 15;
+     */
+    lastRound?: LastRound | undefined;
 };
 /**
  * Describes the message rgs.table.v1.TableSnapshot.
  * Use `create(TableSnapshotSchema)` to create a new message.
  */
 export declare const TableSnapshotSchema: GenMessage<TableSnapshot>;
+/**
+ * One numbered event of a table.
+ *
+ * @generated from message rgs.table.v1.TableEvent
+ */
+export type TableEvent = Message<"rgs.table.v1.TableEvent"> & {
+    /**
+     * @generated from field: int64 seq = 1;
+     */
+    seq: bigint;
+    /**
+     * When it happened.
+     *
+     * @generated from field: google.protobuf.Timestamp at = 4;
+     */
+    at?: Timestamp | undefined;
+    /**
+     * @generated from oneof rgs.table.v1.TableEvent.event
+     */
+    event: {
+        /**
+         * @generated from field: rgs.table.v1.SeatTaken seat_taken = 10;
+         */
+        value: SeatTaken;
+        case: "seatTaken";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.SeatLeft seat_left = 11;
+         */
+        value: SeatLeft;
+        case: "seatLeft";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.BettingOpened betting_opened = 12;
+         */
+        value: BettingOpened;
+        case: "bettingOpened";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.BetPlaced bet_placed = 13;
+         */
+        value: BetPlaced;
+        case: "betPlaced";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.BehindPlaced behind_placed = 14;
+         */
+        value: BehindPlaced;
+        case: "behindPlaced";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.DealNowPressed deal_now = 15;
+         */
+        value: DealNowPressed;
+        case: "dealNow";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.BettingClosing betting_closing = 16;
+         */
+        value: BettingClosing;
+        case: "bettingClosing";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.BettingClosed betting_closed = 17;
+         */
+        value: BettingClosed;
+        case: "bettingClosed";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.BehindRefunded behind_refunded = 18;
+         */
+        value: BehindRefunded;
+        case: "behindRefunded";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.RoundStarted round_started = 19;
+         */
+        value: RoundStarted;
+        case: "roundStarted";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.CardDealt card_dealt = 20;
+         */
+        value: CardDealt;
+        case: "cardDealt";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.HoleCardRevealed hole_card_revealed = 21;
+         */
+        value: HoleCardRevealed;
+        case: "holeCardRevealed";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.CardBurned card_burned = 22;
+         */
+        value: CardBurned;
+        case: "cardBurned";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.DealerPeeked dealer_peeked = 23;
+         */
+        value: DealerPeeked;
+        case: "dealerPeeked";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.PlayerActed player_acted = 24;
+         */
+        value: PlayerActed;
+        case: "playerActed";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.DecisionDue decision_due = 25;
+         */
+        value: DecisionDue;
+        case: "decisionDue";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.DecisionTimedOut decision_timed_out = 26;
+         */
+        value: DecisionTimedOut;
+        case: "decisionTimedOut";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.InsuranceDecided insurance_decided = 27;
+         */
+        value: InsuranceDecided;
+        case: "insuranceDecided";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.InsuranceSettled insurance_settled = 28;
+         */
+        value: InsuranceSettled;
+        case: "insuranceSettled";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.SideBetSettled side_bet_settled = 29;
+         */
+        value: SideBetSettled;
+        case: "sideBetSettled";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.HandSettled hand_settled = 30;
+         */
+        value: HandSettled;
+        case: "handSettled";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.BehindStakeAdded behind_stake_added = 31;
+         */
+        value: BehindStakeAdded;
+        case: "behindStakeAdded";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.BehindFollowSkipped behind_follow_skipped = 32;
+         */
+        value: BehindFollowSkipped;
+        case: "behindFollowSkipped";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.BehindSettled behind_settled = 33;
+         */
+        value: BehindSettled;
+        case: "behindSettled";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.BehindInsuranceSettled behind_insurance_settled = 34;
+         */
+        value: BehindInsuranceSettled;
+        case: "behindInsuranceSettled";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.RoundSettled round_settled = 35;
+         */
+        value: RoundSettled;
+        case: "roundSettled";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.RoundVoided round_voided = 36;
+         */
+        value: RoundVoided;
+        case: "roundVoided";
+    } | {
+        /**
+         * @generated from field: rgs.table.v1.RoundFinished round_finished = 37;
+         */
+        value: RoundFinished;
+        case: "roundFinished";
+    } | {
+        case: undefined;
+        value?: undefined;
+    };
+};
+/**
+ * Describes the message rgs.table.v1.TableEvent.
+ * Use `create(TableEventSchema)` to create a new message.
+ */
+export declare const TableEventSchema: GenMessage<TableEvent>;
+/**
+ * @generated from message rgs.table.v1.SeatTaken
+ */
+export type SeatTaken = Message<"rgs.table.v1.SeatTaken"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 2;
+     */
+    player?: TablePlayer | undefined;
+};
+/**
+ * Describes the message rgs.table.v1.SeatTaken.
+ * Use `create(SeatTakenSchema)` to create a new message.
+ */
+export declare const SeatTakenSchema: GenMessage<SeatTaken>;
+/**
+ * @generated from message rgs.table.v1.SeatLeft
+ */
+export type SeatLeft = Message<"rgs.table.v1.SeatLeft"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 2;
+     */
+    player?: TablePlayer | undefined;
+};
+/**
+ * Describes the message rgs.table.v1.SeatLeft.
+ * Use `create(SeatLeftSchema)` to create a new message.
+ */
+export declare const SeatLeftSchema: GenMessage<SeatLeft>;
+/**
+ * @generated from message rgs.table.v1.BettingOpened
+ */
+export type BettingOpened = Message<"rgs.table.v1.BettingOpened"> & {
+    /**
+     * @generated from field: string round_id = 1;
+     */
+    roundId: string;
+    /**
+     * @generated from field: int64 round_no = 2;
+     */
+    roundNo: bigint;
+    /**
+     * @generated from field: google.protobuf.Timestamp deadline = 3;
+     */
+    deadline?: Timestamp | undefined;
+    /**
+     * The round's commitment and the next round's (the server seed hidden).
+     *
+     * @generated from field: rgs.table.v1.TableFairness fair = 4;
+     */
+    fair?: TableFairness | undefined;
+};
+/**
+ * Describes the message rgs.table.v1.BettingOpened.
+ * Use `create(BettingOpenedSchema)` to create a new message.
+ */
+export declare const BettingOpenedSchema: GenMessage<BettingOpened>;
+/**
+ * @generated from message rgs.table.v1.BetPlaced
+ */
+export type BetPlaced = Message<"rgs.table.v1.BetPlaced"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 2;
+     */
+    player?: TablePlayer | undefined;
+    /**
+     * @generated from field: int64 stake = 3;
+     */
+    stake: bigint;
+    /**
+     * @generated from field: int64 perfect_pairs = 4;
+     */
+    perfectPairs: bigint;
+    /**
+     * @generated from field: int64 twenty_one_plus_three = 5;
+     */
+    twentyOnePlusThree: bigint;
+    /**
+     * @generated from field: int64 twenty_plus = 6;
+     */
+    twentyPlus: bigint;
+    /**
+     * @generated from field: string client_seed = 7;
+     */
+    clientSeed: string;
+};
+/**
+ * Describes the message rgs.table.v1.BetPlaced.
+ * Use `create(BetPlacedSchema)` to create a new message.
+ */
+export declare const BetPlacedSchema: GenMessage<BetPlaced>;
+/**
+ * @generated from message rgs.table.v1.BehindPlaced
+ */
+export type BehindPlaced = Message<"rgs.table.v1.BehindPlaced"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 2;
+     */
+    player?: TablePlayer | undefined;
+    /**
+     * @generated from field: int64 stake = 3;
+     */
+    stake: bigint;
+    /**
+     * @generated from field: bool follow_double = 4;
+     */
+    followDouble: boolean;
+    /**
+     * @generated from field: bool follow_split = 5;
+     */
+    followSplit: boolean;
+    /**
+     * @generated from field: rgs.table.v1.BehindInsurance insurance = 6;
+     */
+    insurance: BehindInsurance;
+};
+/**
+ * Describes the message rgs.table.v1.BehindPlaced.
+ * Use `create(BehindPlacedSchema)` to create a new message.
+ */
+export declare const BehindPlacedSchema: GenMessage<BehindPlaced>;
+/**
+ * @generated from message rgs.table.v1.DealNowPressed
+ */
+export type DealNowPressed = Message<"rgs.table.v1.DealNowPressed"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 2;
+     */
+    player?: TablePlayer | undefined;
+};
+/**
+ * Describes the message rgs.table.v1.DealNowPressed.
+ * Use `create(DealNowPressedSchema)` to create a new message.
+ */
+export declare const DealNowPressedSchema: GenMessage<DealNowPressed>;
+/**
+ * Every seated player who bet pressed Deal Now: betting closes at the clock's next pass.
+ *
+ * @generated from message rgs.table.v1.BettingClosing
+ */
+export type BettingClosing = Message<"rgs.table.v1.BettingClosing"> & {
+    /**
+     * @generated from field: string reason = 1;
+     */
+    reason: string;
+};
+/**
+ * Describes the message rgs.table.v1.BettingClosing.
+ * Use `create(BettingClosingSchema)` to create a new message.
+ */
+export declare const BettingClosingSchema: GenMessage<BettingClosing>;
+/**
+ * @generated from message rgs.table.v1.BettingClosed
+ */
+export type BettingClosed = Message<"rgs.table.v1.BettingClosed"> & {
+    /**
+     * @generated from field: string round_id = 1;
+     */
+    roundId: string;
+    /**
+     * The seats that bet (those dealt in); empty: nothing is dealt.
+     *
+     * @generated from field: repeated int32 seats = 2;
+     */
+    seats: number[];
+    /**
+     * The round's client seed is fixed now (the server seed hidden, unless nothing is dealt).
+     *
+     * @generated from field: rgs.table.v1.TableFairness fair = 3;
+     */
+    fair?: TableFairness | undefined;
+};
+/**
+ * Describes the message rgs.table.v1.BettingClosed.
+ * Use `create(BettingClosedSchema)` to create a new message.
+ */
+export declare const BettingClosedSchema: GenMessage<BettingClosed>;
+/**
+ * @generated from message rgs.table.v1.BehindRefunded
+ */
+export type BehindRefunded = Message<"rgs.table.v1.BehindRefunded"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 2;
+     */
+    player?: TablePlayer | undefined;
+    /**
+     * @generated from field: int64 amount = 3;
+     */
+    amount: bigint;
+    /**
+     * seat_sat_out: the seat placed no bet this round.
+     *
+     * @generated from field: string reason = 4;
+     */
+    reason: string;
+};
+/**
+ * Describes the message rgs.table.v1.BehindRefunded.
+ * Use `create(BehindRefundedSchema)` to create a new message.
+ */
+export declare const BehindRefundedSchema: GenMessage<BehindRefunded>;
+/**
+ * The deal began: the seats dealt in, in seat order, and each one's player.
+ *
+ * @generated from message rgs.table.v1.RoundStarted
+ */
+export type RoundStarted = Message<"rgs.table.v1.RoundStarted"> & {
+    /**
+     * @generated from field: repeated int32 seats = 1;
+     */
+    seats: number[];
+    /**
+     * The player of each of `seats`, in the same order.
+     *
+     * @generated from field: repeated rgs.table.v1.TablePlayer players = 2;
+     */
+    players: TablePlayer[];
+};
+/**
+ * Describes the message rgs.table.v1.RoundStarted.
+ * Use `create(RoundStartedSchema)` to create a new message.
+ */
+export declare const RoundStartedSchema: GenMessage<RoundStarted>;
+/**
+ * @generated from message rgs.table.v1.CardDealt
+ */
+export type CardDealt = Message<"rgs.table.v1.CardDealt"> & {
+    /**
+     * Empty for the dealer's face-down hole card.
+     *
+     * @generated from field: string card = 1;
+     */
+    card: string;
+    /**
+     * Unset: the dealer.
+     *
+     * @generated from field: optional int32 seat = 2;
+     */
+    seat?: number | undefined;
+    /**
+     * @generated from field: int32 hand = 3;
+     */
+    hand: number;
+    /**
+     * @generated from field: bool face_down = 4;
+     */
+    faceDown: boolean;
+};
+/**
+ * Describes the message rgs.table.v1.CardDealt.
+ * Use `create(CardDealtSchema)` to create a new message.
+ */
+export declare const CardDealtSchema: GenMessage<CardDealt>;
+/**
+ * @generated from message rgs.table.v1.HoleCardRevealed
+ */
+export type HoleCardRevealed = Message<"rgs.table.v1.HoleCardRevealed"> & {
+    /**
+     * @generated from field: string card = 1;
+     */
+    card: string;
+};
+/**
+ * Describes the message rgs.table.v1.HoleCardRevealed.
+ * Use `create(HoleCardRevealedSchema)` to create a new message.
+ */
+export declare const HoleCardRevealedSchema: GenMessage<HoleCardRevealed>;
+/**
+ * A card discarded (Power Double's replaced card).
+ *
+ * @generated from message rgs.table.v1.CardBurned
+ */
+export type CardBurned = Message<"rgs.table.v1.CardBurned"> & {
+    /**
+     * @generated from field: string card = 1;
+     */
+    card: string;
+    /**
+     * @generated from field: int32 seat = 2;
+     */
+    seat: number;
+    /**
+     * @generated from field: int32 hand = 3;
+     */
+    hand: number;
+};
+/**
+ * Describes the message rgs.table.v1.CardBurned.
+ * Use `create(CardBurnedSchema)` to create a new message.
+ */
+export declare const CardBurnedSchema: GenMessage<CardBurned>;
+/**
+ * @generated from message rgs.table.v1.DealerPeeked
+ */
+export type DealerPeeked = Message<"rgs.table.v1.DealerPeeked"> & {
+    /**
+     * @generated from field: bool blackjack = 1;
+     */
+    blackjack: boolean;
+};
+/**
+ * Describes the message rgs.table.v1.DealerPeeked.
+ * Use `create(DealerPeekedSchema)` to create a new message.
+ */
+export declare const DealerPeekedSchema: GenMessage<DealerPeeked>;
+/**
+ * @generated from message rgs.table.v1.PlayerActed
+ */
+export type PlayerActed = Message<"rgs.table.v1.PlayerActed"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: int32 hand = 2;
+     */
+    hand: number;
+    /**
+     * @generated from field: rgs.blackjack.v1.Action action = 3;
+     */
+    action: Action;
+    /**
+     * @generated from field: int64 stake_added = 4;
+     */
+    stakeAdded: bigint;
+};
+/**
+ * Describes the message rgs.table.v1.PlayerActed.
+ * Use `create(PlayerActedSchema)` to create a new message.
+ */
+export declare const PlayerActedSchema: GenMessage<PlayerActed>;
+/**
+ * @generated from message rgs.table.v1.DecisionDue
+ */
+export type DecisionDue = Message<"rgs.table.v1.DecisionDue"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: int32 hand = 2;
+     */
+    hand: number;
+    /**
+     * @generated from field: google.protobuf.Timestamp deadline = 3;
+     */
+    deadline?: Timestamp | undefined;
+};
+/**
+ * Describes the message rgs.table.v1.DecisionDue.
+ * Use `create(DecisionDueSchema)` to create a new message.
+ */
+export declare const DecisionDueSchema: GenMessage<DecisionDue>;
+/**
+ * @generated from message rgs.table.v1.DecisionTimedOut
+ */
+export type DecisionTimedOut = Message<"rgs.table.v1.DecisionTimedOut"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: int32 hand = 2;
+     */
+    hand: number;
+    /**
+     * @generated from field: rgs.blackjack.v1.Action action = 3;
+     */
+    action: Action;
+};
+/**
+ * Describes the message rgs.table.v1.DecisionTimedOut.
+ * Use `create(DecisionTimedOutSchema)` to create a new message.
+ */
+export declare const DecisionTimedOutSchema: GenMessage<DecisionTimedOut>;
+/**
+ * @generated from message rgs.table.v1.InsuranceDecided
+ */
+export type InsuranceDecided = Message<"rgs.table.v1.InsuranceDecided"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 2;
+     */
+    player?: TablePlayer | undefined;
+    /**
+     * The decision of a Bet Behind (preset ask) rather than the seat's.
+     *
+     * @generated from field: bool behind = 3;
+     */
+    behind: boolean;
+    /**
+     * @generated from field: bool take = 4;
+     */
+    take: boolean;
+};
+/**
+ * Describes the message rgs.table.v1.InsuranceDecided.
+ * Use `create(InsuranceDecidedSchema)` to create a new message.
+ */
+export declare const InsuranceDecidedSchema: GenMessage<InsuranceDecided>;
+/**
+ * @generated from message rgs.table.v1.InsuranceSettled
+ */
+export type InsuranceSettled = Message<"rgs.table.v1.InsuranceSettled"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: int64 stake = 2;
+     */
+    stake: bigint;
+    /**
+     * @generated from field: int64 payout = 3;
+     */
+    payout: bigint;
+};
+/**
+ * Describes the message rgs.table.v1.InsuranceSettled.
+ * Use `create(InsuranceSettledSchema)` to create a new message.
+ */
+export declare const InsuranceSettledSchema: GenMessage<InsuranceSettled>;
+/**
+ * @generated from message rgs.table.v1.SideBetSettled
+ */
+export type SideBetSettled = Message<"rgs.table.v1.SideBetSettled"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: rgs.blackjack.v1.SideBetKind kind = 2;
+     */
+    kind: SideBetKind;
+    /**
+     * @generated from field: int64 stake = 3;
+     */
+    stake: bigint;
+    /**
+     * The paytable line hit (`lose` when none).
+     *
+     * @generated from field: string line = 4;
+     */
+    line: string;
+    /**
+     * @generated from field: int32 pays = 5;
+     */
+    pays: number;
+    /**
+     * @generated from field: int64 payout = 6;
+     */
+    payout: bigint;
+};
+/**
+ * Describes the message rgs.table.v1.SideBetSettled.
+ * Use `create(SideBetSettledSchema)` to create a new message.
+ */
+export declare const SideBetSettledSchema: GenMessage<SideBetSettled>;
+/**
+ * @generated from message rgs.table.v1.HandSettled
+ */
+export type HandSettled = Message<"rgs.table.v1.HandSettled"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: int32 hand = 2;
+     */
+    hand: number;
+    /**
+     * @generated from field: rgs.blackjack.v1.Outcome outcome = 3;
+     */
+    outcome: Outcome;
+    /**
+     * @generated from field: int64 stake = 4;
+     */
+    stake: bigint;
+    /**
+     * @generated from field: int64 payout = 5;
+     */
+    payout: bigint;
+};
+/**
+ * Describes the message rgs.table.v1.HandSettled.
+ * Use `create(HandSettledSchema)` to create a new message.
+ */
+export declare const HandSettledSchema: GenMessage<HandSettled>;
+/**
+ * A Bet Behind followed a double or split, or took insurance.
+ *
+ * @generated from message rgs.table.v1.BehindStakeAdded
+ */
+export type BehindStakeAdded = Message<"rgs.table.v1.BehindStakeAdded"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: int32 hand = 2;
+     */
+    hand: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 3;
+     */
+    player?: TablePlayer | undefined;
+    /**
+     * @generated from field: rgs.blackjack.v1.Action action = 4;
+     */
+    action: Action;
+    /**
+     * @generated from field: int64 amount = 5;
+     */
+    amount: bigint;
+};
+/**
+ * Describes the message rgs.table.v1.BehindStakeAdded.
+ * Use `create(BehindStakeAddedSchema)` to create a new message.
+ */
+export declare const BehindStakeAddedSchema: GenMessage<BehindStakeAdded>;
+/**
+ * A Bet Behind whose preset follows did not: its wallet refused, or its journal was busy.
+ *
+ * @generated from message rgs.table.v1.BehindFollowSkipped
+ */
+export type BehindFollowSkipped = Message<"rgs.table.v1.BehindFollowSkipped"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: int32 hand = 2;
+     */
+    hand: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 3;
+     */
+    player?: TablePlayer | undefined;
+    /**
+     * @generated from field: rgs.blackjack.v1.Action action = 4;
+     */
+    action: Action;
+};
+/**
+ * Describes the message rgs.table.v1.BehindFollowSkipped.
+ * Use `create(BehindFollowSkippedSchema)` to create a new message.
+ */
+export declare const BehindFollowSkippedSchema: GenMessage<BehindFollowSkipped>;
+/**
+ * @generated from message rgs.table.v1.BehindSettled
+ */
+export type BehindSettled = Message<"rgs.table.v1.BehindSettled"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: int32 hand = 2;
+     */
+    hand: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 3;
+     */
+    player?: TablePlayer | undefined;
+    /**
+     * @generated from field: rgs.blackjack.v1.Outcome outcome = 4;
+     */
+    outcome: Outcome;
+    /**
+     * @generated from field: int64 stake = 5;
+     */
+    stake: bigint;
+    /**
+     * @generated from field: int64 payout = 6;
+     */
+    payout: bigint;
+};
+/**
+ * Describes the message rgs.table.v1.BehindSettled.
+ * Use `create(BehindSettledSchema)` to create a new message.
+ */
+export declare const BehindSettledSchema: GenMessage<BehindSettled>;
+/**
+ * @generated from message rgs.table.v1.BehindInsuranceSettled
+ */
+export type BehindInsuranceSettled = Message<"rgs.table.v1.BehindInsuranceSettled"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 2;
+     */
+    player?: TablePlayer | undefined;
+    /**
+     * @generated from field: int64 stake = 3;
+     */
+    stake: bigint;
+    /**
+     * @generated from field: int64 payout = 4;
+     */
+    payout: bigint;
+};
+/**
+ * Describes the message rgs.table.v1.BehindInsuranceSettled.
+ * Use `create(BehindInsuranceSettledSchema)` to create a new message.
+ */
+export declare const BehindInsuranceSettledSchema: GenMessage<BehindInsuranceSettled>;
+/**
+ * Every bet of the round is settled (round_finished follows with the money).
+ *
+ * @generated from message rgs.table.v1.RoundSettled
+ */
+export type RoundSettled = Message<"rgs.table.v1.RoundSettled"> & {};
+/**
+ * Describes the message rgs.table.v1.RoundSettled.
+ * Use `create(RoundSettledSchema)` to create a new message.
+ */
+export declare const RoundSettledSchema: GenMessage<RoundSettled>;
+/**
+ * The round cannot be dealt or go on: every stake is returned.
+ *
+ * @generated from message rgs.table.v1.RoundVoided
+ */
+export type RoundVoided = Message<"rgs.table.v1.RoundVoided"> & {
+    /**
+     * @generated from field: string round_id = 1;
+     */
+    roundId: string;
+    /**
+     * @generated from field: string reason = 2;
+     */
+    reason: string;
+    /**
+     * @generated from field: rgs.table.v1.TableFairness fair = 3;
+     */
+    fair?: TableFairness | undefined;
+};
+/**
+ * Describes the message rgs.table.v1.RoundVoided.
+ * Use `create(RoundVoidedSchema)` to create a new message.
+ */
+export declare const RoundVoidedSchema: GenMessage<RoundVoided>;
+/**
+ * A player's money in a finished round.
+ *
+ * @generated from message rgs.table.v1.PlayerResult
+ */
+export type PlayerResult = Message<"rgs.table.v1.PlayerResult"> & {
+    /**
+     * @generated from field: rgs.table.v1.TablePlayer player = 1;
+     */
+    player?: TablePlayer | undefined;
+    /**
+     * @generated from field: int64 staked = 2;
+     */
+    staked: bigint;
+    /**
+     * @generated from field: int64 paid = 3;
+     */
+    paid: bigint;
+};
+/**
+ * Describes the message rgs.table.v1.PlayerResult.
+ * Use `create(PlayerResultSchema)` to create a new message.
+ */
+export declare const PlayerResultSchema: GenMessage<PlayerResult>;
+/**
+ * @generated from message rgs.table.v1.HotSeat
+ */
+export type HotSeat = Message<"rgs.table.v1.HotSeat"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * @generated from field: int32 hot = 2;
+     */
+    hot: number;
+};
+/**
+ * Describes the message rgs.table.v1.HotSeat.
+ * Use `create(HotSeatSchema)` to create a new message.
+ */
+export declare const HotSeatSchema: GenMessage<HotSeat>;
+/**
+ * @generated from message rgs.table.v1.RoundFinished
+ */
+export type RoundFinished = Message<"rgs.table.v1.RoundFinished"> & {
+    /**
+     * @generated from field: string round_id = 1;
+     */
+    roundId: string;
+    /**
+     * Each player's stake and payout (stakes returned included).
+     *
+     * @generated from field: repeated rgs.table.v1.PlayerResult results = 2;
+     */
+    results: PlayerResult[];
+    /**
+     * @generated from field: repeated rgs.table.v1.HotSeat hot = 3;
+     */
+    hot: HotSeat[];
+    /**
+     * The round's fairness, its server seed revealed and its cards in the order they left the
+     * shoe.
+     *
+     * @generated from field: rgs.table.v1.TableFairness fair = 4;
+     */
+    fair?: TableFairness | undefined;
+    /**
+     * @generated from field: string next_commitment = 5;
+     */
+    nextCommitment: string;
+};
+/**
+ * Describes the message rgs.table.v1.RoundFinished.
+ * Use `create(RoundFinishedSchema)` to create a new message.
+ */
+export declare const RoundFinishedSchema: GenMessage<RoundFinished>;
 /**
  * @generated from message rgs.table.v1.WatchTableResponse
  */
@@ -444,12 +1616,15 @@ export type TableCommandResult = Message<"rgs.table.v1.TableCommandResult"> & {
      */
     seq: bigint;
     /**
-     * The player's balance after a debit, when the wallet gave it.
+     * The caller's balance after the money the command moved (a stake taken, a payment made),
+     * when the wallet gave it.
      *
      * @generated from field: optional int64 balance = 2;
      */
     balance?: bigint | undefined;
     /**
+     * The table as the command's commit left it.
+     *
      * @generated from field: rgs.table.v1.TableSnapshot snapshot = 3;
      */
     snapshot?: TableSnapshot | undefined;
@@ -660,6 +1835,13 @@ export type TableFairness = Message<"rgs.table.v1.TableFairness"> & {
      * @generated from field: repeated rgs.table.v1.SeatClientSeed seat_seeds = 8;
      */
     seatSeeds: SeatClientSeed[];
+    /**
+     * Once the round is over: every card that left the shoe, in the order it did (burned cards
+     * and the hole card included).
+     *
+     * @generated from field: repeated string dealt_cards = 9;
+     */
+    dealtCards: string[];
 };
 /**
  * Describes the message rgs.table.v1.TableFairness.
@@ -687,13 +1869,6 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
      */
     status: string;
     /**
-     * The round's events (JSON array of [kind, fields]); every player's stakes and results.
-     * Its card_dealt events, in order, are the round's cards (`rgs verify` checks them).
-     *
-     * @generated from field: string events_json = 5;
-     */
-    eventsJson: string;
-    /**
      * The calling operator's players only.
      *
      * @generated from field: repeated rgs.table.v1.PlayerShare players = 6;
@@ -705,12 +1880,52 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
      * @generated from field: rgs.table.v1.TableFairness fair = 7;
      */
     fair?: TableFairness | undefined;
+    /**
+     * The round's events, hole card included, numbered from 1: every player's stakes and
+     * results, the calling operator's players with their ids (TablePlayer.player_id), others by
+     * display name. Its card_dealt events, in order, are the round's cards (`rgs verify` checks
+     * them).
+     *
+     * @generated from field: repeated rgs.table.v1.TableEvent events = 8;
+     */
+    events: TableEvent[];
 };
 /**
  * Describes the message rgs.table.v1.GetTableRoundResponse.
  * Use `create(GetTableRoundResponseSchema)` to create a new message.
  */
 export declare const GetTableRoundResponseSchema: GenMessage<GetTableRoundResponse>;
+/**
+ * @generated from enum rgs.table.v1.TablePhase
+ */
+export declare enum TablePhase {
+    /**
+     * @generated from enum value: TABLE_PHASE_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * No bet yet: the first bet opens betting.
+     *
+     * @generated from enum value: TABLE_PHASE_IDLE = 1;
+     */
+    IDLE = 1,
+    /**
+     * @generated from enum value: TABLE_PHASE_BETTING = 2;
+     */
+    BETTING = 2,
+    /**
+     * @generated from enum value: TABLE_PHASE_INSURANCE = 3;
+     */
+    INSURANCE = 3,
+    /**
+     * @generated from enum value: TABLE_PHASE_PLAYING = 4;
+     */
+    PLAYING = 4
+}
+/**
+ * Describes the enum rgs.table.v1.TablePhase.
+ */
+export declare const TablePhaseSchema: GenEnum<TablePhase>;
 /**
  * @generated from enum rgs.table.v1.BehindInsurance
  */

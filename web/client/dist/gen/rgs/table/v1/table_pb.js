@@ -2,10 +2,12 @@
 // @generated from file rgs/table/v1/table.proto (package rgs.table.v1, syntax proto3)
 /* eslint-disable */
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import { file_rgs_blackjack_v1_blackjack } from "../../blackjack/v1/blackjack_pb.js";
 /**
  * Describes the file rgs/table/v1/table.proto.
  */
-export const file_rgs_table_v1_table = /*@__PURE__*/ fileDesc("ChhyZ3MvdGFibGUvdjEvdGFibGUucHJvdG8SDHJncy50YWJsZS52MSITChFMaXN0VGFibGVzUmVxdWVzdCLgAQoJVGFibGVJbmZvEhAKCHRhYmxlX2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSDQoFc2VhdHMYAyABKAUSEAoIY3VycmVuY3kYBCABKAkSEAoIbWFpbl9taW4YBSABKAMSEAoIbWFpbl9tYXgYBiABKAMSEAoIc2lkZV9taW4YByABKAMSEAoIc2lkZV9tYXgYCCABKAMSFwoPYmV0dGluZ19zZWNvbmRzGAkgASgBEhgKEGRlY2lzaW9uX3NlY29uZHMYCiABKAESEQoJYnJhbmRfaWRzGAsgAygJIi0KGUxpc3RPcGVyYXRvclRhYmxlc1JlcXVlc3QSEAoIYnJhbmRfaWQYASABKAkiRQoaTGlzdE9wZXJhdG9yVGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyI9ChJMaXN0VGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyJJChFXYXRjaFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIVCghmcm9tX3NlcRgCIAEoA0gAiAEBQgsKCV9mcm9tX3NlcSI9CgpUYWJsZUV2ZW50EgsKA3NlcRgBIAEoAxIMCgRraW5kGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCSIwCg1UYWJsZVNuYXBzaG90EgsKA3NlcRgBIAEoAxISCgpzdGF0ZV9qc29uGAIgASgJIngKEldhdGNoVGFibGVSZXNwb25zZRIvCghzbmFwc2hvdBgBIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZVNuYXBzaG90SAASKQoFZXZlbnQYAiABKAsyGC5yZ3MudGFibGUudjEuVGFibGVFdmVudEgAQgYKBGl0ZW0iRQoPVGFrZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSJGChBMZWF2ZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSLcAQoDQmV0EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSFQoNcGVyZmVjdF9wYWlycxgDIAEoAxIdChV0d2VudHlfb25lX3BsdXNfdGhyZWUYBCABKAMSEwoLdHdlbnR5X3BsdXMYBSABKAMSDgoGYmVoaW5kGAYgASgIEhUKDWZvbGxvd19kb3VibGUYByABKAgSFAoMZm9sbG93X3NwbGl0GAggASgIEjAKCWluc3VyYW5jZRgJIAEoDjIdLnJncy50YWJsZS52MS5CZWhpbmRJbnN1cmFuY2UibgoQUGxhY2VCZXRzUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEh8KBGJldHMYAyADKAsyES5yZ3MudGFibGUudjEuQmV0EhMKC2NsaWVudF9zZWVkGAQgASgJIkwKDkRlYWxOb3dSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSFAoMZm9yY2VkX2NhcmRzGAMgAygJInAKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSDgoGYWN0aW9uGAYgASgJInwKFkRlY2lkZUluc3VyYW5jZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBHRha2UYBSABKAgSDgoGYmVoaW5kGAYgASgIInIKElRhYmxlQ29tbWFuZFJlc3VsdBILCgNzZXEYASABKAMSFAoHYmFsYW5jZRgCIAEoA0gAiAEBEi0KCHNuYXBzaG90GAMgASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlU25hcHNob3RCCgoIX2JhbGFuY2UiRAoQVGFrZVNlYXRSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IkUKEUxlYXZlU2VhdFJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiRQoRUGxhY2VCZXRzUmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJDCg9EZWFsTm93UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCI/CgtBY3RSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IksKF0RlY2lkZUluc3VyYW5jZVJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiOgoUR2V0VGFibGVSb3VuZFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPgoLUGxheWVyU2hhcmUSEQoJcGxheWVyX2lkGAEgASgJEg4KBnN0YWtlZBgCIAEoAxIMCgRwYWlkGAMgASgDIjMKDlNlYXRDbGllbnRTZWVkEgwKBHNlYXQYASABKAUSEwoLY2xpZW50X3NlZWQYAiABKAki0QEKDVRhYmxlRmFpcm5lc3MSEgoKdmVyaWZpYWJsZRgBIAEoCBISCgpjb21taXRtZW50GAIgASgJEhMKC2NsaWVudF9zZWVkGAMgASgJEhQKDHJvdW5kX251bWJlchgEIAEoAxINCgVkZWNrcxgFIAEoBRITCgtzZXJ2ZXJfc2VlZBgGIAEoCRIXCg9uZXh0X2NvbW1pdG1lbnQYByABKAkSMAoKc2VhdF9zZWVkcxgIIAMoCzIcLnJncy50YWJsZS52MS5TZWF0Q2xpZW50U2VlZCLLAQoVR2V0VGFibGVSb3VuZFJlc3BvbnNlEhAKCHJvdW5kX2lkGAEgASgJEhAKCHJvdW5kX25vGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSDgoGc3RhdHVzGAQgASgJEhMKC2V2ZW50c19qc29uGAUgASgJEioKB3BsYXllcnMYBiADKAsyGS5yZ3MudGFibGUudjEuUGxheWVyU2hhcmUSKQoEZmFpchgHIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZUZhaXJuZXNzKoYBCg9CZWhpbmRJbnN1cmFuY2USIAocQkVISU5EX0lOU1VSQU5DRV9VTlNQRUNJRklFRBAAEhoKFkJFSElORF9JTlNVUkFOQ0VfTkVWRVIQARIbChdCRUhJTkRfSU5TVVJBTkNFX0FMV0FZUxACEhgKFEJFSElORF9JTlNVUkFOQ0VfQVNLEAMywAYKDFRhYmxlU2VydmljZRJPCgpMaXN0VGFibGVzEh8ucmdzLnRhYmxlLnYxLkxpc3RUYWJsZXNSZXF1ZXN0GiAucmdzLnRhYmxlLnYxLkxpc3RUYWJsZXNSZXNwb25zZRJRCgpXYXRjaFRhYmxlEh8ucmdzLnRhYmxlLnYxLldhdGNoVGFibGVSZXF1ZXN0GiAucmdzLnRhYmxlLnYxLldhdGNoVGFibGVSZXNwb25zZTABEkkKCFRha2VTZWF0Eh0ucmdzLnRhYmxlLnYxLlRha2VTZWF0UmVxdWVzdBoeLnJncy50YWJsZS52MS5UYWtlU2VhdFJlc3BvbnNlEkwKCUxlYXZlU2VhdBIeLnJncy50YWJsZS52MS5MZWF2ZVNlYXRSZXF1ZXN0Gh8ucmdzLnRhYmxlLnYxLkxlYXZlU2VhdFJlc3BvbnNlEkwKCVBsYWNlQmV0cxIeLnJncy50YWJsZS52MS5QbGFjZUJldHNSZXF1ZXN0Gh8ucmdzLnRhYmxlLnYxLlBsYWNlQmV0c1Jlc3BvbnNlEkYKB0RlYWxOb3cSHC5yZ3MudGFibGUudjEuRGVhbE5vd1JlcXVlc3QaHS5yZ3MudGFibGUudjEuRGVhbE5vd1Jlc3BvbnNlEjoKA0FjdBIYLnJncy50YWJsZS52MS5BY3RSZXF1ZXN0GhkucmdzLnRhYmxlLnYxLkFjdFJlc3BvbnNlEl4KD0RlY2lkZUluc3VyYW5jZRIkLnJncy50YWJsZS52MS5EZWNpZGVJbnN1cmFuY2VSZXF1ZXN0GiUucmdzLnRhYmxlLnYxLkRlY2lkZUluc3VyYW5jZVJlc3BvbnNlElgKDUdldFRhYmxlUm91bmQSIi5yZ3MudGFibGUudjEuR2V0VGFibGVSb3VuZFJlcXVlc3QaIy5yZ3MudGFibGUudjEuR2V0VGFibGVSb3VuZFJlc3BvbnNlEmcKEkxpc3RPcGVyYXRvclRhYmxlcxInLnJncy50YWJsZS52MS5MaXN0T3BlcmF0b3JUYWJsZXNSZXF1ZXN0GigucmdzLnRhYmxlLnYxLkxpc3RPcGVyYXRvclRhYmxlc1Jlc3BvbnNlYgZwcm90bzM");
+export const file_rgs_table_v1_table = /*@__PURE__*/ fileDesc("ChhyZ3MvdGFibGUvdjEvdGFibGUucHJvdG8SDHJncy50YWJsZS52MSITChFMaXN0VGFibGVzUmVxdWVzdCLgAQoJVGFibGVJbmZvEhAKCHRhYmxlX2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSDQoFc2VhdHMYAyABKAUSEAoIY3VycmVuY3kYBCABKAkSEAoIbWFpbl9taW4YBSABKAMSEAoIbWFpbl9tYXgYBiABKAMSEAoIc2lkZV9taW4YByABKAMSEAoIc2lkZV9tYXgYCCABKAMSFwoPYmV0dGluZ19zZWNvbmRzGAkgASgBEhgKEGRlY2lzaW9uX3NlY29uZHMYCiABKAESEQoJYnJhbmRfaWRzGAsgAygJIi0KGUxpc3RPcGVyYXRvclRhYmxlc1JlcXVlc3QSEAoIYnJhbmRfaWQYASABKAkiRQoaTGlzdE9wZXJhdG9yVGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyI9ChJMaXN0VGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyJJChFXYXRjaFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIVCghmcm9tX3NlcRgCIAEoA0gAiAEBQgsKCV9mcm9tX3NlcSJDCgtUYWJsZVBsYXllchIUCgxkaXNwbGF5X25hbWUYASABKAkSCwoDeW91GAIgASgIEhEKCXBsYXllcl9pZBgDIAEoCSJMCgRTZWF0EgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyEgsKA2hvdBgDIAEoBSKYAQoHU2VhdEJldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhUKDXBlcmZlY3RfcGFpcnMYAyABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAQgASgDEhMKC3R3ZW50eV9wbHVzGAUgASgDEhAKCGRlYWxfbm93GAYgASgIEhMKC2NsaWVudF9zZWVkGAcgASgJIrIBCglCZWhpbmRCZXQSDAoEc2VhdBgBIAEoBRIpCgZwbGF5ZXIYAiABKAsyGS5yZ3MudGFibGUudjEuVGFibGVQbGF5ZXISDQoFc3Rha2UYAyABKAMSFQoNZm9sbG93X2RvdWJsZRgEIAEoCBIUCgxmb2xsb3dfc3BsaXQYBSABKAgSMAoJaW5zdXJhbmNlGAYgASgOMh0ucmdzLnRhYmxlLnYxLkJlaGluZEluc3VyYW5jZSJaChFJbnN1cmFuY2VEZWNpc2lvbhIMCgRzZWF0GAEgASgFEikKBmJlaGluZBgCIAEoCzIZLnJncy50YWJsZS52MS5UYWJsZVBsYXllchIMCgR0YWtlGAMgASgIInQKCUxhc3RSb3VuZBIQCghyb3VuZF9pZBgBIAEoCRIpCgRmYWlyGAIgASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlRmFpcm5lc3MSKgoFcm91bmQYAyABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyL9AwoNVGFibGVTbmFwc2hvdBILCgNzZXEYASABKAMSEAoIdGFibGVfaWQYAyABKAkSJwoFcGhhc2UYBCABKA4yGC5yZ3MudGFibGUudjEuVGFibGVQaGFzZRIQCghyb3VuZF9pZBgFIAEoCRIQCghyb3VuZF9ubxgGIAEoAxIsCghkZWFkbGluZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIQoFc2VhdHMYCCADKAsyEi5yZ3MudGFibGUudjEuU2VhdBIjCgRiZXRzGAkgAygLMhUucmdzLnRhYmxlLnYxLlNlYXRCZXQSJwoGYmVoaW5kGAogAygLMhcucmdzLnRhYmxlLnYxLkJlaGluZEJldBIyCglpbnN1cmFuY2UYCyADKAsyHy5yZ3MudGFibGUudjEuSW5zdXJhbmNlRGVjaXNpb24SKgoFcm91bmQYDCABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldxIpCgRmYWlyGA0gASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlRmFpcm5lc3MSFwoPbmV4dF9jb21taXRtZW50GA4gASgJEisKCmxhc3Rfcm91bmQYDyABKAsyFy5yZ3MudGFibGUudjEuTGFzdFJvdW5kSgQIAhADUgpzdGF0ZV9qc29uIvEMCgpUYWJsZUV2ZW50EgsKA3NlcRgBIAEoAxImCgJhdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoKc2VhdF90YWtlbhgKIAEoCzIXLnJncy50YWJsZS52MS5TZWF0VGFrZW5IABIrCglzZWF0X2xlZnQYCyABKAsyFi5yZ3MudGFibGUudjEuU2VhdExlZnRIABI1Cg5iZXR0aW5nX29wZW5lZBgMIAEoCzIbLnJncy50YWJsZS52MS5CZXR0aW5nT3BlbmVkSAASLQoKYmV0X3BsYWNlZBgNIAEoCzIXLnJncy50YWJsZS52MS5CZXRQbGFjZWRIABIzCg1iZWhpbmRfcGxhY2VkGA4gASgLMhoucmdzLnRhYmxlLnYxLkJlaGluZFBsYWNlZEgAEjAKCGRlYWxfbm93GA8gASgLMhwucmdzLnRhYmxlLnYxLkRlYWxOb3dQcmVzc2VkSAASNwoPYmV0dGluZ19jbG9zaW5nGBAgASgLMhwucmdzLnRhYmxlLnYxLkJldHRpbmdDbG9zaW5nSAASNQoOYmV0dGluZ19jbG9zZWQYESABKAsyGy5yZ3MudGFibGUudjEuQmV0dGluZ0Nsb3NlZEgAEjcKD2JlaGluZF9yZWZ1bmRlZBgSIAEoCzIcLnJncy50YWJsZS52MS5CZWhpbmRSZWZ1bmRlZEgAEjMKDXJvdW5kX3N0YXJ0ZWQYEyABKAsyGi5yZ3MudGFibGUudjEuUm91bmRTdGFydGVkSAASLQoKY2FyZF9kZWFsdBgUIAEoCzIXLnJncy50YWJsZS52MS5DYXJkRGVhbHRIABI8ChJob2xlX2NhcmRfcmV2ZWFsZWQYFSABKAsyHi5yZ3MudGFibGUudjEuSG9sZUNhcmRSZXZlYWxlZEgAEi8KC2NhcmRfYnVybmVkGBYgASgLMhgucmdzLnRhYmxlLnYxLkNhcmRCdXJuZWRIABIzCg1kZWFsZXJfcGVla2VkGBcgASgLMhoucmdzLnRhYmxlLnYxLkRlYWxlclBlZWtlZEgAEjEKDHBsYXllcl9hY3RlZBgYIAEoCzIZLnJncy50YWJsZS52MS5QbGF5ZXJBY3RlZEgAEjEKDGRlY2lzaW9uX2R1ZRgZIAEoCzIZLnJncy50YWJsZS52MS5EZWNpc2lvbkR1ZUgAEjwKEmRlY2lzaW9uX3RpbWVkX291dBgaIAEoCzIeLnJncy50YWJsZS52MS5EZWNpc2lvblRpbWVkT3V0SAASOwoRaW5zdXJhbmNlX2RlY2lkZWQYGyABKAsyHi5yZ3MudGFibGUudjEuSW5zdXJhbmNlRGVjaWRlZEgAEjsKEWluc3VyYW5jZV9zZXR0bGVkGBwgASgLMh4ucmdzLnRhYmxlLnYxLkluc3VyYW5jZVNldHRsZWRIABI4ChBzaWRlX2JldF9zZXR0bGVkGB0gASgLMhwucmdzLnRhYmxlLnYxLlNpZGVCZXRTZXR0bGVkSAASMQoMaGFuZF9zZXR0bGVkGB4gASgLMhkucmdzLnRhYmxlLnYxLkhhbmRTZXR0bGVkSAASPAoSYmVoaW5kX3N0YWtlX2FkZGVkGB8gASgLMh4ucmdzLnRhYmxlLnYxLkJlaGluZFN0YWtlQWRkZWRIABJCChViZWhpbmRfZm9sbG93X3NraXBwZWQYICABKAsyIS5yZ3MudGFibGUudjEuQmVoaW5kRm9sbG93U2tpcHBlZEgAEjUKDmJlaGluZF9zZXR0bGVkGCEgASgLMhsucmdzLnRhYmxlLnYxLkJlaGluZFNldHRsZWRIABJIChhiZWhpbmRfaW5zdXJhbmNlX3NldHRsZWQYIiABKAsyJC5yZ3MudGFibGUudjEuQmVoaW5kSW5zdXJhbmNlU2V0dGxlZEgAEjMKDXJvdW5kX3NldHRsZWQYIyABKAsyGi5yZ3MudGFibGUudjEuUm91bmRTZXR0bGVkSAASMQoMcm91bmRfdm9pZGVkGCQgASgLMhkucmdzLnRhYmxlLnYxLlJvdW5kVm9pZGVkSAASNQoOcm91bmRfZmluaXNoZWQYJSABKAsyGy5yZ3MudGFibGUudjEuUm91bmRGaW5pc2hlZEgAQgcKBWV2ZW50SgQIAhADSgQIAxAEUgRraW5kUgxwYXlsb2FkX2pzb24iRAoJU2VhdFRha2VuEgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyIkMKCFNlYXRMZWZ0EgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyIowBCg1CZXR0aW5nT3BlbmVkEhAKCHJvdW5kX2lkGAEgASgJEhAKCHJvdW5kX25vGAIgASgDEiwKCGRlYWRsaW5lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIpCgRmYWlyGAQgASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlRmFpcm5lc3MiswEKCUJldFBsYWNlZBIMCgRzZWF0GAEgASgFEikKBnBsYXllchgCIAEoCzIZLnJncy50YWJsZS52MS5UYWJsZVBsYXllchINCgVzdGFrZRgDIAEoAxIVCg1wZXJmZWN0X3BhaXJzGAQgASgDEh0KFXR3ZW50eV9vbmVfcGx1c190aHJlZRgFIAEoAxITCgt0d2VudHlfcGx1cxgGIAEoAxITCgtjbGllbnRfc2VlZBgHIAEoCSK1AQoMQmVoaW5kUGxhY2VkEgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyEg0KBXN0YWtlGAMgASgDEhUKDWZvbGxvd19kb3VibGUYBCABKAgSFAoMZm9sbG93X3NwbGl0GAUgASgIEjAKCWluc3VyYW5jZRgGIAEoDjIdLnJncy50YWJsZS52MS5CZWhpbmRJbnN1cmFuY2UiSQoORGVhbE5vd1ByZXNzZWQSDAoEc2VhdBgBIAEoBRIpCgZwbGF5ZXIYAiABKAsyGS5yZ3MudGFibGUudjEuVGFibGVQbGF5ZXIiIAoOQmV0dGluZ0Nsb3NpbmcSDgoGcmVhc29uGAEgASgJIlsKDUJldHRpbmdDbG9zZWQSEAoIcm91bmRfaWQYASABKAkSDQoFc2VhdHMYAiADKAUSKQoEZmFpchgDIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZUZhaXJuZXNzImkKDkJlaGluZFJlZnVuZGVkEgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyEg4KBmFtb3VudBgDIAEoAxIOCgZyZWFzb24YBCABKAkiSQoMUm91bmRTdGFydGVkEg0KBXNlYXRzGAEgAygFEioKB3BsYXllcnMYAiADKAsyGS5yZ3MudGFibGUudjEuVGFibGVQbGF5ZXIiVgoJQ2FyZERlYWx0EgwKBGNhcmQYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEgwKBGhhbmQYAyABKAUSEQoJZmFjZV9kb3duGAQgASgIQgcKBV9zZWF0IiAKEEhvbGVDYXJkUmV2ZWFsZWQSDAoEY2FyZBgBIAEoCSI2CgpDYXJkQnVybmVkEgwKBGNhcmQYASABKAkSDAoEc2VhdBgCIAEoBRIMCgRoYW5kGAMgASgFIiEKDERlYWxlclBlZWtlZBIRCglibGFja2phY2sYASABKAgiaAoLUGxheWVyQWN0ZWQSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFEigKBmFjdGlvbhgDIAEoDjIYLnJncy5ibGFja2phY2sudjEuQWN0aW9uEhMKC3N0YWtlX2FkZGVkGAQgASgDIlcKC0RlY2lzaW9uRHVlEgwKBHNlYXQYASABKAUSDAoEaGFuZBgCIAEoBRIsCghkZWFkbGluZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiWAoQRGVjaXNpb25UaW1lZE91dBIMCgRzZWF0GAEgASgFEgwKBGhhbmQYAiABKAUSKAoGYWN0aW9uGAMgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24iaQoQSW5zdXJhbmNlRGVjaWRlZBIMCgRzZWF0GAEgASgFEikKBnBsYXllchgCIAEoCzIZLnJncy50YWJsZS52MS5UYWJsZVBsYXllchIOCgZiZWhpbmQYAyABKAgSDAoEdGFrZRgEIAEoCCI/ChBJbnN1cmFuY2VTZXR0bGVkEgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSDgoGcGF5b3V0GAMgASgDIoYBCg5TaWRlQmV0U2V0dGxlZBIMCgRzZWF0GAEgASgFEisKBGtpbmQYAiABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRLaW5kEg0KBXN0YWtlGAMgASgDEgwKBGxpbmUYBCABKAkSDAoEcGF5cxgFIAEoBRIOCgZwYXlvdXQYBiABKAMidAoLSGFuZFNldHRsZWQSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFEioKB291dGNvbWUYAyABKA4yGS5yZ3MuYmxhY2tqYWNrLnYxLk91dGNvbWUSDQoFc3Rha2UYBCABKAMSDgoGcGF5b3V0GAUgASgDIpMBChBCZWhpbmRTdGFrZUFkZGVkEgwKBHNlYXQYASABKAUSDAoEaGFuZBgCIAEoBRIpCgZwbGF5ZXIYAyABKAsyGS5yZ3MudGFibGUudjEuVGFibGVQbGF5ZXISKAoGYWN0aW9uGAQgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24SDgoGYW1vdW50GAUgASgDIoYBChNCZWhpbmRGb2xsb3dTa2lwcGVkEgwKBHNlYXQYASABKAUSDAoEaGFuZBgCIAEoBRIpCgZwbGF5ZXIYAyABKAsyGS5yZ3MudGFibGUudjEuVGFibGVQbGF5ZXISKAoGYWN0aW9uGAQgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24ioQEKDUJlaGluZFNldHRsZWQSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFEikKBnBsYXllchgDIAEoCzIZLnJncy50YWJsZS52MS5UYWJsZVBsYXllchIqCgdvdXRjb21lGAQgASgOMhkucmdzLmJsYWNramFjay52MS5PdXRjb21lEg0KBXN0YWtlGAUgASgDEg4KBnBheW91dBgGIAEoAyJwChZCZWhpbmRJbnN1cmFuY2VTZXR0bGVkEgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyEg0KBXN0YWtlGAMgASgDEg4KBnBheW91dBgEIAEoAyIOCgxSb3VuZFNldHRsZWQiWgoLUm91bmRWb2lkZWQSEAoIcm91bmRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJEikKBGZhaXIYAyABKAsyGy5yZ3MudGFibGUudjEuVGFibGVGYWlybmVzcyJXCgxQbGF5ZXJSZXN1bHQSKQoGcGxheWVyGAEgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyEg4KBnN0YWtlZBgCIAEoAxIMCgRwYWlkGAMgASgDIiQKB0hvdFNlYXQSDAoEc2VhdBgBIAEoBRILCgNob3QYAiABKAUitgEKDVJvdW5kRmluaXNoZWQSEAoIcm91bmRfaWQYASABKAkSKwoHcmVzdWx0cxgCIAMoCzIaLnJncy50YWJsZS52MS5QbGF5ZXJSZXN1bHQSIgoDaG90GAMgAygLMhUucmdzLnRhYmxlLnYxLkhvdFNlYXQSKQoEZmFpchgEIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZUZhaXJuZXNzEhcKD25leHRfY29tbWl0bWVudBgFIAEoCSJ4ChJXYXRjaFRhYmxlUmVzcG9uc2USLwoIc25hcHNob3QYASABKAsyGy5yZ3MudGFibGUudjEuVGFibGVTbmFwc2hvdEgAEikKBWV2ZW50GAIgASgLMhgucmdzLnRhYmxlLnYxLlRhYmxlRXZlbnRIAEIGCgRpdGVtIkUKD1Rha2VTZWF0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBHNlYXQYAyABKAUiRgoQTGVhdmVTZWF0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBHNlYXQYAyABKAUi3AEKA0JldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhUKDXBlcmZlY3RfcGFpcnMYAyABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAQgASgDEhMKC3R3ZW50eV9wbHVzGAUgASgDEg4KBmJlaGluZBgGIAEoCBIVCg1mb2xsb3dfZG91YmxlGAcgASgIEhQKDGZvbGxvd19zcGxpdBgIIAEoCBIwCglpbnN1cmFuY2UYCSABKA4yHS5yZ3MudGFibGUudjEuQmVoaW5kSW5zdXJhbmNlIm4KEFBsYWNlQmV0c1JlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIfCgRiZXRzGAMgAygLMhEucmdzLnRhYmxlLnYxLkJldBITCgtjbGllbnRfc2VlZBgEIAEoCSJMCg5EZWFsTm93UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEhQKDGZvcmNlZF9jYXJkcxgDIAMoCSJwCgpBY3RSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSEAoIcm91bmRfaWQYAyABKAkSDAoEc2VhdBgEIAEoBRIMCgRoYW5kGAUgASgFEg4KBmFjdGlvbhgGIAEoCSJ8ChZEZWNpZGVJbnN1cmFuY2VSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSEAoIcm91bmRfaWQYAyABKAkSDAoEc2VhdBgEIAEoBRIMCgR0YWtlGAUgASgIEg4KBmJlaGluZBgGIAEoCCJyChJUYWJsZUNvbW1hbmRSZXN1bHQSCwoDc2VxGAEgASgDEhQKB2JhbGFuY2UYAiABKANIAIgBARItCghzbmFwc2hvdBgDIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZVNuYXBzaG90QgoKCF9iYWxhbmNlIkQKEFRha2VTZWF0UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJFChFMZWF2ZVNlYXRSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IkUKEVBsYWNlQmV0c1Jlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiQwoPRGVhbE5vd1Jlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiPwoLQWN0UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJLChdEZWNpZGVJbnN1cmFuY2VSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IjoKFEdldFRhYmxlUm91bmRSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJIj4KC1BsYXllclNoYXJlEhEKCXBsYXllcl9pZBgBIAEoCRIOCgZzdGFrZWQYAiABKAMSDAoEcGFpZBgDIAEoAyIzCg5TZWF0Q2xpZW50U2VlZBIMCgRzZWF0GAEgASgFEhMKC2NsaWVudF9zZWVkGAIgASgJIuYBCg1UYWJsZUZhaXJuZXNzEhIKCnZlcmlmaWFibGUYASABKAgSEgoKY29tbWl0bWVudBgCIAEoCRITCgtjbGllbnRfc2VlZBgDIAEoCRIUCgxyb3VuZF9udW1iZXIYBCABKAMSDQoFZGVja3MYBSABKAUSEwoLc2VydmVyX3NlZWQYBiABKAkSFwoPbmV4dF9jb21taXRtZW50GAcgASgJEjAKCnNlYXRfc2VlZHMYCCADKAsyHC5yZ3MudGFibGUudjEuU2VhdENsaWVudFNlZWQSEwoLZGVhbHRfY2FyZHMYCSADKAki8wEKFUdldFRhYmxlUm91bmRSZXNwb25zZRIQCghyb3VuZF9pZBgBIAEoCRIQCghyb3VuZF9ubxgCIAEoAxISCgp2YXJpYW50X2lkGAMgASgJEg4KBnN0YXR1cxgEIAEoCRIqCgdwbGF5ZXJzGAYgAygLMhkucmdzLnRhYmxlLnYxLlBsYXllclNoYXJlEikKBGZhaXIYByABKAsyGy5yZ3MudGFibGUudjEuVGFibGVGYWlybmVzcxIoCgZldmVudHMYCCADKAsyGC5yZ3MudGFibGUudjEuVGFibGVFdmVudEoECAUQBlILZXZlbnRzX2pzb24qjAEKClRhYmxlUGhhc2USGwoXVEFCTEVfUEhBU0VfVU5TUEVDSUZJRUQQABIUChBUQUJMRV9QSEFTRV9JRExFEAESFwoTVEFCTEVfUEhBU0VfQkVUVElORxACEhkKFVRBQkxFX1BIQVNFX0lOU1VSQU5DRRADEhcKE1RBQkxFX1BIQVNFX1BMQVlJTkcQBCqGAQoPQmVoaW5kSW5zdXJhbmNlEiAKHEJFSElORF9JTlNVUkFOQ0VfVU5TUEVDSUZJRUQQABIaChZCRUhJTkRfSU5TVVJBTkNFX05FVkVSEAESGwoXQkVISU5EX0lOU1VSQU5DRV9BTFdBWVMQAhIYChRCRUhJTkRfSU5TVVJBTkNFX0FTSxADMsAGCgxUYWJsZVNlcnZpY2USTwoKTGlzdFRhYmxlcxIfLnJncy50YWJsZS52MS5MaXN0VGFibGVzUmVxdWVzdBogLnJncy50YWJsZS52MS5MaXN0VGFibGVzUmVzcG9uc2USUQoKV2F0Y2hUYWJsZRIfLnJncy50YWJsZS52MS5XYXRjaFRhYmxlUmVxdWVzdBogLnJncy50YWJsZS52MS5XYXRjaFRhYmxlUmVzcG9uc2UwARJJCghUYWtlU2VhdBIdLnJncy50YWJsZS52MS5UYWtlU2VhdFJlcXVlc3QaHi5yZ3MudGFibGUudjEuVGFrZVNlYXRSZXNwb25zZRJMCglMZWF2ZVNlYXQSHi5yZ3MudGFibGUudjEuTGVhdmVTZWF0UmVxdWVzdBofLnJncy50YWJsZS52MS5MZWF2ZVNlYXRSZXNwb25zZRJMCglQbGFjZUJldHMSHi5yZ3MudGFibGUudjEuUGxhY2VCZXRzUmVxdWVzdBofLnJncy50YWJsZS52MS5QbGFjZUJldHNSZXNwb25zZRJGCgdEZWFsTm93EhwucmdzLnRhYmxlLnYxLkRlYWxOb3dSZXF1ZXN0Gh0ucmdzLnRhYmxlLnYxLkRlYWxOb3dSZXNwb25zZRI6CgNBY3QSGC5yZ3MudGFibGUudjEuQWN0UmVxdWVzdBoZLnJncy50YWJsZS52MS5BY3RSZXNwb25zZRJeCg9EZWNpZGVJbnN1cmFuY2USJC5yZ3MudGFibGUudjEuRGVjaWRlSW5zdXJhbmNlUmVxdWVzdBolLnJncy50YWJsZS52MS5EZWNpZGVJbnN1cmFuY2VSZXNwb25zZRJYCg1HZXRUYWJsZVJvdW5kEiIucmdzLnRhYmxlLnYxLkdldFRhYmxlUm91bmRSZXF1ZXN0GiMucmdzLnRhYmxlLnYxLkdldFRhYmxlUm91bmRSZXNwb25zZRJnChJMaXN0T3BlcmF0b3JUYWJsZXMSJy5yZ3MudGFibGUudjEuTGlzdE9wZXJhdG9yVGFibGVzUmVxdWVzdBooLnJncy50YWJsZS52MS5MaXN0T3BlcmF0b3JUYWJsZXNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_rgs_blackjack_v1_blackjack]);
 /**
  * Describes the message rgs.table.v1.ListTablesRequest.
  * Use `create(ListTablesRequestSchema)` to create a new message.
@@ -37,115 +39,327 @@ export const ListTablesResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table
  */
 export const WatchTableRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 5);
 /**
- * Describes the message rgs.table.v1.TableEvent.
- * Use `create(TableEventSchema)` to create a new message.
+ * Describes the message rgs.table.v1.TablePlayer.
+ * Use `create(TablePlayerSchema)` to create a new message.
  */
-export const TableEventSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 6);
+export const TablePlayerSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 6);
+/**
+ * Describes the message rgs.table.v1.Seat.
+ * Use `create(SeatSchema)` to create a new message.
+ */
+export const SeatSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 7);
+/**
+ * Describes the message rgs.table.v1.SeatBet.
+ * Use `create(SeatBetSchema)` to create a new message.
+ */
+export const SeatBetSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 8);
+/**
+ * Describes the message rgs.table.v1.BehindBet.
+ * Use `create(BehindBetSchema)` to create a new message.
+ */
+export const BehindBetSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 9);
+/**
+ * Describes the message rgs.table.v1.InsuranceDecision.
+ * Use `create(InsuranceDecisionSchema)` to create a new message.
+ */
+export const InsuranceDecisionSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 10);
+/**
+ * Describes the message rgs.table.v1.LastRound.
+ * Use `create(LastRoundSchema)` to create a new message.
+ */
+export const LastRoundSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 11);
 /**
  * Describes the message rgs.table.v1.TableSnapshot.
  * Use `create(TableSnapshotSchema)` to create a new message.
  */
-export const TableSnapshotSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 7);
+export const TableSnapshotSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 12);
+/**
+ * Describes the message rgs.table.v1.TableEvent.
+ * Use `create(TableEventSchema)` to create a new message.
+ */
+export const TableEventSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 13);
+/**
+ * Describes the message rgs.table.v1.SeatTaken.
+ * Use `create(SeatTakenSchema)` to create a new message.
+ */
+export const SeatTakenSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 14);
+/**
+ * Describes the message rgs.table.v1.SeatLeft.
+ * Use `create(SeatLeftSchema)` to create a new message.
+ */
+export const SeatLeftSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 15);
+/**
+ * Describes the message rgs.table.v1.BettingOpened.
+ * Use `create(BettingOpenedSchema)` to create a new message.
+ */
+export const BettingOpenedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 16);
+/**
+ * Describes the message rgs.table.v1.BetPlaced.
+ * Use `create(BetPlacedSchema)` to create a new message.
+ */
+export const BetPlacedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 17);
+/**
+ * Describes the message rgs.table.v1.BehindPlaced.
+ * Use `create(BehindPlacedSchema)` to create a new message.
+ */
+export const BehindPlacedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 18);
+/**
+ * Describes the message rgs.table.v1.DealNowPressed.
+ * Use `create(DealNowPressedSchema)` to create a new message.
+ */
+export const DealNowPressedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 19);
+/**
+ * Describes the message rgs.table.v1.BettingClosing.
+ * Use `create(BettingClosingSchema)` to create a new message.
+ */
+export const BettingClosingSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 20);
+/**
+ * Describes the message rgs.table.v1.BettingClosed.
+ * Use `create(BettingClosedSchema)` to create a new message.
+ */
+export const BettingClosedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 21);
+/**
+ * Describes the message rgs.table.v1.BehindRefunded.
+ * Use `create(BehindRefundedSchema)` to create a new message.
+ */
+export const BehindRefundedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 22);
+/**
+ * Describes the message rgs.table.v1.RoundStarted.
+ * Use `create(RoundStartedSchema)` to create a new message.
+ */
+export const RoundStartedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 23);
+/**
+ * Describes the message rgs.table.v1.CardDealt.
+ * Use `create(CardDealtSchema)` to create a new message.
+ */
+export const CardDealtSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 24);
+/**
+ * Describes the message rgs.table.v1.HoleCardRevealed.
+ * Use `create(HoleCardRevealedSchema)` to create a new message.
+ */
+export const HoleCardRevealedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 25);
+/**
+ * Describes the message rgs.table.v1.CardBurned.
+ * Use `create(CardBurnedSchema)` to create a new message.
+ */
+export const CardBurnedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 26);
+/**
+ * Describes the message rgs.table.v1.DealerPeeked.
+ * Use `create(DealerPeekedSchema)` to create a new message.
+ */
+export const DealerPeekedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 27);
+/**
+ * Describes the message rgs.table.v1.PlayerActed.
+ * Use `create(PlayerActedSchema)` to create a new message.
+ */
+export const PlayerActedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 28);
+/**
+ * Describes the message rgs.table.v1.DecisionDue.
+ * Use `create(DecisionDueSchema)` to create a new message.
+ */
+export const DecisionDueSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 29);
+/**
+ * Describes the message rgs.table.v1.DecisionTimedOut.
+ * Use `create(DecisionTimedOutSchema)` to create a new message.
+ */
+export const DecisionTimedOutSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 30);
+/**
+ * Describes the message rgs.table.v1.InsuranceDecided.
+ * Use `create(InsuranceDecidedSchema)` to create a new message.
+ */
+export const InsuranceDecidedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 31);
+/**
+ * Describes the message rgs.table.v1.InsuranceSettled.
+ * Use `create(InsuranceSettledSchema)` to create a new message.
+ */
+export const InsuranceSettledSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 32);
+/**
+ * Describes the message rgs.table.v1.SideBetSettled.
+ * Use `create(SideBetSettledSchema)` to create a new message.
+ */
+export const SideBetSettledSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 33);
+/**
+ * Describes the message rgs.table.v1.HandSettled.
+ * Use `create(HandSettledSchema)` to create a new message.
+ */
+export const HandSettledSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 34);
+/**
+ * Describes the message rgs.table.v1.BehindStakeAdded.
+ * Use `create(BehindStakeAddedSchema)` to create a new message.
+ */
+export const BehindStakeAddedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 35);
+/**
+ * Describes the message rgs.table.v1.BehindFollowSkipped.
+ * Use `create(BehindFollowSkippedSchema)` to create a new message.
+ */
+export const BehindFollowSkippedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 36);
+/**
+ * Describes the message rgs.table.v1.BehindSettled.
+ * Use `create(BehindSettledSchema)` to create a new message.
+ */
+export const BehindSettledSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 37);
+/**
+ * Describes the message rgs.table.v1.BehindInsuranceSettled.
+ * Use `create(BehindInsuranceSettledSchema)` to create a new message.
+ */
+export const BehindInsuranceSettledSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 38);
+/**
+ * Describes the message rgs.table.v1.RoundSettled.
+ * Use `create(RoundSettledSchema)` to create a new message.
+ */
+export const RoundSettledSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 39);
+/**
+ * Describes the message rgs.table.v1.RoundVoided.
+ * Use `create(RoundVoidedSchema)` to create a new message.
+ */
+export const RoundVoidedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 40);
+/**
+ * Describes the message rgs.table.v1.PlayerResult.
+ * Use `create(PlayerResultSchema)` to create a new message.
+ */
+export const PlayerResultSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 41);
+/**
+ * Describes the message rgs.table.v1.HotSeat.
+ * Use `create(HotSeatSchema)` to create a new message.
+ */
+export const HotSeatSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 42);
+/**
+ * Describes the message rgs.table.v1.RoundFinished.
+ * Use `create(RoundFinishedSchema)` to create a new message.
+ */
+export const RoundFinishedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 43);
 /**
  * Describes the message rgs.table.v1.WatchTableResponse.
  * Use `create(WatchTableResponseSchema)` to create a new message.
  */
-export const WatchTableResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 8);
+export const WatchTableResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 44);
 /**
  * Describes the message rgs.table.v1.TakeSeatRequest.
  * Use `create(TakeSeatRequestSchema)` to create a new message.
  */
-export const TakeSeatRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 9);
+export const TakeSeatRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 45);
 /**
  * Describes the message rgs.table.v1.LeaveSeatRequest.
  * Use `create(LeaveSeatRequestSchema)` to create a new message.
  */
-export const LeaveSeatRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 10);
+export const LeaveSeatRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 46);
 /**
  * Describes the message rgs.table.v1.Bet.
  * Use `create(BetSchema)` to create a new message.
  */
-export const BetSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 11);
+export const BetSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 47);
 /**
  * Describes the message rgs.table.v1.PlaceBetsRequest.
  * Use `create(PlaceBetsRequestSchema)` to create a new message.
  */
-export const PlaceBetsRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 12);
+export const PlaceBetsRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 48);
 /**
  * Describes the message rgs.table.v1.DealNowRequest.
  * Use `create(DealNowRequestSchema)` to create a new message.
  */
-export const DealNowRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 13);
+export const DealNowRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 49);
 /**
  * Describes the message rgs.table.v1.ActRequest.
  * Use `create(ActRequestSchema)` to create a new message.
  */
-export const ActRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 14);
+export const ActRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 50);
 /**
  * Describes the message rgs.table.v1.DecideInsuranceRequest.
  * Use `create(DecideInsuranceRequestSchema)` to create a new message.
  */
-export const DecideInsuranceRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 15);
+export const DecideInsuranceRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 51);
 /**
  * Describes the message rgs.table.v1.TableCommandResult.
  * Use `create(TableCommandResultSchema)` to create a new message.
  */
-export const TableCommandResultSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 16);
+export const TableCommandResultSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 52);
 /**
  * Describes the message rgs.table.v1.TakeSeatResponse.
  * Use `create(TakeSeatResponseSchema)` to create a new message.
  */
-export const TakeSeatResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 17);
+export const TakeSeatResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 53);
 /**
  * Describes the message rgs.table.v1.LeaveSeatResponse.
  * Use `create(LeaveSeatResponseSchema)` to create a new message.
  */
-export const LeaveSeatResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 18);
+export const LeaveSeatResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 54);
 /**
  * Describes the message rgs.table.v1.PlaceBetsResponse.
  * Use `create(PlaceBetsResponseSchema)` to create a new message.
  */
-export const PlaceBetsResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 19);
+export const PlaceBetsResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 55);
 /**
  * Describes the message rgs.table.v1.DealNowResponse.
  * Use `create(DealNowResponseSchema)` to create a new message.
  */
-export const DealNowResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 20);
+export const DealNowResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 56);
 /**
  * Describes the message rgs.table.v1.ActResponse.
  * Use `create(ActResponseSchema)` to create a new message.
  */
-export const ActResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 21);
+export const ActResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 57);
 /**
  * Describes the message rgs.table.v1.DecideInsuranceResponse.
  * Use `create(DecideInsuranceResponseSchema)` to create a new message.
  */
-export const DecideInsuranceResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 22);
+export const DecideInsuranceResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 58);
 /**
  * Describes the message rgs.table.v1.GetTableRoundRequest.
  * Use `create(GetTableRoundRequestSchema)` to create a new message.
  */
-export const GetTableRoundRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 23);
+export const GetTableRoundRequestSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 59);
 /**
  * Describes the message rgs.table.v1.PlayerShare.
  * Use `create(PlayerShareSchema)` to create a new message.
  */
-export const PlayerShareSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 24);
+export const PlayerShareSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 60);
 /**
  * Describes the message rgs.table.v1.SeatClientSeed.
  * Use `create(SeatClientSeedSchema)` to create a new message.
  */
-export const SeatClientSeedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 25);
+export const SeatClientSeedSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 61);
 /**
  * Describes the message rgs.table.v1.TableFairness.
  * Use `create(TableFairnessSchema)` to create a new message.
  */
-export const TableFairnessSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 26);
+export const TableFairnessSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 62);
 /**
  * Describes the message rgs.table.v1.GetTableRoundResponse.
  * Use `create(GetTableRoundResponseSchema)` to create a new message.
  */
-export const GetTableRoundResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 27);
+export const GetTableRoundResponseSchema = /*@__PURE__*/ messageDesc(file_rgs_table_v1_table, 63);
+/**
+ * @generated from enum rgs.table.v1.TablePhase
+ */
+export var TablePhase;
+(function (TablePhase) {
+    /**
+     * @generated from enum value: TABLE_PHASE_UNSPECIFIED = 0;
+     */
+    TablePhase[TablePhase["UNSPECIFIED"] = 0] = "UNSPECIFIED";
+    /**
+     * No bet yet: the first bet opens betting.
+     *
+     * @generated from enum value: TABLE_PHASE_IDLE = 1;
+     */
+    TablePhase[TablePhase["IDLE"] = 1] = "IDLE";
+    /**
+     * @generated from enum value: TABLE_PHASE_BETTING = 2;
+     */
+    TablePhase[TablePhase["BETTING"] = 2] = "BETTING";
+    /**
+     * @generated from enum value: TABLE_PHASE_INSURANCE = 3;
+     */
+    TablePhase[TablePhase["INSURANCE"] = 3] = "INSURANCE";
+    /**
+     * @generated from enum value: TABLE_PHASE_PLAYING = 4;
+     */
+    TablePhase[TablePhase["PLAYING"] = 4] = "PLAYING";
+})(TablePhase || (TablePhase = {}));
+/**
+ * Describes the enum rgs.table.v1.TablePhase.
+ */
+export const TablePhaseSchema = /*@__PURE__*/ enumDesc(file_rgs_table_v1_table, 0);
 /**
  * @generated from enum rgs.table.v1.BehindInsurance
  */
@@ -173,7 +387,7 @@ export var BehindInsurance;
 /**
  * Describes the enum rgs.table.v1.BehindInsurance.
  */
-export const BehindInsuranceSchema = /*@__PURE__*/ enumDesc(file_rgs_table_v1_table, 0);
+export const BehindInsuranceSchema = /*@__PURE__*/ enumDesc(file_rgs_table_v1_table, 1);
 /**
  * TableService: watch a table, take a seat, bet, play.
  *

@@ -20,13 +20,17 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Action, Outcome, RoundView, SideBetKind } from "../../blackjack/v1/blackjack_pb.js";
+import { file_rgs_blackjack_v1_blackjack } from "../../blackjack/v1/blackjack_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file rgs/table/v1/table.proto.
  */
 export const file_rgs_table_v1_table: GenFile = /*@__PURE__*/
-  fileDesc("ChhyZ3MvdGFibGUvdjEvdGFibGUucHJvdG8SDHJncy50YWJsZS52MSITChFMaXN0VGFibGVzUmVxdWVzdCLgAQoJVGFibGVJbmZvEhAKCHRhYmxlX2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSDQoFc2VhdHMYAyABKAUSEAoIY3VycmVuY3kYBCABKAkSEAoIbWFpbl9taW4YBSABKAMSEAoIbWFpbl9tYXgYBiABKAMSEAoIc2lkZV9taW4YByABKAMSEAoIc2lkZV9tYXgYCCABKAMSFwoPYmV0dGluZ19zZWNvbmRzGAkgASgBEhgKEGRlY2lzaW9uX3NlY29uZHMYCiABKAESEQoJYnJhbmRfaWRzGAsgAygJIi0KGUxpc3RPcGVyYXRvclRhYmxlc1JlcXVlc3QSEAoIYnJhbmRfaWQYASABKAkiRQoaTGlzdE9wZXJhdG9yVGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyI9ChJMaXN0VGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyJJChFXYXRjaFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIVCghmcm9tX3NlcRgCIAEoA0gAiAEBQgsKCV9mcm9tX3NlcSI9CgpUYWJsZUV2ZW50EgsKA3NlcRgBIAEoAxIMCgRraW5kGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCSIwCg1UYWJsZVNuYXBzaG90EgsKA3NlcRgBIAEoAxISCgpzdGF0ZV9qc29uGAIgASgJIngKEldhdGNoVGFibGVSZXNwb25zZRIvCghzbmFwc2hvdBgBIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZVNuYXBzaG90SAASKQoFZXZlbnQYAiABKAsyGC5yZ3MudGFibGUudjEuVGFibGVFdmVudEgAQgYKBGl0ZW0iRQoPVGFrZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSJGChBMZWF2ZVNlYXRSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSDAoEc2VhdBgDIAEoBSLcAQoDQmV0EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSFQoNcGVyZmVjdF9wYWlycxgDIAEoAxIdChV0d2VudHlfb25lX3BsdXNfdGhyZWUYBCABKAMSEwoLdHdlbnR5X3BsdXMYBSABKAMSDgoGYmVoaW5kGAYgASgIEhUKDWZvbGxvd19kb3VibGUYByABKAgSFAoMZm9sbG93X3NwbGl0GAggASgIEjAKCWluc3VyYW5jZRgJIAEoDjIdLnJncy50YWJsZS52MS5CZWhpbmRJbnN1cmFuY2UibgoQUGxhY2VCZXRzUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEh8KBGJldHMYAyADKAsyES5yZ3MudGFibGUudjEuQmV0EhMKC2NsaWVudF9zZWVkGAQgASgJIkwKDkRlYWxOb3dSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSFAoMZm9yY2VkX2NhcmRzGAMgAygJInAKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSDgoGYWN0aW9uGAYgASgJInwKFkRlY2lkZUluc3VyYW5jZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIQCghyb3VuZF9pZBgDIAEoCRIMCgRzZWF0GAQgASgFEgwKBHRha2UYBSABKAgSDgoGYmVoaW5kGAYgASgIInIKElRhYmxlQ29tbWFuZFJlc3VsdBILCgNzZXEYASABKAMSFAoHYmFsYW5jZRgCIAEoA0gAiAEBEi0KCHNuYXBzaG90GAMgASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlU25hcHNob3RCCgoIX2JhbGFuY2UiRAoQVGFrZVNlYXRSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IkUKEUxlYXZlU2VhdFJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiRQoRUGxhY2VCZXRzUmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJDCg9EZWFsTm93UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCI/CgtBY3RSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IksKF0RlY2lkZUluc3VyYW5jZVJlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiOgoUR2V0VGFibGVSb3VuZFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPgoLUGxheWVyU2hhcmUSEQoJcGxheWVyX2lkGAEgASgJEg4KBnN0YWtlZBgCIAEoAxIMCgRwYWlkGAMgASgDIjMKDlNlYXRDbGllbnRTZWVkEgwKBHNlYXQYASABKAUSEwoLY2xpZW50X3NlZWQYAiABKAki0QEKDVRhYmxlRmFpcm5lc3MSEgoKdmVyaWZpYWJsZRgBIAEoCBISCgpjb21taXRtZW50GAIgASgJEhMKC2NsaWVudF9zZWVkGAMgASgJEhQKDHJvdW5kX251bWJlchgEIAEoAxINCgVkZWNrcxgFIAEoBRITCgtzZXJ2ZXJfc2VlZBgGIAEoCRIXCg9uZXh0X2NvbW1pdG1lbnQYByABKAkSMAoKc2VhdF9zZWVkcxgIIAMoCzIcLnJncy50YWJsZS52MS5TZWF0Q2xpZW50U2VlZCLLAQoVR2V0VGFibGVSb3VuZFJlc3BvbnNlEhAKCHJvdW5kX2lkGAEgASgJEhAKCHJvdW5kX25vGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSDgoGc3RhdHVzGAQgASgJEhMKC2V2ZW50c19qc29uGAUgASgJEioKB3BsYXllcnMYBiADKAsyGS5yZ3MudGFibGUudjEuUGxheWVyU2hhcmUSKQoEZmFpchgHIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZUZhaXJuZXNzKoYBCg9CZWhpbmRJbnN1cmFuY2USIAocQkVISU5EX0lOU1VSQU5DRV9VTlNQRUNJRklFRBAAEhoKFkJFSElORF9JTlNVUkFOQ0VfTkVWRVIQARIbChdCRUhJTkRfSU5TVVJBTkNFX0FMV0FZUxACEhgKFEJFSElORF9JTlNVUkFOQ0VfQVNLEAMywAYKDFRhYmxlU2VydmljZRJPCgpMaXN0VGFibGVzEh8ucmdzLnRhYmxlLnYxLkxpc3RUYWJsZXNSZXF1ZXN0GiAucmdzLnRhYmxlLnYxLkxpc3RUYWJsZXNSZXNwb25zZRJRCgpXYXRjaFRhYmxlEh8ucmdzLnRhYmxlLnYxLldhdGNoVGFibGVSZXF1ZXN0GiAucmdzLnRhYmxlLnYxLldhdGNoVGFibGVSZXNwb25zZTABEkkKCFRha2VTZWF0Eh0ucmdzLnRhYmxlLnYxLlRha2VTZWF0UmVxdWVzdBoeLnJncy50YWJsZS52MS5UYWtlU2VhdFJlc3BvbnNlEkwKCUxlYXZlU2VhdBIeLnJncy50YWJsZS52MS5MZWF2ZVNlYXRSZXF1ZXN0Gh8ucmdzLnRhYmxlLnYxLkxlYXZlU2VhdFJlc3BvbnNlEkwKCVBsYWNlQmV0cxIeLnJncy50YWJsZS52MS5QbGFjZUJldHNSZXF1ZXN0Gh8ucmdzLnRhYmxlLnYxLlBsYWNlQmV0c1Jlc3BvbnNlEkYKB0RlYWxOb3cSHC5yZ3MudGFibGUudjEuRGVhbE5vd1JlcXVlc3QaHS5yZ3MudGFibGUudjEuRGVhbE5vd1Jlc3BvbnNlEjoKA0FjdBIYLnJncy50YWJsZS52MS5BY3RSZXF1ZXN0GhkucmdzLnRhYmxlLnYxLkFjdFJlc3BvbnNlEl4KD0RlY2lkZUluc3VyYW5jZRIkLnJncy50YWJsZS52MS5EZWNpZGVJbnN1cmFuY2VSZXF1ZXN0GiUucmdzLnRhYmxlLnYxLkRlY2lkZUluc3VyYW5jZVJlc3BvbnNlElgKDUdldFRhYmxlUm91bmQSIi5yZ3MudGFibGUudjEuR2V0VGFibGVSb3VuZFJlcXVlc3QaIy5yZ3MudGFibGUudjEuR2V0VGFibGVSb3VuZFJlc3BvbnNlEmcKEkxpc3RPcGVyYXRvclRhYmxlcxInLnJncy50YWJsZS52MS5MaXN0T3BlcmF0b3JUYWJsZXNSZXF1ZXN0GigucmdzLnRhYmxlLnYxLkxpc3RPcGVyYXRvclRhYmxlc1Jlc3BvbnNlYgZwcm90bzM");
+  fileDesc("ChhyZ3MvdGFibGUvdjEvdGFibGUucHJvdG8SDHJncy50YWJsZS52MSITChFMaXN0VGFibGVzUmVxdWVzdCLgAQoJVGFibGVJbmZvEhAKCHRhYmxlX2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSDQoFc2VhdHMYAyABKAUSEAoIY3VycmVuY3kYBCABKAkSEAoIbWFpbl9taW4YBSABKAMSEAoIbWFpbl9tYXgYBiABKAMSEAoIc2lkZV9taW4YByABKAMSEAoIc2lkZV9tYXgYCCABKAMSFwoPYmV0dGluZ19zZWNvbmRzGAkgASgBEhgKEGRlY2lzaW9uX3NlY29uZHMYCiABKAESEQoJYnJhbmRfaWRzGAsgAygJIi0KGUxpc3RPcGVyYXRvclRhYmxlc1JlcXVlc3QSEAoIYnJhbmRfaWQYASABKAkiRQoaTGlzdE9wZXJhdG9yVGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyI9ChJMaXN0VGFibGVzUmVzcG9uc2USJwoGdGFibGVzGAEgAygLMhcucmdzLnRhYmxlLnYxLlRhYmxlSW5mbyJJChFXYXRjaFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIVCghmcm9tX3NlcRgCIAEoA0gAiAEBQgsKCV9mcm9tX3NlcSJDCgtUYWJsZVBsYXllchIUCgxkaXNwbGF5X25hbWUYASABKAkSCwoDeW91GAIgASgIEhEKCXBsYXllcl9pZBgDIAEoCSJMCgRTZWF0EgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyEgsKA2hvdBgDIAEoBSKYAQoHU2VhdEJldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhUKDXBlcmZlY3RfcGFpcnMYAyABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAQgASgDEhMKC3R3ZW50eV9wbHVzGAUgASgDEhAKCGRlYWxfbm93GAYgASgIEhMKC2NsaWVudF9zZWVkGAcgASgJIrIBCglCZWhpbmRCZXQSDAoEc2VhdBgBIAEoBRIpCgZwbGF5ZXIYAiABKAsyGS5yZ3MudGFibGUudjEuVGFibGVQbGF5ZXISDQoFc3Rha2UYAyABKAMSFQoNZm9sbG93X2RvdWJsZRgEIAEoCBIUCgxmb2xsb3dfc3BsaXQYBSABKAgSMAoJaW5zdXJhbmNlGAYgASgOMh0ucmdzLnRhYmxlLnYxLkJlaGluZEluc3VyYW5jZSJaChFJbnN1cmFuY2VEZWNpc2lvbhIMCgRzZWF0GAEgASgFEikKBmJlaGluZBgCIAEoCzIZLnJncy50YWJsZS52MS5UYWJsZVBsYXllchIMCgR0YWtlGAMgASgIInQKCUxhc3RSb3VuZBIQCghyb3VuZF9pZBgBIAEoCRIpCgRmYWlyGAIgASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlRmFpcm5lc3MSKgoFcm91bmQYAyABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyL9AwoNVGFibGVTbmFwc2hvdBILCgNzZXEYASABKAMSEAoIdGFibGVfaWQYAyABKAkSJwoFcGhhc2UYBCABKA4yGC5yZ3MudGFibGUudjEuVGFibGVQaGFzZRIQCghyb3VuZF9pZBgFIAEoCRIQCghyb3VuZF9ubxgGIAEoAxIsCghkZWFkbGluZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIQoFc2VhdHMYCCADKAsyEi5yZ3MudGFibGUudjEuU2VhdBIjCgRiZXRzGAkgAygLMhUucmdzLnRhYmxlLnYxLlNlYXRCZXQSJwoGYmVoaW5kGAogAygLMhcucmdzLnRhYmxlLnYxLkJlaGluZEJldBIyCglpbnN1cmFuY2UYCyADKAsyHy5yZ3MudGFibGUudjEuSW5zdXJhbmNlRGVjaXNpb24SKgoFcm91bmQYDCABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldxIpCgRmYWlyGA0gASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlRmFpcm5lc3MSFwoPbmV4dF9jb21taXRtZW50GA4gASgJEisKCmxhc3Rfcm91bmQYDyABKAsyFy5yZ3MudGFibGUudjEuTGFzdFJvdW5kSgQIAhADUgpzdGF0ZV9qc29uIvEMCgpUYWJsZUV2ZW50EgsKA3NlcRgBIAEoAxImCgJhdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoKc2VhdF90YWtlbhgKIAEoCzIXLnJncy50YWJsZS52MS5TZWF0VGFrZW5IABIrCglzZWF0X2xlZnQYCyABKAsyFi5yZ3MudGFibGUudjEuU2VhdExlZnRIABI1Cg5iZXR0aW5nX29wZW5lZBgMIAEoCzIbLnJncy50YWJsZS52MS5CZXR0aW5nT3BlbmVkSAASLQoKYmV0X3BsYWNlZBgNIAEoCzIXLnJncy50YWJsZS52MS5CZXRQbGFjZWRIABIzCg1iZWhpbmRfcGxhY2VkGA4gASgLMhoucmdzLnRhYmxlLnYxLkJlaGluZFBsYWNlZEgAEjAKCGRlYWxfbm93GA8gASgLMhwucmdzLnRhYmxlLnYxLkRlYWxOb3dQcmVzc2VkSAASNwoPYmV0dGluZ19jbG9zaW5nGBAgASgLMhwucmdzLnRhYmxlLnYxLkJldHRpbmdDbG9zaW5nSAASNQoOYmV0dGluZ19jbG9zZWQYESABKAsyGy5yZ3MudGFibGUudjEuQmV0dGluZ0Nsb3NlZEgAEjcKD2JlaGluZF9yZWZ1bmRlZBgSIAEoCzIcLnJncy50YWJsZS52MS5CZWhpbmRSZWZ1bmRlZEgAEjMKDXJvdW5kX3N0YXJ0ZWQYEyABKAsyGi5yZ3MudGFibGUudjEuUm91bmRTdGFydGVkSAASLQoKY2FyZF9kZWFsdBgUIAEoCzIXLnJncy50YWJsZS52MS5DYXJkRGVhbHRIABI8ChJob2xlX2NhcmRfcmV2ZWFsZWQYFSABKAsyHi5yZ3MudGFibGUudjEuSG9sZUNhcmRSZXZlYWxlZEgAEi8KC2NhcmRfYnVybmVkGBYgASgLMhgucmdzLnRhYmxlLnYxLkNhcmRCdXJuZWRIABIzCg1kZWFsZXJfcGVla2VkGBcgASgLMhoucmdzLnRhYmxlLnYxLkRlYWxlclBlZWtlZEgAEjEKDHBsYXllcl9hY3RlZBgYIAEoCzIZLnJncy50YWJsZS52MS5QbGF5ZXJBY3RlZEgAEjEKDGRlY2lzaW9uX2R1ZRgZIAEoCzIZLnJncy50YWJsZS52MS5EZWNpc2lvbkR1ZUgAEjwKEmRlY2lzaW9uX3RpbWVkX291dBgaIAEoCzIeLnJncy50YWJsZS52MS5EZWNpc2lvblRpbWVkT3V0SAASOwoRaW5zdXJhbmNlX2RlY2lkZWQYGyABKAsyHi5yZ3MudGFibGUudjEuSW5zdXJhbmNlRGVjaWRlZEgAEjsKEWluc3VyYW5jZV9zZXR0bGVkGBwgASgLMh4ucmdzLnRhYmxlLnYxLkluc3VyYW5jZVNldHRsZWRIABI4ChBzaWRlX2JldF9zZXR0bGVkGB0gASgLMhwucmdzLnRhYmxlLnYxLlNpZGVCZXRTZXR0bGVkSAASMQoMaGFuZF9zZXR0bGVkGB4gASgLMhkucmdzLnRhYmxlLnYxLkhhbmRTZXR0bGVkSAASPAoSYmVoaW5kX3N0YWtlX2FkZGVkGB8gASgLMh4ucmdzLnRhYmxlLnYxLkJlaGluZFN0YWtlQWRkZWRIABJCChViZWhpbmRfZm9sbG93X3NraXBwZWQYICABKAsyIS5yZ3MudGFibGUudjEuQmVoaW5kRm9sbG93U2tpcHBlZEgAEjUKDmJlaGluZF9zZXR0bGVkGCEgASgLMhsucmdzLnRhYmxlLnYxLkJlaGluZFNldHRsZWRIABJIChhiZWhpbmRfaW5zdXJhbmNlX3NldHRsZWQYIiABKAsyJC5yZ3MudGFibGUudjEuQmVoaW5kSW5zdXJhbmNlU2V0dGxlZEgAEjMKDXJvdW5kX3NldHRsZWQYIyABKAsyGi5yZ3MudGFibGUudjEuUm91bmRTZXR0bGVkSAASMQoMcm91bmRfdm9pZGVkGCQgASgLMhkucmdzLnRhYmxlLnYxLlJvdW5kVm9pZGVkSAASNQoOcm91bmRfZmluaXNoZWQYJSABKAsyGy5yZ3MudGFibGUudjEuUm91bmRGaW5pc2hlZEgAQgcKBWV2ZW50SgQIAhADSgQIAxAEUgRraW5kUgxwYXlsb2FkX2pzb24iRAoJU2VhdFRha2VuEgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyIkMKCFNlYXRMZWZ0EgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyIowBCg1CZXR0aW5nT3BlbmVkEhAKCHJvdW5kX2lkGAEgASgJEhAKCHJvdW5kX25vGAIgASgDEiwKCGRlYWRsaW5lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIpCgRmYWlyGAQgASgLMhsucmdzLnRhYmxlLnYxLlRhYmxlRmFpcm5lc3MiswEKCUJldFBsYWNlZBIMCgRzZWF0GAEgASgFEikKBnBsYXllchgCIAEoCzIZLnJncy50YWJsZS52MS5UYWJsZVBsYXllchINCgVzdGFrZRgDIAEoAxIVCg1wZXJmZWN0X3BhaXJzGAQgASgDEh0KFXR3ZW50eV9vbmVfcGx1c190aHJlZRgFIAEoAxITCgt0d2VudHlfcGx1cxgGIAEoAxITCgtjbGllbnRfc2VlZBgHIAEoCSK1AQoMQmVoaW5kUGxhY2VkEgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyEg0KBXN0YWtlGAMgASgDEhUKDWZvbGxvd19kb3VibGUYBCABKAgSFAoMZm9sbG93X3NwbGl0GAUgASgIEjAKCWluc3VyYW5jZRgGIAEoDjIdLnJncy50YWJsZS52MS5CZWhpbmRJbnN1cmFuY2UiSQoORGVhbE5vd1ByZXNzZWQSDAoEc2VhdBgBIAEoBRIpCgZwbGF5ZXIYAiABKAsyGS5yZ3MudGFibGUudjEuVGFibGVQbGF5ZXIiIAoOQmV0dGluZ0Nsb3NpbmcSDgoGcmVhc29uGAEgASgJIlsKDUJldHRpbmdDbG9zZWQSEAoIcm91bmRfaWQYASABKAkSDQoFc2VhdHMYAiADKAUSKQoEZmFpchgDIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZUZhaXJuZXNzImkKDkJlaGluZFJlZnVuZGVkEgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyEg4KBmFtb3VudBgDIAEoAxIOCgZyZWFzb24YBCABKAkiSQoMUm91bmRTdGFydGVkEg0KBXNlYXRzGAEgAygFEioKB3BsYXllcnMYAiADKAsyGS5yZ3MudGFibGUudjEuVGFibGVQbGF5ZXIiVgoJQ2FyZERlYWx0EgwKBGNhcmQYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEgwKBGhhbmQYAyABKAUSEQoJZmFjZV9kb3duGAQgASgIQgcKBV9zZWF0IiAKEEhvbGVDYXJkUmV2ZWFsZWQSDAoEY2FyZBgBIAEoCSI2CgpDYXJkQnVybmVkEgwKBGNhcmQYASABKAkSDAoEc2VhdBgCIAEoBRIMCgRoYW5kGAMgASgFIiEKDERlYWxlclBlZWtlZBIRCglibGFja2phY2sYASABKAgiaAoLUGxheWVyQWN0ZWQSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFEigKBmFjdGlvbhgDIAEoDjIYLnJncy5ibGFja2phY2sudjEuQWN0aW9uEhMKC3N0YWtlX2FkZGVkGAQgASgDIlcKC0RlY2lzaW9uRHVlEgwKBHNlYXQYASABKAUSDAoEaGFuZBgCIAEoBRIsCghkZWFkbGluZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiWAoQRGVjaXNpb25UaW1lZE91dBIMCgRzZWF0GAEgASgFEgwKBGhhbmQYAiABKAUSKAoGYWN0aW9uGAMgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24iaQoQSW5zdXJhbmNlRGVjaWRlZBIMCgRzZWF0GAEgASgFEikKBnBsYXllchgCIAEoCzIZLnJncy50YWJsZS52MS5UYWJsZVBsYXllchIOCgZiZWhpbmQYAyABKAgSDAoEdGFrZRgEIAEoCCI/ChBJbnN1cmFuY2VTZXR0bGVkEgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSDgoGcGF5b3V0GAMgASgDIoYBCg5TaWRlQmV0U2V0dGxlZBIMCgRzZWF0GAEgASgFEisKBGtpbmQYAiABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRLaW5kEg0KBXN0YWtlGAMgASgDEgwKBGxpbmUYBCABKAkSDAoEcGF5cxgFIAEoBRIOCgZwYXlvdXQYBiABKAMidAoLSGFuZFNldHRsZWQSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFEioKB291dGNvbWUYAyABKA4yGS5yZ3MuYmxhY2tqYWNrLnYxLk91dGNvbWUSDQoFc3Rha2UYBCABKAMSDgoGcGF5b3V0GAUgASgDIpMBChBCZWhpbmRTdGFrZUFkZGVkEgwKBHNlYXQYASABKAUSDAoEaGFuZBgCIAEoBRIpCgZwbGF5ZXIYAyABKAsyGS5yZ3MudGFibGUudjEuVGFibGVQbGF5ZXISKAoGYWN0aW9uGAQgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24SDgoGYW1vdW50GAUgASgDIoYBChNCZWhpbmRGb2xsb3dTa2lwcGVkEgwKBHNlYXQYASABKAUSDAoEaGFuZBgCIAEoBRIpCgZwbGF5ZXIYAyABKAsyGS5yZ3MudGFibGUudjEuVGFibGVQbGF5ZXISKAoGYWN0aW9uGAQgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24ioQEKDUJlaGluZFNldHRsZWQSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFEikKBnBsYXllchgDIAEoCzIZLnJncy50YWJsZS52MS5UYWJsZVBsYXllchIqCgdvdXRjb21lGAQgASgOMhkucmdzLmJsYWNramFjay52MS5PdXRjb21lEg0KBXN0YWtlGAUgASgDEg4KBnBheW91dBgGIAEoAyJwChZCZWhpbmRJbnN1cmFuY2VTZXR0bGVkEgwKBHNlYXQYASABKAUSKQoGcGxheWVyGAIgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyEg0KBXN0YWtlGAMgASgDEg4KBnBheW91dBgEIAEoAyIOCgxSb3VuZFNldHRsZWQiWgoLUm91bmRWb2lkZWQSEAoIcm91bmRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJEikKBGZhaXIYAyABKAsyGy5yZ3MudGFibGUudjEuVGFibGVGYWlybmVzcyJXCgxQbGF5ZXJSZXN1bHQSKQoGcGxheWVyGAEgASgLMhkucmdzLnRhYmxlLnYxLlRhYmxlUGxheWVyEg4KBnN0YWtlZBgCIAEoAxIMCgRwYWlkGAMgASgDIiQKB0hvdFNlYXQSDAoEc2VhdBgBIAEoBRILCgNob3QYAiABKAUitgEKDVJvdW5kRmluaXNoZWQSEAoIcm91bmRfaWQYASABKAkSKwoHcmVzdWx0cxgCIAMoCzIaLnJncy50YWJsZS52MS5QbGF5ZXJSZXN1bHQSIgoDaG90GAMgAygLMhUucmdzLnRhYmxlLnYxLkhvdFNlYXQSKQoEZmFpchgEIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZUZhaXJuZXNzEhcKD25leHRfY29tbWl0bWVudBgFIAEoCSJ4ChJXYXRjaFRhYmxlUmVzcG9uc2USLwoIc25hcHNob3QYASABKAsyGy5yZ3MudGFibGUudjEuVGFibGVTbmFwc2hvdEgAEikKBWV2ZW50GAIgASgLMhgucmdzLnRhYmxlLnYxLlRhYmxlRXZlbnRIAEIGCgRpdGVtIkUKD1Rha2VTZWF0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBHNlYXQYAyABKAUiRgoQTGVhdmVTZWF0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEgwKBHNlYXQYAyABKAUi3AEKA0JldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhUKDXBlcmZlY3RfcGFpcnMYAyABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAQgASgDEhMKC3R3ZW50eV9wbHVzGAUgASgDEg4KBmJlaGluZBgGIAEoCBIVCg1mb2xsb3dfZG91YmxlGAcgASgIEhQKDGZvbGxvd19zcGxpdBgIIAEoCBIwCglpbnN1cmFuY2UYCSABKA4yHS5yZ3MudGFibGUudjEuQmVoaW5kSW5zdXJhbmNlIm4KEFBsYWNlQmV0c1JlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCgh0YWJsZV9pZBgCIAEoCRIfCgRiZXRzGAMgAygLMhEucmdzLnRhYmxlLnYxLkJldBITCgtjbGllbnRfc2VlZBgEIAEoCSJMCg5EZWFsTm93UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEhQKDGZvcmNlZF9jYXJkcxgDIAMoCSJwCgpBY3RSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSEAoIcm91bmRfaWQYAyABKAkSDAoEc2VhdBgEIAEoBRIMCgRoYW5kGAUgASgFEg4KBmFjdGlvbhgGIAEoCSJ8ChZEZWNpZGVJbnN1cmFuY2VSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIdGFibGVfaWQYAiABKAkSEAoIcm91bmRfaWQYAyABKAkSDAoEc2VhdBgEIAEoBRIMCgR0YWtlGAUgASgIEg4KBmJlaGluZBgGIAEoCCJyChJUYWJsZUNvbW1hbmRSZXN1bHQSCwoDc2VxGAEgASgDEhQKB2JhbGFuY2UYAiABKANIAIgBARItCghzbmFwc2hvdBgDIAEoCzIbLnJncy50YWJsZS52MS5UYWJsZVNuYXBzaG90QgoKCF9iYWxhbmNlIkQKEFRha2VTZWF0UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJFChFMZWF2ZVNlYXRSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IkUKEVBsYWNlQmV0c1Jlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiQwoPRGVhbE5vd1Jlc3BvbnNlEjAKBnJlc3VsdBgBIAEoCzIgLnJncy50YWJsZS52MS5UYWJsZUNvbW1hbmRSZXN1bHQiPwoLQWN0UmVzcG9uc2USMAoGcmVzdWx0GAEgASgLMiAucmdzLnRhYmxlLnYxLlRhYmxlQ29tbWFuZFJlc3VsdCJLChdEZWNpZGVJbnN1cmFuY2VSZXNwb25zZRIwCgZyZXN1bHQYASABKAsyIC5yZ3MudGFibGUudjEuVGFibGVDb21tYW5kUmVzdWx0IjoKFEdldFRhYmxlUm91bmRSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJIj4KC1BsYXllclNoYXJlEhEKCXBsYXllcl9pZBgBIAEoCRIOCgZzdGFrZWQYAiABKAMSDAoEcGFpZBgDIAEoAyIzCg5TZWF0Q2xpZW50U2VlZBIMCgRzZWF0GAEgASgFEhMKC2NsaWVudF9zZWVkGAIgASgJIuYBCg1UYWJsZUZhaXJuZXNzEhIKCnZlcmlmaWFibGUYASABKAgSEgoKY29tbWl0bWVudBgCIAEoCRITCgtjbGllbnRfc2VlZBgDIAEoCRIUCgxyb3VuZF9udW1iZXIYBCABKAMSDQoFZGVja3MYBSABKAUSEwoLc2VydmVyX3NlZWQYBiABKAkSFwoPbmV4dF9jb21taXRtZW50GAcgASgJEjAKCnNlYXRfc2VlZHMYCCADKAsyHC5yZ3MudGFibGUudjEuU2VhdENsaWVudFNlZWQSEwoLZGVhbHRfY2FyZHMYCSADKAki8wEKFUdldFRhYmxlUm91bmRSZXNwb25zZRIQCghyb3VuZF9pZBgBIAEoCRIQCghyb3VuZF9ubxgCIAEoAxISCgp2YXJpYW50X2lkGAMgASgJEg4KBnN0YXR1cxgEIAEoCRIqCgdwbGF5ZXJzGAYgAygLMhkucmdzLnRhYmxlLnYxLlBsYXllclNoYXJlEikKBGZhaXIYByABKAsyGy5yZ3MudGFibGUudjEuVGFibGVGYWlybmVzcxIoCgZldmVudHMYCCADKAsyGC5yZ3MudGFibGUudjEuVGFibGVFdmVudEoECAUQBlILZXZlbnRzX2pzb24qjAEKClRhYmxlUGhhc2USGwoXVEFCTEVfUEhBU0VfVU5TUEVDSUZJRUQQABIUChBUQUJMRV9QSEFTRV9JRExFEAESFwoTVEFCTEVfUEhBU0VfQkVUVElORxACEhkKFVRBQkxFX1BIQVNFX0lOU1VSQU5DRRADEhcKE1RBQkxFX1BIQVNFX1BMQVlJTkcQBCqGAQoPQmVoaW5kSW5zdXJhbmNlEiAKHEJFSElORF9JTlNVUkFOQ0VfVU5TUEVDSUZJRUQQABIaChZCRUhJTkRfSU5TVVJBTkNFX05FVkVSEAESGwoXQkVISU5EX0lOU1VSQU5DRV9BTFdBWVMQAhIYChRCRUhJTkRfSU5TVVJBTkNFX0FTSxADMsAGCgxUYWJsZVNlcnZpY2USTwoKTGlzdFRhYmxlcxIfLnJncy50YWJsZS52MS5MaXN0VGFibGVzUmVxdWVzdBogLnJncy50YWJsZS52MS5MaXN0VGFibGVzUmVzcG9uc2USUQoKV2F0Y2hUYWJsZRIfLnJncy50YWJsZS52MS5XYXRjaFRhYmxlUmVxdWVzdBogLnJncy50YWJsZS52MS5XYXRjaFRhYmxlUmVzcG9uc2UwARJJCghUYWtlU2VhdBIdLnJncy50YWJsZS52MS5UYWtlU2VhdFJlcXVlc3QaHi5yZ3MudGFibGUudjEuVGFrZVNlYXRSZXNwb25zZRJMCglMZWF2ZVNlYXQSHi5yZ3MudGFibGUudjEuTGVhdmVTZWF0UmVxdWVzdBofLnJncy50YWJsZS52MS5MZWF2ZVNlYXRSZXNwb25zZRJMCglQbGFjZUJldHMSHi5yZ3MudGFibGUudjEuUGxhY2VCZXRzUmVxdWVzdBofLnJncy50YWJsZS52MS5QbGFjZUJldHNSZXNwb25zZRJGCgdEZWFsTm93EhwucmdzLnRhYmxlLnYxLkRlYWxOb3dSZXF1ZXN0Gh0ucmdzLnRhYmxlLnYxLkRlYWxOb3dSZXNwb25zZRI6CgNBY3QSGC5yZ3MudGFibGUudjEuQWN0UmVxdWVzdBoZLnJncy50YWJsZS52MS5BY3RSZXNwb25zZRJeCg9EZWNpZGVJbnN1cmFuY2USJC5yZ3MudGFibGUudjEuRGVjaWRlSW5zdXJhbmNlUmVxdWVzdBolLnJncy50YWJsZS52MS5EZWNpZGVJbnN1cmFuY2VSZXNwb25zZRJYCg1HZXRUYWJsZVJvdW5kEiIucmdzLnRhYmxlLnYxLkdldFRhYmxlUm91bmRSZXF1ZXN0GiMucmdzLnRhYmxlLnYxLkdldFRhYmxlUm91bmRSZXNwb25zZRJnChJMaXN0T3BlcmF0b3JUYWJsZXMSJy5yZ3MudGFibGUudjEuTGlzdE9wZXJhdG9yVGFibGVzUmVxdWVzdBooLnJncy50YWJsZS52MS5MaXN0T3BlcmF0b3JUYWJsZXNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_rgs_blackjack_v1_blackjack]);
 
 /**
  * @generated from message rgs.table.v1.ListTablesRequest
@@ -188,38 +192,238 @@ export const WatchTableRequestSchema: GenMessage<WatchTableRequest> = /*@__PURE_
   messageDesc(file_rgs_table_v1_table, 5);
 
 /**
- * @generated from message rgs.table.v1.TableEvent
+ * Someone at the table as the caller may see them: never another operator's player ids.
+ *
+ * @generated from message rgs.table.v1.TablePlayer
  */
-export type TableEvent = Message<"rgs.table.v1.TableEvent"> & {
+export type TablePlayer = Message<"rgs.table.v1.TablePlayer"> & {
   /**
-   * @generated from field: int64 seq = 1;
+   * How the table shows the player: the nickname their operator gave at CreateSession, else a
+   * pseudonym stable per player and table ("Player 7F3A").
+   *
+   * @generated from field: string display_name = 1;
    */
-  seq: bigint;
+  displayName: string;
 
   /**
-   * snake_case kind: seat_taken, bet_placed, behind_placed, deal_now, betting_closed,
-   * behind_refunded, card_dealt, player_acted, decision_timed_out, round_finished, ...
+   * True for the caller themselves: decided by the server from the session (a client never
+   * compares ids to find itself).
    *
-   * @generated from field: string kind = 2;
+   * @generated from field: bool you = 2;
    */
-  kind: string;
+  you: boolean;
 
   /**
-   * The event's fields as a JSON object.
+   * GetTableRound only: the player's id at the calling operator, for that operator's own
+   * players; empty everywhere else.
    *
-   * @generated from field: string payload_json = 3;
+   * @generated from field: string player_id = 3;
    */
-  payloadJson: string;
+  playerId: string;
 };
 
 /**
- * Describes the message rgs.table.v1.TableEvent.
- * Use `create(TableEventSchema)` to create a new message.
+ * Describes the message rgs.table.v1.TablePlayer.
+ * Use `create(TablePlayerSchema)` to create a new message.
  */
-export const TableEventSchema: GenMessage<TableEvent> = /*@__PURE__*/
+export const TablePlayerSchema: GenMessage<TablePlayer> = /*@__PURE__*/
   messageDesc(file_rgs_table_v1_table, 6);
 
 /**
+ * A taken seat.
+ *
+ * @generated from message rgs.table.v1.Seat
+ */
+export type Seat = Message<"rgs.table.v1.Seat"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 2;
+   */
+  player?: TablePlayer | undefined;
+
+  /**
+   * Hot Players: rounds in a row its player won on it.
+   *
+   * @generated from field: int32 hot = 3;
+   */
+  hot: number;
+};
+
+/**
+ * Describes the message rgs.table.v1.Seat.
+ * Use `create(SeatSchema)` to create a new message.
+ */
+export const SeatSchema: GenMessage<Seat> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 7);
+
+/**
+ * A seat's bets for the round being bet on or played.
+ *
+ * @generated from message rgs.table.v1.SeatBet
+ */
+export type SeatBet = Message<"rgs.table.v1.SeatBet"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int64 stake = 2;
+   */
+  stake: bigint;
+
+  /**
+   * @generated from field: int64 perfect_pairs = 3;
+   */
+  perfectPairs: bigint;
+
+  /**
+   * @generated from field: int64 twenty_one_plus_three = 4;
+   */
+  twentyOnePlusThree: bigint;
+
+  /**
+   * @generated from field: int64 twenty_plus = 5;
+   */
+  twentyPlus: bigint;
+
+  /**
+   * The seat's player pressed Deal Now.
+   *
+   * @generated from field: bool deal_now = 6;
+   */
+  dealNow: boolean;
+
+  /**
+   * The seat's client seed (provably fair rounds), as given with the bet.
+   *
+   * @generated from field: string client_seed = 7;
+   */
+  clientSeed: string;
+};
+
+/**
+ * Describes the message rgs.table.v1.SeatBet.
+ * Use `create(SeatBetSchema)` to create a new message.
+ */
+export const SeatBetSchema: GenMessage<SeatBet> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 8);
+
+/**
+ * A Bet Behind on a seat, with its presets.
+ *
+ * @generated from message rgs.table.v1.BehindBet
+ */
+export type BehindBet = Message<"rgs.table.v1.BehindBet"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 2;
+   */
+  player?: TablePlayer | undefined;
+
+  /**
+   * @generated from field: int64 stake = 3;
+   */
+  stake: bigint;
+
+  /**
+   * @generated from field: bool follow_double = 4;
+   */
+  followDouble: boolean;
+
+  /**
+   * @generated from field: bool follow_split = 5;
+   */
+  followSplit: boolean;
+
+  /**
+   * @generated from field: rgs.table.v1.BehindInsurance insurance = 6;
+   */
+  insurance: BehindInsurance;
+};
+
+/**
+ * Describes the message rgs.table.v1.BehindBet.
+ * Use `create(BehindBetSchema)` to create a new message.
+ */
+export const BehindBetSchema: GenMessage<BehindBet> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 9);
+
+/**
+ * An insurance decision made while insurance is open (applied when it closes).
+ *
+ * @generated from message rgs.table.v1.InsuranceDecision
+ */
+export type InsuranceDecision = Message<"rgs.table.v1.InsuranceDecision"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The Bet Behind's player for a Bet Behind's decision; unset for the seat's own.
+   *
+   * @generated from field: rgs.table.v1.TablePlayer behind = 2;
+   */
+  behind?: TablePlayer | undefined;
+
+  /**
+   * @generated from field: bool take = 3;
+   */
+  take: boolean;
+};
+
+/**
+ * Describes the message rgs.table.v1.InsuranceDecision.
+ * Use `create(InsuranceDecisionSchema)` to create a new message.
+ */
+export const InsuranceDecisionSchema: GenMessage<InsuranceDecision> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 10);
+
+/**
+ * The last finished round: its fairness, the server seed revealed, and how it ended.
+ *
+ * @generated from message rgs.table.v1.LastRound
+ */
+export type LastRound = Message<"rgs.table.v1.LastRound"> & {
+  /**
+   * @generated from field: string round_id = 1;
+   */
+  roundId: string;
+
+  /**
+   * @generated from field: rgs.table.v1.TableFairness fair = 2;
+   */
+  fair?: TableFairness | undefined;
+
+  /**
+   * The round as it ended (the dealer's cards, every hand's result), its totals the caller's
+   * own money in it: a client shows it until the next round is dealt. Unset for a round that
+   * dealt no card.
+   *
+   * @generated from field: rgs.blackjack.v1.RoundView round = 3;
+   */
+  round?: RoundView | undefined;
+};
+
+/**
+ * Describes the message rgs.table.v1.LastRound.
+ * Use `create(LastRoundSchema)` to create a new message.
+ */
+export const LastRoundSchema: GenMessage<LastRound> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 11);
+
+/**
+ * The table as the caller sees it.
+ *
  * @generated from message rgs.table.v1.TableSnapshot
  */
 export type TableSnapshot = Message<"rgs.table.v1.TableSnapshot"> & {
@@ -231,12 +435,83 @@ export type TableSnapshot = Message<"rgs.table.v1.TableSnapshot"> & {
   seq: bigint;
 
   /**
-   * The table as JSON: phase, round, deadline, seats (with Hot Players), bets, Bet Behinds and
-   * the round's public view.
-   *
-   * @generated from field: string state_json = 2;
+   * @generated from field: string table_id = 3;
    */
-  stateJson: string;
+  tableId: string;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePhase phase = 4;
+   */
+  phase: TablePhase;
+
+  /**
+   * The round being bet on or played (empty when idle).
+   *
+   * @generated from field: string round_id = 5;
+   */
+  roundId: string;
+
+  /**
+   * @generated from field: int64 round_no = 6;
+   */
+  roundNo: bigint;
+
+  /**
+   * When betting closes or the decision due runs out; unset when nothing is timed.
+   *
+   * @generated from field: google.protobuf.Timestamp deadline = 7;
+   */
+  deadline?: Timestamp | undefined;
+
+  /**
+   * @generated from field: repeated rgs.table.v1.Seat seats = 8;
+   */
+  seats: Seat[];
+
+  /**
+   * @generated from field: repeated rgs.table.v1.SeatBet bets = 9;
+   */
+  bets: SeatBet[];
+
+  /**
+   * @generated from field: repeated rgs.table.v1.BehindBet behind = 10;
+   */
+  behind: BehindBet[];
+
+  /**
+   * @generated from field: repeated rgs.table.v1.InsuranceDecision insurance = 11;
+   */
+  insurance: InsuranceDecision[];
+
+  /**
+   * The round in play (unset while idle or betting): the same view solo rounds use. Its Bet
+   * Behinds are on each box (`behind`), its totals are the caller's own money in the round;
+   * with hints on, each open decision carries its exact value, whoever's it is.
+   *
+   * @generated from field: rgs.blackjack.v1.RoundView round = 12;
+   */
+  round?: RoundView | undefined;
+
+  /**
+   * The round's fairness while it is bet on or played (the server seed hidden).
+   *
+   * @generated from field: rgs.table.v1.TableFairness fair = 13;
+   */
+  fair?: TableFairness | undefined;
+
+  /**
+   * The commitment of the seed the table's next round uses.
+   *
+   * @generated from field: string next_commitment = 14;
+   */
+  nextCommitment: string;
+
+  /**
+   * The last finished round, with its revealed seed and cards.
+   *
+   * @generated from field: rgs.table.v1.LastRound last_round = 15;
+   */
+  lastRound?: LastRound | undefined;
 };
 
 /**
@@ -244,7 +519,1116 @@ export type TableSnapshot = Message<"rgs.table.v1.TableSnapshot"> & {
  * Use `create(TableSnapshotSchema)` to create a new message.
  */
 export const TableSnapshotSchema: GenMessage<TableSnapshot> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 7);
+  messageDesc(file_rgs_table_v1_table, 12);
+
+/**
+ * One numbered event of a table.
+ *
+ * @generated from message rgs.table.v1.TableEvent
+ */
+export type TableEvent = Message<"rgs.table.v1.TableEvent"> & {
+  /**
+   * @generated from field: int64 seq = 1;
+   */
+  seq: bigint;
+
+  /**
+   * When it happened.
+   *
+   * @generated from field: google.protobuf.Timestamp at = 4;
+   */
+  at?: Timestamp | undefined;
+
+  /**
+   * @generated from oneof rgs.table.v1.TableEvent.event
+   */
+  event: {
+    /**
+     * @generated from field: rgs.table.v1.SeatTaken seat_taken = 10;
+     */
+    value: SeatTaken;
+    case: "seatTaken";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.SeatLeft seat_left = 11;
+     */
+    value: SeatLeft;
+    case: "seatLeft";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.BettingOpened betting_opened = 12;
+     */
+    value: BettingOpened;
+    case: "bettingOpened";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.BetPlaced bet_placed = 13;
+     */
+    value: BetPlaced;
+    case: "betPlaced";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.BehindPlaced behind_placed = 14;
+     */
+    value: BehindPlaced;
+    case: "behindPlaced";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.DealNowPressed deal_now = 15;
+     */
+    value: DealNowPressed;
+    case: "dealNow";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.BettingClosing betting_closing = 16;
+     */
+    value: BettingClosing;
+    case: "bettingClosing";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.BettingClosed betting_closed = 17;
+     */
+    value: BettingClosed;
+    case: "bettingClosed";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.BehindRefunded behind_refunded = 18;
+     */
+    value: BehindRefunded;
+    case: "behindRefunded";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.RoundStarted round_started = 19;
+     */
+    value: RoundStarted;
+    case: "roundStarted";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.CardDealt card_dealt = 20;
+     */
+    value: CardDealt;
+    case: "cardDealt";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.HoleCardRevealed hole_card_revealed = 21;
+     */
+    value: HoleCardRevealed;
+    case: "holeCardRevealed";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.CardBurned card_burned = 22;
+     */
+    value: CardBurned;
+    case: "cardBurned";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.DealerPeeked dealer_peeked = 23;
+     */
+    value: DealerPeeked;
+    case: "dealerPeeked";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.PlayerActed player_acted = 24;
+     */
+    value: PlayerActed;
+    case: "playerActed";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.DecisionDue decision_due = 25;
+     */
+    value: DecisionDue;
+    case: "decisionDue";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.DecisionTimedOut decision_timed_out = 26;
+     */
+    value: DecisionTimedOut;
+    case: "decisionTimedOut";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.InsuranceDecided insurance_decided = 27;
+     */
+    value: InsuranceDecided;
+    case: "insuranceDecided";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.InsuranceSettled insurance_settled = 28;
+     */
+    value: InsuranceSettled;
+    case: "insuranceSettled";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.SideBetSettled side_bet_settled = 29;
+     */
+    value: SideBetSettled;
+    case: "sideBetSettled";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.HandSettled hand_settled = 30;
+     */
+    value: HandSettled;
+    case: "handSettled";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.BehindStakeAdded behind_stake_added = 31;
+     */
+    value: BehindStakeAdded;
+    case: "behindStakeAdded";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.BehindFollowSkipped behind_follow_skipped = 32;
+     */
+    value: BehindFollowSkipped;
+    case: "behindFollowSkipped";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.BehindSettled behind_settled = 33;
+     */
+    value: BehindSettled;
+    case: "behindSettled";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.BehindInsuranceSettled behind_insurance_settled = 34;
+     */
+    value: BehindInsuranceSettled;
+    case: "behindInsuranceSettled";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.RoundSettled round_settled = 35;
+     */
+    value: RoundSettled;
+    case: "roundSettled";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.RoundVoided round_voided = 36;
+     */
+    value: RoundVoided;
+    case: "roundVoided";
+  } | {
+    /**
+     * @generated from field: rgs.table.v1.RoundFinished round_finished = 37;
+     */
+    value: RoundFinished;
+    case: "roundFinished";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message rgs.table.v1.TableEvent.
+ * Use `create(TableEventSchema)` to create a new message.
+ */
+export const TableEventSchema: GenMessage<TableEvent> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 13);
+
+/**
+ * @generated from message rgs.table.v1.SeatTaken
+ */
+export type SeatTaken = Message<"rgs.table.v1.SeatTaken"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 2;
+   */
+  player?: TablePlayer | undefined;
+};
+
+/**
+ * Describes the message rgs.table.v1.SeatTaken.
+ * Use `create(SeatTakenSchema)` to create a new message.
+ */
+export const SeatTakenSchema: GenMessage<SeatTaken> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 14);
+
+/**
+ * @generated from message rgs.table.v1.SeatLeft
+ */
+export type SeatLeft = Message<"rgs.table.v1.SeatLeft"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 2;
+   */
+  player?: TablePlayer | undefined;
+};
+
+/**
+ * Describes the message rgs.table.v1.SeatLeft.
+ * Use `create(SeatLeftSchema)` to create a new message.
+ */
+export const SeatLeftSchema: GenMessage<SeatLeft> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 15);
+
+/**
+ * @generated from message rgs.table.v1.BettingOpened
+ */
+export type BettingOpened = Message<"rgs.table.v1.BettingOpened"> & {
+  /**
+   * @generated from field: string round_id = 1;
+   */
+  roundId: string;
+
+  /**
+   * @generated from field: int64 round_no = 2;
+   */
+  roundNo: bigint;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp deadline = 3;
+   */
+  deadline?: Timestamp | undefined;
+
+  /**
+   * The round's commitment and the next round's (the server seed hidden).
+   *
+   * @generated from field: rgs.table.v1.TableFairness fair = 4;
+   */
+  fair?: TableFairness | undefined;
+};
+
+/**
+ * Describes the message rgs.table.v1.BettingOpened.
+ * Use `create(BettingOpenedSchema)` to create a new message.
+ */
+export const BettingOpenedSchema: GenMessage<BettingOpened> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 16);
+
+/**
+ * @generated from message rgs.table.v1.BetPlaced
+ */
+export type BetPlaced = Message<"rgs.table.v1.BetPlaced"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 2;
+   */
+  player?: TablePlayer | undefined;
+
+  /**
+   * @generated from field: int64 stake = 3;
+   */
+  stake: bigint;
+
+  /**
+   * @generated from field: int64 perfect_pairs = 4;
+   */
+  perfectPairs: bigint;
+
+  /**
+   * @generated from field: int64 twenty_one_plus_three = 5;
+   */
+  twentyOnePlusThree: bigint;
+
+  /**
+   * @generated from field: int64 twenty_plus = 6;
+   */
+  twentyPlus: bigint;
+
+  /**
+   * @generated from field: string client_seed = 7;
+   */
+  clientSeed: string;
+};
+
+/**
+ * Describes the message rgs.table.v1.BetPlaced.
+ * Use `create(BetPlacedSchema)` to create a new message.
+ */
+export const BetPlacedSchema: GenMessage<BetPlaced> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 17);
+
+/**
+ * @generated from message rgs.table.v1.BehindPlaced
+ */
+export type BehindPlaced = Message<"rgs.table.v1.BehindPlaced"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 2;
+   */
+  player?: TablePlayer | undefined;
+
+  /**
+   * @generated from field: int64 stake = 3;
+   */
+  stake: bigint;
+
+  /**
+   * @generated from field: bool follow_double = 4;
+   */
+  followDouble: boolean;
+
+  /**
+   * @generated from field: bool follow_split = 5;
+   */
+  followSplit: boolean;
+
+  /**
+   * @generated from field: rgs.table.v1.BehindInsurance insurance = 6;
+   */
+  insurance: BehindInsurance;
+};
+
+/**
+ * Describes the message rgs.table.v1.BehindPlaced.
+ * Use `create(BehindPlacedSchema)` to create a new message.
+ */
+export const BehindPlacedSchema: GenMessage<BehindPlaced> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 18);
+
+/**
+ * @generated from message rgs.table.v1.DealNowPressed
+ */
+export type DealNowPressed = Message<"rgs.table.v1.DealNowPressed"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 2;
+   */
+  player?: TablePlayer | undefined;
+};
+
+/**
+ * Describes the message rgs.table.v1.DealNowPressed.
+ * Use `create(DealNowPressedSchema)` to create a new message.
+ */
+export const DealNowPressedSchema: GenMessage<DealNowPressed> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 19);
+
+/**
+ * Every seated player who bet pressed Deal Now: betting closes at the clock's next pass.
+ *
+ * @generated from message rgs.table.v1.BettingClosing
+ */
+export type BettingClosing = Message<"rgs.table.v1.BettingClosing"> & {
+  /**
+   * @generated from field: string reason = 1;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message rgs.table.v1.BettingClosing.
+ * Use `create(BettingClosingSchema)` to create a new message.
+ */
+export const BettingClosingSchema: GenMessage<BettingClosing> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 20);
+
+/**
+ * @generated from message rgs.table.v1.BettingClosed
+ */
+export type BettingClosed = Message<"rgs.table.v1.BettingClosed"> & {
+  /**
+   * @generated from field: string round_id = 1;
+   */
+  roundId: string;
+
+  /**
+   * The seats that bet (those dealt in); empty: nothing is dealt.
+   *
+   * @generated from field: repeated int32 seats = 2;
+   */
+  seats: number[];
+
+  /**
+   * The round's client seed is fixed now (the server seed hidden, unless nothing is dealt).
+   *
+   * @generated from field: rgs.table.v1.TableFairness fair = 3;
+   */
+  fair?: TableFairness | undefined;
+};
+
+/**
+ * Describes the message rgs.table.v1.BettingClosed.
+ * Use `create(BettingClosedSchema)` to create a new message.
+ */
+export const BettingClosedSchema: GenMessage<BettingClosed> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 21);
+
+/**
+ * @generated from message rgs.table.v1.BehindRefunded
+ */
+export type BehindRefunded = Message<"rgs.table.v1.BehindRefunded"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 2;
+   */
+  player?: TablePlayer | undefined;
+
+  /**
+   * @generated from field: int64 amount = 3;
+   */
+  amount: bigint;
+
+  /**
+   * seat_sat_out: the seat placed no bet this round.
+   *
+   * @generated from field: string reason = 4;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message rgs.table.v1.BehindRefunded.
+ * Use `create(BehindRefundedSchema)` to create a new message.
+ */
+export const BehindRefundedSchema: GenMessage<BehindRefunded> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 22);
+
+/**
+ * The deal began: the seats dealt in, in seat order, and each one's player.
+ *
+ * @generated from message rgs.table.v1.RoundStarted
+ */
+export type RoundStarted = Message<"rgs.table.v1.RoundStarted"> & {
+  /**
+   * @generated from field: repeated int32 seats = 1;
+   */
+  seats: number[];
+
+  /**
+   * The player of each of `seats`, in the same order.
+   *
+   * @generated from field: repeated rgs.table.v1.TablePlayer players = 2;
+   */
+  players: TablePlayer[];
+};
+
+/**
+ * Describes the message rgs.table.v1.RoundStarted.
+ * Use `create(RoundStartedSchema)` to create a new message.
+ */
+export const RoundStartedSchema: GenMessage<RoundStarted> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 23);
+
+/**
+ * @generated from message rgs.table.v1.CardDealt
+ */
+export type CardDealt = Message<"rgs.table.v1.CardDealt"> & {
+  /**
+   * Empty for the dealer's face-down hole card.
+   *
+   * @generated from field: string card = 1;
+   */
+  card: string;
+
+  /**
+   * Unset: the dealer.
+   *
+   * @generated from field: optional int32 seat = 2;
+   */
+  seat?: number | undefined;
+
+  /**
+   * @generated from field: int32 hand = 3;
+   */
+  hand: number;
+
+  /**
+   * @generated from field: bool face_down = 4;
+   */
+  faceDown: boolean;
+};
+
+/**
+ * Describes the message rgs.table.v1.CardDealt.
+ * Use `create(CardDealtSchema)` to create a new message.
+ */
+export const CardDealtSchema: GenMessage<CardDealt> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 24);
+
+/**
+ * @generated from message rgs.table.v1.HoleCardRevealed
+ */
+export type HoleCardRevealed = Message<"rgs.table.v1.HoleCardRevealed"> & {
+  /**
+   * @generated from field: string card = 1;
+   */
+  card: string;
+};
+
+/**
+ * Describes the message rgs.table.v1.HoleCardRevealed.
+ * Use `create(HoleCardRevealedSchema)` to create a new message.
+ */
+export const HoleCardRevealedSchema: GenMessage<HoleCardRevealed> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 25);
+
+/**
+ * A card discarded (Power Double's replaced card).
+ *
+ * @generated from message rgs.table.v1.CardBurned
+ */
+export type CardBurned = Message<"rgs.table.v1.CardBurned"> & {
+  /**
+   * @generated from field: string card = 1;
+   */
+  card: string;
+
+  /**
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int32 hand = 3;
+   */
+  hand: number;
+};
+
+/**
+ * Describes the message rgs.table.v1.CardBurned.
+ * Use `create(CardBurnedSchema)` to create a new message.
+ */
+export const CardBurnedSchema: GenMessage<CardBurned> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 26);
+
+/**
+ * @generated from message rgs.table.v1.DealerPeeked
+ */
+export type DealerPeeked = Message<"rgs.table.v1.DealerPeeked"> & {
+  /**
+   * @generated from field: bool blackjack = 1;
+   */
+  blackjack: boolean;
+};
+
+/**
+ * Describes the message rgs.table.v1.DealerPeeked.
+ * Use `create(DealerPeekedSchema)` to create a new message.
+ */
+export const DealerPeekedSchema: GenMessage<DealerPeeked> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 27);
+
+/**
+ * @generated from message rgs.table.v1.PlayerActed
+ */
+export type PlayerActed = Message<"rgs.table.v1.PlayerActed"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int32 hand = 2;
+   */
+  hand: number;
+
+  /**
+   * @generated from field: rgs.blackjack.v1.Action action = 3;
+   */
+  action: Action;
+
+  /**
+   * @generated from field: int64 stake_added = 4;
+   */
+  stakeAdded: bigint;
+};
+
+/**
+ * Describes the message rgs.table.v1.PlayerActed.
+ * Use `create(PlayerActedSchema)` to create a new message.
+ */
+export const PlayerActedSchema: GenMessage<PlayerActed> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 28);
+
+/**
+ * @generated from message rgs.table.v1.DecisionDue
+ */
+export type DecisionDue = Message<"rgs.table.v1.DecisionDue"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int32 hand = 2;
+   */
+  hand: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp deadline = 3;
+   */
+  deadline?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message rgs.table.v1.DecisionDue.
+ * Use `create(DecisionDueSchema)` to create a new message.
+ */
+export const DecisionDueSchema: GenMessage<DecisionDue> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 29);
+
+/**
+ * @generated from message rgs.table.v1.DecisionTimedOut
+ */
+export type DecisionTimedOut = Message<"rgs.table.v1.DecisionTimedOut"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int32 hand = 2;
+   */
+  hand: number;
+
+  /**
+   * @generated from field: rgs.blackjack.v1.Action action = 3;
+   */
+  action: Action;
+};
+
+/**
+ * Describes the message rgs.table.v1.DecisionTimedOut.
+ * Use `create(DecisionTimedOutSchema)` to create a new message.
+ */
+export const DecisionTimedOutSchema: GenMessage<DecisionTimedOut> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 30);
+
+/**
+ * @generated from message rgs.table.v1.InsuranceDecided
+ */
+export type InsuranceDecided = Message<"rgs.table.v1.InsuranceDecided"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 2;
+   */
+  player?: TablePlayer | undefined;
+
+  /**
+   * The decision of a Bet Behind (preset ask) rather than the seat's.
+   *
+   * @generated from field: bool behind = 3;
+   */
+  behind: boolean;
+
+  /**
+   * @generated from field: bool take = 4;
+   */
+  take: boolean;
+};
+
+/**
+ * Describes the message rgs.table.v1.InsuranceDecided.
+ * Use `create(InsuranceDecidedSchema)` to create a new message.
+ */
+export const InsuranceDecidedSchema: GenMessage<InsuranceDecided> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 31);
+
+/**
+ * @generated from message rgs.table.v1.InsuranceSettled
+ */
+export type InsuranceSettled = Message<"rgs.table.v1.InsuranceSettled"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int64 stake = 2;
+   */
+  stake: bigint;
+
+  /**
+   * @generated from field: int64 payout = 3;
+   */
+  payout: bigint;
+};
+
+/**
+ * Describes the message rgs.table.v1.InsuranceSettled.
+ * Use `create(InsuranceSettledSchema)` to create a new message.
+ */
+export const InsuranceSettledSchema: GenMessage<InsuranceSettled> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 32);
+
+/**
+ * @generated from message rgs.table.v1.SideBetSettled
+ */
+export type SideBetSettled = Message<"rgs.table.v1.SideBetSettled"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: rgs.blackjack.v1.SideBetKind kind = 2;
+   */
+  kind: SideBetKind;
+
+  /**
+   * @generated from field: int64 stake = 3;
+   */
+  stake: bigint;
+
+  /**
+   * The paytable line hit (`lose` when none).
+   *
+   * @generated from field: string line = 4;
+   */
+  line: string;
+
+  /**
+   * @generated from field: int32 pays = 5;
+   */
+  pays: number;
+
+  /**
+   * @generated from field: int64 payout = 6;
+   */
+  payout: bigint;
+};
+
+/**
+ * Describes the message rgs.table.v1.SideBetSettled.
+ * Use `create(SideBetSettledSchema)` to create a new message.
+ */
+export const SideBetSettledSchema: GenMessage<SideBetSettled> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 33);
+
+/**
+ * @generated from message rgs.table.v1.HandSettled
+ */
+export type HandSettled = Message<"rgs.table.v1.HandSettled"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int32 hand = 2;
+   */
+  hand: number;
+
+  /**
+   * @generated from field: rgs.blackjack.v1.Outcome outcome = 3;
+   */
+  outcome: Outcome;
+
+  /**
+   * @generated from field: int64 stake = 4;
+   */
+  stake: bigint;
+
+  /**
+   * @generated from field: int64 payout = 5;
+   */
+  payout: bigint;
+};
+
+/**
+ * Describes the message rgs.table.v1.HandSettled.
+ * Use `create(HandSettledSchema)` to create a new message.
+ */
+export const HandSettledSchema: GenMessage<HandSettled> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 34);
+
+/**
+ * A Bet Behind followed a double or split, or took insurance.
+ *
+ * @generated from message rgs.table.v1.BehindStakeAdded
+ */
+export type BehindStakeAdded = Message<"rgs.table.v1.BehindStakeAdded"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int32 hand = 2;
+   */
+  hand: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 3;
+   */
+  player?: TablePlayer | undefined;
+
+  /**
+   * @generated from field: rgs.blackjack.v1.Action action = 4;
+   */
+  action: Action;
+
+  /**
+   * @generated from field: int64 amount = 5;
+   */
+  amount: bigint;
+};
+
+/**
+ * Describes the message rgs.table.v1.BehindStakeAdded.
+ * Use `create(BehindStakeAddedSchema)` to create a new message.
+ */
+export const BehindStakeAddedSchema: GenMessage<BehindStakeAdded> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 35);
+
+/**
+ * A Bet Behind whose preset follows did not: its wallet refused, or its journal was busy.
+ *
+ * @generated from message rgs.table.v1.BehindFollowSkipped
+ */
+export type BehindFollowSkipped = Message<"rgs.table.v1.BehindFollowSkipped"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int32 hand = 2;
+   */
+  hand: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 3;
+   */
+  player?: TablePlayer | undefined;
+
+  /**
+   * @generated from field: rgs.blackjack.v1.Action action = 4;
+   */
+  action: Action;
+};
+
+/**
+ * Describes the message rgs.table.v1.BehindFollowSkipped.
+ * Use `create(BehindFollowSkippedSchema)` to create a new message.
+ */
+export const BehindFollowSkippedSchema: GenMessage<BehindFollowSkipped> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 36);
+
+/**
+ * @generated from message rgs.table.v1.BehindSettled
+ */
+export type BehindSettled = Message<"rgs.table.v1.BehindSettled"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int32 hand = 2;
+   */
+  hand: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 3;
+   */
+  player?: TablePlayer | undefined;
+
+  /**
+   * @generated from field: rgs.blackjack.v1.Outcome outcome = 4;
+   */
+  outcome: Outcome;
+
+  /**
+   * @generated from field: int64 stake = 5;
+   */
+  stake: bigint;
+
+  /**
+   * @generated from field: int64 payout = 6;
+   */
+  payout: bigint;
+};
+
+/**
+ * Describes the message rgs.table.v1.BehindSettled.
+ * Use `create(BehindSettledSchema)` to create a new message.
+ */
+export const BehindSettledSchema: GenMessage<BehindSettled> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 37);
+
+/**
+ * @generated from message rgs.table.v1.BehindInsuranceSettled
+ */
+export type BehindInsuranceSettled = Message<"rgs.table.v1.BehindInsuranceSettled"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 2;
+   */
+  player?: TablePlayer | undefined;
+
+  /**
+   * @generated from field: int64 stake = 3;
+   */
+  stake: bigint;
+
+  /**
+   * @generated from field: int64 payout = 4;
+   */
+  payout: bigint;
+};
+
+/**
+ * Describes the message rgs.table.v1.BehindInsuranceSettled.
+ * Use `create(BehindInsuranceSettledSchema)` to create a new message.
+ */
+export const BehindInsuranceSettledSchema: GenMessage<BehindInsuranceSettled> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 38);
+
+/**
+ * Every bet of the round is settled (round_finished follows with the money).
+ *
+ * @generated from message rgs.table.v1.RoundSettled
+ */
+export type RoundSettled = Message<"rgs.table.v1.RoundSettled"> & {
+};
+
+/**
+ * Describes the message rgs.table.v1.RoundSettled.
+ * Use `create(RoundSettledSchema)` to create a new message.
+ */
+export const RoundSettledSchema: GenMessage<RoundSettled> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 39);
+
+/**
+ * The round cannot be dealt or go on: every stake is returned.
+ *
+ * @generated from message rgs.table.v1.RoundVoided
+ */
+export type RoundVoided = Message<"rgs.table.v1.RoundVoided"> & {
+  /**
+   * @generated from field: string round_id = 1;
+   */
+  roundId: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: rgs.table.v1.TableFairness fair = 3;
+   */
+  fair?: TableFairness | undefined;
+};
+
+/**
+ * Describes the message rgs.table.v1.RoundVoided.
+ * Use `create(RoundVoidedSchema)` to create a new message.
+ */
+export const RoundVoidedSchema: GenMessage<RoundVoided> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 40);
+
+/**
+ * A player's money in a finished round.
+ *
+ * @generated from message rgs.table.v1.PlayerResult
+ */
+export type PlayerResult = Message<"rgs.table.v1.PlayerResult"> & {
+  /**
+   * @generated from field: rgs.table.v1.TablePlayer player = 1;
+   */
+  player?: TablePlayer | undefined;
+
+  /**
+   * @generated from field: int64 staked = 2;
+   */
+  staked: bigint;
+
+  /**
+   * @generated from field: int64 paid = 3;
+   */
+  paid: bigint;
+};
+
+/**
+ * Describes the message rgs.table.v1.PlayerResult.
+ * Use `create(PlayerResultSchema)` to create a new message.
+ */
+export const PlayerResultSchema: GenMessage<PlayerResult> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 41);
+
+/**
+ * @generated from message rgs.table.v1.HotSeat
+ */
+export type HotSeat = Message<"rgs.table.v1.HotSeat"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: int32 hot = 2;
+   */
+  hot: number;
+};
+
+/**
+ * Describes the message rgs.table.v1.HotSeat.
+ * Use `create(HotSeatSchema)` to create a new message.
+ */
+export const HotSeatSchema: GenMessage<HotSeat> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 42);
+
+/**
+ * @generated from message rgs.table.v1.RoundFinished
+ */
+export type RoundFinished = Message<"rgs.table.v1.RoundFinished"> & {
+  /**
+   * @generated from field: string round_id = 1;
+   */
+  roundId: string;
+
+  /**
+   * Each player's stake and payout (stakes returned included).
+   *
+   * @generated from field: repeated rgs.table.v1.PlayerResult results = 2;
+   */
+  results: PlayerResult[];
+
+  /**
+   * @generated from field: repeated rgs.table.v1.HotSeat hot = 3;
+   */
+  hot: HotSeat[];
+
+  /**
+   * The round's fairness, its server seed revealed and its cards in the order they left the
+   * shoe.
+   *
+   * @generated from field: rgs.table.v1.TableFairness fair = 4;
+   */
+  fair?: TableFairness | undefined;
+
+  /**
+   * @generated from field: string next_commitment = 5;
+   */
+  nextCommitment: string;
+};
+
+/**
+ * Describes the message rgs.table.v1.RoundFinished.
+ * Use `create(RoundFinishedSchema)` to create a new message.
+ */
+export const RoundFinishedSchema: GenMessage<RoundFinished> = /*@__PURE__*/
+  messageDesc(file_rgs_table_v1_table, 43);
 
 /**
  * @generated from message rgs.table.v1.WatchTableResponse
@@ -273,7 +1657,7 @@ export type WatchTableResponse = Message<"rgs.table.v1.WatchTableResponse"> & {
  * Use `create(WatchTableResponseSchema)` to create a new message.
  */
 export const WatchTableResponseSchema: GenMessage<WatchTableResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 8);
+  messageDesc(file_rgs_table_v1_table, 44);
 
 /**
  * @generated from message rgs.table.v1.TakeSeatRequest
@@ -300,7 +1684,7 @@ export type TakeSeatRequest = Message<"rgs.table.v1.TakeSeatRequest"> & {
  * Use `create(TakeSeatRequestSchema)` to create a new message.
  */
 export const TakeSeatRequestSchema: GenMessage<TakeSeatRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 9);
+  messageDesc(file_rgs_table_v1_table, 45);
 
 /**
  * @generated from message rgs.table.v1.LeaveSeatRequest
@@ -327,7 +1711,7 @@ export type LeaveSeatRequest = Message<"rgs.table.v1.LeaveSeatRequest"> & {
  * Use `create(LeaveSeatRequestSchema)` to create a new message.
  */
 export const LeaveSeatRequestSchema: GenMessage<LeaveSeatRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 10);
+  messageDesc(file_rgs_table_v1_table, 46);
 
 /**
  * @generated from message rgs.table.v1.Bet
@@ -386,7 +1770,7 @@ export type Bet = Message<"rgs.table.v1.Bet"> & {
  * Use `create(BetSchema)` to create a new message.
  */
 export const BetSchema: GenMessage<Bet> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 11);
+  messageDesc(file_rgs_table_v1_table, 47);
 
 /**
  * @generated from message rgs.table.v1.PlaceBetsRequest
@@ -422,7 +1806,7 @@ export type PlaceBetsRequest = Message<"rgs.table.v1.PlaceBetsRequest"> & {
  * Use `create(PlaceBetsRequestSchema)` to create a new message.
  */
 export const PlaceBetsRequestSchema: GenMessage<PlaceBetsRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 12);
+  messageDesc(file_rgs_table_v1_table, 48);
 
 /**
  * @generated from message rgs.table.v1.DealNowRequest
@@ -451,7 +1835,7 @@ export type DealNowRequest = Message<"rgs.table.v1.DealNowRequest"> & {
  * Use `create(DealNowRequestSchema)` to create a new message.
  */
 export const DealNowRequestSchema: GenMessage<DealNowRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 13);
+  messageDesc(file_rgs_table_v1_table, 49);
 
 /**
  * @generated from message rgs.table.v1.ActRequest
@@ -496,7 +1880,7 @@ export type ActRequest = Message<"rgs.table.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 14);
+  messageDesc(file_rgs_table_v1_table, 50);
 
 /**
  * @generated from message rgs.table.v1.DecideInsuranceRequest
@@ -540,7 +1924,7 @@ export type DecideInsuranceRequest = Message<"rgs.table.v1.DecideInsuranceReques
  * Use `create(DecideInsuranceRequestSchema)` to create a new message.
  */
 export const DecideInsuranceRequestSchema: GenMessage<DecideInsuranceRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 15);
+  messageDesc(file_rgs_table_v1_table, 51);
 
 /**
  * What every table command answers.
@@ -556,13 +1940,16 @@ export type TableCommandResult = Message<"rgs.table.v1.TableCommandResult"> & {
   seq: bigint;
 
   /**
-   * The player's balance after a debit, when the wallet gave it.
+   * The caller's balance after the money the command moved (a stake taken, a payment made),
+   * when the wallet gave it.
    *
    * @generated from field: optional int64 balance = 2;
    */
   balance?: bigint | undefined;
 
   /**
+   * The table as the command's commit left it.
+   *
    * @generated from field: rgs.table.v1.TableSnapshot snapshot = 3;
    */
   snapshot?: TableSnapshot | undefined;
@@ -573,7 +1960,7 @@ export type TableCommandResult = Message<"rgs.table.v1.TableCommandResult"> & {
  * Use `create(TableCommandResultSchema)` to create a new message.
  */
 export const TableCommandResultSchema: GenMessage<TableCommandResult> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 16);
+  messageDesc(file_rgs_table_v1_table, 52);
 
 /**
  * @generated from message rgs.table.v1.TakeSeatResponse
@@ -590,7 +1977,7 @@ export type TakeSeatResponse = Message<"rgs.table.v1.TakeSeatResponse"> & {
  * Use `create(TakeSeatResponseSchema)` to create a new message.
  */
 export const TakeSeatResponseSchema: GenMessage<TakeSeatResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 17);
+  messageDesc(file_rgs_table_v1_table, 53);
 
 /**
  * @generated from message rgs.table.v1.LeaveSeatResponse
@@ -607,7 +1994,7 @@ export type LeaveSeatResponse = Message<"rgs.table.v1.LeaveSeatResponse"> & {
  * Use `create(LeaveSeatResponseSchema)` to create a new message.
  */
 export const LeaveSeatResponseSchema: GenMessage<LeaveSeatResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 18);
+  messageDesc(file_rgs_table_v1_table, 54);
 
 /**
  * @generated from message rgs.table.v1.PlaceBetsResponse
@@ -624,7 +2011,7 @@ export type PlaceBetsResponse = Message<"rgs.table.v1.PlaceBetsResponse"> & {
  * Use `create(PlaceBetsResponseSchema)` to create a new message.
  */
 export const PlaceBetsResponseSchema: GenMessage<PlaceBetsResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 19);
+  messageDesc(file_rgs_table_v1_table, 55);
 
 /**
  * @generated from message rgs.table.v1.DealNowResponse
@@ -641,7 +2028,7 @@ export type DealNowResponse = Message<"rgs.table.v1.DealNowResponse"> & {
  * Use `create(DealNowResponseSchema)` to create a new message.
  */
 export const DealNowResponseSchema: GenMessage<DealNowResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 20);
+  messageDesc(file_rgs_table_v1_table, 56);
 
 /**
  * @generated from message rgs.table.v1.ActResponse
@@ -658,7 +2045,7 @@ export type ActResponse = Message<"rgs.table.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 21);
+  messageDesc(file_rgs_table_v1_table, 57);
 
 /**
  * @generated from message rgs.table.v1.DecideInsuranceResponse
@@ -675,7 +2062,7 @@ export type DecideInsuranceResponse = Message<"rgs.table.v1.DecideInsuranceRespo
  * Use `create(DecideInsuranceResponseSchema)` to create a new message.
  */
 export const DecideInsuranceResponseSchema: GenMessage<DecideInsuranceResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 22);
+  messageDesc(file_rgs_table_v1_table, 58);
 
 /**
  * @generated from message rgs.table.v1.GetTableRoundRequest
@@ -697,7 +2084,7 @@ export type GetTableRoundRequest = Message<"rgs.table.v1.GetTableRoundRequest"> 
  * Use `create(GetTableRoundRequestSchema)` to create a new message.
  */
 export const GetTableRoundRequestSchema: GenMessage<GetTableRoundRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 23);
+  messageDesc(file_rgs_table_v1_table, 59);
 
 /**
  * @generated from message rgs.table.v1.PlayerShare
@@ -724,7 +2111,7 @@ export type PlayerShare = Message<"rgs.table.v1.PlayerShare"> & {
  * Use `create(PlayerShareSchema)` to create a new message.
  */
 export const PlayerShareSchema: GenMessage<PlayerShare> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 24);
+  messageDesc(file_rgs_table_v1_table, 60);
 
 /**
  * A seat's client seed in a table round (provably fair rounds).
@@ -748,7 +2135,7 @@ export type SeatClientSeed = Message<"rgs.table.v1.SeatClientSeed"> & {
  * Use `create(SeatClientSeedSchema)` to create a new message.
  */
 export const SeatClientSeedSchema: GenMessage<SeatClientSeed> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 25);
+  messageDesc(file_rgs_table_v1_table, 61);
 
 /**
  * A table round's provably fair inputs (docs/rng.md, "At a shared table"): its card order is
@@ -814,6 +2201,14 @@ export type TableFairness = Message<"rgs.table.v1.TableFairness"> & {
    * @generated from field: repeated rgs.table.v1.SeatClientSeed seat_seeds = 8;
    */
   seatSeeds: SeatClientSeed[];
+
+  /**
+   * Once the round is over: every card that left the shoe, in the order it did (burned cards
+   * and the hole card included).
+   *
+   * @generated from field: repeated string dealt_cards = 9;
+   */
+  dealtCards: string[];
 };
 
 /**
@@ -821,7 +2216,7 @@ export type TableFairness = Message<"rgs.table.v1.TableFairness"> & {
  * Use `create(TableFairnessSchema)` to create a new message.
  */
 export const TableFairnessSchema: GenMessage<TableFairness> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 26);
+  messageDesc(file_rgs_table_v1_table, 62);
 
 /**
  * @generated from message rgs.table.v1.GetTableRoundResponse
@@ -848,14 +2243,6 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
   status: string;
 
   /**
-   * The round's events (JSON array of [kind, fields]); every player's stakes and results.
-   * Its card_dealt events, in order, are the round's cards (`rgs verify` checks them).
-   *
-   * @generated from field: string events_json = 5;
-   */
-  eventsJson: string;
-
-  /**
    * The calling operator's players only.
    *
    * @generated from field: repeated rgs.table.v1.PlayerShare players = 6;
@@ -868,6 +2255,16 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
    * @generated from field: rgs.table.v1.TableFairness fair = 7;
    */
   fair?: TableFairness | undefined;
+
+  /**
+   * The round's events, hole card included, numbered from 1: every player's stakes and
+   * results, the calling operator's players with their ids (TablePlayer.player_id), others by
+   * display name. Its card_dealt events, in order, are the round's cards (`rgs verify` checks
+   * them).
+   *
+   * @generated from field: repeated rgs.table.v1.TableEvent events = 8;
+   */
+  events: TableEvent[];
 };
 
 /**
@@ -875,7 +2272,45 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
  * Use `create(GetTableRoundResponseSchema)` to create a new message.
  */
 export const GetTableRoundResponseSchema: GenMessage<GetTableRoundResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_table_v1_table, 27);
+  messageDesc(file_rgs_table_v1_table, 63);
+
+/**
+ * @generated from enum rgs.table.v1.TablePhase
+ */
+export enum TablePhase {
+  /**
+   * @generated from enum value: TABLE_PHASE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * No bet yet: the first bet opens betting.
+   *
+   * @generated from enum value: TABLE_PHASE_IDLE = 1;
+   */
+  IDLE = 1,
+
+  /**
+   * @generated from enum value: TABLE_PHASE_BETTING = 2;
+   */
+  BETTING = 2,
+
+  /**
+   * @generated from enum value: TABLE_PHASE_INSURANCE = 3;
+   */
+  INSURANCE = 3,
+
+  /**
+   * @generated from enum value: TABLE_PHASE_PLAYING = 4;
+   */
+  PLAYING = 4,
+}
+
+/**
+ * Describes the enum rgs.table.v1.TablePhase.
+ */
+export const TablePhaseSchema: GenEnum<TablePhase> = /*@__PURE__*/
+  enumDesc(file_rgs_table_v1_table, 0);
 
 /**
  * @generated from enum rgs.table.v1.BehindInsurance
@@ -908,7 +2343,7 @@ export enum BehindInsurance {
  * Describes the enum rgs.table.v1.BehindInsurance.
  */
 export const BehindInsuranceSchema: GenEnum<BehindInsurance> = /*@__PURE__*/
-  enumDesc(file_rgs_table_v1_table, 0);
+  enumDesc(file_rgs_table_v1_table, 1);
 
 /**
  * TableService: watch a table, take a seat, bet, play.

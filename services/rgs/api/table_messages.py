@@ -1,0 +1,328 @@
+"""The shared tables' messages (``rgs.table.v1``): a table's view and events as one caller sees
+them, and a round's events in an operator's recall. The one home of the mapping from the
+service's values and stored events (and the engine's events) to the typed contract, beside the
+solo converters (:mod:`rgs.api.converters`, whose round view a table round reuses).
+
+A player appears as a :class:`~rgs.generated.table.v1.table_pb2.TablePlayer`: a display name,
+``you`` when the player is the caller (decided here from the session's player key, which never
+leaves the server), and the player id only in an operator's recall of its own players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import orjson
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from rgs.api.converters import ACTION_NUMBERS, OUTCOMES, SIDE_BETS, STATUSES, box_to_proto
+from rgs.engine import Action, Outcome, RoundView, SideBetKind
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.service.model import Hint
+from rgs.service.tables import public
+from rgs.service.tables.model import BehindInsurance, TableEvent, TablePhase
+from rgs.service.tables.ports import RoundRecord
+from rgs.service.tables.views import PlayerRef, TableFairView, TableView
+
+PHASES: dict[TablePhase, tb.TablePhase.ValueType] = {
+    TablePhase.IDLE: tb.TABLE_PHASE_IDLE, TablePhase.BETTING: tb.TABLE_PHASE_BETTING,
+    TablePhase.INSURANCE: tb.TABLE_PHASE_INSURANCE, TablePhase.PLAYING: tb.TABLE_PHASE_PLAYING,
+}
+INSURANCE_PRESETS: dict[BehindInsurance, tb.BehindInsurance.ValueType] = {
+    BehindInsurance.NEVER: tb.BEHIND_INSURANCE_NEVER,
+    BehindInsurance.ALWAYS: tb.BEHIND_INSURANCE_ALWAYS,
+    BehindInsurance.ASK: tb.BEHIND_INSURANCE_ASK,
+}
+
+
+class Audience:
+    """Who a message is for: a player (``viewer``: their key, to mark "you") or an operator
+    (``operator``: its own players are shown with their ids)."""
+
+    def __init__(self, table_id: str, *, viewer: str = "", operator: str = "") -> None:
+        self.table_id = table_id
+        self.viewer = viewer
+        self.operator = operator
+
+    def player(self, key: str, name: str = "") -> tb.TablePlayer:
+        """A player by key and display name (a pseudonym when the name is not known)."""
+        operator, _, player_id = key.partition("/")
+        return tb.TablePlayer(
+            display_name=name or public.pseudonym(self.table_id, key),
+            you=bool(self.viewer) and key == self.viewer,
+            player_id=player_id if self.operator and operator == self.operator else "")
+
+    def named(self, ref: Any, names: Mapping[str, str] | None = None) -> tb.TablePlayer:
+        """A player as a stored event names them: ``{"key", "name"}``, a bare key (the engine's
+        events of an earlier release) or a player id (an event of a release before display
+        names: shown by a pseudonym of it, never as "you")."""
+        if isinstance(ref, PlayerRef):
+            return self.player(ref.key, ref.name)
+        if isinstance(ref, Mapping):
+            return self.player(str(ref.get("key", "")), str(ref.get("name", "")))
+        text = str(ref or "")
+        if "/" in text:
+            return self.player(text, (names or {}).get(text, ""))
+        return tb.TablePlayer(display_name=public.pseudonym(self.table_id, text))
+
+
+# --------------------------------------------------------------------------- the view
+
+
+def _ts(when: datetime | str | None) -> Timestamp | None:
+    if when is None or when == "":
+        return None
+    ts = Timestamp()
+    ts.FromDatetime(datetime.fromisoformat(when) if isinstance(when, str) else when)
+    return ts
+
+
+def fair_to_proto(f: TableFairView | Mapping[str, Any] | None) -> tb.TableFairness | None:
+    """A round's fairness as shown (a view's, or an event's fields)."""
+    if f is None:
+        return None
+    if isinstance(f, TableFairView):
+        return tb.TableFairness(
+            verifiable=f.verifiable, commitment=f.commitment, client_seed=f.client_seed,
+            round_number=f.round_number, decks=f.decks, server_seed=f.server_seed,
+            next_commitment=f.next_commitment, dealt_cards=f.dealt_cards,
+            seat_seeds=[tb.SeatClientSeed(seat=n, client_seed=c) for n, c in f.seat_seeds])
+    return tb.TableFairness(
+        verifiable=bool(f.get("verifiable")), commitment=str(f.get("commitment", "")),
+        client_seed=str(f.get("client_seed", "")),
+        round_number=int(f.get("round_number", 0)), decks=int(f.get("decks", 0)),
+        server_seed=str(f.get("server_seed", "")),
+        next_commitment=str(f.get("next_commitment", "")),
+        dealt_cards=[str(c) for c in f.get("dealt_cards") or ()],
+        seat_seeds=[tb.SeatClientSeed(seat=int(x["seat"]), client_seed=str(x["client_seed"]))
+                    for x in f.get("seat_seeds") or ()])
+
+
+def view_to_proto(v: TableView, viewer: str) -> tb.TableSnapshot:
+    """The table as the player ``viewer`` (their key) sees it."""
+    who = Audience(v.table_id, viewer=viewer)
+    msg = tb.TableSnapshot(
+        seq=v.seq, table_id=v.table_id, phase=PHASES[v.phase], round_id=v.round_id,
+        round_no=v.round_no,
+        seats=[tb.Seat(seat=s.seat, player=who.named(s.player), hot=s.hot) for s in v.seats],
+        bets=[tb.SeatBet(seat=b.seat, stake=b.stake, perfect_pairs=b.perfect_pairs,
+                         twenty_one_plus_three=b.twenty_one_plus_three,
+                         twenty_plus=b.twenty_plus, deal_now=b.deal_now,
+                         client_seed=b.client_seed) for b in v.bets],
+        behind=[tb.BehindBet(seat=b.seat, player=who.named(b.player), stake=b.stake,
+                             follow_double=b.follow_double, follow_split=b.follow_split,
+                             insurance=INSURANCE_PRESETS[b.insurance]) for b in v.behind],
+        insurance=[tb.InsuranceDecision(seat=c.seat, take=c.take,
+                                        behind=who.named(c.behind) if c.behind else None)
+                   for c in v.insurance],
+        next_commitment=v.next_commitment)
+    if (deadline := _ts(v.deadline)) is not None:
+        msg.deadline.CopyFrom(deadline)
+    if v.round is not None:
+        msg.round.CopyFrom(_round(v.table_id, v.round_id, v.round, who, names=v.names,
+                                  money=v.money, hints=v.hints, currency=v.currency))
+    if (fair := fair_to_proto(v.fair)) is not None:
+        msg.fair.CopyFrom(fair)
+    last = v.last_round
+    if last is not None:
+        msg.last_round.CopyFrom(tb.LastRound(round_id=last.round_id,
+                                             fair=fair_to_proto(last.fair)))
+        if last.round is not None:
+            msg.last_round.round.CopyFrom(_round(v.table_id, last.round_id, last.round, who,
+                                                 names=last.names, money=last.money,
+                                                 currency=v.currency))
+    return msg
+
+
+def _round(table_id: str, round_id: str, r: RoundView, who: Audience, *,
+           names: Mapping[str, str], money: Mapping[str, tuple[int, int]],
+           hints: Sequence[Hint] = (), currency: str = "") -> bj.RoundView:
+    """A table round: the solo view, each box's Bet Behinds named, the totals the caller's
+    own."""
+    staked, paid = money.get(who.viewer, (0, 0))
+    msg = bj.RoundView(
+        round_id=round_id, seq=r.seq, variant_id=r.variant, status=STATUSES[r.phase],
+        dealer_cards=r.dealer_cards, dealer_total=r.dealer_total, dealer_soft=r.dealer_soft,
+        dealer_hole_hidden=r.dealer_hole_hidden, total_staked=staked, total_paid=paid,
+        currency=currency,
+        boxes=[box_to_proto(b, hints, behind=[
+            bj.BoxBehind(display_name=names.get(x.player) or public.pseudonym(
+                table_id, x.player), you=x.player == who.viewer, staked=x.staked,
+                paid=x.paid, follow_double=x.follow_double, follow_split=x.follow_split)
+            for x in b.behind]) for b in r.boxes])
+    if r.to_act is not None:
+        msg.to_act.CopyFrom(bj.HandRef(seat=r.to_act[0], hand=r.to_act[1]))
+    return msg
+
+
+# --------------------------------------------------------------------------- events
+
+
+def _action(value: Any) -> bj.Action.ValueType:
+    return ACTION_NUMBERS[Action(value)]
+
+
+def _outcome(value: Any) -> bj.Outcome.ValueType:
+    return OUTCOMES[Outcome(value)]
+
+
+Build = Callable[[dict[str, Any], Audience, Mapping[str, str]], dict[str, Any]]
+
+
+def _players(*names: str) -> Build:
+    """Fields copied as they are, the player named for the audience."""
+    def build(d: dict[str, Any], who: Audience, names_: Mapping[str, str]) -> dict[str, Any]:
+        out = {k: d[k] for k in names if k in d}
+        if "player" in d or "player_id" in d:
+            out["player"] = who.named(d.get("player", d.get("player_id")), names_)
+        return out
+    return build
+
+
+def _with(fields: tuple[str, ...], **convert: Callable[[Any], Any]) -> Build:
+    def build(d: dict[str, Any], who: Audience, names_: Mapping[str, str]) -> dict[str, Any]:
+        out: dict[str, Any] = {k: d[k] for k in fields if k in d}
+        for k, f in convert.items():
+            if d.get(k) is not None:
+                out[k] = f(d[k])
+        if "player" in d or "player_id" in d:
+            out["player"] = who.named(d.get("player", d.get("player_id")), names_)
+        return out
+    return build
+
+
+def _card_dealt(d: dict[str, Any], who: Audience, names_: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"card": d.get("card") or "", "hand": d.get("hand", 0),
+                           "face_down": bool(d.get("face_down"))}
+    if d.get("seat") is not None:
+        out["seat"] = d["seat"]
+    return out
+
+
+def _round_started(d: dict[str, Any], who: Audience,
+                   names_: Mapping[str, str]) -> dict[str, Any]:
+    if "seats" in d:
+        return {"seats": d["seats"],
+                "players": [who.named(p, names_) for p in d.get("players", ())]}
+    # The engine's own event (recall, or an earlier release's stream): its boxes name keys.
+    boxes = d.get("boxes", ())
+    return {"seats": [b["seat"] for b in boxes],
+            "players": [who.named(b.get("player", ""), names_) for b in boxes]}
+
+
+def _voided(d: dict[str, Any], who: Audience, names_: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"round_id": d.get("round_id", ""), "reason": d.get("reason", "")}
+    if d.get("fair") is not None:
+        out["fair"] = fair_to_proto(d["fair"])
+    return out
+
+
+def _finished(d: dict[str, Any], who: Audience, names_: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "round_id": d.get("round_id", ""), "next_commitment": d.get("next_commitment", ""),
+        "results": [tb.PlayerResult(player=who.named(r.get("player", r.get("player_id")),
+                                                     names_),
+                                    staked=r["staked"], paid=r["paid"])
+                    for r in d.get("results", ())],
+        "hot": [tb.HotSeat(seat=h["seat"], hot=h["hot"]) for h in d.get("hot", ())]}
+    if d.get("fair") is not None:
+        out["fair"] = fair_to_proto(d["fair"])
+    return out
+
+
+def _timed(*fields: str) -> Build:
+    def build(d: dict[str, Any], who: Audience, names_: Mapping[str, str]) -> dict[str, Any]:
+        out: dict[str, Any] = {k: d[k] for k in fields if k in d}
+        if d.get("fair") is not None:
+            out["fair"] = fair_to_proto(d["fair"])
+        if d.get("deadline"):
+            out["deadline"] = _ts(d["deadline"])
+        return out
+    return build
+
+
+#: Each stored event kind: its message field in TableEvent, and how its fields are built.
+EVENTS: Mapping[str, tuple[str, Build]] = {
+    "seat_taken": ("seat_taken", _players("seat")),
+    "seat_left": ("seat_left", _players("seat")),
+    "betting_opened": ("betting_opened", _timed("round_id", "round_no")),
+    "bet_placed": ("bet_placed", _players("seat", "stake", "perfect_pairs",
+                                          "twenty_one_plus_three", "twenty_plus",
+                                          "client_seed")),
+    "behind_placed": ("behind_placed", _with(
+        ("seat", "stake", "follow_double", "follow_split"),
+        insurance=lambda v: INSURANCE_PRESETS[BehindInsurance(v)])),
+    "deal_now": ("deal_now", _players("seat")),
+    "betting_closing": ("betting_closing", _players("reason")),
+    "betting_closed": ("betting_closed", _timed("round_id", "seats")),
+    "behind_refunded": ("behind_refunded", _players("seat", "amount", "reason")),
+    "round_started": ("round_started", _round_started),
+    "card_dealt": ("card_dealt", _card_dealt),
+    "hole_card_revealed": ("hole_card_revealed", _players("card")),
+    "card_burned": ("card_burned", _players("card", "seat", "hand")),
+    "dealer_peeked": ("dealer_peeked", _players("blackjack")),
+    "player_acted": ("player_acted", _with(("seat", "hand", "stake_added"), action=_action)),
+    "decision_due": ("decision_due", _timed("seat", "hand")),
+    "decision_timed_out": ("decision_timed_out", _with(("seat", "hand"), action=_action)),
+    "insurance_decided": ("insurance_decided", _players("seat", "behind", "take")),
+    "insurance_settled": ("insurance_settled", _players("seat", "stake", "payout")),
+    "side_bet_settled": ("side_bet_settled", _with(
+        ("seat", "stake", "line", "pays", "payout"),
+        kind=lambda v: SIDE_BETS[SideBetKind(v)])),
+    "hand_settled": ("hand_settled", _with(("seat", "hand", "stake", "payout"),
+                                           outcome=_outcome)),
+    "behind_stake_added": ("behind_stake_added", _with(("seat", "hand", "amount"),
+                                                       action=_action)),
+    "behind_follow_skipped": ("behind_follow_skipped", _with(("seat", "hand"),
+                                                             action=_action)),
+    "behind_settled": ("behind_settled", _with(("seat", "hand", "stake", "payout"),
+                                               outcome=_outcome)),
+    "behind_insurance_settled": ("behind_insurance_settled",
+                                 _players("seat", "stake", "payout")),
+    "round_settled": ("round_settled", lambda d, who, names_: {}),
+    "round_voided": ("round_voided", _voided),
+    "round_finished": ("round_finished", _finished),
+}
+
+
+def event_message(seq: int, kind: str, data: dict[str, Any], who: Audience, *,
+                  at: datetime | None = None,
+                  names: Mapping[str, str] | None = None) -> tb.TableEvent:
+    """One event for ``who``; an event kind this release does not know is sent numbered and
+    empty (a client skips it)."""
+    msg = tb.TableEvent(seq=seq)
+    if (when := _ts(at)) is not None:
+        msg.at.CopyFrom(when)
+    known = EVENTS.get(kind)
+    if known is not None:
+        field, build = known
+        getattr(msg, field).CopyFrom(getattr(tb, _message_name(field))(
+            **build(data, who, names or {})))
+    return msg
+
+
+def _message_name(field: str) -> str:
+    """The message type of a TableEvent field (``deal_now`` is ``DealNowPressed``)."""
+    kind = tb.TableEvent.DESCRIPTOR.fields_by_name[field].message_type
+    assert kind is not None
+    return str(kind.name)
+
+
+def event_to_proto(e: TableEvent, viewer: str) -> tb.TableEvent:
+    """A table's stored event for the player ``viewer`` (their key)."""
+    data = e.data if e.data is not None else orjson.loads(e.payload)
+    return event_message(e.seq, e.kind, data, Audience(e.table_id, viewer=viewer), at=e.at)
+
+
+def recall_events(table_id: str, rec: RoundRecord, operator: str) -> list[tb.TableEvent]:
+    """A round's engine events (hole card included), numbered from 1, for an operator: its own
+    players with their ids, the others by the names the table showed."""
+    who = Audience(table_id, operator=operator)
+    names = dict(rec.names)
+    out = []
+    for i, (kind, payload) in enumerate(rec.events, start=1):
+        out.append(event_message(i, kind, orjson.loads(payload), who, names=names))
+    return out

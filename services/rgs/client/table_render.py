@@ -1,0 +1,222 @@
+"""Drawing a shared table on a terminal: pure functions from the table's typed snapshot and
+events (``rgs.table.v1``) to text. Whose seat is the player's own comes from the server
+(``TablePlayer.you``); nothing here compares ids."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from rgs.client.render import (
+    ACTION_NAMES,
+    SIDE_NAMES,
+    card,
+    money,
+    round_lines,
+)
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.table.v1 import table_pb2 as tb
+
+PHASES = {tb.TABLE_PHASE_IDLE: "waiting for the first bet",
+          tb.TABLE_PHASE_BETTING: "betting open", tb.TABLE_PHASE_INSURANCE: "insurance",
+          tb.TABLE_PHASE_PLAYING: "playing"}
+_PRESETS = {tb.BEHIND_INSURANCE_UNSPECIFIED: "never", tb.BEHIND_INSURANCE_NEVER: "never",
+            tb.BEHIND_INSURANCE_ALWAYS: "always", tb.BEHIND_INSURANCE_ASK: "ask"}
+_OUTCOMES = {bj.OUTCOME_BLACKJACK: "blackjack", bj.OUTCOME_WIN: "won",
+             bj.OUTCOME_PUSH: "pushed", bj.OUTCOME_LOSE: "lost", bj.OUTCOME_BUST: "bust",
+             bj.OUTCOME_SURRENDER: "surrendered", bj.OUTCOME_CASHED_OUT: "cashed out",
+             bj.OUTCOME_CHARLIE: "won with a Charlie", bj.OUTCOME_VOID: "void"}
+
+
+def name(p: tb.TablePlayer) -> str:
+    """A player as the table shows them, the caller as "you"."""
+    return "you" if p.you else p.display_name
+
+
+def seconds_left(deadline: Timestamp | None, now: datetime) -> int | None:
+    """Whole seconds until ``deadline`` (None without one; never negative)."""
+    if deadline is None or not (deadline.seconds or deadline.nanos):
+        return None
+    left = (deadline.ToDatetime(tzinfo=now.tzinfo) - now).total_seconds()
+    return max(0, int(left + 0.999))
+
+
+def my_seat(snap: tb.TableSnapshot) -> int | None:
+    """The caller's seat, as the server marks it."""
+    return next((s.seat for s in snap.seats if s.player.you), None)
+
+
+def shared_table(snap: tb.TableSnapshot, *, seats: int, currency: str, now: datetime,
+                 balance: int | None = None, ascii_only: bool = False) -> str:
+    """A shared table from its snapshot: the balance, every seat with its player (you marked),
+    Hot Players count, bets, Bet Behinds and Deal Now; the round's dealer and hands; whose turn
+    and the time left."""
+    cur = currency
+    left = seconds_left(snap.deadline if snap.HasField("deadline") else None, now)
+    head = (f"Table {snap.table_id}  round {snap.round_no}  "
+            f"{PHASES.get(snap.phase, 'waiting')}")
+    if left is not None and snap.phase != tb.TABLE_PHASE_IDLE:
+        head += f"  ({left} s left)"
+    if balance is not None:
+        head += f"  |  your balance {money(balance, cur)}"
+    lines = [head]
+    taken = {s.seat: s for s in snap.seats}
+    bets = {b.seat: b for b in snap.bets}
+    view = snap.round if snap.HasField("round") else None
+    to_act = view.to_act.seat if view is not None and view.HasField("to_act") else None
+    for n in range(1, seats + 1):
+        s = taken.get(n)
+        mark = "▶" if n == to_act else " "
+        if s is None:
+            lines.append(f" {mark}Seat {n}: (free)")
+            continue
+        who = f"{s.player.display_name}{' (you)' if s.player.you else ''}"
+        hot = f"  hot {s.hot}" if s.hot else ""
+        line = f" {mark}Seat {n}: {who}{hot}"
+        b = bets.get(n)
+        if b is not None:
+            line += f"  bet {money(b.stake, cur)}"
+            for amount, label in ((b.perfect_pairs, "PP"), (b.twenty_one_plus_three, "21+3"),
+                                  (b.twenty_plus, "20+")):
+                if amount:
+                    line += f" + {label} {money(amount, cur)}"
+            if b.deal_now:
+                line += "  [Deal Now]"
+        lines.append(line)
+        for bb in snap.behind:
+            if bb.seat == n:
+                presets = [p for p, on in (("follows doubles", bb.follow_double),
+                                           ("follows splits", bb.follow_split)) if on]
+                presets.append(f"insurance {_PRESETS[bb.insurance]}")
+                you = " (you)" if bb.player.you else ""
+                lines.append(f"      behind: {bb.player.display_name}{you} "
+                             f"{money(bb.stake, cur)} ({', '.join(presets)})")
+    if view is not None:
+        lines.extend(round_lines(view, ascii_only))
+    lines.extend(fairness_lines(snap))
+    return "\n".join(lines)
+
+
+def fairness_lines(snap: tb.TableSnapshot) -> list[str]:
+    """The snapshot's provably fair lines: the round's commitment while it is open, the last
+    round's revealed seed, the next round's commitment."""
+    lines = []
+    f = snap.fair
+    if snap.HasField("fair") and f.commitment:
+        lines.append(f"  Fair round {f.round_number}: commitment {f.commitment}"
+                     + (f", client seed {f.client_seed}" if f.client_seed else ""))
+    elif snap.next_commitment:
+        lines.append(f"  Next round's commitment: {snap.next_commitment}")
+    if snap.HasField("last_round") and snap.last_round.fair.server_seed:
+        lines.append(f"  Last round {snap.last_round.round_id}: server seed "
+                     f"{snap.last_round.fair.server_seed}")
+    return lines
+
+
+def _opened(f: tb.TableFairness) -> str:
+    if not f.commitment:
+        return ""
+    return (f"\n    provably fair round {f.round_number}: commitment SHA-256(server seed) = "
+            f"{f.commitment}")
+
+
+def _closed(f: tb.TableFairness) -> str:
+    if not f.commitment:
+        return ""
+    if not f.verifiable:
+        return "\n    forced cards (test mode): this round does not verify"
+    if f.server_seed:
+        return (f"\n    server seed {f.server_seed} (its SHA-256 is the commitment "
+                f"{f.commitment}); check it with rgs verify on the round's recall")
+    return f"\n    client seed {f.client_seed or '(none)'}"
+
+
+def _hand(seat: int, hand: int) -> str:
+    return f"Seat {seat}" if hand == 0 else f"Seat {seat} hand {hand + 1}"
+
+
+def table_event(ev: tb.TableEvent, currency: str, *,
+                ascii_only: bool = False) -> str | None:
+    """One line, as a player would say it, for an event a player should notice (None for
+    the others)."""
+    line = _event_line(ev, currency, ascii_only)
+    return line[:1].upper() + line[1:] if line else None
+
+
+def _event_line(ev: tb.TableEvent, currency: str, ascii_only: bool) -> str | None:
+    cur = currency
+    kind = ev.WhichOneof("event")
+    if kind is None:
+        return None
+    e = getattr(ev, kind)
+    if kind == "card_dealt":
+        if e.face_down:
+            return "The dealer's hole card, face down"
+        got = card(e.card, ascii_only=ascii_only)
+        return f"The dealer gets {got}" if not e.HasField("seat") else \
+            f"{_hand(e.seat, e.hand)} gets {got}"
+    if kind == "seat_taken":
+        return f"{name(e.player)} {'take' if e.player.you else 'takes'} seat {e.seat}"
+    if kind == "seat_left":
+        return f"{name(e.player)} {'leave' if e.player.you else 'leaves'} seat {e.seat}"
+    if kind == "betting_opened":
+        return "Betting is open" + _opened(e.fair)
+    if kind == "bet_placed":
+        sides = [f"{label} {money(a, cur)}" for a, label in (
+            (e.perfect_pairs, "Perfect Pairs"), (e.twenty_one_plus_three, "21+3"),
+            (e.twenty_plus, "20+")) if a]
+        extra = f" (+ {', '.join(sides)})" if sides else ""
+        return f"{name(e.player)} {'bet' if e.player.you else 'bets'} " \
+               f"{money(e.stake, cur)} on seat {e.seat}{extra}"
+    if kind == "behind_placed":
+        return f"{name(e.player)} {'bet' if e.player.you else 'bets'} " \
+               f"{money(e.stake, cur)} behind seat {e.seat}"
+    if kind == "deal_now":
+        return f"{name(e.player)} (seat {e.seat}) {'are' if e.player.you else 'is'} ready"
+    if kind == "betting_closed":
+        return "Betting closed" + _closed(e.fair)
+    if kind == "behind_refunded":
+        whose = "Your" if e.player.you else f"{e.player.display_name}'s"
+        return f"{whose} Bet Behind on seat {e.seat} is returned " \
+               f"({money(e.amount, cur)}): the seat sat the round out"
+    if kind == "player_acted":
+        what = ACTION_NAMES.get(e.action, "acted")
+        cost = f" (+{money(e.stake_added, cur)})" if e.stake_added else ""
+        return f"{_hand(e.seat, e.hand)}: {what}{cost}"
+    if kind == "behind_stake_added":
+        return f"{name(e.player)} {'follow' if e.player.you else 'follows'} behind seat " \
+               f"{e.seat}: +{money(e.amount, cur)}"
+    if kind == "behind_follow_skipped":
+        return f"{name(e.player)} behind seat {e.seat} did not follow (not funded)"
+    if kind == "decision_due":
+        return f"Seat {e.seat} to act"
+    if kind == "decision_timed_out":
+        return f"Seat {e.seat} ran out of time: {ACTION_NAMES.get(e.action, 'stand')}"
+    if kind == "insurance_decided":
+        took = ("take" if e.player.you else "takes") if e.take else \
+            ("decline" if e.player.you else "declines")
+        whose = " for the Bet Behind" if e.behind else ""
+        return f"{name(e.player)} {took} insurance on seat {e.seat}{whose}"
+    if kind == "hole_card_revealed":
+        return f"The dealer turns over {card(e.card, ascii_only=ascii_only)}"
+    if kind == "hand_settled":
+        return f"{_hand(e.seat, e.hand)} {_OUTCOMES.get(e.outcome, 'settled')}: paid " \
+               f"{money(e.payout, cur)}"
+    if kind == "side_bet_settled":
+        label = SIDE_NAMES.get(e.kind, "side bet")
+        hit = f"{e.line.replace('_', ' ')}, paid {money(e.payout, cur)}" \
+            if e.payout else "lost"
+        return f"Seat {e.seat} {label}: {hit}"
+    if kind == "round_voided":
+        return "Round voided: every stake returned" + _closed(e.fair)
+    if kind == "round_finished":
+        parts = [f"{name(r.player)} staked {money(r.staked, cur)}, paid {money(r.paid, cur)}"
+                 for r in e.results]
+        mine = [r for r in e.results if r.player.you]
+        net = ""
+        if mine:
+            n = mine[0].paid - mine[0].staked
+            net = f"\n    your net for the round: {'+' if n > 0 else ''}{money(n, cur)}"
+        return "Round over: " + ("; ".join(parts) or "no bets") + net + _closed(e.fair)
+    return None
