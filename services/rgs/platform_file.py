@@ -228,6 +228,8 @@ class _TableModel(_Strict):
     brands: list[_Id] = Field(min_length=1)
     betting_s: float = Field(default=15.0, ge=0.2, le=300)
     decision_s: float = Field(default=15.0, ge=0.2, le=300)
+    sit_out_rounds: int = Field(default=5, ge=1, le=100)
+    away_s: float = Field(default=60.0, ge=1, le=86400)
 
 
 class _PlatformModel(_Strict):
@@ -347,7 +349,8 @@ class _Resolver:
             return None
         return TableConfig(id=t.id, variant=t.variant, seats=t.seats, currency=t.currency,
                            limits=limits, brands=tuple(t.brands), betting_s=t.betting_s,
-                           decision_s=t.decision_s)
+                           decision_s=t.decision_s, sit_out_rounds=t.sit_out_rounds,
+                           away_s=t.away_s)
 
     def _file(self, p: Path | None) -> Path | None:
         return None if p is None else (p if p.is_absolute() else self._base / p)

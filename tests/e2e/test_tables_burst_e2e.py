@@ -41,7 +41,7 @@ _ids = itertools.count()
 
 #: Refusals a player can meet because of the game's own rules (never a server's trouble).
 RULES = {"SEAT_TAKEN", "ALREADY_SEATED", "NOT_YOUR_SEAT", "BETTING_CLOSED", "WRONG_PHASE",
-         "ACTION_NOT_ALLOWED", "BET_IN_PLAY", "ROUND_FINISHED", "NOT_THIS_HAND"}
+         "ACTION_NOT_ALLOWED", "NO_SEAT_BET", "ROUND_FINISHED", "NOT_THIS_HAND"}
 
 
 @dataclass

@@ -141,6 +141,11 @@ def _event(seq: int, **event: Any) -> tb.WatchTableResponse:
 class _Stub:
     def __init__(self) -> None:
         self.requests: list[tb.WatchTableRequest] = []
+        self.left: list[tb.LeaveSeatRequest] = []
+
+    async def LeaveSeat(self, req: tb.LeaveSeatRequest, **_: Any) -> tb.LeaveSeatResponse:
+        self.left.append(req)
+        return tb.LeaveSeatResponse()
 
     def WatchTable(self, req: tb.WatchTableRequest, **_: Any) -> _Call:
         self.requests.append(req)
@@ -206,9 +211,13 @@ async def test_bad_commands_say_what_to_type(words: list[str], message: str) -> 
 async def test_the_loop_draws_the_table_reads_keys_and_asks_on_q_with_a_bet_in_play() -> None:
     out: list[str] = []
     # bob's Bet Behind is on the table: q asks, "n" stays, then q and "y" leave.
-    player = _player(_Stub(), out, ["?", "", "q", "n", "q", "y", "never read"])
+    stub = _Stub()
+    player = _player(stub, out, ["?", "", "q", "n", "q", "y", "never read"])
     assert await player.run() == 0
     text = "\n".join(out)
+    # "y": bob's seat (no bet of his on it: his bet is behind seat 1) is left, then he goes.
+    assert [r.seat for r in stub.left] == [3]
+    assert "You left seat 3." in out
     assert "Table vip-1 (vip-platinum, 7 seats): bets 10.00 EUR to 5,000.00 EUR" in text
     assert text.count("Commands:") == 2  # the help, then again for "?"
     assert "  Seat 1: Lucky Ann  hot 2  bet 10.00 EUR + PP 1.00 EUR  [Deal Now]" in text

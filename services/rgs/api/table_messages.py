@@ -23,13 +23,18 @@ from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.service.model import Hint
 from rgs.service.tables import public
-from rgs.service.tables.model import BehindInsurance, TableEvent, TablePhase
+from rgs.service.tables.model import BehindInsurance, SeatRelease, TableEvent, TablePhase
 from rgs.service.tables.ports import RoundRecord
 from rgs.service.tables.views import PlayerRef, TableFairView, TableView
 
 PHASES: dict[TablePhase, tb.TablePhase.ValueType] = {
     TablePhase.IDLE: tb.TABLE_PHASE_IDLE, TablePhase.BETTING: tb.TABLE_PHASE_BETTING,
     TablePhase.INSURANCE: tb.TABLE_PHASE_INSURANCE, TablePhase.PLAYING: tb.TABLE_PHASE_PLAYING,
+}
+SEAT_RELEASES: dict[SeatRelease, tb.SeatRelease.ValueType] = {
+    SeatRelease.LEFT: tb.SEAT_RELEASE_LEFT, SeatRelease.SAT_OUT: tb.SEAT_RELEASE_SAT_OUT,
+    SeatRelease.AWAY: tb.SEAT_RELEASE_AWAY,
+    SeatRelease.SESSION_EXPIRED: tb.SEAT_RELEASE_SESSION_EXPIRED,
 }
 INSURANCE_PRESETS: dict[BehindInsurance, tb.BehindInsurance.ValueType] = {
     BehindInsurance.NEVER: tb.BEHIND_INSURANCE_NEVER,
@@ -107,7 +112,8 @@ def view_to_proto(v: TableView, viewer: str) -> tb.TableSnapshot:
     msg = tb.TableSnapshot(
         seq=v.seq, table_id=v.table_id, phase=PHASES[v.phase], round_id=v.round_id,
         round_no=v.round_no,
-        seats=[tb.Seat(seat=s.seat, player=who.named(s.player), hot=s.hot) for s in v.seats],
+        seats=[tb.Seat(seat=s.seat, player=who.named(s.player), hot=s.hot, leaving=s.leaving,
+                       sat_out=s.sat_out) for s in v.seats],
         bets=[tb.SeatBet(seat=b.seat, stake=b.stake, perfect_pairs=b.perfect_pairs,
                          twenty_one_plus_three=b.twenty_one_plus_three,
                          twenty_plus=b.twenty_plus, deal_now=b.deal_now,
@@ -247,7 +253,7 @@ def _timed(*fields: str) -> Build:
 #: Each stored event kind: its message field in TableEvent, and how its fields are built.
 EVENTS: Mapping[str, tuple[str, Build]] = {
     "seat_taken": ("seat_taken", _players("seat")),
-    "seat_left": ("seat_left", _players("seat")),
+    "seat_left": ("seat_left", _with(("seat",), reason=lambda v: SEAT_RELEASES[SeatRelease(v)])),
     "betting_opened": ("betting_opened", _timed("round_id", "round_no")),
     "bet_placed": ("bet_placed", _players("seat", "stake", "perfect_pairs",
                                           "twenty_one_plus_three", "twenty_plus",

@@ -74,7 +74,8 @@ def _table_info(c: TableConfig, *, brands: Sequence[str] = ()) -> tb.TableInfo:
                         main_min=c.limits.main_min, main_max=c.limits.main_max,
                         side_min=c.limits.side_min, side_max=c.limits.side_max,
                         betting_seconds=c.betting_s, decision_seconds=c.decision_s,
-                        brand_ids=brands)
+                        brand_ids=brands, sit_out_rounds=c.sit_out_rounds,
+                        away_seconds=c.away_s)
 
 
 def _fairness(rec: RoundRecord) -> tb.TableFairness:
@@ -195,7 +196,7 @@ class TableCalls:
         session = await player_session(self._game, caller, request)
         from_seq = request.from_seq if request.HasField("from_seq") else None
         viewer = session.player_key
-        async for item in self._tables.watch(request.table_id, from_seq,
+        async for item in self._tables.watch(session, request.table_id, from_seq,
                                              hints=self._hints(session)):
             if isinstance(item, TableEvent):
                 yield tb.WatchTableResponse(event=event_to_proto(item, viewer))

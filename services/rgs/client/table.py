@@ -302,12 +302,15 @@ class TablePlayer:
             answer = (await self._ask("A bet of yours is in play: it plays on without you and "
                                       "your seat is given back after the round. Leave? "
                                       "[y/N] ")).strip().lower()
-            return answer in ("y", "yes")
+            if answer not in ("y", "yes"):
+                return False
         if mine is not None:
+            in_play = self.snap is not None and any(b.seat == mine for b in self.snap.bets)
             try:
                 await self._send(self.stub.LeaveSeat, tb.LeaveSeatRequest(
                     request_id=_rid(), table_id=self.table.table_id, seat=mine))
-                self.say(f"You left seat {mine}.")
+                self.say(f"Seat {mine} is given back when the round ends." if in_play
+                         else f"You left seat {mine}.")
             except PlayError as exc:
                 self.say(f"Your seat was not given back: {exc} ({exc.reason or exc.code.name}); "
                          "it is released after a while without you.")

@@ -29,6 +29,17 @@ _OUTCOMES = {bj.OUTCOME_BLACKJACK: "blackjack", bj.OUTCOME_WIN: "won",
              bj.OUTCOME_CHARLIE: "won with a Charlie", bj.OUTCOME_VOID: "void"}
 
 
+#: Why a seat was given back, said to others (False) and to its player (True).
+_RELEASES = {
+    tb.SEAT_RELEASE_SAT_OUT: {False: "its player sat out too many rounds in a row",
+                              True: "you sat out too many rounds in a row"},
+    tb.SEAT_RELEASE_AWAY: {False: "its player was away from the table",
+                           True: "you were away from the table"},
+    tb.SEAT_RELEASE_SESSION_EXPIRED: {False: "its player's session ended",
+                                      True: "your session ended"},
+}
+
+
 def name(p: tb.TablePlayer) -> str:
     """A player as the table shows them, the caller as "you"."""
     return "you" if p.you else p.display_name
@@ -73,7 +84,9 @@ def shared_table(snap: tb.TableSnapshot, *, seats: int, currency: str, now: date
             continue
         who = f"{s.player.display_name}{' (you)' if s.player.you else ''}"
         hot = f"  hot {s.hot}" if s.hot else ""
-        line = f" {mark}Seat {n}: {who}{hot}"
+        note = "  (leaves after this round)" if s.leaving else (
+            f"  (sat out {s.sat_out})" if s.sat_out and s.player.you else "")
+        line = f" {mark}Seat {n}: {who}{hot}{note}"
         b = bets.get(n)
         if b is not None:
             line += f"  bet {money(b.stake, cur)}"
@@ -159,7 +172,11 @@ def _event_line(ev: tb.TableEvent, currency: str, ascii_only: bool) -> str | Non
     if kind == "seat_taken":
         return f"{name(e.player)} {'take' if e.player.you else 'takes'} seat {e.seat}"
     if kind == "seat_left":
-        return f"{name(e.player)} {'leave' if e.player.you else 'leaves'} seat {e.seat}"
+        release = _RELEASES.get(e.reason)
+        if release is None:
+            return f"{name(e.player)} {'leave' if e.player.you else 'leaves'} seat {e.seat}"
+        whose = "your" if e.player.you else f"{e.player.display_name}'s"
+        return f"{whose} seat {e.seat} is given back: {release[e.player.you]}"
     if kind == "betting_opened":
         return "Betting is open" + _opened(e.fair)
     if kind == "bet_placed":
@@ -178,8 +195,10 @@ def _event_line(ev: tb.TableEvent, currency: str, ascii_only: bool) -> str | Non
         return "Betting closed" + _closed(e.fair)
     if kind == "behind_refunded":
         whose = "Your" if e.player.you else f"{e.player.display_name}'s"
-        return f"{whose} Bet Behind on seat {e.seat} is returned " \
-               f"({money(e.amount, cur)}): the seat sat the round out"
+        cause = "the seat was given back" if e.reason == "seat_released" else \
+            "the seat sat the round out"
+        return f"{whose} Bet Behind on seat {e.seat} is returned ({money(e.amount, cur)}): " \
+               f"{cause}"
     if kind == "player_acted":
         what = ACTION_NAMES.get(e.action, "acted")
         cost = f" (+{money(e.stake_added, cur)})" if e.stake_added else ""

@@ -25,14 +25,46 @@ from typing import Any
 import asyncpg
 
 from rgs.codec import decode_value, encode_value
-from rgs.journal.leases import Lease, PlayerHolds, take_player_then
+from rgs.journal.leases import Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
 from rgs.journal.rows import movements_json
-from rgs.journal.statements import MOVEMENT_JSON, OPEN_MOVEMENT
+from rgs.journal.table_statements import (
+    Q_ANSWERED,
+    Q_BOOK,
+    Q_COMMAND_READ,
+    Q_COMMAND_READ_LEASED,
+    Q_ENSURE,
+    Q_EVENT,
+    Q_EVENTS_AFTER,
+    Q_FENCE_CLOCK,
+    Q_FENCE_PLAYERS,
+    Q_FIND_REQUEST,
+    Q_GET_ROUND,
+    Q_LOAD,
+    Q_LOAD_WITH_REQUEST,
+    Q_LOCK,
+    Q_MARK_WATCHING,
+    Q_MOVEMENT,
+    Q_RELEASE_CLOCK,
+    Q_REQUEST,
+    Q_ROUND,
+    Q_ROUND_PLAYER,
+    Q_ROUND_PLAYERS,
+    Q_TAKE_CLOCK,
+    Q_WATCHING,
+    Q_WRITE,
+)
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import StoredRequest
 from rgs.service.ports import JournalBusy, JournalUnavailable, PlayerJournal
-from rgs.service.tables.model import StoredTable, TableEvent, TableFair, TablePhase, TableState
+from rgs.service.tables.model import (
+    StoredTable,
+    TableEvent,
+    TableFair,
+    TablePhase,
+    TableState,
+    Watching,
+)
 from rgs.service.tables.ports import (
     Apply,
     CommandRead,
@@ -53,113 +85,6 @@ TABLE_LEASE = "table"
 STATEMENT_S = 10.0
 CHANNEL = "rgs_tables"
 """The NOTIFY channel: the payload is ``{table_id}`` (read the journal for what is new)."""
-
-Q_ENSURE = """
-INSERT INTO game_tables (table_id, version, state) VALUES ($1, 0, $2::jsonb)
-ON CONFLICT (table_id) DO NOTHING"""
-# The state is sent only when it is not the version the replica has decoded already ($2).
-Q_LOAD = """
-SELECT version, last_seq, CASE WHEN version <> $2 THEN state::text END AS state
-FROM game_tables WHERE table_id = $1"""
-Q_LOCK = Q_LOAD + " FOR UPDATE"
-# The table and a player's request record, from one snapshot ($3: player key, $4: request).
-Q_LOAD_WITH_REQUEST = """
-SELECT t.version, t.last_seq, CASE WHEN t.version <> $2 THEN t.state::text END AS state,
-       rq.request_id, rq.method, rq.request_hash, rq.response
-FROM game_tables t
-LEFT JOIN table_requests rq ON rq.table_id = t.table_id AND rq.player_key = $3
-                           AND rq.request_id = $4
-WHERE t.table_id = $1"""
-# What a command reads once it holds its player (key $1): the table ($2, the state only when
-# it is not version $4), the request's record ($3), the player's open outbox rows and their
-# movements in the table's current round.
-Q_COMMAND_READ = f"""
-SELECT rq.request_id, rq.method, rq.request_hash, rq.response,
-       (SELECT {MOVEMENT_JSON} FROM wallet_transactions
-         WHERE player_key = $1 AND {OPEN_MOVEMENT}) AS open_rows,
-       (SELECT {MOVEMENT_JSON} FROM wallet_transactions w
-         WHERE w.player_key = $1 AND w.round_id = t.state->>'round_id') AS round_rows,
-       t.version, t.last_seq, CASE WHEN t.version <> $4 THEN t.state::text END AS state
-FROM game_tables t
-LEFT JOIN table_requests rq ON rq.table_id = t.table_id AND rq.player_key = $1
-                           AND rq.request_id = $3
-WHERE t.table_id = $2"""
-#: The same with the player's lease taken in the statement (without / with the advisory lock).
-Q_COMMAND_READ_LEASED = {False: take_player_then(Q_COMMAND_READ, 5, advisory=False),
-                         True: take_player_then(Q_COMMAND_READ, 5, advisory=True)}
-Q_EVENTS_AFTER = """
-SELECT seq, kind, payload::text AS payload, created_at FROM table_events
-WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"""
-Q_FENCE_CLOCK = """
-UPDATE leases SET expires_at = clock_timestamp() + $3::interval
-WHERE kind = 'table' AND key = $1 AND epoch = $2 AND holder IS NOT NULL RETURNING epoch"""
-# Every lease of the transition's players renewed in one statement; the keys renewed.
-Q_FENCE_PLAYERS = """
-UPDATE leases SET expires_at = clock_timestamp() + $3::interval
-WHERE kind = 'player' AND holder IS NOT NULL
-  AND (key, epoch) IN (SELECT * FROM unnest($1::text[], $2::bigint[])) RETURNING key"""
-Q_WRITE = """
-UPDATE game_tables SET version = version + 1, last_seq = last_seq + $2, state = $3::jsonb,
-       due_at = $4, updated_at = clock_timestamp()
-WHERE table_id = $1 RETURNING last_seq"""
-Q_EVENT = """
-INSERT INTO table_events (table_id, seq, kind, payload) VALUES ($1, $2, $3, $4::jsonb)"""
-# Debits booked with the balance the wallet reported ($3); a debit's success is recorded here
-# (it may still be pending: one write fewer per stake).
-Q_BOOK = """
-UPDATE wallet_transactions w SET status = 'booked', updated_at = clock_timestamp(),
-       balance_after = COALESCE(b.balance, w.balance_after)
-FROM unnest($1::text[], $2::text[], $3::bigint[]) AS b(player_key, transaction_id, balance)
-WHERE w.player_key = b.player_key AND w.transaction_id = b.transaction_id
-  AND w.kind = 'debit' AND w.status IN ('pending', 'applied') RETURNING w.transaction_id"""
-Q_MOVEMENT = """
-INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
-    debit_transaction_id, session_id, currency, brand_id)
-VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9)"""
-Q_ROUND = """
-INSERT INTO table_rounds (table_id, round_id, round_no, variant, status, events, finished_at,
-                          fair, names)
-VALUES ($1, $2, $3, $4, $5, $6::jsonb,
-        CASE WHEN $5 IN ('settled', 'voided') THEN clock_timestamp() END, $7::jsonb, $8::jsonb)
-ON CONFLICT (table_id, round_id) DO UPDATE SET status = EXCLUDED.status,
-    events = EXCLUDED.events, finished_at = EXCLUDED.finished_at,
-    fair = COALESCE(EXCLUDED.fair, table_rounds.fair),
-    names = COALESCE(EXCLUDED.names, table_rounds.names)"""
-Q_ROUND_PLAYER = """
-INSERT INTO table_round_players (player_key, round_id, table_id, operator_id, staked, paid)
-VALUES ($1, $2, $3, $4, $5, $6)"""
-Q_REQUEST = """
-INSERT INTO table_requests (table_id, player_key, request_id, method, request_hash, response)
-VALUES ($1, $2, $3, $4, $5, $6)"""
-Q_FIND_REQUEST = """
-SELECT request_id, method, request_hash, response FROM table_requests
-WHERE table_id = $1 AND player_key = $2 AND request_id = $3"""
-Q_ANSWERED = """
-SELECT player_key, request_id FROM table_requests
-WHERE table_id = $1
-  AND (player_key, request_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))"""
-Q_TAKE_CLOCK = """
-INSERT INTO leases AS l (kind, key, holder, epoch, expires_at)
-VALUES ('table', $1, $2, 1, clock_timestamp() + $3::interval)
-ON CONFLICT (kind, key) DO UPDATE
-   SET holder = EXCLUDED.holder,
-       epoch = CASE WHEN l.holder = EXCLUDED.holder THEN l.epoch ELSE l.epoch + 1 END,
-       expires_at = EXCLUDED.expires_at,
-       acquired_at = CASE WHEN l.holder = EXCLUDED.holder THEN l.acquired_at
-                          ELSE clock_timestamp() END
- WHERE l.holder IS NULL OR l.holder = EXCLUDED.holder OR l.expires_at <= clock_timestamp()
-RETURNING epoch"""
-Q_RELEASE_CLOCK = """
-UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
-WHERE kind = 'table' AND key = $1 AND epoch = $2"""
-Q_GET_ROUND = """
-SELECT table_id, round_id, round_no, variant, status, events::text AS events,
-       fair::text AS fair, names::text AS names
-FROM table_rounds WHERE round_id = $1"""
-Q_ROUND_PLAYERS = """
-SELECT player_key, operator_id, staked, paid FROM table_round_players
-WHERE round_id = $1 ORDER BY player_key"""
-
 
 
 PlayerJournalMaker = Callable[[asyncpg.Connection, str, Lease], PlayerJournal]
@@ -525,6 +450,21 @@ class PostgresTables:
     async def get_round(self, round_id: str) -> RoundRecord | None:
         async with self._connection() as conn:
             return await _round(conn, round_id)
+
+    @translated
+    async def mark_watching(self, table_id: str, watching: Sequence[Watching]) -> None:
+        async with self._connection() as conn:
+            await conn.execute(Q_MARK_WATCHING, table_id,
+                               [w.player_key for w in watching],
+                               [w.seen_at for w in watching],
+                               [w.expires_at for w in watching])
+
+    @translated
+    async def watching(self, table_id: str) -> dict[str, Watching]:
+        async with self._connection() as conn:
+            rows = await conn.fetch(Q_WATCHING, table_id)
+        return {r["player_key"]: Watching(player_key=r["player_key"], seen_at=r["seen_at"],
+                                          expires_at=r["expires_at"]) for r in rows}
 
     # ------------------------------------------------------------------ the clock lease
 

@@ -25,6 +25,13 @@ const SIDES: Partial<Record<SideBetKind, string>> = {
   [SideBetKind.TWENTY_PLUS]: "20+",
 };
 
+/** Why a seat was given back, said to its player (true) or to the others. */
+const RELEASES: Partial<Record<table.SeatRelease, (yours: boolean) => string>> = {
+  [table.SeatRelease.SAT_OUT]: (y) => `${y ? "you" : "its player"} sat out too many rounds in a row`,
+  [table.SeatRelease.AWAY]: (y) => `${y ? "you were" : "its player was"} away from the table`,
+  [table.SeatRelease.SESSION_EXPIRED]: (y) => `${y ? "your" : "its player's"} session ended`,
+};
+
 /** A history line: its text and whether it is about the player. */
 export interface Line {
   text: string;
@@ -45,8 +52,14 @@ export function historyLine(ev: table.TableEvent, currency: string): Line | unde
   switch (e.case) {
     case "seatTaken":
       return { text: `${who(e.value.player)} ${verb(e.value.player, "took", "took")} seat ${e.value.seat}`, mine: !!e.value.player?.you };
-    case "seatLeft":
-      return { text: `${who(e.value.player)} left seat ${e.value.seat}`, mine: !!e.value.player?.you };
+    case "seatLeft": {
+      const v = e.value;
+      const yours = !!v.player?.you;
+      const why = RELEASES[v.reason];
+      return { text: why
+        ? `${yours ? "Your" : `${who(v.player)}'s`} seat ${v.seat} is given back: ${why(yours)}`
+        : `${who(v.player)} left seat ${v.seat}`, mine: yours };
+    }
     case "bettingOpened":
       return { text: `Betting is open for round ${e.value.roundNo}`, mine: false };
     case "betPlaced": {
@@ -63,7 +76,8 @@ export function historyLine(ev: table.TableEvent, currency: string): Line | unde
     case "bettingClosed":
       return { text: e.value.seats.length ? `Betting closed: seats ${e.value.seats.join(", ")} are dealt in` : "Betting closed: nobody bet", mine: false };
     case "behindRefunded":
-      return { text: `${e.value.player?.you ? "Your" : `${who(e.value.player)}'s`} Bet Behind on seat ${e.value.seat} is returned (${m(e.value.amount)}): the seat sat out`, mine: !!e.value.player?.you };
+      return { text: `${e.value.player?.you ? "Your" : `${who(e.value.player)}'s`} Bet Behind on seat ${e.value.seat} is returned (${m(e.value.amount)}): `
+        + (e.value.reason === "seat_released" ? "the seat was given back" : "the seat sat out"), mine: !!e.value.player?.you };
     case "playerActed": {
       const v = e.value;
       const cost = v.stakeAdded > 0n ? ` (+${m(v.stakeAdded)})` : "";

@@ -240,6 +240,21 @@ class TableView {
                            : `Seat ${n}: free`;
     if (sat?.player?.you) li.classList.add("mine");
     li.append(head);
+    if (sat?.leaving) {
+      const p = document.createElement("p");
+      p.className = "seat-note";
+      p.textContent = sat.player?.you ? "You leave after this round" : "Leaves after this round";
+      li.append(p);
+    }
+    const limit = this.info?.sitOutRounds ?? 0;
+    if (sat?.player?.you && sat.satOut > 0 && limit > 0) {
+      const left = limit - sat.satOut;
+      const p = document.createElement("p");
+      p.className = "seat-note";
+      p.textContent = `You sat out ${sat.satOut} round${sat.satOut === 1 ? "" : "s"}: bet in the next `
+        + `${left === 1 ? "round" : `${left} rounds`} to keep the seat`;
+      li.append(p);
+    }
     if (sat && sat.hot > 0) {
       const hot = document.createElement("p");
       hot.className = "hot";
@@ -401,9 +416,16 @@ class TableView {
             roundId: snap.roundId, seat: b.seat, take: true, behind: true })));
       }
     }
-    if (mine !== undefined && snap.phase !== table.TablePhase.PLAYING && !seatBet) {
-      buttons.push(this.button("Leave the seat", () => this.client.leaveSeat(
+    const leaving = snap.seats.find((x) => x.seat === mine)?.leaving ?? false;
+    if (mine !== undefined && leaving) {
+      // Changed one's mind: the seat is taken again (it is still the player's).
+      buttons.push(this.button("Stay at the table", () => this.client.takeSeat(
         { requestId: newRequestId(), tableId: this.tableId, seat: mine })));
+    } else if (mine !== undefined) {
+      // With a bet in play the seat is given back when the round ends; the bet plays on.
+      buttons.push(this.button(seatBet ? "Leave after this round" : "Leave the seat",
+        () => this.client.leaveSeat({ requestId: newRequestId(), tableId: this.tableId,
+                                      seat: mine })));
     }
     el("table-actions").replaceChildren(...buttons);
   }

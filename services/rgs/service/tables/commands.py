@@ -21,7 +21,7 @@ from rgs.service.errors import (
 )
 from rgs.service.model import Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
-from rgs.service.tables import fairness, public
+from rgs.service.tables import fairness, public, seats
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.bets import check_bet
 from rgs.service.tables.model import (
@@ -31,6 +31,7 @@ from rgs.service.tables.model import (
     InsuranceChoice,
     Seat,
     SeatBet,
+    SeatRelease,
     StoredTable,
     TableAct,
     TableConfig,
@@ -111,22 +112,36 @@ class TableCommands:
 
     async def take_seat(self, session: Session, cfg: TableConfig, request_id: str,
                         seat: int, *, hints: bool = False) -> TableAnswer:
+        """Sit down at a free seat; on the seat the player still holds (back on a new page
+        or with a new session), it is theirs again and played with this session."""
         who = who_of(session, cfg.id)
 
-        def check(s: TableState) -> None:
+        def check(s: TableState) -> Seat | None:
             if type(seat) is not int or not 1 <= seat <= cfg.seats:
                 raise InvalidRequest(f"seat must be 1..{cfg.seats}", reason="INVALID_SEAT",
                                      field="seat")
-            if any(x.who.player_key == who.player_key for x in s.seats):
-                raise NotAllowedNow("you already have a seat at this table",
-                                    reason="ALREADY_SEATED")
+            mine = seats.held_by(s, who.player_key)
+            if mine is not None:
+                if mine.seat != seat:
+                    raise NotAllowedNow(f"you hold seat {mine.seat} at this table; leave it "
+                                        "before you take another", reason="ALREADY_SEATED")
+                return mine
             if s.seat(seat) is not None:
                 raise NotAllowedNow(f"seat {seat} is taken; pick a free one",
                                     reason="SEAT_TAKEN")
+            if any(b.seat == seat and b.who.player_key == who.player_key for b in s.behind):
+                # Else betting would close on a seat bet behind by its own player.
+                raise NotAllowedNow(f"your Bet Behind is on seat {seat} this round: take "
+                                    "another seat, or this one after the round",
+                                    reason="BET_BEHIND_OWN_SEAT")
+            return None
 
         def apply(view: View, _f: Funding) -> Step:
             s = view.state
-            check(s)
+            mine = check(s)
+            if mine is not None:  # back: the runner marks it seen, with this session
+                return Step(state=replace(s, seats=tuple(
+                    replace(x, leaving=False) if x.seat == seat else x for x in s.seats)))
             state = replace(s, seats=tuple(sorted((*s.seats, Seat(seat=seat, who=who)),
                                                   key=lambda x: x.seat)))
             return Step(state=state, events=[public.event(
@@ -141,22 +156,25 @@ class TableCommands:
 
     async def leave_seat(self, session: Session, cfg: TableConfig, request_id: str,
                          seat: int, *, hints: bool = False) -> TableAnswer:
+        """Give the seat back; with a bet of the player's on it in play, when the round ends
+        (the bet plays on: an undecided hand stands when its time runs out)."""
         who = who_of(session, cfg.id)
 
         def check(s: TableState) -> None:
             taken = s.seat(seat)
             if taken is None or taken.who.player_key != who.player_key:
                 raise NotAllowedNow(f"seat {seat} is not yours", reason="NOT_YOUR_SEAT")
-            if s.bet(seat) is not None:
-                raise NotAllowedNow("your bet on this seat is in play; leave after the round",
-                                    reason="BET_IN_PLAY")
 
         def apply(view: View, _f: Funding) -> Step:
             s = view.state
             check(s)
-            return Step(state=replace(s, seats=tuple(x for x in s.seats if x.seat != seat)),
-                        events=[public.event("seat_left", seat=seat,
-                                             player=public.player(cfg.id, who))])
+            step = Step(state=s)
+            if seats.bet_in_play(s, seat):
+                step.state = replace(s, seats=tuple(replace(x, leaving=True) if x.seat == seat
+                                                    else x for x in s.seats))
+                return step
+            step.state = seats.release(cfg, s, {seat: SeatRelease.LEFT}, step)
+            return step
 
         async def plan(cfg: TableConfig, t: StoredTable, _r: RoundReader) -> Plan:
             check(t.state)
@@ -265,9 +283,13 @@ class TableCommands:
         def mine(s: TableState) -> list[SeatBet]:
             out = [b for b in s.bets if (st := s.seat(b.seat)) is not None
                    and st.who.player_key == who.player_key]
-            if s.phase is not TablePhase.BETTING or not out:
-                raise NotAllowedNow("Deal Now is for a seated player who has bet, while "
-                                    "betting is open", reason="BETTING_CLOSED")
+            if s.phase is not TablePhase.BETTING:
+                raise NotAllowedNow("betting is not open: Deal Now closes it early while it is",
+                                    reason="BETTING_CLOSED")
+            if not out:
+                raise NotAllowedNow("Deal Now is for a player with a bet on their own seat; a "
+                                    "Bet Behind is dealt with the seat it is on",
+                                    reason="NO_SEAT_BET")
             return out
 
         def apply(view: View, _f: Funding) -> Step:

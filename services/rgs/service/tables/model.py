@@ -42,6 +42,11 @@ class TableConfig:
     brands: tuple[str, ...]
     betting_s: float
     decision_s: float
+    #: A seat is given back after this many dealt rounds in a row without a bet on it...
+    sit_out_rounds: int = 5
+    #: ... or when its player has neither watched the table nor acted at it for this long
+    #: (seconds), or their session expired, whenever no bet of theirs is on the seat.
+    away_s: float = 60.0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -58,13 +63,36 @@ class Who:
     name: str = ""
 
 
+class SeatRelease(enum.StrEnum):
+    """Why a seat was given back (the ``seat_left`` event says it)."""
+
+    #: The player left it (or asked to, with a bet in play: then at the round's end).
+    LEFT = "left"
+    #: It sat out ``sit_out_rounds`` dealt rounds in a row.
+    SAT_OUT = "sat_out"
+    #: Its player neither watched the table nor acted at it for ``away_s`` seconds.
+    AWAY = "away"
+    #: Its player's session expired.
+    SESSION_EXPIRED = "session_expired"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Seat:
-    """A taken seat; ``hot`` counts the rounds its player won in a row (Hot Players)."""
+    """A taken seat; ``hot`` counts the rounds its player won in a row (Hot Players).
+
+    Its life (:mod:`rgs.service.tables.seats`): ``sat_out`` counts the dealt rounds in a row it
+    had no bet in; ``seen_at`` is when its player last acted at the table and ``expires_at``
+    when the newest session they acted with expires (None in a state of a release before seat
+    release: the seat is then as new); ``leaving``: the player left with a bet in play, the
+    seat is given back when the round ends."""
 
     seat: int
     who: Who
     hot: int = 0
+    sat_out: int = 0
+    seen_at: datetime | None = None
+    expires_at: datetime | None = None
+    leaving: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -172,6 +200,16 @@ class TableState:
 
     def bet(self, n: int) -> SeatBet | None:
         return next((b for b in self.bets if b.seat == n), None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Watching:
+    """A player seen watching a table (a WatchTable stream on some replica): when a replica
+    last said so, and when the newest session they watch with expires."""
+
+    player_key: str
+    seen_at: datetime
+    expires_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from rgs.service.model import Movement, StoredRequest
 from rgs.service.ports import JournalUnavailable, PlayerJournal
-from rgs.service.tables.model import StoredTable, TableEvent, TableFair, TableState
+from rgs.service.tables.model import StoredTable, TableEvent, TableFair, TableState, Watching
 
 
 class NotCommitted(JournalUnavailable):
@@ -206,6 +206,14 @@ class TableJournal(Protocol):
 
     async def get_round(self, round_id: str) -> RoundRecord | None:
         """A table round with its events and every player's share."""
+        ...
+
+    async def mark_watching(self, table_id: str, watching: Sequence[Watching]) -> None:
+        """Say that these players watch the table now (each replica, for its streams)."""
+        ...
+
+    async def watching(self, table_id: str) -> dict[str, Watching]:
+        """Who was last seen watching the table, by player key (any replica's streams)."""
         ...
 
     def subscribe(self, table_id: str

@@ -20,6 +20,7 @@ from rgs.service.model import Movement
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
 from rgs.service.restore import restore
 from rgs.service.tables import fairness, public
+from rgs.service.tables import seats as seats_life
 from rgs.service.tables.model import (
     Behind,
     BehindInsurance,
@@ -187,3 +188,5 @@ def finish(cfg: TableConfig, s: TableState, rnd: Round, step: Step) -> None:
         fair=(fairness.public(s.fair, revealed=True, dealt=dealt) if s.fair is not None
               else None),
         next_commitment=fairness.next_commitment(s)))
+    # The players who left during the round have their seats given back now.
+    step.state = seats_life.release(cfg, step.state, seats_life.leaving(step.state), step)

@@ -25,6 +25,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 
 import orjson
 
@@ -41,7 +42,7 @@ from rgs.service.errors import (
 )
 from rgs.service.model import Movement, Session, StoredRequest
 from rgs.service.ports import JournalLeaseLost, JournalUnavailable
-from rgs.service.tables import public
+from rgs.service.tables import public, seats
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.model import (
     AnswerRecord,
@@ -113,9 +114,10 @@ class CommandRunner:
 
     def __init__(self, *, tables: TableJournal, money: TableMoney, turns: Turns,
                  rounds: Rounds, limit_s: float, lock_wait_s: float,
-                 open_betting: Callable[[TableLink, TableConfig, Deadline], Awaitable[None]]
-                 ) -> None:
+                 open_betting: Callable[[TableLink, TableConfig, Deadline], Awaitable[None]],
+                 clock: Callable[[], datetime]) -> None:
         self._tables = tables
+        self._clock = clock
         self._money = money
         self._turns = turns
         self._rounds = rounds
@@ -263,8 +265,14 @@ class CommandRunner:
 
     def _applier(self, session: Session, cfg: TableConfig, p: Plan, funding: Funding, *,
                  request_id: str, method: str, fingerprint: str) -> Callable[[View], Applied]:
+        who = who_of(session, cfg.id)
+
         def apply(view: View) -> Applied:
             step = p.apply(view, funding)
+            # The player acted at the table: their seat is theirs a while longer, and is
+            # played with this session from now on.
+            step.state = seats.touch(step.state, who, now=self._clock(),
+                                     expires_at=session.expires_at)
             # The record keeps the command's event number; a retry answered from it shows
             # the table as it is then.
             record = AnswerRecord(seq=view.seq + len(step.events))

@@ -37,6 +37,7 @@ from rgs.service.tables.model import (
 )
 from rgs.service.tables.money import TableMoney
 from rgs.service.tables.ports import RoundRecord, TableJournal
+from rgs.service.tables.presence import Presence
 from rgs.service.tables.rounds import Rounds
 from rgs.service.tables.runner import CommandRunner
 from rgs.service.tables.transitions import ClockTransitions
@@ -65,11 +66,15 @@ class TableService:
         self.money = TableMoney(wallet=wallet, tables=tables)
         self.rounds = Rounds(cards)
         self.feeds = Feeds(tables, poll_s=feed_poll_s)
+        # Watchers are vouched for a few times per the shortest away_s of the tables.
+        self.presence = Presence(tables, clock, interval_s=min(
+            [5.0, *(c.away_s / 3 for c in configs.values())]))
         self.runner = CommandRunner(tables=tables, money=self.money, turns=self.turns,
                                     rounds=self.rounds, limit_s=command_limit_s,
                                     lock_wait_s=lock_wait_s,
                                     open_betting=BettingOpener(turns=self.turns, cards=cards,
-                                                               clock=clock))
+                                                               clock=clock),
+                                    clock=clock)
         self._commands = TableCommands(runner=self.runner, money=self.money, turns=self.turns,
                                        rounds=self.rounds, cards=cards, clock=clock,
                                        test_mode=test_mode)
@@ -102,6 +107,7 @@ class TableService:
 
     async def aclose(self, timeout_s: float = 10.0) -> None:
         """Let the commands under way and the payments after them finish (at shutdown)."""
+        await self.presence.aclose()
         await self.runner.drain(timeout_s)
         await self.money.drain(timeout_s)
 
@@ -121,20 +127,23 @@ class TableService:
                            self.rounds.current(cfg, t.state, rec), hints=hints,
                            currency=cfg.currency, last=last, last_names=last_names)
 
-    async def watch(self, table_id: str, from_seq: int | None, *, hints: bool = False
-                    ) -> AsyncIterator[TableEvent | TableView]:
-        """Everything that happens at a table: with ``from_seq`` the events numbered above it
-        (each exactly once, in order), else the table's view (``hints`` as for :meth:`view`)
-        and then the events above it. Events carry no decision values."""
-        self.config(table_id)
-        if from_seq is None:
-            v = await self.view(table_id, hints=hints)
-            yield v
-            seq = v.seq
-        else:
-            seq = from_seq
-        async for e in self.feeds.events(table_id, seq):
-            yield e
+    async def watch(self, session: Session, table_id: str, from_seq: int | None, *,
+                    hints: bool = False) -> AsyncIterator[TableEvent | TableView]:
+        """Everything that happens at a table, for a player whose brand offers it in the
+        session's currency: with ``from_seq`` the events numbered above it (each exactly once,
+        in order), else the table's view (``hints`` as for :meth:`view`) and then the events
+        above it. Events carry no decision values. While it runs the player counts as
+        watching (their seat is kept)."""
+        CommandRunner.admit(session, self.config(table_id))
+        async with self.presence.watching(table_id, session):
+            if from_seq is None:
+                v = await self.view(table_id, hints=hints)
+                yield v
+                seq = v.seq
+            else:
+                seq = from_seq
+            async for e in self.feeds.events(table_id, seq):
+                yield e
 
     async def recall(self, operator_id: str, round_id: str, *,
                      table_id: str = "") -> RoundRecord:

@@ -6,6 +6,7 @@ nothing when a player's command got there first (the deadline moved, the round w
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -17,7 +18,7 @@ from rgs.service.errors import NotAllowedNow, NotFound, Unavailable
 from rgs.service.model import Movement
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
 from rgs.service.restore import deal_source
-from rgs.service.tables import fairness, public
+from rgs.service.tables import fairness, public, seats
 from rgs.service.tables.model import (
     Behind,
     BehindInsurance,
@@ -33,14 +34,10 @@ from rgs.wallet.port import MoneyKind
 
 log = logging.getLogger(__name__)
 
+#: How often the clock looks for seats to give back, per table (seconds).
+IDLE_CHECK_S = 1.0
+
 Now = Callable[[], datetime]
-
-
-def _refund(b: Behind, cfg: TableConfig, round_id: str) -> Movement:
-    """The rollback of a Bet Behind's debit."""
-    return money.rollback_of(Movement(
-        transaction_id=b.debit, round_id=round_id, kind=MoneyKind.DEBIT, amount=b.stake,
-        session_id=b.who.session_id, currency=cfg.currency, brand_id=b.who.brand_id))
 
 
 class ClockTransitions:
@@ -56,13 +53,18 @@ class ClockTransitions:
         self._cards = cards
         self._clock = clock
         self._limit_s = limit_s
+        #: table id -> when its seats were last looked at (time.monotonic()).
+        self._idle_checked: dict[str, float] = {}
 
     async def tick(self, cfg: TableConfig, epoch: int) -> bool:
-        """Fire the table's deadline if it is due (the clock's holder only: every write checks
-        ``epoch``). True when a transition was committed."""
+        """Fire the table's deadline if it is due, and give back the seats of players gone
+        away (the clock's holder only: every write checks ``epoch``). True when a transition
+        was committed."""
         t = await self._tables.load(cfg.id)
         if t is None:
             raise NotFound("no such table", reason="TABLE_NOT_FOUND")
+        if t.state.seats and await self._release_idle(cfg, t.state, epoch):
+            return True
         s = t.state
         if s.deadline is None or s.deadline > self._clock():
             return False
@@ -97,6 +99,34 @@ class ClockTransitions:
                     return False
                 await self._money.pay_held(applied.step.movements, held)
             self._money.pay_later([(k, m) for k, m in applied.step.movements if k not in held])
+        return True
+
+    async def _release_idle(self, cfg: TableConfig, seen: TableState, epoch: int) -> bool:
+        """Give back the seats whose players are away or whose sessions expired (looked at
+        about once a second per table). True when a transition was committed."""
+        now = time.monotonic()
+        if now - self._idle_checked.get(cfg.id, 0.0) < IDLE_CHECK_S:
+            return False
+        self._idle_checked[cfg.id] = now
+        watching = await self._tables.watching(cfg.id)
+        if not seats.idle_seats(cfg, seen, watching, self._clock()):
+            return False
+
+        def apply(view: View) -> Applied | None:
+            gone = seats.idle_seats(cfg, view.state, watching, self._clock())
+            if not gone:
+                return None
+            step = Step(state=view.state)
+            step.state = seats.release(cfg, view.state, gone, step)
+            return Applied(step=step)
+
+        deadline = Deadline(self._limit_s)
+        async with self._tables.link(deadline.left()) as link:
+            applied = await self._turns.take(link, cfg.id, Turn(apply=apply, clock=epoch),
+                                             deadline)
+        if applied is None:
+            return False
+        self._money.pay_later(list(applied.step.movements))  # Bet Behinds returned
         return True
 
     async def _insure_always(self, cfg: TableConfig, s: TableState, always: list[Behind],
@@ -140,7 +170,7 @@ class ClockTransitions:
             if b.seat in betting:
                 kept.append(b)
                 continue
-            step.movements.append((b.who.player_key, _refund(b, cfg, s.round_id)))
+            step.movements.append((b.who.player_key, seats.refund_behind(b, cfg, s.round_id)))
             step.events.append(public.event("behind_refunded", seat=b.seat,
                                             player=public.player(cfg.id, b.who), amount=b.stake,
                                             reason="seat_sat_out"))
@@ -182,13 +212,16 @@ class ClockTransitions:
                     amount=sb.total, session_id=w.session_id, currency=cfg.currency,
                     brand_id=w.brand_id))))
             for x in kept:
-                step.movements.append((x.who.player_key, _refund(x, cfg, s.round_id)))
+                step.movements.append((x.who.player_key, seats.refund_behind(x, cfg, s.round_id)))
             step.events.append(public.event(
                 "round_voided", round_id=s.round_id, reason=type(exc).__name__,
                 fair=fairness.public(fair, revealed=True) if fair is not None else None))
-            step.state = fairness.idle_after(s, seats=s.seats, fair=fair)
+            step.state = seats.release(cfg, fairness.idle_after(s, seats=s.seats, fair=fair),
+                                       seats.leaving(s), step)
             return step
-        step.state = state
+        # Seats that sat out too many dealt rounds in a row are given back now.
+        state, sat_out = seats.count_sit_outs(cfg, state)
+        step.state = state = seats.release(cfg, state, sat_out, step)
         after_play(cfg, state, rnd, 0, step, now=now)
         return step
 

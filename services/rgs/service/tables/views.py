@@ -29,6 +29,8 @@ class SeatView:
     seat: int
     player: PlayerRef
     hot: int = 0
+    leaving: bool = False
+    sat_out: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -59,6 +59,36 @@ TABLE_PHASE_INSURANCE: TablePhase.ValueType  # 3
 TABLE_PHASE_PLAYING: TablePhase.ValueType  # 4
 Global___TablePhase: _TypeAlias = TablePhase  # noqa: Y015
 
+class _SeatRelease:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _SeatReleaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_SeatRelease.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    SEAT_RELEASE_UNSPECIFIED: _SeatRelease.ValueType  # 0
+    SEAT_RELEASE_LEFT: _SeatRelease.ValueType  # 1
+    """Its player left it (with a bet in play: when the round ended)."""
+    SEAT_RELEASE_SAT_OUT: _SeatRelease.ValueType  # 2
+    """It sat out the table's sit_out_rounds dealt rounds in a row."""
+    SEAT_RELEASE_AWAY: _SeatRelease.ValueType  # 3
+    """Its player neither watched the table nor acted at it for the table's away_s seconds."""
+    SEAT_RELEASE_SESSION_EXPIRED: _SeatRelease.ValueType  # 4
+    """Its player's session expired."""
+
+class SeatRelease(_SeatRelease, metaclass=_SeatReleaseEnumTypeWrapper):
+    """Why a seat was given back (docs/tables.md, "Seats")."""
+
+SEAT_RELEASE_UNSPECIFIED: SeatRelease.ValueType  # 0
+SEAT_RELEASE_LEFT: SeatRelease.ValueType  # 1
+"""Its player left it (with a bet in play: when the round ended)."""
+SEAT_RELEASE_SAT_OUT: SeatRelease.ValueType  # 2
+"""It sat out the table's sit_out_rounds dealt rounds in a row."""
+SEAT_RELEASE_AWAY: SeatRelease.ValueType  # 3
+"""Its player neither watched the table nor acted at it for the table's away_s seconds."""
+SEAT_RELEASE_SESSION_EXPIRED: SeatRelease.ValueType  # 4
+"""Its player's session expired."""
+Global___SeatRelease: _TypeAlias = SeatRelease  # noqa: Y015
+
 class _BehindInsurance:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -110,6 +140,8 @@ class TableInfo(_message.Message):
     BETTING_SECONDS_FIELD_NUMBER: _builtins.int
     DECISION_SECONDS_FIELD_NUMBER: _builtins.int
     BRAND_IDS_FIELD_NUMBER: _builtins.int
+    SIT_OUT_ROUNDS_FIELD_NUMBER: _builtins.int
+    AWAY_SECONDS_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     variant_id: _builtins.str
     seats: _builtins.int
@@ -120,6 +152,10 @@ class TableInfo(_message.Message):
     side_max: _builtins.int
     betting_seconds: _builtins.float
     decision_seconds: _builtins.float
+    sit_out_rounds: _builtins.int
+    """A seat is given back after this many dealt rounds in a row without a bet on it..."""
+    away_seconds: _builtins.float
+    """... or when its player has neither watched the table nor acted at it for this long."""
     @_builtins.property
     def brand_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """ListOperatorTables only: the calling operator's brands that offer the table."""
@@ -138,10 +174,12 @@ class TableInfo(_message.Message):
         betting_seconds: _builtins.float = ...,
         decision_seconds: _builtins.float = ...,
         brand_ids: _abc.Iterable[_builtins.str] | None = ...,
+        sit_out_rounds: _builtins.int = ...,
+        away_seconds: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["betting_seconds", b"betting_seconds", "brand_ids", b"brand_ids", "currency", b"currency", "decision_seconds", b"decision_seconds", "main_max", b"main_max", "main_min", b"main_min", "seats", b"seats", "side_max", b"side_max", "side_min", b"side_min", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["away_seconds", b"away_seconds", "betting_seconds", b"betting_seconds", "brand_ids", b"brand_ids", "currency", b"currency", "decision_seconds", b"decision_seconds", "main_max", b"main_max", "main_min", b"main_min", "seats", b"seats", "side_max", b"side_max", "side_min", b"side_min", "sit_out_rounds", b"sit_out_rounds", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -277,9 +315,15 @@ class Seat(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     PLAYER_FIELD_NUMBER: _builtins.int
     HOT_FIELD_NUMBER: _builtins.int
+    LEAVING_FIELD_NUMBER: _builtins.int
+    SAT_OUT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     hot: _builtins.int
     """Hot Players: rounds in a row its player won on it."""
+    leaving: _builtins.bool
+    """Its player left with a bet in play: the seat is given back when the round ends."""
+    sat_out: _builtins.int
+    """Dealt rounds in a row it had no bet in; at the table's sit_out_rounds it is given back."""
     @_builtins.property
     def player(self) -> Global___TablePlayer: ...
     def __init__(
@@ -288,10 +332,12 @@ class Seat(_message.Message):
         seat: _builtins.int = ...,
         player: Global___TablePlayer | None = ...,
         hot: _builtins.int = ...,
+        leaving: _builtins.bool = ...,
+        sat_out: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hot", b"hot", "player", b"player", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hot", b"hot", "leaving", b"leaving", "player", b"player", "sat_out", b"sat_out", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -691,7 +737,9 @@ class SeatLeft(_message.Message):
 
     SEAT_FIELD_NUMBER: _builtins.int
     PLAYER_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
+    reason: Global___SeatRelease.ValueType
     @_builtins.property
     def player(self) -> Global___TablePlayer: ...
     def __init__(
@@ -699,10 +747,11 @@ class SeatLeft(_message.Message):
         *,
         seat: _builtins.int = ...,
         player: Global___TablePlayer | None = ...,
+        reason: Global___SeatRelease.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["player", b"player", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player", b"player", "reason", b"reason", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -899,7 +948,9 @@ class BehindRefunded(_message.Message):
     seat: _builtins.int
     amount: _builtins.int
     reason: _builtins.str
-    """seat_sat_out: the seat placed no bet this round."""
+    """seat_sat_out: the seat placed no bet this round; seat_released: the seat was given back
+    while bets were taken.
+    """
     @_builtins.property
     def player(self) -> Global___TablePlayer: ...
     def __init__(

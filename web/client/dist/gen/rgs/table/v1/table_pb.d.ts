@@ -65,6 +65,18 @@ export type TableInfo = Message<"rgs.table.v1.TableInfo"> & {
      * @generated from field: repeated string brand_ids = 11;
      */
     brandIds: string[];
+    /**
+     * A seat is given back after this many dealt rounds in a row without a bet on it...
+     *
+     * @generated from field: int32 sit_out_rounds = 12;
+     */
+    sitOutRounds: number;
+    /**
+     * ... or when its player has neither watched the table nor acted at it for this long.
+     *
+     * @generated from field: double away_seconds = 13;
+     */
+    awaySeconds: number;
 };
 /**
  * Describes the message rgs.table.v1.TableInfo.
@@ -188,6 +200,18 @@ export type Seat = Message<"rgs.table.v1.Seat"> & {
      * @generated from field: int32 hot = 3;
      */
     hot: number;
+    /**
+     * Its player left with a bet in play: the seat is given back when the round ends.
+     *
+     * @generated from field: bool leaving = 4;
+     */
+    leaving: boolean;
+    /**
+     * Dealt rounds in a row it had no bet in; at the table's sit_out_rounds it is given back.
+     *
+     * @generated from field: int32 sat_out = 5;
+     */
+    satOut: number;
 };
 /**
  * Describes the message rgs.table.v1.Seat.
@@ -639,6 +663,10 @@ export type SeatLeft = Message<"rgs.table.v1.SeatLeft"> & {
      * @generated from field: rgs.table.v1.TablePlayer player = 2;
      */
     player?: TablePlayer | undefined;
+    /**
+     * @generated from field: rgs.table.v1.SeatRelease reason = 3;
+     */
+    reason: SeatRelease;
 };
 /**
  * Describes the message rgs.table.v1.SeatLeft.
@@ -822,7 +850,8 @@ export type BehindRefunded = Message<"rgs.table.v1.BehindRefunded"> & {
      */
     amount: bigint;
     /**
-     * seat_sat_out: the seat placed no bet this round.
+     * seat_sat_out: the seat placed no bet this round; seat_released: the seat was given back
+     * while bets were taken.
      *
      * @generated from field: string reason = 4;
      */
@@ -1926,6 +1955,45 @@ export declare enum TablePhase {
  * Describes the enum rgs.table.v1.TablePhase.
  */
 export declare const TablePhaseSchema: GenEnum<TablePhase>;
+/**
+ * Why a seat was given back (docs/tables.md, "Seats").
+ *
+ * @generated from enum rgs.table.v1.SeatRelease
+ */
+export declare enum SeatRelease {
+    /**
+     * @generated from enum value: SEAT_RELEASE_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * Its player left it (with a bet in play: when the round ended).
+     *
+     * @generated from enum value: SEAT_RELEASE_LEFT = 1;
+     */
+    LEFT = 1,
+    /**
+     * It sat out the table's sit_out_rounds dealt rounds in a row.
+     *
+     * @generated from enum value: SEAT_RELEASE_SAT_OUT = 2;
+     */
+    SAT_OUT = 2,
+    /**
+     * Its player neither watched the table nor acted at it for the table's away_s seconds.
+     *
+     * @generated from enum value: SEAT_RELEASE_AWAY = 3;
+     */
+    AWAY = 3,
+    /**
+     * Its player's session expired.
+     *
+     * @generated from enum value: SEAT_RELEASE_SESSION_EXPIRED = 4;
+     */
+    SESSION_EXPIRED = 4
+}
+/**
+ * Describes the enum rgs.table.v1.SeatRelease.
+ */
+export declare const SeatReleaseSchema: GenEnum<SeatRelease>;
 /**
  * @generated from enum rgs.table.v1.BehindInsurance
  */
