@@ -18,6 +18,7 @@ from typing import Any
 from rgs import eventloop
 from rgs.devdb import DevDbError
 from rgs.observability.logging import mask_url
+from rgs.sqlmigrate import DatabaseConnectError
 from sandbox_wallet.domain import DEMO_PLAYERS
 from sandbox_wallet.errors import ConfigError
 from sandbox_wallet.server import start
@@ -73,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
         eventloop.run(serve(parse_settings(argv)))
-    except (ConfigError, DevDbError, ValueError) as exc:
+    except (ConfigError, DatabaseConnectError, DevDbError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
