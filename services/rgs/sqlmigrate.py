@@ -9,10 +9,47 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from importlib import resources
+from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
 _FILE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+class DatabaseConnectError(Exception):
+    """The migrations could not open the database: the message says what failed and what to
+    do about it, in one line, without the URL's password."""
+
+
+def connect_error(database_url: str, exc: BaseException) -> DatabaseConnectError:
+    """The error to show for a failed connection to ``database_url``.
+
+    >>> url = "postgresql://rgs:s3cret@127.0.0.1:5432/rgs_x"
+    >>> print(connect_error(url, asyncpg.InvalidCatalogNameError("no rgs_x")))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    database rgs_x does not exist on 127.0.0.1:5432: create it (createdb -h 127.0.0.1 -p 5432
+    rgs_x) or pass --database-url naming one that exists
+    """
+    parts = urlsplit(database_url)
+    query = parse_qs(parts.query)
+    host = parts.hostname or query.get("host", ["localhost"])[0]
+    port = parts.port or int(query.get("port", ["5432"])[0])
+    user = parts.username or query.get("user", [""])[0]
+    name = parts.path.lstrip("/") or query.get("dbname", [user])[0]
+    where = f"{host}:{port}"
+    if isinstance(exc, asyncpg.InvalidCatalogNameError):
+        message = (f"database {name} does not exist on {where}: create it (createdb -h {host} "
+                   f"-p {port} {name}) or pass --database-url naming one that exists")
+    elif isinstance(exc, asyncpg.InvalidAuthorizationSpecificationError):  # a password too
+        message = (f"PostgreSQL at {where} refused user {user or '(default)'}: {exc}: check the "
+                   "user and password of --database-url")
+    elif isinstance(exc, OSError | TimeoutError):
+        reason = (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or "timed out"
+        message = (f"cannot connect to PostgreSQL at {where} ({reason}): start it, or pass "
+                   "--database-url naming a server that answers")
+    else:
+        message = f"cannot open database {name} on {where}: {exc}: check --database-url"
+    return DatabaseConnectError(message)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,10 +89,14 @@ class SqlMigrations:
         Safe to run concurrently from several processes and repeatedly: each migration is one
         transaction that takes a transaction-scoped advisory lock on ``lock_key`` and checks
         ``<schema>.schema_migrations`` under it. No session state is used, so the URL may
-        point at a transaction-mode pooler (PgBouncer) as well as at PostgreSQL.
+        point at a transaction-mode pooler (PgBouncer) as well as at PostgreSQL. A database
+        that cannot be opened raises :class:`DatabaseConnectError`.
         """
         # No prepared statement outlives its transaction (a pooler may switch connections).
-        conn = await asyncpg.connect(database_url, statement_cache_size=0)
+        try:
+            conn = await asyncpg.connect(database_url, statement_cache_size=0)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise connect_error(database_url, exc) from exc
         try:
             return await self._apply_pending(conn)
         finally:

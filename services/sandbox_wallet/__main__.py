@@ -17,6 +17,8 @@ from typing import Any
 
 from rgs import eventloop
 from rgs.devdb import DevDbError
+from rgs.observability.logging import mask_url
+from rgs.sqlmigrate import DatabaseConnectError
 from sandbox_wallet.domain import DEMO_PLAYERS
 from sandbox_wallet.errors import ConfigError
 from sandbox_wallet.server import start
@@ -49,7 +51,8 @@ def parse_settings(argv: Sequence[str] | None = None) -> SandboxWalletSettings:
 async def serve(settings: SandboxWalletSettings) -> None:
     """Start the server and run until SIGINT/SIGTERM."""
     running = await start(settings)
-    log.info("sandbox wallet listening on %s (database %s)", running.target, running.database_url)
+    log.info("sandbox wallet listening on %s (database %s)", running.target,
+             mask_url(running.database_url))
     for player in DEMO_PLAYERS:
         log.info(
             "demo player %s: %s %d minor units%s",
@@ -71,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
         eventloop.run(serve(parse_settings(argv)))
-    except (ConfigError, DevDbError, ValueError) as exc:
+    except (ConfigError, DatabaseConnectError, DevDbError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -40,6 +40,7 @@ from rgs.observability.logging import configure_logging, mask_url, redact_text
 from rgs.observability.runtime import ObservabilityRuntime, start_observability
 from rgs.platform_file import Platform
 from rgs.service.ports import JournalError
+from rgs.sqlmigrate import DatabaseConnectError
 from rgs.variants import VARIANTS
 
 log = logging.getLogger("rgs")
@@ -200,7 +201,8 @@ def cmd_migrate(ns: argparse.Namespace) -> int:
     RGS_OPERATOR_KEYS_FILE, hashed)."""
     try:
         applied = asyncio.run(_migrate(_settings(ns)))
-    except (ConfigError, JournalError, devdb.DevDbError, ValueError, OSError) as exc:
+    except (ConfigError, JournalError, DatabaseConnectError, devdb.DevDbError, ValueError,
+            OSError) as exc:
         print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return 2
     print("applied: " + (", ".join(applied) if applied else "nothing (up to date)"))
@@ -342,7 +344,8 @@ def cmd_sandbox(ns: argparse.Namespace) -> int:
         settings = _settings(ns, test_mode=True if ns.test_mode else None,
                              web_listen=ns.web_listen or None)
         eventloop.run(_sandbox(settings, (ns.wallet_listen, ns.other_wallet_listen)))
-    except (ConfigError, JournalError, devdb.DevDbError, ValueError, OSError) as exc:
+    except (ConfigError, JournalError, DatabaseConnectError, devdb.DevDbError, ValueError,
+            OSError) as exc:
         print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return 2
     return 0

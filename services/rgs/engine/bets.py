@@ -58,8 +58,12 @@ def verify_bets(rules: RuleSet, bets: Sequence[BoxBet], limits: TableLimits | No
                     f"{lim.side_min}..{lim.side_max}", rule="side_bet_limits")
         if not isinstance(b.insurance_offer, InsuranceOffer) or (
                 b.insurance_offer not in rules.insurance_offers):
-            raise InvalidBet(f"seat {b.seat}: insurance setting {b.insurance_offer!r} is not "
-                             f"available in {rules.id}", rule="insurance_offer_setting")
+            # Named as the API and the docs name the settings (ALWAYS, NEVER, ...).
+            sent = (b.insurance_offer.name if isinstance(b.insurance_offer, InsuranceOffer)
+                    else repr(b.insurance_offer))
+            offers = ", ".join(o.name for o in InsuranceOffer if o in rules.insurance_offers)
+            raise InvalidBet(f"seat {b.seat}: insurance_offer {sent} is not available in "
+                             f"{rules.id} (it offers {offers})", rule="insurance_offer_setting")
         if b.safety_net and not rules.safety_net:
             raise InvalidBet(f"seat {b.seat}: {rules.id} has no Safety Net", rule="safety_net")
         if b.behind:

@@ -76,12 +76,15 @@ def redact_text(text: str) -> str:
 
 
 def mask_url(url: str) -> str:
-    """``url`` with the password of its ``user:password@`` part replaced, for messages.
+    """``url`` with its password replaced (of its ``user:password@`` part, or a ``password=``
+    parameter), for messages and logs.
 
     >>> mask_url("postgresql://rgs:s3cret@db:5432/rgs")
     'postgresql://rgs:[REDACTED]@db:5432/rgs'
+    >>> mask_url("postgresql://rgs@db:5432/rgs?password=s3cret")
+    'postgresql://rgs@db:5432/rgs?password=[REDACTED]'
     """
-    return _TEXT_PATTERNS[-1][0].sub(_TEXT_PATTERNS[-1][1], url)
+    return redact_text(url)
 
 
 def redact_value(value: Any, key: str = "") -> Any:

@@ -115,6 +115,32 @@ async def _open(pj: PlayerJournal, first: CallRead) -> CallState:
                               active_in=first.active_in, seed_of=first.seed_of)
 
 
+async def _stored_response(pj: PlayerJournal, session: Session, rec: StoredRequest | None,
+                           method: str, fingerprint: str, *,
+                           known: StoredRound | None = None) -> PlayResult | None:
+    """The stored answer of a replayed request id, or None when the id is new (``known``: the
+    round the call has read already, if any).
+
+    A player's request ids are one namespace across the operator's brands, but an answer is
+    given only where it was given first: in the context (brand and currency) of its round, the
+    one a session sees. The same request from a session of another brand is refused like any
+    other reuse of the id: it must not carry that brand's round, nor its decision values.
+    """
+    if rec is None:
+        return None
+    if rec.method != method or rec.request_hash != fingerprint:
+        raise RequestConflict("request_id was already used for a different request",
+                              reason="REQUEST_ID_REUSED")
+    result = decode_value(PlayResult, rec.response)
+    stored = (known if known is not None and known.round_id == result.round_id
+              else await pj.get_round(result.round_id))
+    if stored is None or not _in_context(stored, session):
+        raise RequestConflict("request_id was already used by this player at another brand "
+                              "(or in another currency): use a new request id",
+                              reason="REQUEST_ID_REUSED")
+    return result
+
+
 #: How far back ``last_rounds`` looks for each variant's last settled round.
 RECENT_ROUNDS = 50
 
@@ -269,7 +295,8 @@ class GameService:
         async with self._journal.player(session.player_key, first) as pj:
             fingerprint = request_hash("deal", cmd, added=("client_seed",))
             state = await _open(pj, first)
-            stored = self._stored_response(state.request, "deal", fingerprint)
+            stored = await _stored_response(pj, session, state.request, "deal", fingerprint,
+                                            known=state.round)
             if stored is not None:
                 return stored
             await self._reconcile(pj, session, state.open_movements)
@@ -316,7 +343,8 @@ class GameService:
         async with self._journal.player(session.player_key, first) as pj:
             fingerprint = request_hash("act", cmd)
             state = await _open(pj, first)
-            stored_resp = self._stored_response(state.request, "act", fingerprint)
+            stored_resp = await _stored_response(pj, session, state.request, "act",
+                                                 fingerprint, known=state.round)
             if stored_resp is not None:
                 return stored_resp
             outbox_was_open = await self._reconcile(pj, session, state.open_movements)
@@ -373,8 +401,9 @@ class GameService:
         check_request_id(cmd.request_id)
         async with self._journal.player(session.player_key) as pj:
             fingerprint = request_hash("settle", cmd)
-            stored_resp = self._stored_response(await pj.find_request(cmd.request_id, scope),
-                                                "settle", fingerprint)
+            stored_resp = await _stored_response(
+                pj, session, await pj.find_request(cmd.request_id, scope), "settle",
+                fingerprint)
             if stored_resp is not None:
                 return stored_resp
             stored = await self._own_round(pj, session, cmd.round_id)
@@ -452,16 +481,6 @@ class GameService:
         if stored is None or not _in_context(stored, session):
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
         return stored
-
-    @staticmethod
-    def _stored_response(rec: StoredRequest | None, method: str,
-                         fingerprint: str) -> PlayResult | None:
-        if rec is None:
-            return None
-        if rec.method != method or rec.request_hash != fingerprint:
-            raise RequestConflict("request_id was already used for a different request",
-                                  reason="REQUEST_ID_REUSED")
-        return decode_value(PlayResult, rec.response)
 
     async def _reconcile(self, pj: PlayerJournal, session: Session,
                          open_rows: list[Movement] | None = None) -> bool:

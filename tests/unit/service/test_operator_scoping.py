@@ -14,8 +14,14 @@ import pytest
 from service_fakes import DEV_KEY, OTHER_KEY, harness
 
 from rgs.engine import Action, BoxBet, Phase
-from rgs.service.errors import NotAllowedNow, NotFound
-from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, VoidCommand
+from rgs.service.errors import NotAllowedNow, NotFound, RequestConflict
+from rgs.service.model import (
+    ActCommand,
+    CreateSessionCommand,
+    DealCommand,
+    SettleCommand,
+    VoidCommand,
+)
 
 pytestmark = pytest.mark.asyncio
 
@@ -64,6 +70,37 @@ async def test_one_brand_in_two_currencies_keeps_one_open_round_per_currency() -
             request_id=f"d{i}", variant_id="classic-resplit", boxes=BET, forced_cards=OPEN))
         assert dealt.currency == s.currency
         assert (await h.app.game.get_round(s)).round_id == dealt.round_id
+
+
+async def test_a_stored_answer_is_given_only_in_the_context_it_was_given_in() -> None:
+    """Issue 22: a Deal, Act or Settle resent with its request id from the same player's
+    session in another brand or currency answered that context's stored round (and, at a
+    hints brand, its decision values). It is a reuse of the id now, refused; the same replay in
+    the first session is answered as before."""
+    h = await harness()
+    operator = await h.app.office.authenticate(OTHER_KEY)
+    eur, usd = [await h.app.game.authenticate((await h.app.office.create_session(
+        operator, CreateSessionCommand(request_id=f"s-{cur}", brand_id="other-casino",
+                                       player_id="alice", currency=cur))).token)
+        for cur in ("EUR", "USD")]
+    deal = DealCommand(request_id="d", variant_id="classic-resplit", boxes=BET,
+                       forced_cards=OPEN)
+    dealt = await h.app.game.deal(eur, deal)
+    act = ActCommand(request_id="a", round_id=dealt.round_id, expected_seq=1, seat=1, hand=0,
+                     action=Action.HIT)
+    hit = await h.app.game.act(eur, act)
+    settle = SettleCommand(request_id="st", round_id=dealt.round_id)
+    settled = await h.app.game.settle(eur, settle)
+    calls = len(h.wallet.calls)
+    for replay in (h.app.game.deal(usd, deal), h.app.game.act(usd, act),
+                   h.app.game.settle(usd, settle)):
+        with pytest.raises(RequestConflict) as err:
+            await replay
+        assert err.value.reason == "REQUEST_ID_REUSED" and "brand" in str(err.value)
+    assert len(h.wallet.calls) == calls  # nothing reached the wallet
+    assert (await h.app.game.deal(eur, deal)).round_id == dealt.round_id
+    assert (await h.app.game.act(eur, act)).view == hit.view
+    assert (await h.app.game.settle(eur, settle)).view == settled.view
 
 
 async def test_request_ids_of_operator_and_player_never_collide() -> None:

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from service_fakes import DEV_KEY, OTHER_KEY, harness
 
-from rgs.engine import Action, BoxBet, Phase
+from rgs.engine import Action, BoxBet, InsuranceOffer, Phase
 from rgs.service.errors import (
     InvalidRequest,
     NotAllowedNow,
@@ -441,3 +441,16 @@ async def test_two_different_decisions_on_the_same_view_apply_only_the_first() -
     assert len(refused) == 1 and refused[0].reason == "STALE_SEQ"
     assert h.wallet.ids(MoneyKind.DEBIT) == [f"{dealt.round_id}:1:debit",
                                              f"{dealt.round_id}:2:debit"]
+
+
+async def test_an_insurance_setting_the_variant_lacks_is_named_as_the_client_sent_it() -> None:
+    """Issue 22: the INVALID_BET message showed a Python repr, <InsuranceOffer.NEVER: 'never'>."""
+    h = await harness()
+    s = await h.session()
+    with pytest.raises(InvalidRequest) as err:
+        await h.app.game.deal(s, DealCommand(request_id="d1", variant_id="power", boxes=(
+            BoxBet(seat=1, stake=100, insurance_offer=InsuranceOffer.NEVER),)))
+    assert err.value.reason == "INVALID_BET"
+    assert str(err.value) == ("seat 1: insurance_offer NEVER is not available in power (it "
+                              "offers ALWAYS) (rule: insurance_offer_setting)")
+    assert h.wallet.calls == []
