@@ -20,8 +20,8 @@ from conftest import Clients
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.journal.migrate import SCHEMA
+from rgs.recall.verify import verify_document
 from rgs.rng.fair import card_order
-from rgs.rng.verify import verify_document
 from rgs.variants import VARIANTS
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

@@ -43,8 +43,8 @@ from test_tables_e2e import (
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
+from rgs.recall.verify import verify_document
 from rgs.rng.fair import card_order, table_client_seed
-from rgs.rng.verify import verify_document
 from rgs.variants import VARIANTS
 from support.databases import DatabaseTemplates
 from support.tables import as_dict, as_json, kind, shown_as

@@ -21,7 +21,7 @@ from rgs.cli.common import UserError
 
 def run_verify(args: argparse.Namespace) -> int:
     """Carry out ``rgs verify``; return the exit status."""
-    from rgs.rng.verify import RecallFormatError, verify_document
+    from rgs.recall.verify import RecallFormatError, verify_document
 
     try:
         text = sys.stdin.read() if args.recall == "-" else Path(args.recall).read_text("utf-8")
