@@ -113,3 +113,174 @@ def table_recall(rec: RoundRecord, operator: str = OPERATOR, *,
     doc = _json(msg)
     doc["events_json"] = json.dumps([[k, json.loads(p)] for k, p in rec.events])
     return doc
+
+
+# --------------------------------------------------------------------------- tampering
+#
+# What a hostile probe did to recalls that the release checking only the cards' order passed
+# as FAIR. Each changes the recall the way a careful forger would (a solo step's own fields,
+# its detail_json and the round's totals alike) and says whether the recall had what it
+# changes.
+
+Tamper = Callable[[dict[str, Any]], bool]
+
+
+def _steps(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    steps: list[dict[str, Any]] = doc["round"]["steps"]
+    return steps
+
+
+def detail(step: dict[str, Any]) -> dict[str, Any]:
+    """A solo step's event (its detail_json)."""
+    d: dict[str, Any] = json.loads(step["detail_json"])
+    return d
+
+
+def set_step(step: dict[str, Any], **fields: Any) -> None:
+    """Change a solo step's event: its detail and its own fields alike."""
+    d = detail(step)
+    d.update(fields)
+    step["detail_json"] = json.dumps(d, sort_keys=True)
+    for name in ("hand", "card"):
+        if name in fields:
+            step[name] = fields[name]
+    if "seat" in fields:
+        step["seat"] = fields["seat"] or 0
+    if "payout" in fields:
+        step["amount"] = str(fields["payout"])
+
+
+def _pay_more(doc: dict[str, Any], more: int) -> None:
+    """Add ``more`` to what a solo round paid, everywhere it is stated."""
+    rnd = doc["round"]
+    rnd["total_paid"] = str(int(rnd.get("total_paid", 0)) + more)
+    last = next(s for s in _steps(doc) if s["kind"] == "round_settled")
+    set_step(last, total_paid=detail(last)["total_paid"] + more)
+
+
+def _solo_drop_last_card(doc: dict[str, Any]) -> bool:
+    steps = _steps(doc)
+    del steps[max(i for i, s in enumerate(steps) if s["kind"] == "card_dealt")]
+    return True
+
+
+def _solo_swap_seats(doc: dict[str, Any]) -> bool:
+    cards = [s for s in _steps(doc) if s["kind"] == "card_dealt"]
+    first = cards[0]
+    other = next(s for s in cards if detail(s)["seat"] != detail(first)["seat"])
+    a, b = detail(first), detail(other)
+    set_step(first, seat=b["seat"], hand=b["hand"])
+    set_step(other, seat=a["seat"], hand=a["hand"])
+    return True
+
+
+def _solo_inflate_payout(doc: dict[str, Any]) -> bool:
+    hand = next(s for s in _steps(doc) if s["kind"] == "hand_settled")
+    more = detail(hand)["payout"] + 100
+    set_step(hand, payout=detail(hand)["payout"] + more)
+    _pay_more(doc, more)
+    return True
+
+
+def _solo_change_outcome(doc: dict[str, Any]) -> bool:
+    hand = next(s for s in _steps(doc) if s["kind"] == "hand_settled")
+    d = detail(hand)
+    lost = d["outcome"] in ("lose", "bust")
+    outcome, payout = ("win", 2 * d["stake"]) if lost else ("lose", 0)
+    set_step(hand, outcome=outcome, payout=payout)
+    _pay_more(doc, payout - d["payout"])
+    return True
+
+
+def _solo_inflate_side_bet(doc: dict[str, Any]) -> bool:
+    side = next((s for s in _steps(doc) if s["kind"] == "side_bet_settled"), None)
+    if side is None:
+        return False
+    d = detail(side)
+    payout = 26 * d["stake"] if d["line"] == "lose" else 2 * d["payout"]
+    set_step(side, line="perfect_pair" if d["line"] == "lose" else d["line"], pays=25,
+             payout=payout)
+    _pay_more(doc, payout - d["payout"])
+    return True
+
+
+#: Each probe on a solo recall: (tamper, words the verdict must name it with).
+SOLO_TAMPERING: dict[str, tuple[Tamper, str]] = {
+    "last dealt card removed": (_solo_drop_last_card, "the recall leaves out card "),
+    "two cards swapped between seats": (_solo_swap_seats, "card 1 ("),
+    "a payout inflated": (_solo_inflate_payout, "the recall says seat 1"),
+    "a hand's outcome changed": (_solo_change_outcome, "the recall says seat 1"),
+    "a side bet's payout inflated": (_solo_inflate_side_bet, "side bet: stake"),
+}
+
+
+def _events(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = doc["events"]
+    return events
+
+
+def _table_drop_last_card(doc: dict[str, Any]) -> bool:
+    events = _events(doc)
+    del events[max(i for i, e in enumerate(events) if "card_dealt" in e)]
+    return True
+
+
+def _table_swap_seats(doc: dict[str, Any]) -> bool:
+    cards = [e["card_dealt"] for e in _events(doc) if "card_dealt" in e]
+    other = next(c for c in cards if c.get("seat") != cards[0].get("seat"))
+    for name in ("seat", "hand"):
+        a, b = cards[0].pop(name, None), other.pop(name, None)
+        if b is not None:
+            cards[0][name] = b
+        if a is not None:
+            other[name] = a
+    return True
+
+
+def _table_hand(doc: dict[str, Any]) -> dict[str, Any]:
+    hand: dict[str, Any] = next(e["hand_settled"] for e in _events(doc) if "hand_settled" in e)
+    return hand
+
+
+def _table_inflate_payout(doc: dict[str, Any]) -> bool:
+    hand = _table_hand(doc)
+    hand["payout"] = str(2 * int(hand.get("payout", 0)) + 100)
+    return True
+
+
+def _table_change_outcome(doc: dict[str, Any]) -> bool:
+    hand = _table_hand(doc)
+    if hand.get("outcome") in ("OUTCOME_LOSE", "OUTCOME_BUST"):
+        hand["outcome"], hand["payout"] = "OUTCOME_WIN", str(2 * int(hand["stake"]))
+    else:
+        hand["outcome"], hand["payout"] = "OUTCOME_LOSE", "0"
+    return True
+
+
+def _table_inflate_side_bet(doc: dict[str, Any]) -> bool:
+    side = next((e["side_bet_settled"] for e in _events(doc) if "side_bet_settled" in e), None)
+    if side is None:
+        return False
+    if side.get("line") == "lose":
+        side.update(line="perfect_pair", pays=25, payout=str(26 * int(side["stake"])))
+    else:
+        side["payout"] = str(2 * int(side["payout"]))
+    return True
+
+
+def _table_inflate_share(doc: dict[str, Any]) -> bool:
+    if not doc.get("players"):
+        return False
+    doc["players"][0]["paid"] = str(int(doc["players"][0].get("paid", 0)) + 1000)
+    return True
+
+
+#: Each probe on a table recall (typed events): (tamper, words the verdict must name it with).
+TABLE_TAMPERING: dict[str, tuple[Tamper, str]] = {
+    "last dealt card removed": (_table_drop_last_card, "the recall leaves out card "),
+    "two cards swapped between seats": (_table_swap_seats, "card 1 ("),
+    "a payout inflated": (_table_inflate_payout, "the recall says seat "),
+    "a hand's outcome changed": (_table_change_outcome, "the recall says seat "),
+    "a side bet's payout inflated": (_table_inflate_side_bet, "side bet: stake"),
+    "a player's money inflated": (_table_inflate_share, "was paid"),
+}

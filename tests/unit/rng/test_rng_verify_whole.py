@@ -19,7 +19,16 @@ from rgs.cli import main
 from rgs.engine import Action, BehindBet, BoxBet, Round
 from rgs.recall.verify import verify_document
 from support.data import DATA_DIR
-from support.recalls import SEED, solo_recall, stand_all, table_recall, table_round
+from support.recalls import (
+    SEED,
+    SOLO_TAMPERING,
+    TABLE_TAMPERING,
+    set_step,
+    solo_recall,
+    stand_all,
+    table_recall,
+    table_round,
+)
 
 RECALLS = DATA_DIR / "recalls"
 
@@ -133,81 +142,11 @@ def _steps(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return steps
 
 
-def _detail(step: dict[str, Any]) -> dict[str, Any]:
-    d: dict[str, Any] = json.loads(step["detail_json"])
-    return d
-
-
-def _set(step: dict[str, Any], **fields: Any) -> None:
-    """Change a step's event, its detail and its own fields alike (a careful forger)."""
-    d = _detail(step)
-    d.update(fields)
-    step["detail_json"] = json.dumps(d, sort_keys=True)
-    for name in ("seat", "hand", "card"):
-        if name in fields:
-            step[name] = fields[name]
-    if "payout" in fields:
-        step["amount"] = str(fields["payout"])
-
-
-def _settle_totals(doc: dict[str, Any], more: int) -> None:
-    """Add ``more`` to what the round paid, everywhere it is stated."""
-    rnd = doc["round"]
-    rnd["total_paid"] = str(int(rnd.get("total_paid", 0)) + more)
-    last = next(s for s in _steps(doc) if s["kind"] == "round_settled")
-    _set(last, total_paid=_detail(last)["total_paid"] + more)
-
-
 def _solo_doc() -> dict[str, Any]:
+    """Three boxes with side bets, a split and a double; a hand won, one lost, a side bet
+    lost."""
     return _seed_with(_vip_solo, {'"action": "split"', '"action": "double"',
                                   '"outcome": "win"', '"outcome": "lose"', '"line": "lose"'})
-
-
-def _drop_last_card(doc: dict[str, Any]) -> None:
-    steps = _steps(doc)
-    last = max(i for i, s in enumerate(steps) if s["kind"] == "card_dealt")
-    del steps[last]
-
-
-def _swap_seats(doc: dict[str, Any]) -> None:
-    cards = [s for s in _steps(doc) if s["kind"] == "card_dealt"]
-    a, b = cards[0], cards[1]  # the first cards of seats 1 and 2
-    sa, sb = _detail(a)["seat"], _detail(b)["seat"]
-    assert sa != sb
-    _set(a, seat=sb)
-    _set(b, seat=sa)
-
-
-def _inflate_payout(doc: dict[str, Any]) -> None:
-    hand = next(s for s in _steps(doc) if s["kind"] == "hand_settled"
-                and _detail(s)["payout"] > 0)
-    _set(hand, payout=_detail(hand)["payout"] * 2)
-    _settle_totals(doc, _detail(hand)["payout"] // 2)
-
-
-def _lost_hand_wins(doc: dict[str, Any]) -> None:
-    hand = next(s for s in _steps(doc) if s["kind"] == "hand_settled"
-                and _detail(s)["outcome"] in ("lose", "bust"))
-    stake = _detail(hand)["stake"]
-    _set(hand, outcome="win", payout=2 * stake)
-    _settle_totals(doc, 2 * stake)
-
-
-def _inflate_side_bet(doc: dict[str, Any]) -> None:
-    side = next(s for s in _steps(doc) if s["kind"] == "side_bet_settled"
-                and _detail(s)["line"] == "lose")
-    stake = _detail(side)["stake"]
-    _set(side, line="perfect_pair", pays=25, payout=26 * stake)
-    _settle_totals(doc, 26 * stake)
-
-
-SOLO_TAMPERING: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
-    "last dealt card removed": (_drop_last_card, "the recall leaves out card "),
-    "two cards swapped between seats": (_swap_seats, "went to seat 2 in the recall"),
-    "a payout inflated": (_inflate_payout, "the recall says seat "),
-    "a hand's outcome changed": (_lost_hand_wins, ": win, stake"),
-    "a side bet's payout inflated": (_inflate_side_bet, "Perfect Pairs side bet: stake"),
-}
 
 
 @pytest.mark.parametrize("name", sorted(SOLO_TAMPERING))
@@ -215,7 +154,7 @@ def test_a_tampered_solo_recall_does_not_verify(name: str, tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     doc = _solo_doc()
     tamper, says = SOLO_TAMPERING[name]
-    tamper(doc)
+    assert tamper(doc)
     path = tmp_path / "round.json"
     path.write_text(json.dumps(doc))
     assert main(["verify", str(path)]) == 1
@@ -234,7 +173,7 @@ def test_a_step_whose_fields_contradict_its_detail_does_not_verify() -> None:
 def test_a_decision_the_rules_refuse_is_named() -> None:
     doc = solo_recall("classic-resplit", [BoxBet(seat=1, stake=1000)], stand_all)
     acted = next(s for s in _steps(doc) if s["kind"] == "player_acted")
-    _set(acted, hand=1)
+    set_step(acted, hand=1)
     fair, text = _verdict(doc)
     assert not fair and "is not one the rules allow" in text, text
 
@@ -260,50 +199,9 @@ def _events(doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _table_doc() -> dict[str, Any]:
+    """Three seats, side bets, Bet Behinds, a split and a double."""
     return _seed_with(_vip_table, {"ACTION_SPLIT", "ACTION_DOUBLE", "behind_stake_added",
                                    "perfect_pair", '"line": "lose"'})
-
-
-def _t_drop_last_card(doc: dict[str, Any]) -> None:
-    events = _events(doc)
-    del events[max(i for i, e in enumerate(events) if "card_dealt" in e)]
-
-
-def _t_swap_seats(doc: dict[str, Any]) -> None:
-    cards = [e["card_dealt"] for e in _events(doc) if "card_dealt" in e]
-    cards[0]["seat"], cards[1]["seat"] = cards[1]["seat"], cards[0]["seat"]
-
-
-def _t_inflate_payout(doc: dict[str, Any]) -> None:
-    hand = next(e["hand_settled"] for e in _events(doc)
-                if int(e.get("hand_settled", {}).get("payout", 0)) > 0)
-    hand["payout"] = str(int(hand["payout"]) * 2)
-
-
-def _t_lost_hand_wins(doc: dict[str, Any]) -> None:
-    hand = next(e["hand_settled"] for e in _events(doc) if e.get("hand_settled", {})
-                .get("outcome") in ("OUTCOME_LOSE", "OUTCOME_BUST"))
-    hand["outcome"], hand["payout"] = "OUTCOME_WIN", str(2 * int(hand["stake"]))
-
-
-def _t_inflate_side_bet(doc: dict[str, Any]) -> None:
-    side = next(e["side_bet_settled"] for e in _events(doc)
-                if e.get("side_bet_settled", {}).get("line") == "lose")
-    side.update(line="perfect_pair", pays=25, payout=str(26 * int(side["stake"])))
-
-
-def _t_inflate_share(doc: dict[str, Any]) -> None:
-    doc["players"][0]["paid"] = str(int(doc["players"][0].get("paid", 0)) + 1000)
-
-
-TABLE_TAMPERING: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
-    "last dealt card removed": (_t_drop_last_card, "the recall leaves out card "),
-    "two cards swapped between seats": (_t_swap_seats, "card 1 ("),
-    "a payout inflated": (_t_inflate_payout, "the recall says seat "),
-    "a hand's outcome changed": (_t_lost_hand_wins, ": win, stake"),
-    "a side bet's payout inflated": (_t_inflate_side_bet, "Perfect Pairs side bet: stake"),
-    "a player's money inflated": (_t_inflate_share, "was paid"),
-}
 
 
 @pytest.mark.parametrize("name", sorted(TABLE_TAMPERING))
@@ -311,7 +209,7 @@ def test_a_tampered_table_recall_does_not_verify(name: str, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     doc = _table_doc()
     tamper, says = TABLE_TAMPERING[name]
-    tamper(doc)
+    assert tamper(doc)
     path = tmp_path / "table-round.json"
     path.write_text(json.dumps(doc))
     assert main(["verify", str(path), "--json"]) == 1
@@ -333,13 +231,23 @@ def test_a_table_recall_of_an_earlier_release_with_a_payout_inflated_does_not_ve
 
 def test_the_first_difference_names_the_card_and_where_the_order_puts_it() -> None:
     doc = _table_doc()
-    _t_swap_seats(doc)
+    TABLE_TAMPERING["two cards swapped between seats"][0](doc)
     _, text = _verdict(doc)
     cards = [e["card_dealt"] for e in _events(doc) if "card_dealt" in e]
     card, seat = cards[0]["card"], cards[0]["seat"]
     assert (f"card 1 ({card}) went to seat {seat} in the recall (event "
             in text), text
     assert "give it to seat 1" in text
+
+
+def test_a_card_given_to_a_seat_instead_of_the_dealer_is_named() -> None:
+    doc = solo_recall("classic-resplit", [BoxBet(seat=1, stake=1000)], stand_all)
+    cards = [s for s in _steps(doc) if s["kind"] == "card_dealt"]
+    set_step(cards[1], seat=1)  # the dealer's up card, now the player's
+    fair, text = _verdict(doc)
+    assert not fair
+    assert (f"card 2 ({cards[1]['card']}) went to seat 1 in the recall (step 2); the seeds' "
+            "order, the recorded decisions and the rules give it to the dealer") in text, text
 
 
 def test_fair_says_what_was_checked(capsys: pytest.CaptureFixture[str],
