@@ -134,6 +134,19 @@ def test_a_saved_recall_of_a_real_server_verifies_whole(path: Path) -> None:
     assert "replayed whole" in text
 
 
+@pytest.mark.parametrize("path", sorted(RECALLS.glob("*.json")), ids=lambda p: p.name)
+def test_every_probe_fails_a_saved_recall_of_a_real_server(path: Path) -> None:
+    probes = TABLE_TAMPERING if path.name.startswith("table-") else SOLO_TAMPERING
+    applied = []
+    for name, (tamper, says) in probes.items():
+        doc = json.loads(path.read_text("utf-8"))
+        if tamper(doc):
+            fair, text = _verdict(doc)
+            assert not fair and says in text, (name, text)
+            applied.append(name)
+    assert len(applied) >= 4, applied
+
+
 # ------------------------------------------------------------------ tampering, solo recall
 
 
