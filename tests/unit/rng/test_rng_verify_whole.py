@@ -81,6 +81,19 @@ def _vip_table(seed: bytes = SEED) -> dict[str, Any]:
     return table_recall(rec)
 
 
+def _insuring_table(seed: bytes = SEED) -> dict[str, Any]:
+    """A dealer ace at the VIP table: seat 1 insures (bold), one Bet Behind insures live during
+    the insurance phase, one is insured by its preset at the deal."""
+    def play(rnd: Round) -> None:
+        if rnd.behind_insurance_refusal(1, C) is None:
+            rnd.insure_behind(1, C)
+        bold(rnd)
+    _, rec = table_round("vip-platinum", [BoxBet(seat=1, stake=1000, player=A, behind=(
+        BehindBet(player=C, stake=600), BehindBet(player=B, stake=400, insure=True)))],
+        play, seed=seed)
+    return table_recall(rec)
+
+
 def _vip_solo(seed: bytes = SEED) -> dict[str, Any]:
     return solo_recall("vip-platinum", [BoxBet(seat=s, stake=1000, perfect_pairs=100,
                                                twenty_one_plus_three=100) for s in (1, 2, 3)],
@@ -94,6 +107,8 @@ def _power_solo(seed: bytes = SEED) -> dict[str, Any]:
 HONEST: dict[str, Callable[[], dict[str, Any]]] = {
     "vip-platinum table: Bet Behind, split and double":
         lambda: _seed_with(_vip_table, {"ACTION_SPLIT", "ACTION_DOUBLE", "behind_stake_added"}),
+    "vip-platinum table: insurance, a Bet Behind's live and another's preset": lambda:
+        _seed_with(_insuring_table, {"ACTION_INSURE", "behind_insurance_settled"}),
     "vip-platinum solo: split, double, side bets":
         lambda: _seed_with(_vip_solo, {'"action": "split"', '"action": "double"'}),
     "power solo: Power Split": lambda: _seed_with(_power_solo, {'"action": "power_split"'}),
