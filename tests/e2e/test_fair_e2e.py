@@ -20,9 +20,10 @@ from conftest import Clients
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.journal.migrate import SCHEMA
+from rgs.recall.verify import verify_document
 from rgs.rng.fair import card_order
-from rgs.rng.verify import verify_document
 from rgs.variants import VARIANTS
+from support.recalls import SOLO_TAMPERING
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -108,7 +109,8 @@ async def test_rgs_verify_passes_a_true_recall_and_names_the_difference_in_a_tam
     pid = await new_player(e2e)
     md, _ = await _open(e2e, pid)
     dealt = (await e2e.games[0].Deal(bj.DealRequest(
-        request_id="d", variant_id="vip-platinum", boxes=[bj.BoxBet(seat=1, stake=1000)]),
+        request_id="d", variant_id="vip-platinum", boxes=[bj.BoxBet(
+            seat=1, stake=1000, perfect_pairs=100, twenty_one_plus_three=100)]),
         metadata=md)).round
     if dealt.status != bj.ROUND_STATUS_SETTLED:
         await e2e.games[0].Settle(bj.SettleRequest(request_id="s", round_id=dealt.round_id),
@@ -120,6 +122,16 @@ async def test_rgs_verify_passes_a_true_recall_and_names_the_difference_in_a_tam
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     assert f"round {dealt.round_id}: FAIR" in run.stdout
+    assert "replayed whole (VIP Platinum Blackjack, 1 box)" in run.stdout
+    assert "2 side bets" in run.stdout and f" {doc['round']['currency']}" in run.stdout
+
+    # The hostile probe's tamperings (issue 22), each passed as FAIR when only the cards'
+    # order was checked.
+    for name, (tamper, says) in SOLO_TAMPERING.items():
+        bad_doc = json.loads(json.dumps(doc))
+        assert tamper(bad_doc), name
+        verdict, = verify_document(bad_doc)
+        assert not verdict.fair and says in " ".join(verdict.lines), (name, verdict.lines)
 
     first = next(s for s in doc["round"]["steps"] if s["kind"] == "card_dealt")
     first["card"] = "AS" if first["card"] != "AS" else "KD"  # the player's first card

@@ -43,10 +43,11 @@ from test_tables_e2e import (
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
+from rgs.recall.verify import verify_document
 from rgs.rng.fair import card_order, table_client_seed
-from rgs.rng.verify import verify_document
 from rgs.variants import VARIANTS
 from support.databases import DatabaseTemplates
+from support.recalls import TABLE_TAMPERING
 from support.tables import as_dict, as_json, kind, shown_as
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -124,12 +125,23 @@ def _rgs_verify(path: Path, doc: dict[str, Any]) -> subprocess.CompletedProcess[
 
 
 def _check_recall_verifies(recall: tb.GetTableRoundResponse, tmp: Path) -> None:
-    """``rgs verify`` passes the recall JSON and fails it with one card or a seat seed
-    changed."""
+    """``rgs verify`` passes the recall JSON, replayed whole, and fails it with one card or a
+    seat seed changed, and with each tampering of the hostile probe (issue 22) that applies to
+    the round."""
     doc = json.loads(_json(recall))
     run = _rgs_verify(tmp / f"{recall.round_id}.json", doc)
     assert run.returncode == 0, (run.stdout, run.stderr)
     assert json.loads(run.stdout)["fair"] is True
+    assert "replayed whole" in run.stdout
+    probed = set()
+    for name, (tamper, says) in TABLE_TAMPERING.items():
+        bad = json.loads(json.dumps(doc))
+        if tamper(bad):
+            verdict, = verify_document(bad)
+            assert not verdict.fair and says in " ".join(verdict.lines), (name, verdict.lines)
+            probed.add(name)
+    assert {"last dealt card removed", "two cards swapped between seats", "a payout inflated",
+            "a hand's outcome changed", "a player's money inflated"} <= probed
     events = json.loads(json.dumps(doc["events"]))
     first = next(e["card_dealt"] for e in events if "card_dealt" in e)
     first["card"] = "AS" if first["card"] != "AS" else "KD"
@@ -164,15 +176,16 @@ async def test_a_table_round_deals_the_committed_order_and_reveals_its_seed_only
             tb.Bet(seat=1, stake=1000)], client_seed="é"), metadata=a.md)
     assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
     assert await a.balance(t) == START
+    side = 100 if variant == "vip-platinum" else 0  # a Perfect Pairs bet where there is one
     r = await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
-        tb.Bet(seat=1, stake=1000)], client_seed=ANN_SEED), metadata=a.md)
+        tb.Bet(seat=1, stake=1000, perfect_pairs=side)], client_seed=ANN_SEED), metadata=a.md)
     shown.append(as_json(r.result.snapshot))
     secret = (await _stored_state(t, tid))["fair"]["server_seed"]
     assert hashlib.sha256(bytes.fromhex(secret)).hexdigest() == committed
     r = await t.tables[1].PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
         tb.Bet(seat=3, stake=2000)], client_seed=BOB_SEED), metadata=b.md)
     shown.append(as_json(r.result.snapshot))
-    stakes = {a.pid: 1000, b.pid: 2000}
+    stakes = {a.pid: 1000 + side, b.pid: 2000}
     players = [a, b]
     if c is not None:
         r = await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[

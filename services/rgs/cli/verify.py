@@ -5,8 +5,10 @@
     grpcurl ... GetPlayerRound | rgs verify -
     rgs verify round.json --json    # one JSON object: {"fair": bool, "rounds": [...]}
 
-Exit status 0 when every round verifies, 1 when one does not (the lines say what differs), 2
-on input that is not a round recall.
+Every round is checked whole (:mod:`rgs.recall`): its seeds, then its bets and recorded
+decisions replayed through the rules on the seeds' order and compared with everything the
+recall says. Exit status 0 when every round verifies (the lines say what was checked), 1 when
+one does not (the first difference, in a player's words), 2 on input that is not a round recall.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from rgs.cli.common import UserError
 
 def run_verify(args: argparse.Namespace) -> int:
     """Carry out ``rgs verify``; return the exit status."""
-    from rgs.rng.verify import RecallFormatError, verify_document
+    from rgs.recall.verify import RecallFormatError, verify_document
 
     try:
         text = sys.stdin.read() if args.recall == "-" else Path(args.recall).read_text("utf-8")
@@ -51,8 +53,11 @@ def run_verify(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``rgs verify``."""
     p = sub.add_parser("verify", help="check provably fair rounds from their recall JSON",
-                       description="Recompute a round's card order from its revealed seeds and "
-                                   "check it against the cards its recall shows.")
+                       description="Recompute a round's card order from its revealed seeds, "
+                                   "replay its recorded bets and decisions through the rules "
+                                   "on that order, and check the whole round against its "
+                                   "recall: every card's destination, every result and "
+                                   "payout, the totals.")
     p.add_argument("recall", help="recall JSON file (GetPlayerRound, ListPlayerRounds or "
                                   "GetTableRound answer, or one RoundRecord); - reads "
                                   "standard input")

@@ -65,7 +65,7 @@ from rgs.engine.model import (
     SideBetSettled,
     SideBetView,
 )
-from rgs.engine.replay import replay
+from rgs.engine.replay import apply_decision, replay
 from rgs.engine.round import Round
 from rgs.engine.rules import (
     CashOutTable,
@@ -93,5 +93,5 @@ __all__ = [
     "Shoe", "ShoeExhausted", "ShoeSource", "SideBetKind", "SideBetSettled", "SideBetView",
     "StakeOutOfLimits", "Surrender", "TableLimits", "TwentyOnePlusThreePaytable",
     "TwentyPlusOutcome", "TwentyPlusPaytable", "VerifiedBets", "WrongHand", "WrongPhase",
-    "hand_total", "replay",
+    "apply_decision", "hand_total", "replay",
 ]

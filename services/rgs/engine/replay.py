@@ -48,14 +48,8 @@ def replay(rules: RuleSet, events: Sequence[Event], *,
             source = ForcedCards([*cards, *forced[len(cards):]],
                                  then=ShoeSource(Shoe.of_decks(rules.decks), pick))
     rnd = Round.deal(rules, source, start.boxes, start.limits)
-    for i, e in enumerate(events):
-        if isinstance(e, PlayerActed):
-            rnd.act(e.seat, e.hand, e.action, unfunded=_skipped_after(events, i))
-        elif (isinstance(e, BehindStakeAdded) and e.action is Action.INSURE
-              and len(rnd.events) == i):
-            rnd.insure_behind(e.seat, e.player)  # taken live, not by a preset at the deal
-        elif isinstance(e, RoundVoided):
-            rnd.void(e.reason)
+    for i in range(len(events)):
+        apply_decision(rnd, events, i)
     if list(rnd.events) != list(events):
         for i, (a, b) in enumerate(zip(rnd.events, events, strict=False)):
             if a != b:
@@ -64,6 +58,30 @@ def replay(rules: RuleSet, events: Sequence[Event], *,
         raise ReplayMismatch(f"replay produced {len(rnd.events)} events, the journal has "
                              f"{len(events)}", rule="replay")
     return rnd
+
+
+def apply_decision(rnd: Round, events: Sequence[Event], i: int) -> bool:
+    """Give ``rnd`` the decision that ``events[i]`` records, if it records one; return whether
+    it did.
+
+    The decisions are a player's :class:`PlayerActed` (with the Bet Behind players whose
+    follow of it was not funded: the :class:`BehindFollowSkipped` events after it), a Bet
+    Behind's insurance taken live (a :class:`BehindStakeAdded` for insurance that the round has
+    not already taken by the player's preset at the deal) and a :class:`RoundVoided`. Every
+    other event is what the round does by itself. Raises the engine's error when the round
+    refuses the decision (a journal that is not this round's).
+    """
+    e = events[i]
+    if isinstance(e, PlayerActed):
+        rnd.act(e.seat, e.hand, e.action, unfunded=_skipped_after(events, i))
+    elif (isinstance(e, BehindStakeAdded) and e.action is Action.INSURE
+          and rnd.behind_insurance_refusal(e.seat, e.player) is None):
+        rnd.insure_behind(e.seat, e.player)  # taken live, not by a preset at the deal
+    elif isinstance(e, RoundVoided):
+        rnd.void(e.reason)
+    else:
+        return False
+    return True
 
 
 def _skipped_after(events: Sequence[Event], i: int) -> frozenset[str]:

@@ -9,7 +9,8 @@ Layers (each module has the details):
 * :mod:`rgs.rng.scaling` — unbiased integers in ``[0, n)`` by rejection, Fisher–Yates shuffles.
 * :mod:`rgs.rng.certified` — :class:`CertifiedRng`, the one object a process builds.
 * :mod:`rgs.rng.fair`, :mod:`rgs.rng.verify` — provably fair card orders: a round's whole
-  order from its committed server seed, client seed and round number; the offline check.
+  order from its committed server seed, client seed and round number; the offline check of a
+  recalled round's seeds and card order (:mod:`rgs.recall` checks the round whole).
 * :mod:`rgs.rng.sp800_22`, :mod:`rgs.rng.cardstats`, :mod:`rgs.rng.report` — the statistical
   battery and the lab report (the ``rgs rng`` lab tools are in :mod:`rgs.cli.rng`).
 

@@ -1,17 +1,18 @@
-"""Check a provably fair round from its recall JSON, offline (the ``rgs verify`` command).
+"""The seeds of a provably fair round checked from its recall JSON, offline (the RNG's part of
+``rgs verify``; :mod:`rgs.recall.verify` checks the round whole and is what the command runs).
 
-The input is what the operator's recall prints for a round, as JSON: the answer of
-``GetPlayerRound`` (``{"round": {...}}``), one ``RoundRecord``, a ``ListPlayerRounds`` page
-(``{"rounds": [...]}``, every round checked), or a shared table round's ``GetTableRound``
-answer (its cards are the ``card_dealt`` events of ``events``, and its client seed must be the
-one its seats' client seeds make; a recall of an earlier release's ``events_json`` is read
-too). Field names may be the proto's (``server_seed``,
-as grpcurl prints them) or JSON's camelCase (``serverSeed``); fields at their default value may
-be missing, and 64-bit integers may be strings, as proto3 JSON writes them.
+The input is one round of the operator's recall, as JSON: a ``RoundRecord`` (of a
+``GetPlayerRound`` answer or a ``ListPlayerRounds`` page) or a shared table round's
+``GetTableRound`` answer (its cards are the ``card_dealt`` events of ``events``, and its client
+seed must be the one its seats' client seeds make; a recall of an earlier release's
+``events_json`` is read too). Field names may be the proto's (``server_seed``, as grpcurl prints
+them) or JSON's camelCase (``serverSeed``); fields at their default value may be missing, and
+64-bit integers may be strings, as proto3 JSON writes them.
 
-A round verifies when it is verifiable (not forced cards), its server seed is revealed (it is
-settled or voided), SHA-256 of the seed is its commitment, and the cards of its ``card_dealt``
-steps, in order, are the first cards of :func:`rgs.rng.fair.card_order` of its seeds.
+The seeds check out when the round is verifiable (not forced cards), its server seed is
+revealed (it is settled or voided), SHA-256 of the seed is its commitment, and the cards of its
+``card_dealt`` steps, in order, are the first cards of :func:`rgs.rng.fair.card_order` of its
+seeds.
 """
 
 from __future__ import annotations
@@ -28,45 +29,43 @@ _HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
 
 
 class RecallFormatError(ValueError):
-    """The JSON is not a round recall this command understands (the message says why)."""
+    """The JSON is not a round recall ``rgs verify`` understands (the message says why)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RoundVerdict:
-    """The outcome for one round."""
-
-    round_id: str
-    fair: bool
-    lines: tuple[str, ...]
-
-
-def _camel(name: str) -> str:
+def camel(name: str) -> str:
+    """``server_seed`` → ``serverSeed`` (proto3 JSON's field names)."""
     head, *rest = name.split("_")
     return head + "".join(p.title() for p in rest)
 
 
-def _get(obj: Mapping[str, Any], name: str, default: Any = None) -> Any:
+def get(obj: Mapping[str, Any], name: str, default: Any = None) -> Any:
+    """A field by its proto name or its JSON (camelCase) name."""
     if name in obj:
         return obj[name]
-    return obj.get(_camel(name), default)
+    return obj.get(camel(name), default)
 
 
-def rounds_of(doc: object) -> list[Mapping[str, Any]]:
-    """The round records in a recall document."""
-    if not isinstance(doc, Mapping):
-        raise RecallFormatError("expected a JSON object (a GetPlayerRound answer, a RoundRecord "
-                                "or a ListPlayerRounds page)")
-    if isinstance(doc.get("round"), Mapping):
-        return [doc["round"]]
-    if isinstance(doc.get("rounds"), list):
-        rows = [r for r in doc["rounds"] if isinstance(r, Mapping)]
-        if not rows:
-            raise RecallFormatError("the page holds no rounds")
-        return rows
-    if "steps" in doc or _get(doc, "round_id") is not None:
-        return [doc]
-    raise RecallFormatError("no round found: expected a `round`, `rounds` or a RoundRecord "
-                            "with `round_id` and `steps`")
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FairInputs:
+    """A round's revealed inputs of :func:`rgs.rng.fair.card_order`."""
+
+    server_seed: bytes
+    client_seed: str
+    round_number: int
+    decks: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeedCheck:
+    """The outcome of checking a round's seeds and the order of its dealt cards."""
+
+    ok: bool
+    #: What was checked or what differs, one line each.
+    lines: tuple[str, ...]
+    #: The round's revealed inputs; None when it has none to check (not verifiable, seed not
+    #: revealed, malformed).
+    inputs: FairInputs | None = None
 
 
 def _table_cards(events: object) -> list[str]:
@@ -97,11 +96,11 @@ def _typed_table_cards(events: object) -> list[str]:
     if not isinstance(events, list) or not all(isinstance(e, Mapping) for e in events):
         raise RecallFormatError("`events` is not a list of table events")
     cards = []
-    for i, e in enumerate(sorted(events, key=lambda e: int(_get(e, "seq", 0)))):
-        dealt = _get(e, "card_dealt")
+    for i, e in enumerate(sorted(events, key=lambda e: int(get(e, "seq", 0)))):
+        dealt = get(e, "card_dealt")
         if dealt is None:
             continue
-        card = _get(dealt, "card", "") if isinstance(dealt, Mapping) else ""
+        card = get(dealt, "card", "") if isinstance(dealt, Mapping) else ""
         if not isinstance(card, str) or not card:
             raise RecallFormatError(f"event {i} deals no card")
         cards.append(card)
@@ -110,77 +109,78 @@ def _typed_table_cards(events: object) -> list[str]:
 
 def is_table_round(record: Mapping[str, Any]) -> bool:
     """Whether a record is a shared table round's recall (``GetTableRound``)."""
-    return _get(record, "events_json") is not None or isinstance(_get(record, "events"), list)
+    return get(record, "events_json") is not None or isinstance(get(record, "events"), list)
 
 
 def dealt_cards(record: Mapping[str, Any]) -> list[str]:
     """The cards of the round's ``card_dealt`` steps (a table round's: events), in journal
     order."""
-    typed = _get(record, "events")
+    typed = get(record, "events")
     if isinstance(typed, list):
         return _typed_table_cards(typed)
-    events = _get(record, "events_json")
+    events = get(record, "events_json")
     if events is not None:
         return _table_cards(events)
-    steps = _get(record, "steps", [])
+    steps = get(record, "steps", [])
     if not isinstance(steps, list):
         raise RecallFormatError("`steps` is not a list")
     ordered = sorted((s for s in steps if isinstance(s, Mapping)),
-                     key=lambda s: int(_get(s, "index", 0)))
+                     key=lambda s: int(get(s, "index", 0)))
     cards = []
     for s in ordered:
-        if _get(s, "kind") == "card_dealt":
-            card = _get(s, "card", "")
+        if get(s, "kind") == "card_dealt":
+            card = get(s, "card", "")
             if not isinstance(card, str) or not card:
-                raise RecallFormatError(f"step {_get(s, 'index', 0)} deals no card")
+                raise RecallFormatError(f"step {get(s, 'index', 0)} deals no card")
             cards.append(card)
     return cards
 
 
-def verify_record(record: Mapping[str, Any]) -> RoundVerdict:
-    """Verify one round record."""
-    round_id = str(_get(record, "round_id", "?"))
+def check_seeds(record: Mapping[str, Any]) -> SeedCheck:
+    """Check one round record's seeds and the order of its dealt cards."""
+    def no(*lines: str) -> SeedCheck:
+        return SeedCheck(ok=False, lines=lines)
 
-    def no(*lines: str) -> RoundVerdict:
-        return RoundVerdict(round_id=round_id, fair=False, lines=lines)
-
-    fair = _get(record, "fair")
-    if _get(record, "forced_cards", False):
+    fair = get(record, "fair")
+    if get(record, "forced_cards", False):
         return no("dealt with forced cards (test mode): such a round never verifies")
-    if not isinstance(fair, Mapping) or not _get(fair, "verifiable", False):
+    if not isinstance(fair, Mapping) or not get(fair, "verifiable", False):
         return no("the round has no provably fair seeds (forced cards, or dealt before "
                   "provably fair rounds); nothing to verify")
-    seed = str(_get(fair, "server_seed", ""))
-    status = _get(record, "status", "")
+    seed = str(get(fair, "server_seed", ""))
+    status = get(record, "status", "")
     if not seed:
         return no(f"the server seed is not revealed yet (status {status or 'unknown'}): "
                   "verify again once the round is settled or voided")
     if not _HEX64.match(seed):
         return no("the server seed is not 64 hexadecimal characters")
-    published = str(_get(fair, "commitment", ""))
-    client_seed = str(_get(fair, "client_seed", ""))
+    published = str(get(fair, "commitment", ""))
+    client_seed = str(get(fair, "client_seed", ""))
     seats_ok, seats_line = True, ""
     dealt = dealt_cards(record)  # a malformed card list is not a recall (RecallFormatError)
     try:
         if is_table_round(record):  # a table round (GetTableRound)
             seats_ok, seats_line = _check_seat_seeds(fair, client_seed)
-        number = int(_get(fair, "round_number", 0))
-        decks = int(_get(fair, "decks", 0))
-        check = check_round(server_seed=bytes.fromhex(seed), published=published,
-                            client_seed=client_seed,
-                            round_number=number, decks=decks, dealt=dealt)
+        inputs = FairInputs(server_seed=bytes.fromhex(seed), client_seed=client_seed,
+                            round_number=int(get(fair, "round_number", 0)),
+                            decks=int(get(fair, "decks", 0)))
+        check = check_round(server_seed=inputs.server_seed, published=published,
+                            client_seed=client_seed, round_number=inputs.round_number,
+                            decks=inputs.decks, dealt=dealt)
+    except RecallFormatError:
+        raise
     except (FairInputError, ValueError) as exc:
         return no(f"the recall's seeds are malformed: {exc}")
     lines = (seats_line, *check.lines) if seats_line else check.lines
-    return RoundVerdict(round_id=round_id, fair=seats_ok and check.ok, lines=lines)
+    return SeedCheck(ok=seats_ok and check.ok, lines=lines, inputs=inputs)
 
 
 def _check_seat_seeds(fair: Mapping[str, Any], client_seed: str) -> tuple[bool, str]:
     """A table round's client seed must be the one its seats' seeds make: (ok, what)."""
-    raw = _get(fair, "seat_seeds", [])
+    raw = get(fair, "seat_seeds", [])
     if not isinstance(raw, list) or not all(isinstance(x, Mapping) for x in raw):
         raise RecallFormatError("`seat_seeds` is not a list of {seat, client_seed}")
-    pairs = [(int(_get(x, "seat", 0)), str(_get(x, "client_seed", ""))) for x in raw]
+    pairs = [(int(get(x, "seat", 0)), str(get(x, "client_seed", ""))) for x in raw]
     combined = table_client_seed(pairs)
     if combined != client_seed:
         return False, (f"the client seed {client_seed or '(empty)'} is not the one the seats' "
@@ -189,8 +189,3 @@ def _check_seat_seeds(fair: Mapping[str, Any], client_seed: str) -> tuple[bool, 
         return True, "no seat gave a client seed: the round's client seed is empty"
     seats = ", ".join(f"seat {n}" for n, _ in pairs)
     return True, f"client seed = SHA-256 of the seeds of {seats} = {combined}"
-
-
-def verify_document(doc: object) -> list[RoundVerdict]:
-    """Verify every round of a recall document."""
-    return [verify_record(r) for r in rounds_of(doc)]

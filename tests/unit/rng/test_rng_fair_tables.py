@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from rgs.cli import main
-from rgs.rng.fair import FairInputError, card_order, commitment, table_client_seed
-
-SEED = bytes(range(32))
+from rgs.engine import BoxBet
+from rgs.rng.fair import FairInputError, card_order, table_client_seed
+from support.recalls import SEED, table_recall, table_round
 
 
 def test_the_table_client_seed_is_the_documented_hash_of_the_seats_lines() -> None:
@@ -38,29 +38,29 @@ def test_a_malformed_seat_seed_is_refused(pairs: list[tuple[int, str]]) -> None:
         table_client_seed(pairs)
 
 
-def _table_recall(*, cards: list[str] | None = None, status: str = "settled",
-                  typed: bool = True, **fair: object) -> dict[str, object]:
-    """A GetTableRound answer as MessageToJson(preserving_proto_field_name=True) prints it
-    (``typed``: this release's events; else an earlier release's ``events_json``)."""
-    seat_seeds = [{"seat": 1, "client_seed": "ann"}, {"seat": 3, "client_seed": "bob"}]
-    client = table_client_seed([(1, "ann"), (3, "bob")])
-    order = card_order(SEED, client, 12, 8)
-    dealt = cards if cards is not None else order[:7]
-    events = [["round_started", {"variant": "vip-platinum"}],
-              *(["card_dealt", {"card": c, "seat": 1, "hand": 0, "face_down": False}]
-                for c in dealt),
-              ["round_settled", {}]]
-    f: dict[str, object] = {"verifiable": True, "commitment": commitment(SEED),
-                            "client_seed": client, "round_number": "12", "decks": 8,
-                            "server_seed": SEED.hex(), "seat_seeds": seat_seeds}
-    f.update(fair)
-    head = {"round_id": "t1", "round_no": "12", "variant_id": "vip-platinum", "status": status,
-            "players": [], "fair": f}
-    if not typed:
-        return {**head, "events_json": json.dumps(events)}
-    return {**head, "events": [
-        {"seq": str(i), kind: {k: v for k, v in fields.items() if v not in (0, False)}}
-        for i, (kind, fields) in enumerate(events, start=1)]}
+def _table_recall(*, cards: list[str] | None = None, typed: bool = True,
+                  **fair: object) -> dict[str, object]:
+    """A real table round's GetTableRound answer as MessageToJson(preserving_proto_field_name=
+    True) prints it (``typed``: this release's events; else an earlier release's
+    ``events_json``): seats 1 and 3 with their client seeds, round 12 of the VIP table; its
+    dealt cards replaced by ``cards`` and its ``fair`` fields changed by ``fair``."""
+    _, rec = table_round("vip-platinum", [BoxBet(seat=1, stake=1000, player="op/ann"),
+                                          BoxBet(seat=3, stake=2000, player="op/bob")],
+                         seat_seeds=[(1, "ann"), (3, "bob")], round_no=12)
+    doc = table_recall(rec, "op", typed=typed)
+    if cards is not None:
+        dealt = [e["card_dealt"] for e in doc["events"] if "card_dealt" in e]
+        assert len(dealt) == len(cards)
+        for e, card in zip(dealt, cards, strict=True):
+            e["card"] = card
+    assert doc["fair"]["round_number"] == "12"
+    doc["fair"].update(fair)
+    return doc
+
+
+def _cards() -> list[str]:
+    doc = _table_recall()
+    return [e["card_dealt"]["card"] for e in doc["events"] if "card_dealt" in e]
 
 
 def _run(tmp_path: Path, doc: object) -> int:
@@ -98,10 +98,12 @@ def test_a_tampered_table_recall_does_not_verify(
 
 def test_a_swapped_card_in_a_table_recall_is_named(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    cards = card_order(SEED, table_client_seed([(1, "ann"), (3, "bob")]), 12, 8)[:7]
-    cards[4], cards[5] = cards[5], cards[4]
+    cards = _cards()
+    assert cards == card_order(SEED, table_client_seed([(1, "ann"), (3, "bob")]), 12,
+                               8)[:len(cards)]
+    cards[2], cards[3] = cards[3], cards[2]
     assert _run(tmp_path, _table_recall(cards=cards)) == 1
-    assert "card 5 dealt was" in capsys.readouterr().out
+    assert "card 3 dealt was" in capsys.readouterr().out
 
 
 def test_a_table_recall_with_malformed_events_exits_2(tmp_path: Path,

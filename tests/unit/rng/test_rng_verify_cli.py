@@ -1,6 +1,7 @@
 """`rgs verify` on recall JSON it must refuse or not pass: exit 2 with what to do on input that is
-not a recall, exit 1 with the reason on rounds that do not verify (the passing and tampered cases
-run against real servers in tests/e2e/test_fair_e2e.py)."""
+not a recall, exit 1 with the reason on rounds that do not verify (the whole-round checks are in
+test_rng_verify_whole.py; the passing and tampered cases also run against real servers in
+tests/e2e/test_fair_e2e.py)."""
 
 from __future__ import annotations
 
@@ -10,19 +11,20 @@ from pathlib import Path
 import pytest
 
 from rgs.cli import main
-from rgs.rng.fair import card_order, commitment
+from rgs.engine import BoxBet
+from support.recalls import SEED, solo_recall
 
-SEED = bytes(range(32))
 
-
-def _record(*, seed: str = SEED.hex(), cards: list[str] | None = None, **fair: object
-            ) -> dict[str, object]:
-    dealt = cards if cards is not None else card_order(SEED, "", 4, 6)[:5]
-    f: dict[str, object] = {"verifiable": True, "commitment": commitment(SEED),
-                            "roundNumber": "4", "decks": 6, "serverSeed": seed}
+def _record(*, seed: str = SEED.hex(), **fair: object) -> dict[str, object]:
+    """A real round's recall as camelCase JSON with 64-bit integers as strings (as proto3 JSON
+    printers write it), its ``fair`` fields changed by ``fair``."""
+    doc = solo_recall("classic-resplit", [BoxBet(seat=1, stake=1000)], round_number=4,
+                      proto_names=False)
+    f = doc["round"]["fair"]
+    assert f["roundNumber"] == "4" and f["serverSeed"] == SEED.hex()
+    f["serverSeed"] = seed
     f.update(fair)
-    return {"round": {"roundId": "r1", "status": "settled", "fair": f, "steps": [
-        {"index": i, "kind": "card_dealt", "card": c} for i, c in enumerate(dealt)]}}
+    return doc
 
 
 def _run(tmp_path: Path, doc: object, *extra: str) -> int:
@@ -34,7 +36,7 @@ def _run(tmp_path: Path, doc: object, *extra: str) -> int:
 def test_camel_case_json_with_string_int64_verifies(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(tmp_path, _record()) == 0
-    assert "round r1: FAIR" in capsys.readouterr().out
+    assert "round r-classic-resplit-4: FAIR" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("doc", "says"), [
