@@ -358,7 +358,8 @@ async def test_the_electronic_table_plays_its_stations_and_has_no_bet_behind(
     with pytest.raises(grpc.aio.AioRpcError) as behind:
         await stub.PlaceBets(tb.PlaceBetsRequest(request_id="bb", table_id=tid, bets=[
             tb.Bet(seat=1, stake=500, behind=True)]), metadata=b.md)
-    assert behind.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert behind.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # never at this table
+    assert error_reason(behind.value) == "INVALID_BET"
     await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
         tb.Bet(seat=2, stake=700)]), metadata=b.md)
     # Only seat 1 presses Deal Now (with the round's cards): betting still closes by its time.

@@ -41,12 +41,7 @@ _REASON = re.compile(r"^[A-Z][A-Z0-9_]+$")
 
 #: Where the server answers a reason under a code the table does not give it, each with why it
 #: stands for now. Every entry must still be true (the test says when one can go).
-KNOWN_DEVIATIONS = {
-    # services/rgs/service/tables/bets.py: a Bet Behind at a table without Bet Behind is
-    # NotAllowedNow; the table lists INVALID_BET under INVALID_ARGUMENT (as for a side bet the
-    # variant does not offer). Left to the tables' owner (issue 22).
-    ("FAILED_PRECONDITION", "INVALID_BET"),
-}
+KNOWN_DEVIATIONS: set[tuple[str, str]] = set()
 
 
 def _service_errors() -> dict[str, type[service_errors.ServiceError]]:

@@ -23,7 +23,8 @@ def check_bet(cfg: TableConfig, rules: RuleSet, s: TableState, who: Who,
     seat = s.seat(b.seat)
     if b.behind:
         if rules.bet_behind is False:
-            raise NotAllowedNow(f"table {cfg.id} has no Bet Behind", reason="INVALID_BET")
+            raise InvalidRequest(f"table {cfg.id} ({cfg.variant}) has no Bet Behind: bet on "
+                                 "your own seat", reason="INVALID_BET", field="bets")
         if b.perfect_pairs or b.twenty_one_plus_three or b.twenty_plus:
             raise InvalidRequest("a Bet Behind has no side bets", reason="INVALID_BET")
         if seat is None:
@@ -47,8 +48,8 @@ def check_bet(cfg: TableConfig, rules: RuleSet, s: TableState, who: Who,
         if not amount:
             continue
         if kind not in offered:
-            raise NotAllowedNow(f"table {cfg.id} does not offer {kind.value}",
-                                reason="INVALID_BET")
+            raise InvalidRequest(f"table {cfg.id} does not offer the {kind.value} side bet",
+                                 reason="INVALID_BET", field="bets")
         if not lim.side_min <= amount <= lim.side_max:
             raise NotAllowedNow(f"{kind.value} {amount} is outside the table limits "
                                 f"{lim.side_min}..{lim.side_max}",
