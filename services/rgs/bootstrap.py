@@ -49,6 +49,7 @@ from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, J
 from rgs.service.reconciler import Reconciler
 from rgs.service.tables.clock import TableClock
 from rgs.service.tables.model import TableConfig
+from rgs.service.tables.recall import TableRecall
 from rgs.service.tables.service import TableService
 from rgs.variants import VARIANTS
 from rgs.variants.options import effective_rules
@@ -261,7 +262,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     game = GameService(journal=journal, wallet=wallet, cards=cards,
                        brands=brands, clock=clock, test_mode=settings.test_mode)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
-                        session_ttl=settings.session_ttl, cards=cards)
+                        session_ttl=settings.session_ttl, cards=cards,
+                        tables=TableRecall(pg_tables) if pg_tables is not None else None)
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),

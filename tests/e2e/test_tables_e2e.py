@@ -189,8 +189,10 @@ async def test_three_players_from_two_operators_play_one_round_to_the_cent(
     assert "behind_refunded" in kinds and "betting_closed" in kinds
     snap = await _snapshot(r0, a.md, tid)
     round_id = snap.round_id
-    await r0.Act(tb.ActRequest(request_id="act1", table_id=tid, round_id=round_id, seat=1,
-                                    hand=0, action="double"), metadata=a.md)
+    doubled = await r0.Act(tb.ActRequest(request_id="act1", table_id=tid, round_id=round_id,
+                                         seat=1, hand=0, action="double"), metadata=a.md)
+    # The double's stake taken (A's Bet Behind on the empty seat 5 came back at betting close).
+    assert doubled.result.balance == START - 2100 + 1000 - 1000
     # B lets the decision time run out: seat 3 stands, the dealer busts, everyone is paid.
     seen = await watcher
     assert [e.seq for e in seen] == list(range(seen[0].seq, seen[-1].seq + 1))
@@ -318,15 +320,18 @@ async def test_insurance_at_a_table_seat_behind_live_and_behind_preset(te2e: Tab
         await asyncio.sleep(0.1)
     assert snap.phase == tb.TABLE_PHASE_INSURANCE
     rid = snap.round_id
-    await stub.DecideInsurance(tb.DecideInsuranceRequest(
+    # Every command that moves money answers with the caller's balance after it.
+    insured = await stub.DecideInsurance(tb.DecideInsuranceRequest(
         request_id="i", table_id=tid, round_id=rid, seat=1, take=True, behind=True),
         metadata=b.md)
-    assert await b.balance(t) == START - 1000 - 500
-    await t.tables[0].DecideInsurance(tb.DecideInsuranceRequest(
+    assert insured.result.balance == await b.balance(t) == START - 1000 - 500
+    seat_insured = await t.tables[0].DecideInsurance(tb.DecideInsuranceRequest(
         request_id="i", table_id=tid, round_id=rid, seat=1, take=True), metadata=a.md)
+    assert seat_insured.result.balance == START - 1000 - 500
     await _events_until(stub, a.md, tid, "decision_due")
-    await stub.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=rid, seat=1,
-                                 hand=0, action="stand"), metadata=a.md)
+    ended = await stub.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=rid, seat=1,
+                                         hand=0, action="stand"), metadata=a.md)
+    assert ended.result.balance == START + 500  # the Act that ended the round paid A first
     # The Act that ended the round paid the actor before it answered (under the journal the
     # Act holds); the others' credits go at once after it, each under its player's journal.
     await _until(lambda: _balances(t, a, b, c), (START + 500, START + 500, START + 1000))

@@ -17,6 +17,7 @@ from rgs.api import converters as conv
 from rgs.api.auth import bearer_secret
 from rgs.api.fields import check_strings
 from rgs.api.origins import check_origin
+from rgs.api.table_recall import recall_to_proto
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.service.backoffice import BackOffice
@@ -128,7 +129,7 @@ class OperatorCalls:
                                          page_size=request.page_size,
                                          page_token=request.page_token)
         return op.ListPlayerRoundsResponse(
-            rounds=[conv.round_record_to_proto(r) for r in page.rounds],
+            rounds=[recall_to_proto(r) for r in page.rounds],
             next_page_token=page.next_page_token)
 
     async def GetPlayerRound(self, caller: Caller, request: op.GetPlayerRoundRequest
@@ -137,7 +138,7 @@ class OperatorCalls:
         operator = await self._operator(caller, request)
         rec = await self._office.recall_round(operator, request.brand_id, request.player_id,
                                               request.round_id)
-        return op.GetPlayerRoundResponse(round=conv.round_record_to_proto(rec))
+        return op.GetPlayerRoundResponse(round=recall_to_proto(rec))
 
     async def VoidRound(self, caller: Caller, request: op.VoidRoundRequest
                         ) -> op.VoidRoundResponse:

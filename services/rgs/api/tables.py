@@ -179,12 +179,19 @@ class TableCalls:
         ids, the others by display name) and its own players' money only."""
         check_strings(request)
         operator = await self._office.authenticate(bearer_secret(caller.authorization))
-        rec = await self._tables.recall(operator, request.round_id, table_id=request.table_id)
+        got = await self._tables.recall(operator, request.round_id, table_id=request.table_id)
+        rec = got.round
         return tb.GetTableRoundResponse(
             round_id=rec.round_id, round_no=rec.round_no, variant_id=rec.variant,
-            status=rec.status, events=recall_events(rec.table_id, rec, operator),
-            players=[tb.PlayerShare(player_id=key.partition("/")[2], staked=staked, paid=paid)
-                     for key, _, staked, paid in rec.players],
+            status=rec.status, table_id=rec.table_id,
+            events=recall_events(rec.table_id, rec, operator),
+            players=[tb.PlayerShare(player_id=m.player_id, staked=m.staked, paid=m.paid,
+                                    refunded=m.refunded) for m in got.money],
+            movements=[tb.PlayerMovement(
+                player_id=m.player_id, transaction_id=x.transaction_id, kind=x.kind.value,
+                amount=x.amount, status=x.status.value, balance_after=x.balance_after or 0,
+                debit_transaction_id=x.debit_transaction_id)
+                for m in got.money for x in m.movements],
             fair=_fairness(rec))
 
     async def WatchTable(self, caller: Caller, request: tb.WatchTableRequest

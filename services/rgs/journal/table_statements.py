@@ -71,7 +71,8 @@ Q_ROUND = """
 INSERT INTO table_rounds (table_id, round_id, round_no, variant, status, events, finished_at,
                           fair, names)
 VALUES ($1, $2, $3, $4, $5, $6::jsonb,
-        CASE WHEN $5 IN ('settled', 'voided') THEN clock_timestamp() END, $7::jsonb, $8::jsonb)
+        CASE WHEN $5 IN ('settled', 'voided', 'not_dealt') THEN clock_timestamp() END,
+        $7::jsonb, $8::jsonb)
 ON CONFLICT (table_id, round_id) DO UPDATE SET status = EXCLUDED.status,
     events = EXCLUDED.events, finished_at = EXCLUDED.finished_at,
     fair = COALESCE(EXCLUDED.fair, table_rounds.fair),
@@ -105,8 +106,21 @@ UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
 WHERE kind = 'table' AND key = $1 AND epoch = $2"""
 Q_GET_ROUND = """
 SELECT table_id, round_id, round_no, variant, status, events::text AS events,
-       fair::text AS fair, names::text AS names
+       fair::text AS fair, names::text AS names, created_at, finished_at
 FROM table_rounds WHERE round_id = $1"""
+# The wallet movements of one operator's players in a round ($2: 'operator/').
+Q_OPERATOR_ROUND_MOVEMENTS = f"""
+SELECT player_key, {MOVEMENT_JSON} AS movements FROM wallet_transactions
+WHERE round_id = $1 AND left(player_key, length($2)) = $2
+GROUP BY player_key ORDER BY player_key"""
+# A player's table rounds in a brand, newest first by their first movement, before ($3, $4).
+Q_PLAYER_TABLE_ROUNDS = """
+SELECT w.round_id, min(w.created_at) AS first_at
+FROM wallet_transactions w JOIN table_rounds tr ON tr.round_id = w.round_id
+WHERE w.player_key = $1 AND w.brand_id = $2 AND tr.finished_at IS NOT NULL
+GROUP BY w.round_id
+HAVING $3::timestamptz IS NULL OR (min(w.created_at), w.round_id) < ($3::timestamptz, $4::text)
+ORDER BY first_at DESC, w.round_id DESC LIMIT $5"""
 Q_ROUND_PLAYERS = """
 SELECT player_key, operator_id, staked, paid FROM table_round_players
 WHERE round_id = $1 ORDER BY player_key"""

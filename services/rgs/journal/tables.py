@@ -19,7 +19,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import asyncpg
@@ -45,6 +45,8 @@ from rgs.journal.table_statements import (
     Q_LOCK,
     Q_MARK_WATCHING,
     Q_MOVEMENT,
+    Q_OPERATOR_ROUND_MOVEMENTS,
+    Q_PLAYER_TABLE_ROUNDS,
     Q_RELEASE_CLOCK,
     Q_REQUEST,
     Q_ROUND,
@@ -55,7 +57,7 @@ from rgs.journal.table_statements import (
     Q_WRITE,
 )
 from rgs.journal.translate import DRIVER_ERRORS, translated
-from rgs.service.model import StoredRequest
+from rgs.service.model import Movement, StoredRequest
 from rgs.service.ports import JournalBusy, JournalUnavailable, PlayerJournal
 from rgs.service.tables.model import (
     StoredTable,
@@ -163,7 +165,8 @@ async def _round(conn: Any, round_id: str) -> RoundRecord | None:
                                       p["paid"]) for p in players),
                        fair=(decode_value(TableFair, r["fair"]) if r["fair"] is not None
                              else None),
-                       names=tuple((k, n) for k, n in json.loads(r["names"] or "[]")))
+                       names=tuple((k, n) for k, n in json.loads(r["names"] or "[]")),
+                       started_at=r["created_at"], finished_at=r["finished_at"])
 
 
 class PostgresTableLink:
@@ -465,6 +468,27 @@ class PostgresTables:
             rows = await conn.fetch(Q_WATCHING, table_id)
         return {r["player_key"]: Watching(player_key=r["player_key"], seen_at=r["seen_at"],
                                           expires_at=r["expires_at"]) for r in rows}
+
+    @translated
+    async def round_movements(self, round_id: str, operator_id: str
+                              ) -> dict[str, list[Movement]]:
+        async with self._connection() as conn:
+            rows = await conn.fetch(Q_OPERATOR_ROUND_MOVEMENTS, round_id, f"{operator_id}/")
+        return {r["player_key"]: movements_json(r["movements"]) for r in rows}
+
+    @translated
+    async def player_rounds(self, player_key: str, brand_id: str, *,
+                            before: tuple[datetime, str] | None, limit: int
+                            ) -> list[tuple[RoundRecord, datetime]]:
+        at, rid = before if before else (None, "")
+        async with self._connection() as conn:
+            rows = await conn.fetch(Q_PLAYER_TABLE_ROUNDS, player_key, brand_id, at, rid, limit)
+            out = []
+            for r in rows:
+                rec = await _round(conn, r["round_id"])
+                if rec is not None:
+                    out.append((rec, r["first_at"]))
+        return out
 
     # ------------------------------------------------------------------ the clock lease
 

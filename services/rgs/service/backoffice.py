@@ -10,7 +10,7 @@ import base64
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from rgs.codec import decode_value, encode_value
 from rgs.engine import CardDealt, Event, HoleCardRevealed
@@ -22,6 +22,7 @@ from rgs.service.common import (
     encode_token_prefix,
     is_api_key,
     is_round_id,
+    is_table_round_id,
     player_key,
     preview,
     request_hash,
@@ -52,17 +53,20 @@ from rgs.service.ports import (
     Journal,
     PlayerJournal,
 )
+from rgs.service.tables.recall import PlayerTableRound, TableRecall
 from rgs.wallet.port import Party, Wallet
 
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
+_EPOCH = datetime.fromtimestamp(0, UTC)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RecallPage:
     """One page of game recall."""
 
-    rounds: tuple[RoundSummary, ...]
+    #: Rounds played alone and at shared tables, newest first.
+    rounds: tuple[RoundSummary | PlayerTableRound, ...]
     next_page_token: str
 
 
@@ -79,8 +83,11 @@ class BackOffice:
 
     def __init__(self, *, journal: Journal, wallet: Wallet, brands: Mapping[str, Brand],
                  clock: Clock, session_ttl: timedelta,
-                 cards: CardSourceFactory | None = None) -> None:
+                 cards: CardSourceFactory | None = None,
+                 tables: TableRecall | None = None) -> None:
         self._journal = journal
+        #: The shared tables' rounds (None where the replica runs no tables).
+        self._tables = tables
         #: Where sessions' first fair seeds come from (without it, a session gets its first
         #: seed at its first Deal, without a commitment shown before).
         self._cards = cards
@@ -214,24 +221,38 @@ class BackOffice:
         limit = min(page_size or DEFAULT_PAGE, MAX_PAGE)
         before = _decode_page_token(page_token) if page_token else None
         key = player_key(operator_id, player_id)
-        rows = await self._journal.list_rounds(key, brand_id, before=before, limit=limit + 1)
+        solo = await self._journal.list_rounds(key, brand_id, before=before, limit=limit + 1)
+        at_tables = (await self._tables.player_rounds(key, brand_id, before=before,
+                                                      limit=limit + 1)
+                     if self._tables is not None else [])
+        # Both newest first by (time, round id), as the page token orders them.
+        rows: list[tuple[datetime, str, StoredRound | PlayerTableRound]] = sorted(
+            [(r.created_at or _EPOCH, r.round_id, r) for r in solo]
+            + [(t.started_at, t.round.round_id, t) for t in at_tables],
+            key=lambda x: (x[0], x[1]), reverse=True)
         more = len(rows) > limit
         rows = rows[:limit]
-        out = []
-        for r in rows:
+        out: list[RoundSummary | PlayerTableRound] = []
+        for _, _, r in rows:
+            if isinstance(r, PlayerTableRound):
+                out.append(r)
+                continue
             moves = await self._journal.movements(key, r.round_id)
             out.append(RoundSummary(round=r, movements=tuple(moves)))
-        last = rows[-1] if rows else None
-        token = _encode_page_token(last) if more and last is not None else ""
+        token = _encode_page_token(rows[-1][0], rows[-1][1]) if more and rows else ""
         return RecallPage(rounds=tuple(out), next_page_token=token)
 
     async def recall_round(self, operator_id: str, brand_id: str, player_id: str,
-                           round_id: str) -> RoundSummary:
-        """One round of one of the operator's players."""
+                           round_id: str) -> RoundSummary | PlayerTableRound:
+        """One round of one of the operator's players, played alone or at a shared table."""
         self._brand(operator_id, brand_id)
         check_player_id(player_id)
         key = player_key(operator_id, player_id)
         stored = await self._journal.get_round(key, round_id) if is_round_id(round_id) else None
+        if stored is None and self._tables is not None and is_table_round_id(round_id):
+            at_table = await self._tables.player_round(key, brand_id, round_id)
+            if at_table is not None:
+                return at_table
         if stored is None or stored.brand_id != brand_id:
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
         moves = await self._journal.movements(key, round_id)
@@ -243,9 +264,8 @@ def _new_token(key: str) -> str:
     return f"s1.{encode_token_prefix(key)}.{secrets.token_urlsafe(32)}"
 
 
-def _encode_page_token(r: StoredRound) -> str:
-    assert r.created_at is not None
-    raw = f"{r.created_at.isoformat()}|{r.round_id}"
+def _encode_page_token(at: datetime, round_id: str) -> str:
+    raw = f"{at.isoformat()}|{round_id}"
     return base64.urlsafe_b64encode(raw.encode()).decode()
 
 
@@ -257,7 +277,7 @@ def _decode_page_token(token: str) -> tuple[datetime, str]:
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidRequest("page_token is not one this server issued",
                              reason="INVALID_PAGE_TOKEN") from exc
-    if not is_round_id(round_id) or when.tzinfo is None:
+    if not (is_round_id(round_id) or is_table_round_id(round_id)) or when.tzinfo is None:
         raise InvalidRequest("page_token is not one this server issued",
                              reason="INVALID_PAGE_TOKEN")
     return when, round_id

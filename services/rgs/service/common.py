@@ -25,6 +25,7 @@ from rgs.service.errors import InvalidRequest, NotAllowedNow, ServiceError, Unav
 _REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,64}$")
 _PLAYER_ID = re.compile(r"^[A-Za-z0-9._@:-]{1,64}$")
 _ROUND_ID = re.compile(r"^[0-9a-f]{32}$")
+_TABLE_ROUND_ID = re.compile(r"[0-9a-f]{24}\Z")
 _TENANT_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 TENANT_ID_PATTERN = _TENANT_ID.pattern
 """Operator and brand ids: lower-case letters, digits and dashes, 1-63 characters."""
@@ -145,6 +146,12 @@ def is_tenant_id(value: str) -> bool:
 def is_round_id(round_id: str) -> bool:
     """True when ``round_id`` has the shape of a round id (32 lower-case hex digits)."""
     return bool(_ROUND_ID.match(round_id))
+
+
+def is_table_round_id(round_id: str) -> bool:
+    """True when ``round_id`` has the shape of a shared table's round id (24 lower-case hex
+    digits: its money ids must fit a wallet's 64 characters)."""
+    return bool(_TABLE_ROUND_ID.match(round_id))
 
 
 def player_key(operator_id: str, player_id: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol
 
 from rgs.service.model import Movement, StoredRequest
@@ -61,10 +62,15 @@ class RoundRecord:
     #: (empty for a round of a release before display names: pseudonyms then).
     names: tuple[tuple[str, str], ...] = ()
 
+    #: When the round's row was written first and when it ended (None while in play).
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
     @property
     def finished(self) -> bool:
-        """True once settled or voided."""
-        return self.status in ("settled", "voided")
+        """True once settled, voided or closed without a deal (``not_dealt``: only Bet
+        Behinds were placed, and returned)."""
+        return self.status in ("settled", "voided", "not_dealt")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -214,6 +220,19 @@ class TableJournal(Protocol):
 
     async def watching(self, table_id: str) -> dict[str, Watching]:
         """Who was last seen watching the table, by player key (any replica's streams)."""
+        ...
+
+    async def round_movements(self, round_id: str, operator_id: str
+                              ) -> dict[str, list[Movement]]:
+        """Every wallet movement of a table round of ``operator_id``'s players (stakes,
+        payments, refunds), by player key, oldest first."""
+        ...
+
+    async def player_rounds(self, player_key: str, brand_id: str, *,
+                            before: tuple[datetime, str] | None, limit: int
+                            ) -> list[tuple[RoundRecord, datetime]]:
+        """The table rounds a player of a brand had money in, newest first (by their first
+        movement, which is given beside each), before ``before`` ((time, round id))."""
         ...
 
     def subscribe(self, table_id: str

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
-from dataclasses import replace
 
 from rgs.service.errors import NotFound
 from rgs.service.fairness import draw_seed
@@ -36,8 +35,9 @@ from rgs.service.tables.model import (
     TableState,
 )
 from rgs.service.tables.money import TableMoney
-from rgs.service.tables.ports import RoundRecord, TableJournal
+from rgs.service.tables.ports import TableJournal
 from rgs.service.tables.presence import Presence
+from rgs.service.tables.recall import OperatorTableRound, TableRecall
 from rgs.service.tables.rounds import Rounds
 from rgs.service.tables.runner import CommandRunner
 from rgs.service.tables.transitions import ClockTransitions
@@ -66,6 +66,7 @@ class TableService:
         self.money = TableMoney(wallet=wallet, tables=tables)
         self.rounds = Rounds(cards)
         self.feeds = Feeds(tables, poll_s=feed_poll_s)
+        self.recalls = TableRecall(tables)
         # Watchers are vouched for a few times per the shortest away_s of the tables.
         self.presence = Presence(tables, clock, interval_s=min(
             [5.0, *(c.away_s / 3 for c in configs.values())]))
@@ -146,15 +147,11 @@ class TableService:
                 yield e
 
     async def recall(self, operator_id: str, round_id: str, *,
-                     table_id: str = "") -> RoundRecord:
-        """A table round with every player's stakes and results (engine events, hole card
-        included once settled) and, of the money, only ``operator_id``'s own players'; at
-        ``table_id`` when it is given."""
-        rec = await self._tables.get_round(round_id)
-        if (rec is None or not any(op == operator_id for _, op, _, _ in rec.players)
-                or (table_id and rec.table_id and rec.table_id != table_id)):
-            raise NotFound("no such round", reason="ROUND_NOT_FOUND")
-        return replace(rec, players=tuple(p for p in rec.players if p[1] == operator_id))
+                     table_id: str = "") -> OperatorTableRound:
+        """A finished table round with every player's stakes and results (engine events, hole
+        card included) and, of the money, only ``operator_id``'s own players' (every movement,
+        refunds included); at ``table_id`` when it is given."""
+        return await self.recalls.operator_round(operator_id, round_id, table_id=table_id)
 
     # ------------------------------------------------------------------ commands
 

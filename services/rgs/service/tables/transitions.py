@@ -23,11 +23,12 @@ from rgs.service.tables.model import (
     Behind,
     BehindInsurance,
     TableConfig,
+    TableFair,
     TablePhase,
     TableState,
 )
 from rgs.service.tables.money import Funding, TableMoney
-from rgs.service.tables.ports import TableJournal
+from rgs.service.tables.ports import RoundRecord, TableJournal
 from rgs.service.tables.rounds import Rounds, after_play, player_tag, rules_of
 from rgs.service.tables.turns import Applied, Deadline, Step, Turn, Turns, View
 from rgs.wallet.port import MoneyKind
@@ -38,6 +39,15 @@ log = logging.getLogger(__name__)
 IDLE_CHECK_S = 1.0
 
 Now = Callable[[], datetime]
+
+
+def _undealt(cfg: TableConfig, s: TableState, fair: TableFair | None,
+             status: str) -> RoundRecord:
+    """The record of a round that ends at betting close without a card: every stake returned
+    (its recall shows them with its players' movements)."""
+    return RoundRecord(round_id=s.round_id, round_no=s.round_no, variant=cfg.variant,
+                       status=status, events=(), table_id=cfg.id, fair=fair,
+                       names=tuple(sorted(public.names(cfg.id, s).items())))
 
 
 class ClockTransitions:
@@ -179,7 +189,9 @@ class ClockTransitions:
         fair = (None if s.fair is None
                 else fairness.close(s.fair, s.bets, forced=bool(s.forced)))
         if not s.bets:
-            # Nothing is dealt: the round's seed is revealed at once (it deals no card).
+            # Nothing is dealt: the round's seed is revealed at once (it deals no card). The
+            # round is recorded all the same: its Bet Behinds' debits and refunds are its own.
+            step.round = _undealt(cfg, s, fair, "not_dealt")
             step.events.append(public.event(
                 "betting_closed", round_id=s.round_id, seats=[],
                 fair=fairness.public(fair, revealed=True) if fair is not None else None))
@@ -213,6 +225,7 @@ class ClockTransitions:
                     brand_id=w.brand_id))))
             for x in kept:
                 step.movements.append((x.who.player_key, seats.refund_behind(x, cfg, s.round_id)))
+            step.round = _undealt(cfg, s, fair, "voided")
             step.events.append(public.event(
                 "round_voided", round_id=s.round_id, reason=type(exc).__name__,
                 fair=fairness.public(fair, revealed=True) if fair is not None else None))

@@ -319,6 +319,8 @@ class RoundRecord(_message.Message):
     STEPS_FIELD_NUMBER: _builtins.int
     MOVEMENTS_FIELD_NUMBER: _builtins.int
     FAIR_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    TOTAL_REFUNDED_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     """Round id."""
     brand_id: _builtins.str
@@ -330,7 +332,9 @@ class RoundRecord(_message.Message):
     variant_id: _builtins.str
     """Variant id."""
     status: _builtins.str
-    """`insurance`, `player_turn`, `settled` or `voided`."""
+    """`insurance`, `player_turn`, `settled` or `voided` (`not_dealt` for a table round that
+    closed with Bet Behinds only).
+    """
     currency: _builtins.str
     """ISO 4217 code of the amounts."""
     total_staked: _builtins.int
@@ -339,6 +343,16 @@ class RoundRecord(_message.Message):
     """Everything paid back, in minor units."""
     forced_cards: _builtins.bool
     """Dealt with forced cards in test mode."""
+    table_id: _builtins.str
+    """A shared table's round: the table's id (empty for a round played alone). Its steps are
+    the whole table's (every seat, the dealer), each player named as the table showed them
+    (the operator's own with their player_id, others by display name only); its totals and
+    movements are this player's own. GetTableRound has its fairness with the seats' seeds.
+    """
+    total_refunded: _builtins.int
+    """Stakes the round returned to this player (a table round's Bet Behind on a seat that sat
+    out, for instance); already taken out of total_staked.
+    """
     @_builtins.property
     def started_at(self) -> _timestamp_pb2.Timestamp:
         """When the round was dealt."""
@@ -379,10 +393,12 @@ class RoundRecord(_message.Message):
         steps: _abc.Iterable[Global___RoundStep] | None = ...,
         movements: _abc.Iterable[Global___WalletMovement] | None = ...,
         fair: Global___RoundFairness | None = ...,
+        table_id: _builtins.str = ...,
+        total_refunded: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "finished_at", b"finished_at", "started_at", b"started_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "fair", b"fair", "finished_at", b"finished_at", "forced_cards", b"forced_cards", "movements", b"movements", "player_id", b"player_id", "round_id", b"round_id", "session_id", b"session_id", "started_at", b"started_at", "status", b"status", "steps", b"steps", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "fair", b"fair", "finished_at", b"finished_at", "forced_cards", b"forced_cards", "movements", b"movements", "player_id", b"player_id", "round_id", b"round_id", "session_id", b"session_id", "started_at", b"started_at", "status", b"status", "steps", b"steps", "table_id", b"table_id", "total_paid", b"total_paid", "total_refunded", b"total_refunded", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

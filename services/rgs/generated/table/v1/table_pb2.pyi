@@ -1991,28 +1991,81 @@ Global___GetTableRoundRequest: _TypeAlias = GetTableRoundRequest  # noqa: Y015
 
 @_typing.final
 class PlayerShare(_message.Message):
+    """One of the calling operator's players' money in a table round."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     STAKED_FIELD_NUMBER: _builtins.int
     PAID_FIELD_NUMBER: _builtins.int
+    REFUNDED_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     staked: _builtins.int
+    """The stakes that played (the settlement's) and what they were paid."""
     paid: _builtins.int
+    refunded: _builtins.int
+    """Stakes the round returned: a Bet Behind on a seat that sat out or was given back, a bet
+    that reached a closed table, every stake of a round dealt no card.
+    """
     def __init__(
         self,
         *,
         player_id: _builtins.str = ...,
         staked: _builtins.int = ...,
         paid: _builtins.int = ...,
+        refunded: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["paid", b"paid", "player_id", b"player_id", "staked", b"staked"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["paid", b"paid", "player_id", b"player_id", "refunded", b"refunded", "staked", b"staked"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PlayerShare: _TypeAlias = PlayerShare  # noqa: Y015
+
+@_typing.final
+class PlayerMovement(_message.Message):
+    """A wallet movement of one of the calling operator's players in a table round."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    TRANSACTION_ID_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    AMOUNT_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    BALANCE_AFTER_FIELD_NUMBER: _builtins.int
+    DEBIT_TRANSACTION_ID_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    transaction_id: _builtins.str
+    """The RGS's deterministic transaction id (the wallet saw this one)."""
+    kind: _builtins.str
+    """`debit`, `credit` or `rollback` (a refund of the debit it names)."""
+    amount: _builtins.int
+    status: _builtins.str
+    """`pending`, `applied`, `booked`, `refused`, `unknown` or `rolled_back`."""
+    balance_after: _builtins.int
+    """The balance after it, as the wallet reported it (0 when it did not)."""
+    debit_transaction_id: _builtins.str
+    """The debit a rollback returns."""
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        transaction_id: _builtins.str = ...,
+        kind: _builtins.str = ...,
+        amount: _builtins.int = ...,
+        status: _builtins.str = ...,
+        balance_after: _builtins.int = ...,
+        debit_transaction_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "balance_after", b"balance_after", "debit_transaction_id", b"debit_transaction_id", "kind", b"kind", "player_id", b"player_id", "status", b"status", "transaction_id", b"transaction_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerMovement: _TypeAlias = PlayerMovement  # noqa: Y015
 
 @_typing.final
 class SeatClientSeed(_message.Message):
@@ -2115,10 +2168,15 @@ class GetTableRoundResponse(_message.Message):
     PLAYERS_FIELD_NUMBER: _builtins.int
     FAIR_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    MOVEMENTS_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     round_no: _builtins.int
     variant_id: _builtins.str
     status: _builtins.str
+    """`settled`, `voided`, or `not_dealt` (betting closed with Bet Behinds only: each returned)."""
+    table_id: _builtins.str
+    """The table the round was played at."""
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerShare]:
         """The calling operator's players only."""
@@ -2135,6 +2193,12 @@ class GetTableRoundResponse(_message.Message):
         them).
         """
 
+    @_builtins.property
+    def movements(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerMovement]:
+        """Every wallet movement of the calling operator's players in the round: by player, each
+        player's oldest first.
+        """
+
     def __init__(
         self,
         *,
@@ -2145,10 +2209,12 @@ class GetTableRoundResponse(_message.Message):
         players: _abc.Iterable[Global___PlayerShare] | None = ...,
         fair: Global___TableFairness | None = ...,
         events: _abc.Iterable[Global___TableEvent] | None = ...,
+        movements: _abc.Iterable[Global___PlayerMovement] | None = ...,
+        table_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "fair", b"fair", "players", b"players", "round_id", b"round_id", "round_no", b"round_no", "status", b"status", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "fair", b"fair", "movements", b"movements", "players", b"players", "round_id", b"round_id", "round_no", b"round_no", "status", b"status", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

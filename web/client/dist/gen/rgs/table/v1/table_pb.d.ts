@@ -1766,6 +1766,8 @@ export type GetTableRoundRequest = Message<"rgs.table.v1.GetTableRoundRequest"> 
  */
 export declare const GetTableRoundRequestSchema: GenMessage<GetTableRoundRequest>;
 /**
+ * One of the calling operator's players' money in a table round.
+ *
  * @generated from message rgs.table.v1.PlayerShare
  */
 export type PlayerShare = Message<"rgs.table.v1.PlayerShare"> & {
@@ -1774,6 +1776,8 @@ export type PlayerShare = Message<"rgs.table.v1.PlayerShare"> & {
      */
     playerId: string;
     /**
+     * The stakes that played (the settlement's) and what they were paid.
+     *
      * @generated from field: int64 staked = 2;
      */
     staked: bigint;
@@ -1781,12 +1785,69 @@ export type PlayerShare = Message<"rgs.table.v1.PlayerShare"> & {
      * @generated from field: int64 paid = 3;
      */
     paid: bigint;
+    /**
+     * Stakes the round returned: a Bet Behind on a seat that sat out or was given back, a bet
+     * that reached a closed table, every stake of a round dealt no card.
+     *
+     * @generated from field: int64 refunded = 4;
+     */
+    refunded: bigint;
 };
 /**
  * Describes the message rgs.table.v1.PlayerShare.
  * Use `create(PlayerShareSchema)` to create a new message.
  */
 export declare const PlayerShareSchema: GenMessage<PlayerShare>;
+/**
+ * A wallet movement of one of the calling operator's players in a table round.
+ *
+ * @generated from message rgs.table.v1.PlayerMovement
+ */
+export type PlayerMovement = Message<"rgs.table.v1.PlayerMovement"> & {
+    /**
+     * @generated from field: string player_id = 1;
+     */
+    playerId: string;
+    /**
+     * The RGS's deterministic transaction id (the wallet saw this one).
+     *
+     * @generated from field: string transaction_id = 2;
+     */
+    transactionId: string;
+    /**
+     * `debit`, `credit` or `rollback` (a refund of the debit it names).
+     *
+     * @generated from field: string kind = 3;
+     */
+    kind: string;
+    /**
+     * @generated from field: int64 amount = 4;
+     */
+    amount: bigint;
+    /**
+     * `pending`, `applied`, `booked`, `refused`, `unknown` or `rolled_back`.
+     *
+     * @generated from field: string status = 5;
+     */
+    status: string;
+    /**
+     * The balance after it, as the wallet reported it (0 when it did not).
+     *
+     * @generated from field: int64 balance_after = 6;
+     */
+    balanceAfter: bigint;
+    /**
+     * The debit a rollback returns.
+     *
+     * @generated from field: string debit_transaction_id = 7;
+     */
+    debitTransactionId: string;
+};
+/**
+ * Describes the message rgs.table.v1.PlayerMovement.
+ * Use `create(PlayerMovementSchema)` to create a new message.
+ */
+export declare const PlayerMovementSchema: GenMessage<PlayerMovement>;
 /**
  * A seat's client seed in a table round (provably fair rounds).
  *
@@ -1894,6 +1955,8 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
      */
     variantId: string;
     /**
+     * `settled`, `voided`, or `not_dealt` (betting closed with Bet Behinds only: each returned).
+     *
      * @generated from field: string status = 4;
      */
     status: string;
@@ -1918,6 +1981,19 @@ export type GetTableRoundResponse = Message<"rgs.table.v1.GetTableRoundResponse"
      * @generated from field: repeated rgs.table.v1.TableEvent events = 8;
      */
     events: TableEvent[];
+    /**
+     * Every wallet movement of the calling operator's players in the round: by player, each
+     * player's oldest first.
+     *
+     * @generated from field: repeated rgs.table.v1.PlayerMovement movements = 9;
+     */
+    movements: PlayerMovement[];
+    /**
+     * The table the round was played at.
+     *
+     * @generated from field: string table_id = 10;
+     */
+    tableId: string;
 };
 /**
  * Describes the message rgs.table.v1.GetTableRoundResponse.
