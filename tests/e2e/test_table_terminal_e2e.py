@@ -23,8 +23,10 @@ import pytest_asyncio
 from e2e_servers import ROOT
 from test_tables_e2e import CARDS, START, WALLET_AUTH, Tables, _table, tables_stack
 
+from rgs.generated.operator.v1 import operator_pb2 as op
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from support.databases import DatabaseTemplates
+from support.tables import snapshot
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -105,6 +107,18 @@ async def _terminal(t: Tables, replica: int, operator: str, pid: str,
     return Terminal(proc)
 
 
+async def _session_md(t: Tables, operator: str, pid: str) -> tuple[tuple[str, str], ...]:
+    """A session of a new player at ``operator`` (a watcher)."""
+    await t.controls[operator].CreatePlayer(sandbox_pb2.CreatePlayerRequest(
+        player=sandbox_pb2.Player(player_id=pid, currency="EUR", balance=START)),
+        metadata=WALLET_AUTH[operator])
+    brand, key = KEYS[operator]
+    s = await t.operators[0].CreateSession(op.CreateSessionRequest(
+        request_id=f"s-{pid}", brand_id=brand, player_id=pid, currency="EUR"),
+        metadata=(("authorization", f"Bearer {key}"),))
+    return (("authorization", f"Bearer {s.session_token}"),)
+
+
 async def _balance(t: Tables, operator: str, pid: str) -> int:
     got = await t.controls[operator].GetPlayer(sandbox_pb2.GetPlayerRequest(player_id=pid),
                                                metadata=WALLET_AUTH[operator])
@@ -166,10 +180,17 @@ async def test_two_terminals_play_one_table_round_to_the_cent(tstack: Tables) ->
         # Neither screen carries a player id: the players are known by their names only.
         for term in (a, b):
             assert "cli-a" not in term.screen and "cli-b" not in term.screen
+        # The balance is in the table's header, as the wallet has it after the round.
+        await a.type("")
+        await a.expect(r"\|  your balance 10,019\.00 EUR")
     finally:
         codes = [await a.close(), await b.close()]
         print("---- A\n" + a.screen + "\n---- B\n" + b.screen)  # shown when the test fails
     assert codes == [0, 0], a.screen[-2000:] + b.screen[-2000:]
+    # q gave both seats back.
+    assert "You left seat 1." in a.screen and "You left seat 3." in b.screen
+    watcher = await _session_md(t, "dev-operator", "cli-watch")
+    assert list((await snapshot(t.tables[2], watcher, TABLE)).seats) == []
     # A: -10 -1 (Perfect Pairs lost) -10 (double), +40. B: -20 -10 behind -10 follow, +40 +40.
     assert await _balance(t, "dev-operator", "cli-a") == START - 2100 + 4000
     assert await _balance(t, "other-operator", "cli-b") == START - 4000 + 8000
