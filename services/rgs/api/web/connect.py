@@ -120,25 +120,33 @@ def _endpoint(method: str, call: Callable[[Caller, Any], Awaitable[Message]],
 async def _until(stream: AsyncIterator[Message], stopping: asyncio.Event
                  ) -> AsyncIterator[Message]:
     """``stream``'s items until it ends or ``stopping`` is set (then UNAVAILABLE /
-    SERVER_SHUTTING_DOWN: the client resumes elsewhere from the last number it saw)."""
+    SERVER_SHUTTING_DOWN: the client resumes elsewhere from the last number it saw).
+
+    Each item is read in a task of its own, raced against ``stopping``. When this generator ends
+    early (the client left: its task is cancelled; or the drain) the pending read is cancelled
+    and awaited first, so ``stream`` runs its own cleanup (the table feed lets go of its
+    watcher) and nothing of the stream outlives it."""
     items = aiter(stream)
     stop = asyncio.ensure_future(stopping.wait())
+    step: asyncio.Future[Message] | None = None
     try:
         while True:
             step = asyncio.ensure_future(anext(items))
             await asyncio.wait((step, stop), return_when=asyncio.FIRST_COMPLETED)
             if not step.done():
-                step.cancel()
-                await asyncio.gather(step, return_exceptions=True)
                 raise WebError(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN,
                                SHUTTING_DOWN_MESSAGE)
             try:
                 item = step.result()
             except StopAsyncIteration:
                 return
+            step = None
             yield item
     finally:
         stop.cancel()
+        if step is not None and not step.done():
+            step.cancel()
+            await asyncio.gather(step, return_exceptions=True)
         await items.aclose()  # type: ignore[attr-defined]
 
 
