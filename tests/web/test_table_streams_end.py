@@ -1,6 +1,7 @@
 """Table streams end cleanly on every edge (issue 22): 500 WatchTable streams opened at once and
 cancelled by their clients, over native gRPC (grpc.aio) and over real HTTP on the browser edge
-(Connect, and gRPC-Web), against the real RGS process. Each cancelled stream gives back its
+(Connect and gRPC-Web over HTTP/1.1, and Connect over h2c, its clients' connections closed as a
+closed tab's are), against the real RGS process. Each cancelled stream gives back its
 table-feed subscriber and its tasks, read from the replica's /metrics (``rgs_table_watchers``,
 ``rgs_event_loop_tasks``), and the replica's log has no warning or error from the cancels.
 
@@ -31,6 +32,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 SERVICE = "rgs.table.v1.TableService"
 TABLE = "vip-streams"
 STREAMS = 500
+#: Streams of one HTTP/2 connection (hypercorn's h2_max_concurrent_streams, the edge's).
+H2_STREAMS = 100
 #: Tasks the replica may have above its count before the streams (its own background work
 #: comes and goes: the outbox, the table clock, a scrape); each leaked stream holds several.
 TASK_SLACK = 10
@@ -147,32 +150,38 @@ async def _first_message(chunks: AsyncIterator[bytes]) -> bytes:
     raise AssertionError("the stream ended before its first message")
 
 
-@pytest.mark.parametrize("protocol", ["connect", "grpc-web"])
+@pytest.mark.parametrize(("protocol", "http"), [("connect", "HTTP/1.1"),
+                                              ("grpc-web", "HTTP/1.1"), ("connect", "h2c")])
 async def test_cancelled_browser_edge_streams_release_their_watchers(
-        web: Web, protocol: str) -> None:
+        web: Web, protocol: str, http: str) -> None:
     token = await token_for(web)
     headers, content = _request(protocol)
     headers["authorization"] = f"Bearer {token}"
     opening = asyncio.Semaphore(50)
 
     async def streams(held: contextlib.AsyncExitStack) -> None:
-        client = await held.enter_async_context(httpx.AsyncClient(
-            base_url=web.base_url, timeout=60,
-            limits=httpx.Limits(max_connections=STREAMS + 10)))
+        # HTTP/1.1: a connection per stream, as a browser's; h2c: streams multiplexed on
+        # connections of H2_STREAMS each (the edge's limit per connection).
+        per_client = H2_STREAMS if http == "h2c" else STREAMS
+        clients = [await held.enter_async_context(httpx.AsyncClient(
+            base_url=web.base_url, timeout=60, http1=http == "HTTP/1.1", http2=http == "h2c",
+            limits=httpx.Limits(max_connections=per_client + 10)))
+            for _ in range(STREAMS // per_client)]
 
-        async def one() -> bytes:
+        async def one(n: int) -> bytes:
             async with opening:
-                resp = await held.enter_async_context(client.stream(
+                resp = await held.enter_async_context(clients[n // per_client].stream(
                     "POST", f"/{SERVICE}/WatchTable", headers=headers, content=content))
                 assert resp.status_code == 200
+                assert resp.http_version == http.replace("h2c", "HTTP/2")
                 chunks = resp.aiter_bytes()
                 held.push_async_callback(chunks.aclose)  # type: ignore[attr-defined]
                 return await _first_message(chunks)
 
-        firsts = await asyncio.gather(*(one() for _ in range(STREAMS)))
+        firsts = await asyncio.gather(*(one(n) for n in range(STREAMS)))
         assert len(firsts) == STREAMS
 
-    await open_and_cancel(web, f"browser edge, {protocol} over HTTP/1.1", streams)
+    await open_and_cancel(web, f"browser edge, {protocol} over {http}", streams)
 
 
 async def test_a_stream_cancelled_while_it_waits_closes_what_it_reads() -> None:

@@ -325,6 +325,25 @@ async def _refuse_grpc_over_http1(send: Send) -> None:
                 "more_body": False})
 
 
+def _nothing_after_disconnect(receive: Receive, send: Send) -> tuple[Receive, Send]:
+    """``receive`` and ``send``, sending nothing once the client has disconnected. The library
+    still writes a stream's end after its client left, and hypercorn (0.18) waits for ever to
+    flush a body on an HTTP/2 stream whose connection has closed: each stream of a closed h2
+    connection (a closed tab) kept its task."""
+    gone = False
+
+    async def watched() -> dict[str, Any]:
+        nonlocal gone
+        event = await receive()
+        gone = gone or event["type"] == "http.disconnect"
+        return event
+
+    async def sending(message: dict[str, Any]) -> None:
+        if not gone:
+            await send(message)
+    return watched, sending
+
+
 class ConnectApp(ConnectASGIApplication[object]):
     """The ASGI application of one player service in the Connect protocol."""
 
@@ -345,6 +364,7 @@ class ConnectApp(ConnectASGIApplication[object]):
         """Serve a request; first answer, in words, what the library would end as a server
         fault: native gRPC without HTTP/2's trailers, an undeclared compressed message."""
         if scope["type"] == "http":
+            receive, send = _nothing_after_disconnect(receive, send)
             content_type = (header(scope, b"content-type") or "").strip().lower()
             if (_is(content_type, "application/grpc")
                     and "http.response.trailers" not in scope.get("extensions", {})):
