@@ -34,7 +34,9 @@ from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWall
 from rgs.observability.metrics import (
     count_rng_failures,
     observe_pool_wait,
+    watch_event_loop,
     watch_journal_pool,
+    watch_table_watchers,
 )
 from rgs.observability.tracing import inject_metadata
 from rgs.platform_file import Operator, Platform
@@ -245,6 +247,9 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         if stop_pool_gauges is not None:
             closers.append(stop_pool_gauges)
         journal = pg
+    stop_loop_gauge = watch_event_loop()
+    if stop_loop_gauge is not None:
+        closers.append(stop_loop_gauge)
     if wallet is None:
         wallet, wallet_closers = operator_wallets(platform)
         closers.extend(wallet_closers)
@@ -278,6 +283,9 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                               lock_wait_s=settings.lock_wait_s)
         await tables.open_tables()
         closers.append(tables.aclose)
+        stop_watchers_gauge = watch_table_watchers(tables.feeds.watchers)
+        if stop_watchers_gauge is not None:
+            closers.append(stop_watchers_gauge)
         table_clock = TableClock(service=tables, tables=pg_tables,
                                  table_ids=list(platform.tables), holder=holder_name())
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,

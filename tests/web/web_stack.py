@@ -42,8 +42,8 @@ WEB_TABLES = [
     {"id": table_id, "variant": "vip-platinum", "seats": 7, "currency": "EUR",
      "limits": {"main_min": 1000, "main_max": 500000, "side_min": 100, "side_max": 50000},
      "brands": ["demo-casino", "other-casino"], "betting_s": 30, "decision_s": 30}
-    for table_id in ("vip-edge", "vip-edge-errors", "vip-browser", "vip-browser-fair",
-                     "vip-browser-hints")]
+    for table_id in ("vip-edge", "vip-edge-errors", "vip-streams", "vip-browser",
+                     "vip-browser-fair", "vip-browser-hints")]
 #: The table where a player of the sandbox's hints brand sits with one of a brand without.
 WEB_TABLES[-1]["brands"] = ["demo-casino-hints", "other-casino"]
 _ids = itertools.count()
@@ -95,6 +95,16 @@ class Web:
             request_id=f"s-{pid}", brand_id=brand, player_id=pid, currency="EUR"),
             metadata=auth)
         return str(resp.session_token)
+
+    def log_size(self) -> int:
+        """Where the RGS process's log ends now (for :meth:`logged_since`)."""
+        return self.stack.replicas[0].log.stat().st_size
+
+    def logged_since(self, offset: int) -> list[str]:
+        """The lines the RGS process logged after ``offset`` (from :meth:`log_size`)."""
+        with self.stack.replicas[0].log.open("rb") as f:
+            f.seek(offset)
+            return f.read().decode("utf-8", "replace").splitlines()
 
 
 

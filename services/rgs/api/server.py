@@ -11,7 +11,7 @@ mends.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,17 +69,33 @@ def _lenient_deserializer(cls: type[Message]) -> Callable[[bytes], object]:
     return parse
 
 
+async def _refuse_malformed(context: Any) -> None:
+    code = grpc.StatusCode.INVALID_ARGUMENT
+    message = "the request is not a valid protobuf message"
+    await context.abort(code, message, trailing_metadata=status_trailer(
+        code, "MALFORMED_REQUEST", message))
+
+
 def _guarded(method: Callable[[Any, Any], Awaitable[Message]], calls: CallsInFlight
              ) -> Callable[[Any, Any], Awaitable[Message]]:
     method = calls.serve(method)
 
     async def handle(request: Any, context: Any) -> Message:
         if request is _MALFORMED:
-            code = grpc.StatusCode.INVALID_ARGUMENT
-            message = "the request is not a valid protobuf message"
-            await context.abort(code, message, trailing_metadata=status_trailer(
-                code, "MALFORMED_REQUEST", message))
+            await _refuse_malformed(context)
         return await method(request, context)
+    return handle
+
+
+def _guarded_stream(method: Callable[[Any, Any], AsyncIterator[Message]]
+                    ) -> Callable[[Any, Any], AsyncIterator[Message]]:
+    """A server stream whose undecodable request is refused as :func:`_guarded` refuses a
+    unary call's (with a :func:`_lenient_deserializer`)."""
+    async def handle(request: Any, context: Any) -> AsyncIterator[Message]:
+        if request is _MALFORMED:
+            await _refuse_malformed(context)
+        async for item in method(request, context):
+            yield item
     return handle
 
 

@@ -236,17 +236,21 @@ class TableServicer(_Servicer):
 def table_handler(servicer: TableServicer, calls: CallsInFlight
                   ) -> grpc.GenericRpcHandler[Any, Any]:
     """The TableService's handlers: the unary calls as lenient (and drained) as the others;
-    WatchTable a server stream."""
+    WatchTable a server stream, as lenient."""
     from google.protobuf.message_factory import GetMessageClass
 
-    from rgs.api.server import _guarded, _lenient_deserializer  # one home for the leniency
+    from rgs.api.server import (  # one home for the leniency
+        _guarded,
+        _guarded_stream,
+        _lenient_deserializer,
+    )
     service = tb.DESCRIPTOR.services_by_name["TableService"]
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
     for m in service.methods:
         if m.server_streaming:
             handlers[m.name] = grpc.unary_stream_rpc_method_handler(
-                servicer.WatchTable,
-                request_deserializer=GetMessageClass(m.input_type).FromString,
+                _guarded_stream(servicer.WatchTable),
+                request_deserializer=_lenient_deserializer(GetMessageClass(m.input_type)),
                 response_serializer=lambda r: r.SerializeToString())
         else:
             handlers[m.name] = grpc.unary_unary_rpc_method_handler(

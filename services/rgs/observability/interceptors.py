@@ -135,7 +135,7 @@ async def observe_stream(method: str, stream: AsyncIterator[R],
                          edge: str) -> AsyncIterator[R]:
     """``stream``'s items, counted: open streams of ``method``, messages sent, and at the end
     the stream's status code (``outcome`` as for :func:`observe_call`; a client that leaves is
-    CANCELLED) with one log line giving its duration and messages."""
+    CANCELLED) with one log line giving its duration and messages (DEBUG for CANCELLED)."""
     metrics.RPC_STREAMS_OPEN.labels(method=method).inc()
     sent = metrics.RPC_STREAM_MESSAGES.labels(method=method)
     started = time.perf_counter()
@@ -158,9 +158,12 @@ async def observe_stream(method: str, stream: AsyncIterator[R],
         metrics.RPC_STREAMS_OPEN.labels(method=method).dec()
         metrics.RPC_STREAMS.labels(method=method, code=code.name).inc()
         elapsed = time.perf_counter() - started
-        log.info("%s stream %s", method, code.name,
-                 extra={"rpc_method": method, "grpc_code": code.name, "rpc_edge": edge,
-                        "duration_ms": round(elapsed * 1000, 3), "messages": count})
+        # A client leaving is how every watch ends (a web table reopens its stream after each
+        # command): counted above, logged at DEBUG.
+        log.log(logging.DEBUG if code is grpc.StatusCode.CANCELLED else logging.INFO,
+                "%s stream %s", method, code.name,
+                extra={"rpc_method": method, "grpc_code": code.name, "rpc_edge": edge,
+                       "duration_ms": round(elapsed * 1000, 3), "messages": count})
 
 
 async def observe_call(method: str, request: Any, metadata: Metadata | None,

@@ -74,6 +74,14 @@ RPC_STREAMS: Final = Counter(
 RPC_STREAM_MESSAGES: Final = Counter(
     "rgs_rpc_stream_messages_sent", "Messages sent on server streams, by full method name.",
     ["method"])
+TABLE_WATCHERS: Final = Gauge(
+    "rgs_table_watchers", "Table streams (WatchTable, both edges) this replica's table feeds "
+    "serve right now; a stream that ended and still counts here is a leak.",
+    multiprocess_mode="livesum")
+EVENT_LOOP_TASKS: Final = Gauge(
+    "rgs_event_loop_tasks", "asyncio tasks alive on this replica's event loop (with several "
+    "workers: every live worker's, added); a count that keeps growing under a steady load is "
+    "work that never ends.", multiprocess_mode="livesum")
 
 # --------------------------------------------------------------------------- rounds and money
 
@@ -186,6 +194,7 @@ BUILD_INFO: Final = Gauge(
 EXPORTED_NAMES: Final = frozenset({
     "rgs_rpc_requests_total", "rgs_rpc_latency_seconds", "rgs_rpc_in_flight",
     "rgs_rpc_streams_open", "rgs_rpc_streams_total", "rgs_rpc_stream_messages_sent_total",
+    "rgs_table_watchers", "rgs_event_loop_tasks",
     "rgs_rounds_total", "rgs_stakes_minor_total", "rgs_wins_minor_total",
     "rgs_variant_theoretical_rtp_ratio", "rgs_variant_rtp_standard_deviation_ratio",
     "rgs_brand_theoretical_rtp_ratio",
@@ -239,27 +248,27 @@ class PoolCounts(Protocol):
 MULTIPROCESS_ENV: Final = "PROMETHEUS_MULTIPROC_DIR"
 """The variable prometheus_client reads at import time to keep metrics in files (a replica with
 several workers, :mod:`rgs.observability.multiprocess`)."""
-#: How often a worker of a multi-process replica writes its pool gauges.
+#: How often a worker of a multi-process replica writes its sampled gauges.
 POOL_SAMPLE_S: Final = 1.0
 
+Stopper = Callable[[], Awaitable[None]]
+"""Stops what a ``watch_*`` function started (None when it started nothing to stop)."""
 
-def watch_journal_pool(stats: Callable[[], PoolCounts]
-                       ) -> Callable[[], Awaitable[None]] | None:
-    """Publish ``rgs_journal_pool_connections`` from ``stats``: read at every scrape in a
-    single-process replica; in a worker of a multi-process one (where the page is served from
-    the workers' files, so a value read at scrape time is never written) written every
-    :data:`POOL_SAMPLE_S` by a task of the running loop, whose stopper is returned."""
-    gauges = {state: JOURNAL_POOL.labels(state=state) for state in ("open", "in_use", "max")}
+
+def _publish(gauges: Mapping[Gauge, Callable[[], float]]) -> Stopper | None:
+    """Publish each gauge from its reader: read at every scrape in a single-process replica; in
+    a worker of a multi-process one (where the page is served from the workers' files, so a
+    value read at scrape time is never written) written every :data:`POOL_SAMPLE_S` by a task of
+    the running loop, whose stopper is returned. A reader runs on the scrape's thread."""
     if not os.environ.get(MULTIPROCESS_ENV):
-        for state, gauge in gauges.items():
-            gauge.set_function(lambda state=state: float(getattr(stats(), state)))  # type: ignore[misc]
+        for gauge, read in gauges.items():
+            gauge.set_function(read)
         return None
 
     async def sample() -> None:
         while True:
-            now = stats()
-            for state, gauge in gauges.items():
-                gauge.set(float(getattr(now, state)))
+            for gauge, read in gauges.items():
+                gauge.set(read())
             await asyncio.sleep(POOL_SAMPLE_S)
 
     task = asyncio.get_running_loop().create_task(sample())
@@ -269,6 +278,25 @@ def watch_journal_pool(stats: Callable[[], PoolCounts]
         with contextlib.suppress(asyncio.CancelledError):
             await task
     return stop
+
+
+def watch_journal_pool(stats: Callable[[], PoolCounts]) -> Stopper | None:
+    """Publish ``rgs_journal_pool_connections`` from ``stats`` (as :func:`_publish` does)."""
+    return _publish({JOURNAL_POOL.labels(state=state):
+                     (lambda state=state: float(getattr(stats(), state)))  # type: ignore[misc]
+                     for state in ("open", "in_use", "max")})
+
+
+def watch_table_watchers(watchers: Callable[[], int]) -> Stopper | None:
+    """Publish ``rgs_table_watchers`` from ``watchers`` (the table feeds' count)."""
+    return _publish({TABLE_WATCHERS: lambda: float(watchers())})
+
+
+def watch_event_loop() -> Stopper | None:
+    """Publish ``rgs_event_loop_tasks``: the unfinished tasks of the running loop (counted from
+    the scrape's thread too: :func:`asyncio.all_tasks` copes with the loop adding tasks)."""
+    loop = asyncio.get_running_loop()
+    return _publish({EVENT_LOOP_TASKS: lambda: float(len(asyncio.all_tasks(loop)))})
 
 
 def observe_pool_wait(pool: str) -> Callable[[float], None]:

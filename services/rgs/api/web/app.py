@@ -10,7 +10,7 @@ A page the edge served itself (same origin: the reference web table) needs no br
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,12 +19,16 @@ from rgs.api.calls import BlackjackCalls
 from rgs.api.drain import CallsInFlight
 from rgs.api.origins import any_brand_allows
 from rgs.api.tables import TableCalls
-from rgs.api.web.connect import SERVICE, TABLE_SERVICE, ConnectApp
+from rgs.api.web.connect import (
+    SERVICE,
+    TABLE_SERVICE,
+    ConnectApp,
+    Receive,
+    Scope,
+    Send,
+)
+from rgs.api.web.connect import header as _header
 from rgs.service.model import Brand
-
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 #: Request headers a browser client may send (connect-web and grpc-web clients use these).
 ALLOWED_HEADERS = ("authorization", "content-type", "connect-protocol-version",
@@ -51,13 +55,6 @@ CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'se
 def static_file(name: str) -> bytes:
     """A file of the reference web table's committed bundle (rgs/web/static)."""
     return resources.files("rgs.web").joinpath("static", name).read_bytes()
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key.lower() == name:
-            return bytes(value).decode("latin-1")
-    return None
 
 
 def same_origin(scope: Scope, origin: str) -> bool:

@@ -16,12 +16,14 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
+from urllib.parse import quote
 
 import grpc
 from connectrpc._server_shared import EndpointServerStream, EndpointUnary
 from connectrpc.code import Code
 from connectrpc.codec import Codec
 from connectrpc.compat import google_protobuf_codecs
+from connectrpc.compression.gzip import GzipCompression
 from connectrpc.errors import ConnectError, ErrorDetail
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
@@ -120,25 +122,33 @@ def _endpoint(method: str, call: Callable[[Caller, Any], Awaitable[Message]],
 async def _until(stream: AsyncIterator[Message], stopping: asyncio.Event
                  ) -> AsyncIterator[Message]:
     """``stream``'s items until it ends or ``stopping`` is set (then UNAVAILABLE /
-    SERVER_SHUTTING_DOWN: the client resumes elsewhere from the last number it saw)."""
+    SERVER_SHUTTING_DOWN: the client resumes elsewhere from the last number it saw).
+
+    Each item is read in a task of its own, raced against ``stopping``. When this generator ends
+    early (the client left: its task is cancelled; or the drain) the pending read is cancelled
+    and awaited first, so ``stream`` runs its own cleanup (the table feed lets go of its
+    watcher) and nothing of the stream outlives it."""
     items = aiter(stream)
     stop = asyncio.ensure_future(stopping.wait())
+    step: asyncio.Future[Message] | None = None
     try:
         while True:
             step = asyncio.ensure_future(anext(items))
             await asyncio.wait((step, stop), return_when=asyncio.FIRST_COMPLETED)
             if not step.done():
-                step.cancel()
-                await asyncio.gather(step, return_exceptions=True)
                 raise WebError(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN,
                                SHUTTING_DOWN_MESSAGE)
             try:
                 item = step.result()
             except StopAsyncIteration:
                 return
+            step = None
             yield item
     finally:
         stop.cancel()
+        if step is not None and not step.done():
+            step.cancel()
+            await asyncio.gather(step, return_exceptions=True)
         await items.aclose()  # type: ignore[attr-defined]
 
 
@@ -222,6 +232,118 @@ def _codecs() -> list[Codec[Message, Message]]:
             for c in google_protobuf_codecs()]
 
 
+#: The encodings a request's messages may be compressed with (named in its header).
+COMPRESSIONS = (GzipCompression(),)
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+GRPC_NEEDS_HTTP2 = (
+    "native gRPC (application/grpc) needs HTTP/2 for its trailers (h2c, or HTTPS with h2): over "
+    "HTTP/1.1 use gRPC-Web (application/grpc-web+proto) or Connect (application/json, "
+    "application/connect+json)")
+"""What the browser edge answers a native gRPC request over HTTP/1.1."""
+
+
+def header(scope: Scope, name: bytes) -> str | None:
+    """A request header's value (the first of that name), or None."""
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+def _is(content_type: str, kind: str) -> bool:
+    return content_type == kind or content_type.startswith(kind + "+")
+
+
+def _encoding_header(content_type: str) -> str | None:
+    """The header that names the encoding of the messages of an enveloped protocol's request,
+    as its specification spells it (None: the body is not enveloped)."""
+    if _is(content_type, "application/connect"):
+        return "Connect-Content-Encoding"
+    if _is(content_type, "application/grpc-web") or _is(content_type, "application/grpc"):
+        return "grpc-encoding"
+    return None
+
+
+class _Envelopes:
+    """Follows a request body's envelopes (a flags byte, a 4-byte length, the message) across
+    its chunks, to see the flags of each."""
+
+    def __init__(self) -> None:
+        self._prefix = bytearray()
+        self._skip = 0
+
+    def compressed(self, chunk: bytes) -> bool:
+        """Whether a message flagged compressed has begun (in ``chunk`` or before it)."""
+        at = 0
+        while at < len(chunk):
+            if self._skip:
+                step = min(self._skip, len(chunk) - at)
+                self._skip -= step
+                at += step
+                continue
+            take = min(5 - len(self._prefix), len(chunk) - at)
+            self._prefix += chunk[at:at + take]
+            at += take
+            if self._prefix[0] & 0x01:
+                return True
+            if len(self._prefix) == 5:
+                self._skip = int.from_bytes(self._prefix[1:5], "big")
+                self._prefix.clear()
+        return False
+
+
+def _undeclared_compression(receive: Receive, named_in: str) -> Receive:
+    """``receive``, refusing a body with a message flagged compressed although ``named_in`` (the
+    protocol's header) names no encoding: INVALID_ARGUMENT / MALFORMED_REQUEST, saying what to
+    send (the library would end it INTERNAL, a server fault). Raised from the body's read, it
+    is answered by the library in the request's protocol."""
+    envelopes = _Envelopes()
+    names = ", ".join(c.name() for c in COMPRESSIONS)
+    message = (f"a message is flagged compressed but the request names no {named_in}: send "
+               f"messages uncompressed, or name their encoding ({names}) in {named_in}")
+
+    async def checked() -> dict[str, Any]:
+        event = await receive()
+        if event["type"] == "http.request" and envelopes.compressed(event.get("body", b"")):
+            raise WebError(grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST", message)
+        return event
+    return checked
+
+
+async def _refuse_grpc_over_http1(send: Send) -> None:
+    """415, in words and as a gRPC status (UNIMPLEMENTED), for native gRPC over HTTP/1.1 (the
+    library would answer UNKNOWN and log a traceback)."""
+    await send({"type": "http.response.start", "status": 415, "headers": [
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"grpc-status", str(grpc.StatusCode.UNIMPLEMENTED.value[0]).encode()),
+        (b"grpc-message", quote(GRPC_NEEDS_HTTP2).encode())]})
+    await send({"type": "http.response.body", "body": GRPC_NEEDS_HTTP2.encode() + b"\n",
+                "more_body": False})
+
+
+def _nothing_after_disconnect(receive: Receive, send: Send) -> tuple[Receive, Send]:
+    """``receive`` and ``send``, sending nothing once the client has disconnected. The library
+    still writes a stream's end after its client left, and hypercorn (0.18) waits for ever to
+    flush a body on an HTTP/2 stream whose connection has closed: each stream of a closed h2
+    connection (a closed tab) kept its task."""
+    gone = False
+
+    async def watched() -> dict[str, Any]:
+        nonlocal gone
+        event = await receive()
+        gone = gone or event["type"] == "http.disconnect"
+        return event
+
+    async def sending(message: dict[str, Any]) -> None:
+        if not gone:
+            await send(message)
+    return watched, sending
+
+
 class ConnectApp(ConnectASGIApplication[object]):
     """The ASGI application of one player service in the Connect protocol."""
 
@@ -229,7 +351,7 @@ class ConnectApp(ConnectASGIApplication[object]):
                  stopping: asyncio.Event) -> None:
         super().__init__(service=calls_object,
                          endpoints=lambda svc: endpoints(service, svc, calls, stopping),
-                         codecs=_codecs(),
+                         codecs=_codecs(), compressions=COMPRESSIONS,
                          read_max_bytes=64 * 1024)
         self._path = f"/{service.full_name}"
 
@@ -237,3 +359,19 @@ class ConnectApp(ConnectASGIApplication[object]):
     def path(self) -> str:
         """The service's URL prefix."""
         return self._path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve a request; first answer, in words, what the library would end as a server
+        fault: native gRPC without HTTP/2's trailers, an undeclared compressed message."""
+        if scope["type"] == "http":
+            receive, send = _nothing_after_disconnect(receive, send)
+            content_type = (header(scope, b"content-type") or "").strip().lower()
+            if (_is(content_type, "application/grpc")
+                    and "http.response.trailers" not in scope.get("extensions", {})):
+                await _refuse_grpc_over_http1(send)
+                return
+            named = _encoding_header(content_type)
+            if named is not None and (header(scope, named.lower().encode()) or "").strip() in (
+                    "", "identity"):
+                receive = _undeclared_compression(receive, named)
+        await super().__call__(scope, receive, send)

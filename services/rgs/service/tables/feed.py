@@ -94,8 +94,9 @@ class Feeds:
         self._feeds: dict[str, _Feed] = {}
 
     def watchers(self) -> int:
-        """Watchers of every table now (for tests and metrics)."""
-        return sum(f.watchers for f in self._feeds.values())
+        """Watchers of every table now (for tests and metrics; the metrics read it from their
+        own thread, so it sums a copy of the feeds, taken at once)."""
+        return sum(f.watchers for f in tuple(self._feeds.values()))
 
     def readers(self) -> int:
         """Feeds reading now (one per watched table)."""
