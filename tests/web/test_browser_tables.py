@@ -294,3 +294,48 @@ async def test_a_hints_brands_page_shows_each_decisions_value_and_the_other_bran
     finally:
         await page_a.close()
         await page_b.close()
+
+
+async def test_a_page_closed_and_reopened_gets_its_seat_back_and_an_away_seat_is_given_back(
+        web: Web, browser: Browser) -> None:  # noqa: F811
+    """A sits at seat 2 and closes the page; reopened (a new session, as the casino would open
+    it) well within the table's 4 s, the page marks seat 2 as A's with its Leave button. B
+    (another operator) bets behind A's seat; A closes the page for good: after 4 s without A
+    watching, the seat is given back and B's Bet Behind returned, to the cent."""
+    table = "vip-browser-seats"
+    a = await web.new_player()
+    b = await web.new_player(operator="other-operator")
+    page_a = await join(browser, web, await web.session_token(a), 2, table=table)
+    await page_a.close()
+    page_a = await browser.new_page(viewport={"width": 1280, "height": 1000})
+    page_b = await join(browser, web, await web.session_token(b, brand="other-casino"), 5,
+                        table=table)
+    try:
+        await page_a.goto(f"{web.base_url}/#token={await web.session_token(a)}")
+        await page_a.get_by_role("button", name=f"Watch {table}", exact=True).click()
+        await expect(page_a.locator('[data-seat="2"] h4')).to_contain_text("(you)")
+        await expect(page_a.get_by_role("button", name="Leave the seat")).to_be_visible()
+        await expect(page_a.locator("#table-bet")).to_be_visible()
+        # B bets behind A's seat (betting opens); A goes away for good.
+        await page_b.select_option("#behind-seat", "2")
+        await page_b.fill("#behind-stake", "10.00")
+        await page_b.get_by_role("button", name="Place Bet Behind").click()
+        await expect(page_b.locator("#table-events")).to_contain_text(
+            f"You bet {major(1000)} behind seat 2")
+        assert await web.wallet_balance(b, "other-operator") == START - 1000
+        await page_a.close()
+        events = page_b.locator("#table-events")
+        await expect(events).to_contain_text("seat 2 is given back: its player was away from "
+                                             "the table", timeout=20_000)
+        await expect(events).to_contain_text(
+            f"Your Bet Behind on seat 2 is returned ({major(1000)}): the seat was given back")
+        await expect(page_b.locator('[data-seat="2"] h4')).to_have_text("Seat 2: free")
+        # B watches: B's own seat stays.
+        await expect(page_b.locator('[data-seat="5"] h4')).to_contain_text("(you)")
+        assert await web.balances_when_paid({(b, "other-operator"): START,
+                                             (a, "dev-operator"): START}) == {
+            (b, "other-operator"): START, (a, "dev-operator"): START}
+    finally:
+        await page_b.close()
+        with contextlib.suppress(PlaywrightError):
+            await page_a.close()

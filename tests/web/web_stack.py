@@ -46,6 +46,8 @@ WEB_TABLES = [
                      "vip-browser-fair", "vip-browser-hints")]
 #: The table where a player of the sandbox's hints brand sits with one of a brand without.
 WEB_TABLES[-1]["brands"] = ["demo-casino-hints", "other-casino"]
+#: The table where seats are given back: a player away for 4 s loses theirs.
+WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-browser-seats", "away_s": 4.0})
 _ids = itertools.count()
 
 
