@@ -13,6 +13,10 @@ Every amount is asserted against the wallets.
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +24,7 @@ from typing import Any
 import grpc
 import pytest
 import pytest_asyncio
+from e2e_servers import ROOT
 from google.protobuf.json_format import MessageToJson
 from test_table_seats_e2e import _until_balance
 from test_tables_e2e import DEV, OTHER, START, Player, Tables, _player, _table, tables_stack
@@ -187,3 +192,43 @@ async def test_the_player_round_list_and_recall_include_table_rounds(recall: Tab
             await t.operators[0].GetPlayerRound(op.GetPlayerRoundRequest(
                 brand_id=brand, player_id=pid, round_id=table_round), metadata=md)
         assert error_reason(elsewhere.value) == "ROUND_NOT_FOUND"
+
+
+async def test_a_table_round_in_the_players_recall_verifies_whole(recall: Tables,
+                                                                   tmp_path: Path) -> None:
+    """An RNG-dealt table round (the seat stands when its second runs out), as the operator's
+    GetPlayerRound gives it: `rgs verify` says FAIR; with its payout raised, NOT VERIFIED."""
+    t, tid = recall, "vip-recall"
+    a = await _player(t, "dev-operator")
+    await t.tables[0].TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=7),
+                               metadata=a.md)
+    start = (await t.tables[0].PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid,
+             bets=[tb.Bet(seat=7, stake=1000)]), metadata=a.md)).result.seq
+    await t.tables[0].DealNow(tb.DealNowRequest(request_id="dn", table_id=tid), metadata=a.md)
+    round_id = await _round_of(t, a, tid, start)
+    one = await t.operators[0].GetPlayerRound(op.GetPlayerRoundRequest(
+        brand_id="demo-casino", player_id=a.pid, round_id=round_id), metadata=DEV)
+    await _until_balance(t, a, START - one.round.total_staked + one.round.total_paid)
+    assert one.round.fair.verifiable and one.round.fair.server_seed
+    doc = json.loads(MessageToJson(one, preserving_proto_field_name=True))
+    honest = tmp_path / "table-round.json"
+    honest.write_text(json.dumps(doc))
+    ok = subprocess.run([sys.executable, "-m", "rgs", "verify", str(honest)], cwd=ROOT,
+                        capture_output=True, text=True, check=False,
+                        env={**os.environ, "PYTHONPATH": str(ROOT / "services")})
+    assert ok.returncode == 0 and "FAIR" in ok.stdout, ok.stdout + ok.stderr
+    assert "replayed whole" in ok.stdout, ok.stdout
+    print(ok.stdout)
+    doc["round"]["total_paid"] = str(int(one.round.total_paid) + 1000)
+    for step in doc["round"]["steps"]:
+        if step["kind"] == "hand_settled":
+            detail = json.loads(step["detail_json"])
+            detail["payout"] = str(int(detail.get("payout", 0)) + 1000)
+            step["detail_json"] = json.dumps(detail)
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(doc))
+    bad = subprocess.run([sys.executable, "-m", "rgs", "verify", str(tampered)], cwd=ROOT,
+                         capture_output=True, text=True, check=False,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "services")})
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    print(bad.stdout)

@@ -11,7 +11,10 @@ Three forms of recall (``docs/rng.md``, "How a player or auditor verifies"):
   settlement — a box's main bet is what its hands were settled on less what its decisions added
   (doubles, splits), a side bet's stake is on its settlement, a Bet Behind's like a box's. Those
   bets are then replayed, so a recall whose stakes and payouts do not fit the rules still fails;
-* a shared table round of an earlier release: ``events_json``, the engine events as JSON.
+* a shared table round of an earlier release: ``events_json``, the engine events as JSON;
+* a shared table round in the operator's player recall (``GetPlayerRound``, with
+  ``table_id``): its ``steps``, each one table event (the kind, and the message in
+  ``detail_json``), read as the typed events are; the only money it checks is the player's own.
 
 Everything here is about the recall's form; what the events must be is the engine's
 (:mod:`rgs.recall.check` replays them).
@@ -112,6 +115,8 @@ def read(record: Mapping[str, Any]) -> Recalled:
     typed = get(record, "events")
     if isinstance(typed, list):
         return _typed(record, typed)
+    if get(record, "table_id") and isinstance(get(record, "steps"), list):
+        return _table_steps(record)
     legacy = get(record, "events_json")
     if legacy is not None:
         return _legacy(record, legacy)
@@ -292,6 +297,26 @@ def _typed_event(m: tb.TableEvent, where: str, names: dict[str, str]) -> Event |
     if kind == "round_voided":
         return RoundVoided(reason=d.reason, total_staked=0, total_refunded=0)
     return None  # the table's own events (seats, betting, time-outs...): not the round's
+
+
+def _table_steps(record: Mapping[str, Any]) -> Recalled:
+    """A shared table's round in the operator's player recall (a RoundRecord with
+    ``table_id``): each step's ``detail_json`` is its table event's message, the totals the
+    player's own."""
+    raw: list[Any] = []
+    for s in get(record, "steps", []):
+        if not isinstance(s, Mapping):
+            raise RecallFormatError("`steps` is not a list of round steps")
+        kind = str(get(s, "kind", ""))
+        try:
+            detail = json.loads(str(get(s, "detail_json", "") or "{}"))
+        except json.JSONDecodeError as exc:
+            raise RecallFormatError(f"step {get(s, 'index', '?')}'s detail_json is not JSON "
+                                    f"({exc.msg})") from exc
+        raw.append({"seq": _int(get(s, "index", 0), "a step's index") + 1, kind: detail})
+    own = {"player_id": get(record, "player_id", ""), "staked": get(record, "total_staked", 0),
+           "paid": get(record, "total_paid", 0)}
+    return _typed({**record, "players": [own]}, raw)
 
 
 def _typed(record: Mapping[str, Any], raw: list[Any]) -> Recalled:
