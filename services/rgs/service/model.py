@@ -10,6 +10,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from rgs.engine import Action, BoxBet, Event, RoundView, TableLimits
+from rgs.service.jurisdiction import NONE, JurisdictionProfile
 from rgs.variants.options import DEFAULT_OPTIONS, VariantOptions
 from rgs.wallet.port import MoneyKind
 
@@ -34,6 +35,8 @@ class Brand:
     web_origins: tuple[str, ...] = ()
     #: Show the exact value of every decision in round views (:mod:`rgs.service.advice`).
     hints: bool = False
+    #: The market's rules the server enforces for the brand (:mod:`rgs.service.jurisdiction`).
+    jurisdiction: JurisdictionProfile = NONE
 
     def __hash__(self) -> int:
         return hash((self.id, self.operator_id))
