@@ -104,6 +104,10 @@ class RgsSettings(BaseSettings):
     many seconds (credits are retried for as long as it takes)."""
     abandon_after_s: float = Field(default=24 * 3600, gt=0, description="Sweeper threshold.")
     """How long a round may stay unfinished before it is completed on the player's behalf."""
+    controls_refresh_s: float = Field(default=1.0, gt=0, le=60,
+                                      description="Game controls' refresh period.")
+    """Seconds between reads of the game controls (docs/controls.md): a control set on one
+    replica holds on every other within this time."""
     metrics_listen: str | None = Field(
         default=None, description="host:port of the Prometheus endpoint; unset: none.")
     """host:port serving ``/metrics`` (Prometheus) on its own port; unset serves none."""

@@ -38,6 +38,7 @@ from rgs.service.common import (
     token_player_key,
     translate_engine,
 )
+from rgs.service.controls import ControlBoard
 from rgs.service.errors import (
     InvalidRequest,
     NotAllowedNow,
@@ -156,8 +157,11 @@ class GameService:
 
     def __init__(self, *, journal: Journal, wallet: Wallet, cards: CardSourceFactory,
                  brands: Mapping[str, Brand], clock: Clock, test_mode: bool = False,
-                 sessions: SessionCache | None = None) -> None:
+                 sessions: SessionCache | None = None,
+                 controls: ControlBoard | None = None) -> None:
         self._journal = journal
+        #: The game controls (None: nothing is ever refused by one).
+        self.controls = controls
         self._sessions = sessions if sessions is not None else SessionCache()
         self._wallet = wallet
         self._cards = cards
@@ -299,6 +303,8 @@ class GameService:
                                             known=state.round)
             if stored is not None:
                 return stored
+            if self.controls is not None:  # a disabled game deals no new round (no query)
+                self.controls.check(session.brand_id, cmd.variant_id)
             await self._reconcile(pj, session, state.open_movements)
             if state.round is not None:  # settling outbox rows finishes no round
                 raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",

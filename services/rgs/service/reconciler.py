@@ -13,6 +13,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from rgs.service import money, voiding
+from rgs.service.audit import SYSTEM, AuditTrail
 from rgs.service.errors import Busy, ServiceError, Unavailable
 from rgs.service.model import (
     RequestScope,
@@ -34,8 +35,10 @@ class Reconciler:
     def __init__(self, *, journal: Journal, wallet: Wallet, clock: Clock,
                  min_age: timedelta = timedelta(seconds=30), game: GameService | None = None,
                  abandon_after: timedelta = timedelta(hours=24),
-                 max_backoff: timedelta = timedelta(minutes=10)) -> None:
+                 max_backoff: timedelta = timedelta(minutes=10),
+                 audit: AuditTrail | None = None) -> None:
         self._journal = journal
+        self._audit = audit
         self._wallet = wallet
         self._clock = clock
         self._min_age = min_age
@@ -96,6 +99,8 @@ class Reconciler:
                               player_id=stored.player_id, session_id=stored.session_id,
                               currency=stored.currency)
                 await money.reconcile(pj, self._wallet, party, await pj.open_movements())
+            await voiding.record_void(self._audit, SYSTEM, stored, reason=reason,
+                                      request_id=f"autovoid:{r.round_id}")
         except (ServiceError, JournalError) as void_exc:
             log.warning("automatic void of round %s postponed: %s", r.round_id, void_exc)
             return 0

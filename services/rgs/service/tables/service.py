@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
 
+from rgs.service.controls import ControlBoard
 from rgs.service.errors import NotFound
 from rgs.service.fairness import draw_seed
 from rgs.service.model import Session
@@ -58,8 +59,11 @@ class TableService:
     def __init__(self, *, tables: TableJournal, wallet: Wallet, cards: CardSourceFactory,
                  configs: Mapping[str, TableConfig], clock: Clock,
                  test_mode: bool = False, command_limit_s: float = COMMAND_LIMIT_S,
-                 lock_wait_s: float = 5.0, feed_poll_s: float = 1.0) -> None:
+                 lock_wait_s: float = 5.0, feed_poll_s: float = 1.0,
+                 controls: ControlBoard | None = None) -> None:
         self._tables = tables
+        #: The game controls: a disabled table takes no new seat, bet or Deal Now.
+        self._controls = controls
         self._cards = cards
         self._configs = configs
         self.turns = Turns()
@@ -89,6 +93,13 @@ class TableService:
         cfg = self._configs.get(table_id)
         if cfg is None:
             raise NotFound("no such table", reason="TABLE_NOT_FOUND")
+        return cfg
+
+    def _open_to(self, session: Session, table_id: str) -> TableConfig:
+        """The table's configuration, once no game control refuses the session there."""
+        cfg = self.config(table_id)
+        if self._controls is not None:
+            self._controls.check(session.brand_id, cfg.variant, cfg.id)
         return cfg
 
     def tables_for_brands(self, brands: Sequence[str]) -> list[TableConfig]:
@@ -157,7 +168,8 @@ class TableService:
 
     async def take_seat(self, session: Session, table_id: str, request_id: str,
                         seat: int, *, hints: bool = False) -> TableAnswer:
-        return await self._commands.take_seat(session, self.config(table_id), request_id,
+        return await self._commands.take_seat(session, self._open_to(session, table_id),
+                                              request_id,
                                               seat, hints=hints)
 
     async def leave_seat(self, session: Session, table_id: str, request_id: str,
@@ -168,14 +180,14 @@ class TableService:
     async def place_bets(self, session: Session, table_id: str, request_id: str,
                          bets: Sequence[BetCommand], client_seed: str = "", *,
                          hints: bool = False) -> TableAnswer:
-        return await self._commands.place_bets(session, self.config(table_id), request_id,
-                                               bets, client_seed, hints=hints)
+        return await self._commands.place_bets(session, self._open_to(session, table_id),
+                                               request_id, bets, client_seed, hints=hints)
 
     async def deal_now(self, session: Session, table_id: str, request_id: str,
                        forced_cards: tuple[str, ...] = (), *,
                        hints: bool = False) -> TableAnswer:
-        return await self._commands.deal_now(session, self.config(table_id), request_id,
-                                             forced_cards, hints=hints)
+        return await self._commands.deal_now(session, self._open_to(session, table_id),
+                                             request_id, forced_cards, hints=hints)
 
     async def act(self, session: Session, table_id: str, request_id: str,
                   cmd: TableAct, *, hints: bool = False) -> TableAnswer:
