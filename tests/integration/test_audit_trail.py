@@ -9,6 +9,7 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 
 import asyncpg
 import pytest
@@ -118,7 +119,7 @@ async def test_rows_chain_and_the_chain_verifies(trail: Trail) -> None:
     recs = [await trail.audit.record(_entry(i)) for i in range(5)]
     assert [r.seq for r in recs] == [1, 2, 3, 4, 5]
     assert recs[0].prev_hash == "0" * 64
-    assert all(b.prev_hash == a.hash for a, b in zip(recs, recs[1:], strict=False))
+    assert all(b.prev_hash == a.hash for a, b in pairwise(recs))
     stored = [r async for r in trail.audit.rows()]
     assert stored == recs  # read back exactly as hashed (time, details, unicode)
     report = await verify_chain(trail.audit.rows())

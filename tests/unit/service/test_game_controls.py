@@ -13,8 +13,8 @@ from service_fakes import DEV_KEY, OTHER_KEY, Harness, harness
 from rgs.api.calls import BlackjackCalls, Caller
 from rgs.bootstrap import DEV_ADMIN_KEY, Governance, add_dev_admin_key, record_configuration
 from rgs.engine import BoxBet
-from rgs.platform_file import DEFAULT_PLATFORM_FILE
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.platform_file import DEFAULT_PLATFORM_FILE
 from rgs.service.audit import Action, verify_chain
 from rgs.service.controls import ControlMode, ControlScope
 from rgs.service.errors import NotAllowedNow, NotFound, PermissionDenied, Unauthenticated
