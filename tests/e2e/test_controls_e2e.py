@@ -190,8 +190,11 @@ async def test_a_variant_disabled_on_one_replica_refuses_deals_on_the_other_whil
     assert dealt.total_staked == 100 and await _balance(cs, "ctl-carol") == START - 100
 
 
-async def test_a_disabled_table_refuses_a_seat(cs: ControlStack) -> None:
+async def test_a_disabled_table_refuses_a_seat_and_a_bet(cs: ControlStack) -> None:
     dave = await _player(cs, "ctl-dave", 0)
+    frank = await _player(cs, "ctl-frank", 0)
+    await cs.tables[0].TakeSeat(tb.TakeSeatRequest(request_id="t0", table_id="electronic-1",
+                                                   seat=2), metadata=frank)
     await cs.operators[0].SetGameControl(op.SetGameControlRequest(
         table_id="electronic-1", mode=op.CONTROL_MODE_DISABLED, message="closed",
         reason="dealer change"), metadata=OPERATOR)
@@ -204,6 +207,18 @@ async def test_a_disabled_table_refuses_a_seat(cs: ControlStack) -> None:
     err = await _refused(cs.tables[1].TakeSeat(tb.TakeSeatRequest(
         request_id="t1", table_id="electronic-1", seat=1), metadata=dave))
     assert error_info(err).reason == "GAME_DISABLED"
+    # A replayed TakeSeat gets its answer (the seat stands); the player seated before may not
+    # bet; leaving is allowed; no money moved.
+    again = await cs.tables[1].TakeSeat(tb.TakeSeatRequest(
+        request_id="t0", table_id="electronic-1", seat=2), metadata=frank)
+    assert again.result.seq > 0
+    err = await _refused(cs.tables[1].PlaceBets(tb.PlaceBetsRequest(
+        request_id="b1", table_id="electronic-1", bets=[tb.Bet(seat=2, stake=100)]),
+        metadata=frank))
+    assert error_info(err).reason == "GAME_DISABLED"
+    await cs.tables[1].LeaveSeat(tb.LeaveSeatRequest(request_id="l1", table_id="electronic-1",
+                                                     seat=2), metadata=frank)
+    assert await _balance(cs, "ctl-frank") == START
     await cs.operators[0].SetGameControl(op.SetGameControlRequest(
         table_id="electronic-1", mode=op.CONTROL_MODE_ENABLED, reason="back"),
         metadata=OPERATOR)

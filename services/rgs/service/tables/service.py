@@ -52,6 +52,9 @@ log = logging.getLogger(__name__)
 #: table's commit turn), seconds: past it the command answers TABLE_BUSY.
 COMMAND_LIMIT_S = 10.0
 
+#: The commands a game control refuses (by the runner's method names).
+_NEW_PLAY = frozenset({"take_seat", "place_bets", "deal_now"})
+
 
 class TableService:
     """Shared tables: commands from players (any replica) and the clock's transitions."""
@@ -79,7 +82,7 @@ class TableService:
                                     lock_wait_s=lock_wait_s,
                                     open_betting=BettingOpener(turns=self.turns, cards=cards,
                                                                clock=clock),
-                                    clock=clock)
+                                    clock=clock, gate=self._gate)
         self._commands = TableCommands(runner=self.runner, money=self.money, turns=self.turns,
                                        rounds=self.rounds, cards=cards, clock=clock,
                                        test_mode=test_mode)
@@ -95,12 +98,12 @@ class TableService:
             raise NotFound("no such table", reason="TABLE_NOT_FOUND")
         return cfg
 
-    def _open_to(self, session: Session, table_id: str) -> TableConfig:
-        """The table's configuration, once no game control refuses the session there."""
-        cfg = self.config(table_id)
-        if self._controls is not None:
+    def _gate(self, session: Session, cfg: TableConfig, method: str) -> None:
+        """Refuse a new seat, bet or Deal Now where a game control applies (a replayed request
+        still gets its answer; leaving, decisions and insurance go on: rounds in play
+        finish)."""
+        if self._controls is not None and method in _NEW_PLAY:
             self._controls.check(session.brand_id, cfg.variant, cfg.id)
-        return cfg
 
     def tables_for_brands(self, brands: Sequence[str]) -> list[TableConfig]:
         """The tables any of ``brands`` offers, in configuration order."""
@@ -168,8 +171,7 @@ class TableService:
 
     async def take_seat(self, session: Session, table_id: str, request_id: str,
                         seat: int, *, hints: bool = False) -> TableAnswer:
-        return await self._commands.take_seat(session, self._open_to(session, table_id),
-                                              request_id,
+        return await self._commands.take_seat(session, self.config(table_id), request_id,
                                               seat, hints=hints)
 
     async def leave_seat(self, session: Session, table_id: str, request_id: str,
@@ -180,14 +182,14 @@ class TableService:
     async def place_bets(self, session: Session, table_id: str, request_id: str,
                          bets: Sequence[BetCommand], client_seed: str = "", *,
                          hints: bool = False) -> TableAnswer:
-        return await self._commands.place_bets(session, self._open_to(session, table_id),
-                                               request_id, bets, client_seed, hints=hints)
+        return await self._commands.place_bets(session, self.config(table_id), request_id,
+                                               bets, client_seed, hints=hints)
 
     async def deal_now(self, session: Session, table_id: str, request_id: str,
                        forced_cards: tuple[str, ...] = (), *,
                        hints: bool = False) -> TableAnswer:
-        return await self._commands.deal_now(session, self._open_to(session, table_id),
-                                             request_id, forced_cards, hints=hints)
+        return await self._commands.deal_now(session, self.config(table_id), request_id,
+                                             forced_cards, hints=hints)
 
     async def act(self, session: Session, table_id: str, request_id: str,
                   cmd: TableAct, *, hints: bool = False) -> TableAnswer:
