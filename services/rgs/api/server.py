@@ -175,12 +175,13 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
                        interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
                        connections: ConnectionLimits = ConnectionLimits(),
                        on_certificate: Callable[[bytes], None] | None = None,
-                       web_listen: str | None = None, grace_s: float = 5.0
-                       ) -> RunningServer:
+                       web_listen: str | None = None, grace_s: float = 5.0,
+                       ready: bool = True) -> RunningServer:
     """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
     TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
     chain loaded. With ``web_listen`` the browser edge (:mod:`rgs.api.web`) starts too, on the
-    same use cases, its calls counted with the gRPC ones for the drain."""
+    same use cases, its calls counted with the gRPC ones for the drain. Without ``ready`` the
+    server starts NOT_SERVING on readiness (its liveness SERVING)."""
     server = grpc.aio.server(interceptors=list(interceptors),
                              options=connections.grpc_options())
     calls = CallsInFlight()
@@ -219,7 +220,10 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
         except BaseException:
             await server.stop(None)
             raise
-    for name in (*READINESS_SERVICES, LIVENESS_SERVICE):
-        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    readiness = (health_pb2.HealthCheckResponse.SERVING if ready
+                 else health_pb2.HealthCheckResponse.NOT_SERVING)
+    for name in READINESS_SERVICES:
+        await health_servicer.set(name, readiness)
+    await health_servicer.set(LIVENESS_SERVICE, health_pb2.HealthCheckResponse.SERVING)
     return RunningServer(server=server, port=port, health=health_servicer, calls=calls,
                          web=web)
