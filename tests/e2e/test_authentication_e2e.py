@@ -1,6 +1,7 @@
 """Software authentication of real `rgs serve` processes running an installed release (a wheel
 built by the project's build, its manifest written by the build hook, installed with pip): one
-with an altered source file never reports ready and refuses to deal; one whose file is altered
+with an altered source file never reports ready and refuses to deal (a solo Deal, a bet at a
+shared table); one whose file is altered
 after start turns unready at its next periodic check, refuses new Deals, and finishes the round
 in play, paid to the cent in the wallet. The metric says which."""
 
@@ -28,6 +29,8 @@ from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.operator.v1 import operator_pb2_grpc
+from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.generated.table.v1 import table_pb2_grpc
 from rgs.journal.postgres import PostgresJournal
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from support.databases import SANDBOX_WALLET_TEMPLATE
@@ -178,6 +181,14 @@ async def test_an_installed_copy_with_one_altered_source_file_is_caught_at_start
                                                                    metadata=md)
         assert refused.value.code() is grpc.StatusCode.UNAVAILABLE
         assert error_reason(refused.value) == "SOFTWARE_NOT_AUTHENTIC"
+        # At a shared table too: a seat may be taken, a bet (a new round's stake) may not.
+        tables = table_pb2_grpc.TableServiceStub(ch)
+        await tables.TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id="vip-1", seat=1),
+                              metadata=md)
+        with pytest.raises(grpc.aio.AioRpcError) as no_bet:
+            await tables.PlaceBets(tb.PlaceBetsRequest(request_id="b1", table_id="vip-1", bets=[
+                tb.Bet(seat=1, stake=1000)]), metadata=md)
+        assert error_reason(no_bet.value) == "SOFTWARE_NOT_AUTHENTIC"
     assert await _balance(site, "auth-start") == START
     assert replica.metric("rgs_software_authentic") == 0
     log = replica.process.log.read_text()

@@ -73,9 +73,12 @@ class SelfCheck:
         for listener in self.listeners:
             listener(report)
         if failed and self.on_mismatch is not None:
-            outcome = self.on_mismatch(report)
-            if inspect.isawaitable(outcome):
-                await outcome
+            try:
+                outcome = self.on_mismatch(report)
+                if inspect.isawaitable(outcome):
+                    await outcome
+            except Exception:  # the replica has stopped new rounds whether or not it is recorded
+                log.exception("the failed software authentication could not be recorded")
         return report
 
     async def run_forever(self) -> None:
