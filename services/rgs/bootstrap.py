@@ -51,6 +51,7 @@ from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, J
 from rgs.service.reconciler import Reconciler
 from rgs.service.tables.clock import TableClock
 from rgs.service.tables.model import TableConfig
+from rgs.service.tables.ports import TableJournal
 from rgs.service.tables.recall import TableRecall
 from rgs.service.tables.service import TableService
 from rgs.variants import VARIANTS
@@ -134,7 +135,8 @@ class App:
     reconciler: Reconciler
     #: The certified RNG when this app deals with it (None with injected cards).
     rng: CertifiedRng | None = None
-    #: Shared tables and their clock (None without configured tables or PostgreSQL).
+    #: Shared tables and their clock (None without configured tables, or with a journal given
+    #: without its tables).
     tables: TableService | None = None
     table_clock: TableClock | None = None
 
@@ -218,16 +220,19 @@ def operator_wallets(platform: Platform) -> tuple[WalletRouter,
 
 async def build(settings: RgsSettings, *, journal: Journal | None = None,
                 wallet: Wallet | None = None, cards: CardSourceFactory | None = None,
-                clock: Clock = utc_now, platform: Platform | None = None) -> App:
+                clock: Clock = utc_now, platform: Platform | None = None,
+                tables: TableJournal | None = None) -> App:
     """Wire the application; any adapter given replaces the configured one (``wallet`` replaces
-    every operator's wallet; ``platform`` replaces the platform file)."""
+    every operator's wallet; ``platform`` replaces the platform file; ``tables``, the shared
+    tables' journal, goes with a ``journal`` whose players it holds: an InMemoryTables over an
+    InMemoryJournal)."""
     platform = platform or load_platform(settings)
     brands = platform.brands
     closers: list[Callable[[], Awaitable[None]]] = []
-    pg_tables: PostgresTables | None = None
-    if journal is None and platform.tables:
-        # Shared tables live in the journal's database; they need PostgreSQL (LISTEN/NOTIFY,
-        # the players' leases), so a build with another journal has none.
+    table_journal: TableJournal | None = tables if platform.tables else None
+    if journal is None and tables is None and platform.tables:
+        # Shared tables live in the journal's database (LISTEN/NOTIFY, the players' leases):
+        # a build with another journal has none unless it is given its tables too.
         pg_tables = await PostgresTables.connect(
             database_url(settings), PlayerHolds(
                 wait_s=settings.lock_wait_s, lease_s=settings.player_lease_s,
@@ -235,6 +240,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             PostgresPlayerJournal, max_size=max(2, settings.database_pool_size // 2),
             pool_mode=settings.database_pool_mode, on_wait=observe_pool_wait("tables"))
         closers.append(pg_tables.close)
+        table_journal = pg_tables
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
@@ -268,28 +274,29 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                        brands=brands, clock=clock, test_mode=settings.test_mode)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl, cards=cards,
-                        tables=TableRecall(pg_tables) if pg_tables is not None else None)
+                        tables=TableRecall(table_journal) if table_journal is not None
+                        else None)
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),
                             max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s))
-    tables: TableService | None = None
+    table_service: TableService | None = None
     table_clock: TableClock | None = None
-    if pg_tables is not None:
-        tables = TableService(tables=pg_tables, wallet=wallet, cards=cards,
-                              configs=platform.tables, clock=clock,
-                              test_mode=settings.test_mode,
-                              command_limit_s=settings.table_command_s,
-                              lock_wait_s=settings.lock_wait_s)
-        await tables.open_tables()
-        closers.append(tables.aclose)
-        stop_watchers_gauge = watch_table_watchers(tables.feeds.watchers)
+    if table_journal is not None:
+        table_service = TableService(tables=table_journal, wallet=wallet, cards=cards,
+                                     configs=platform.tables, clock=clock,
+                                     test_mode=settings.test_mode,
+                                     command_limit_s=settings.table_command_s,
+                                     lock_wait_s=settings.lock_wait_s)
+        await table_service.open_tables()
+        closers.append(table_service.aclose)
+        stop_watchers_gauge = watch_table_watchers(table_service.feeds.watchers)
         if stop_watchers_gauge is not None:
             closers.append(stop_watchers_gauge)
-        table_clock = TableClock(service=tables, tables=pg_tables,
+        table_clock = TableClock(service=table_service, tables=table_journal,
                                  table_ids=list(platform.tables), holder=holder_name())
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
-               rng=rng, closers=closers, tables=tables, table_clock=table_clock)
+               rng=rng, closers=closers, tables=table_service, table_clock=table_clock)
 
 
 async def serve(settings: RgsSettings, app: App,
