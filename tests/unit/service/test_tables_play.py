@@ -5,14 +5,22 @@ over gRPC, here at service level, every player's money asserted from the wallet 
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
-from table_fakes import BETTING_S, DECISION_S, START, T, Tables, tables
+from table_fakes import BETTING_S, DECISION_S, START, T, Tables, table_config, tables
 
-from rgs.engine import Action
-from rgs.service.errors import NotAllowedNow
-from rgs.service.tables.model import BehindInsurance, BetCommand, TableAct, TablePhase
+from rgs.engine import Action, TableLimits
+from rgs.service.errors import InvalidRequest, NotAllowedNow, PermissionDenied
+from rgs.service.tables.model import (
+    BehindInsurance,
+    BetCommand,
+    TableAct,
+    TableEvent,
+    TablePhase,
+)
 from rgs.service.tables.recall import PlayerTableRound
+from rgs.service.tables.views import TableView
 
 pytestmark = pytest.mark.asyncio
 
@@ -199,3 +207,61 @@ async def test_a_bet_that_reaches_a_closed_table_is_refused_and_returned_at_once
     assert t.balance("ben") == START
     assert [c.kind.value for c in wallet.calls if c.party.player_id == "ben"] == [
         "debit", "rollback"]
+
+
+async def test_the_electronic_table_plays_its_stations_and_has_no_bet_behind() -> None:
+    """Two stations, betting closed by its time (only one pressed Deal Now), both decisions
+    time out (stand); the other operator's brand does not offer this table."""
+    el = table_config("el-u", variant="electronic-h17", seats=5, brands=("demo-casino",),
+                      limits=TableLimits(main_min=100, main_max=100000, side_min=100,
+                                         side_max=10000))
+    t = await tables(el)
+    await t.player("ann")
+    await t.player("ben")
+    await t.player("cat", other=True)
+    with pytest.raises(PermissionDenied):
+        await t.sit("cat", 2, table_id="el-u")
+    await t.sit("ann", 1, table_id="el-u")
+    await t.sit("ben", 2, table_id="el-u")
+    await t.bet("ann", "b", BetCommand(seat=1, stake=500), table_id="el-u")
+    with pytest.raises(InvalidRequest) as behind:
+        await t.bet("ben", "bb", BetCommand(seat=1, stake=500, behind=True), table_id="el-u")
+    assert behind.value.reason == "INVALID_BET"
+    await t.bet("ben", "b", BetCommand(seat=2, stake=700), table_id="el-u")
+    # Seats 17 and 17; the dealer's 6 T draws 5: 21 beats both.
+    await t.deal_now("ann", "d", ["TS", "9H", "6S", "7C", "8D", "TD", "5C"], table_id="el-u")
+    await t.clock(BETTING_S + 1)
+    for _ in range(2):
+        await t.clock(DECISION_S + 1)
+    events = await t.events(table_id="el-u")
+    assert [json.loads(e.payload)["seat"] for e in events
+            if e.kind == "decision_timed_out"] == [1, 2]
+    assert events[-1].kind == "round_finished"
+    assert (t.balance("ann"), t.balance("ben")) == (START - 500, START - 700)
+
+
+async def test_a_watcher_gets_the_table_then_every_event_once_and_in_order() -> None:
+    t = await tables()
+    await t.player("ann")
+    await t.sit("ann", 1)
+    seen: list[TableView | TableEvent] = []
+
+    async def watch() -> None:
+        async for item in t.service.watch(t.players["ann"], T, None):
+            seen.append(item)
+            if isinstance(item, TableEvent) and item.kind == "round_finished":
+                return
+
+    watcher = asyncio.create_task(watch())
+    await asyncio.sleep(0.05)
+    await t.bet("ann", "b", BetCommand(seat=1, stake=1000))
+    await t.deal_now("ann", "d", ["TS", "7S", "9H", "TD"])
+    await t.clock()
+    await t.service.act(t.players["ann"], T, "x", TableAct(
+        round_id=(await t.service.view(T)).round_id, seat=1, hand=0, action=Action.STAND))
+    await asyncio.wait_for(watcher, 30.0)
+    first, rest = seen[0], seen[1:]
+    assert isinstance(first, TableView) and first.seq == 1  # the seat taken
+    assert [e.seq for e in rest if isinstance(e, TableEvent)] == [
+        e.seq for e in await t.events(first.seq)]
+    assert t.balance("ann") == START + 1000

@@ -5,11 +5,13 @@ every player's money asserted from the wallet to the cent."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from table_fakes import DECISION_S, START, T, Tables, tables
 
-from rgs.service.tables.model import BetCommand, TablePhase
+from rgs.engine import Action
+from rgs.service.tables.model import BetCommand, TableAct, TablePhase
 
 pytestmark = pytest.mark.asyncio
 
@@ -133,3 +135,33 @@ async def test_a_seat_that_sits_out_the_tables_rounds_in_a_row_is_given_back() -
         "card_dealt")
     assert [s.seat for s in (await t.service.view(T)).seats] == [3]
     assert (t.balance("bettor"), t.balance("idle")) == (START + 2000, START)
+
+
+async def test_a_payment_the_wallet_missed_is_paid_by_the_reconciler_from_the_outbox() -> None:
+    """A table's credits live in each player's own outbox: when the wallet is down as the
+    round ends, the payments stay open there and the reconciler pays them once, to the cent."""
+    t = await tables()
+    await t.player("ann")
+    await t.player("cat", other=True)
+    await t.sit("ann", 1)
+    await t.bet("ann", "b", BetCommand(seat=1, stake=1000))
+    await t.bet("cat", "b", BetCommand(seat=1, stake=3000, behind=True))
+    await t.deal_now("ann", "d", ONE_SEAT_WINS)
+    await t.clock()
+    round_id = (await t.service.view(T)).round_id
+    t.h.wallet.down = True
+    ended = await t.service.act(t.players["ann"], T, "x", TableAct(
+        round_id=round_id, seat=1, hand=0, action=Action.STAND))
+    await t.service.money.drain(5.0)
+    assert ended.balance is None  # the wallet did not say
+    assert (t.balance("ann"), t.balance("cat")) == (START - 1000, START - 3000)
+    open_rows = {k: [m.amount for m in await t.h.journal.movements(k, round_id) if m.is_open]
+                 for k in ("dev-operator/ann", "other-operator/cat")}
+    assert open_rows == {"dev-operator/ann": [2000], "other-operator/cat": [6000]}
+    t.h.wallet.down = False
+    t.h.clock.now += timedelta(minutes=5)
+    assert await t.h.app.reconciler.run_once() == 2
+    assert (t.balance("ann"), t.balance("cat")) == (START + 1000, START + 3000)
+    assert await t.h.app.reconciler.run_once() == 0
+    assert [c.amount for c in t.h.wallet.applied.values() if c.kind.value == "credit"] == [
+        2000, 6000]
