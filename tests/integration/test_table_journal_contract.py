@@ -11,16 +11,19 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import asyncpg
 import pytest
 import pytest_asyncio
 
 from rgs.journal.leases import PlayerHolds
 from rgs.journal.memory import InMemoryJournal
 from rgs.journal.memory_tables import InMemoryTables
+from rgs.journal.migrate import SCHEMA
 from rgs.journal.postgres import PostgresJournal, PostgresPlayerJournal
 from rgs.journal.tables import PostgresTables
 from rgs.service.model import Movement, MovementStatus, StoredRequest
@@ -38,6 +41,7 @@ from rgs.service.tables.ports import (
     NotCommitted,
     RoundRecord,
     TableJournal,
+    TableLocked,
     TableWrite,
 )
 from rgs.wallet.port import MoneyKind
@@ -60,6 +64,24 @@ class Adapter:
     name: str
     tables: TableJournal
     journal: Journal
+    #: The PostgreSQL database's URL ("" in memory).
+    url: str = ""
+
+    @asynccontextmanager
+    async def row_locked(self, table_id: str) -> AsyncIterator[None]:
+        """The table's row locked by another transaction (another replica's transition)."""
+        if isinstance(self.tables, InMemoryTables):
+            async with self.tables.lock(table_id):
+                yield
+            return
+        conn = await asyncpg.connect(self.url, statement_cache_size=0)
+        try:
+            async with conn.transaction():
+                await conn.execute(f"SELECT 1 FROM {SCHEMA}.game_tables WHERE table_id = $1 "
+                                   "FOR UPDATE", table_id)
+                yield
+        finally:
+            await conn.close()
 
 
 @pytest_asyncio.fixture(loop_scope="session",
@@ -81,7 +103,7 @@ async def adapter(request: pytest.FixtureRequest, fresh_database: FreshDatabase,
     journal = await PostgresJournal.connect(url, min_size=1, max_size=4, lock_wait_s=0.5,
                                             pool_mode=mode)
     try:
-        yield Adapter(name=request.param, tables=tables, journal=journal)
+        yield Adapter(name=request.param, tables=tables, journal=journal, url=url)
     finally:
         await tables.close()
         await journal.close()
@@ -241,6 +263,18 @@ async def test_a_transition_of_a_table_without_a_row_is_not_committed(adapter: A
     async with adapter.tables.link() as link:
         with pytest.raises(NotCommitted):
             await link.transition("no-such-table", Guards(), lambda *_: None)
+
+
+async def test_a_transition_waits_for_the_tables_row_at_most_its_bound(adapter: Adapter) -> None:
+    a = adapter
+    await a.tables.ensure_table(T, TableState())
+    async with a.row_locked(T), a.tables.link() as link:
+        with pytest.raises(TableLocked):
+            await link.transition(T, Guards(), lambda *_: TableWrite(
+                state=BETTING, events=_events("late")), wait_s=0.2)
+    got = await a.tables.load(T)
+    assert got is not None and (got.version, got.last_seq) == (0, 0)
+    assert await _write(a, TableWrite(state=BETTING, events=_events("now"))) == 1
 
 
 @pytest.mark.parametrize("case", ["rolled_back", "missing", "a_credit", "written_twice"])
