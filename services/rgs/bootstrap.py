@@ -45,6 +45,7 @@ from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
 from rgs.service.backoffice import BackOffice
 from rgs.service.common import sha256_hex
+from rgs.service.interrupted import InterruptedPolicies, InterruptedRounds
 from rgs.service.model import Brand
 from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
@@ -132,6 +133,8 @@ class App:
     journal: Journal
     wallet: Wallet
     reconciler: Reconciler
+    #: The operator's open rounds and their resolution.
+    interrupted: InterruptedRounds
     #: The certified RNG when this app deals with it (None with injected cards).
     rng: CertifiedRng | None = None
     #: Shared tables and their clock (None without configured tables or PostgreSQL).
@@ -269,10 +272,16 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl, cards=cards,
                         tables=TableRecall(pg_tables) if pg_tables is not None else None)
+    policies = InterruptedPolicies(
+        {op.id: op.interrupted_rounds for op in platform.operators.values()},
+        default_after=timedelta(seconds=settings.abandon_after_s))
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),
-                            max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s))
+                            max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s),
+                            interrupted=policies)
+    interrupted = InterruptedRounds(journal=journal, game=game, office=office,
+                                    policies=policies, clock=clock)
     tables: TableService | None = None
     table_clock: TableClock | None = None
     if pg_tables is not None:
@@ -289,7 +298,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         table_clock = TableClock(service=tables, tables=pg_tables,
                                  table_ids=list(platform.tables), holder=holder_name())
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
-               rng=rng, closers=closers, tables=tables, table_clock=table_clock)
+               interrupted=interrupted, rng=rng, closers=closers, tables=tables,
+               table_clock=table_clock)
 
 
 async def serve(settings: RgsSettings, app: App,
@@ -298,7 +308,8 @@ async def serve(settings: RgsSettings, app: App,
     tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
            if settings.tls_cert_file and settings.tls_key_file else None)
     running = await start_server(
-        game=app.game, office=app.office, listen=settings.listen, tls=tls, tables=app.tables,
+        game=app.game, office=app.office, rounds=app.interrupted, listen=settings.listen,
+        tls=tls, tables=app.tables,
         interceptors=interceptors,
         connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
                                      max_age_grace_s=settings.max_connection_age_grace_s),
