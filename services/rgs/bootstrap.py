@@ -45,6 +45,7 @@ from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
 from rgs.service.backoffice import BackOffice
 from rgs.service.common import sha256_hex
+from rgs.service.interrupted import InterruptedPolicies, InterruptedRounds
 from rgs.service.model import Brand
 from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
@@ -133,6 +134,8 @@ class App:
     journal: Journal
     wallet: Wallet
     reconciler: Reconciler
+    #: The operator's open rounds and their resolution.
+    interrupted: InterruptedRounds
     #: The certified RNG when this app deals with it (None with injected cards).
     rng: CertifiedRng | None = None
     #: Shared tables and their clock (None without configured tables, or with a journal given
@@ -276,10 +279,16 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                         session_ttl=settings.session_ttl, cards=cards,
                         tables=TableRecall(table_journal) if table_journal is not None
                         else None)
+    policies = InterruptedPolicies(
+        {op.id: op.interrupted_rounds for op in platform.operators.values()},
+        default_after=timedelta(seconds=settings.abandon_after_s))
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),
-                            max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s))
+                            max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s),
+                            interrupted=policies)
+    interrupted = InterruptedRounds(journal=journal, game=game, office=office,
+                                    policies=policies, clock=clock)
     table_service: TableService | None = None
     table_clock: TableClock | None = None
     if table_journal is not None:
@@ -296,7 +305,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         table_clock = TableClock(service=table_service, tables=table_journal,
                                  table_ids=list(platform.tables), holder=holder_name())
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
-               rng=rng, closers=closers, tables=table_service, table_clock=table_clock)
+               interrupted=interrupted, rng=rng, closers=closers, tables=table_service,
+               table_clock=table_clock)
 
 
 async def serve(settings: RgsSettings, app: App,
@@ -305,7 +315,8 @@ async def serve(settings: RgsSettings, app: App,
     tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
            if settings.tls_cert_file and settings.tls_key_file else None)
     running = await start_server(
-        game=app.game, office=app.office, listen=settings.listen, tls=tls, tables=app.tables,
+        game=app.game, office=app.office, rounds=app.interrupted, listen=settings.listen,
+        tls=tls, tables=app.tables,
         interceptors=interceptors,
         connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
                                      max_age_grace_s=settings.max_connection_age_grace_s),

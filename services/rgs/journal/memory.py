@@ -155,7 +155,8 @@ class InMemoryPlayerJournal:
         created = old.created_at if old is not None else now
         finished = (old.finished_at if old is not None and old.finished_at else
                     (now if round.finished else None))
-        self._t.rounds[k] = replace(round, created_at=created, finished_at=finished)
+        self._t.rounds[k] = replace(round, created_at=created, finished_at=finished,
+                                    updated_at=now)
         self._t.round_touched[k] = now
         if request is not None:
             self._t.requests[(self._key, request.scope.value, request.request_id)] = request
@@ -309,11 +310,12 @@ class InMemoryJournal:
         return await InMemoryPlayerJournal(self.tables, player_key, self._clock).movements(
             round_id)
 
-    async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
-        """Unfinished rounds untouched since before ``before``."""
+    async def abandoned_rounds(self, *, before: datetime, limit: int,
+                               operator_id: str | None = None) -> list[StoredRound]:
+        """Unfinished rounds untouched since before ``before`` (of ``operator_id``'s)."""
         rows = [r for r in self.tables.rounds.values()
                 if not r.finished and self.tables.round_touched[(r.player_key, r.round_id)]
-                < before]
+                < before and operator_id in (None, r.operator_id)]
         rows.sort(key=lambda r: self.tables.round_touched[(r.player_key, r.round_id)])
         return rows[:limit]
 
