@@ -49,12 +49,14 @@ from rgs.rng.errors import RngError
 from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.backoffice import BackOffice
 from rgs.service.common import sha256_hex
+from rgs.service.interrupted import InterruptedPolicies, InterruptedRounds
 from rgs.service.model import Brand
 from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
 from rgs.service.reconciler import Reconciler
 from rgs.service.tables.clock import TableClock
 from rgs.service.tables.model import TableConfig
+from rgs.service.tables.ports import TableJournal
 from rgs.service.tables.recall import TableRecall
 from rgs.service.tables.service import TableService
 from rgs.variants import VARIANTS
@@ -136,9 +138,12 @@ class App:
     journal: Journal
     wallet: Wallet
     reconciler: Reconciler
+    #: The operator's open rounds and their resolution.
+    interrupted: InterruptedRounds
     #: The certified RNG when this app deals with it (None with injected cards).
     rng: CertifiedRng | None = None
-    #: Shared tables and their clock (None without configured tables or PostgreSQL).
+    #: Shared tables and their clock (None without configured tables, or with a journal given
+    #: without its tables).
     tables: TableService | None = None
     table_clock: TableClock | None = None
     #: This replica's software authentication (its start-up check done by :func:`build`).
@@ -225,17 +230,20 @@ def operator_wallets(platform: Platform) -> tuple[WalletRouter,
 async def build(settings: RgsSettings, *, journal: Journal | None = None,
                 wallet: Wallet | None = None, cards: CardSourceFactory | None = None,
                 clock: Clock = utc_now, platform: Platform | None = None,
+                tables: TableJournal | None = None,
                 authentication: SelfCheck | None = None) -> App:
     """Wire the application; any adapter given replaces the configured one (``wallet`` replaces
-    every operator's wallet; ``platform`` replaces the platform file; ``authentication`` the
-    self-check of the installed package, e.g. over another copy)."""
+    every operator's wallet; ``platform`` replaces the platform file; ``tables``, the shared
+    tables' journal, goes with a ``journal`` whose players it holds: an InMemoryTables over an
+    InMemoryJournal; ``authentication`` the self-check of the installed package, e.g. over
+    another copy)."""
     platform = platform or load_platform(settings)
     brands = platform.brands
     closers: list[Callable[[], Awaitable[None]]] = []
-    pg_tables: PostgresTables | None = None
-    if journal is None and platform.tables:
-        # Shared tables live in the journal's database; they need PostgreSQL (LISTEN/NOTIFY,
-        # the players' leases), so a build with another journal has none.
+    table_journal: TableJournal | None = tables if platform.tables else None
+    if journal is None and tables is None and platform.tables:
+        # Shared tables live in the journal's database (LISTEN/NOTIFY, the players' leases):
+        # a build with another journal has none unless it is given its tables too.
         pg_tables = await PostgresTables.connect(
             database_url(settings), PlayerHolds(
                 wait_s=settings.lock_wait_s, lease_s=settings.player_lease_s,
@@ -243,6 +251,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             PostgresPlayerJournal, max_size=max(2, settings.database_pool_size // 2),
             pool_mode=settings.database_pool_mode, on_wait=observe_pool_wait("tables"))
         closers.append(pg_tables.close)
+        table_journal = pg_tables
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
@@ -281,29 +290,37 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                        software=software)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl, cards=cards,
-                        tables=TableRecall(pg_tables) if pg_tables is not None else None)
+                        tables=TableRecall(table_journal) if table_journal is not None
+                        else None)
+    policies = InterruptedPolicies(
+        {op.id: op.interrupted_rounds for op in platform.operators.values()},
+        default_after=timedelta(seconds=settings.abandon_after_s))
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),
-                            max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s))
-    tables: TableService | None = None
+                            max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s),
+                            interrupted=policies)
+    interrupted = InterruptedRounds(journal=journal, game=game, office=office,
+                                    policies=policies, clock=clock)
+    table_service: TableService | None = None
     table_clock: TableClock | None = None
-    if pg_tables is not None:
-        tables = TableService(tables=pg_tables, wallet=wallet, cards=cards,
-                              configs=platform.tables, clock=clock,
-                              test_mode=settings.test_mode,
-                              command_limit_s=settings.table_command_s,
-                              lock_wait_s=settings.lock_wait_s, software=software)
-        await tables.open_tables()
-        closers.append(tables.aclose)
-        stop_watchers_gauge = watch_table_watchers(tables.feeds.watchers)
+    if table_journal is not None:
+        table_service = TableService(tables=table_journal, wallet=wallet, cards=cards,
+                                     configs=platform.tables, clock=clock,
+                                     test_mode=settings.test_mode,
+                                     command_limit_s=settings.table_command_s,
+                                     lock_wait_s=settings.lock_wait_s,
+                                     software=software)
+        await table_service.open_tables()
+        closers.append(table_service.aclose)
+        stop_watchers_gauge = watch_table_watchers(table_service.feeds.watchers)
         if stop_watchers_gauge is not None:
             closers.append(stop_watchers_gauge)
-        table_clock = TableClock(service=tables, tables=pg_tables,
+        table_clock = TableClock(service=table_service, tables=table_journal,
                                  table_ids=list(platform.tables), holder=holder_name())
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
-               rng=rng, closers=closers, tables=tables, table_clock=table_clock,
-               authentication=authentication)
+               interrupted=interrupted, rng=rng, closers=closers, tables=table_service,
+               table_clock=table_clock, authentication=authentication)
 
 
 def record_mismatch(journal: Journal) -> MismatchHook | None:
@@ -337,7 +354,8 @@ async def serve(settings: RgsSettings, app: App,
     tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
            if settings.tls_cert_file and settings.tls_key_file else None)
     running = await start_server(
-        game=app.game, office=app.office, listen=settings.listen, tls=tls, tables=app.tables,
+        game=app.game, office=app.office, rounds=app.interrupted, listen=settings.listen,
+        tls=tls, tables=app.tables,
         interceptors=interceptors,
         connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
                                      max_age_grace_s=settings.max_connection_age_grace_s),

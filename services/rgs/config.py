@@ -102,8 +102,9 @@ class RgsSettings(BaseSettings):
                                            description="Longest rest between outbox retries.")
     """Retries of an open outbox row back off exponentially from reconcile_min_age_s up to this
     many seconds (credits are retried for as long as it takes)."""
-    abandon_after_s: float = Field(default=24 * 3600, gt=0, description="Sweeper threshold.")
-    """How long a round may stay unfinished before it is completed on the player's behalf."""
+    abandon_after_s: float = Field(default=3600, gt=0, description="Sweeper threshold.")
+    """How long after its last step an unfinished round is completed on the player's behalf,
+    for an operator whose platform file entry sets no ``interrupted_rounds`` policy."""
     metrics_listen: str | None = Field(
         default=None, description="host:port of the Prometheus endpoint; unset: none.")
     """host:port serving ``/metrics`` (Prometheus) on its own port; unset serves none."""

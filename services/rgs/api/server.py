@@ -31,6 +31,7 @@ from rgs.api.web.server import RunningWebEdge, start_web_edge
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
+from rgs.service.interrupted import InterruptedRounds
 from rgs.service.play import GameService
 from rgs.service.tables.service import TableService
 
@@ -170,7 +171,8 @@ class RunningServer:
         return report
 
 
-async def start_server(*, game: GameService, office: BackOffice, listen: str,
+async def start_server(*, game: GameService, office: BackOffice, rounds: InterruptedRounds,
+                       listen: str,
                        tls: TlsFiles | None, tables: TableService | None = None,
                        interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
                        connections: ConnectionLimits = ConnectionLimits(),
@@ -189,7 +191,7 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
         lenient_handler(blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],
                         BlackjackServicer(game), calls),
         lenient_handler(operator_pb2.DESCRIPTOR.services_by_name["OperatorService"],
-                        OperatorServicer(office), calls),
+                        OperatorServicer(office, rounds), calls),
     ))
     names: tuple[str, ...] = SERVICE_NAMES
     table_servicer = None
