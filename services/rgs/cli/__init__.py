@@ -8,6 +8,8 @@ Every command lives in one module of this package, which adds it with ``register
 * :mod:`rgs.cli.rng` — ``rng`` (the RNG lab tools);
 * :mod:`rgs.cli.play` — ``play`` (the terminal client);
 * :mod:`rgs.cli.verify` — ``verify`` (checks provably fair rounds from their recall);
+* :mod:`rgs.cli.authenticate` — ``authenticate`` (the installed software against its release
+  manifest, and a lab's seeded challenge);
 * :mod:`rgs.cli.audit` — ``audit verify`` and ``admin add-key`` (the audit trail, the
   administrator's keys).
 
@@ -23,11 +25,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from rgs.cli import audit, par, play, rng, service, simulate, verify
+from rgs.cli import audit, authenticate, par, play, rng, service, simulate, verify
 from rgs.cli.common import UserError
 
 #: The modules that add their own commands through ``register(subparsers)``, in help order.
-_COMMAND_MODULES = (simulate, par, rng, service, play, verify, audit)
+_COMMAND_MODULES = (simulate, par, rng, service, play, verify, authenticate, audit)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -33,6 +33,7 @@ class Action:
     ADMIN_KEY_ADDED = "admin_key.added"
     CONFIGURATION_LOADED = "configuration.loaded"
     CONFIGURATION_CHANGED = "configuration.changed"
+    SOFTWARE_NOT_AUTHENTIC = "software.not_authentic"
 
 
 SYSTEM = "system"
