@@ -11,7 +11,14 @@ import pytest
 from service_fakes import DEV_KEY, OTHER_KEY, Harness, harness
 
 from rgs.api.calls import BlackjackCalls, Caller
-from rgs.bootstrap import DEV_ADMIN_KEY, Governance, add_dev_admin_key, record_configuration
+from rgs.authenticity.check import Authentication, Verdict
+from rgs.bootstrap import (
+    DEV_ADMIN_KEY,
+    Governance,
+    add_dev_admin_key,
+    record_configuration,
+    record_mismatch,
+)
 from rgs.engine import BoxBet
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.platform_file import DEFAULT_PLATFORM_FILE
@@ -19,6 +26,7 @@ from rgs.service.audit import Action, verify_chain
 from rgs.service.controls import ControlMode, ControlScope
 from rgs.service.errors import NotAllowedNow, NotFound, PermissionDenied, Unauthenticated
 from rgs.service.game_controls import ControlCommand
+from rgs.service.interrupted import Resolution, ResolveCommand
 from rgs.service.model import CreateSessionCommand, DealCommand, SettleCommand, VoidCommand
 
 pytestmark = pytest.mark.asyncio
@@ -209,3 +217,24 @@ async def test_an_operator_key_is_no_administrator_key_and_the_reverse() -> None
     rows = [r async for r in _gov(h).audit.rows()]
     assert [r.entry.action for r in rows][1:] == [Action.ADMIN_KEY_ADDED]
     assert DEV_ADMIN_KEY not in repr(rows)
+
+
+async def test_a_round_resolved_by_hand_and_a_software_mismatch_are_in_the_chain() -> None:
+    h = await harness()
+    s = await h.session()
+    dealt = await h.app.game.deal(s, _deal("d1"))
+    cmd = ResolveCommand(request_id="r1", brand_id="demo-casino", player_id="alice",
+                         round_id=dealt.round_id, resolution=Resolution.COMPLETE,
+                         reason="player disconnected")
+    await h.app.interrupted.resolve("dev-operator", cmd)
+    await h.app.interrupted.resolve("dev-operator", cmd)  # a retry records nothing more
+    assert h.wallet.balances["alice"] == 100_000 + 100
+    await record_mismatch(_gov(h).audit)(Authentication(
+        verdict=Verdict.ALTERED, checked_at=h.clock.now, whole="ab" * 32,
+        detail="rgs/engine/round.py differs"))
+    rows = [r async for r in _gov(h).audit.rows()][1:]  # after the platform file's row
+    assert [(r.entry.action, r.entry.reason) for r in rows] == [
+        (Action.ROUND_RESOLVED, "player disconnected"),
+        (Action.SOFTWARE_NOT_AUTHENTIC, "NOT AUTHENTIC: rgs/engine/round.py differs")]
+    assert rows[0].entry.details["total_paid"] == "200"
+    assert (await verify_chain(_gov(h).audit.rows())).intact
