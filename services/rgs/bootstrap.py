@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import threading
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -21,10 +22,15 @@ from typing import Any
 import grpc
 
 from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
+from rgs.authenticity.check import Authentication
+from rgs.authenticity.selfcheck import MismatchHook, SelfCheck
 from rgs.config import ConfigError, RgsSettings
 from rgs.config import platform as load_platform
 from rgs.engine import RuleSet
+from rgs.journal.audit import PostgresAuditTrail, open_pool
+from rgs.journal.controls import PostgresControls
 from rgs.journal.leases import PlayerHolds, holder_name
+from rgs.journal.memory_audit import MemoryAuditTrail, MemoryControls
 from rgs.journal.postgres import PoolMode, PostgresJournal, PostgresPlayerJournal
 from rgs.journal.tables import PostgresTables
 from rgs.math import hints
@@ -34,6 +40,7 @@ from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWall
 from rgs.observability.metrics import (
     count_rng_failures,
     observe_pool_wait,
+    publish_authentication,
     watch_event_loop,
     watch_journal_pool,
     watch_table_watchers,
@@ -43,14 +50,21 @@ from rgs.platform_file import Operator, Platform
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
+from rgs.service.admin import AdminAccess, AdminKeys
+from rgs.service.audit import SYSTEM, Action, AuditEntry, AuditTrail
+from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.backoffice import BackOffice
 from rgs.service.common import sha256_hex
+from rgs.service.controls import ControlBoard, ControlStore
+from rgs.service.game_controls import GameControls
+from rgs.service.interrupted import InterruptedPolicies, InterruptedRounds
 from rgs.service.model import Brand
 from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
 from rgs.service.reconciler import Reconciler
 from rgs.service.tables.clock import TableClock
 from rgs.service.tables.model import TableConfig
+from rgs.service.tables.ports import TableJournal
 from rgs.service.tables.recall import TableRecall
 from rgs.service.tables.service import TableService
 from rgs.variants import VARIANTS
@@ -60,6 +74,9 @@ from rgs.wallet.guard import GuardedWallet, GuardSettings
 from rgs.wallet.http_wallet import HttpWallet, HttpWalletSettings
 from rgs.wallet.port import Wallet
 from rgs.wallet.router import WalletRouter
+
+DEV_ADMIN_KEY = "rgsadm_sandbox-dev-admin-key"
+"""The documented sandbox administrator key (stored hashed by ``rgs sandbox``)."""
 
 DEV_OPERATOR_KEYS = {"dev-operator": "rgs-dev-operator-key",
                      "other-operator": "rgs-other-operator-key"}
@@ -123,6 +140,50 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Governance:
+    """The audit trail and the game controls, as wired."""
+
+    audit: AuditTrail
+    board: ControlBoard
+    controls: GameControls
+    admin: AdminAccess
+
+
+async def governance(settings: RgsSettings, *, postgres: bool, brands: Mapping[str, Brand],
+                     tables: Mapping[str, TableConfig], clock: Clock,
+                     closers: list[Callable[[], Awaitable[None]]]) -> Governance:
+    """The audit trail, controls and administrator keys: in the journal's database (a small
+    pool of their own) when the journal is PostgreSQL, else in memory. The controls are read
+    once here, so a replica starts with the controls in force."""
+    audit: AuditTrail
+    store: ControlStore
+    keys: AdminKeys
+    if postgres:
+        pool = await open_pool(database_url(settings), pool_mode=settings.database_pool_mode)
+        closers.append(pool.close)
+        audit, pg = PostgresAuditTrail(pool, clock), PostgresControls(pool, clock)
+        store = keys = pg
+    else:
+        memory = MemoryAuditTrail(clock)
+        audit = memory
+        store = keys = MemoryControls(memory)
+    board = ControlBoard(store, brands, clock, refresh_s=settings.controls_refresh_s)
+    await board.refresh()
+    return Governance(audit=audit, board=board, admin=AdminAccess(keys, audit),
+                      controls=GameControls(store=store, board=board, audit=audit,
+                                            brands=brands, tables=tables, clock=clock))
+
+
+async def record_configuration(audit: AuditTrail, name: str, content: bytes) -> bool:
+    """Record a platform file loaded at start when its content (SHA-256) differs from the
+    last one recorded under ``name``; whether a row was added."""
+    return await audit.record_change(AuditEntry(
+        actor=SYSTEM, action=Action.CONFIGURATION_CHANGED, subject=f"configuration:{name}",
+        reason="loaded at start", details={"sha256": hashlib.sha256(content).hexdigest()}),
+        first_action=Action.CONFIGURATION_LOADED) is not None
+
+
 @dataclass(slots=True, kw_only=True)
 class App:
     """The wired use cases and what must be closed at shutdown."""
@@ -132,11 +193,19 @@ class App:
     journal: Journal
     wallet: Wallet
     reconciler: Reconciler
+    #: The operator's open rounds and their resolution.
+    interrupted: InterruptedRounds
     #: The certified RNG when this app deals with it (None with injected cards).
     rng: CertifiedRng | None = None
-    #: Shared tables and their clock (None without configured tables or PostgreSQL).
+    #: Shared tables and their clock (None without configured tables, or with a journal given
+    #: without its tables).
     tables: TableService | None = None
     table_clock: TableClock | None = None
+    #: This replica's software authentication (its start-up check done by :func:`build`).
+    authentication: SelfCheck = field(default_factory=SelfCheck)
+    #: The audit trail, the game controls (this replica's board and the use cases) and the
+    #: administrator's credential (docs/controls.md).
+    governance: Governance | None = None
 
     @property
     def rng_health(self) -> RngHealth | None:
@@ -152,6 +221,8 @@ class App:
                 self.reconciler.run_forever(settings.reconcile_interval_s)))
         if self.table_clock is not None:
             self.background.append(asyncio.create_task(self.table_clock.run_forever()))
+        if self.governance is not None:
+            self.background.append(asyncio.create_task(self.governance.board.run_forever()))
 
     async def close(self) -> None:
         """Stop background work, then close adapters in reverse order of opening."""
@@ -218,16 +289,22 @@ def operator_wallets(platform: Platform) -> tuple[WalletRouter,
 
 async def build(settings: RgsSettings, *, journal: Journal | None = None,
                 wallet: Wallet | None = None, cards: CardSourceFactory | None = None,
-                clock: Clock = utc_now, platform: Platform | None = None) -> App:
+                clock: Clock = utc_now, platform: Platform | None = None,
+                tables: TableJournal | None = None,
+                authentication: SelfCheck | None = None) -> App:
     """Wire the application; any adapter given replaces the configured one (``wallet`` replaces
-    every operator's wallet; ``platform`` replaces the platform file)."""
+    every operator's wallet; ``platform`` replaces the platform file; ``tables``, the shared
+    tables' journal, goes with a ``journal`` whose players it holds: an InMemoryTables over an
+    InMemoryJournal; ``authentication`` the self-check of the installed package, e.g. over
+    another copy)."""
+    from_file = platform is None
     platform = platform or load_platform(settings)
     brands = platform.brands
     closers: list[Callable[[], Awaitable[None]]] = []
-    pg_tables: PostgresTables | None = None
-    if journal is None and platform.tables:
-        # Shared tables live in the journal's database; they need PostgreSQL (LISTEN/NOTIFY,
-        # the players' leases), so a build with another journal has none.
+    table_journal: TableJournal | None = tables if platform.tables else None
+    if journal is None and tables is None and platform.tables:
+        # Shared tables live in the journal's database (LISTEN/NOTIFY, the players' leases):
+        # a build with another journal has none unless it is given its tables too.
         pg_tables = await PostgresTables.connect(
             database_url(settings), PlayerHolds(
                 wait_s=settings.lock_wait_s, lease_s=settings.player_lease_s,
@@ -235,6 +312,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             PostgresPlayerJournal, max_size=max(2, settings.database_pool_size // 2),
             pool_mode=settings.database_pool_mode, on_wait=observe_pool_wait("tables"))
         closers.append(pg_tables.close)
+        table_journal = pg_tables
+    postgres = journal is None
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
@@ -263,33 +342,81 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             reseed_interval=settings.rng_reseed_interval,
             prediction_resistance=settings.rng_prediction_resistance), health=health))
     rng = cards.rng if isinstance(cards, CertifiedCards) else None
+    authentication = authentication or SelfCheck(
+        interval_s=settings.authenticate_interval_s, expected_whole=settings.release_digest,
+        manifest_required=settings.environment == "production")
+    gov = await governance(settings, postgres=postgres, brands=brands, tables=platform.tables,
+                           clock=clock, closers=closers)
+    if from_file:
+        await record_configuration(gov.audit, "platform_file",
+                                   settings.platform_file.read_bytes())
+    software = await authenticate_at_start(authentication, gov.audit)
     warm_hints(brands.values(), platform.tables.values())
-    game = GameService(journal=journal, wallet=wallet, cards=cards,
-                       brands=brands, clock=clock, test_mode=settings.test_mode)
+    game = GameService(journal=journal, wallet=wallet, cards=cards, controls=gov.board,
+                       brands=brands, clock=clock, test_mode=settings.test_mode,
+                       software=software)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
-                        session_ttl=settings.session_ttl, cards=cards,
-                        tables=TableRecall(pg_tables) if pg_tables is not None else None)
+                        session_ttl=settings.session_ttl, cards=cards, audit=gov.audit,
+                        tables=TableRecall(table_journal) if table_journal is not None
+                        else None)
+    policies = InterruptedPolicies(
+        {op.id: op.interrupted_rounds for op in platform.operators.values()},
+        default_after=timedelta(seconds=settings.abandon_after_s))
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),
-                            max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s))
-    tables: TableService | None = None
+                            max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s),
+                            interrupted=policies, audit=gov.audit)
+    interrupted = InterruptedRounds(journal=journal, game=game, office=office,
+                                    policies=policies, clock=clock, audit=gov.audit)
+    table_service: TableService | None = None
     table_clock: TableClock | None = None
-    if pg_tables is not None:
-        tables = TableService(tables=pg_tables, wallet=wallet, cards=cards,
-                              configs=platform.tables, clock=clock,
-                              test_mode=settings.test_mode,
-                              command_limit_s=settings.table_command_s,
-                              lock_wait_s=settings.lock_wait_s)
-        await tables.open_tables()
-        closers.append(tables.aclose)
-        stop_watchers_gauge = watch_table_watchers(tables.feeds.watchers)
+    if table_journal is not None:
+        table_service = TableService(tables=table_journal, wallet=wallet, cards=cards,
+                                     configs=platform.tables, clock=clock,
+                                     test_mode=settings.test_mode,
+                                     command_limit_s=settings.table_command_s,
+                                     lock_wait_s=settings.lock_wait_s,
+                                     software=software, controls=gov.board)
+        await table_service.open_tables()
+        closers.append(table_service.aclose)
+        stop_watchers_gauge = watch_table_watchers(table_service.feeds.watchers)
         if stop_watchers_gauge is not None:
             closers.append(stop_watchers_gauge)
-        table_clock = TableClock(service=tables, tables=pg_tables,
+        table_clock = TableClock(service=table_service, tables=table_journal,
                                  table_ids=list(platform.tables), holder=holder_name())
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
-               rng=rng, closers=closers, tables=tables, table_clock=table_clock)
+               interrupted=interrupted, rng=rng, closers=closers, tables=table_service,
+               table_clock=table_clock, authentication=authentication,
+               governance=gov)
+
+
+def record_mismatch(audit: AuditTrail) -> MismatchHook:
+    """Where a failed software authentication is recorded beyond the log and the metric: a row
+    of the audit trail naming what failed."""
+    async def record(report: Authentication) -> None:
+        await audit.record(AuditEntry(
+            actor=SYSTEM, action=Action.SOFTWARE_NOT_AUTHENTIC, subject="software",
+            reason=report.summary()[:500],
+            details={"verdict": report.verdict.value, "whole": report.whole}))
+    return record
+
+
+async def authenticate_at_start(authentication: SelfCheck,
+                                audit: AuditTrail) -> SoftwareAuthenticity:
+    """Subscribe the metrics and the new-round check to ``authentication`` and run its first
+    check, before anything is served; returns the check the Deal and bet paths make."""
+    software = SoftwareAuthenticity()
+
+    def stop_new_rounds(report: Authentication) -> None:
+        if authentication.fails(report):
+            software.fail(report.summary())
+
+    authentication.listeners.extend((publish_authentication, stop_new_rounds))
+    if authentication.on_mismatch is None:
+        authentication.on_mismatch = record_mismatch(audit)
+    await authentication.check()
+    return software
 
 
 async def serve(settings: RgsSettings, app: App,
@@ -298,12 +425,17 @@ async def serve(settings: RgsSettings, app: App,
     tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
            if settings.tls_cert_file and settings.tls_key_file else None)
     running = await start_server(
-        game=app.game, office=app.office, listen=settings.listen, tls=tls, tables=app.tables,
-        interceptors=interceptors,
+        game=app.game, office=app.office, rounds=app.interrupted, listen=settings.listen,
+        tls=tls, tables=app.tables,
+        controls=app.governance.controls if app.governance else None,
+        admin=app.governance.admin if app.governance else None,
+        authentication=app.authentication, interceptors=interceptors,
         connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
                                      max_age_grace_s=settings.max_connection_age_grace_s),
         on_certificate=publish_expiry("server"),
-        web_listen=settings.web_listen, grace_s=settings.shutdown_grace_s)
+        web_listen=settings.web_listen, grace_s=settings.shutdown_grace_s,
+        ready=app.game.software.failure is None)
+    watch_authentication(app, running)
     if app.rng_health is not None:
         loop = asyncio.get_running_loop()
 
@@ -322,12 +454,59 @@ async def serve(settings: RgsSettings, app: App,
     return running
 
 
-async def add_dev_operator_keys(journal: Journal) -> dict[str, str]:
+def watch_authentication(app: App, running: RunningServer) -> None:
+    """A failed software authentication turns the replica unready (every worker of it: the
+    marker, :mod:`rgs.observability.replica_health`) and stops its new rounds; the checks go on
+    every interval, in every worker."""
+    software = app.game.software
+    if software.failure is not None:
+        replica_health.mark(replica_health.SOFTWARE_NOT_AUTHENTIC, software.failure)
+
+    def failed(report: Authentication) -> None:
+        if app.authentication.fails(report):
+            replica_health.mark(replica_health.SOFTWARE_NOT_AUTHENTIC, report.summary())
+            asyncio.get_running_loop().create_task(running.set_not_serving())
+
+    app.authentication.listeners.append(failed)
+
+    async def marked() -> None:  # another worker of the replica failed its check
+        software.fail("another worker of this replica failed its software authentication")
+        await running.set_not_serving()
+
+    stop = replica_health.watch(replica_health.SOFTWARE_NOT_AUTHENTIC, marked)
+    if stop is not None:
+        app.closers.append(stop)
+    app.background.append(asyncio.create_task(app.authentication.run_forever()))
+
+
+async def add_operator_key(journal: Journal, audit: AuditTrail | None, *, operator_id: str,
+                           key: str, label: str) -> None:
+    """Store an operator API key (hashed); the audit trail records it (once per key and
+    label: storing the same again records nothing)."""
+    key_hash = sha256_hex(key)
+    await journal.add_operator_key(operator_id=operator_id, key_hash=key_hash, label=label)
+    if audit is not None:
+        await audit.record_change(AuditEntry(
+            actor=SYSTEM, action=Action.KEY_ADDED, subject=f"operator_key:{key_hash[:12]}",
+            operator_id=operator_id, details={"operator_id": operator_id, "label": label}),
+            first_action=Action.KEY_ADDED)
+
+
+async def add_dev_operator_keys(journal: Journal, audit: AuditTrail | None = None
+                                ) -> dict[str, str]:
     """Store the documented sandbox operator keys (hashed); return them by operator."""
     for operator, key in DEV_OPERATOR_KEYS.items():
-        await journal.add_operator_key(operator_id=operator, key_hash=sha256_hex(key),
-                                       label="sandbox dev key")
+        await add_operator_key(journal, audit, operator_id=operator, key=key,
+                               label="sandbox dev key")
     return dict(DEV_OPERATOR_KEYS)
+
+
+async def add_dev_admin_key(app: App) -> str:
+    """Store the documented sandbox administrator key (hashed); return it. Sandbox and test
+    mode only (``rgs sandbox``): production keys come from ``rgs admin add-key``."""
+    assert app.governance is not None
+    await app.governance.admin.add_key(DEV_ADMIN_KEY, "sandbox dev admin key")
+    return DEV_ADMIN_KEY
 
 
 async def add_operator_keys_file(url: str, path: Path, *,
@@ -339,10 +518,13 @@ async def add_operator_keys_file(url: str, path: Path, *,
             isinstance(k, str) and isinstance(v, str) and len(v) >= 16 for k, v in raw.items()):
         raise ValueError(f"{path}: expected a JSON object of operator id -> key (16+ chars)")
     journal = await PostgresJournal.connect(url, min_size=1, max_size=1, pool_mode=pool_mode)
+    pool = await open_pool(url, pool_mode=pool_mode, max_size=1)
     try:
+        audit = PostgresAuditTrail(pool, utc_now)
         for operator, key in raw.items():
-            await journal.add_operator_key(operator_id=operator, key_hash=sha256_hex(key),
-                                           label="operator keys file")
+            await add_operator_key(journal, audit, operator_id=operator, key=key,
+                                   label="operator keys file")
     finally:
+        await pool.close()
         await journal.close()
     return len(raw)

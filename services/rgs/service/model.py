@@ -5,11 +5,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from fractions import Fraction
 from types import MappingProxyType
 
 from rgs.engine import Action, BoxBet, Event, RoundView, TableLimits
+from rgs.service.jurisdiction import NONE, JurisdictionProfile
 from rgs.variants.options import DEFAULT_OPTIONS, VariantOptions
 from rgs.wallet.port import MoneyKind
 
@@ -34,6 +35,8 @@ class Brand:
     web_origins: tuple[str, ...] = ()
     #: Show the exact value of every decision in round views (:mod:`rgs.service.advice`).
     hints: bool = False
+    #: The market's rules the server enforces for the brand (:mod:`rgs.service.jurisdiction`).
+    jurisdiction: JurisdictionProfile = NONE
 
     def __hash__(self) -> int:
         return hash((self.id, self.operator_id))
@@ -46,6 +49,25 @@ class Brand:
     def variant_options(self, variant_id: str) -> VariantOptions:
         """The brand's options for a variant it offers."""
         return self.options.get(variant_id, DEFAULT_OPTIONS)
+
+
+class InterruptedResolution(enum.StrEnum):
+    """What becomes of a round its player abandoned, once its time has passed."""
+
+    #: The RGS completes it by the documented rule (remaining hands stand, insurance declined,
+    #: Cash Out not taken) and pays what it wins.
+    COMPLETE = "complete"
+    #: It waits for the operator to resolve it (ResolveRound: complete or void).
+    OPERATOR = "operator"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InterruptedRoundsPolicy:
+    """An operator's policy for rounds its players abandon."""
+
+    #: How long after the round's last step it counts as interrupted.
+    after: timedelta = timedelta(minutes=60)
+    resolution: InterruptedResolution = InterruptedResolution.COMPLETE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -205,6 +227,9 @@ class StoredRound:
     events: tuple[Event, ...]
     created_at: datetime | None = None
     finished_at: datetime | None = None
+    #: When the round was last written (its last step): an unfinished round's idle time runs
+    #: from here.
+    updated_at: datetime | None = None
     #: The brand's options the round was dealt with (it replays with them, whatever the brand
     #: file says later).
     options: VariantOptions = DEFAULT_OPTIONS

@@ -29,6 +29,7 @@ from rgs.engine import (
 from rgs.engine.cards import check_card
 from rgs.rng.fair import FairInputError, check_client_seed
 from rgs.service import advice, fairness, money
+from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.common import (
     check_request_id,
     is_round_id,
@@ -38,6 +39,7 @@ from rgs.service.common import (
     token_player_key,
     translate_engine,
 )
+from rgs.service.controls import ControlBoard
 from rgs.service.errors import (
     InvalidRequest,
     NotAllowedNow,
@@ -156,8 +158,14 @@ class GameService:
 
     def __init__(self, *, journal: Journal, wallet: Wallet, cards: CardSourceFactory,
                  brands: Mapping[str, Brand], clock: Clock, test_mode: bool = False,
-                 sessions: SessionCache | None = None) -> None:
+                 sessions: SessionCache | None = None,
+                 software: SoftwareAuthenticity | None = None,
+                 controls: ControlBoard | None = None) -> None:
         self._journal = journal
+        #: The software authentication's word on new rounds (always admitted without one).
+        self.software = software if software is not None else SoftwareAuthenticity()
+        #: The game controls (None: nothing is ever refused by one).
+        self.controls = controls
         self._sessions = sessions if sessions is not None else SessionCache()
         self._wallet = wallet
         self._cards = cards
@@ -266,6 +274,7 @@ class GameService:
 
     async def deal(self, session: Session, cmd: DealCommand) -> PlayResult:
         """Take the stakes and deal a new round."""
+        self.software.admit_new_round()
         check_request_id(cmd.request_id)
         rules, limits = self._rules(session, cmd.variant_id)
         if cmd.forced_cards and not self._test_mode:
@@ -299,6 +308,8 @@ class GameService:
                                             known=state.round)
             if stored is not None:
                 return stored
+            if self.controls is not None:  # a disabled game deals no new round (no query)
+                self.controls.check(session.brand_id, cmd.variant_id)
             await self._reconcile(pj, session, state.open_movements)
             if state.round is not None:  # settling outbox rows finishes no round
                 raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from rgs.service import money, voiding
+from rgs.service.audit import SYSTEM, Action, AuditEntry, AuditTrail
 from rgs.service.errors import Busy, ServiceError, Unavailable
+from rgs.service.interrupted import InterruptedPolicies, last_step, round_session
 from rgs.service.model import (
+    InterruptedResolution,
     RequestScope,
-    Session,
     SettleCommand,
     StoredRequest,
     StoredRound,
@@ -33,20 +35,26 @@ class Reconciler:
 
     def __init__(self, *, journal: Journal, wallet: Wallet, clock: Clock,
                  min_age: timedelta = timedelta(seconds=30), game: GameService | None = None,
-                 abandon_after: timedelta = timedelta(hours=24),
-                 max_backoff: timedelta = timedelta(minutes=10)) -> None:
+                 abandon_after: timedelta = timedelta(hours=1),
+                 max_backoff: timedelta = timedelta(minutes=10),
+                 interrupted: InterruptedPolicies | None = None,
+                 audit: AuditTrail | None = None) -> None:
         self._journal = journal
+        self._audit = audit
         self._wallet = wallet
         self._clock = clock
         self._min_age = min_age
         self._game = game
-        self._abandon_after = abandon_after
+        #: Each operator's policy for abandoned rounds (without: every operator's rounds are
+        #: completed after ``abandon_after``).
+        self._policies = interrupted or InterruptedPolicies({}, default_after=abandon_after)
         self._max_backoff = max_backoff
 
     async def sweep_abandoned(self, *, limit: int = 100) -> int:
-        """Finish rounds left unfinished longer than ``abandon_after`` on the player's behalf
-        (the same path as Settle: stand every hand, decline insurance, pay the win); void a
-        round that cannot be continued. Returns how many rounds were finished or voided.
+        """Finish rounds left unfinished longer than their operator's policy allows on the
+        player's behalf (the same path as Settle: stand every hand, decline insurance, pay the
+        win; an operator whose policy leaves them to it is skipped); void a round that cannot
+        be continued. Returns how many rounds were finished or voided.
 
         The journal keeps who finished the round: the sweeper's decisions are committed under
         the request id ``sweep:{round_id}``, an automatic void under ``autovoid:{round_id}``
@@ -54,15 +62,14 @@ class Reconciler:
         """
         if self._game is None:
             return 0
-        rounds = await self._journal.abandoned_rounds(
-            before=self._clock() - self._abandon_after, limit=limit)
         done = 0
-        for r in rounds:
+        for r in await self._interrupted(limit):
             try:
-                await self._game.settle(_session_of(r), SettleCommand(
+                result = await self._game.settle(round_session(r), SettleCommand(
                     request_id=f"sweep:{r.round_id}", round_id=r.round_id),
                     scope=RequestScope.SYSTEM)
                 log.info("round %s finished on the player's behalf", r.round_id)
+                await self._record_completion(r, result.view.total_paid)
                 done += 1
             except (Busy, JournalError) as exc:
                 log.warning("sweep of round %s postponed: %s", r.round_id, exc)
@@ -80,6 +87,37 @@ class Reconciler:
                 log.exception("sweep of round %s failed", r.round_id)
         return done
 
+    async def _record_completion(self, r: StoredRound, total_paid: int) -> None:
+        """An audit row for an interrupted round the RGS completed by its operator's policy
+        (once: a completion swept again records nothing more)."""
+        if self._audit is None:
+            return
+        after = self._policies.of(r.operator_id).after
+        await self._audit.record_change(AuditEntry(
+            actor=SYSTEM, action=Action.ROUND_RESOLVED, subject=f"round:{r.round_id}",
+            reason=f"interrupted: completed by the operator's policy, "
+                   f"{int(after.total_seconds() // 60)} minutes after its last step",
+            operator_id=r.operator_id,
+            details={"resolution": "complete", "by": "policy", "brand_id": r.brand_id,
+                     "player_id": r.player_id, "total_paid": str(total_paid)}),
+            first_action=Action.ROUND_RESOLVED)
+
+    async def _interrupted(self, limit: int) -> list[StoredRound]:
+        """The rounds due for completion, oldest first, by each operator's policy."""
+        now = self._clock()
+        operators = self._policies.operators
+        if not operators:  # no platform file's operators: one policy for all
+            return await self._journal.abandoned_rounds(
+                before=now - self._policies.of("").after, limit=limit)
+        rounds: list[StoredRound] = []
+        for op in operators:
+            policy = self._policies.of(op)
+            if policy.resolution is InterruptedResolution.COMPLETE:
+                rounds += await self._journal.abandoned_rounds(
+                    before=now - policy.after, limit=limit, operator_id=op)
+        rounds.sort(key=last_step)
+        return rounds[:limit]
+
     async def _void_stuck(self, r: StoredRound, exc: ServiceError) -> int:
         """Void a round the sweeper cannot continue: roll back its stakes, pay nothing."""
         reason = f"automatic void: {exc.reason}: {exc}"[:200]
@@ -96,6 +134,8 @@ class Reconciler:
                               player_id=stored.player_id, session_id=stored.session_id,
                               currency=stored.currency)
                 await money.reconcile(pj, self._wallet, party, await pj.open_movements())
+            await voiding.record_void(self._audit, SYSTEM, stored, reason=reason,
+                                      request_id=f"autovoid:{r.round_id}")
         except (ServiceError, JournalError) as void_exc:
             log.warning("automatic void of round %s postponed: %s", r.round_id, void_exc)
             return 0
@@ -150,10 +190,3 @@ class Reconciler:
                 # unexpected error fails one pass, never the loop.
                 log.exception("reconciler pass failed")
             await asyncio.sleep(interval_s)
-
-
-def _session_of(r: StoredRound) -> Session:
-    """The round's own session, as the sweeper acts in it (its expiry does not matter)."""
-    return Session(session_id=r.session_id, player_key=r.player_key, operator_id=r.operator_id,
-                   brand_id=r.brand_id, player_id=r.player_id, currency=r.currency,
-                   expires_at=r.created_at or datetime.min.replace(tzinfo=UTC))

@@ -53,6 +53,31 @@ class OperatorServiceStub:
     """VoidRound voids an unfinished round (a malfunction or a dispute): every stake taken is
     returned through wallet rollbacks and nothing is paid. A finished round cannot be voided.
     """
+    ListOpenRounds: _grpc.UnaryUnaryMultiCallable[_operator_pb2.ListOpenRoundsRequest, _operator_pb2.ListOpenRoundsResponse]
+    """ListOpenRounds lists the operator's unfinished rounds, the longest idle first, with when
+    their last step was and when the RGS completes them by the operator's policy for
+    interrupted rounds (docs/api.md, "Interrupted rounds").
+    """
+    ResolveRound: _grpc.UnaryUnaryMultiCallable[_operator_pb2.ResolveRoundRequest, _operator_pb2.ResolveRoundResponse]
+    """ResolveRound resolves an unfinished round by hand: COMPLETE finishes it by the documented
+    rule (every remaining hand stands, insurance declined, Cash Out not taken) and pays what it
+    wins; VOID returns every stake and pays nothing. The reason is kept.
+    """
+    SetGameControl: _grpc.UnaryUnaryMultiCallable[_operator_pb2.SetGameControlRequest, _operator_pb2.SetGameControlResponse]
+    """SetGameControl disables or enables a variant of one of the operator's brands (or of all of
+    them), a whole brand, or a shared table for the operator's players (docs/controls.md). The
+    change holds on every replica within seconds: new Deals and bets are refused
+    GAME_DISABLED with the message; rounds in play finish. Enabling lifts only the operator's
+    own control (the platform administrator's stay). Recorded in the audit trail.
+    """
+    ListGameControls: _grpc.UnaryUnaryMultiCallable[_operator_pb2.ListGameControlsRequest, _operator_pb2.ListGameControlsResponse]
+    """ListGameControls lists the controls that reach the operator's brands: its own and the
+    platform administrator's.
+    """
+    ListAuditRecords: _grpc.UnaryUnaryMultiCallable[_operator_pb2.ListAuditRecordsRequest, _operator_pb2.ListAuditRecordsResponse]
+    """ListAuditRecords lists the operator's own rows of the audit trail (control changes, voids,
+    key changes), newest first.
+    """
 
 @_typing.type_check_only
 class OperatorServiceAsyncStub(OperatorServiceStub):
@@ -70,6 +95,31 @@ class OperatorServiceAsyncStub(OperatorServiceStub):
     VoidRound: _aio.UnaryUnaryMultiCallable[_operator_pb2.VoidRoundRequest, _operator_pb2.VoidRoundResponse]  # type: ignore[assignment]
     """VoidRound voids an unfinished round (a malfunction or a dispute): every stake taken is
     returned through wallet rollbacks and nothing is paid. A finished round cannot be voided.
+    """
+    ListOpenRounds: _aio.UnaryUnaryMultiCallable[_operator_pb2.ListOpenRoundsRequest, _operator_pb2.ListOpenRoundsResponse]  # type: ignore[assignment]
+    """ListOpenRounds lists the operator's unfinished rounds, the longest idle first, with when
+    their last step was and when the RGS completes them by the operator's policy for
+    interrupted rounds (docs/api.md, "Interrupted rounds").
+    """
+    ResolveRound: _aio.UnaryUnaryMultiCallable[_operator_pb2.ResolveRoundRequest, _operator_pb2.ResolveRoundResponse]  # type: ignore[assignment]
+    """ResolveRound resolves an unfinished round by hand: COMPLETE finishes it by the documented
+    rule (every remaining hand stands, insurance declined, Cash Out not taken) and pays what it
+    wins; VOID returns every stake and pays nothing. The reason is kept.
+    """
+    SetGameControl: _aio.UnaryUnaryMultiCallable[_operator_pb2.SetGameControlRequest, _operator_pb2.SetGameControlResponse]  # type: ignore[assignment]
+    """SetGameControl disables or enables a variant of one of the operator's brands (or of all of
+    them), a whole brand, or a shared table for the operator's players (docs/controls.md). The
+    change holds on every replica within seconds: new Deals and bets are refused
+    GAME_DISABLED with the message; rounds in play finish. Enabling lifts only the operator's
+    own control (the platform administrator's stay). Recorded in the audit trail.
+    """
+    ListGameControls: _aio.UnaryUnaryMultiCallable[_operator_pb2.ListGameControlsRequest, _operator_pb2.ListGameControlsResponse]  # type: ignore[assignment]
+    """ListGameControls lists the controls that reach the operator's brands: its own and the
+    platform administrator's.
+    """
+    ListAuditRecords: _aio.UnaryUnaryMultiCallable[_operator_pb2.ListAuditRecordsRequest, _operator_pb2.ListAuditRecordsResponse]  # type: ignore[assignment]
+    """ListAuditRecords lists the operator's own rows of the audit trail (control changes, voids,
+    key changes), newest first.
     """
 
 class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -109,6 +159,61 @@ class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_operator_pb2.VoidRoundResponse, _abc.Awaitable[_operator_pb2.VoidRoundResponse]]:
         """VoidRound voids an unfinished round (a malfunction or a dispute): every stake taken is
         returned through wallet rollbacks and nothing is paid. A finished round cannot be voided.
+        """
+
+    @_abc_1.abstractmethod
+    def ListOpenRounds(
+        self,
+        request: _operator_pb2.ListOpenRoundsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.ListOpenRoundsResponse, _abc.Awaitable[_operator_pb2.ListOpenRoundsResponse]]:
+        """ListOpenRounds lists the operator's unfinished rounds, the longest idle first, with when
+        their last step was and when the RGS completes them by the operator's policy for
+        interrupted rounds (docs/api.md, "Interrupted rounds").
+        """
+
+    @_abc_1.abstractmethod
+    def ResolveRound(
+        self,
+        request: _operator_pb2.ResolveRoundRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.ResolveRoundResponse, _abc.Awaitable[_operator_pb2.ResolveRoundResponse]]:
+        """ResolveRound resolves an unfinished round by hand: COMPLETE finishes it by the documented
+        rule (every remaining hand stands, insurance declined, Cash Out not taken) and pays what it
+        wins; VOID returns every stake and pays nothing. The reason is kept.
+        """
+
+    @_abc_1.abstractmethod
+    def SetGameControl(
+        self,
+        request: _operator_pb2.SetGameControlRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.SetGameControlResponse, _abc.Awaitable[_operator_pb2.SetGameControlResponse]]:
+        """SetGameControl disables or enables a variant of one of the operator's brands (or of all of
+        them), a whole brand, or a shared table for the operator's players (docs/controls.md). The
+        change holds on every replica within seconds: new Deals and bets are refused
+        GAME_DISABLED with the message; rounds in play finish. Enabling lifts only the operator's
+        own control (the platform administrator's stay). Recorded in the audit trail.
+        """
+
+    @_abc_1.abstractmethod
+    def ListGameControls(
+        self,
+        request: _operator_pb2.ListGameControlsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.ListGameControlsResponse, _abc.Awaitable[_operator_pb2.ListGameControlsResponse]]:
+        """ListGameControls lists the controls that reach the operator's brands: its own and the
+        platform administrator's.
+        """
+
+    @_abc_1.abstractmethod
+    def ListAuditRecords(
+        self,
+        request: _operator_pb2.ListAuditRecordsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.ListAuditRecordsResponse, _abc.Awaitable[_operator_pb2.ListAuditRecordsResponse]]:
+        """ListAuditRecords lists the operator's own rows of the audit trail (control changes, voids,
+        key changes), newest first.
         """
 
 def add_OperatorServiceServicer_to_server(servicer: OperatorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

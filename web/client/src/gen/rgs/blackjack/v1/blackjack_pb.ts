@@ -20,13 +20,15 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file rgs/blackjack/v1/blackjack.proto.
  */
 export const file_rgs_blackjack_v1_blackjack: GenFile = /*@__PURE__*/
-  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IsIBChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAlCCgoIX2JhbGFuY2UihAEKCUxhc3RSb3VuZBISCgp2YXJpYW50X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEicKBWJveGVzGAMgAygLMhgucmdzLmJsYWNramFjay52MS5Cb3hCZXQSFAoMdG90YWxfc3Rha2VkGAQgASgDEhIKCnRvdGFsX3BhaWQYBSABKAMiVQoLVGFibGVMaW1pdHMSEAoIbWFpbl9taW4YASABKAMSEAoIbWFpbl9tYXgYAiABKAMSEAoIc2lkZV9taW4YAyABKAMSEAoIc2lkZV9tYXgYBCABKAMiKgoMUGF5dGFibGVMaW5lEgwKBGxpbmUYASABKAkSDAoEcGF5cxgCIAEoAyJtCg9TaWRlQmV0UGF5dGFibGUSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSLQoFbGluZXMYAiADKAsyHi5yZ3MuYmxhY2tqYWNrLnYxLlBheXRhYmxlTGluZSK7BAoHVmFyaWFudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWRlY2tzGAMgASgFEhEKCW1heF9ib3hlcxgEIAEoBRIbChNkZWFsZXJfaGl0c19zb2Z0XzE3GAUgASgIEhEKCWhvbGVfY2FyZBgGIAEoCBIMCgRwZWVrGAcgASgJEiAKGGJsYWNramFja19wYXlzX251bWVyYXRvchgIIAEoBRIiChpibGFja2phY2tfcGF5c19kZW5vbWluYXRvchgJIAEoBRIWCg5pbnN1cmFuY2VfcGF5cxgKIAEoBRIWCg5sYXRlX3N1cnJlbmRlchgLIAEoCBIRCgltYXhfaGFuZHMYDCABKAUSFQoNY2hhcmxpZV9jYXJkcxgNIAEoBRIZChFkZWFsZXJfcHVzaF90b3RhbBgOIAEoBRISCgpzYWZldHlfbmV0GA8gASgIEhAKCGNhc2hfb3V0GBAgASgIEi0KBmxpbWl0cxgRIAEoCzIdLnJncy5ibGFja2phY2sudjEuVGFibGVMaW1pdHMSNAoJc2lkZV9iZXRzGBIgAygLMiEucmdzLmJsYWNramFjay52MS5TaWRlQmV0UGF5dGFibGUSOgoQaW5zdXJhbmNlX29mZmVycxgTIAMoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISGAoQZG91YmxlX2FueV9jYXJkcxgUIAEoCBIaChJkb3VibGVfYWZ0ZXJfc3BsaXQYFSABKAgivwEKBkJveEJldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhMKC3R3ZW50eV9wbHVzGAMgASgDEhUKDXBlcmZlY3RfcGFpcnMYBCABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAUgASgDEjkKD2luc3VyYW5jZV9vZmZlchgGIAEoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISEgoKc2FmZXR5X25ldBgHIAEoCCK5AQoNQWxsb3dlZEFjdGlvbhIoCgZhY3Rpb24YASABKA4yGC5yZ3MuYmxhY2tqYWNrLnYxLkFjdGlvbhIMCgRjb3N0GAIgASgDEg0KBW9mZmVyGAMgASgDEg8KB3dhcm5pbmcYBCABKAkSGwoOZXhwZWN0ZWRfdmFsdWUYBSABKAFIAIgBARIMCgRiZXN0GAYgASgIEhIKCmZhaXJfdmFsdWUYByABKANCEQoPX2V4cGVjdGVkX3ZhbHVlIpECCgRIYW5kEg0KBWluZGV4GAEgASgFEg0KBWNhcmRzGAIgAygJEg0KBXRvdGFsGAMgASgFEgwKBHNvZnQYBCABKAgSDQoFc3Rha2UYBSABKAMSLAoGc3RhdHVzGAYgASgOMhwucmdzLmJsYWNramFjay52MS5IYW5kU3RhdHVzEioKB291dGNvbWUYByABKA4yGS5yZ3MuYmxhY2tqYWNrLnYxLk91dGNvbWUSDgoGcGF5b3V0GAggASgDEhIKCmZyb21fc3BsaXQYCSABKAgSDwoHZG91YmxlZBgKIAEoCBIwCgdhbGxvd2VkGAsgAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uInoKDVNpZGVCZXRSZXN1bHQSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSDQoFc3Rha2UYAiABKAMSDAoEbGluZRgDIAEoCRIOCgZwYXlvdXQYBCABKAMSDwoHc2V0dGxlZBgFIAEoCCK0AgoDQm94EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSJQoFaGFuZHMYAyADKAsyFi5yZ3MuYmxhY2tqYWNrLnYxLkhhbmQSMgoJc2lkZV9iZXRzGAQgAygLMh8ucmdzLmJsYWNramFjay52MS5TaWRlQmV0UmVzdWx0EhkKEWluc3VyYW5jZV9vZmZlcmVkGAUgASgIEhcKD2luc3VyYW5jZV9zdGFrZRgGIAEoAxIYChBpbnN1cmFuY2VfcGF5b3V0GAcgASgDEjoKEWluc3VyYW5jZV9hbGxvd2VkGAggAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uEisKBmJlaGluZBgJIAMoCzIbLnJncy5ibGFja2phY2sudjEuQm94QmVoaW5kInkKCUJveEJlaGluZBIUCgxkaXNwbGF5X25hbWUYASABKAkSCwoDeW91GAIgASgIEg4KBnN0YWtlZBgDIAEoAxIMCgRwYWlkGAQgASgDEhUKDWZvbGxvd19kb3VibGUYBSABKAgSFAoMZm9sbG93X3NwbGl0GAYgASgIIiUKB0hhbmRSZWYSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFIqsDCglSb3VuZFZpZXcSEAoIcm91bmRfaWQYASABKAkSCwoDc2VxGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSLQoGc3RhdHVzGAQgASgOMh0ucmdzLmJsYWNramFjay52MS5Sb3VuZFN0YXR1cxIUCgxkZWFsZXJfY2FyZHMYBSADKAkSFAoMZGVhbGVyX3RvdGFsGAYgASgFEhMKC2RlYWxlcl9zb2Z0GAcgASgIEhoKEmRlYWxlcl9ob2xlX2hpZGRlbhgIIAEoCBIkCgVib3hlcxgJIAMoCzIVLnJncy5ibGFja2phY2sudjEuQm94EikKBnRvX2FjdBgKIAEoCzIZLnJncy5ibGFja2phY2sudjEuSGFuZFJlZhIUCgx0b3RhbF9zdGFrZWQYCyABKAMSEgoKdG90YWxfcGFpZBgMIAEoAxIPCgdiYWxhbmNlGA0gASgDEhAKCGN1cnJlbmN5GA4gASgJEhcKD3BheW1lbnRfcGVuZGluZxgPIAEoCBIoCgRmYWlyGBAgASgLMhoucmdzLmJsYWNramFjay52MS5GYWlybmVzcyKvAQoIRmFpcm5lc3MSEgoKdmVyaWZpYWJsZRgBIAEoCBISCgpjb21taXRtZW50GAIgASgJEhMKC2NsaWVudF9zZWVkGAMgASgJEhQKDHJvdW5kX251bWJlchgEIAEoAxINCgVkZWNrcxgFIAEoBRITCgtzZXJ2ZXJfc2VlZBgGIAEoCRIXCg9uZXh0X2NvbW1pdG1lbnQYByABKAkSEwoLZGVhbHRfY2FyZHMYCCADKAkiiQEKC0RlYWxSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEgoKdmFyaWFudF9pZBgCIAEoCRInCgVib3hlcxgDIAMoCzIYLnJncy5ibGFja2phY2sudjEuQm94QmV0EhQKDGZvcmNlZF9jYXJkcxgEIAMoCRITCgtjbGllbnRfc2VlZBgFIAEoCSI6CgxEZWFsUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyKOAQoKQWN0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEhQKDGV4cGVjdGVkX3NlcRgDIAEoAxIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSKAoGYWN0aW9uGAYgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24iOQoLQWN0UmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyI1Cg1TZXR0bGVSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPAoOU2V0dGxlUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyIjCg9HZXRSb3VuZFJlcXVlc3QSEAoIcm91bmRfaWQYASABKAkiPgoQR2V0Um91bmRSZXNwb25zZRIqCgVyb3VuZBgBIAEoCzIbLnJncy5ibGFja2phY2sudjEuUm91bmRWaWV3IhMKEUdldEJhbGFuY2VSZXF1ZXN0IjcKEkdldEJhbGFuY2VSZXNwb25zZRIPCgdiYWxhbmNlGAEgASgDEhAKCGN1cnJlbmN5GAIgASgJKqUCCgZBY3Rpb24SFgoSQUNUSU9OX1VOU1BFQ0lGSUVEEAASEQoNQUNUSU9OX0lOU1VSRRABEhwKGEFDVElPTl9ERUNMSU5FX0lOU1VSQU5DRRACEg4KCkFDVElPTl9ISVQQAxIQCgxBQ1RJT05fU1RBTkQQBBIRCg1BQ1RJT05fRE9VQkxFEAUSEAoMQUNUSU9OX1NQTElUEAYSFAoQQUNUSU9OX1NVUlJFTkRFUhAHEhYKEkFDVElPTl9QT1dFUl9TUExJVBAIEhcKE0FDVElPTl9QT1dFUl9ET1VCTEUQCRIVChFBQ1RJT05fUE9XRVJfS0VFUBAKEhgKFEFDVElPTl9QT1dFUl9SRVBMQUNFEAsSEwoPQUNUSU9OX0NBU0hfT1VUEAwqmAEKC1JvdW5kU3RhdHVzEhwKGFJPVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJPVU5EX1NUQVRVU19JTlNVUkFOQ0UQARIcChhST1VORF9TVEFUVVNfUExBWUVSX1RVUk4QAhIYChRST1VORF9TVEFUVVNfU0VUVExFRBADEhcKE1JPVU5EX1NUQVRVU19WT0lERUQQBCrGAgoKSGFuZFN0YXR1cxIbChdIQU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE0hBTkRfU1RBVFVTX1dBSVRJTkcQARIWChJIQU5EX1NUQVRVU19BQ1RJVkUQAhIcChhIQU5EX1NUQVRVU19QT1dFUl9DSE9JQ0UQAxIVChFIQU5EX1NUQVRVU19TVE9PRBAEEhcKE0hBTkRfU1RBVFVTX0RPVUJMRUQQBRIWChJIQU5EX1NUQVRVU19CVVNURUQQBhIZChVIQU5EX1NUQVRVU19CTEFDS0pBQ0sQBxIXChNIQU5EX1NUQVRVU19DSEFSTElFEAgSGwoXSEFORF9TVEFUVVNfU1VSUkVOREVSRUQQCRIaChZIQU5EX1NUQVRVU19DQVNIRURfT1VUEAoSFwoTSEFORF9TVEFUVVNfU0VUVExFRBALKtYBCgdPdXRjb21lEhcKE09VVENPTUVfVU5TUEVDSUZJRUQQABIVChFPVVRDT01FX0JMQUNLSkFDSxABEg8KC09VVENPTUVfV0lOEAISEAoMT1VUQ09NRV9QVVNIEAMSEAoMT1VUQ09NRV9MT1NFEAQSEAoMT1VUQ09NRV9CVVNUEAUSFQoRT1VUQ09NRV9TVVJSRU5ERVIQBhIWChJPVVRDT01FX0NBU0hFRF9PVVQQBxITCg9PVVRDT01FX0NIQVJMSUUQCBIQCgxPVVRDT01FX1ZPSUQQCSqVAQoLU2lkZUJldEtpbmQSHQoZU0lERV9CRVRfS0lORF9VTlNQRUNJRklFRBAAEh0KGVNJREVfQkVUX0tJTkRfVFdFTlRZX1BMVVMQARIfChtTSURFX0JFVF9LSU5EX1BFUkZFQ1RfUEFJUlMQAhInCiNTSURFX0JFVF9LSU5EX1RXRU5UWV9PTkVfUExVU19USFJFRRADKpYBCg5JbnN1cmFuY2VPZmZlchIfChtJTlNVUkFOQ0VfT0ZGRVJfVU5TUEVDSUZJRUQQABIaChZJTlNVUkFOQ0VfT0ZGRVJfQUxXQVlTEAESLAooSU5TVVJBTkNFX09GRkVSX09OTFlfT05fUExBWUVSX0JMQUNLSkFDSxACEhkKFUlOU1VSQU5DRV9PRkZFUl9ORVZFUhADMvUDChBCbGFja2phY2tTZXJ2aWNlEl0KDExpc3RWYXJpYW50cxIlLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBomLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USRQoERGVhbBIdLnJncy5ibGFja2phY2sudjEuRGVhbFJlcXVlc3QaHi5yZ3MuYmxhY2tqYWNrLnYxLkRlYWxSZXNwb25zZRJCCgNBY3QSHC5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlcXVlc3QaHS5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlc3BvbnNlEksKBlNldHRsZRIfLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVxdWVzdBogLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVzcG9uc2USUQoIR2V0Um91bmQSIS5yZ3MuYmxhY2tqYWNrLnYxLkdldFJvdW5kUmVxdWVzdBoiLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXNwb25zZRJXCgpHZXRCYWxhbmNlEiMucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVxdWVzdBokLnJncy5ibGFja2phY2sudjEuR2V0QmFsYW5jZVJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IsIBChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAlCCgoIX2JhbGFuY2UihAEKCUxhc3RSb3VuZBISCgp2YXJpYW50X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEicKBWJveGVzGAMgAygLMhgucmdzLmJsYWNramFjay52MS5Cb3hCZXQSFAoMdG90YWxfc3Rha2VkGAQgASgDEhIKCnRvdGFsX3BhaWQYBSABKAMiVQoLVGFibGVMaW1pdHMSEAoIbWFpbl9taW4YASABKAMSEAoIbWFpbl9tYXgYAiABKAMSEAoIc2lkZV9taW4YAyABKAMSEAoIc2lkZV9tYXgYBCABKAMiKgoMUGF5dGFibGVMaW5lEgwKBGxpbmUYASABKAkSDAoEcGF5cxgCIAEoAyJtCg9TaWRlQmV0UGF5dGFibGUSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSLQoFbGluZXMYAiADKAsyHi5yZ3MuYmxhY2tqYWNrLnYxLlBheXRhYmxlTGluZSLxBAoHVmFyaWFudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWRlY2tzGAMgASgFEhEKCW1heF9ib3hlcxgEIAEoBRIbChNkZWFsZXJfaGl0c19zb2Z0XzE3GAUgASgIEhEKCWhvbGVfY2FyZBgGIAEoCBIMCgRwZWVrGAcgASgJEiAKGGJsYWNramFja19wYXlzX251bWVyYXRvchgIIAEoBRIiChpibGFja2phY2tfcGF5c19kZW5vbWluYXRvchgJIAEoBRIWCg5pbnN1cmFuY2VfcGF5cxgKIAEoBRIWCg5sYXRlX3N1cnJlbmRlchgLIAEoCBIRCgltYXhfaGFuZHMYDCABKAUSFQoNY2hhcmxpZV9jYXJkcxgNIAEoBRIZChFkZWFsZXJfcHVzaF90b3RhbBgOIAEoBRISCgpzYWZldHlfbmV0GA8gASgIEhAKCGNhc2hfb3V0GBAgASgIEi0KBmxpbWl0cxgRIAEoCzIdLnJncy5ibGFja2phY2sudjEuVGFibGVMaW1pdHMSNAoJc2lkZV9iZXRzGBIgAygLMiEucmdzLmJsYWNramFjay52MS5TaWRlQmV0UGF5dGFibGUSOgoQaW5zdXJhbmNlX29mZmVycxgTIAMoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISGAoQZG91YmxlX2FueV9jYXJkcxgUIAEoCBIaChJkb3VibGVfYWZ0ZXJfc3BsaXQYFSABKAgSNAoMYXZhaWxhYmlsaXR5GB4gASgLMh4ucmdzLmJsYWNramFjay52MS5BdmFpbGFiaWxpdHkiWwoMQXZhaWxhYmlsaXR5Eg0KBXN0YXRlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSKwoHZW5kc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAivwEKBkJveEJldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhMKC3R3ZW50eV9wbHVzGAMgASgDEhUKDXBlcmZlY3RfcGFpcnMYBCABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAUgASgDEjkKD2luc3VyYW5jZV9vZmZlchgGIAEoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISEgoKc2FmZXR5X25ldBgHIAEoCCK5AQoNQWxsb3dlZEFjdGlvbhIoCgZhY3Rpb24YASABKA4yGC5yZ3MuYmxhY2tqYWNrLnYxLkFjdGlvbhIMCgRjb3N0GAIgASgDEg0KBW9mZmVyGAMgASgDEg8KB3dhcm5pbmcYBCABKAkSGwoOZXhwZWN0ZWRfdmFsdWUYBSABKAFIAIgBARIMCgRiZXN0GAYgASgIEhIKCmZhaXJfdmFsdWUYByABKANCEQoPX2V4cGVjdGVkX3ZhbHVlIpECCgRIYW5kEg0KBWluZGV4GAEgASgFEg0KBWNhcmRzGAIgAygJEg0KBXRvdGFsGAMgASgFEgwKBHNvZnQYBCABKAgSDQoFc3Rha2UYBSABKAMSLAoGc3RhdHVzGAYgASgOMhwucmdzLmJsYWNramFjay52MS5IYW5kU3RhdHVzEioKB291dGNvbWUYByABKA4yGS5yZ3MuYmxhY2tqYWNrLnYxLk91dGNvbWUSDgoGcGF5b3V0GAggASgDEhIKCmZyb21fc3BsaXQYCSABKAgSDwoHZG91YmxlZBgKIAEoCBIwCgdhbGxvd2VkGAsgAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uInoKDVNpZGVCZXRSZXN1bHQSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSDQoFc3Rha2UYAiABKAMSDAoEbGluZRgDIAEoCRIOCgZwYXlvdXQYBCABKAMSDwoHc2V0dGxlZBgFIAEoCCK0AgoDQm94EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSJQoFaGFuZHMYAyADKAsyFi5yZ3MuYmxhY2tqYWNrLnYxLkhhbmQSMgoJc2lkZV9iZXRzGAQgAygLMh8ucmdzLmJsYWNramFjay52MS5TaWRlQmV0UmVzdWx0EhkKEWluc3VyYW5jZV9vZmZlcmVkGAUgASgIEhcKD2luc3VyYW5jZV9zdGFrZRgGIAEoAxIYChBpbnN1cmFuY2VfcGF5b3V0GAcgASgDEjoKEWluc3VyYW5jZV9hbGxvd2VkGAggAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uEisKBmJlaGluZBgJIAMoCzIbLnJncy5ibGFja2phY2sudjEuQm94QmVoaW5kInkKCUJveEJlaGluZBIUCgxkaXNwbGF5X25hbWUYASABKAkSCwoDeW91GAIgASgIEg4KBnN0YWtlZBgDIAEoAxIMCgRwYWlkGAQgASgDEhUKDWZvbGxvd19kb3VibGUYBSABKAgSFAoMZm9sbG93X3NwbGl0GAYgASgIIiUKB0hhbmRSZWYSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFIqsDCglSb3VuZFZpZXcSEAoIcm91bmRfaWQYASABKAkSCwoDc2VxGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSLQoGc3RhdHVzGAQgASgOMh0ucmdzLmJsYWNramFjay52MS5Sb3VuZFN0YXR1cxIUCgxkZWFsZXJfY2FyZHMYBSADKAkSFAoMZGVhbGVyX3RvdGFsGAYgASgFEhMKC2RlYWxlcl9zb2Z0GAcgASgIEhoKEmRlYWxlcl9ob2xlX2hpZGRlbhgIIAEoCBIkCgVib3hlcxgJIAMoCzIVLnJncy5ibGFja2phY2sudjEuQm94EikKBnRvX2FjdBgKIAEoCzIZLnJncy5ibGFja2phY2sudjEuSGFuZFJlZhIUCgx0b3RhbF9zdGFrZWQYCyABKAMSEgoKdG90YWxfcGFpZBgMIAEoAxIPCgdiYWxhbmNlGA0gASgDEhAKCGN1cnJlbmN5GA4gASgJEhcKD3BheW1lbnRfcGVuZGluZxgPIAEoCBIoCgRmYWlyGBAgASgLMhoucmdzLmJsYWNramFjay52MS5GYWlybmVzcyKvAQoIRmFpcm5lc3MSEgoKdmVyaWZpYWJsZRgBIAEoCBISCgpjb21taXRtZW50GAIgASgJEhMKC2NsaWVudF9zZWVkGAMgASgJEhQKDHJvdW5kX251bWJlchgEIAEoAxINCgVkZWNrcxgFIAEoBRITCgtzZXJ2ZXJfc2VlZBgGIAEoCRIXCg9uZXh0X2NvbW1pdG1lbnQYByABKAkSEwoLZGVhbHRfY2FyZHMYCCADKAkiiQEKC0RlYWxSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEgoKdmFyaWFudF9pZBgCIAEoCRInCgVib3hlcxgDIAMoCzIYLnJncy5ibGFja2phY2sudjEuQm94QmV0EhQKDGZvcmNlZF9jYXJkcxgEIAMoCRITCgtjbGllbnRfc2VlZBgFIAEoCSI6CgxEZWFsUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyKOAQoKQWN0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEhQKDGV4cGVjdGVkX3NlcRgDIAEoAxIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSKAoGYWN0aW9uGAYgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24iOQoLQWN0UmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyI1Cg1TZXR0bGVSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPAoOU2V0dGxlUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyIjCg9HZXRSb3VuZFJlcXVlc3QSEAoIcm91bmRfaWQYASABKAkiPgoQR2V0Um91bmRSZXNwb25zZRIqCgVyb3VuZBgBIAEoCzIbLnJncy5ibGFja2phY2sudjEuUm91bmRWaWV3IhMKEUdldEJhbGFuY2VSZXF1ZXN0IjcKEkdldEJhbGFuY2VSZXNwb25zZRIPCgdiYWxhbmNlGAEgASgDEhAKCGN1cnJlbmN5GAIgASgJKqUCCgZBY3Rpb24SFgoSQUNUSU9OX1VOU1BFQ0lGSUVEEAASEQoNQUNUSU9OX0lOU1VSRRABEhwKGEFDVElPTl9ERUNMSU5FX0lOU1VSQU5DRRACEg4KCkFDVElPTl9ISVQQAxIQCgxBQ1RJT05fU1RBTkQQBBIRCg1BQ1RJT05fRE9VQkxFEAUSEAoMQUNUSU9OX1NQTElUEAYSFAoQQUNUSU9OX1NVUlJFTkRFUhAHEhYKEkFDVElPTl9QT1dFUl9TUExJVBAIEhcKE0FDVElPTl9QT1dFUl9ET1VCTEUQCRIVChFBQ1RJT05fUE9XRVJfS0VFUBAKEhgKFEFDVElPTl9QT1dFUl9SRVBMQUNFEAsSEwoPQUNUSU9OX0NBU0hfT1VUEAwqmAEKC1JvdW5kU3RhdHVzEhwKGFJPVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJPVU5EX1NUQVRVU19JTlNVUkFOQ0UQARIcChhST1VORF9TVEFUVVNfUExBWUVSX1RVUk4QAhIYChRST1VORF9TVEFUVVNfU0VUVExFRBADEhcKE1JPVU5EX1NUQVRVU19WT0lERUQQBCrGAgoKSGFuZFN0YXR1cxIbChdIQU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE0hBTkRfU1RBVFVTX1dBSVRJTkcQARIWChJIQU5EX1NUQVRVU19BQ1RJVkUQAhIcChhIQU5EX1NUQVRVU19QT1dFUl9DSE9JQ0UQAxIVChFIQU5EX1NUQVRVU19TVE9PRBAEEhcKE0hBTkRfU1RBVFVTX0RPVUJMRUQQBRIWChJIQU5EX1NUQVRVU19CVVNURUQQBhIZChVIQU5EX1NUQVRVU19CTEFDS0pBQ0sQBxIXChNIQU5EX1NUQVRVU19DSEFSTElFEAgSGwoXSEFORF9TVEFUVVNfU1VSUkVOREVSRUQQCRIaChZIQU5EX1NUQVRVU19DQVNIRURfT1VUEAoSFwoTSEFORF9TVEFUVVNfU0VUVExFRBALKtYBCgdPdXRjb21lEhcKE09VVENPTUVfVU5TUEVDSUZJRUQQABIVChFPVVRDT01FX0JMQUNLSkFDSxABEg8KC09VVENPTUVfV0lOEAISEAoMT1VUQ09NRV9QVVNIEAMSEAoMT1VUQ09NRV9MT1NFEAQSEAoMT1VUQ09NRV9CVVNUEAUSFQoRT1VUQ09NRV9TVVJSRU5ERVIQBhIWChJPVVRDT01FX0NBU0hFRF9PVVQQBxITCg9PVVRDT01FX0NIQVJMSUUQCBIQCgxPVVRDT01FX1ZPSUQQCSqVAQoLU2lkZUJldEtpbmQSHQoZU0lERV9CRVRfS0lORF9VTlNQRUNJRklFRBAAEh0KGVNJREVfQkVUX0tJTkRfVFdFTlRZX1BMVVMQARIfChtTSURFX0JFVF9LSU5EX1BFUkZFQ1RfUEFJUlMQAhInCiNTSURFX0JFVF9LSU5EX1RXRU5UWV9PTkVfUExVU19USFJFRRADKpYBCg5JbnN1cmFuY2VPZmZlchIfChtJTlNVUkFOQ0VfT0ZGRVJfVU5TUEVDSUZJRUQQABIaChZJTlNVUkFOQ0VfT0ZGRVJfQUxXQVlTEAESLAooSU5TVVJBTkNFX09GRkVSX09OTFlfT05fUExBWUVSX0JMQUNLSkFDSxACEhkKFUlOU1VSQU5DRV9PRkZFUl9ORVZFUhADMvUDChBCbGFja2phY2tTZXJ2aWNlEl0KDExpc3RWYXJpYW50cxIlLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBomLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USRQoERGVhbBIdLnJncy5ibGFja2phY2sudjEuRGVhbFJlcXVlc3QaHi5yZ3MuYmxhY2tqYWNrLnYxLkRlYWxSZXNwb25zZRJCCgNBY3QSHC5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlcXVlc3QaHS5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlc3BvbnNlEksKBlNldHRsZRIfLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVxdWVzdBogLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVzcG9uc2USUQoIR2V0Um91bmQSIS5yZ3MuYmxhY2tqYWNrLnYxLkdldFJvdW5kUmVxdWVzdBoiLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXNwb25zZRJXCgpHZXRCYWxhbmNlEiMucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVxdWVzdBokLnJncy5ibGFja2phY2sudjEuR2V0QmFsYW5jZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * ListVariantsRequest asks for the session brand's variants.
@@ -395,6 +397,13 @@ export type Variant = Message<"rgs.blackjack.v1.Variant"> & {
    * @generated from field: bool double_after_split = 21;
    */
   doubleAfterSplit: boolean;
+
+  /**
+   * Whether Deal takes new rounds of the variant now (game controls, docs/controls.md).
+   *
+   * @generated from field: rgs.blackjack.v1.Availability availability = 30;
+   */
+  availability?: Availability | undefined;
 };
 
 /**
@@ -403,6 +412,43 @@ export type Variant = Message<"rgs.blackjack.v1.Variant"> & {
  */
 export const VariantSchema: GenMessage<Variant> = /*@__PURE__*/
   messageDesc(file_rgs_blackjack_v1_blackjack, 6);
+
+/**
+ * Availability says whether new rounds are taken: a variant, brand or table may be disabled by
+ * its operator or put under maintenance by the platform (Deal and bets are then refused
+ * GAME_DISABLED or MAINTENANCE; a round in play finishes).
+ *
+ * @generated from message rgs.blackjack.v1.Availability
+ */
+export type Availability = Message<"rgs.blackjack.v1.Availability"> & {
+  /**
+   * `open`, `disabled` or `maintenance`.
+   *
+   * @generated from field: string state = 1;
+   */
+  state: string;
+
+  /**
+   * The message to show the player (empty when open or none was given).
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * When the maintenance or disabling ends by itself (unset: until it is lifted).
+   *
+   * @generated from field: google.protobuf.Timestamp ends_at = 3;
+   */
+  endsAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.Availability.
+ * Use `create(AvailabilitySchema)` to create a new message.
+ */
+export const AvailabilitySchema: GenMessage<Availability> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 7);
 
 /**
  * BoxBet is a player's bet on one box.
@@ -465,7 +511,7 @@ export type BoxBet = Message<"rgs.blackjack.v1.BoxBet"> & {
  * Use `create(BoxBetSchema)` to create a new message.
  */
 export const BoxBetSchema: GenMessage<BoxBet> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 7);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 8);
 
 /**
  * AllowedAction is a decision open now, with what it costs or offers.
@@ -533,7 +579,7 @@ export type AllowedAction = Message<"rgs.blackjack.v1.AllowedAction"> & {
  * Use `create(AllowedActionSchema)` to create a new message.
  */
 export const AllowedActionSchema: GenMessage<AllowedAction> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 8);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 9);
 
 /**
  * Hand is one player hand.
@@ -624,7 +670,7 @@ export type Hand = Message<"rgs.blackjack.v1.Hand"> & {
  * Use `create(HandSchema)` to create a new message.
  */
 export const HandSchema: GenMessage<Hand> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 9);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 10);
 
 /**
  * SideBetResult is a side bet's stake and result.
@@ -673,7 +719,7 @@ export type SideBetResult = Message<"rgs.blackjack.v1.SideBetResult"> & {
  * Use `create(SideBetResultSchema)` to create a new message.
  */
 export const SideBetResultSchema: GenMessage<SideBetResult> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 10);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 11);
 
 /**
  * Box is one box of the table.
@@ -750,7 +796,7 @@ export type Box = Message<"rgs.blackjack.v1.Box"> & {
  * Use `create(BoxSchema)` to create a new message.
  */
 export const BoxSchema: GenMessage<Box> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 11);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 12);
 
 /**
  * A Bet Behind on a box at a shared table: everything it staked and was paid so far.
@@ -798,7 +844,7 @@ export type BoxBehind = Message<"rgs.blackjack.v1.BoxBehind"> & {
  * Use `create(BoxBehindSchema)` to create a new message.
  */
 export const BoxBehindSchema: GenMessage<BoxBehind> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 12);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 13);
 
 /**
  * HandRef names a hand.
@@ -826,7 +872,7 @@ export type HandRef = Message<"rgs.blackjack.v1.HandRef"> & {
  * Use `create(HandRefSchema)` to create a new message.
  */
 export const HandRefSchema: GenMessage<HandRef> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 13);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
 
 /**
  * RoundView is the public state of a round: never the hole card before it is revealed, never the
@@ -953,7 +999,7 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
  * Use `create(RoundViewSchema)` to create a new message.
  */
 export const RoundViewSchema: GenMessage<RoundView> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
 
 /**
  * Fairness is a provably fair round's commitment and, once the round is over, its server seed.
@@ -1029,7 +1075,7 @@ export type Fairness = Message<"rgs.blackjack.v1.Fairness"> & {
  * Use `create(FairnessSchema)` to create a new message.
  */
 export const FairnessSchema: GenMessage<Fairness> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
 
 /**
  * DealRequest places the bets of a new round.
@@ -1080,7 +1126,7 @@ export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
  * Use `create(DealRequestSchema)` to create a new message.
  */
 export const DealRequestSchema: GenMessage<DealRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
 
 /**
  * DealResponse is the dealt round.
@@ -1101,7 +1147,7 @@ export type DealResponse = Message<"rgs.blackjack.v1.DealResponse"> & {
  * Use `create(DealResponseSchema)` to create a new message.
  */
 export const DealResponseSchema: GenMessage<DealResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
 
 /**
  * ActRequest is one player decision.
@@ -1158,7 +1204,7 @@ export type ActRequest = Message<"rgs.blackjack.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
 
 /**
  * ActResponse is the round after the decision.
@@ -1179,7 +1225,7 @@ export type ActResponse = Message<"rgs.blackjack.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
 
 /**
  * SettleRequest finishes a round.
@@ -1207,7 +1253,7 @@ export type SettleRequest = Message<"rgs.blackjack.v1.SettleRequest"> & {
  * Use `create(SettleRequestSchema)` to create a new message.
  */
 export const SettleRequestSchema: GenMessage<SettleRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
 
 /**
  * SettleResponse is the finished round.
@@ -1228,7 +1274,7 @@ export type SettleResponse = Message<"rgs.blackjack.v1.SettleResponse"> & {
  * Use `create(SettleResponseSchema)` to create a new message.
  */
 export const SettleResponseSchema: GenMessage<SettleResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
 
 /**
  * GetRoundRequest reads a round.
@@ -1249,7 +1295,7 @@ export type GetRoundRequest = Message<"rgs.blackjack.v1.GetRoundRequest"> & {
  * Use `create(GetRoundRequestSchema)` to create a new message.
  */
 export const GetRoundRequestSchema: GenMessage<GetRoundRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
 
 /**
  * GetRoundResponse is the round's public view.
@@ -1270,7 +1316,7 @@ export type GetRoundResponse = Message<"rgs.blackjack.v1.GetRoundResponse"> & {
  * Use `create(GetRoundResponseSchema)` to create a new message.
  */
 export const GetRoundResponseSchema: GenMessage<GetRoundResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
 
 /**
  * GetBalanceRequest asks for the session player's balance.
@@ -1285,7 +1331,7 @@ export type GetBalanceRequest = Message<"rgs.blackjack.v1.GetBalanceRequest"> & 
  * Use `create(GetBalanceRequestSchema)` to create a new message.
  */
 export const GetBalanceRequestSchema: GenMessage<GetBalanceRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
 
 /**
  * GetBalanceResponse is the player's balance as the operator's wallet reported it.
@@ -1313,7 +1359,7 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
  * Use `create(GetBalanceResponseSchema)` to create a new message.
  */
 export const GetBalanceResponseSchema: GenMessage<GetBalanceResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 26);
 
 /**
  * Action is a player decision.
