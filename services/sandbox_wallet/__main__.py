@@ -1,5 +1,5 @@
 """The ``sandbox-wallet`` command (also ``python -m sandbox_wallet``): run the sandbox wallet until
-interrupted.
+interrupted; ``sandbox-wallet export ...`` writes its ledger's export instead (``export.py``).
 
 Options override the ``SANDBOX_WALLET_*`` environment variables (see ``settings.py``).
 """
@@ -70,10 +70,15 @@ async def serve(settings: SandboxWalletSettings) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry point."""
+    """Command-line entry point (``sandbox-wallet export ...`` writes the ledger's export)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["export"]:
+        from sandbox_wallet import export
+
+        return export.main(args[1:])
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        eventloop.run(serve(parse_settings(argv)))
+        eventloop.run(serve(parse_settings(args)))
     except (ConfigError, DatabaseConnectError, DevDbError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

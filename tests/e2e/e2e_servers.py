@@ -90,6 +90,8 @@ class Stack:
 
     wallets: dict[str, ServerProcess]
     replicas: list[ServerProcess] = field(default_factory=list)
+    #: Each operator's wallet database (the back office tests read its export).
+    wallet_dbs: dict[str, str] = field(default_factory=dict)
 
     @property
     def wallet(self) -> ServerProcess:
@@ -120,7 +122,8 @@ async def start_stack(*, rgs_db: str, wallet_dbs: dict[str, str], replicas: int,
     mode), each with a platform file pointing every operator at its own wallet."""
     started_wallets = await asyncio.gather(*(start_wallet(op, db, logs)
                                              for op, db in wallet_dbs.items()))
-    stack = Stack(wallets=dict(zip(wallet_dbs, started_wallets, strict=True)))
+    stack = Stack(wallets=dict(zip(wallet_dbs, started_wallets, strict=True)),
+                  wallet_dbs=dict(wallet_dbs))
     try:
         platform_file = write_platform_file(
             logs / "platform.json", {op: w.target for op, w in stack.wallets.items()},

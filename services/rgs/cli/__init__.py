@@ -11,7 +11,8 @@ Every command lives in one module of this package, which adds it with ``register
 * :mod:`rgs.cli.authenticate` — ``authenticate`` (the installed software against its release
   manifest, and a lab's seeded challenge);
 * :mod:`rgs.cli.audit` — ``audit verify`` and ``admin add-key`` (the audit trail, the
-  administrator's keys).
+  administrator's keys);
+* :mod:`rgs.cli.finance` — ``movements`` and ``reconcile`` (the operator's back office).
 
 Every command prints what to do next on a user error and exits 2; long work shows progress on a
 terminal and stays quiet with ``--json``. This is the top of the dependency graph: nothing
@@ -25,11 +26,22 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from rgs.cli import audit, authenticate, par, play, rng, service, simulate, verify
+from rgs.cli import (
+    audit,
+    authenticate,
+    finance,
+    par,
+    play,
+    rng,
+    service,
+    simulate,
+    verify,
+)
 from rgs.cli.common import UserError
 
 #: The modules that add their own commands through ``register(subparsers)``, in help order.
-_COMMAND_MODULES = (simulate, par, rng, service, play, verify, authenticate, audit)
+_COMMAND_MODULES = (simulate, par, rng, service, play, verify, authenticate, audit,
+                    finance)
 
 
 def build_parser() -> argparse.ArgumentParser:
