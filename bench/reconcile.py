@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "services"))
 
 from rgs import devdb
 from rgs.cli.finance import reconcile_window
+from rgs.finance import ggr
 from rgs.finance.wallet_export import WalletRow, parse, render
 from rgs.journal.audit import open_pool
 from rgs.journal.migrate import migrate
@@ -103,12 +104,19 @@ async def main() -> None:
                 parse_s = time.perf_counter() - t
                 out = await reconcile_window(pool, OPERATOR, T0, T0 + timedelta(days=2), rows)
                 total_s = time.perf_counter() - t
+                from rgs.finance import movements
+                t = time.perf_counter()
+                lines = [m async for m in movements.every(pool, OPERATOR, T0,
+                                                          T0 + timedelta(days=2))]
+                report = ggr.report(lines)
+                ggr_s = time.perf_counter() - t
             finally:
                 await pool.close()
         figures = {"movements": ns.movements, "other_operators_movements": ns.other,
                    "fill_s": round(fill_s, 2), "export_parse_s": round(parse_s, 2),
                    "reconcile_total_s": round(total_s, 2), "matched": out.matched,
-                   "mismatches": len(out.mismatches)}
+                   "mismatches": len(out.mismatches), "ggr_report_s": round(ggr_s, 2),
+                   "ggr_groups": len(report)}
     finally:
         await devdb.drop_database(server, name)
     if ns.json:

@@ -1,7 +1,7 @@
 """The back office against real processes (issue 24): two operators' players play solo rounds
 and one shared table round; the movements listing, ``sandbox-wallet export``, ``rgs reconcile``
-agree to the cent with each sandbox wallet's ledger, and every mismatch seeded into an export
-is found.
+and ``rgs report ggr`` agree to the cent with each sandbox wallet's ledger, and every mismatch
+seeded into an export is found.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from test_operators_e2e import STAND_WINS
-from test_tables_e2e import WALLET_AUTH, Player, Tables, _player, tables_stack
+from test_tables_e2e import START, WALLET_AUTH, Player, Tables, _player, tables_stack
 
 from rgs.finance import movements
 from rgs.finance.wallet_export import COLUMNS
@@ -171,3 +172,56 @@ async def test_every_mismatch_seeded_into_an_export_is_found(
                      ("details_differ", details["transaction_id"]),
                      ("duplicate", credits[1]["transaction_id"]),
                      ("missing_in_rgs", "nowhere:settle:credit")}
+
+
+async def test_the_ggr_report_equals_the_movements_and_each_wallets_ledger(
+        played: tuple[Tables, list[Player], datetime, datetime]) -> None:
+    t, players, start, end = played
+    day = start.date()
+    for operator in ("dev-operator", "other-operator"):
+        done = _cli("rgs", "report", "ggr", "--operator", operator, "--from",
+                    (day - timedelta(days=1)).isoformat(), "--to",
+                    (day + timedelta(days=1)).isoformat(), "--database-url", t.rgs_db,
+                    "--json", "--reporting-currency", "EUR")
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        lines = report["lines"]
+        staked = sum(g["staked"] for g in lines)
+        paid = sum(g["paid"] for g in lines)
+        # The wallet's ledger: debits not rolled back, and credits, per player to the cent.
+        wallet_staked = wallet_paid = 0
+        for p in (p for p in players if p.operator == operator):
+            txns = await _ledger(t, p)
+            p_staked = sum(x.amount for x in txns
+                           if x.kind == sandbox_pb2.TRANSACTION_KIND_DEBIT
+                           and not x.rolled_back_by)
+            p_paid = sum(x.amount for x in txns
+                         if x.kind == sandbox_pb2.TRANSACTION_KIND_CREDIT)
+            assert await p.balance(t) == START - p_staked + p_paid
+            wallet_staked, wallet_paid = wallet_staked + p_staked, wallet_paid + p_paid
+        assert (staked, paid) == (wallet_staked, wallet_paid) and staked > 0
+        # The movements listing, page by page through its cursor, says the same.
+        listed, cursor = [], ""
+        while True:
+            page = _cli("rgs", "movements", "--operator", operator, "--from", start.isoformat(),
+                        "--to", end.isoformat(), "--limit", "7", "--database-url", t.rgs_db,
+                        "--json", *(("--cursor", cursor) if cursor else ()))
+            assert page.returncode == 0, page.stderr
+            got = json.loads(page.stdout)
+            listed += got["movements"]
+            if not (cursor := got["next_cursor"]):
+                break
+        assert len({m["transaction_id"] for m in listed}) == len(listed) > 7
+        assert sum(m["amount"] for m in listed
+                   if (m["kind"], m["status"]) == ("debit", "booked")) == staked
+        assert sum(m["amount"] for m in listed
+                   if (m["kind"], m["status"]) == ("credit", "applied")) == paid
+        assert report["total"] == {"currency": "EUR", "staked": staked, "paid": paid,
+                                   "ggr": staked - paid, "free_bet_staked": 0}
+        # Solo and table apart: the table line names its table; every group's RTP is paid/staked.
+        assert Counter(bool(g["table_id"]) for g in lines) == Counter({False: 1, True: 1})
+        for g in lines:
+            assert g["ggr"] == g["staked"] - g["paid"]
+            assert g["rtp"] == pytest.approx(g["paid"] / g["staked"], abs=1e-6)
+        solo = next(g for g in lines if not g["table_id"])
+        assert solo["rounds"] == 3 * len([p for p in players if p.operator == operator])

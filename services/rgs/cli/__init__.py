@@ -12,7 +12,8 @@ Every command lives in one module of this package, which adds it with ``register
   manifest, and a lab's seeded challenge);
 * :mod:`rgs.cli.audit` — ``audit verify`` and ``admin add-key`` (the audit trail, the
   administrator's keys);
-* :mod:`rgs.cli.finance` — ``movements`` and ``reconcile`` (the operator's back office).
+* :mod:`rgs.cli.finance` — ``movements`` and ``reconcile``, :mod:`rgs.cli.report` —
+  ``report ggr`` (the operator's back office).
 
 Every command prints what to do next on a user error and exits 2; long work shows progress on a
 terminal and stays quiet with ``--json``. This is the top of the dependency graph: nothing
@@ -32,6 +33,7 @@ from rgs.cli import (
     finance,
     par,
     play,
+    report,
     rng,
     service,
     simulate,
@@ -41,7 +43,7 @@ from rgs.cli.common import UserError
 
 #: The modules that add their own commands through ``register(subparsers)``, in help order.
 _COMMAND_MODULES = (simulate, par, rng, service, play, verify, authenticate, audit,
-                    finance)
+                    finance, report)
 
 
 def build_parser() -> argparse.ArgumentParser:
