@@ -27,6 +27,7 @@ from rgs.authenticity.selfcheck import MismatchHook, SelfCheck
 from rgs.config import ConfigError, RgsSettings
 from rgs.config import platform as load_platform
 from rgs.engine import RuleSet
+from rgs.finance.office import FinanceOffice
 from rgs.journal.audit import PostgresAuditTrail, open_pool
 from rgs.journal.controls import PostgresControls
 from rgs.journal.leases import PlayerHolds, holder_name
@@ -148,6 +149,8 @@ class Governance:
     board: ControlBoard
     controls: GameControls
     admin: AdminAccess
+    #: The finance RPCs (movements, GGR): on the journal's database only (docs/backoffice.md).
+    finance: FinanceOffice | None = None
 
 
 async def governance(settings: RgsSettings, *, postgres: bool, brands: Mapping[str, Brand],
@@ -159,10 +162,12 @@ async def governance(settings: RgsSettings, *, postgres: bool, brands: Mapping[s
     audit: AuditTrail
     store: ControlStore
     keys: AdminKeys
+    finance = None
     if postgres:
         pool = await open_pool(database_url(settings), pool_mode=settings.database_pool_mode)
         closers.append(pool.close)
         audit, pg = PostgresAuditTrail(pool, clock), PostgresControls(pool, clock)
+        finance = FinanceOffice(pool)
         store = keys = pg
     else:
         memory = MemoryAuditTrail(clock)
@@ -172,7 +177,8 @@ async def governance(settings: RgsSettings, *, postgres: bool, brands: Mapping[s
     await board.refresh()
     return Governance(audit=audit, board=board, admin=AdminAccess(keys, audit),
                       controls=GameControls(store=store, board=board, audit=audit,
-                                            brands=brands, tables=tables, clock=clock))
+                                            brands=brands, tables=tables, clock=clock),
+                      finance=finance)
 
 
 async def record_configuration(audit: AuditTrail, name: str, content: bytes) -> bool:
@@ -429,6 +435,7 @@ async def serve(settings: RgsSettings, app: App,
         tls=tls, tables=app.tables,
         controls=app.governance.controls if app.governance else None,
         admin=app.governance.admin if app.governance else None,
+        finance=app.governance.finance if app.governance else None,
         authentication=app.authentication, interceptors=interceptors,
         connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
                                      max_age_grace_s=settings.max_connection_age_grace_s),

@@ -19,21 +19,24 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 import pytest_asyncio
 from test_operators_e2e import STAND_WINS
-from test_tables_e2e import START, WALLET_AUTH, Player, Tables, _player, tables_stack
+from test_tables_e2e import DEV, OTHER, START, WALLET_AUTH, Player, Tables, _player, tables_stack
 
 from rgs.finance import movements
 from rgs.finance.wallet_export import COLUMNS
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.journal.audit import open_pool
 from rgs.service.model import MovementStatus, is_open
 from rgs.wallet.port import MoneyKind
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from support.databases import DatabaseTemplates
+from support.errors import error_reason
 from support.tables import events_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -225,3 +228,52 @@ async def test_the_ggr_report_equals_the_movements_and_each_wallets_ledger(
             assert g["rtp"] == pytest.approx(g["paid"] / g["staked"], abs=1e-6)
         solo = next(g for g in lines if not g["table_id"])
         assert solo["rounds"] == 3 * len([p for p in players if p.operator == operator])
+
+
+async def test_the_finance_rpcs_answer_what_the_commands_print_and_only_the_callers_players(
+        played: tuple[Tables, list[Player], datetime, datetime]) -> None:
+    t, players, start, end = played
+    stub = t.operators[0]
+    for operator, key in (("dev-operator", DEV), ("other-operator", OTHER)):
+        request = op.ListMovementsRequest(page_size=5)
+        request.from_time.FromDatetime(start)
+        request.to_time.FromDatetime(end)
+        listed: list[op.Movement] = []
+        while True:
+            page = await stub.ListMovements(request, metadata=key)
+            listed += page.movements
+            if not page.next_page_token:
+                break
+            request.page_token = page.next_page_token
+        cli = _cli("rgs", "movements", "--operator", operator, "--from", start.isoformat(),
+                   "--to", end.isoformat(), "--limit", "5000", "--database-url", t.rgs_db,
+                   "--json")
+        printed = json.loads(cli.stdout)["movements"]
+        assert [(m.transaction_id, m.amount, m.status) for m in listed] == [
+            (m["transaction_id"], m["amount"], m["status"]) for m in printed]
+        mine = {p.pid for p in players if p.operator == operator}
+        assert {m.player_id for m in listed} == mine
+        assert {bool(m.table_id) for m in listed} == {False, True}
+        day = start.date().isoformat()
+        report = await stub.GetGgrReport(op.GetGgrReportRequest(
+            from_day=day, to_day=day, reporting_currency="EUR"), metadata=key)
+        done = _cli("rgs", "report", "ggr", "--operator", operator, "--from", day, "--to", day,
+                    "--database-url", t.rgs_db, "--json", "--reporting-currency", "EUR")
+        want = json.loads(done.stdout)
+        assert [(g.staked, g.paid, g.ggr, g.rounds, g.players) for g in report.lines] == [
+            (g["staked"], g["paid"], g["ggr"], g["rounds"], g["players"])
+            for g in want["lines"]]
+        assert (report.total.staked, report.total.ggr) == (want["total"]["staked"],
+                                                           want["total"]["ggr"])
+    bad = op.ListMovementsRequest()
+    bad.from_time.FromDatetime(end)
+    bad.to_time.FromDatetime(start)
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await stub.ListMovements(bad, metadata=DEV)
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_reason(refused.value) == "INVALID_TIME_WINDOW"
+    with pytest.raises(grpc.aio.AioRpcError) as no_rate:
+        await stub.GetGgrReport(op.GetGgrReportRequest(
+            from_day=start.date().isoformat(), to_day=start.date().isoformat(),
+            reporting_currency="USD"), metadata=DEV)
+    assert error_reason(no_rate.value) == "INVALID_RATES"

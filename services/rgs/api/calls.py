@@ -18,9 +18,11 @@ from rgs.api import converters as conv
 from rgs.api.auth import bearer_secret
 from rgs.api.controls import OperatorControlCalls, availability_to_proto
 from rgs.api.fields import check_strings
+from rgs.api.finance import FinanceCalls
 from rgs.api.open_rounds import open_round_to_proto, resolve_from_proto
 from rgs.api.origins import check_origin
 from rgs.api.table_recall import recall_to_proto
+from rgs.finance.office import FinanceOffice
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.service.backoffice import BackOffice
@@ -130,10 +132,12 @@ class OperatorCalls:
     call from their servers, never from a browser)."""
 
     def __init__(self, office: BackOffice, rounds: InterruptedRounds,
-                 controls: GameControls | None = None) -> None:
+                 controls: GameControls | None = None,
+                 finance: FinanceOffice | None = None) -> None:
         self._office = office
         self._rounds = rounds
         self._controls = OperatorControlCalls(controls) if controls is not None else None
+        self._finance = FinanceCalls(finance)
 
     def _control_calls(self) -> OperatorControlCalls:
         if self._controls is None:
@@ -211,3 +215,15 @@ class OperatorCalls:
         """The operator's own rows of the audit trail, newest first."""
         operator = await self._operator(caller, request)
         return await self._control_calls().audit(operator, request)
+
+    async def ListMovements(self, caller: Caller, request: op.ListMovementsRequest
+                            ) -> op.ListMovementsResponse:
+        """The operator's money movements between two times, page by page."""
+        operator = await self._operator(caller, request)
+        return await self._finance.movements(operator, request)
+
+    async def GetGgrReport(self, caller: Caller, request: op.GetGgrReportRequest
+                           ) -> op.GetGgrReportResponse:
+        """GGR per brand, variant, table, day and currency."""
+        operator = await self._operator(caller, request)
+        return await self._finance.ggr(operator, request)

@@ -29,6 +29,7 @@ from rgs.api.servicers import BlackjackServicer, OperatorServicer
 from rgs.api.tls import ReloadingCertificate, TlsFiles
 from rgs.api.web.server import RunningWebEdge, start_web_edge
 from rgs.authenticity.selfcheck import SelfCheck
+from rgs.finance.office import FinanceOffice
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.admin import AdminAccess
@@ -184,13 +185,15 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
                        ready: bool = True,
                        controls: GameControls | None = None,
                        admin: AdminAccess | None = None,
-                       authentication: SelfCheck | None = None) -> RunningServer:
+                       authentication: SelfCheck | None = None,
+                       finance: FinanceOffice | None = None) -> RunningServer:
     """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
     TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
     chain loaded. With ``web_listen`` the browser edge (:mod:`rgs.api.web`) starts too, on the
     same use cases, its calls counted with the gRPC ones for the drain. Without ``ready`` the
     server starts NOT_SERVING on readiness (its liveness SERVING). With ``controls`` the
-    operator's game-control RPCs answer, and with ``admin`` too the AdminService is served."""
+    operator's game-control RPCs answer, and with ``admin`` too the AdminService is served; with
+    ``finance`` the movements and GGR RPCs answer."""
     server = grpc.aio.server(interceptors=list(interceptors),
                              options=connections.grpc_options())
     calls = CallsInFlight()
@@ -198,7 +201,7 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
         lenient_handler(blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],
                         BlackjackServicer(game), calls),
         lenient_handler(operator_pb2.DESCRIPTOR.services_by_name["OperatorService"],
-                        OperatorServicer(office, rounds, controls), calls),
+                        OperatorServicer(office, rounds, controls, finance), calls),
     ))
     names: tuple[str, ...] = SERVICE_NAMES
     if admin is not None and controls is not None:

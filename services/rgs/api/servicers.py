@@ -16,6 +16,7 @@ from google.protobuf.message import Message
 from rgs.api.auth import authorization
 from rgs.api.calls import BlackjackCalls, Caller, OperatorCalls
 from rgs.api.errors import classify, error_metadata, status_trailer
+from rgs.finance.office import FinanceOffice
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
@@ -72,6 +73,7 @@ class OperatorServicer(_Servicer):
     """``rgs.operator.v1.OperatorService``."""
 
     def __init__(self, office: BackOffice, rounds: InterruptedRounds,
-                 controls: GameControls | None = None) -> None:
-        super().__init__(OperatorCalls(office, rounds, controls), "OperatorService",
+                 controls: GameControls | None = None,
+                 finance: FinanceOffice | None = None) -> None:
+        super().__init__(OperatorCalls(office, rounds, controls, finance), "OperatorService",
                          operator_pb2)

@@ -6,5 +6,6 @@ wallet's export and the GGR report (docs/backoffice.md).
 * :mod:`rgs.finance.wallet_export` — the wallet export format (CSV and JSON), read and written;
 * :mod:`rgs.finance.reconcile` — the comparison of the two, every mismatch named (pure);
 * :mod:`rgs.finance.ggr` — gross gaming revenue per brand, variant, table, day and currency
-  (pure).
+  (pure);
+* :mod:`rgs.finance.office` — the finance RPCs' use cases: the request checked, then the read.
 """

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from rgs.journal.translate import translated
 from rgs.service.common import is_table_round_id
 
 PAGE_SIZE = 5000
@@ -103,6 +104,7 @@ def _line(row: Any) -> MovementLine:
         created_at=row["created_at"])
 
 
+@translated
 async def page(pool: Any, operator_id: str, start: datetime, end: datetime, *,
                after: Cursor | None = None, limit: int = PAGE_SIZE
                ) -> tuple[list[MovementLine], Cursor | None]:

@@ -1107,3 +1107,335 @@ class ResolveRoundResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ResolveRoundResponse: _TypeAlias = ResolveRoundResponse  # noqa: Y015
+
+@_typing.final
+class ListMovementsRequest(_message.Message):
+    """ListMovementsRequest names the window and the page."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FROM_TIME_FIELD_NUMBER: _builtins.int
+    TO_TIME_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    page_size: _builtins.int
+    """Movements per page (1-5000; 0 means 1000)."""
+    page_token: _builtins.str
+    """A previous page's next_page_token ("" for the first page)."""
+    @_builtins.property
+    def from_time(self) -> _timestamp_pb2.Timestamp:
+        """The window's start, included (required)."""
+
+    @_builtins.property
+    def to_time(self) -> _timestamp_pb2.Timestamp:
+        """The window's end, excluded (required, after from_time)."""
+
+    def __init__(
+        self,
+        *,
+        from_time: _timestamp_pb2.Timestamp | None = ...,
+        to_time: _timestamp_pb2.Timestamp | None = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["from_time", b"from_time", "to_time", b"to_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_time", b"from_time", "page_size", b"page_size", "page_token", b"page_token", "to_time", b"to_time"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListMovementsRequest: _TypeAlias = ListMovementsRequest  # noqa: Y015
+
+@_typing.final
+class Movement(_message.Message):
+    """Movement is one money movement of the journal's outbox (docs/backoffice.md)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TRANSACTION_ID_FIELD_NUMBER: _builtins.int
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    AMOUNT_FIELD_NUMBER: _builtins.int
+    CURRENCY_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    ATTEMPTS_FIELD_NUMBER: _builtins.int
+    WALLET_REFERENCE_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    VARIANT_FIELD_NUMBER: _builtins.int
+    CREATED_AT_FIELD_NUMBER: _builtins.int
+    transaction_id: _builtins.str
+    """The RGS's transaction id, as the wallet received it."""
+    round_id: _builtins.str
+    """The round."""
+    player_id: _builtins.str
+    """The operator's player id."""
+    brand_id: _builtins.str
+    """The brand the call was made for."""
+    kind: _builtins.str
+    """debit, credit or rollback."""
+    amount: _builtins.int
+    """Integer minor units."""
+    currency: _builtins.str
+    """ISO 4217."""
+    status: _builtins.str
+    """pending, unknown, applied, booked, refused or rolled_back."""
+    attempts: _builtins.int
+    """Wallet calls made for it so far."""
+    wallet_reference: _builtins.str
+    """The wallet's own reference: not kept by the journal today, always empty."""
+    table_id: _builtins.str
+    """The shared table of a table round; empty for a solo round."""
+    variant: _builtins.str
+    """The round's variant."""
+    @_builtins.property
+    def created_at(self) -> _timestamp_pb2.Timestamp:
+        """When the RGS wrote it."""
+
+    def __init__(
+        self,
+        *,
+        transaction_id: _builtins.str = ...,
+        round_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
+        kind: _builtins.str = ...,
+        amount: _builtins.int = ...,
+        currency: _builtins.str = ...,
+        status: _builtins.str = ...,
+        attempts: _builtins.int = ...,
+        wallet_reference: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        variant: _builtins.str = ...,
+        created_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "attempts", b"attempts", "brand_id", b"brand_id", "created_at", b"created_at", "currency", b"currency", "kind", b"kind", "player_id", b"player_id", "round_id", b"round_id", "status", b"status", "table_id", b"table_id", "transaction_id", b"transaction_id", "variant", b"variant", "wallet_reference", b"wallet_reference"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Movement: _TypeAlias = Movement  # noqa: Y015
+
+@_typing.final
+class ListMovementsResponse(_message.Message):
+    """ListMovementsResponse is one page."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MOVEMENTS_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Give it back as page_token for the next page; empty on the last page."""
+    @_builtins.property
+    def movements(self) -> _containers.RepeatedCompositeFieldContainer[Global___Movement]:
+        """In the order written."""
+
+    def __init__(
+        self,
+        *,
+        movements: _abc.Iterable[Global___Movement] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["movements", b"movements", "next_page_token", b"next_page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListMovementsResponse: _TypeAlias = ListMovementsResponse  # noqa: Y015
+
+@_typing.final
+class GetGgrReportRequest(_message.Message):
+    """GetGgrReportRequest names the days and, for a total, the reporting currency and its rates."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class RatesEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    FROM_DAY_FIELD_NUMBER: _builtins.int
+    TO_DAY_FIELD_NUMBER: _builtins.int
+    REPORTING_CURRENCY_FIELD_NUMBER: _builtins.int
+    RATES_FIELD_NUMBER: _builtins.int
+    from_day: _builtins.str
+    """The first day (UTC), YYYY-MM-DD."""
+    to_day: _builtins.str
+    """The last day (UTC, included), YYYY-MM-DD; at most 366 days after from_day."""
+    reporting_currency: _builtins.str
+    """The currency of the total ("" for no total)."""
+    @_builtins.property
+    def rates(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """Per currency, the reporting-currency units one unit is worth, as a decimal string."""
+
+    def __init__(
+        self,
+        *,
+        from_day: _builtins.str = ...,
+        to_day: _builtins.str = ...,
+        reporting_currency: _builtins.str = ...,
+        rates: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_day", b"from_day", "rates", b"rates", "reporting_currency", b"reporting_currency", "to_day", b"to_day"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetGgrReportRequest: _TypeAlias = GetGgrReportRequest  # noqa: Y015
+
+@_typing.final
+class GgrLine(_message.Message):
+    """GgrLine is one group's figures (money in the group's currency, integer minor units)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    VARIANT_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    DAY_FIELD_NUMBER: _builtins.int
+    CURRENCY_FIELD_NUMBER: _builtins.int
+    ROUNDS_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    STAKED_FIELD_NUMBER: _builtins.int
+    PAID_FIELD_NUMBER: _builtins.int
+    GGR_FIELD_NUMBER: _builtins.int
+    RTP_FIELD_NUMBER: _builtins.int
+    FREE_BET_STAKED_FIELD_NUMBER: _builtins.int
+    OPEN_FIELD_NUMBER: _builtins.int
+    brand_id: _builtins.str
+    """The brand."""
+    variant: _builtins.str
+    """The variant."""
+    table_id: _builtins.str
+    """The shared table; empty for solo rounds."""
+    day: _builtins.str
+    """The UTC day the movements were written, YYYY-MM-DD."""
+    currency: _builtins.str
+    """ISO 4217."""
+    rounds: _builtins.int
+    """Distinct rounds with a stake or a win in the group."""
+    players: _builtins.int
+    """Distinct players with a stake or a win in the group."""
+    staked: _builtins.int
+    """Real-money stakes: booked debits."""
+    paid: _builtins.int
+    """Real-money wins: applied credits."""
+    ggr: _builtins.int
+    """staked - paid."""
+    rtp: _builtins.float
+    """Observed return to player, paid / staked (0 with nothing staked)."""
+    free_bet_staked: _builtins.int
+    """Free-bet stakes, never in staked or ggr (0 until free bets exist)."""
+    open: _builtins.int
+    """Movements still open in the group: its figures may still change."""
+    def __init__(
+        self,
+        *,
+        brand_id: _builtins.str = ...,
+        variant: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        day: _builtins.str = ...,
+        currency: _builtins.str = ...,
+        rounds: _builtins.int = ...,
+        players: _builtins.int = ...,
+        staked: _builtins.int = ...,
+        paid: _builtins.int = ...,
+        ggr: _builtins.int = ...,
+        rtp: _builtins.float = ...,
+        free_bet_staked: _builtins.int = ...,
+        open: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "day", b"day", "free_bet_staked", b"free_bet_staked", "ggr", b"ggr", "open", b"open", "paid", b"paid", "players", b"players", "rounds", b"rounds", "rtp", b"rtp", "staked", b"staked", "table_id", b"table_id", "variant", b"variant"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GgrLine: _TypeAlias = GgrLine  # noqa: Y015
+
+@_typing.final
+class GgrTotal(_message.Message):
+    """GgrTotal is every group in the reporting currency."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CURRENCY_FIELD_NUMBER: _builtins.int
+    STAKED_FIELD_NUMBER: _builtins.int
+    PAID_FIELD_NUMBER: _builtins.int
+    GGR_FIELD_NUMBER: _builtins.int
+    FREE_BET_STAKED_FIELD_NUMBER: _builtins.int
+    currency: _builtins.str
+    """The reporting currency."""
+    staked: _builtins.int
+    """Stakes: each group's converted and rounded half to even to the minor unit, then added."""
+    paid: _builtins.int
+    """Wins, converted the same way."""
+    ggr: _builtins.int
+    """staked - paid."""
+    free_bet_staked: _builtins.int
+    """Free-bet stakes, converted the same way."""
+    def __init__(
+        self,
+        *,
+        currency: _builtins.str = ...,
+        staked: _builtins.int = ...,
+        paid: _builtins.int = ...,
+        ggr: _builtins.int = ...,
+        free_bet_staked: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["currency", b"currency", "free_bet_staked", b"free_bet_staked", "ggr", b"ggr", "paid", b"paid", "staked", b"staked"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GgrTotal: _TypeAlias = GgrTotal  # noqa: Y015
+
+@_typing.final
+class GetGgrReportResponse(_message.Message):
+    """GetGgrReportResponse is the report."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LINES_FIELD_NUMBER: _builtins.int
+    TOTAL_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def lines(self) -> _containers.RepeatedCompositeFieldContainer[Global___GgrLine]:
+        """Sorted by day, brand, variant, table and currency."""
+
+    @_builtins.property
+    def total(self) -> Global___GgrTotal:
+        """Present when a reporting currency was given."""
+
+    def __init__(
+        self,
+        *,
+        lines: _abc.Iterable[Global___GgrLine] | None = ...,
+        total: Global___GgrTotal | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["total", b"total"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["lines", b"lines", "total", b"total"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetGgrReportResponse: _TypeAlias = GetGgrReportResponse  # noqa: Y015

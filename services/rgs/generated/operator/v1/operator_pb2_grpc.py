@@ -80,6 +80,16 @@ class OperatorServiceStub:
                 request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsRequest.SerializeToString,
                 response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsResponse.FromString,
                 _registered_method=True)
+        self.ListMovements = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/ListMovements',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListMovementsRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListMovementsResponse.FromString,
+                _registered_method=True)
+        self.GetGgrReport = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/GetGgrReport',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportResponse.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
@@ -161,6 +171,23 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListMovements(self, request, context):
+        """ListMovements lists every money movement of the operator's players between two times, in
+        the order written, page by page (docs/backoffice.md): what a reconciliation with the
+        wallet reads.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetGgrReport(self, request, context):
+        """GetGgrReport gives GGR (real-money stakes minus real-money wins) per brand, variant,
+        table, day and currency, from the same movements (docs/backoffice.md).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -208,6 +235,16 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     servicer.ListAuditRecords,
                     request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsRequest.FromString,
                     response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsResponse.SerializeToString,
+            ),
+            'ListMovements': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMovements,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListMovementsRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListMovementsResponse.SerializeToString,
+            ),
+            'GetGgrReport': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetGgrReport,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -454,6 +491,60 @@ class OperatorService:
             '/rgs.operator.v1.OperatorService/ListAuditRecords',
             rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsRequest.SerializeToString,
             rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMovements(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/ListMovements',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ListMovementsRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ListMovementsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetGgrReport(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/GetGgrReport',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportResponse.FromString,
             options,
             channel_credentials,
             insecure,

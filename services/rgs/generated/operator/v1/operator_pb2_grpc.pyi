@@ -78,6 +78,15 @@ class OperatorServiceStub:
     """ListAuditRecords lists the operator's own rows of the audit trail (control changes, voids,
     key changes), newest first.
     """
+    ListMovements: _grpc.UnaryUnaryMultiCallable[_operator_pb2.ListMovementsRequest, _operator_pb2.ListMovementsResponse]
+    """ListMovements lists every money movement of the operator's players between two times, in
+    the order written, page by page (docs/backoffice.md): what a reconciliation with the
+    wallet reads.
+    """
+    GetGgrReport: _grpc.UnaryUnaryMultiCallable[_operator_pb2.GetGgrReportRequest, _operator_pb2.GetGgrReportResponse]
+    """GetGgrReport gives GGR (real-money stakes minus real-money wins) per brand, variant,
+    table, day and currency, from the same movements (docs/backoffice.md).
+    """
 
 @_typing.type_check_only
 class OperatorServiceAsyncStub(OperatorServiceStub):
@@ -120,6 +129,15 @@ class OperatorServiceAsyncStub(OperatorServiceStub):
     ListAuditRecords: _aio.UnaryUnaryMultiCallable[_operator_pb2.ListAuditRecordsRequest, _operator_pb2.ListAuditRecordsResponse]  # type: ignore[assignment]
     """ListAuditRecords lists the operator's own rows of the audit trail (control changes, voids,
     key changes), newest first.
+    """
+    ListMovements: _aio.UnaryUnaryMultiCallable[_operator_pb2.ListMovementsRequest, _operator_pb2.ListMovementsResponse]  # type: ignore[assignment]
+    """ListMovements lists every money movement of the operator's players between two times, in
+    the order written, page by page (docs/backoffice.md): what a reconciliation with the
+    wallet reads.
+    """
+    GetGgrReport: _aio.UnaryUnaryMultiCallable[_operator_pb2.GetGgrReportRequest, _operator_pb2.GetGgrReportResponse]  # type: ignore[assignment]
+    """GetGgrReport gives GGR (real-money stakes minus real-money wins) per brand, variant,
+    table, day and currency, from the same movements (docs/backoffice.md).
     """
 
 class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -214,6 +232,27 @@ class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_operator_pb2.ListAuditRecordsResponse, _abc.Awaitable[_operator_pb2.ListAuditRecordsResponse]]:
         """ListAuditRecords lists the operator's own rows of the audit trail (control changes, voids,
         key changes), newest first.
+        """
+
+    @_abc_1.abstractmethod
+    def ListMovements(
+        self,
+        request: _operator_pb2.ListMovementsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.ListMovementsResponse, _abc.Awaitable[_operator_pb2.ListMovementsResponse]]:
+        """ListMovements lists every money movement of the operator's players between two times, in
+        the order written, page by page (docs/backoffice.md): what a reconciliation with the
+        wallet reads.
+        """
+
+    @_abc_1.abstractmethod
+    def GetGgrReport(
+        self,
+        request: _operator_pb2.GetGgrReportRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.GetGgrReportResponse, _abc.Awaitable[_operator_pb2.GetGgrReportResponse]]:
+        """GetGgrReport gives GGR (real-money stakes minus real-money wins) per brand, variant,
+        table, day and currency, from the same movements (docs/backoffice.md).
         """
 
 def add_OperatorServiceServicer_to_server(servicer: OperatorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
