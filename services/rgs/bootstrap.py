@@ -280,7 +280,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                               configs=platform.tables, clock=clock,
                               test_mode=settings.test_mode,
                               command_limit_s=settings.table_command_s,
-                              lock_wait_s=settings.lock_wait_s)
+                              lock_wait_s=settings.lock_wait_s,
+                              profiles={b.id: b.jurisdiction for b in brands.values()})
         await tables.open_tables()
         closers.append(tables.aclose)
         stop_watchers_gauge = watch_table_watchers(tables.feeds.watchers)

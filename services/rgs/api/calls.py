@@ -77,6 +77,14 @@ class BlackjackCalls:
         return bj.GetBalanceResponse(balance=await self._game.balance(session),
                                      currency=session.currency)
 
+    async def AcknowledgeRealityCheck(self, caller: Caller,
+                                      request: bj.AcknowledgeRealityCheckRequest
+                                      ) -> bj.AcknowledgeRealityCheckResponse:
+        """Record the session's reality check as seen."""
+        session = await self._session(caller, request)
+        position = await self._game.acknowledge_reality_check(session)
+        return bj.AcknowledgeRealityCheckResponse(session=conv.position_to_proto(position))
+
     async def Deal(self, caller: Caller, request: bj.DealRequest) -> bj.DealResponse:
         """Deal a round."""
         session = await self._session(caller, request)

@@ -17,10 +17,8 @@ from dataclasses import replace
 
 from rgs.codec import decode_value, encode_value
 from rgs.engine import (
-    Action,
     CardSource,
     EngineError,
-    Phase,
     ReplayMismatch,
     Round,
     RuleSet,
@@ -28,7 +26,7 @@ from rgs.engine import (
 )
 from rgs.engine.cards import check_card
 from rgs.rng.fair import FairInputError, check_client_seed
-from rgs.service import advice, fairness, money
+from rgs.service import advice, fairness, market_rules, money
 from rgs.service.common import (
     check_request_id,
     is_round_id,
@@ -59,6 +57,7 @@ from rgs.service.model import (
     PlayResult,
     RequestScope,
     Session,
+    SessionPosition,
     SessionSeed,
     SettleCommand,
     StoredRequest,
@@ -71,16 +70,13 @@ from rgs.service.ports import (
     Journal,
     PlayerJournal,
 )
-from rgs.service.restore import deal_source, restore
+from rgs.service.restore import autoplay, deal_source, restore
 from rgs.service.session_cache import SessionCache
 from rgs.variants import VARIANTS
 from rgs.variants.options import DEFAULT_OPTIONS, OptionError, VariantOptions, effective_rules
 from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError, transaction_id
 
 log = logging.getLogger(__name__)
-
-#: Decisions Settle takes on the player's behalf, in order of preference (none adds a stake).
-_AUTOPLAY = (Action.DECLINE_INSURANCE, Action.STAND, Action.POWER_KEEP)
 
 
 def _party(session: Session) -> Party:
@@ -245,6 +241,23 @@ class GameService:
         rules = effective_rules(VARIANTS[variant_id], brand.variant_options(variant_id))
         return rules, limits
 
+    async def acknowledge_reality_check(self, session: Session) -> SessionPosition:
+        """Record that the player saw the session's reality check (its time and position):
+        the next one falls due an interval from now."""
+        async with self._journal.player(session.player_key) as pj:
+            await pj.acknowledge_reality_check(session.session_id, self._clock())
+        return market_rules.position(
+            await self._journal.session_money(session.player_key, session.session_id),
+            session, self._clock)
+
+    async def session_position(self, session: Session) -> SessionPosition | None:
+        """The session's position, when the brand's profile shows it (else None)."""
+        if not self.brand(session).jurisdiction.show_session_position:
+            return None
+        return market_rules.position(
+            await self._journal.session_money(session.player_key, session.session_id),
+            session, self._clock)
+
     # ------------------------------------------------------------------ reading
 
     async def get_round(self, session: Session, round_id: str = "") -> PlayResult:
@@ -303,8 +316,10 @@ class GameService:
             if state.round is not None:  # settling outbox rows finishes no round
                 raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",
                                     reason="ROUND_IN_PROGRESS")
-            round_id = secrets.token_hex(16)
             stake = sum(b.total_stake for b in cmd.boxes)
+            await market_rules.before_round(pj, session, self.brand(session).jurisdiction,
+                                            stake=stake, now=self._clock())
+            round_id = secrets.token_hex(16)
             # The debit is recorded applied by the commit that books it (one write fewer).
             debit, balance = await money.debit(pj, self._wallet, _party(session),
                                                round_id=round_id, step=1, amount=stake,
@@ -415,7 +430,7 @@ class GameService:
             for _ in range(64):  # a round has far fewer decisions; the bound is a safety net
                 if rnd.finished:
                     break
-                self._autoplay(rnd)
+                autoplay(rnd)
             header = _header(session, rnd, round_id=stored.round_id,
                              forced=stored.forced_cards, base=stored)
             return await self._commit(pj, session, header, rnd, new_from=new_from,
@@ -425,22 +440,6 @@ class GameService:
                                       scope=scope)
 
     # ------------------------------------------------------------------ internals
-
-    @staticmethod
-    def _autoplay(rnd: Round) -> None:
-        view = rnd.view()
-        if rnd.phase is Phase.INSURANCE:
-            box = next(b for b in view.boxes if b.insurance_allowed)
-            rnd.act(box.seat, 0, Action.DECLINE_INSURANCE)
-            return
-        seat, hand = rnd.to_act or (0, 0)
-        allowed = {la.action: la for la in rnd.legal_actions(seat, hand)}
-        for action in _AUTOPLAY:
-            if action in allowed and allowed[action].cost == 0:
-                rnd.act(seat, hand, action)
-                return
-        free = next(a for a, la in allowed.items() if la.cost == 0 and a is not Action.HIT)
-        rnd.act(seat, hand, free)
 
     def _restore(self, stored: StoredRound) -> Round:
         try:
@@ -581,7 +580,15 @@ class GameService:
         view = rnd.view()
         brand = self._brands.get(session.brand_id)
         shown = advice.hints(rnd.rules, view) if brand is not None and brand.hints else ()
+        position = None
+        if brand is not None and brand.jurisdiction.show_session_position:
+            position = market_rules.position(
+                await self._journal.session_money(session.player_key, session.session_id,
+                                                  except_round=round_id),
+                session, self._clock, round_staked=rnd.total_staked,
+                round_paid=rnd.total_paid if rnd.finished else 0)
         return PlayResult(round_id=round_id, view=view, balance=balance,
                           currency=session.currency, payment_pending=pending,
-                          fair=fairness.with_dealt(fair, rnd.events), hints=shown)
+                          fair=fairness.with_dealt(fair, rnd.events), hints=shown,
+                          position=position)
 

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 
 from rgs.service.errors import NotFound
 from rgs.service.fairness import draw_seed
+from rgs.service.jurisdiction import JurisdictionProfile
 from rgs.service.model import Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock
 from rgs.service.tables import public
@@ -58,7 +59,8 @@ class TableService:
     def __init__(self, *, tables: TableJournal, wallet: Wallet, cards: CardSourceFactory,
                  configs: Mapping[str, TableConfig], clock: Clock,
                  test_mode: bool = False, command_limit_s: float = COMMAND_LIMIT_S,
-                 lock_wait_s: float = 5.0, feed_poll_s: float = 1.0) -> None:
+                 lock_wait_s: float = 5.0, feed_poll_s: float = 1.0,
+                 profiles: Mapping[str, JurisdictionProfile] | None = None) -> None:
         self._tables = tables
         self._cards = cards
         self._configs = configs
@@ -78,7 +80,7 @@ class TableService:
                                     clock=clock)
         self._commands = TableCommands(runner=self.runner, money=self.money, turns=self.turns,
                                        rounds=self.rounds, cards=cards, clock=clock,
-                                       test_mode=test_mode)
+                                       test_mode=test_mode, profiles=profiles)
         self._clock_transitions = ClockTransitions(
             tables=tables, money=self.money, turns=self.turns, rounds=self.rounds,
             cards=cards, clock=clock, limit_s=command_limit_s)

@@ -25,37 +25,37 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ergs/operator/v1/operator.proto\x12\x0frgs.operator.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"s\n\x14\x43reateSessionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08\x62rand_id\x18\x02 \x01(\t\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\x12\x10\n\x08nickname\x18\x05 \x01(\t\"\xbf\x01\n\x15\x43reateSessionResponse\x12\x15\n\rsession_token\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12.\n\nexpires_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\x12\x14\n\x07\x62\x61lance\x18\x05 \x01(\x03H\x00\x88\x01\x01\x12\x17\n\x0fnext_commitment\x18\x06 \x01(\tB\n\n\x08_balance\"e\n\x17ListPlayerRoundsRequest\x12\x10\n\x08\x62rand_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"a\n\x18ListPlayerRoundsResponse\x12,\n\x06rounds\x18\x01 \x03(\x0b\x32\x1c.rgs.operator.v1.RoundRecord\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"N\n\x15GetPlayerRoundRequest\x12\x10\n\x08\x62rand_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x10\n\x08round_id\x18\x03 \x01(\t\"E\n\x16GetPlayerRoundResponse\x12+\n\x05round\x18\x01 \x01(\x0b\x32\x1c.rgs.operator.v1.RoundRecord\"m\n\x10VoidRoundRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08\x62rand_id\x18\x02 \x01(\t\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x10\n\x08round_id\x18\x04 \x01(\t\x12\x0e\n\x06reason\x18\x05 \x01(\t\"@\n\x11VoidRoundResponse\x12+\n\x05round\x18\x01 \x01(\x0b\x32\x1c.rgs.operator.v1.RoundRecord\"\xe6\x03\n\x0bRoundRecord\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\x10\n\x08\x62rand_id\x18\x02 \x01(\t\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x12\n\nvariant_id\x18\x05 \x01(\t\x12\x0e\n\x06status\x18\x06 \x01(\t\x12\x10\n\x08\x63urrency\x18\x07 \x01(\t\x12\x14\n\x0ctotal_staked\x18\x08 \x01(\x03\x12\x12\n\ntotal_paid\x18\t \x01(\x03\x12.\n\nstarted_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x66inished_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0c\x66orced_cards\x18\x0c \x01(\x08\x12)\n\x05steps\x18\r \x03(\x0b\x32\x1a.rgs.operator.v1.RoundStep\x12\x32\n\tmovements\x18\x0e \x03(\x0b\x32\x1f.rgs.operator.v1.WalletMovement\x12,\n\x04\x66\x61ir\x18\x0f \x01(\x0b\x32\x1e.rgs.operator.v1.RoundFairness\x12\x10\n\x08table_id\x18\x10 \x01(\t\x12\x16\n\x0etotal_refunded\x18\x11 \x01(\x03\"\x86\x01\n\rRoundFairness\x12\x12\n\nverifiable\x18\x01 \x01(\x08\x12\x12\n\ncommitment\x18\x02 \x01(\t\x12\x13\n\x0b\x63lient_seed\x18\x03 \x01(\t\x12\x14\n\x0cround_number\x18\x04 \x01(\x03\x12\r\n\x05\x64\x65\x63ks\x18\x05 \x01(\x05\x12\x13\n\x0bserver_seed\x18\x06 \x01(\t\"\x87\x01\n\tRoundStep\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0c\n\x04hand\x18\x04 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x05 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x06 \x01(\t\x12\x0e\n\x06\x61mount\x18\x07 \x01(\x03\x12\x13\n\x0b\x64\x65tail_json\x18\x08 \x01(\t\"m\n\x0eWalletMovement\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03\x12\x0e\n\x06status\x18\x04 \x01(\t\x12\x15\n\rbalance_after\x18\x05 \x01(\x03\x32\x91\x03\n\x0fOperatorService\x12^\n\rCreateSession\x12%.rgs.operator.v1.CreateSessionRequest\x1a&.rgs.operator.v1.CreateSessionResponse\x12g\n\x10ListPlayerRounds\x12(.rgs.operator.v1.ListPlayerRoundsRequest\x1a).rgs.operator.v1.ListPlayerRoundsResponse\x12\x61\n\x0eGetPlayerRound\x12&.rgs.operator.v1.GetPlayerRoundRequest\x1a\'.rgs.operator.v1.GetPlayerRoundResponse\x12R\n\tVoidRound\x12!.rgs.operator.v1.VoidRoundRequest\x1a\".rgs.operator.v1.VoidRoundResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ergs/operator/v1/operator.proto\x12\x0frgs.operator.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x95\x01\n\x14\x43reateSessionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08\x62rand_id\x18\x02 \x01(\t\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\x12\x10\n\x08nickname\x18\x05 \x01(\t\x12 \n\x18reality_check_interval_s\x18\x06 \x01(\x05\"\xbf\x01\n\x15\x43reateSessionResponse\x12\x15\n\rsession_token\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12.\n\nexpires_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x63urrency\x18\x04 \x01(\t\x12\x14\n\x07\x62\x61lance\x18\x05 \x01(\x03H\x00\x88\x01\x01\x12\x17\n\x0fnext_commitment\x18\x06 \x01(\tB\n\n\x08_balance\"e\n\x17ListPlayerRoundsRequest\x12\x10\n\x08\x62rand_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"a\n\x18ListPlayerRoundsResponse\x12,\n\x06rounds\x18\x01 \x03(\x0b\x32\x1c.rgs.operator.v1.RoundRecord\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"N\n\x15GetPlayerRoundRequest\x12\x10\n\x08\x62rand_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x10\n\x08round_id\x18\x03 \x01(\t\"E\n\x16GetPlayerRoundResponse\x12+\n\x05round\x18\x01 \x01(\x0b\x32\x1c.rgs.operator.v1.RoundRecord\"m\n\x10VoidRoundRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08\x62rand_id\x18\x02 \x01(\t\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x10\n\x08round_id\x18\x04 \x01(\t\x12\x0e\n\x06reason\x18\x05 \x01(\t\"@\n\x11VoidRoundResponse\x12+\n\x05round\x18\x01 \x01(\x0b\x32\x1c.rgs.operator.v1.RoundRecord\"\xe6\x03\n\x0bRoundRecord\x12\x10\n\x08round_id\x18\x01 \x01(\t\x12\x10\n\x08\x62rand_id\x18\x02 \x01(\t\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x12\n\nvariant_id\x18\x05 \x01(\t\x12\x0e\n\x06status\x18\x06 \x01(\t\x12\x10\n\x08\x63urrency\x18\x07 \x01(\t\x12\x14\n\x0ctotal_staked\x18\x08 \x01(\x03\x12\x12\n\ntotal_paid\x18\t \x01(\x03\x12.\n\nstarted_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x66inished_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0c\x66orced_cards\x18\x0c \x01(\x08\x12)\n\x05steps\x18\r \x03(\x0b\x32\x1a.rgs.operator.v1.RoundStep\x12\x32\n\tmovements\x18\x0e \x03(\x0b\x32\x1f.rgs.operator.v1.WalletMovement\x12,\n\x04\x66\x61ir\x18\x0f \x01(\x0b\x32\x1e.rgs.operator.v1.RoundFairness\x12\x10\n\x08table_id\x18\x10 \x01(\t\x12\x16\n\x0etotal_refunded\x18\x11 \x01(\x03\"\x86\x01\n\rRoundFairness\x12\x12\n\nverifiable\x18\x01 \x01(\x08\x12\x12\n\ncommitment\x18\x02 \x01(\t\x12\x13\n\x0b\x63lient_seed\x18\x03 \x01(\t\x12\x14\n\x0cround_number\x18\x04 \x01(\x03\x12\r\n\x05\x64\x65\x63ks\x18\x05 \x01(\x05\x12\x13\n\x0bserver_seed\x18\x06 \x01(\t\"\x87\x01\n\tRoundStep\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0c\n\x04hand\x18\x04 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x05 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x06 \x01(\t\x12\x0e\n\x06\x61mount\x18\x07 \x01(\x03\x12\x13\n\x0b\x64\x65tail_json\x18\x08 \x01(\t\"m\n\x0eWalletMovement\x12\x16\n\x0etransaction_id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03\x12\x0e\n\x06status\x18\x04 \x01(\t\x12\x15\n\rbalance_after\x18\x05 \x01(\x03\x32\x91\x03\n\x0fOperatorService\x12^\n\rCreateSession\x12%.rgs.operator.v1.CreateSessionRequest\x1a&.rgs.operator.v1.CreateSessionResponse\x12g\n\x10ListPlayerRounds\x12(.rgs.operator.v1.ListPlayerRoundsRequest\x1a).rgs.operator.v1.ListPlayerRoundsResponse\x12\x61\n\x0eGetPlayerRound\x12&.rgs.operator.v1.GetPlayerRoundRequest\x1a\'.rgs.operator.v1.GetPlayerRoundResponse\x12R\n\tVoidRound\x12!.rgs.operator.v1.VoidRoundRequest\x1a\".rgs.operator.v1.VoidRoundResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'rgs.generated.operator.v1.operator_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CREATESESSIONREQUEST']._serialized_start=84
-  _globals['_CREATESESSIONREQUEST']._serialized_end=199
-  _globals['_CREATESESSIONRESPONSE']._serialized_start=202
-  _globals['_CREATESESSIONRESPONSE']._serialized_end=393
-  _globals['_LISTPLAYERROUNDSREQUEST']._serialized_start=395
-  _globals['_LISTPLAYERROUNDSREQUEST']._serialized_end=496
-  _globals['_LISTPLAYERROUNDSRESPONSE']._serialized_start=498
-  _globals['_LISTPLAYERROUNDSRESPONSE']._serialized_end=595
-  _globals['_GETPLAYERROUNDREQUEST']._serialized_start=597
-  _globals['_GETPLAYERROUNDREQUEST']._serialized_end=675
-  _globals['_GETPLAYERROUNDRESPONSE']._serialized_start=677
-  _globals['_GETPLAYERROUNDRESPONSE']._serialized_end=746
-  _globals['_VOIDROUNDREQUEST']._serialized_start=748
-  _globals['_VOIDROUNDREQUEST']._serialized_end=857
-  _globals['_VOIDROUNDRESPONSE']._serialized_start=859
-  _globals['_VOIDROUNDRESPONSE']._serialized_end=923
-  _globals['_ROUNDRECORD']._serialized_start=926
-  _globals['_ROUNDRECORD']._serialized_end=1412
-  _globals['_ROUNDFAIRNESS']._serialized_start=1415
-  _globals['_ROUNDFAIRNESS']._serialized_end=1549
-  _globals['_ROUNDSTEP']._serialized_start=1552
-  _globals['_ROUNDSTEP']._serialized_end=1687
-  _globals['_WALLETMOVEMENT']._serialized_start=1689
-  _globals['_WALLETMOVEMENT']._serialized_end=1798
-  _globals['_OPERATORSERVICE']._serialized_start=1801
-  _globals['_OPERATORSERVICE']._serialized_end=2202
+  _globals['_CREATESESSIONREQUEST']._serialized_start=85
+  _globals['_CREATESESSIONREQUEST']._serialized_end=234
+  _globals['_CREATESESSIONRESPONSE']._serialized_start=237
+  _globals['_CREATESESSIONRESPONSE']._serialized_end=428
+  _globals['_LISTPLAYERROUNDSREQUEST']._serialized_start=430
+  _globals['_LISTPLAYERROUNDSREQUEST']._serialized_end=531
+  _globals['_LISTPLAYERROUNDSRESPONSE']._serialized_start=533
+  _globals['_LISTPLAYERROUNDSRESPONSE']._serialized_end=630
+  _globals['_GETPLAYERROUNDREQUEST']._serialized_start=632
+  _globals['_GETPLAYERROUNDREQUEST']._serialized_end=710
+  _globals['_GETPLAYERROUNDRESPONSE']._serialized_start=712
+  _globals['_GETPLAYERROUNDRESPONSE']._serialized_end=781
+  _globals['_VOIDROUNDREQUEST']._serialized_start=783
+  _globals['_VOIDROUNDREQUEST']._serialized_end=892
+  _globals['_VOIDROUNDRESPONSE']._serialized_start=894
+  _globals['_VOIDROUNDRESPONSE']._serialized_end=958
+  _globals['_ROUNDRECORD']._serialized_start=961
+  _globals['_ROUNDRECORD']._serialized_end=1447
+  _globals['_ROUNDFAIRNESS']._serialized_start=1450
+  _globals['_ROUNDFAIRNESS']._serialized_end=1584
+  _globals['_ROUNDSTEP']._serialized_start=1587
+  _globals['_ROUNDSTEP']._serialized_end=1722
+  _globals['_WALLETMOVEMENT']._serialized_start=1724
+  _globals['_WALLETMOVEMENT']._serialized_end=1833
+  _globals['_OPERATORSERVICE']._serialized_start=1836
+  _globals['_OPERATORSERVICE']._serialized_end=2237
 # @@protoc_insertion_point(module_scope)
