@@ -1,10 +1,11 @@
 """Jurisdiction profiles at a shared table against real processes (issue 23): a vip-platinum
 table of demo-casino-uk (ukgc). A bet while the player's solo round is open is refused
-ANOTHER_GAME_IN_PROGRESS (one game at a time across solo and tables); Deal Now closes betting
-no sooner than 5 s after it opened (the rounds' starts are 5 s apart, RTS 14G); the snapshots
-for the player carry the session's position across solo and table rounds, exact to the
-wallet; a reality check due refuses the next bet until acknowledged; each player's result in
-round_finished is classified."""
+ANOTHER_GAME_IN_PROGRESS (one game at a time across solo and tables), and one within 5 s of a
+solo round's start ROUND_TOO_SOON (as is a solo Deal within 5 s of a table round's deal); Deal
+Now closes betting no sooner than 5 s after it opened (the rounds' starts are 5 s apart, RTS
+14G); the snapshots for the player carry the session's position across solo and table rounds,
+exact to the wallet; a reality check due refuses the next bet until acknowledged; each
+player's result in round_finished is classified."""
 
 from __future__ import annotations
 
@@ -76,6 +77,7 @@ async def test_one_game_at_a_time_the_5_s_pace_and_the_position_at_a_table(uk: T
     pid, md = await _player(t)
     await t.tables[0].TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=TABLE, seat=1),
                                metadata=md)
+    solo_started = time.monotonic()
     solo = (await _game(t).Deal(bj.DealRequest(
         request_id="solo", variant_id="classic-resplit", boxes=[bj.BoxBet(seat=1, stake=1000)],
         forced_cards=STAND_WINS), metadata=md)).round
@@ -88,7 +90,13 @@ async def test_one_game_at_a_time_the_5_s_pace_and_the_position_at_a_table(uk: T
     await _game(t).Act(bj.ActRequest(request_id="stand", round_id=solo.round_id,
                                      expected_seq=solo.seq, seat=1, hand=0,
                                      action=bj.ACTION_STAND), metadata=md)
-    t0 = time.monotonic()
+    # The solo round started less than 5 s ago: a bet now is refused (its round could start
+    # sooner than 5 s after it); once 5 s have passed it is taken.
+    with pytest.raises(grpc.aio.AioRpcError) as soon:
+        await t.tables[1].PlaceBets(tb.PlaceBetsRequest(request_id="b0", table_id=TABLE, bets=[
+            tb.Bet(seat=1, stake=2000)]), metadata=md)
+    assert error_reason(soon.value) == "ROUND_TOO_SOON"
+    await asyncio.sleep(max(0.0, 5.3 - (time.monotonic() - solo_started)))
     placed = await t.tables[1].PlaceBets(tb.PlaceBetsRequest(
         request_id="b1", table_id=TABLE, bets=[tb.Bet(seat=1, stake=2000)]), metadata=md)
     position = placed.result.snapshot.session
@@ -103,12 +111,16 @@ async def test_one_game_at_a_time_the_5_s_pace_and_the_position_at_a_table(uk: T
     assert error_reason(other.value) == "ANOTHER_GAME_IN_PROGRESS"
     await t.tables[0].DealNow(tb.DealNowRequest(request_id="dn", table_id=TABLE,
                                                 forced_cards=CARDS), metadata=md)
-    closed = await events_until(t.tables[0], md, TABLE, "betting_closed", from_seq=start_seq)
-    assert time.monotonic() - t0 >= 4.9  # Deal Now closed it 5 s after it opened, not at once
-    assert "betting_closing" in [kind(e) for e in closed]
+    await events_until(t.tables[0], md, TABLE, "betting_closed", from_seq=start_seq)
     seen = await events_until(t.tables[0], md, TABLE, "round_finished", from_seq=start_seq)
     (mine,) = seen[-1].round_finished.results
     assert (mine.staked, mine.paid, mine.result) == (2000, 4000, bj.RESULT_CLASS_WIN)
+    # The table round was dealt a moment ago: a solo Deal now is too soon after its start.
+    with pytest.raises(grpc.aio.AioRpcError) as after_table:
+        await _game(t).Deal(bj.DealRequest(
+            request_id="solo3", variant_id="classic-resplit",
+            boxes=[bj.BoxBet(seat=1, stake=1000)], forced_cards=STAND_WINS), metadata=md)
+    assert error_reason(after_table.value) == "ROUND_TOO_SOON"
     for _ in range(100):  # the win is paid after the transition's commit
         if await _balance(t, pid) == START + 1000 + 2000:
             break
@@ -141,3 +153,32 @@ async def test_a_reality_check_due_refuses_the_next_bet_until_acknowledged(uk: T
         request_id="b1", table_id=TABLE, bets=[tb.Bet(seat=2, stake=1000)]), metadata=md)
     assert placed.result.snapshot.session.total_staked == 1000
     assert await _balance(t, pid) == START - 1000
+
+
+async def test_deal_now_closes_betting_no_sooner_than_5_s_after_it_opened(uk: Tables) -> None:
+    t = uk
+    _, md = await _player(t)
+    await t.tables[0].TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=TABLE, seat=4),
+                               metadata=md)
+    for _ in range(100):  # the table idle again: this bet opens betting
+        snap = await _snapshot(t, md)
+        if snap.phase == tb.TABLE_PHASE_IDLE:
+            break
+        await asyncio.sleep(0.2)
+    t0 = time.monotonic()
+    placed = await t.tables[0].PlaceBets(tb.PlaceBetsRequest(
+        request_id="b1", table_id=TABLE, bets=[tb.Bet(seat=4, stake=1000)]), metadata=md)
+    await t.tables[1].DealNow(tb.DealNowRequest(request_id="dn", table_id=TABLE,
+                                                forced_cards=CARDS), metadata=md)
+    closed = await events_until(t.tables[0], md, TABLE, "betting_closed",
+                                from_seq=placed.result.seq)
+    assert "betting_closing" in [kind(e) for e in closed]  # by Deal Now (its time is 6 s)
+    assert time.monotonic() - t0 >= 4.9  # 5 s after betting opened, not at once
+
+
+async def _snapshot(t: Tables, md: Md) -> tb.TableSnapshot:
+    call = t.tables[0].WatchTable(tb.WatchTableRequest(table_id=TABLE), metadata=md)
+    async for item in call:
+        call.cancel()
+        return item.snapshot
+    raise AssertionError("no snapshot")

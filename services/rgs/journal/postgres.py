@@ -335,6 +335,7 @@ class PostgresPlayerJournal:
         r = await self._conn.fetchrow(Q_PLAYER_PACE, self._key, session_id, except_round)
         assert r is not None  # a SELECT without FROM answers one row
         return PlayerPace(last_round_start=r["last_round_start"], open_rounds=r["open_rounds"],
+                          last_table_start=r["last_table_start"],
                           last_play=r["last_play"], reality_checked_at=r["reality_checked_at"])
 
     @translated

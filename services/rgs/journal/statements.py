@@ -65,6 +65,11 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, 0), COALESCE($11, now())
 # call is betting on (the player's other bets in it are the same game).
 Q_PLAYER_PACE = """
 SELECT (SELECT max(created_at) FROM rounds WHERE player_key = $1) AS last_round_start,
+       -- the deal of the last table round the player had a stake in
+       (SELECT max(t.created_at) FROM wallet_transactions w
+        JOIN table_rounds t ON t.round_id = w.round_id AND t.status <> 'not_dealt'
+        WHERE w.player_key = $1 AND w.kind = 'debit' AND w.status IN ('booked', 'applied')
+          AND w.created_at > clock_timestamp() - interval '1 day') AS last_table_start,
        (SELECT count(*) FROM rounds WHERE player_key = $1
           AND status IN ('insurance', 'player_turn'))
        -- and the table rounds the player has a stake in that have not ended (but $3's)

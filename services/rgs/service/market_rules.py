@@ -37,8 +37,11 @@ async def before_round(pj: PlayerJournal, session: Session, profile: Jurisdictio
     if not profile.paces_rounds and not session.reality_check_s:
         return
     pace = await pj.pace(session.session_id, except_round=table_round)
-    if table_round:
-        pace = replace(pace, last_round_start=None)
+    if not table_round and pace.last_table_start is not None:
+        # A solo Deal: the last start of either kind. A table bet is checked against the
+        # last solo start only: its round starts when betting closes, paced by the table.
+        pace = replace(pace, last_round_start=max(
+            pace.last_round_start or pace.last_table_start, pace.last_table_start))
     check_pace(pace, session, profile, now=now)
 
 

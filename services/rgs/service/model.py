@@ -76,7 +76,7 @@ class PlayerPace:
     """What a jurisdiction's rules read of a player before a new round, in the player's
     journal (every time as the journal recorded it)."""
 
-    #: The start of the player's last round across the operator (None: no round yet).
+    #: The start of the player's last solo round across the operator (None: no round yet).
     last_round_start: datetime | None
     #: The player's unfinished rounds across every brand and currency of the operator.
     open_rounds: int
@@ -84,6 +84,8 @@ class PlayerPace:
     last_play: datetime | None
     #: When the player last acknowledged a reality check in this session (None: never).
     reality_checked_at: datetime | None
+    #: The deal of the last table round the player had a stake in (None: none).
+    last_table_start: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
