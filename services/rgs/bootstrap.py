@@ -21,6 +21,8 @@ from typing import Any
 import grpc
 
 from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
+from rgs.authenticity.check import Authentication
+from rgs.authenticity.selfcheck import MismatchHook, SelfCheck
 from rgs.config import ConfigError, RgsSettings
 from rgs.config import platform as load_platform
 from rgs.engine import RuleSet
@@ -34,6 +36,7 @@ from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWall
 from rgs.observability.metrics import (
     count_rng_failures,
     observe_pool_wait,
+    publish_authentication,
     watch_event_loop,
     watch_journal_pool,
     watch_table_watchers,
@@ -43,14 +46,17 @@ from rgs.platform_file import Operator, Platform
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
+from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.backoffice import BackOffice
 from rgs.service.common import sha256_hex
+from rgs.service.interrupted import InterruptedPolicies, InterruptedRounds
 from rgs.service.model import Brand
 from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
 from rgs.service.reconciler import Reconciler
 from rgs.service.tables.clock import TableClock
 from rgs.service.tables.model import TableConfig
+from rgs.service.tables.ports import TableJournal
 from rgs.service.tables.recall import TableRecall
 from rgs.service.tables.service import TableService
 from rgs.variants import VARIANTS
@@ -132,11 +138,16 @@ class App:
     journal: Journal
     wallet: Wallet
     reconciler: Reconciler
+    #: The operator's open rounds and their resolution.
+    interrupted: InterruptedRounds
     #: The certified RNG when this app deals with it (None with injected cards).
     rng: CertifiedRng | None = None
-    #: Shared tables and their clock (None without configured tables or PostgreSQL).
+    #: Shared tables and their clock (None without configured tables, or with a journal given
+    #: without its tables).
     tables: TableService | None = None
     table_clock: TableClock | None = None
+    #: This replica's software authentication (its start-up check done by :func:`build`).
+    authentication: SelfCheck = field(default_factory=SelfCheck)
 
     @property
     def rng_health(self) -> RngHealth | None:
@@ -218,16 +229,21 @@ def operator_wallets(platform: Platform) -> tuple[WalletRouter,
 
 async def build(settings: RgsSettings, *, journal: Journal | None = None,
                 wallet: Wallet | None = None, cards: CardSourceFactory | None = None,
-                clock: Clock = utc_now, platform: Platform | None = None) -> App:
+                clock: Clock = utc_now, platform: Platform | None = None,
+                tables: TableJournal | None = None,
+                authentication: SelfCheck | None = None) -> App:
     """Wire the application; any adapter given replaces the configured one (``wallet`` replaces
-    every operator's wallet; ``platform`` replaces the platform file)."""
+    every operator's wallet; ``platform`` replaces the platform file; ``tables``, the shared
+    tables' journal, goes with a ``journal`` whose players it holds: an InMemoryTables over an
+    InMemoryJournal; ``authentication`` the self-check of the installed package, e.g. over
+    another copy)."""
     platform = platform or load_platform(settings)
     brands = platform.brands
     closers: list[Callable[[], Awaitable[None]]] = []
-    pg_tables: PostgresTables | None = None
-    if journal is None and platform.tables:
-        # Shared tables live in the journal's database; they need PostgreSQL (LISTEN/NOTIFY,
-        # the players' leases), so a build with another journal has none.
+    table_journal: TableJournal | None = tables if platform.tables else None
+    if journal is None and tables is None and platform.tables:
+        # Shared tables live in the journal's database (LISTEN/NOTIFY, the players' leases):
+        # a build with another journal has none unless it is given its tables too.
         pg_tables = await PostgresTables.connect(
             database_url(settings), PlayerHolds(
                 wait_s=settings.lock_wait_s, lease_s=settings.player_lease_s,
@@ -235,6 +251,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             PostgresPlayerJournal, max_size=max(2, settings.database_pool_size // 2),
             pool_mode=settings.database_pool_mode, on_wait=observe_pool_wait("tables"))
         closers.append(pg_tables.close)
+        table_journal = pg_tables
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
@@ -263,34 +280,74 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             reseed_interval=settings.rng_reseed_interval,
             prediction_resistance=settings.rng_prediction_resistance), health=health))
     rng = cards.rng if isinstance(cards, CertifiedCards) else None
+    authentication = authentication or SelfCheck(
+        interval_s=settings.authenticate_interval_s, expected_whole=settings.release_digest,
+        manifest_required=settings.environment == "production")
+    software = await authenticate_at_start(authentication, journal)
     warm_hints(brands.values(), platform.tables.values())
     game = GameService(journal=journal, wallet=wallet, cards=cards,
-                       brands=brands, clock=clock, test_mode=settings.test_mode)
+                       brands=brands, clock=clock, test_mode=settings.test_mode,
+                       software=software)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl, cards=cards,
-                        tables=TableRecall(pg_tables) if pg_tables is not None else None)
+                        tables=TableRecall(table_journal) if table_journal is not None
+                        else None)
+    policies = InterruptedPolicies(
+        {op.id: op.interrupted_rounds for op in platform.operators.values()},
+        default_after=timedelta(seconds=settings.abandon_after_s))
     reconciler = Reconciler(journal=journal, wallet=wallet, clock=clock,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),
-                            max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s))
-    tables: TableService | None = None
+                            max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s),
+                            interrupted=policies)
+    interrupted = InterruptedRounds(journal=journal, game=game, office=office,
+                                    policies=policies, clock=clock)
+    table_service: TableService | None = None
     table_clock: TableClock | None = None
-    if pg_tables is not None:
-        tables = TableService(tables=pg_tables, wallet=wallet, cards=cards,
-                              configs=platform.tables, clock=clock,
-                              test_mode=settings.test_mode,
-                              command_limit_s=settings.table_command_s,
-                              lock_wait_s=settings.lock_wait_s,
-                              profiles={b.id: b.jurisdiction for b in brands.values()})
-        await tables.open_tables()
-        closers.append(tables.aclose)
-        stop_watchers_gauge = watch_table_watchers(tables.feeds.watchers)
+    if table_journal is not None:
+        table_service = TableService(tables=table_journal, wallet=wallet, cards=cards,
+                                     configs=platform.tables, clock=clock,
+                                     test_mode=settings.test_mode,
+                                     command_limit_s=settings.table_command_s,
+                                     lock_wait_s=settings.lock_wait_s,
+                                     software=software,
+                                     profiles={b.id: b.jurisdiction
+                                               for b in brands.values()})
+        await table_service.open_tables()
+        closers.append(table_service.aclose)
+        stop_watchers_gauge = watch_table_watchers(table_service.feeds.watchers)
         if stop_watchers_gauge is not None:
             closers.append(stop_watchers_gauge)
-        table_clock = TableClock(service=tables, tables=pg_tables,
+        table_clock = TableClock(service=table_service, tables=table_journal,
                                  table_ids=list(platform.tables), holder=holder_name())
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
-               rng=rng, closers=closers, tables=tables, table_clock=table_clock)
+               interrupted=interrupted, rng=rng, closers=closers, tables=table_service,
+               table_clock=table_clock, authentication=authentication)
+
+
+def record_mismatch(journal: Journal) -> MismatchHook | None:
+    """Where a failed software authentication is recorded beyond the log and the metric: the
+    hook the audit trail connects (a row naming what failed, written with ``journal``); None
+    until it does."""
+    del journal
+    return None
+
+
+async def authenticate_at_start(authentication: SelfCheck,
+                                journal: Journal) -> SoftwareAuthenticity:
+    """Subscribe the metrics and the new-round check to ``authentication`` and run its first
+    check, before anything is served; returns the check the Deal and bet paths make."""
+    software = SoftwareAuthenticity()
+
+    def stop_new_rounds(report: Authentication) -> None:
+        if authentication.fails(report):
+            software.fail(report.summary())
+
+    authentication.listeners.extend((publish_authentication, stop_new_rounds))
+    if authentication.on_mismatch is None:
+        authentication.on_mismatch = record_mismatch(journal)
+    await authentication.check()
+    return software
 
 
 async def serve(settings: RgsSettings, app: App,
@@ -299,12 +356,15 @@ async def serve(settings: RgsSettings, app: App,
     tls = (TlsFiles(cert_file=settings.tls_cert_file, key_file=settings.tls_key_file)
            if settings.tls_cert_file and settings.tls_key_file else None)
     running = await start_server(
-        game=app.game, office=app.office, listen=settings.listen, tls=tls, tables=app.tables,
+        game=app.game, office=app.office, rounds=app.interrupted, listen=settings.listen,
+        tls=tls, tables=app.tables,
         interceptors=interceptors,
         connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
                                      max_age_grace_s=settings.max_connection_age_grace_s),
         on_certificate=publish_expiry("server"),
-        web_listen=settings.web_listen, grace_s=settings.shutdown_grace_s)
+        web_listen=settings.web_listen, grace_s=settings.shutdown_grace_s,
+        ready=app.game.software.failure is None)
+    watch_authentication(app, running)
     if app.rng_health is not None:
         loop = asyncio.get_running_loop()
 
@@ -321,6 +381,31 @@ async def serve(settings: RgsSettings, app: App,
     if stop_watching is not None:
         app.closers.append(stop_watching)
     return running
+
+
+def watch_authentication(app: App, running: RunningServer) -> None:
+    """A failed software authentication turns the replica unready (every worker of it: the
+    marker, :mod:`rgs.observability.replica_health`) and stops its new rounds; the checks go on
+    every interval, in every worker."""
+    software = app.game.software
+    if software.failure is not None:
+        replica_health.mark(replica_health.SOFTWARE_NOT_AUTHENTIC, software.failure)
+
+    def failed(report: Authentication) -> None:
+        if app.authentication.fails(report):
+            replica_health.mark(replica_health.SOFTWARE_NOT_AUTHENTIC, report.summary())
+            asyncio.get_running_loop().create_task(running.set_not_serving())
+
+    app.authentication.listeners.append(failed)
+
+    async def marked() -> None:  # another worker of the replica failed its check
+        software.fail("another worker of this replica failed its software authentication")
+        await running.set_not_serving()
+
+    stop = replica_health.watch(replica_health.SOFTWARE_NOT_AUTHENTIC, marked)
+    if stop is not None:
+        app.closers.append(stop)
+    app.background.append(asyncio.create_task(app.authentication.run_forever()))
 
 
 async def add_dev_operator_keys(journal: Journal) -> dict[str, str]:

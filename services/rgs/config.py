@@ -102,8 +102,9 @@ class RgsSettings(BaseSettings):
                                            description="Longest rest between outbox retries.")
     """Retries of an open outbox row back off exponentially from reconcile_min_age_s up to this
     many seconds (credits are retried for as long as it takes)."""
-    abandon_after_s: float = Field(default=24 * 3600, gt=0, description="Sweeper threshold.")
-    """How long a round may stay unfinished before it is completed on the player's behalf."""
+    abandon_after_s: float = Field(default=3600, gt=0, description="Sweeper threshold.")
+    """How long after its last step an unfinished round is completed on the player's behalf,
+    for an operator whose platform file entry sets no ``interrupted_rounds`` policy."""
     metrics_listen: str | None = Field(
         default=None, description="host:port of the Prometheus endpoint; unset: none.")
     """host:port serving ``/metrics`` (Prometheus) on its own port; unset serves none."""
@@ -137,6 +138,18 @@ class RgsSettings(BaseSettings):
     """Worker processes serving this replica's port (SO_REUSEPORT) under a supervisor that
     restarts a dead one; 1 runs the replica in this process alone; 0 starts one per CPU this
     process may run on (``os.sched_getaffinity``)."""
+    authenticate_interval_s: float = Field(
+        default=86400.0, gt=0, le=86400.0,
+        description="Seconds between software authentications (at most a day).")
+    """Seconds between the replica's software authentications while it runs (it also
+    authenticates at start, before it reports ready): at most 86400, the day N.J.A.C.
+    13:69O-1.5(c) allows (docs/authentication.md)."""
+    release_digest: str | None = Field(
+        default=None, pattern=r"^[0-9a-f]{64}$",
+        description="The certified release's whole SHA-256; unset: the manifest's alone.")
+    """The whole SHA-256 of the certified release (``rgs authenticate`` prints it), kept outside
+    the image (e.g. in the deployment's configuration): a replica whose installed programs
+    digest to anything else fails its authentication, even with a consistent manifest."""
     operator_keys_file: Path | None = Field(
         default=None, description="JSON {operator id: API key} stored hashed by migrate.")
     """A JSON object of operator id to API key; ``rgs migrate`` stores each key hashed."""

@@ -15,6 +15,7 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
@@ -33,7 +34,7 @@ from pydantic import (
 from rgs.engine import EngineError, SideBetKind, TableLimits
 from rgs.service.common import TENANT_ID_PATTERN
 from rgs.service.jurisdiction import PROFILES, JurisdictionProfile, with_overrides
-from rgs.service.model import Brand
+from rgs.service.model import Brand, InterruptedResolution, InterruptedRoundsPolicy
 from rgs.service.tables.model import TableConfig
 from rgs.variants import VARIANTS
 from rgs.variants.options import OptionError, VariantOptions, check_options
@@ -95,6 +96,9 @@ class Operator:
     id: str
     wallet: WalletConnection
     brands: tuple[str, ...]
+    #: What becomes of rounds its players abandon (None: complete them after the replica's
+    #: RGS_ABANDON_AFTER_S).
+    interrupted_rounds: InterruptedRoundsPolicy | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -235,10 +239,17 @@ class _BrandModel(_Strict):
         return v
 
 
+class _InterruptedRoundsModel(_Strict):
+    # From a minute to a week after the round's last step.
+    after_minutes: int = Field(default=60, ge=1, le=7 * 24 * 60)
+    resolution: Literal["complete", "operator"] = "complete"
+
+
 class _OperatorModel(_Strict):
     id: _Id
     wallet: _WalletModel
     brands: list[_BrandModel] = Field(min_length=1)
+    interrupted_rounds: _InterruptedRoundsModel | None = None
 
 
 class _TableModel(_Strict):
@@ -328,8 +339,12 @@ class _Resolver:
                 brand = self._brand(f"{where}.brands[{j}]", op.id, b)
                 if brand is not None:
                     brands[b.id] = brand
-            operators[op.id] = Operator(id=op.id, wallet=wallet,
-                                        brands=tuple(b.id for b in op.brands))
+            ir = op.interrupted_rounds
+            operators[op.id] = Operator(
+                id=op.id, wallet=wallet, brands=tuple(b.id for b in op.brands),
+                interrupted_rounds=None if ir is None else InterruptedRoundsPolicy(
+                    after=timedelta(minutes=ir.after_minutes),
+                    resolution=InterruptedResolution(ir.resolution)))
         tables: dict[str, TableConfig] = {}
         for i, tm in enumerate(model.tables):
             table = self._table(f"tables[{i}]", tm, brands)

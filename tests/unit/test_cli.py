@@ -12,7 +12,8 @@ import pytest
 import rgs.__main__
 import rgs.cli
 
-COMMANDS = {"simulate", "par", "rng", "serve", "migrate", "sandbox", "play", "verify"}
+COMMANDS = {"simulate", "par", "rng", "serve", "migrate", "sandbox", "play", "verify",
+            "authenticate"}
 
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:

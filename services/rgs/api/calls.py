@@ -10,17 +10,20 @@ its transport and turns a raised error into its protocol's status through the on
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from google.protobuf.message import Message
 
 from rgs.api import converters as conv
 from rgs.api.auth import bearer_secret
 from rgs.api.fields import check_strings
+from rgs.api.open_rounds import open_round_to_proto, resolve_from_proto
 from rgs.api.origins import check_origin
 from rgs.api.table_recall import recall_to_proto
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.service.backoffice import BackOffice
+from rgs.service.interrupted import InterruptedRounds
 from rgs.service.model import Session
 from rgs.service.play import GameService
 
@@ -115,8 +118,9 @@ class OperatorCalls:
     """``rgs.operator.v1.OperatorService``: one method per RPC (native gRPC only: operators
     call from their servers, never from a browser)."""
 
-    def __init__(self, office: BackOffice) -> None:
+    def __init__(self, office: BackOffice, rounds: InterruptedRounds) -> None:
         self._office = office
+        self._rounds = rounds
 
     async def _operator(self, caller: Caller, request: Message) -> str:
         check_strings(request)
@@ -154,3 +158,19 @@ class OperatorCalls:
         operator = await self._operator(caller, request)
         rec = await self._office.void_round(operator, conv.void_from_proto(request))
         return op.VoidRoundResponse(round=conv.round_record_to_proto(rec))
+
+    async def ListOpenRounds(self, caller: Caller, request: op.ListOpenRoundsRequest
+                             ) -> op.ListOpenRoundsResponse:
+        """The operator's unfinished rounds, the longest idle first."""
+        operator = await self._operator(caller, request)
+        rows = await self._rounds.open_rounds(
+            operator, request.brand_id, idle_for=timedelta(seconds=request.idle_seconds),
+            page_size=request.page_size)
+        return op.ListOpenRoundsResponse(rounds=[open_round_to_proto(r) for r in rows])
+
+    async def ResolveRound(self, caller: Caller, request: op.ResolveRoundRequest
+                           ) -> op.ResolveRoundResponse:
+        """Resolve an unfinished round by hand (complete or void)."""
+        operator = await self._operator(caller, request)
+        rec = await self._rounds.resolve(operator, resolve_from_proto(request))
+        return op.ResolveRoundResponse(round=conv.round_record_to_proto(rec))

@@ -31,6 +31,7 @@ from rgs.api.web.server import RunningWebEdge, start_web_edge
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
+from rgs.service.interrupted import InterruptedRounds
 from rgs.service.play import GameService
 from rgs.service.tables.service import TableService
 
@@ -170,17 +171,19 @@ class RunningServer:
         return report
 
 
-async def start_server(*, game: GameService, office: BackOffice, listen: str,
+async def start_server(*, game: GameService, office: BackOffice, rounds: InterruptedRounds,
+                       listen: str,
                        tls: TlsFiles | None, tables: TableService | None = None,
                        interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
                        connections: ConnectionLimits = ConnectionLimits(),
                        on_certificate: Callable[[bytes], None] | None = None,
-                       web_listen: str | None = None, grace_s: float = 5.0
-                       ) -> RunningServer:
+                       web_listen: str | None = None, grace_s: float = 5.0,
+                       ready: bool = True) -> RunningServer:
     """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
     TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
     chain loaded. With ``web_listen`` the browser edge (:mod:`rgs.api.web`) starts too, on the
-    same use cases, its calls counted with the gRPC ones for the drain."""
+    same use cases, its calls counted with the gRPC ones for the drain. Without ``ready`` the
+    server starts NOT_SERVING on readiness (its liveness SERVING)."""
     server = grpc.aio.server(interceptors=list(interceptors),
                              options=connections.grpc_options())
     calls = CallsInFlight()
@@ -188,7 +191,7 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
         lenient_handler(blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],
                         BlackjackServicer(game), calls),
         lenient_handler(operator_pb2.DESCRIPTOR.services_by_name["OperatorService"],
-                        OperatorServicer(office), calls),
+                        OperatorServicer(office, rounds), calls),
     ))
     names: tuple[str, ...] = SERVICE_NAMES
     table_servicer = None
@@ -219,7 +222,10 @@ async def start_server(*, game: GameService, office: BackOffice, listen: str,
         except BaseException:
             await server.stop(None)
             raise
-    for name in (*READINESS_SERVICES, LIVENESS_SERVICE):
-        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    readiness = (health_pb2.HealthCheckResponse.SERVING if ready
+                 else health_pb2.HealthCheckResponse.NOT_SERVING)
+    for name in READINESS_SERVICES:
+        await health_servicer.set(name, readiness)
+    await health_servicer.set(LIVENESS_SERVICE, health_pb2.HealthCheckResponse.SERVING)
     return RunningServer(server=server, port=port, health=health_servicer, calls=calls,
                          web=web)

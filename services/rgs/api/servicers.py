@@ -19,6 +19,7 @@ from rgs.api.errors import classify, error_metadata, status_trailer
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
+from rgs.service.interrupted import InterruptedRounds
 from rgs.service.play import GameService
 
 log = logging.getLogger(__name__)
@@ -69,5 +70,5 @@ class BlackjackServicer(_Servicer):
 class OperatorServicer(_Servicer):
     """``rgs.operator.v1.OperatorService``."""
 
-    def __init__(self, office: BackOffice) -> None:
-        super().__init__(OperatorCalls(office), "OperatorService", operator_pb2)
+    def __init__(self, office: BackOffice, rounds: InterruptedRounds) -> None:
+        super().__init__(OperatorCalls(office, rounds), "OperatorService", operator_pb2)

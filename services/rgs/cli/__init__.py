@@ -7,7 +7,9 @@ Every command lives in one module of this package, which adds it with ``register
 * :mod:`rgs.cli.par` — ``par`` (PAR sheets);
 * :mod:`rgs.cli.rng` — ``rng`` (the RNG lab tools);
 * :mod:`rgs.cli.play` — ``play`` (the terminal client);
-* :mod:`rgs.cli.verify` — ``verify`` (checks provably fair rounds from their recall).
+* :mod:`rgs.cli.verify` — ``verify`` (checks provably fair rounds from their recall);
+* :mod:`rgs.cli.authenticate` — ``authenticate`` (the installed software against its release
+  manifest, and a lab's seeded challenge).
 
 Every command prints what to do next on a user error and exits 2; long work shows progress on a
 terminal and stays quiet with ``--json``. This is the top of the dependency graph: nothing
@@ -21,11 +23,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from rgs.cli import par, play, rng, service, simulate, verify
+from rgs.cli import authenticate, par, play, rng, service, simulate, verify
 from rgs.cli.common import UserError
 
 #: The modules that add their own commands through ``register(subparsers)``, in help order.
-_COMMAND_MODULES = (simulate, par, rng, service, play, verify)
+_COMMAND_MODULES = (simulate, par, rng, service, play, verify, authenticate)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -331,7 +331,7 @@ async def demo_table_url(app: App, web: str, operator_key: str) -> str:
     """The web table's URL with a fresh demo session for demo-alice at demo-casino. The token
     rides in the fragment (``#token=``), which the browser never sends to a server or logs; the
     page moves it into its session storage and clears the address bar."""
-    new = await OperatorCalls(app.office).CreateSession(
+    new = await OperatorCalls(app.office, app.interrupted).CreateSession(
         Caller(f"Bearer {operator_key}"),
         op.CreateSessionRequest(request_id=f"sandbox-web-{secrets.token_hex(4)}",
                                 brand_id="demo-casino", player_id="demo-alice"))

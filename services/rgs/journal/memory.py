@@ -70,10 +70,13 @@ def retry_delay(attempts: int, min_age: timedelta, max_backoff: timedelta) -> ti
 class InMemoryPlayerJournal:
     """One player's journal while held."""
 
-    def __init__(self, tables: _Tables, player_key: str, clock: Callable[[], datetime]) -> None:
+    def __init__(self, tables: _Tables, player_key: str, clock: Callable[[], datetime],
+                 epoch: int = 0) -> None:
         self._t = tables
         self._key = player_key
         self._clock = clock
+        #: The hold's fencing epoch (each hold of a player gets the next one).
+        self.epoch = epoch
         #: Given back by a commit marked ``last``: like a lease released, nothing more is written.
         self.given_back = False
 
@@ -156,7 +159,8 @@ class InMemoryPlayerJournal:
         created = old.created_at if old is not None else now
         finished = (old.finished_at if old is not None and old.finished_at else
                     (now if round.finished else None))
-        self._t.rounds[k] = replace(round, created_at=created, finished_at=finished)
+        self._t.rounds[k] = replace(round, created_at=created, finished_at=finished,
+                                    updated_at=now)
         self._t.round_touched[k] = now
         if request is not None:
             self._t.requests[(self._key, request.scope.value, request.request_id)] = request
@@ -238,29 +242,54 @@ class InMemoryJournal:
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         #: The request each held player's call serves ("" when none was said).
         self._holding: dict[str, str] = {}
+        #: Each player's newest hold's epoch, and the epoch of the hold held now.
+        self._epochs: defaultdict[str, int] = defaultdict(int)
+        self._held: dict[str, int] = {}
         self._clock = clock or (lambda: datetime.now(UTC))
         self._wait = lock_wait_s
+
+    def now(self) -> datetime:
+        """The journal's clock (what it stamps rows with)."""
+        return self._clock()
 
     @asynccontextmanager
     async def player(self, player_key: str, first: CallRead | None = None
                      ) -> AsyncIterator[InMemoryPlayerJournal]:
         """Hold a player's journal; JournalBusy after the wait limit, saying whether the
         holder serves the same request."""
+        async with self.hold(player_key, request=first.request_id if first is not None
+                             else "") as pj:
+            yield pj
+
+    @asynccontextmanager
+    async def hold(self, player_key: str, *, request: str = "", wait_s: float | None = None
+                   ) -> AsyncIterator[InMemoryPlayerJournal]:
+        """Hold a player's journal (waiting at most ``wait_s``, else the journal's limit; 0:
+        one try) with the next epoch of its hold (the shared tables' guards check it)."""
         lock = self._locks[player_key]
-        request = first.request_id if first is not None else ""
+        wait = self._wait if wait_s is None else wait_s
         try:
-            await asyncio.wait_for(lock.acquire(), self._wait)
+            if wait <= 0 and lock.locked():
+                raise TimeoutError
+            await asyncio.wait_for(lock.acquire(), max(wait, 0.001))
         except TimeoutError as exc:
             held = self._holding.get(player_key, "")
             same = held == request if request and held else None
             raise JournalBusy("the player's journal is held by another call",
                               same_request=same) from exc
         self._holding[player_key] = request
+        self._epochs[player_key] += 1
+        epoch = self._held[player_key] = self._epochs[player_key]
         try:
-            yield InMemoryPlayerJournal(self.tables, player_key, self._clock)
+            yield InMemoryPlayerJournal(self.tables, player_key, self._clock, epoch)
         finally:
             self._holding.pop(player_key, None)
+            self._held.pop(player_key, None)
             lock.release()
+
+    def holds(self, player_key: str, epoch: int) -> bool:
+        """Whether the hold of ``epoch`` still holds the player (a lease not lost)."""
+        return self._held.get(player_key) == epoch
 
     async def operator_for_key(self, key_hash: str) -> str | None:
         """The operator of an API key hash."""
@@ -314,11 +343,12 @@ class InMemoryJournal:
         return await InMemoryPlayerJournal(self.tables, player_key, self._clock).movements(
             round_id)
 
-    async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
-        """Unfinished rounds untouched since before ``before``."""
+    async def abandoned_rounds(self, *, before: datetime, limit: int,
+                               operator_id: str | None = None) -> list[StoredRound]:
+        """Unfinished rounds untouched since before ``before`` (of ``operator_id``'s)."""
         rows = [r for r in self.tables.rounds.values()
                 if not r.finished and self.tables.round_touched[(r.player_key, r.round_id)]
-                < before]
+                < before and operator_id in (None, r.operator_id)]
         rows.sort(key=lambda r: self.tables.round_touched[(r.player_key, r.round_id)])
         return rows[:limit]
 

@@ -115,6 +115,7 @@ def _round(r: asyncpg.Record | None) -> StoredRound | None:
         currency=r["currency"], variant=r["variant"], seq=r["seq"], status=r["status"],
         forced_cards=tuple(r["forced_cards"]), total_staked=r["total_staked"],
         total_paid=r["total_paid"], created_at=r["created_at"], finished_at=r["finished_at"],
+        updated_at=r["updated_at"],
         options=decode_value(VariantOptions, r["options"]),
         fair=_fair(r["fair"]),
         events=tuple(decode_event(kind, payload) for kind, payload in orjson.loads(r["events"])))
@@ -528,9 +529,11 @@ class PostgresJournal:
         return [_movement(r) for r in rows]
 
     @translated
-    async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
-        """Unfinished rounds untouched since before ``before``."""
-        rows = await self._pool.fetch(Q_ABANDONED_ROUNDS, before, limit)
+    async def abandoned_rounds(self, *, before: datetime, limit: int,
+                               operator_id: str | None = None) -> list[StoredRound]:
+        """Unfinished rounds untouched since before ``before`` (of ``operator_id``'s players
+        when given)."""
+        rows = await self._pool.fetch(Q_ABANDONED_ROUNDS, before, limit, operator_id)
         return [r for r in map(_round, rows) if r is not None]
 
     @translated

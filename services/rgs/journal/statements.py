@@ -98,7 +98,7 @@ FROM wallet_transactions WHERE player_key = $1 AND session_id = $2 AND round_id 
 # A round's header and, in the same row, its events as a JSON array of [kind, payload] pairs,
 # so reading a round is one round trip.
 _ROUND_COLUMNS = """round_id, player_key, session_id, operator_id, brand_id, player_id, currency,
-variant, seq, status, forced_cards, total_staked, total_paid, created_at, finished_at,
+variant, seq, status, forced_cards, total_staked, total_paid, created_at, finished_at, updated_at,
 options::text AS options,
 (SELECT row_to_json(f)::text FROM round_seeds f
   WHERE f.player_key = rounds.player_key AND f.round_id = rounds.round_id) AS fair,
@@ -294,6 +294,7 @@ Q_COMMIT_LAST_STEP_UNLOCK = _COMMIT_STEP.format(
 Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE status IN ('insurance', 'player_turn') AND updated_at < $1
+  AND ($3::text IS NULL OR operator_id = $3)
 ORDER BY updated_at LIMIT $2"""
 Q_PLAYERS_WITH_OPEN = f"""
 SELECT DISTINCT player_key FROM wallet_transactions

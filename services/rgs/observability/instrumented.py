@@ -329,10 +329,11 @@ class InstrumentedJournal:
         """See :meth:`Journal.movements`."""
         return await _timed("movements", lambda: self._inner.movements(player_key, round_id))
 
-    async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
+    async def abandoned_rounds(self, *, before: datetime, limit: int,
+                               operator_id: str | None = None) -> list[StoredRound]:
         """See :meth:`Journal.abandoned_rounds`."""
         return await _timed("abandoned_rounds", lambda: self._inner.abandoned_rounds(
-            before=before, limit=limit))
+            before=before, limit=limit, operator_id=operator_id))
 
     async def players_with_open_movements(self, *, now: datetime, min_age: timedelta,
                                           max_backoff: timedelta, limit: int) -> list[str]:

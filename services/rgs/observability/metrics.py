@@ -36,6 +36,7 @@ from prometheus_client import (
     start_http_server,
 )
 
+from rgs.authenticity.check import Authentication
 from rgs.eventloop import running_loop_name
 from rgs.rng.entropy import ADAPTIVE_PROPORTION, REPETITION_COUNT, RngHealth
 from rgs.variants import VARIANTS
@@ -186,6 +187,15 @@ CERTIFICATE_EXPIRY: Final = Gauge(
     "(the gRPC server's, reloaded when its files change) or wallet_client:<operator> (mTLS to "
     "that operator's wallet, read at start).", ["certificate"],
     multiprocess_mode="livemin")  # the same files in every worker: the soonest a worker has
+SOFTWARE_AUTHENTIC: Final = Gauge(
+    "rgs_software_authentic",
+    "1 when this replica's last software authentication found every control program as the "
+    "release manifest records it, else 0 (altered, no manifest, another release); a replica at "
+    "0 in production takes no new rounds.", multiprocess_mode="livemin")
+SOFTWARE_AUTHENTICATED_AT: Final = Gauge(
+    "rgs_software_authentication_timestamp_seconds",
+    "Unix time of this replica's last software authentication (at start, then every "
+    "RGS_AUTHENTICATE_INTERVAL_S).", multiprocess_mode="livemin")
 BUILD_INFO: Final = Gauge(
     "rgs_build_info", "Always 1; the labels say which build this replica runs: its version and "
     "the event loop its processes run on (uvloop, or asyncio's own).", ["version", "event_loop"],
@@ -205,6 +215,7 @@ EXPORTED_NAMES: Final = frozenset({
     "rgs_journal_pool_connections", "rgs_journal_pool_wait_seconds",
     "rgs_ops_sample_timestamp_seconds", "rgs_active_sessions",
     "rgs_rng_health_failures_total", "rgs_tls_certificate_expiry_timestamp_seconds",
+    "rgs_software_authentic", "rgs_software_authentication_timestamp_seconds",
     "rgs_build_info",
 })
 """The exported series families (as a scrape names them, ``_total`` included); dashboards and
@@ -310,6 +321,13 @@ def count_rng_failures(health: RngHealth) -> None:
     the RNG is built, so a failed start-up test is counted too (a failure is sticky: one per
     health)."""
     health.add_listener(lambda failure: RNG_HEALTH_FAILURES.labels(test=failure.test).inc())
+
+
+def publish_authentication(report: Authentication) -> None:
+    """Export a software authentication's result (a listener of
+    :class:`rgs.authenticity.selfcheck.SelfCheck`)."""
+    SOFTWARE_AUTHENTIC.set(1 if report.authentic else 0)
+    SOFTWARE_AUTHENTICATED_AT.set(report.checked_at.timestamp())
 
 
 # --------------------------------------------------------------------------- PAR sheets

@@ -23,6 +23,8 @@ from rgs.observability.metrics import MULTIPROCESS_ENV
 
 RNG_FAILED: Final = "rng-failed"
 """The marker a worker leaves when its RNG failed a health test."""
+SOFTWARE_NOT_AUTHENTIC: Final = "software-not-authentic"
+"""The marker a worker leaves when its software failed authentication."""
 WATCH_INTERVAL_S: Final = 0.5
 
 

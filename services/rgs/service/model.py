@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from fractions import Fraction
 from types import MappingProxyType
 
@@ -49,6 +49,25 @@ class Brand:
     def variant_options(self, variant_id: str) -> VariantOptions:
         """The brand's options for a variant it offers."""
         return self.options.get(variant_id, DEFAULT_OPTIONS)
+
+
+class InterruptedResolution(enum.StrEnum):
+    """What becomes of a round its player abandoned, once its time has passed."""
+
+    #: The RGS completes it by the documented rule (remaining hands stand, insurance declined,
+    #: Cash Out not taken) and pays what it wins.
+    COMPLETE = "complete"
+    #: It waits for the operator to resolve it (ResolveRound: complete or void).
+    OPERATOR = "operator"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InterruptedRoundsPolicy:
+    """An operator's policy for rounds its players abandon."""
+
+    #: How long after the round's last step it counts as interrupted.
+    after: timedelta = timedelta(minutes=60)
+    resolution: InterruptedResolution = InterruptedResolution.COMPLETE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -246,6 +265,9 @@ class StoredRound:
     events: tuple[Event, ...]
     created_at: datetime | None = None
     finished_at: datetime | None = None
+    #: When the round was last written (its last step): an unfinished round's idle time runs
+    #: from here.
+    updated_at: datetime | None = None
     #: The brand's options the round was dealt with (it replays with them, whatever the brand
     #: file says later).
     options: VariantOptions = DEFAULT_OPTIONS

@@ -27,6 +27,7 @@ from rgs.engine import (
 from rgs.engine.cards import check_card
 from rgs.rng.fair import FairInputError, check_client_seed
 from rgs.service import advice, fairness, market_rules, money
+from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.common import (
     check_request_id,
     is_round_id,
@@ -152,8 +153,11 @@ class GameService:
 
     def __init__(self, *, journal: Journal, wallet: Wallet, cards: CardSourceFactory,
                  brands: Mapping[str, Brand], clock: Clock, test_mode: bool = False,
-                 sessions: SessionCache | None = None) -> None:
+                 sessions: SessionCache | None = None,
+                 software: SoftwareAuthenticity | None = None) -> None:
         self._journal = journal
+        #: The software authentication's word on new rounds (always admitted without one).
+        self.software = software if software is not None else SoftwareAuthenticity()
         self._sessions = sessions if sessions is not None else SessionCache()
         self._wallet = wallet
         self._cards = cards
@@ -279,6 +283,7 @@ class GameService:
 
     async def deal(self, session: Session, cmd: DealCommand) -> PlayResult:
         """Take the stakes and deal a new round."""
+        self.software.admit_new_round()
         check_request_id(cmd.request_id)
         rules, limits = self._rules(session, cmd.variant_id)
         if cmd.forced_cards and not self._test_mode:

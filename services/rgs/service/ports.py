@@ -228,8 +228,10 @@ class Journal(Protocol):
         """A round's wallet movements, oldest first (read-only)."""
         ...
 
-    async def abandoned_rounds(self, *, before: datetime, limit: int) -> list[StoredRound]:
-        """Unfinished rounds (of any player) last changed before ``before``, oldest first."""
+    async def abandoned_rounds(self, *, before: datetime, limit: int,
+                               operator_id: str | None = None) -> list[StoredRound]:
+        """Unfinished rounds (of any player, or of ``operator_id``'s) last changed before
+        ``before``, oldest first."""
         ...
 
     async def players_with_open_movements(self, *, now: datetime, min_age: timedelta,

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from rgs.service import money, voiding
 from rgs.service.errors import Busy, ServiceError, Unavailable
+from rgs.service.interrupted import InterruptedPolicies, last_step, round_session
 from rgs.service.model import (
+    InterruptedResolution,
     RequestScope,
-    Session,
     SettleCommand,
     StoredRequest,
     StoredRound,
@@ -33,20 +34,24 @@ class Reconciler:
 
     def __init__(self, *, journal: Journal, wallet: Wallet, clock: Clock,
                  min_age: timedelta = timedelta(seconds=30), game: GameService | None = None,
-                 abandon_after: timedelta = timedelta(hours=24),
-                 max_backoff: timedelta = timedelta(minutes=10)) -> None:
+                 abandon_after: timedelta = timedelta(hours=1),
+                 max_backoff: timedelta = timedelta(minutes=10),
+                 interrupted: InterruptedPolicies | None = None) -> None:
         self._journal = journal
         self._wallet = wallet
         self._clock = clock
         self._min_age = min_age
         self._game = game
-        self._abandon_after = abandon_after
+        #: Each operator's policy for abandoned rounds (without: every operator's rounds are
+        #: completed after ``abandon_after``).
+        self._policies = interrupted or InterruptedPolicies({}, default_after=abandon_after)
         self._max_backoff = max_backoff
 
     async def sweep_abandoned(self, *, limit: int = 100) -> int:
-        """Finish rounds left unfinished longer than ``abandon_after`` on the player's behalf
-        (the same path as Settle: stand every hand, decline insurance, pay the win); void a
-        round that cannot be continued. Returns how many rounds were finished or voided.
+        """Finish rounds left unfinished longer than their operator's policy allows on the
+        player's behalf (the same path as Settle: stand every hand, decline insurance, pay the
+        win; an operator whose policy leaves them to it is skipped); void a round that cannot
+        be continued. Returns how many rounds were finished or voided.
 
         The journal keeps who finished the round: the sweeper's decisions are committed under
         the request id ``sweep:{round_id}``, an automatic void under ``autovoid:{round_id}``
@@ -54,12 +59,10 @@ class Reconciler:
         """
         if self._game is None:
             return 0
-        rounds = await self._journal.abandoned_rounds(
-            before=self._clock() - self._abandon_after, limit=limit)
         done = 0
-        for r in rounds:
+        for r in await self._interrupted(limit):
             try:
-                await self._game.settle(_session_of(r), SettleCommand(
+                await self._game.settle(round_session(r), SettleCommand(
                     request_id=f"sweep:{r.round_id}", round_id=r.round_id),
                     scope=RequestScope.SYSTEM)
                 log.info("round %s finished on the player's behalf", r.round_id)
@@ -79,6 +82,22 @@ class Reconciler:
                 # round comes first again on every pass): log it loudly and go on.
                 log.exception("sweep of round %s failed", r.round_id)
         return done
+
+    async def _interrupted(self, limit: int) -> list[StoredRound]:
+        """The rounds due for completion, oldest first, by each operator's policy."""
+        now = self._clock()
+        operators = self._policies.operators
+        if not operators:  # no platform file's operators: one policy for all
+            return await self._journal.abandoned_rounds(
+                before=now - self._policies.of("").after, limit=limit)
+        rounds: list[StoredRound] = []
+        for op in operators:
+            policy = self._policies.of(op)
+            if policy.resolution is InterruptedResolution.COMPLETE:
+                rounds += await self._journal.abandoned_rounds(
+                    before=now - policy.after, limit=limit, operator_id=op)
+        rounds.sort(key=last_step)
+        return rounds[:limit]
 
     async def _void_stuck(self, r: StoredRound, exc: ServiceError) -> int:
         """Void a round the sweeper cannot continue: roll back its stakes, pay nothing."""
@@ -150,10 +169,3 @@ class Reconciler:
                 # unexpected error fails one pass, never the loop.
                 log.exception("reconciler pass failed")
             await asyncio.sleep(interval_s)
-
-
-def _session_of(r: StoredRound) -> Session:
-    """The round's own session, as the sweeper acts in it (its expiry does not matter)."""
-    return Session(session_id=r.session_id, player_key=r.player_key, operator_id=r.operator_id,
-                   brand_id=r.brand_id, player_id=r.player_id, currency=r.currency,
-                   expires_at=r.created_at or datetime.min.replace(tzinfo=UTC))

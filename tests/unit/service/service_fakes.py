@@ -10,6 +10,8 @@ from datetime import UTC, datetime, timedelta
 from rgs.bootstrap import App, add_dev_operator_keys, build
 from rgs.config import RgsSettings
 from rgs.journal.memory import InMemoryJournal
+from rgs.journal.memory_tables import InMemoryTables
+from rgs.platform_file import Platform
 from rgs.service.model import CreateSessionCommand, Session
 from rgs.wallet.port import (
     MoneyCall,
@@ -109,6 +111,8 @@ class Harness:
     journal: InMemoryJournal
     wallet: FakeWallet
     clock: Clock
+    #: The shared tables' journal (a harness with tables only).
+    table_journal: InMemoryTables | None = None
 
     async def session(self, player_id: str = "alice", brand_id: str = "demo-casino",
                       key: str = DEV_KEY) -> Session:
@@ -119,12 +123,17 @@ class Harness:
         return await self.app.game.authenticate(new.token)
 
 
-async def harness(*, test_mode: bool = True, seed: int = 7) -> Harness:
-    """The real bootstrap with in-memory journal, fake wallet and seeded cards."""
+async def harness(*, test_mode: bool = True, seed: int = 7, tables: bool = False,
+                  platform: Platform | None = None) -> Harness:
+    """The real bootstrap with in-memory journal, fake wallet and seeded cards (with
+    ``tables``, the platform's shared tables on the in-memory tables' journal too)."""
     clock = Clock()
     journal = InMemoryJournal(clock=clock, lock_wait_s=0.2)
     wallet = FakeWallet()
+    table_journal = InMemoryTables(journal) if tables else None
     app = await build(RgsSettings(test_mode=test_mode), journal=journal, wallet=wallet,
-                      cards=SeededCards(seed), clock=clock)
+                      cards=SeededCards(seed), clock=clock, platform=platform,
+                      tables=table_journal)
     await add_dev_operator_keys(journal)
-    return Harness(app=app, journal=journal, wallet=wallet, clock=clock)
+    return Harness(app=app, journal=journal, wallet=wallet, clock=clock,
+                   table_journal=table_journal)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
 
+from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.errors import NotFound
 from rgs.service.fairness import draw_seed
 from rgs.service.jurisdiction import JurisdictionProfile
@@ -60,8 +61,11 @@ class TableService:
                  configs: Mapping[str, TableConfig], clock: Clock,
                  test_mode: bool = False, command_limit_s: float = COMMAND_LIMIT_S,
                  lock_wait_s: float = 5.0, feed_poll_s: float = 1.0,
+                 software: SoftwareAuthenticity | None = None,
                  profiles: Mapping[str, JurisdictionProfile] | None = None) -> None:
         self._tables = tables
+        #: The software authentication's word on new bets (always admitted without one).
+        self.software = software if software is not None else SoftwareAuthenticity()
         self._cards = cards
         self._configs = configs
         self.turns = Turns()
@@ -170,6 +174,7 @@ class TableService:
     async def place_bets(self, session: Session, table_id: str, request_id: str,
                          bets: Sequence[BetCommand], client_seed: str = "", *,
                          hints: bool = False) -> TableAnswer:
+        self.software.admit_new_round()  # a stake starts a new round: refused when not authentic
         return await self._commands.place_bets(session, self.config(table_id), request_id,
                                                bets, client_seed, hints=hints)
 

@@ -16,6 +16,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -26,6 +27,30 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _Resolution:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ResolutionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Resolution.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RESOLUTION_UNSPECIFIED: _Resolution.ValueType  # 0
+    """Not allowed."""
+    RESOLUTION_COMPLETE: _Resolution.ValueType  # 1
+    """Every remaining hand stands, insurance is declined, Cash Out is not taken; the win is paid."""
+    RESOLUTION_VOID: _Resolution.ValueType  # 2
+    """Every stake is returned (wallet rollbacks); nothing is paid."""
+
+class Resolution(_Resolution, metaclass=_ResolutionEnumTypeWrapper):
+    """Resolution is how ResolveRound resolves a round."""
+
+RESOLUTION_UNSPECIFIED: Resolution.ValueType  # 0
+"""Not allowed."""
+RESOLUTION_COMPLETE: Resolution.ValueType  # 1
+"""Every remaining hand stands, insurance is declined, Cash Out is not taken; the win is paid."""
+RESOLUTION_VOID: Resolution.ValueType  # 2
+"""Every stake is returned (wallet rollbacks); nothing is paid."""
+Global___Resolution: _TypeAlias = Resolution  # noqa: Y015
 
 @_typing.final
 class CreateSessionRequest(_message.Message):
@@ -542,3 +567,165 @@ class WalletMovement(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___WalletMovement: _TypeAlias = WalletMovement  # noqa: Y015
+
+@_typing.final
+class ListOpenRoundsRequest(_message.Message):
+    """ListOpenRoundsRequest filters the operator's open rounds."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    IDLE_SECONDS_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    brand_id: _builtins.str
+    """One of the operator's brands; empty: all of them."""
+    idle_seconds: _builtins.int
+    """Only rounds whose last step is at least this old (0: every open round)."""
+    page_size: _builtins.int
+    """Most rounds to return (1-100; 0 means 20)."""
+    def __init__(
+        self,
+        *,
+        brand_id: _builtins.str = ...,
+        idle_seconds: _builtins.int = ...,
+        page_size: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "idle_seconds", b"idle_seconds", "page_size", b"page_size"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListOpenRoundsRequest: _TypeAlias = ListOpenRoundsRequest  # noqa: Y015
+
+@_typing.final
+class ListOpenRoundsResponse(_message.Message):
+    """ListOpenRoundsResponse is the operator's open rounds, the longest idle first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUNDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def rounds(self) -> _containers.RepeatedCompositeFieldContainer[Global___OpenRound]:
+        """The rounds."""
+
+    def __init__(
+        self,
+        *,
+        rounds: _abc.Iterable[Global___OpenRound] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["rounds", b"rounds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListOpenRoundsResponse: _TypeAlias = ListOpenRoundsResponse  # noqa: Y015
+
+@_typing.final
+class OpenRound(_message.Message):
+    """OpenRound is an unfinished round and its timing."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    LAST_STEP_AT_FIELD_NUMBER: _builtins.int
+    IDLE_SECONDS_FIELD_NUMBER: _builtins.int
+    COMPLETES_AT_FIELD_NUMBER: _builtins.int
+    idle_seconds: _builtins.int
+    """Seconds since then."""
+    @_builtins.property
+    def round(self) -> Global___RoundRecord:
+        """The round with every step so far."""
+
+    @_builtins.property
+    def last_step_at(self) -> _timestamp_pb2.Timestamp:
+        """When its last step was written."""
+
+    @_builtins.property
+    def completes_at(self) -> _timestamp_pb2.Timestamp:
+        """When the RGS completes it by the operator's policy; unset when the policy leaves it to the
+        operator (ResolveRound).
+        """
+
+    def __init__(
+        self,
+        *,
+        round: Global___RoundRecord | None = ...,
+        last_step_at: _timestamp_pb2.Timestamp | None = ...,
+        idle_seconds: _builtins.int = ...,
+        completes_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["completes_at", b"completes_at", "last_step_at", b"last_step_at", "round", b"round"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["completes_at", b"completes_at", "idle_seconds", b"idle_seconds", "last_step_at", b"last_step_at", "round", b"round"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___OpenRound: _TypeAlias = OpenRound  # noqa: Y015
+
+@_typing.final
+class ResolveRoundRequest(_message.Message):
+    """ResolveRoundRequest names the round, the resolution and why."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    RESOLUTION_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    request_id: _builtins.str
+    """Client-chosen idempotency key (1-64 characters)."""
+    brand_id: _builtins.str
+    """One of the operator's brands."""
+    player_id: _builtins.str
+    """The operator's player id."""
+    round_id: _builtins.str
+    """The round."""
+    resolution: Global___Resolution.ValueType
+    """COMPLETE or VOID."""
+    reason: _builtins.str
+    """Why (1-200 characters; kept in the journal)."""
+    def __init__(
+        self,
+        *,
+        request_id: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        round_id: _builtins.str = ...,
+        resolution: Global___Resolution.ValueType = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "player_id", b"player_id", "reason", b"reason", "request_id", b"request_id", "resolution", b"resolution", "round_id", b"round_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ResolveRoundRequest: _TypeAlias = ResolveRoundRequest  # noqa: Y015
+
+@_typing.final
+class ResolveRoundResponse(_message.Message):
+    """ResolveRoundResponse is the resolved round."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def round(self) -> Global___RoundRecord:
+        """The round with its last steps and wallet movements."""
+
+    def __init__(
+        self,
+        *,
+        round: Global___RoundRecord | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["round", b"round"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["round", b"round"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ResolveRoundResponse: _TypeAlias = ResolveRoundResponse  # noqa: Y015

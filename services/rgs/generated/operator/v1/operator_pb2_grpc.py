@@ -55,6 +55,16 @@ class OperatorServiceStub:
                 request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundRequest.SerializeToString,
                 response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundResponse.FromString,
                 _registered_method=True)
+        self.ListOpenRounds = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/ListOpenRounds',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListOpenRoundsRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListOpenRoundsResponse.FromString,
+                _registered_method=True)
+        self.ResolveRound = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/ResolveRound',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundResponse.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
@@ -91,6 +101,24 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListOpenRounds(self, request, context):
+        """ListOpenRounds lists the operator's unfinished rounds, the longest idle first, with when
+        their last step was and when the RGS completes them by the operator's policy for
+        interrupted rounds (docs/api.md, "Interrupted rounds").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResolveRound(self, request, context):
+        """ResolveRound resolves an unfinished round by hand: COMPLETE finishes it by the documented
+        rule (every remaining hand stands, insurance declined, Cash Out not taken) and pays what it
+        wins; VOID returns every stake and pays nothing. The reason is kept.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -113,6 +141,16 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     servicer.VoidRound,
                     request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundRequest.FromString,
                     response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundResponse.SerializeToString,
+            ),
+            'ListOpenRounds': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListOpenRounds,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListOpenRoundsRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListOpenRoundsResponse.SerializeToString,
+            ),
+            'ResolveRound': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResolveRound,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -224,6 +262,60 @@ class OperatorService:
             '/rgs.operator.v1.OperatorService/VoidRound',
             rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundRequest.SerializeToString,
             rgs_dot_operator_dot_v1_dot_operator__pb2.VoidRoundResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListOpenRounds(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/ListOpenRounds',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ListOpenRoundsRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ListOpenRoundsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResolveRound(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/ResolveRound',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -53,6 +53,16 @@ class OperatorServiceStub:
     """VoidRound voids an unfinished round (a malfunction or a dispute): every stake taken is
     returned through wallet rollbacks and nothing is paid. A finished round cannot be voided.
     """
+    ListOpenRounds: _grpc.UnaryUnaryMultiCallable[_operator_pb2.ListOpenRoundsRequest, _operator_pb2.ListOpenRoundsResponse]
+    """ListOpenRounds lists the operator's unfinished rounds, the longest idle first, with when
+    their last step was and when the RGS completes them by the operator's policy for
+    interrupted rounds (docs/api.md, "Interrupted rounds").
+    """
+    ResolveRound: _grpc.UnaryUnaryMultiCallable[_operator_pb2.ResolveRoundRequest, _operator_pb2.ResolveRoundResponse]
+    """ResolveRound resolves an unfinished round by hand: COMPLETE finishes it by the documented
+    rule (every remaining hand stands, insurance declined, Cash Out not taken) and pays what it
+    wins; VOID returns every stake and pays nothing. The reason is kept.
+    """
 
 @_typing.type_check_only
 class OperatorServiceAsyncStub(OperatorServiceStub):
@@ -70,6 +80,16 @@ class OperatorServiceAsyncStub(OperatorServiceStub):
     VoidRound: _aio.UnaryUnaryMultiCallable[_operator_pb2.VoidRoundRequest, _operator_pb2.VoidRoundResponse]  # type: ignore[assignment]
     """VoidRound voids an unfinished round (a malfunction or a dispute): every stake taken is
     returned through wallet rollbacks and nothing is paid. A finished round cannot be voided.
+    """
+    ListOpenRounds: _aio.UnaryUnaryMultiCallable[_operator_pb2.ListOpenRoundsRequest, _operator_pb2.ListOpenRoundsResponse]  # type: ignore[assignment]
+    """ListOpenRounds lists the operator's unfinished rounds, the longest idle first, with when
+    their last step was and when the RGS completes them by the operator's policy for
+    interrupted rounds (docs/api.md, "Interrupted rounds").
+    """
+    ResolveRound: _aio.UnaryUnaryMultiCallable[_operator_pb2.ResolveRoundRequest, _operator_pb2.ResolveRoundResponse]  # type: ignore[assignment]
+    """ResolveRound resolves an unfinished round by hand: COMPLETE finishes it by the documented
+    rule (every remaining hand stands, insurance declined, Cash Out not taken) and pays what it
+    wins; VOID returns every stake and pays nothing. The reason is kept.
     """
 
 class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -109,6 +129,28 @@ class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_operator_pb2.VoidRoundResponse, _abc.Awaitable[_operator_pb2.VoidRoundResponse]]:
         """VoidRound voids an unfinished round (a malfunction or a dispute): every stake taken is
         returned through wallet rollbacks and nothing is paid. A finished round cannot be voided.
+        """
+
+    @_abc_1.abstractmethod
+    def ListOpenRounds(
+        self,
+        request: _operator_pb2.ListOpenRoundsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.ListOpenRoundsResponse, _abc.Awaitable[_operator_pb2.ListOpenRoundsResponse]]:
+        """ListOpenRounds lists the operator's unfinished rounds, the longest idle first, with when
+        their last step was and when the RGS completes them by the operator's policy for
+        interrupted rounds (docs/api.md, "Interrupted rounds").
+        """
+
+    @_abc_1.abstractmethod
+    def ResolveRound(
+        self,
+        request: _operator_pb2.ResolveRoundRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.ResolveRoundResponse, _abc.Awaitable[_operator_pb2.ResolveRoundResponse]]:
+        """ResolveRound resolves an unfinished round by hand: COMPLETE finishes it by the documented
+        rule (every remaining hand stands, insurance declined, Cash Out not taken) and pays what it
+        wins; VOID returns every stake and pays nothing. The reason is kept.
         """
 
 def add_OperatorServiceServicer_to_server(servicer: OperatorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
