@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import threading
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,7 +27,10 @@ from rgs.authenticity.selfcheck import MismatchHook, SelfCheck
 from rgs.config import ConfigError, RgsSettings
 from rgs.config import platform as load_platform
 from rgs.engine import RuleSet
+from rgs.journal.audit import PostgresAuditTrail, open_pool
+from rgs.journal.controls import PostgresControls
 from rgs.journal.leases import PlayerHolds, holder_name
+from rgs.journal.memory_audit import MemoryAuditTrail, MemoryControls
 from rgs.journal.postgres import PoolMode, PostgresJournal, PostgresPlayerJournal
 from rgs.journal.tables import PostgresTables
 from rgs.math import hints
@@ -46,9 +50,13 @@ from rgs.platform_file import Operator, Platform
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
+from rgs.service.admin import AdminAccess, AdminKeys
+from rgs.service.audit import SYSTEM, Action, AuditEntry, AuditTrail
 from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.backoffice import BackOffice
 from rgs.service.common import sha256_hex
+from rgs.service.controls import ControlBoard, ControlStore
+from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedPolicies, InterruptedRounds
 from rgs.service.model import Brand
 from rgs.service.play import GameService
@@ -66,6 +74,9 @@ from rgs.wallet.guard import GuardedWallet, GuardSettings
 from rgs.wallet.http_wallet import HttpWallet, HttpWalletSettings
 from rgs.wallet.port import Wallet
 from rgs.wallet.router import WalletRouter
+
+DEV_ADMIN_KEY = "rgsadm_sandbox-dev-admin-key"
+"""The documented sandbox administrator key (stored hashed by ``rgs sandbox``)."""
 
 DEV_OPERATOR_KEYS = {"dev-operator": "rgs-dev-operator-key",
                      "other-operator": "rgs-other-operator-key"}
@@ -129,6 +140,50 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Governance:
+    """The audit trail and the game controls, as wired."""
+
+    audit: AuditTrail
+    board: ControlBoard
+    controls: GameControls
+    admin: AdminAccess
+
+
+async def governance(settings: RgsSettings, *, postgres: bool, brands: Mapping[str, Brand],
+                     tables: Mapping[str, TableConfig], clock: Clock,
+                     closers: list[Callable[[], Awaitable[None]]]) -> Governance:
+    """The audit trail, controls and administrator keys: in the journal's database (a small
+    pool of their own) when the journal is PostgreSQL, else in memory. The controls are read
+    once here, so a replica starts with the controls in force."""
+    audit: AuditTrail
+    store: ControlStore
+    keys: AdminKeys
+    if postgres:
+        pool = await open_pool(database_url(settings), pool_mode=settings.database_pool_mode)
+        closers.append(pool.close)
+        audit, pg = PostgresAuditTrail(pool, clock), PostgresControls(pool, clock)
+        store = keys = pg
+    else:
+        memory = MemoryAuditTrail(clock)
+        audit = memory
+        store = keys = MemoryControls(memory)
+    board = ControlBoard(store, brands, clock, refresh_s=settings.controls_refresh_s)
+    await board.refresh()
+    return Governance(audit=audit, board=board, admin=AdminAccess(keys, audit),
+                      controls=GameControls(store=store, board=board, audit=audit,
+                                            brands=brands, tables=tables, clock=clock))
+
+
+async def record_configuration(audit: AuditTrail, name: str, content: bytes) -> bool:
+    """Record a platform file loaded at start when its content (SHA-256) differs from the
+    last one recorded under ``name``; whether a row was added."""
+    return await audit.record_change(AuditEntry(
+        actor=SYSTEM, action=Action.CONFIGURATION_CHANGED, subject=f"configuration:{name}",
+        reason="loaded at start", details={"sha256": hashlib.sha256(content).hexdigest()}),
+        first_action=Action.CONFIGURATION_LOADED) is not None
+
+
 @dataclass(slots=True, kw_only=True)
 class App:
     """The wired use cases and what must be closed at shutdown."""
@@ -148,6 +203,9 @@ class App:
     table_clock: TableClock | None = None
     #: This replica's software authentication (its start-up check done by :func:`build`).
     authentication: SelfCheck = field(default_factory=SelfCheck)
+    #: The audit trail, the game controls (this replica's board and the use cases) and the
+    #: administrator's credential (docs/controls.md).
+    governance: Governance | None = None
 
     @property
     def rng_health(self) -> RngHealth | None:
@@ -163,6 +221,8 @@ class App:
                 self.reconciler.run_forever(settings.reconcile_interval_s)))
         if self.table_clock is not None:
             self.background.append(asyncio.create_task(self.table_clock.run_forever()))
+        if self.governance is not None:
+            self.background.append(asyncio.create_task(self.governance.board.run_forever()))
 
     async def close(self) -> None:
         """Stop background work, then close adapters in reverse order of opening."""
@@ -237,6 +297,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     tables' journal, goes with a ``journal`` whose players it holds: an InMemoryTables over an
     InMemoryJournal; ``authentication`` the self-check of the installed package, e.g. over
     another copy)."""
+    from_file = platform is None
     platform = platform or load_platform(settings)
     brands = platform.brands
     closers: list[Callable[[], Awaitable[None]]] = []
@@ -252,6 +313,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
             pool_mode=settings.database_pool_mode, on_wait=observe_pool_wait("tables"))
         closers.append(pg_tables.close)
         table_journal = pg_tables
+    postgres = journal is None
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
@@ -283,13 +345,18 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     authentication = authentication or SelfCheck(
         interval_s=settings.authenticate_interval_s, expected_whole=settings.release_digest,
         manifest_required=settings.environment == "production")
-    software = await authenticate_at_start(authentication, journal)
+    gov = await governance(settings, postgres=postgres, brands=brands, tables=platform.tables,
+                           clock=clock, closers=closers)
+    if from_file:
+        await record_configuration(gov.audit, "platform_file",
+                                   settings.platform_file.read_bytes())
+    software = await authenticate_at_start(authentication, gov.audit)
     warm_hints(brands.values(), platform.tables.values())
-    game = GameService(journal=journal, wallet=wallet, cards=cards,
+    game = GameService(journal=journal, wallet=wallet, cards=cards, controls=gov.board,
                        brands=brands, clock=clock, test_mode=settings.test_mode,
                        software=software)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
-                        session_ttl=settings.session_ttl, cards=cards,
+                        session_ttl=settings.session_ttl, cards=cards, audit=gov.audit,
                         tables=TableRecall(table_journal) if table_journal is not None
                         else None)
     policies = InterruptedPolicies(
@@ -299,9 +366,9 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                             min_age=timedelta(seconds=settings.reconcile_min_age_s), game=game,
                             abandon_after=timedelta(seconds=settings.abandon_after_s),
                             max_backoff=timedelta(seconds=settings.reconcile_max_backoff_s),
-                            interrupted=policies)
+                            interrupted=policies, audit=gov.audit)
     interrupted = InterruptedRounds(journal=journal, game=game, office=office,
-                                    policies=policies, clock=clock)
+                                    policies=policies, clock=clock, audit=gov.audit)
     table_service: TableService | None = None
     table_clock: TableClock | None = None
     if table_journal is not None:
@@ -310,7 +377,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                      test_mode=settings.test_mode,
                                      command_limit_s=settings.table_command_s,
                                      lock_wait_s=settings.lock_wait_s,
-                                     software=software,
+                                     software=software, controls=gov.board,
                                      profiles={b.id: b.jurisdiction
                                                for b in brands.values()})
         await table_service.open_tables()
@@ -322,19 +389,23 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                  table_ids=list(platform.tables), holder=holder_name())
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
                interrupted=interrupted, rng=rng, closers=closers, tables=table_service,
-               table_clock=table_clock, authentication=authentication)
+               table_clock=table_clock, authentication=authentication,
+               governance=gov)
 
 
-def record_mismatch(journal: Journal) -> MismatchHook | None:
-    """Where a failed software authentication is recorded beyond the log and the metric: the
-    hook the audit trail connects (a row naming what failed, written with ``journal``); None
-    until it does."""
-    del journal
-    return None
+def record_mismatch(audit: AuditTrail) -> MismatchHook:
+    """Where a failed software authentication is recorded beyond the log and the metric: a row
+    of the audit trail naming what failed."""
+    async def record(report: Authentication) -> None:
+        await audit.record(AuditEntry(
+            actor=SYSTEM, action=Action.SOFTWARE_NOT_AUTHENTIC, subject="software",
+            reason=report.summary()[:500],
+            details={"verdict": report.verdict.value, "whole": report.whole}))
+    return record
 
 
 async def authenticate_at_start(authentication: SelfCheck,
-                                journal: Journal) -> SoftwareAuthenticity:
+                                audit: AuditTrail) -> SoftwareAuthenticity:
     """Subscribe the metrics and the new-round check to ``authentication`` and run its first
     check, before anything is served; returns the check the Deal and bet paths make."""
     software = SoftwareAuthenticity()
@@ -345,7 +416,7 @@ async def authenticate_at_start(authentication: SelfCheck,
 
     authentication.listeners.extend((publish_authentication, stop_new_rounds))
     if authentication.on_mismatch is None:
-        authentication.on_mismatch = record_mismatch(journal)
+        authentication.on_mismatch = record_mismatch(audit)
     await authentication.check()
     return software
 
@@ -358,6 +429,8 @@ async def serve(settings: RgsSettings, app: App,
     running = await start_server(
         game=app.game, office=app.office, rounds=app.interrupted, listen=settings.listen,
         tls=tls, tables=app.tables,
+        controls=app.governance.controls if app.governance else None,
+        admin=app.governance.admin if app.governance else None,
         interceptors=interceptors,
         connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
                                      max_age_grace_s=settings.max_connection_age_grace_s),
@@ -408,12 +481,34 @@ def watch_authentication(app: App, running: RunningServer) -> None:
     app.background.append(asyncio.create_task(app.authentication.run_forever()))
 
 
-async def add_dev_operator_keys(journal: Journal) -> dict[str, str]:
+async def add_operator_key(journal: Journal, audit: AuditTrail | None, *, operator_id: str,
+                           key: str, label: str) -> None:
+    """Store an operator API key (hashed); the audit trail records it (once per key and
+    label: storing the same again records nothing)."""
+    key_hash = sha256_hex(key)
+    await journal.add_operator_key(operator_id=operator_id, key_hash=key_hash, label=label)
+    if audit is not None:
+        await audit.record_change(AuditEntry(
+            actor=SYSTEM, action=Action.KEY_ADDED, subject=f"operator_key:{key_hash[:12]}",
+            operator_id=operator_id, details={"operator_id": operator_id, "label": label}),
+            first_action=Action.KEY_ADDED)
+
+
+async def add_dev_operator_keys(journal: Journal, audit: AuditTrail | None = None
+                                ) -> dict[str, str]:
     """Store the documented sandbox operator keys (hashed); return them by operator."""
     for operator, key in DEV_OPERATOR_KEYS.items():
-        await journal.add_operator_key(operator_id=operator, key_hash=sha256_hex(key),
-                                       label="sandbox dev key")
+        await add_operator_key(journal, audit, operator_id=operator, key=key,
+                               label="sandbox dev key")
     return dict(DEV_OPERATOR_KEYS)
+
+
+async def add_dev_admin_key(app: App) -> str:
+    """Store the documented sandbox administrator key (hashed); return it. Sandbox and test
+    mode only (``rgs sandbox``): production keys come from ``rgs admin add-key``."""
+    assert app.governance is not None
+    await app.governance.admin.add_key(DEV_ADMIN_KEY, "sandbox dev admin key")
+    return DEV_ADMIN_KEY
 
 
 async def add_operator_keys_file(url: str, path: Path, *,
@@ -425,10 +520,13 @@ async def add_operator_keys_file(url: str, path: Path, *,
             isinstance(k, str) and isinstance(v, str) and len(v) >= 16 for k, v in raw.items()):
         raise ValueError(f"{path}: expected a JSON object of operator id -> key (16+ chars)")
     journal = await PostgresJournal.connect(url, min_size=1, max_size=1, pool_mode=pool_mode)
+    pool = await open_pool(url, pool_mode=pool_mode, max_size=1)
     try:
+        audit = PostgresAuditTrail(pool, utc_now)
         for operator, key in raw.items():
-            await journal.add_operator_key(operator_id=operator, key_hash=sha256_hex(key),
-                                           label="operator keys file")
+            await add_operator_key(journal, audit, operator_id=operator, key=key,
+                                   label="operator keys file")
     finally:
+        await pool.close()
         await journal.close()
     return len(raw)

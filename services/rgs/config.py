@@ -105,6 +105,10 @@ class RgsSettings(BaseSettings):
     abandon_after_s: float = Field(default=3600, gt=0, description="Sweeper threshold.")
     """How long after its last step an unfinished round is completed on the player's behalf,
     for an operator whose platform file entry sets no ``interrupted_rounds`` policy."""
+    controls_refresh_s: float = Field(default=1.0, gt=0, le=60,
+                                      description="Game controls' refresh period.")
+    """Seconds between reads of the game controls (docs/controls.md): a control set on one
+    replica holds on every other within this time."""
     metrics_listen: str | None = Field(
         default=None, description="host:port of the Prometheus endpoint; unset: none.")
     """host:port serving ``/metrics`` (Prometheus) on its own port; unset serves none."""

@@ -44,6 +44,7 @@ PLACEMENT: Mapping[str, str] = {
     "rgs/operator/v1": "rgs.generated.operator.v1",
     "rgs/wallet/v1": "rgs.generated.wallet.v1",
     "rgs/table/v1": "rgs.generated.table.v1",
+    "rgs/admin/v1": "rgs.generated.admin.v1",
     "rgs/sandbox/v1": "sandbox_wallet.generated.sandbox.v1",
 }
 """The Python package each proto folder's code goes to. A new proto folder needs an entry."""

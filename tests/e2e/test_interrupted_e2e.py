@@ -98,6 +98,12 @@ async def test_an_abandoned_round_is_completed_after_its_operators_time_another_
     balance, txns = await _state(e2e.control, WALLET_AUTH, dev_pid)
     assert balance == 10_000 + STAKE
     assert _moves(txns) == [("credit", 2 * STAKE), ("debit", STAKE)]
+    # The audit trail says who completed it and why; the other operator does not see the row.
+    row = await _audit_row(e2e, OPERATOR, dev_round)
+    assert row is not None and (row.actor, row.action) == ("system", "round.resolved")
+    assert "60 minutes after its last step" in row.reason
+    assert (row.details["by"], row.details["total_paid"]) == ("policy", str(2 * STAKE))
+    assert await _audit_row(e2e, OTHER_OPERATOR, dev_round) is None
     # The same pass looked at other-operator's round and left it: still open, its stake held.
     assert other_round in await _open(e2e, OTHER_OPERATOR, idle_s=3600)
     assert (await _state(e2e.other_control, OTHER_WALLET_AUTH, other_pid))[0] == 10_000 - STAKE
@@ -133,6 +139,9 @@ async def test_the_operator_resolves_an_open_round_by_hand_complete_or_void(
     assert balance == 10_000 + STAKE
     assert _moves(txns) == [("credit", 2 * STAKE), ("debit", STAKE)]
     assert rid not in await _open(e2e, OTHER_OPERATOR)
+    row = await _audit_row(e2e, OTHER_OPERATOR, rid)
+    assert row is not None and row.actor == "operator:other-operator"
+    assert row.reason == "player disconnected; completed per policy"
 
     # VOID: every stake back, nothing paid.
     pid2, rid2 = await _abandoned_round(e2e, e2e.other_control, OTHER_WALLET_AUTH,
@@ -146,6 +155,13 @@ async def test_the_operator_resolves_an_open_round_by_hand_complete_or_void(
     balance, txns = await _state(e2e.other_control, OTHER_WALLET_AUTH, pid2)
     assert balance == 10_000
     assert _moves(txns) == [("debit", STAKE), ("rollback", STAKE)]
+
+
+async def _audit_row(c: Clients, key: object, round_id: str) -> op.AuditRecord | None:
+    """The newest audit row about a round that the operator of ``key`` lists."""
+    rows = await c.operators[0].ListAuditRecords(op.ListAuditRecordsRequest(page_size=100),
+                                                 metadata=key)
+    return next((r for r in rows.records if r.subject == f"round:{round_id}"), None)
 
 
 def _fields(m: op.ResolveRoundRequest) -> dict[str, object]:

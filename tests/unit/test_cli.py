@@ -13,7 +13,7 @@ import rgs.__main__
 import rgs.cli
 
 COMMANDS = {"simulate", "par", "rng", "serve", "migrate", "sandbox", "play", "verify",
-            "authenticate"}
+            "authenticate", "audit", "admin"}
 
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:

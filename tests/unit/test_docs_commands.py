@@ -42,6 +42,7 @@ from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
 from rgs.cli import build_parser
+from rgs.generated.admin.v1 import admin_pb2
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.generated.wallet.v1 import wallet_pb2
@@ -207,7 +208,7 @@ def _check_pytest(cmd: Command, args: list[str]) -> None:
 
 def _method_input(cmd: Command, full: str) -> type[Message]:
     service, _, method = full.rpartition("/")
-    for module in (blackjack_pb2, operator_pb2, wallet_pb2):
+    for module in (blackjack_pb2, operator_pb2, admin_pb2, wallet_pb2):
         for s in module.DESCRIPTOR.services_by_name.values():
             if s.full_name == service and method in s.methods_by_name:
                 return GetMessageClass(s.methods_by_name[method].input_type)

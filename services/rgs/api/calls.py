@@ -16,6 +16,7 @@ from google.protobuf.message import Message
 
 from rgs.api import converters as conv
 from rgs.api.auth import bearer_secret
+from rgs.api.controls import OperatorControlCalls, availability_to_proto
 from rgs.api.fields import check_strings
 from rgs.api.open_rounds import open_round_to_proto, resolve_from_proto
 from rgs.api.origins import check_origin
@@ -23,6 +24,9 @@ from rgs.api.table_recall import recall_to_proto
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.service.backoffice import BackOffice
+from rgs.service.controls import OPEN, Availability
+from rgs.service.errors import Unavailable
+from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.model import Session
 from rgs.service.play import GameService
@@ -51,6 +55,19 @@ async def player_session(game: GameService, caller: Caller, request: Message, *,
     return session
 
 
+def availability_for(game: GameService, session: Session, variant_id: str,
+                  table_id: str = "") -> Availability:
+    """Whether new rounds are taken there for the session now (game controls)."""
+    if game.controls is None:
+        return OPEN
+    return game.controls.availability(session.brand_id, variant_id, table_id)
+
+
+def _with_availability(v: bj.Variant, a: Availability) -> bj.Variant:
+    v.availability.CopyFrom(availability_to_proto(a))
+    return v
+
+
 class BlackjackCalls:
     """``rgs.blackjack.v1.BlackjackService``: one method per RPC."""
 
@@ -66,7 +83,9 @@ class BlackjackCalls:
         """The session brand's variants, the player's last rounds and balance."""
         session = await self._session(caller, request)
         return bj.ListVariantsResponse(
-            variants=[conv.variant_to_proto(r, lim) for r, lim in self._game.variants(session)],
+            variants=[_with_availability(conv.variant_to_proto(r, lim),
+                                         availability_for(self._game, session, r.id))
+                      for r, lim in self._game.variants(session)],
             currency=session.currency,
             last_rounds=[conv.last_round_to_proto(r)
                          for r in await self._game.last_rounds(session)],
@@ -118,9 +137,17 @@ class OperatorCalls:
     """``rgs.operator.v1.OperatorService``: one method per RPC (native gRPC only: operators
     call from their servers, never from a browser)."""
 
-    def __init__(self, office: BackOffice, rounds: InterruptedRounds) -> None:
+    def __init__(self, office: BackOffice, rounds: InterruptedRounds,
+                 controls: GameControls | None = None) -> None:
         self._office = office
         self._rounds = rounds
+        self._controls = OperatorControlCalls(controls) if controls is not None else None
+
+    def _control_calls(self) -> OperatorControlCalls:
+        if self._controls is None:
+            raise Unavailable("game controls are not served by this server",
+                              reason="CONTROLS_NOT_SERVED")
+        return self._controls
 
     async def _operator(self, caller: Caller, request: Message) -> str:
         check_strings(request)
@@ -174,3 +201,21 @@ class OperatorCalls:
         operator = await self._operator(caller, request)
         rec = await self._rounds.resolve(operator, resolve_from_proto(request))
         return op.ResolveRoundResponse(round=conv.round_record_to_proto(rec))
+
+    async def SetGameControl(self, caller: Caller, request: op.SetGameControlRequest
+                             ) -> op.SetGameControlResponse:
+        """Disable or enable a variant, a brand or a table for the operator's players."""
+        operator = await self._operator(caller, request)
+        return await self._control_calls().set(operator, request)
+
+    async def ListGameControls(self, caller: Caller, request: op.ListGameControlsRequest
+                               ) -> op.ListGameControlsResponse:
+        """The controls reaching the operator's brands."""
+        operator = await self._operator(caller, request)
+        return self._control_calls().list(operator)
+
+    async def ListAuditRecords(self, caller: Caller, request: op.ListAuditRecordsRequest
+                               ) -> op.ListAuditRecordsResponse:
+        """The operator's own rows of the audit trail, newest first."""
+        operator = await self._operator(caller, request)
+        return await self._control_calls().audit(operator, request)

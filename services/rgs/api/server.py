@@ -30,7 +30,9 @@ from rgs.api.tls import ReloadingCertificate, TlsFiles
 from rgs.api.web.server import RunningWebEdge, start_web_edge
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
+from rgs.service.admin import AdminAccess
 from rgs.service.backoffice import BackOffice
+from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.play import GameService
 from rgs.service.tables.service import TableService
@@ -178,12 +180,15 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
                        connections: ConnectionLimits = ConnectionLimits(),
                        on_certificate: Callable[[bytes], None] | None = None,
                        web_listen: str | None = None, grace_s: float = 5.0,
-                       ready: bool = True) -> RunningServer:
+                       ready: bool = True,
+                       controls: GameControls | None = None,
+                       admin: AdminAccess | None = None) -> RunningServer:
     """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
     TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
     chain loaded. With ``web_listen`` the browser edge (:mod:`rgs.api.web`) starts too, on the
     same use cases, its calls counted with the gRPC ones for the drain. Without ``ready`` the
-    server starts NOT_SERVING on readiness (its liveness SERVING)."""
+    server starts NOT_SERVING on readiness (its liveness SERVING). With ``controls`` the
+    operator's game-control RPCs answer, and with ``admin`` too the AdminService is served."""
     server = grpc.aio.server(interceptors=list(interceptors),
                              options=connections.grpc_options())
     calls = CallsInFlight()
@@ -191,9 +196,16 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
         lenient_handler(blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],
                         BlackjackServicer(game), calls),
         lenient_handler(operator_pb2.DESCRIPTOR.services_by_name["OperatorService"],
-                        OperatorServicer(office, rounds), calls),
+                        OperatorServicer(office, rounds, controls), calls),
     ))
     names: tuple[str, ...] = SERVICE_NAMES
+    if admin is not None and controls is not None:
+        from rgs.api.admin import AdminServicer
+        from rgs.generated.admin.v1 import admin_pb2
+        service = admin_pb2.DESCRIPTOR.services_by_name["AdminService"]
+        server.add_generic_rpc_handlers((
+            lenient_handler(service, AdminServicer(admin, controls), calls),))
+        names = (*names, service.full_name)
     table_servicer = None
     if tables is not None:
         from rgs.api.tables import TableServicer, table_handler

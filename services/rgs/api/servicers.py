@@ -19,6 +19,7 @@ from rgs.api.errors import classify, error_metadata, status_trailer
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
+from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.play import GameService
 
@@ -70,5 +71,7 @@ class BlackjackServicer(_Servicer):
 class OperatorServicer(_Servicer):
     """``rgs.operator.v1.OperatorService``."""
 
-    def __init__(self, office: BackOffice, rounds: InterruptedRounds) -> None:
-        super().__init__(OperatorCalls(office, rounds), "OperatorService", operator_pb2)
+    def __init__(self, office: BackOffice, rounds: InterruptedRounds,
+                 controls: GameControls | None = None) -> None:
+        super().__init__(OperatorCalls(office, rounds, controls), "OperatorService",
+                         operator_pb2)

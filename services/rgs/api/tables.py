@@ -12,7 +12,8 @@ from typing import Any
 import grpc
 
 from rgs.api.auth import authorization, bearer_secret
-from rgs.api.calls import Caller, player_session
+from rgs.api.calls import Caller, availability_for, player_session
+from rgs.api.controls import availability_to_proto
 from rgs.api.converters import position_to_proto
 from rgs.api.drain import CallsInFlight
 from rgs.api.errors import classify, error_metadata, status_trailer
@@ -22,6 +23,7 @@ from rgs.api.table_messages import event_to_proto, recall_events, view_to_proto
 from rgs.engine import Action
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.service.backoffice import BackOffice
+from rgs.service.controls import OPEN, Availability
 from rgs.service.errors import InvalidRequest
 from rgs.service.model import Session
 from rgs.service.play import GameService
@@ -68,13 +70,15 @@ def _action(text: str) -> Action:
                              reason="INVALID_ACTION", field="action") from None
 
 
-def _table_info(c: TableConfig, *, brands: Sequence[str] = ()) -> tb.TableInfo:
+def _table_info(c: TableConfig, *, brands: Sequence[str] = (),
+                availability: Availability = OPEN) -> tb.TableInfo:
     return tb.TableInfo(table_id=c.id, variant_id=c.variant, seats=c.seats, currency=c.currency,
                         main_min=c.limits.main_min, main_max=c.limits.main_max,
                         side_min=c.limits.side_min, side_max=c.limits.side_max,
                         betting_seconds=c.betting_s, decision_seconds=c.decision_s,
                         brand_ids=brands, sit_out_rounds=c.sit_out_rounds,
-                        away_seconds=c.away_s)
+                        away_seconds=c.away_s,
+                        availability=availability_to_proto(availability))
 
 
 def _fairness(rec: RoundRecord) -> tb.TableFairness:
@@ -121,7 +125,8 @@ class TableCalls:
         """The tables the session's brand offers."""
         session = await player_session(self._game, caller, request)
         return tb.ListTablesResponse(tables=[
-            _table_info(c) for c in self._tables.tables_for_brands([session.brand_id])])
+            _table_info(c, availability=availability_for(self._game, session, c.variant, c.id))
+            for c in self._tables.tables_for_brands([session.brand_id])])
 
     async def ListOperatorTables(self, caller: Caller, request: tb.ListOperatorTablesRequest
                                  ) -> tb.ListOperatorTablesResponse:
@@ -130,8 +135,15 @@ class TableCalls:
         operator = await self._office.authenticate(bearer_secret(caller.authorization))
         brands = self._office.brands_of(operator, request.brand_id)
         return tb.ListOperatorTablesResponse(tables=[
-            _table_info(c, brands=[b for b in c.brands if b in brands])
-            for c in self._tables.tables_for_brands(brands)])
+            _table_info(c, brands=mine, availability=self._operator_availability(c, mine))
+            for c in self._tables.tables_for_brands(brands)
+            for mine in [[b for b in c.brands if b in brands]]])
+
+    def _operator_availability(self, c: TableConfig, brands: Sequence[str]) -> Availability:
+        controls = self._game.controls
+        if controls is None or not brands:
+            return OPEN
+        return controls.availability(brands[0], c.variant, c.id)
 
     async def TakeSeat(self, caller: Caller, request: tb.TakeSeatRequest
                        ) -> tb.TakeSeatResponse:

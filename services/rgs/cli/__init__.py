@@ -9,7 +9,9 @@ Every command lives in one module of this package, which adds it with ``register
 * :mod:`rgs.cli.play` — ``play`` (the terminal client);
 * :mod:`rgs.cli.verify` — ``verify`` (checks provably fair rounds from their recall);
 * :mod:`rgs.cli.authenticate` — ``authenticate`` (the installed software against its release
-  manifest, and a lab's seeded challenge).
+  manifest, and a lab's seeded challenge);
+* :mod:`rgs.cli.audit` — ``audit verify`` and ``admin add-key`` (the audit trail, the
+  administrator's keys).
 
 Every command prints what to do next on a user error and exits 2; long work shows progress on a
 terminal and stays quiet with ``--json``. This is the top of the dependency graph: nothing
@@ -23,11 +25,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from rgs.cli import authenticate, par, play, rng, service, simulate, verify
+from rgs.cli import audit, authenticate, par, play, rng, service, simulate, verify
 from rgs.cli.common import UserError
 
 #: The modules that add their own commands through ``register(subparsers)``, in help order.
-_COMMAND_MODULES = (simulate, par, rng, service, play, verify, authenticate)
+_COMMAND_MODULES = (simulate, par, rng, service, play, verify, authenticate, audit)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,6 +25,7 @@ from rgs.api.calls import Caller, OperatorCalls
 from rgs.bootstrap import (
     DEV_OPERATOR_KEYS,
     App,
+    add_dev_admin_key,
     add_dev_operator_keys,
     add_operator_keys_file,
     build,
@@ -213,7 +214,8 @@ HOW_TO_PLAY = """\
 The sandbox is running.
   RGS (gRPC, plaintext on loopback): {rgs}
   database:                          {db}
-{operators}
+{operators}  platform administrator key (AdminService, game controls): {admin_key}
+
 Play in a browser (the reference web table; a demo session for demo-alice at demo-casino):
   {web_table}
 
@@ -314,12 +316,15 @@ async def _sandbox(settings: RgsSettings, wallet_listens: Sequence[str]) -> None
         settings = settings.model_copy(update={"database_url": url})
 
         async def ready(app: App, address: str, web: str | None) -> None:
-            keys = await add_dev_operator_keys(app.journal)
+            keys = await add_dev_operator_keys(
+                app.journal, app.governance.audit if app.governance else None)
+            admin_key = await add_dev_admin_key(app)
             table = (await demo_table_url(app, web, keys["dev-operator"]) if web
                      else "(off: the browser edge needs --web-listen)")
             print(HOW_TO_PLAY.format(rgs=address, db=mask_url(url),
                                      operators=operator_lines(shown), web_table=table,
-                                     key=keys["dev-operator"]), flush=True)
+                                     key=keys["dev-operator"], admin_key=admin_key),
+                  flush=True)
 
         await _run_replica(settings, ready, platform=plat)
     finally:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from rgs.codec import decode_value, encode_value
 from rgs.engine import CardDealt, Event, HoleCardRevealed
 from rgs.service import fairness, money, voiding
+from rgs.service.audit import AuditTrail, operator_actor
 from rgs.service.common import (
     check_nickname,
     check_player_id,
@@ -84,8 +85,11 @@ class BackOffice:
     def __init__(self, *, journal: Journal, wallet: Wallet, brands: Mapping[str, Brand],
                  clock: Clock, session_ttl: timedelta,
                  cards: CardSourceFactory | None = None,
-                 tables: TableRecall | None = None) -> None:
+                 tables: TableRecall | None = None,
+                 audit: AuditTrail | None = None) -> None:
         self._journal = journal
+        #: Where voids are recorded (None: nowhere, as in unit tests of other things).
+        self._audit = audit
         #: The shared tables' rounds (None where the replica runs no tables).
         self._tables = tables
         #: Where sessions' first fair seeds come from (without it, a session gets its first
@@ -208,6 +212,8 @@ class BackOffice:
             final = await pj.get_round(cmd.round_id)
             moves = await pj.movements(cmd.round_id)
         assert final is not None
+        await voiding.record_void(self._audit, operator_actor(operator_id), stored,
+                                  reason=cmd.reason, request_id=cmd.request_id)
         return RoundSummary(round=final, movements=tuple(moves))
 
     async def _void(self, pj: PlayerJournal, stored: StoredRound, cmd: VoidCommand,

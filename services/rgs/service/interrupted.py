@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from rgs.service.audit import Action, AuditEntry, AuditTrail, operator_actor
 from rgs.service.backoffice import BackOffice
 from rgs.service.common import check_request_id, is_round_id, player_key
 from rgs.service.errors import InvalidRequest, NotAllowedNow, NotFound
@@ -111,8 +112,11 @@ class InterruptedRounds:
     """The operator's open rounds: list them, resolve one by hand."""
 
     def __init__(self, *, journal: Journal, game: GameService, office: BackOffice,
-                 policies: InterruptedPolicies, clock: Clock) -> None:
+                 policies: InterruptedPolicies, clock: Clock,
+                 audit: AuditTrail | None = None) -> None:
         self._journal = journal
+        #: Where a resolution by hand is recorded (a void, by the back office's VoidRound).
+        self._audit = audit
         self._game = game
         self._office = office
         self._policies = policies
@@ -167,6 +171,14 @@ class InterruptedRounds:
             request_id=cmd.request_id, round_id=stored.round_id), scope=RequestScope.OPERATOR)
         final = await self._journal.get_round(key, stored.round_id)
         assert final is not None
+        if self._audit is not None:  # once: a retry records nothing more
+            await self._audit.record_change(AuditEntry(
+                actor=operator_actor(operator_id), action=Action.ROUND_RESOLVED,
+                subject=f"round:{stored.round_id}", reason=cmd.reason, operator_id=operator_id,
+                details={"resolution": "complete", "brand_id": stored.brand_id,
+                         "player_id": stored.player_id, "request_id": cmd.request_id,
+                         "total_paid": str(final.total_paid)}),
+                first_action=Action.ROUND_RESOLVED)
         return RoundSummary(round=final,
                             movements=tuple(await self._journal.movements(key,
                                                                           stored.round_id)))

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from rgs.codec import decode_value, encode_value
+from rgs.codec import encode_value
 from rgs.engine import (
     CardSource,
     EngineError,
@@ -37,12 +37,12 @@ from rgs.service.common import (
     token_player_key,
     translate_engine,
 )
+from rgs.service.controls import ControlBoard
 from rgs.service.errors import (
     InvalidRequest,
     NotAllowedNow,
     NotFound,
     PermissionDenied,
-    RequestConflict,
     Unauthenticated,
     Unavailable,
 )
@@ -50,7 +50,6 @@ from rgs.service.model import (
     ActCommand,
     Brand,
     CallRead,
-    CallState,
     DealCommand,
     FairView,
     Movement,
@@ -71,6 +70,9 @@ from rgs.service.ports import (
     Journal,
     PlayerJournal,
 )
+from rgs.service.replays import in_context as _in_context
+from rgs.service.replays import open_call as _open
+from rgs.service.replays import stored_response as _stored_response
 from rgs.service.restore import autoplay, deal_source, restore
 from rgs.service.session_cache import SessionCache
 from rgs.variants import VARIANTS
@@ -100,44 +102,6 @@ def _header(session: Session, rnd: Round, *, round_id: str, forced: tuple[str, .
                    total_paid=rnd.total_paid, events=rnd.events)
 
 
-def _in_context(stored: StoredRound, session: Session) -> bool:
-    """A session sees the rounds of its brand and currency: the context in which one player has
-    at most one unfinished round, so whatever blocks its Deal, its GetRound finds."""
-    return stored.brand_id == session.brand_id and stored.currency == session.currency
-
-
-async def _open(pj: PlayerJournal, first: CallRead) -> CallState:
-    """The call's first read (made with the player's lease when the journal could)."""
-    return await pj.open_call(first.request_id, first.scope, round_id=first.round_id,
-                              active_in=first.active_in, seed_of=first.seed_of)
-
-
-async def _stored_response(pj: PlayerJournal, session: Session, rec: StoredRequest | None,
-                           method: str, fingerprint: str, *,
-                           known: StoredRound | None = None) -> PlayResult | None:
-    """The stored answer of a replayed request id, or None when the id is new (``known``: the
-    round the call has read already, if any).
-
-    A player's request ids are one namespace across the operator's brands, but an answer is
-    given only where it was given first: in the context (brand and currency) of its round, the
-    one a session sees. The same request from a session of another brand is refused like any
-    other reuse of the id: it must not carry that brand's round, nor its decision values.
-    """
-    if rec is None:
-        return None
-    if rec.method != method or rec.request_hash != fingerprint:
-        raise RequestConflict("request_id was already used for a different request",
-                              reason="REQUEST_ID_REUSED")
-    result = decode_value(PlayResult, rec.response)
-    stored = (known if known is not None and known.round_id == result.round_id
-              else await pj.get_round(result.round_id))
-    if stored is None or not _in_context(stored, session):
-        raise RequestConflict("request_id was already used by this player at another brand "
-                              "(or in another currency): use a new request id",
-                              reason="REQUEST_ID_REUSED")
-    return result
-
-
 #: How far back ``last_rounds`` looks for each variant's last settled round.
 RECENT_ROUNDS = 50
 
@@ -154,10 +118,13 @@ class GameService:
     def __init__(self, *, journal: Journal, wallet: Wallet, cards: CardSourceFactory,
                  brands: Mapping[str, Brand], clock: Clock, test_mode: bool = False,
                  sessions: SessionCache | None = None,
-                 software: SoftwareAuthenticity | None = None) -> None:
+                 software: SoftwareAuthenticity | None = None,
+                 controls: ControlBoard | None = None) -> None:
         self._journal = journal
         #: The software authentication's word on new rounds (always admitted without one).
         self.software = software if software is not None else SoftwareAuthenticity()
+        #: The game controls (None: nothing is ever refused by one).
+        self.controls = controls
         self._sessions = sessions if sessions is not None else SessionCache()
         self._wallet = wallet
         self._cards = cards
@@ -317,6 +284,8 @@ class GameService:
                                             known=state.round)
             if stored is not None:
                 return stored
+            if self.controls is not None:  # a disabled game deals no new round (no query)
+                self.controls.check(session.brand_id, cmd.variant_id)
             await self._reconcile(pj, session, state.open_movements)
             if state.round is not None:  # settling outbox rows finishes no round
                 raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",

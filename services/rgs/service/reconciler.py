@@ -13,6 +13,7 @@ import logging
 from datetime import timedelta
 
 from rgs.service import money, voiding
+from rgs.service.audit import SYSTEM, Action, AuditEntry, AuditTrail
 from rgs.service.errors import Busy, ServiceError, Unavailable
 from rgs.service.interrupted import InterruptedPolicies, last_step, round_session
 from rgs.service.model import (
@@ -36,8 +37,10 @@ class Reconciler:
                  min_age: timedelta = timedelta(seconds=30), game: GameService | None = None,
                  abandon_after: timedelta = timedelta(hours=1),
                  max_backoff: timedelta = timedelta(minutes=10),
-                 interrupted: InterruptedPolicies | None = None) -> None:
+                 interrupted: InterruptedPolicies | None = None,
+                 audit: AuditTrail | None = None) -> None:
         self._journal = journal
+        self._audit = audit
         self._wallet = wallet
         self._clock = clock
         self._min_age = min_age
@@ -62,10 +65,11 @@ class Reconciler:
         done = 0
         for r in await self._interrupted(limit):
             try:
-                await self._game.settle(round_session(r), SettleCommand(
+                result = await self._game.settle(round_session(r), SettleCommand(
                     request_id=f"sweep:{r.round_id}", round_id=r.round_id),
                     scope=RequestScope.SYSTEM)
                 log.info("round %s finished on the player's behalf", r.round_id)
+                await self._record_completion(r, result.view.total_paid)
                 done += 1
             except (Busy, JournalError) as exc:
                 log.warning("sweep of round %s postponed: %s", r.round_id, exc)
@@ -82,6 +86,21 @@ class Reconciler:
                 # round comes first again on every pass): log it loudly and go on.
                 log.exception("sweep of round %s failed", r.round_id)
         return done
+
+    async def _record_completion(self, r: StoredRound, total_paid: int) -> None:
+        """An audit row for an interrupted round the RGS completed by its operator's policy
+        (once: a completion swept again records nothing more)."""
+        if self._audit is None:
+            return
+        after = self._policies.of(r.operator_id).after
+        await self._audit.record_change(AuditEntry(
+            actor=SYSTEM, action=Action.ROUND_RESOLVED, subject=f"round:{r.round_id}",
+            reason=f"interrupted: completed by the operator's policy, "
+                   f"{int(after.total_seconds() // 60)} minutes after its last step",
+            operator_id=r.operator_id,
+            details={"resolution": "complete", "by": "policy", "brand_id": r.brand_id,
+                     "player_id": r.player_id, "total_paid": str(total_paid)}),
+            first_action=Action.ROUND_RESOLVED)
 
     async def _interrupted(self, limit: int) -> list[StoredRound]:
         """The rounds due for completion, oldest first, by each operator's policy."""
@@ -115,6 +134,8 @@ class Reconciler:
                               player_id=stored.player_id, session_id=stored.session_id,
                               currency=stored.currency)
                 await money.reconcile(pj, self._wallet, party, await pj.open_movements())
+            await voiding.record_void(self._audit, SYSTEM, stored, reason=reason,
+                                      request_id=f"autovoid:{r.round_id}")
         except (ServiceError, JournalError) as void_exc:
             log.warning("automatic void of round %s postponed: %s", r.round_id, void_exc)
             return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rgs.engine import EngineError, RoundVoided
+from rgs.service.audit import Action, AuditEntry, AuditTrail
 from rgs.service.errors import NotAllowedNow
 from rgs.service.model import MovementStatus, StoredRequest, StoredRound
 from rgs.service.money import rollback_of
@@ -59,3 +60,17 @@ def _rebuilt(stored: StoredRound, reason: str) -> StoredRound | None:
 
 def _no_draw(n: int) -> int:
     raise AssertionError("voiding a round draws no card")
+
+
+async def record_void(audit: AuditTrail | None, actor: str, stored: StoredRound, *,
+                      reason: str, request_id: str) -> None:
+    """Record a void in the audit trail, once: a replayed VoidRound (its first answer lost
+    with a failed audit write, say) records it then and never twice."""
+    if audit is None:
+        return
+    await audit.record_change(AuditEntry(
+        actor=actor, action=Action.ROUND_VOIDED, subject=f"round:{stored.round_id}",
+        reason=reason, operator_id=stored.operator_id,
+        details={"brand_id": stored.brand_id, "player_id": stored.player_id,
+                 "request_id": request_id, "total_staked": str(stored.total_staked)}),
+        first_action=Action.ROUND_VOIDED)

@@ -115,8 +115,11 @@ class CommandRunner:
     def __init__(self, *, tables: TableJournal, money: TableMoney, turns: Turns,
                  rounds: Rounds, limit_s: float, lock_wait_s: float,
                  open_betting: Callable[[TableLink, TableConfig, Deadline], Awaitable[None]],
-                 clock: Callable[[], datetime]) -> None:
+                 clock: Callable[[], datetime],
+                 gate: Callable[[Session, TableConfig, str], None] | None = None) -> None:
         self._tables = tables
+        #: Refuses a new (not replayed) command by its method name (the game controls).
+        self._gate = gate
         self._clock = clock
         self._money = money
         self._turns = turns
@@ -166,6 +169,8 @@ class CommandRunner:
         answered = await self._answered(cfg, req, rec)
         if answered is not None:
             return answered
+        if self._gate is not None:
+            self._gate(session, cfg, method)
         p = await plan(cfg, _found(t), pool)
         if p.opens_betting:
             async with self._tables.link(deadline.left()) as link:

@@ -19,6 +19,7 @@ import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
 
 from rgs.service.authenticity import SoftwareAuthenticity
+from rgs.service.controls import ControlBoard
 from rgs.service.errors import NotFound
 from rgs.service.fairness import draw_seed
 from rgs.service.jurisdiction import JurisdictionProfile
@@ -53,6 +54,9 @@ log = logging.getLogger(__name__)
 #: table's commit turn), seconds: past it the command answers TABLE_BUSY.
 COMMAND_LIMIT_S = 10.0
 
+#: The commands a game control refuses (by the runner's method names).
+_NEW_PLAY = frozenset({"take_seat", "place_bets", "deal_now"})
+
 
 class TableService:
     """Shared tables: commands from players (any replica) and the clock's transitions."""
@@ -62,10 +66,13 @@ class TableService:
                  test_mode: bool = False, command_limit_s: float = COMMAND_LIMIT_S,
                  lock_wait_s: float = 5.0, feed_poll_s: float = 1.0,
                  software: SoftwareAuthenticity | None = None,
+                 controls: ControlBoard | None = None,
                  profiles: Mapping[str, JurisdictionProfile] | None = None) -> None:
         self._tables = tables
         #: The software authentication's word on new bets (always admitted without one).
         self.software = software if software is not None else SoftwareAuthenticity()
+        #: The game controls: a disabled table takes no new seat, bet or Deal Now.
+        self._controls = controls
         self._cards = cards
         self._configs = configs
         self.turns = Turns()
@@ -81,7 +88,7 @@ class TableService:
                                     lock_wait_s=lock_wait_s,
                                     open_betting=BettingOpener(turns=self.turns, cards=cards,
                                                                clock=clock),
-                                    clock=clock)
+                                    clock=clock, gate=self._gate)
         self._commands = TableCommands(runner=self.runner, money=self.money, turns=self.turns,
                                        rounds=self.rounds, cards=cards, clock=clock,
                                        test_mode=test_mode, profiles=profiles)
@@ -96,6 +103,13 @@ class TableService:
         if cfg is None:
             raise NotFound("no such table", reason="TABLE_NOT_FOUND")
         return cfg
+
+    def _gate(self, session: Session, cfg: TableConfig, method: str) -> None:
+        """Refuse a new seat, bet or Deal Now where a game control applies (a replayed request
+        still gets its answer; leaving, decisions and insurance go on: rounds in play
+        finish)."""
+        if self._controls is not None and method in _NEW_PLAY:
+            self._controls.check(session.brand_id, cfg.variant, cfg.id)
 
     def tables_for_brands(self, brands: Sequence[str]) -> list[TableConfig]:
         """The tables any of ``brands`` offers, in configuration order."""

@@ -554,6 +554,7 @@ class Variant(_message.Message):
     INSURANCE_OFFERS_FIELD_NUMBER: _builtins.int
     DOUBLE_ANY_CARDS_FIELD_NUMBER: _builtins.int
     DOUBLE_AFTER_SPLIT_FIELD_NUMBER: _builtins.int
+    AVAILABILITY_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """Variant id (e.g. `classic-resplit`); used in DealRequest."""
     name: _builtins.str
@@ -602,6 +603,10 @@ class Variant(_message.Message):
     def insurance_offers(self) -> _containers.RepeatedScalarFieldContainer[Global___InsuranceOffer.ValueType]:
         """Insurance settings a player may choose."""
 
+    @_builtins.property
+    def availability(self) -> Global___Availability:
+        """Whether Deal takes new rounds of the variant now (game controls, docs/controls.md)."""
+
     def __init__(
         self,
         *,
@@ -626,14 +631,50 @@ class Variant(_message.Message):
         insurance_offers: _abc.Iterable[Global___InsuranceOffer.ValueType] | None = ...,
         double_any_cards: _builtins.bool = ...,
         double_after_split: _builtins.bool = ...,
+        availability: Global___Availability | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["limits", b"limits"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability", "limits", b"limits"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["blackjack_pays_denominator", b"blackjack_pays_denominator", "blackjack_pays_numerator", b"blackjack_pays_numerator", "cash_out", b"cash_out", "charlie_cards", b"charlie_cards", "dealer_hits_soft_17", b"dealer_hits_soft_17", "dealer_push_total", b"dealer_push_total", "decks", b"decks", "double_after_split", b"double_after_split", "double_any_cards", b"double_any_cards", "hole_card", b"hole_card", "id", b"id", "insurance_offers", b"insurance_offers", "insurance_pays", b"insurance_pays", "late_surrender", b"late_surrender", "limits", b"limits", "max_boxes", b"max_boxes", "max_hands", b"max_hands", "name", b"name", "peek", b"peek", "safety_net", b"safety_net", "side_bets", b"side_bets"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability", "blackjack_pays_denominator", b"blackjack_pays_denominator", "blackjack_pays_numerator", b"blackjack_pays_numerator", "cash_out", b"cash_out", "charlie_cards", b"charlie_cards", "dealer_hits_soft_17", b"dealer_hits_soft_17", "dealer_push_total", b"dealer_push_total", "decks", b"decks", "double_after_split", b"double_after_split", "double_any_cards", b"double_any_cards", "hole_card", b"hole_card", "id", b"id", "insurance_offers", b"insurance_offers", "insurance_pays", b"insurance_pays", "late_surrender", b"late_surrender", "limits", b"limits", "max_boxes", b"max_boxes", "max_hands", b"max_hands", "name", b"name", "peek", b"peek", "safety_net", b"safety_net", "side_bets", b"side_bets"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Variant: _TypeAlias = Variant  # noqa: Y015
+
+@_typing.final
+class Availability(_message.Message):
+    """Availability says whether new rounds are taken: a variant, brand or table may be disabled by
+    its operator or put under maintenance by the platform (Deal and bets are then refused
+    GAME_DISABLED or MAINTENANCE; a round in play finishes).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    ENDS_AT_FIELD_NUMBER: _builtins.int
+    state: _builtins.str
+    """`open`, `disabled` or `maintenance`."""
+    message: _builtins.str
+    """The message to show the player (empty when open or none was given)."""
+    @_builtins.property
+    def ends_at(self) -> _timestamp_pb2.Timestamp:
+        """When the maintenance or disabling ends by itself (unset: until it is lifted)."""
+
+    def __init__(
+        self,
+        *,
+        state: _builtins.str = ...,
+        message: _builtins.str = ...,
+        ends_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["ends_at", b"ends_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ends_at", b"ends_at", "message", b"message", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Availability: _TypeAlias = Availability  # noqa: Y015
 
 @_typing.final
 class BoxBet(_message.Message):

@@ -28,6 +28,34 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _ControlMode:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ControlModeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ControlMode.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    CONTROL_MODE_UNSPECIFIED: _ControlMode.ValueType  # 0
+    """Refused INVALID_ARGUMENT (INVALID_CONTROL_MODE)."""
+    CONTROL_MODE_ENABLED: _ControlMode.ValueType  # 1
+    """Lift the caller's control of the scope: new rounds are taken again."""
+    CONTROL_MODE_DISABLED: _ControlMode.ValueType  # 2
+    """Refuse new rounds and bets (GAME_DISABLED)."""
+    CONTROL_MODE_MAINTENANCE: _ControlMode.ValueType  # 3
+    """Refuse new rounds and bets (MAINTENANCE): the platform administrator's only."""
+
+class ControlMode(_ControlMode, metaclass=_ControlModeEnumTypeWrapper):
+    """ControlMode is what SetGameControl does."""
+
+CONTROL_MODE_UNSPECIFIED: ControlMode.ValueType  # 0
+"""Refused INVALID_ARGUMENT (INVALID_CONTROL_MODE)."""
+CONTROL_MODE_ENABLED: ControlMode.ValueType  # 1
+"""Lift the caller's control of the scope: new rounds are taken again."""
+CONTROL_MODE_DISABLED: ControlMode.ValueType  # 2
+"""Refuse new rounds and bets (GAME_DISABLED)."""
+CONTROL_MODE_MAINTENANCE: ControlMode.ValueType  # 3
+"""Refuse new rounds and bets (MAINTENANCE): the platform administrator's only."""
+Global___ControlMode: _TypeAlias = ControlMode  # noqa: Y015
+
 class _Resolution:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -51,6 +79,363 @@ RESOLUTION_COMPLETE: Resolution.ValueType  # 1
 RESOLUTION_VOID: Resolution.ValueType  # 2
 """Every stake is returned (wallet rollbacks); nothing is paid."""
 Global___Resolution: _TypeAlias = Resolution  # noqa: Y015
+
+@_typing.final
+class ControlScope(_message.Message):
+    """ControlScope is what a control covers: every field given must match (empty matches
+    anything). A variant control covers solo rounds and shared tables of that variant.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPERATOR_ID_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    VARIANT_ID_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    JURISDICTION_ID_FIELD_NUMBER: _builtins.int
+    operator_id: _builtins.str
+    """The operator (set for every operator's control)."""
+    brand_id: _builtins.str
+    """A brand."""
+    variant_id: _builtins.str
+    """A variant id."""
+    table_id: _builtins.str
+    """A shared table."""
+    jurisdiction_id: _builtins.str
+    """Every brand of a jurisdiction profile (`brand.jurisdiction`): the administrator's only."""
+    def __init__(
+        self,
+        *,
+        operator_id: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
+        variant_id: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        jurisdiction_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "jurisdiction_id", b"jurisdiction_id", "operator_id", b"operator_id", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ControlScope: _TypeAlias = ControlScope  # noqa: Y015
+
+@_typing.final
+class GameControl(_message.Message):
+    """GameControl is one control in force (or ended by its time and not yet lifted)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SCOPE_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    ENDS_AT_FIELD_NUMBER: _builtins.int
+    SET_BY_FIELD_NUMBER: _builtins.int
+    SET_AT_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    AUTHORITY_FIELD_NUMBER: _builtins.int
+    IN_FORCE_FIELD_NUMBER: _builtins.int
+    mode: Global___ControlMode.ValueType
+    """CONTROL_MODE_DISABLED or CONTROL_MODE_MAINTENANCE."""
+    message: _builtins.str
+    """Shown to the players with the refusal."""
+    set_by: _builtins.str
+    """Who set it: `operator:<id>`, or `admin` (the administrator's key label is not shown to
+    operators).
+    """
+    reason: _builtins.str
+    """Why it was set."""
+    authority: _builtins.str
+    """`operator` or `admin`."""
+    in_force: _builtins.bool
+    """False once its end time has passed."""
+    @_builtins.property
+    def scope(self) -> Global___ControlScope:
+        """What it covers."""
+
+    @_builtins.property
+    def ends_at(self) -> _timestamp_pb2.Timestamp:
+        """When it ends by itself (unset: until it is lifted)."""
+
+    @_builtins.property
+    def set_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was set."""
+
+    def __init__(
+        self,
+        *,
+        scope: Global___ControlScope | None = ...,
+        mode: Global___ControlMode.ValueType = ...,
+        message: _builtins.str = ...,
+        ends_at: _timestamp_pb2.Timestamp | None = ...,
+        set_by: _builtins.str = ...,
+        set_at: _timestamp_pb2.Timestamp | None = ...,
+        reason: _builtins.str = ...,
+        authority: _builtins.str = ...,
+        in_force: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["ends_at", b"ends_at", "scope", b"scope", "set_at", b"set_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["authority", b"authority", "ends_at", b"ends_at", "in_force", b"in_force", "message", b"message", "mode", b"mode", "reason", b"reason", "scope", b"scope", "set_at", b"set_at", "set_by", b"set_by"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GameControl: _TypeAlias = GameControl  # noqa: Y015
+
+@_typing.final
+class SetGameControlRequest(_message.Message):
+    """SetGameControlRequest names the scope (within the operator's own) and the change."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    VARIANT_ID_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    ENDS_AT_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    brand_id: _builtins.str
+    """One of the operator's brands (empty: all of them)."""
+    variant_id: _builtins.str
+    """A variant id (empty: every variant)."""
+    table_id: _builtins.str
+    """A shared table offered to one of the operator's brands (empty: solo play and every table)."""
+    mode: Global___ControlMode.ValueType
+    """ENABLED or DISABLED."""
+    message: _builtins.str
+    """What players are told (0-200 characters)."""
+    reason: _builtins.str
+    """Why (1-200 characters; recorded in the audit trail)."""
+    @_builtins.property
+    def ends_at(self) -> _timestamp_pb2.Timestamp:
+        """When the control ends by itself (unset: until enabled again); must be in the future."""
+
+    def __init__(
+        self,
+        *,
+        brand_id: _builtins.str = ...,
+        variant_id: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        mode: Global___ControlMode.ValueType = ...,
+        message: _builtins.str = ...,
+        ends_at: _timestamp_pb2.Timestamp | None = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["ends_at", b"ends_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "ends_at", b"ends_at", "message", b"message", "mode", b"mode", "reason", b"reason", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetGameControlRequest: _TypeAlias = SetGameControlRequest  # noqa: Y015
+
+@_typing.final
+class SetGameControlResponse(_message.Message):
+    """SetGameControlResponse is the control now in force there."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CONTROL_FIELD_NUMBER: _builtins.int
+    CHANGED_FIELD_NUMBER: _builtins.int
+    changed: _builtins.bool
+    """False when ENABLED found no control of the caller there."""
+    @_builtins.property
+    def control(self) -> Global___GameControl:
+        """The control set (unset after ENABLED)."""
+
+    def __init__(
+        self,
+        *,
+        control: Global___GameControl | None = ...,
+        changed: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["control", b"control"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["changed", b"changed", "control", b"control"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetGameControlResponse: _TypeAlias = SetGameControlResponse  # noqa: Y015
+
+@_typing.final
+class ListGameControlsRequest(_message.Message):
+    """ListGameControlsRequest has no fields."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListGameControlsRequest: _TypeAlias = ListGameControlsRequest  # noqa: Y015
+
+@_typing.final
+class ListGameControlsResponse(_message.Message):
+    """ListGameControlsResponse lists the controls."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CONTROLS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def controls(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameControl]:
+        """The controls, oldest first."""
+
+    def __init__(
+        self,
+        *,
+        controls: _abc.Iterable[Global___GameControl] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["controls", b"controls"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListGameControlsResponse: _TypeAlias = ListGameControlsResponse  # noqa: Y015
+
+@_typing.final
+class ListAuditRecordsRequest(_message.Message):
+    """ListAuditRecordsRequest pages through the audit trail, newest first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    page_size: _builtins.int
+    """Most rows to return (1-100; 0 means 20)."""
+    page_token: _builtins.str
+    """From a previous response's next_page_token; empty for the first page."""
+    def __init__(
+        self,
+        *,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListAuditRecordsRequest: _TypeAlias = ListAuditRecordsRequest  # noqa: Y015
+
+@_typing.final
+class ListAuditRecordsResponse(_message.Message):
+    """ListAuditRecordsResponse is one page of the audit trail."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RECORDS_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Token for the next page; empty on the last page."""
+    @_builtins.property
+    def records(self) -> _containers.RepeatedCompositeFieldContainer[Global___AuditRecord]:
+        """The rows, newest first."""
+
+    def __init__(
+        self,
+        *,
+        records: _abc.Iterable[Global___AuditRecord] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["next_page_token", b"next_page_token", "records", b"records"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListAuditRecordsResponse: _TypeAlias = ListAuditRecordsResponse  # noqa: Y015
+
+@_typing.final
+class AuditRecord(_message.Message):
+    """AuditRecord is one row of the hash-chained audit trail (docs/controls.md)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class DetailsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    SEQ_FIELD_NUMBER: _builtins.int
+    AT_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    DETAILS_FIELD_NUMBER: _builtins.int
+    OPERATOR_ID_FIELD_NUMBER: _builtins.int
+    HASH_FIELD_NUMBER: _builtins.int
+    PREV_HASH_FIELD_NUMBER: _builtins.int
+    seq: _builtins.int
+    """Position in the chain (1, 2, ...)."""
+    actor: _builtins.str
+    """Who: `operator:<id>`, `admin:<label>` or `system`."""
+    action: _builtins.str
+    """What, e.g. `control.set`, `control.cleared`, `round.voided`, `key.added`,
+    `configuration.changed`.
+    """
+    subject: _builtins.str
+    """What it concerns, e.g. `operator=dev-operator brand=demo-casino`, `round:<id>`."""
+    reason: _builtins.str
+    """Why."""
+    operator_id: _builtins.str
+    """The operator the row belongs to (empty for the platform's own rows)."""
+    hash: _builtins.str
+    """SHA-256 of the previous row's hash and this row's fields, lower-case hex."""
+    prev_hash: _builtins.str
+    """The previous row's hash (64 zeros for the first row)."""
+    @_builtins.property
+    def at(self) -> _timestamp_pb2.Timestamp:
+        """When it was recorded."""
+
+    @_builtins.property
+    def details(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The facts of the change."""
+
+    def __init__(
+        self,
+        *,
+        seq: _builtins.int = ...,
+        at: _timestamp_pb2.Timestamp | None = ...,
+        actor: _builtins.str = ...,
+        action: _builtins.str = ...,
+        subject: _builtins.str = ...,
+        reason: _builtins.str = ...,
+        details: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        operator_id: _builtins.str = ...,
+        hash: _builtins.str = ...,
+        prev_hash: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["at", b"at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "actor", b"actor", "at", b"at", "details", b"details", "hash", b"hash", "operator_id", b"operator_id", "prev_hash", b"prev_hash", "reason", b"reason", "seq", b"seq", "subject", b"subject"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AuditRecord: _TypeAlias = AuditRecord  # noqa: Y015
 
 @_typing.final
 class CreateSessionRequest(_message.Message):

@@ -65,6 +65,21 @@ class OperatorServiceStub:
                 request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundRequest.SerializeToString,
                 response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundResponse.FromString,
                 _registered_method=True)
+        self.SetGameControl = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/SetGameControl',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.SetGameControlRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.SetGameControlResponse.FromString,
+                _registered_method=True)
+        self.ListGameControls = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/ListGameControls',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListGameControlsRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListGameControlsResponse.FromString,
+                _registered_method=True)
+        self.ListAuditRecords = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/ListAuditRecords',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsResponse.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
@@ -119,6 +134,33 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetGameControl(self, request, context):
+        """SetGameControl disables or enables a variant of one of the operator's brands (or of all of
+        them), a whole brand, or a shared table for the operator's players (docs/controls.md). The
+        change holds on every replica within seconds: new Deals and bets are refused
+        GAME_DISABLED with the message; rounds in play finish. Enabling lifts only the operator's
+        own control (the platform administrator's stay). Recorded in the audit trail.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListGameControls(self, request, context):
+        """ListGameControls lists the controls that reach the operator's brands: its own and the
+        platform administrator's.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListAuditRecords(self, request, context):
+        """ListAuditRecords lists the operator's own rows of the audit trail (control changes, voids,
+        key changes), newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -151,6 +193,21 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     servicer.ResolveRound,
                     request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundRequest.FromString,
                     response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundResponse.SerializeToString,
+            ),
+            'SetGameControl': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetGameControl,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.SetGameControlRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.SetGameControlResponse.SerializeToString,
+            ),
+            'ListGameControls': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGameControls,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListGameControlsRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListGameControlsResponse.SerializeToString,
+            ),
+            'ListAuditRecords': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListAuditRecords,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -316,6 +373,87 @@ class OperatorService:
             '/rgs.operator.v1.OperatorService/ResolveRound',
             rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundRequest.SerializeToString,
             rgs_dot_operator_dot_v1_dot_operator__pb2.ResolveRoundResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetGameControl(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/SetGameControl',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.SetGameControlRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.SetGameControlResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListGameControls(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/ListGameControls',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ListGameControlsRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ListGameControlsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListAuditRecords(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/ListAuditRecords',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ListAuditRecordsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -63,6 +63,21 @@ class OperatorServiceStub:
     rule (every remaining hand stands, insurance declined, Cash Out not taken) and pays what it
     wins; VOID returns every stake and pays nothing. The reason is kept.
     """
+    SetGameControl: _grpc.UnaryUnaryMultiCallable[_operator_pb2.SetGameControlRequest, _operator_pb2.SetGameControlResponse]
+    """SetGameControl disables or enables a variant of one of the operator's brands (or of all of
+    them), a whole brand, or a shared table for the operator's players (docs/controls.md). The
+    change holds on every replica within seconds: new Deals and bets are refused
+    GAME_DISABLED with the message; rounds in play finish. Enabling lifts only the operator's
+    own control (the platform administrator's stay). Recorded in the audit trail.
+    """
+    ListGameControls: _grpc.UnaryUnaryMultiCallable[_operator_pb2.ListGameControlsRequest, _operator_pb2.ListGameControlsResponse]
+    """ListGameControls lists the controls that reach the operator's brands: its own and the
+    platform administrator's.
+    """
+    ListAuditRecords: _grpc.UnaryUnaryMultiCallable[_operator_pb2.ListAuditRecordsRequest, _operator_pb2.ListAuditRecordsResponse]
+    """ListAuditRecords lists the operator's own rows of the audit trail (control changes, voids,
+    key changes), newest first.
+    """
 
 @_typing.type_check_only
 class OperatorServiceAsyncStub(OperatorServiceStub):
@@ -90,6 +105,21 @@ class OperatorServiceAsyncStub(OperatorServiceStub):
     """ResolveRound resolves an unfinished round by hand: COMPLETE finishes it by the documented
     rule (every remaining hand stands, insurance declined, Cash Out not taken) and pays what it
     wins; VOID returns every stake and pays nothing. The reason is kept.
+    """
+    SetGameControl: _aio.UnaryUnaryMultiCallable[_operator_pb2.SetGameControlRequest, _operator_pb2.SetGameControlResponse]  # type: ignore[assignment]
+    """SetGameControl disables or enables a variant of one of the operator's brands (or of all of
+    them), a whole brand, or a shared table for the operator's players (docs/controls.md). The
+    change holds on every replica within seconds: new Deals and bets are refused
+    GAME_DISABLED with the message; rounds in play finish. Enabling lifts only the operator's
+    own control (the platform administrator's stay). Recorded in the audit trail.
+    """
+    ListGameControls: _aio.UnaryUnaryMultiCallable[_operator_pb2.ListGameControlsRequest, _operator_pb2.ListGameControlsResponse]  # type: ignore[assignment]
+    """ListGameControls lists the controls that reach the operator's brands: its own and the
+    platform administrator's.
+    """
+    ListAuditRecords: _aio.UnaryUnaryMultiCallable[_operator_pb2.ListAuditRecordsRequest, _operator_pb2.ListAuditRecordsResponse]  # type: ignore[assignment]
+    """ListAuditRecords lists the operator's own rows of the audit trail (control changes, voids,
+    key changes), newest first.
     """
 
 class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -151,6 +181,39 @@ class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
         """ResolveRound resolves an unfinished round by hand: COMPLETE finishes it by the documented
         rule (every remaining hand stands, insurance declined, Cash Out not taken) and pays what it
         wins; VOID returns every stake and pays nothing. The reason is kept.
+        """
+
+    @_abc_1.abstractmethod
+    def SetGameControl(
+        self,
+        request: _operator_pb2.SetGameControlRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.SetGameControlResponse, _abc.Awaitable[_operator_pb2.SetGameControlResponse]]:
+        """SetGameControl disables or enables a variant of one of the operator's brands (or of all of
+        them), a whole brand, or a shared table for the operator's players (docs/controls.md). The
+        change holds on every replica within seconds: new Deals and bets are refused
+        GAME_DISABLED with the message; rounds in play finish. Enabling lifts only the operator's
+        own control (the platform administrator's stay). Recorded in the audit trail.
+        """
+
+    @_abc_1.abstractmethod
+    def ListGameControls(
+        self,
+        request: _operator_pb2.ListGameControlsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.ListGameControlsResponse, _abc.Awaitable[_operator_pb2.ListGameControlsResponse]]:
+        """ListGameControls lists the controls that reach the operator's brands: its own and the
+        platform administrator's.
+        """
+
+    @_abc_1.abstractmethod
+    def ListAuditRecords(
+        self,
+        request: _operator_pb2.ListAuditRecordsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.ListAuditRecordsResponse, _abc.Awaitable[_operator_pb2.ListAuditRecordsResponse]]:
+        """ListAuditRecords lists the operator's own rows of the audit trail (control changes, voids,
+        key changes), newest first.
         """
 
 def add_OperatorServiceServicer_to_server(servicer: OperatorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -142,6 +142,7 @@ class TableInfo(_message.Message):
     BRAND_IDS_FIELD_NUMBER: _builtins.int
     SIT_OUT_ROUNDS_FIELD_NUMBER: _builtins.int
     AWAY_SECONDS_FIELD_NUMBER: _builtins.int
+    AVAILABILITY_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     variant_id: _builtins.str
     seats: _builtins.int
@@ -160,6 +161,12 @@ class TableInfo(_message.Message):
     def brand_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """ListOperatorTables only: the calling operator's brands that offer the table."""
 
+    @_builtins.property
+    def availability(self) -> _blackjack_pb2.Availability:
+        """Whether the table takes new bets now (for ListTables: from the session's brand; for
+        ListOperatorTables: the first of the operator's brands listed). Rounds in play finish.
+        """
+
     def __init__(
         self,
         *,
@@ -176,10 +183,11 @@ class TableInfo(_message.Message):
         brand_ids: _abc.Iterable[_builtins.str] | None = ...,
         sit_out_rounds: _builtins.int = ...,
         away_seconds: _builtins.float = ...,
+        availability: _blackjack_pb2.Availability | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["away_seconds", b"away_seconds", "betting_seconds", b"betting_seconds", "brand_ids", b"brand_ids", "currency", b"currency", "decision_seconds", b"decision_seconds", "main_max", b"main_max", "main_min", b"main_min", "seats", b"seats", "side_max", b"side_max", "side_min", b"side_min", "sit_out_rounds", b"sit_out_rounds", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability", "away_seconds", b"away_seconds", "betting_seconds", b"betting_seconds", "brand_ids", b"brand_ids", "currency", b"currency", "decision_seconds", b"decision_seconds", "main_max", b"main_max", "main_min", b"main_min", "seats", b"seats", "side_max", b"side_max", "side_min", b"side_min", "sit_out_rounds", b"sit_out_rounds", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -320,12 +320,50 @@ export type Variant = Message<"rgs.blackjack.v1.Variant"> & {
      * @generated from field: bool double_after_split = 21;
      */
     doubleAfterSplit: boolean;
+    /**
+     * Whether Deal takes new rounds of the variant now (game controls, docs/controls.md).
+     *
+     * @generated from field: rgs.blackjack.v1.Availability availability = 30;
+     */
+    availability?: Availability | undefined;
 };
 /**
  * Describes the message rgs.blackjack.v1.Variant.
  * Use `create(VariantSchema)` to create a new message.
  */
 export declare const VariantSchema: GenMessage<Variant>;
+/**
+ * Availability says whether new rounds are taken: a variant, brand or table may be disabled by
+ * its operator or put under maintenance by the platform (Deal and bets are then refused
+ * GAME_DISABLED or MAINTENANCE; a round in play finishes).
+ *
+ * @generated from message rgs.blackjack.v1.Availability
+ */
+export type Availability = Message<"rgs.blackjack.v1.Availability"> & {
+    /**
+     * `open`, `disabled` or `maintenance`.
+     *
+     * @generated from field: string state = 1;
+     */
+    state: string;
+    /**
+     * The message to show the player (empty when open or none was given).
+     *
+     * @generated from field: string message = 2;
+     */
+    message: string;
+    /**
+     * When the maintenance or disabling ends by itself (unset: until it is lifted).
+     *
+     * @generated from field: google.protobuf.Timestamp ends_at = 3;
+     */
+    endsAt?: Timestamp | undefined;
+};
+/**
+ * Describes the message rgs.blackjack.v1.Availability.
+ * Use `create(AvailabilitySchema)` to create a new message.
+ */
+export declare const AvailabilitySchema: GenMessage<Availability>;
 /**
  * BoxBet is a player's bet on one box.
  *

@@ -1,6 +1,6 @@
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import type { Action, Outcome, ResultClass, RoundView, SessionPosition, SideBetKind } from "../../blackjack/v1/blackjack_pb.js";
+import type { Action, Availability, Outcome, ResultClass, RoundView, SessionPosition, SideBetKind } from "../../blackjack/v1/blackjack_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 /**
  * Describes the file rgs/table/v1/table.proto.
@@ -77,6 +77,13 @@ export type TableInfo = Message<"rgs.table.v1.TableInfo"> & {
      * @generated from field: double away_seconds = 13;
      */
     awaySeconds: number;
+    /**
+     * Whether the table takes new bets now (for ListTables: from the session's brand; for
+     * ListOperatorTables: the first of the operator's brands listed). Rounds in play finish.
+     *
+     * @generated from field: rgs.blackjack.v1.Availability availability = 30;
+     */
+    availability?: Availability | undefined;
 };
 /**
  * Describes the message rgs.table.v1.TableInfo.

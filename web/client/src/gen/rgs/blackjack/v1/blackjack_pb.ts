@@ -28,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file rgs/blackjack/v1/blackjack.proto.
  */
 export const file_rgs_blackjack_v1_blackjack: GenFile = /*@__PURE__*/
-  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IsIBChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAlCCgoIX2JhbGFuY2UihAEKCUxhc3RSb3VuZBISCgp2YXJpYW50X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEicKBWJveGVzGAMgAygLMhgucmdzLmJsYWNramFjay52MS5Cb3hCZXQSFAoMdG90YWxfc3Rha2VkGAQgASgDEhIKCnRvdGFsX3BhaWQYBSABKAMiVQoLVGFibGVMaW1pdHMSEAoIbWFpbl9taW4YASABKAMSEAoIbWFpbl9tYXgYAiABKAMSEAoIc2lkZV9taW4YAyABKAMSEAoIc2lkZV9tYXgYBCABKAMiKgoMUGF5dGFibGVMaW5lEgwKBGxpbmUYASABKAkSDAoEcGF5cxgCIAEoAyJtCg9TaWRlQmV0UGF5dGFibGUSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSLQoFbGluZXMYAiADKAsyHi5yZ3MuYmxhY2tqYWNrLnYxLlBheXRhYmxlTGluZSK7BAoHVmFyaWFudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWRlY2tzGAMgASgFEhEKCW1heF9ib3hlcxgEIAEoBRIbChNkZWFsZXJfaGl0c19zb2Z0XzE3GAUgASgIEhEKCWhvbGVfY2FyZBgGIAEoCBIMCgRwZWVrGAcgASgJEiAKGGJsYWNramFja19wYXlzX251bWVyYXRvchgIIAEoBRIiChpibGFja2phY2tfcGF5c19kZW5vbWluYXRvchgJIAEoBRIWCg5pbnN1cmFuY2VfcGF5cxgKIAEoBRIWCg5sYXRlX3N1cnJlbmRlchgLIAEoCBIRCgltYXhfaGFuZHMYDCABKAUSFQoNY2hhcmxpZV9jYXJkcxgNIAEoBRIZChFkZWFsZXJfcHVzaF90b3RhbBgOIAEoBRISCgpzYWZldHlfbmV0GA8gASgIEhAKCGNhc2hfb3V0GBAgASgIEi0KBmxpbWl0cxgRIAEoCzIdLnJncy5ibGFja2phY2sudjEuVGFibGVMaW1pdHMSNAoJc2lkZV9iZXRzGBIgAygLMiEucmdzLmJsYWNramFjay52MS5TaWRlQmV0UGF5dGFibGUSOgoQaW5zdXJhbmNlX29mZmVycxgTIAMoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISGAoQZG91YmxlX2FueV9jYXJkcxgUIAEoCBIaChJkb3VibGVfYWZ0ZXJfc3BsaXQYFSABKAgivwEKBkJveEJldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhMKC3R3ZW50eV9wbHVzGAMgASgDEhUKDXBlcmZlY3RfcGFpcnMYBCABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAUgASgDEjkKD2luc3VyYW5jZV9vZmZlchgGIAEoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISEgoKc2FmZXR5X25ldBgHIAEoCCK5AQoNQWxsb3dlZEFjdGlvbhIoCgZhY3Rpb24YASABKA4yGC5yZ3MuYmxhY2tqYWNrLnYxLkFjdGlvbhIMCgRjb3N0GAIgASgDEg0KBW9mZmVyGAMgASgDEg8KB3dhcm5pbmcYBCABKAkSGwoOZXhwZWN0ZWRfdmFsdWUYBSABKAFIAIgBARIMCgRiZXN0GAYgASgIEhIKCmZhaXJfdmFsdWUYByABKANCEQoPX2V4cGVjdGVkX3ZhbHVlIpECCgRIYW5kEg0KBWluZGV4GAEgASgFEg0KBWNhcmRzGAIgAygJEg0KBXRvdGFsGAMgASgFEgwKBHNvZnQYBCABKAgSDQoFc3Rha2UYBSABKAMSLAoGc3RhdHVzGAYgASgOMhwucmdzLmJsYWNramFjay52MS5IYW5kU3RhdHVzEioKB291dGNvbWUYByABKA4yGS5yZ3MuYmxhY2tqYWNrLnYxLk91dGNvbWUSDgoGcGF5b3V0GAggASgDEhIKCmZyb21fc3BsaXQYCSABKAgSDwoHZG91YmxlZBgKIAEoCBIwCgdhbGxvd2VkGAsgAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uInoKDVNpZGVCZXRSZXN1bHQSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSDQoFc3Rha2UYAiABKAMSDAoEbGluZRgDIAEoCRIOCgZwYXlvdXQYBCABKAMSDwoHc2V0dGxlZBgFIAEoCCK0AgoDQm94EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSJQoFaGFuZHMYAyADKAsyFi5yZ3MuYmxhY2tqYWNrLnYxLkhhbmQSMgoJc2lkZV9iZXRzGAQgAygLMh8ucmdzLmJsYWNramFjay52MS5TaWRlQmV0UmVzdWx0EhkKEWluc3VyYW5jZV9vZmZlcmVkGAUgASgIEhcKD2luc3VyYW5jZV9zdGFrZRgGIAEoAxIYChBpbnN1cmFuY2VfcGF5b3V0GAcgASgDEjoKEWluc3VyYW5jZV9hbGxvd2VkGAggAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uEisKBmJlaGluZBgJIAMoCzIbLnJncy5ibGFja2phY2sudjEuQm94QmVoaW5kInkKCUJveEJlaGluZBIUCgxkaXNwbGF5X25hbWUYASABKAkSCwoDeW91GAIgASgIEg4KBnN0YWtlZBgDIAEoAxIMCgRwYWlkGAQgASgDEhUKDWZvbGxvd19kb3VibGUYBSABKAgSFAoMZm9sbG93X3NwbGl0GAYgASgIIiUKB0hhbmRSZWYSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFIo4ECglSb3VuZFZpZXcSEAoIcm91bmRfaWQYASABKAkSCwoDc2VxGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSLQoGc3RhdHVzGAQgASgOMh0ucmdzLmJsYWNramFjay52MS5Sb3VuZFN0YXR1cxIUCgxkZWFsZXJfY2FyZHMYBSADKAkSFAoMZGVhbGVyX3RvdGFsGAYgASgFEhMKC2RlYWxlcl9zb2Z0GAcgASgIEhoKEmRlYWxlcl9ob2xlX2hpZGRlbhgIIAEoCBIkCgVib3hlcxgJIAMoCzIVLnJncy5ibGFja2phY2sudjEuQm94EikKBnRvX2FjdBgKIAEoCzIZLnJncy5ibGFja2phY2sudjEuSGFuZFJlZhIUCgx0b3RhbF9zdGFrZWQYCyABKAMSEgoKdG90YWxfcGFpZBgMIAEoAxIPCgdiYWxhbmNlGA0gASgDEhAKCGN1cnJlbmN5GA4gASgJEhcKD3BheW1lbnRfcGVuZGluZxgPIAEoCBIoCgRmYWlyGBAgASgLMhoucmdzLmJsYWNramFjay52MS5GYWlybmVzcxIyCgdzZXNzaW9uGBEgASgLMiEucmdzLmJsYWNramFjay52MS5TZXNzaW9uUG9zaXRpb24SLQoGcmVzdWx0GBIgASgOMh0ucmdzLmJsYWNramFjay52MS5SZXN1bHRDbGFzcyKUAQoPU2Vzc2lvblBvc2l0aW9uEi4KCnN0YXJ0ZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWVsYXBzZWRfcxgCIAEoAxIUCgx0b3RhbF9zdGFrZWQYAyABKAMSEgoKdG90YWxfcGFpZBgEIAEoAxIUCgxuZXRfcG9zaXRpb24YBSABKAMirwEKCEZhaXJuZXNzEhIKCnZlcmlmaWFibGUYASABKAgSEgoKY29tbWl0bWVudBgCIAEoCRITCgtjbGllbnRfc2VlZBgDIAEoCRIUCgxyb3VuZF9udW1iZXIYBCABKAMSDQoFZGVja3MYBSABKAUSEwoLc2VydmVyX3NlZWQYBiABKAkSFwoPbmV4dF9jb21taXRtZW50GAcgASgJEhMKC2RlYWx0X2NhcmRzGAggAygJIokBCgtEZWFsUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSJwoFYm94ZXMYAyADKAsyGC5yZ3MuYmxhY2tqYWNrLnYxLkJveEJldBIUCgxmb3JjZWRfY2FyZHMYBCADKAkSEwoLY2xpZW50X3NlZWQYBSABKAkiOgoMRGVhbFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXcijgEKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCRIUCgxleHBlY3RlZF9zZXEYAyABKAMSDAoEc2VhdBgEIAEoBRIMCgRoYW5kGAUgASgFEigKBmFjdGlvbhgGIAEoDjIYLnJncy5ibGFja2phY2sudjEuQWN0aW9uIjkKC0FjdFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciNQoNU2V0dGxlUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJIjwKDlNldHRsZVJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciIwoPR2V0Um91bmRSZXF1ZXN0EhAKCHJvdW5kX2lkGAEgASgJIj4KEEdldFJvdW5kUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyITChFHZXRCYWxhbmNlUmVxdWVzdCIgCh5BY2tub3dsZWRnZVJlYWxpdHlDaGVja1JlcXVlc3QiVQofQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZRIyCgdzZXNzaW9uGAEgASgLMiEucmdzLmJsYWNramFjay52MS5TZXNzaW9uUG9zaXRpb24iNwoSR2V0QmFsYW5jZVJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAMSEAoIY3VycmVuY3kYAiABKAkqpQIKBkFjdGlvbhIWChJBQ1RJT05fVU5TUEVDSUZJRUQQABIRCg1BQ1RJT05fSU5TVVJFEAESHAoYQUNUSU9OX0RFQ0xJTkVfSU5TVVJBTkNFEAISDgoKQUNUSU9OX0hJVBADEhAKDEFDVElPTl9TVEFORBAEEhEKDUFDVElPTl9ET1VCTEUQBRIQCgxBQ1RJT05fU1BMSVQQBhIUChBBQ1RJT05fU1VSUkVOREVSEAcSFgoSQUNUSU9OX1BPV0VSX1NQTElUEAgSFwoTQUNUSU9OX1BPV0VSX0RPVUJMRRAJEhUKEUFDVElPTl9QT1dFUl9LRUVQEAoSGAoUQUNUSU9OX1BPV0VSX1JFUExBQ0UQCxITCg9BQ1RJT05fQ0FTSF9PVVQQDCqYAQoLUm91bmRTdGF0dXMSHAoYUk9VTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWUk9VTkRfU1RBVFVTX0lOU1VSQU5DRRABEhwKGFJPVU5EX1NUQVRVU19QTEFZRVJfVFVSThACEhgKFFJPVU5EX1NUQVRVU19TRVRUTEVEEAMSFwoTUk9VTkRfU1RBVFVTX1ZPSURFRBAEKsYCCgpIYW5kU3RhdHVzEhsKF0hBTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTSEFORF9TVEFUVVNfV0FJVElORxABEhYKEkhBTkRfU1RBVFVTX0FDVElWRRACEhwKGEhBTkRfU1RBVFVTX1BPV0VSX0NIT0lDRRADEhUKEUhBTkRfU1RBVFVTX1NUT09EEAQSFwoTSEFORF9TVEFUVVNfRE9VQkxFRBAFEhYKEkhBTkRfU1RBVFVTX0JVU1RFRBAGEhkKFUhBTkRfU1RBVFVTX0JMQUNLSkFDSxAHEhcKE0hBTkRfU1RBVFVTX0NIQVJMSUUQCBIbChdIQU5EX1NUQVRVU19TVVJSRU5ERVJFRBAJEhoKFkhBTkRfU1RBVFVTX0NBU0hFRF9PVVQQChIXChNIQU5EX1NUQVRVU19TRVRUTEVEEAsq1gEKB091dGNvbWUSFwoTT1VUQ09NRV9VTlNQRUNJRklFRBAAEhUKEU9VVENPTUVfQkxBQ0tKQUNLEAESDwoLT1VUQ09NRV9XSU4QAhIQCgxPVVRDT01FX1BVU0gQAxIQCgxPVVRDT01FX0xPU0UQBBIQCgxPVVRDT01FX0JVU1QQBRIVChFPVVRDT01FX1NVUlJFTkRFUhAGEhYKEk9VVENPTUVfQ0FTSEVEX09VVBAHEhMKD09VVENPTUVfQ0hBUkxJRRAIEhAKDE9VVENPTUVfVk9JRBAJKpUBCgtTaWRlQmV0S2luZBIdChlTSURFX0JFVF9LSU5EX1VOU1BFQ0lGSUVEEAASHQoZU0lERV9CRVRfS0lORF9UV0VOVFlfUExVUxABEh8KG1NJREVfQkVUX0tJTkRfUEVSRkVDVF9QQUlSUxACEicKI1NJREVfQkVUX0tJTkRfVFdFTlRZX09ORV9QTFVTX1RIUkVFEAMqlgEKDkluc3VyYW5jZU9mZmVyEh8KG0lOU1VSQU5DRV9PRkZFUl9VTlNQRUNJRklFRBAAEhoKFklOU1VSQU5DRV9PRkZFUl9BTFdBWVMQARIsCihJTlNVUkFOQ0VfT0ZGRVJfT05MWV9PTl9QTEFZRVJfQkxBQ0tKQUNLEAISGQoVSU5TVVJBTkNFX09GRkVSX05FVkVSEAMqlgEKC1Jlc3VsdENsYXNzEhwKGFJFU1VMVF9DTEFTU19VTlNQRUNJRklFRBAAEhQKEFJFU1VMVF9DTEFTU19XSU4QARIdChlSRVNVTFRfQ0xBU1NfUkVUVVJOX0VRVUFMEAISHQoZUkVTVUxUX0NMQVNTX1JFVFVSTl9CRUxPVxADEhUKEVJFU1VMVF9DTEFTU19MT1NTEAQy9QQKEEJsYWNramFja1NlcnZpY2USXQoMTGlzdFZhcmlhbnRzEiUucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GiYucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJFCgREZWFsEh0ucmdzLmJsYWNramFjay52MS5EZWFsUmVxdWVzdBoeLnJncy5ibGFja2phY2sudjEuRGVhbFJlc3BvbnNlEkIKA0FjdBIcLnJncy5ibGFja2phY2sudjEuQWN0UmVxdWVzdBodLnJncy5ibGFja2phY2sudjEuQWN0UmVzcG9uc2USSwoGU2V0dGxlEh8ucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXF1ZXN0GiAucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXNwb25zZRJRCghHZXRSb3VuZBIhLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXF1ZXN0GiIucmdzLmJsYWNramFjay52MS5HZXRSb3VuZFJlc3BvbnNlElcKCkdldEJhbGFuY2USIy5yZ3MuYmxhY2tqYWNrLnYxLkdldEJhbGFuY2VSZXF1ZXN0GiQucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVzcG9uc2USfgoXQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2sSMC5yZ3MuYmxhY2tqYWNrLnYxLkFja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVxdWVzdBoxLnJncy5ibGFja2phY2sudjEuQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IsIBChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAlCCgoIX2JhbGFuY2UihAEKCUxhc3RSb3VuZBISCgp2YXJpYW50X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEicKBWJveGVzGAMgAygLMhgucmdzLmJsYWNramFjay52MS5Cb3hCZXQSFAoMdG90YWxfc3Rha2VkGAQgASgDEhIKCnRvdGFsX3BhaWQYBSABKAMiVQoLVGFibGVMaW1pdHMSEAoIbWFpbl9taW4YASABKAMSEAoIbWFpbl9tYXgYAiABKAMSEAoIc2lkZV9taW4YAyABKAMSEAoIc2lkZV9tYXgYBCABKAMiKgoMUGF5dGFibGVMaW5lEgwKBGxpbmUYASABKAkSDAoEcGF5cxgCIAEoAyJtCg9TaWRlQmV0UGF5dGFibGUSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSLQoFbGluZXMYAiADKAsyHi5yZ3MuYmxhY2tqYWNrLnYxLlBheXRhYmxlTGluZSLxBAoHVmFyaWFudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWRlY2tzGAMgASgFEhEKCW1heF9ib3hlcxgEIAEoBRIbChNkZWFsZXJfaGl0c19zb2Z0XzE3GAUgASgIEhEKCWhvbGVfY2FyZBgGIAEoCBIMCgRwZWVrGAcgASgJEiAKGGJsYWNramFja19wYXlzX251bWVyYXRvchgIIAEoBRIiChpibGFja2phY2tfcGF5c19kZW5vbWluYXRvchgJIAEoBRIWCg5pbnN1cmFuY2VfcGF5cxgKIAEoBRIWCg5sYXRlX3N1cnJlbmRlchgLIAEoCBIRCgltYXhfaGFuZHMYDCABKAUSFQoNY2hhcmxpZV9jYXJkcxgNIAEoBRIZChFkZWFsZXJfcHVzaF90b3RhbBgOIAEoBRISCgpzYWZldHlfbmV0GA8gASgIEhAKCGNhc2hfb3V0GBAgASgIEi0KBmxpbWl0cxgRIAEoCzIdLnJncy5ibGFja2phY2sudjEuVGFibGVMaW1pdHMSNAoJc2lkZV9iZXRzGBIgAygLMiEucmdzLmJsYWNramFjay52MS5TaWRlQmV0UGF5dGFibGUSOgoQaW5zdXJhbmNlX29mZmVycxgTIAMoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISGAoQZG91YmxlX2FueV9jYXJkcxgUIAEoCBIaChJkb3VibGVfYWZ0ZXJfc3BsaXQYFSABKAgSNAoMYXZhaWxhYmlsaXR5GB4gASgLMh4ucmdzLmJsYWNramFjay52MS5BdmFpbGFiaWxpdHkiWwoMQXZhaWxhYmlsaXR5Eg0KBXN0YXRlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSKwoHZW5kc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAivwEKBkJveEJldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhMKC3R3ZW50eV9wbHVzGAMgASgDEhUKDXBlcmZlY3RfcGFpcnMYBCABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAUgASgDEjkKD2luc3VyYW5jZV9vZmZlchgGIAEoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISEgoKc2FmZXR5X25ldBgHIAEoCCK5AQoNQWxsb3dlZEFjdGlvbhIoCgZhY3Rpb24YASABKA4yGC5yZ3MuYmxhY2tqYWNrLnYxLkFjdGlvbhIMCgRjb3N0GAIgASgDEg0KBW9mZmVyGAMgASgDEg8KB3dhcm5pbmcYBCABKAkSGwoOZXhwZWN0ZWRfdmFsdWUYBSABKAFIAIgBARIMCgRiZXN0GAYgASgIEhIKCmZhaXJfdmFsdWUYByABKANCEQoPX2V4cGVjdGVkX3ZhbHVlIpECCgRIYW5kEg0KBWluZGV4GAEgASgFEg0KBWNhcmRzGAIgAygJEg0KBXRvdGFsGAMgASgFEgwKBHNvZnQYBCABKAgSDQoFc3Rha2UYBSABKAMSLAoGc3RhdHVzGAYgASgOMhwucmdzLmJsYWNramFjay52MS5IYW5kU3RhdHVzEioKB291dGNvbWUYByABKA4yGS5yZ3MuYmxhY2tqYWNrLnYxLk91dGNvbWUSDgoGcGF5b3V0GAggASgDEhIKCmZyb21fc3BsaXQYCSABKAgSDwoHZG91YmxlZBgKIAEoCBIwCgdhbGxvd2VkGAsgAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uInoKDVNpZGVCZXRSZXN1bHQSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSDQoFc3Rha2UYAiABKAMSDAoEbGluZRgDIAEoCRIOCgZwYXlvdXQYBCABKAMSDwoHc2V0dGxlZBgFIAEoCCK0AgoDQm94EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSJQoFaGFuZHMYAyADKAsyFi5yZ3MuYmxhY2tqYWNrLnYxLkhhbmQSMgoJc2lkZV9iZXRzGAQgAygLMh8ucmdzLmJsYWNramFjay52MS5TaWRlQmV0UmVzdWx0EhkKEWluc3VyYW5jZV9vZmZlcmVkGAUgASgIEhcKD2luc3VyYW5jZV9zdGFrZRgGIAEoAxIYChBpbnN1cmFuY2VfcGF5b3V0GAcgASgDEjoKEWluc3VyYW5jZV9hbGxvd2VkGAggAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uEisKBmJlaGluZBgJIAMoCzIbLnJncy5ibGFja2phY2sudjEuQm94QmVoaW5kInkKCUJveEJlaGluZBIUCgxkaXNwbGF5X25hbWUYASABKAkSCwoDeW91GAIgASgIEg4KBnN0YWtlZBgDIAEoAxIMCgRwYWlkGAQgASgDEhUKDWZvbGxvd19kb3VibGUYBSABKAgSFAoMZm9sbG93X3NwbGl0GAYgASgIIiUKB0hhbmRSZWYSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFIo4ECglSb3VuZFZpZXcSEAoIcm91bmRfaWQYASABKAkSCwoDc2VxGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSLQoGc3RhdHVzGAQgASgOMh0ucmdzLmJsYWNramFjay52MS5Sb3VuZFN0YXR1cxIUCgxkZWFsZXJfY2FyZHMYBSADKAkSFAoMZGVhbGVyX3RvdGFsGAYgASgFEhMKC2RlYWxlcl9zb2Z0GAcgASgIEhoKEmRlYWxlcl9ob2xlX2hpZGRlbhgIIAEoCBIkCgVib3hlcxgJIAMoCzIVLnJncy5ibGFja2phY2sudjEuQm94EikKBnRvX2FjdBgKIAEoCzIZLnJncy5ibGFja2phY2sudjEuSGFuZFJlZhIUCgx0b3RhbF9zdGFrZWQYCyABKAMSEgoKdG90YWxfcGFpZBgMIAEoAxIPCgdiYWxhbmNlGA0gASgDEhAKCGN1cnJlbmN5GA4gASgJEhcKD3BheW1lbnRfcGVuZGluZxgPIAEoCBIoCgRmYWlyGBAgASgLMhoucmdzLmJsYWNramFjay52MS5GYWlybmVzcxIyCgdzZXNzaW9uGBEgASgLMiEucmdzLmJsYWNramFjay52MS5TZXNzaW9uUG9zaXRpb24SLQoGcmVzdWx0GBIgASgOMh0ucmdzLmJsYWNramFjay52MS5SZXN1bHRDbGFzcyKUAQoPU2Vzc2lvblBvc2l0aW9uEi4KCnN0YXJ0ZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWVsYXBzZWRfcxgCIAEoAxIUCgx0b3RhbF9zdGFrZWQYAyABKAMSEgoKdG90YWxfcGFpZBgEIAEoAxIUCgxuZXRfcG9zaXRpb24YBSABKAMirwEKCEZhaXJuZXNzEhIKCnZlcmlmaWFibGUYASABKAgSEgoKY29tbWl0bWVudBgCIAEoCRITCgtjbGllbnRfc2VlZBgDIAEoCRIUCgxyb3VuZF9udW1iZXIYBCABKAMSDQoFZGVja3MYBSABKAUSEwoLc2VydmVyX3NlZWQYBiABKAkSFwoPbmV4dF9jb21taXRtZW50GAcgASgJEhMKC2RlYWx0X2NhcmRzGAggAygJIokBCgtEZWFsUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSJwoFYm94ZXMYAyADKAsyGC5yZ3MuYmxhY2tqYWNrLnYxLkJveEJldBIUCgxmb3JjZWRfY2FyZHMYBCADKAkSEwoLY2xpZW50X3NlZWQYBSABKAkiOgoMRGVhbFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXcijgEKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCRIUCgxleHBlY3RlZF9zZXEYAyABKAMSDAoEc2VhdBgEIAEoBRIMCgRoYW5kGAUgASgFEigKBmFjdGlvbhgGIAEoDjIYLnJncy5ibGFja2phY2sudjEuQWN0aW9uIjkKC0FjdFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciNQoNU2V0dGxlUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJIjwKDlNldHRsZVJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciIwoPR2V0Um91bmRSZXF1ZXN0EhAKCHJvdW5kX2lkGAEgASgJIj4KEEdldFJvdW5kUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyITChFHZXRCYWxhbmNlUmVxdWVzdCIgCh5BY2tub3dsZWRnZVJlYWxpdHlDaGVja1JlcXVlc3QiVQofQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZRIyCgdzZXNzaW9uGAEgASgLMiEucmdzLmJsYWNramFjay52MS5TZXNzaW9uUG9zaXRpb24iNwoSR2V0QmFsYW5jZVJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAMSEAoIY3VycmVuY3kYAiABKAkqpQIKBkFjdGlvbhIWChJBQ1RJT05fVU5TUEVDSUZJRUQQABIRCg1BQ1RJT05fSU5TVVJFEAESHAoYQUNUSU9OX0RFQ0xJTkVfSU5TVVJBTkNFEAISDgoKQUNUSU9OX0hJVBADEhAKDEFDVElPTl9TVEFORBAEEhEKDUFDVElPTl9ET1VCTEUQBRIQCgxBQ1RJT05fU1BMSVQQBhIUChBBQ1RJT05fU1VSUkVOREVSEAcSFgoSQUNUSU9OX1BPV0VSX1NQTElUEAgSFwoTQUNUSU9OX1BPV0VSX0RPVUJMRRAJEhUKEUFDVElPTl9QT1dFUl9LRUVQEAoSGAoUQUNUSU9OX1BPV0VSX1JFUExBQ0UQCxITCg9BQ1RJT05fQ0FTSF9PVVQQDCqYAQoLUm91bmRTdGF0dXMSHAoYUk9VTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWUk9VTkRfU1RBVFVTX0lOU1VSQU5DRRABEhwKGFJPVU5EX1NUQVRVU19QTEFZRVJfVFVSThACEhgKFFJPVU5EX1NUQVRVU19TRVRUTEVEEAMSFwoTUk9VTkRfU1RBVFVTX1ZPSURFRBAEKsYCCgpIYW5kU3RhdHVzEhsKF0hBTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTSEFORF9TVEFUVVNfV0FJVElORxABEhYKEkhBTkRfU1RBVFVTX0FDVElWRRACEhwKGEhBTkRfU1RBVFVTX1BPV0VSX0NIT0lDRRADEhUKEUhBTkRfU1RBVFVTX1NUT09EEAQSFwoTSEFORF9TVEFUVVNfRE9VQkxFRBAFEhYKEkhBTkRfU1RBVFVTX0JVU1RFRBAGEhkKFUhBTkRfU1RBVFVTX0JMQUNLSkFDSxAHEhcKE0hBTkRfU1RBVFVTX0NIQVJMSUUQCBIbChdIQU5EX1NUQVRVU19TVVJSRU5ERVJFRBAJEhoKFkhBTkRfU1RBVFVTX0NBU0hFRF9PVVQQChIXChNIQU5EX1NUQVRVU19TRVRUTEVEEAsq1gEKB091dGNvbWUSFwoTT1VUQ09NRV9VTlNQRUNJRklFRBAAEhUKEU9VVENPTUVfQkxBQ0tKQUNLEAESDwoLT1VUQ09NRV9XSU4QAhIQCgxPVVRDT01FX1BVU0gQAxIQCgxPVVRDT01FX0xPU0UQBBIQCgxPVVRDT01FX0JVU1QQBRIVChFPVVRDT01FX1NVUlJFTkRFUhAGEhYKEk9VVENPTUVfQ0FTSEVEX09VVBAHEhMKD09VVENPTUVfQ0hBUkxJRRAIEhAKDE9VVENPTUVfVk9JRBAJKpUBCgtTaWRlQmV0S2luZBIdChlTSURFX0JFVF9LSU5EX1VOU1BFQ0lGSUVEEAASHQoZU0lERV9CRVRfS0lORF9UV0VOVFlfUExVUxABEh8KG1NJREVfQkVUX0tJTkRfUEVSRkVDVF9QQUlSUxACEicKI1NJREVfQkVUX0tJTkRfVFdFTlRZX09ORV9QTFVTX1RIUkVFEAMqlgEKDkluc3VyYW5jZU9mZmVyEh8KG0lOU1VSQU5DRV9PRkZFUl9VTlNQRUNJRklFRBAAEhoKFklOU1VSQU5DRV9PRkZFUl9BTFdBWVMQARIsCihJTlNVUkFOQ0VfT0ZGRVJfT05MWV9PTl9QTEFZRVJfQkxBQ0tKQUNLEAISGQoVSU5TVVJBTkNFX09GRkVSX05FVkVSEAMqlgEKC1Jlc3VsdENsYXNzEhwKGFJFU1VMVF9DTEFTU19VTlNQRUNJRklFRBAAEhQKEFJFU1VMVF9DTEFTU19XSU4QARIdChlSRVNVTFRfQ0xBU1NfUkVUVVJOX0VRVUFMEAISHQoZUkVTVUxUX0NMQVNTX1JFVFVSTl9CRUxPVxADEhUKEVJFU1VMVF9DTEFTU19MT1NTEAQy9QQKEEJsYWNramFja1NlcnZpY2USXQoMTGlzdFZhcmlhbnRzEiUucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GiYucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJFCgREZWFsEh0ucmdzLmJsYWNramFjay52MS5EZWFsUmVxdWVzdBoeLnJncy5ibGFja2phY2sudjEuRGVhbFJlc3BvbnNlEkIKA0FjdBIcLnJncy5ibGFja2phY2sudjEuQWN0UmVxdWVzdBodLnJncy5ibGFja2phY2sudjEuQWN0UmVzcG9uc2USSwoGU2V0dGxlEh8ucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXF1ZXN0GiAucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXNwb25zZRJRCghHZXRSb3VuZBIhLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXF1ZXN0GiIucmdzLmJsYWNramFjay52MS5HZXRSb3VuZFJlc3BvbnNlElcKCkdldEJhbGFuY2USIy5yZ3MuYmxhY2tqYWNrLnYxLkdldEJhbGFuY2VSZXF1ZXN0GiQucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVzcG9uc2USfgoXQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2sSMC5yZ3MuYmxhY2tqYWNrLnYxLkFja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVxdWVzdBoxLnJncy5ibGFja2phY2sudjEuQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * ListVariantsRequest asks for the session brand's variants.
@@ -397,6 +397,13 @@ export type Variant = Message<"rgs.blackjack.v1.Variant"> & {
    * @generated from field: bool double_after_split = 21;
    */
   doubleAfterSplit: boolean;
+
+  /**
+   * Whether Deal takes new rounds of the variant now (game controls, docs/controls.md).
+   *
+   * @generated from field: rgs.blackjack.v1.Availability availability = 30;
+   */
+  availability?: Availability | undefined;
 };
 
 /**
@@ -405,6 +412,43 @@ export type Variant = Message<"rgs.blackjack.v1.Variant"> & {
  */
 export const VariantSchema: GenMessage<Variant> = /*@__PURE__*/
   messageDesc(file_rgs_blackjack_v1_blackjack, 6);
+
+/**
+ * Availability says whether new rounds are taken: a variant, brand or table may be disabled by
+ * its operator or put under maintenance by the platform (Deal and bets are then refused
+ * GAME_DISABLED or MAINTENANCE; a round in play finishes).
+ *
+ * @generated from message rgs.blackjack.v1.Availability
+ */
+export type Availability = Message<"rgs.blackjack.v1.Availability"> & {
+  /**
+   * `open`, `disabled` or `maintenance`.
+   *
+   * @generated from field: string state = 1;
+   */
+  state: string;
+
+  /**
+   * The message to show the player (empty when open or none was given).
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * When the maintenance or disabling ends by itself (unset: until it is lifted).
+   *
+   * @generated from field: google.protobuf.Timestamp ends_at = 3;
+   */
+  endsAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.Availability.
+ * Use `create(AvailabilitySchema)` to create a new message.
+ */
+export const AvailabilitySchema: GenMessage<Availability> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 7);
 
 /**
  * BoxBet is a player's bet on one box.
@@ -467,7 +511,7 @@ export type BoxBet = Message<"rgs.blackjack.v1.BoxBet"> & {
  * Use `create(BoxBetSchema)` to create a new message.
  */
 export const BoxBetSchema: GenMessage<BoxBet> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 7);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 8);
 
 /**
  * AllowedAction is a decision open now, with what it costs or offers.
@@ -535,7 +579,7 @@ export type AllowedAction = Message<"rgs.blackjack.v1.AllowedAction"> & {
  * Use `create(AllowedActionSchema)` to create a new message.
  */
 export const AllowedActionSchema: GenMessage<AllowedAction> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 8);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 9);
 
 /**
  * Hand is one player hand.
@@ -626,7 +670,7 @@ export type Hand = Message<"rgs.blackjack.v1.Hand"> & {
  * Use `create(HandSchema)` to create a new message.
  */
 export const HandSchema: GenMessage<Hand> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 9);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 10);
 
 /**
  * SideBetResult is a side bet's stake and result.
@@ -675,7 +719,7 @@ export type SideBetResult = Message<"rgs.blackjack.v1.SideBetResult"> & {
  * Use `create(SideBetResultSchema)` to create a new message.
  */
 export const SideBetResultSchema: GenMessage<SideBetResult> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 10);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 11);
 
 /**
  * Box is one box of the table.
@@ -752,7 +796,7 @@ export type Box = Message<"rgs.blackjack.v1.Box"> & {
  * Use `create(BoxSchema)` to create a new message.
  */
 export const BoxSchema: GenMessage<Box> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 11);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 12);
 
 /**
  * A Bet Behind on a box at a shared table: everything it staked and was paid so far.
@@ -800,7 +844,7 @@ export type BoxBehind = Message<"rgs.blackjack.v1.BoxBehind"> & {
  * Use `create(BoxBehindSchema)` to create a new message.
  */
 export const BoxBehindSchema: GenMessage<BoxBehind> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 12);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 13);
 
 /**
  * HandRef names a hand.
@@ -828,7 +872,7 @@ export type HandRef = Message<"rgs.blackjack.v1.HandRef"> & {
  * Use `create(HandRefSchema)` to create a new message.
  */
 export const HandRefSchema: GenMessage<HandRef> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 13);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
 
 /**
  * RoundView is the public state of a round: never the hole card before it is revealed, never the
@@ -971,7 +1015,7 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
  * Use `create(RoundViewSchema)` to create a new message.
  */
 export const RoundViewSchema: GenMessage<RoundView> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
 
 /**
  * SessionPosition is a session's time and money so far, exactly as the journal records its
@@ -1021,7 +1065,7 @@ export type SessionPosition = Message<"rgs.blackjack.v1.SessionPosition"> & {
  * Use `create(SessionPositionSchema)` to create a new message.
  */
 export const SessionPositionSchema: GenMessage<SessionPosition> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
 
 /**
  * Fairness is a provably fair round's commitment and, once the round is over, its server seed.
@@ -1097,7 +1141,7 @@ export type Fairness = Message<"rgs.blackjack.v1.Fairness"> & {
  * Use `create(FairnessSchema)` to create a new message.
  */
 export const FairnessSchema: GenMessage<Fairness> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
 
 /**
  * DealRequest places the bets of a new round.
@@ -1148,7 +1192,7 @@ export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
  * Use `create(DealRequestSchema)` to create a new message.
  */
 export const DealRequestSchema: GenMessage<DealRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
 
 /**
  * DealResponse is the dealt round.
@@ -1169,7 +1213,7 @@ export type DealResponse = Message<"rgs.blackjack.v1.DealResponse"> & {
  * Use `create(DealResponseSchema)` to create a new message.
  */
 export const DealResponseSchema: GenMessage<DealResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
 
 /**
  * ActRequest is one player decision.
@@ -1226,7 +1270,7 @@ export type ActRequest = Message<"rgs.blackjack.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
 
 /**
  * ActResponse is the round after the decision.
@@ -1247,7 +1291,7 @@ export type ActResponse = Message<"rgs.blackjack.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
 
 /**
  * SettleRequest finishes a round.
@@ -1275,7 +1319,7 @@ export type SettleRequest = Message<"rgs.blackjack.v1.SettleRequest"> & {
  * Use `create(SettleRequestSchema)` to create a new message.
  */
 export const SettleRequestSchema: GenMessage<SettleRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
 
 /**
  * SettleResponse is the finished round.
@@ -1296,7 +1340,7 @@ export type SettleResponse = Message<"rgs.blackjack.v1.SettleResponse"> & {
  * Use `create(SettleResponseSchema)` to create a new message.
  */
 export const SettleResponseSchema: GenMessage<SettleResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
 
 /**
  * GetRoundRequest reads a round.
@@ -1317,7 +1361,7 @@ export type GetRoundRequest = Message<"rgs.blackjack.v1.GetRoundRequest"> & {
  * Use `create(GetRoundRequestSchema)` to create a new message.
  */
 export const GetRoundRequestSchema: GenMessage<GetRoundRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
 
 /**
  * GetRoundResponse is the round's public view.
@@ -1338,7 +1382,7 @@ export type GetRoundResponse = Message<"rgs.blackjack.v1.GetRoundResponse"> & {
  * Use `create(GetRoundResponseSchema)` to create a new message.
  */
 export const GetRoundResponseSchema: GenMessage<GetRoundResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
 
 /**
  * GetBalanceRequest asks for the session player's balance.
@@ -1353,7 +1397,7 @@ export type GetBalanceRequest = Message<"rgs.blackjack.v1.GetBalanceRequest"> & 
  * Use `create(GetBalanceRequestSchema)` to create a new message.
  */
 export const GetBalanceRequestSchema: GenMessage<GetBalanceRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 26);
 
 /**
  * AcknowledgeRealityCheckRequest acknowledges the session's reality check.
@@ -1368,7 +1412,7 @@ export type AcknowledgeRealityCheckRequest = Message<"rgs.blackjack.v1.Acknowled
  * Use `create(AcknowledgeRealityCheckRequestSchema)` to create a new message.
  */
 export const AcknowledgeRealityCheckRequestSchema: GenMessage<AcknowledgeRealityCheckRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 26);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 27);
 
 /**
  * AcknowledgeRealityCheckResponse is the session's position when the check was acknowledged.
@@ -1389,7 +1433,7 @@ export type AcknowledgeRealityCheckResponse = Message<"rgs.blackjack.v1.Acknowle
  * Use `create(AcknowledgeRealityCheckResponseSchema)` to create a new message.
  */
 export const AcknowledgeRealityCheckResponseSchema: GenMessage<AcknowledgeRealityCheckResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 27);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 28);
 
 /**
  * GetBalanceResponse is the player's balance as the operator's wallet reported it.
@@ -1417,7 +1461,7 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
  * Use `create(GetBalanceResponseSchema)` to create a new message.
  */
 export const GetBalanceResponseSchema: GenMessage<GetBalanceResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 28);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 29);
 
 /**
  * Action is a player decision.
