@@ -24,14 +24,20 @@ import pytest_asyncio
 from e2e_servers import ServerProcess, free_port, start_wallet, wait_serving
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from rgs.bootstrap import add_dev_operator_keys
+from rgs.authenticity.check import challenge
+from rgs.bootstrap import DEV_ADMIN_KEY, add_dev_operator_keys, utc_now
+from rgs.generated.admin.v1 import admin_pb2 as adm
+from rgs.generated.admin.v1 import admin_pb2_grpc
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
+from rgs.journal.audit import PostgresAuditTrail, open_pool
+from rgs.journal.controls import PostgresControls
 from rgs.journal.postgres import PostgresJournal
+from rgs.service.admin import AdminAccess
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
 from support.databases import SANDBOX_WALLET_TEMPLATE
 from support.errors import error_reason
@@ -81,6 +87,10 @@ async def site(rgs_database_url: str, fresh_database: Callable[[str], Awaitable[
     journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
     await add_dev_operator_keys(journal)
     await journal.close()
+    pool = await open_pool(rgs_database_url)
+    audit = PostgresAuditTrail(pool, utc_now)
+    await AdminAccess(PostgresControls(pool, utc_now), audit).add_key(DEV_ADMIN_KEY, "lab")
+    await pool.close()
     wallet = await start_wallet("dev-operator", await fresh_database(SANDBOX_WALLET_TEMPLATE),
                                 tmp_path)
     started: list[ServerProcess] = [wallet]
@@ -223,3 +233,44 @@ async def test_the_periodic_check_catches_a_file_altered_after_start(site: Site)
     assert await _balance(site, "auth-alice") == START - 100 + 200
     assert await _balance(site, "auth-bob") == START
     assert "service/play.py (altered)" in replica.process.log.read_text()
+
+
+ADMIN = (("authorization", f"Bearer {DEV_ADMIN_KEY}"),)
+LAB_SEED = "5eed" * 16
+
+
+async def _challenge(replica: Replica, seed_hex: str, key: object = ADMIN
+                     ) -> adm.AuthenticateSoftwareResponse:
+    async with grpc.aio.insecure_channel(replica.process.target) as ch:
+        return await admin_pb2_grpc.AdminServiceStub(ch).AuthenticateSoftware(
+            adm.AuthenticateSoftwareRequest(seed_hex=seed_hex), metadata=key)
+
+
+async def test_a_labs_seeded_challenge_is_answered_from_the_files_as_installed(
+        site: Site, release: Path) -> None:
+    """The lab computes HMAC(seed, whole) from the certified release (here the installed wheel
+    itself, by `rgs authenticate --seed`) and compares it with the replica's answer."""
+    clean = await site.replica("lab-clean")
+    answer = await _challenge(clean, LAB_SEED)
+    lab = subprocess.run(
+        [sys.executable, "-m", "rgs", "authenticate", "--seed", LAB_SEED, "--json"],
+        env={**os.environ, "PYTHONPATH": str(release)}, cwd=release, capture_output=True,
+        text=True, check=True)
+    assert answer.seeded_digest in lab.stdout
+    assert answer.seeded_digest == challenge(bytes.fromhex(LAB_SEED), release / "rgs")
+    assert (answer.authentic, answer.verdict) == (True, "authentic")
+    assert answer.checked_at.seconds > 0
+    # Another seed, another answer; an altered copy answers differently for the same seed.
+    assert (await _challenge(clean, "ab" * 32)).seeded_digest != answer.seeded_digest
+    altered = await site.replica("lab-altered", altered="engine/rules.py", wait_ready=False)
+    tampered = await _challenge(altered, LAB_SEED)
+    assert tampered.seeded_digest != answer.seeded_digest
+    assert (tampered.authentic, tampered.verdict) == (False, "altered")
+    assert "engine/rules.py" in tampered.summary
+    # Only an administrator asks, and a seed must be one.
+    for seed, key, reason in ((LAB_SEED, OPERATOR, "INVALID_ADMIN_KEY"),
+                              ("00" * 8, ADMIN, "INVALID_SEED"),
+                              ("not hex", ADMIN, "INVALID_SEED")):
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await _challenge(clean, seed, key)
+        assert error_reason(err.value) == reason

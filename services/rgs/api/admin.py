@@ -1,10 +1,10 @@
 """``rgs.admin.v1.AdminService``: the platform administrator's calls, each authenticated with an
 administrator key (:mod:`rgs.service.admin`) before anything else. Native gRPC only, like the
-operator's API. A further check of the caller (a challenge RPC) adds a method here and a step
-in :meth:`AdminCalls._admin`."""
+operator's API; it also answers a test lab's seeded software-authentication challenge."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 from google.protobuf.message import Message
@@ -20,9 +20,12 @@ from rgs.api.controls import (
 )
 from rgs.api.fields import check_strings
 from rgs.api.servicers import _Servicer
+from rgs.authenticity.manifest import parse_seed
+from rgs.authenticity.selfcheck import SelfCheck
 from rgs.generated.admin.v1 import admin_pb2 as adm
 from rgs.service.admin import AdminAccess, Administrator
 from rgs.service.controls import ControlScope
+from rgs.service.errors import InvalidRequest
 from rgs.service.game_controls import ControlCommand, GameControls
 
 
@@ -30,9 +33,11 @@ class AdminCalls:
     """``rgs.admin.v1.AdminService``: one method per RPC, each authenticated with an
     administrator key first."""
 
-    def __init__(self, access: AdminAccess, controls: GameControls) -> None:
+    def __init__(self, access: AdminAccess, controls: GameControls,
+                 authentication: SelfCheck | None = None) -> None:
         self._access = access
         self._controls = controls
+        self._authentication = authentication
 
     async def _admin(self, caller: Caller, request: Message) -> Administrator:
         check_strings(request)
@@ -72,8 +77,32 @@ class AdminCalls:
                                             next_page_token=page.next_page_token)
 
 
+    async def AuthenticateSoftware(self, caller: Caller,
+                                   request: adm.AuthenticateSoftwareRequest
+                                   ) -> adm.AuthenticateSoftwareResponse:
+        """A lab's seeded challenge, answered from the files as installed now, with the latest
+        self-check."""
+        await self._admin(caller, request)
+        try:
+            seed = parse_seed(request.seed_hex)
+        except ValueError as exc:
+            raise InvalidRequest(f"seed_hex: {exc}", reason="INVALID_SEED",
+                                 field="seed_hex") from exc
+        check = self._authentication or SelfCheck()
+        digest = await asyncio.to_thread(check.challenge, seed)
+        out = adm.AuthenticateSoftwareResponse(seeded_digest=digest)
+        last = check.last
+        if last is not None:
+            out.authentic = last.authentic
+            out.verdict = last.verdict.value
+            out.checked_at.FromDatetime(last.checked_at)
+            out.summary = last.summary()
+        return out
+
+
 class AdminServicer(_Servicer):
     """``rgs.admin.v1.AdminService``."""
 
-    def __init__(self, access: AdminAccess, controls: GameControls) -> None:
-        super().__init__(AdminCalls(access, controls), "AdminService", adm)
+    def __init__(self, access: AdminAccess, controls: GameControls,
+                 authentication: SelfCheck | None = None) -> None:
+        super().__init__(AdminCalls(access, controls, authentication), "AdminService", adm)

@@ -28,6 +28,7 @@ from rgs.api.errors import status_trailer
 from rgs.api.servicers import BlackjackServicer, OperatorServicer
 from rgs.api.tls import ReloadingCertificate, TlsFiles
 from rgs.api.web.server import RunningWebEdge, start_web_edge
+from rgs.authenticity.selfcheck import SelfCheck
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.admin import AdminAccess
@@ -182,7 +183,8 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
                        web_listen: str | None = None, grace_s: float = 5.0,
                        ready: bool = True,
                        controls: GameControls | None = None,
-                       admin: AdminAccess | None = None) -> RunningServer:
+                       admin: AdminAccess | None = None,
+                       authentication: SelfCheck | None = None) -> RunningServer:
     """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
     TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
     chain loaded. With ``web_listen`` the browser edge (:mod:`rgs.api.web`) starts too, on the
@@ -204,7 +206,7 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
         from rgs.generated.admin.v1 import admin_pb2
         service = admin_pb2.DESCRIPTOR.services_by_name["AdminService"]
         server.add_generic_rpc_handlers((
-            lenient_handler(service, AdminServicer(admin, controls), calls),))
+            lenient_handler(service, AdminServicer(admin, controls, authentication), calls),))
         names = (*names, service.full_name)
     table_servicer = None
     if tables is not None:

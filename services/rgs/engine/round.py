@@ -5,11 +5,15 @@ Each player command follows the triad ``can`` (yes/no), ``verify`` (raise the pr
 events it produced). A refused command changes nothing. Dealer play and settlement run by
 themselves inside the call that leaves no decision open.
 
-The round owns the order of play: phases, turns, dealing and its events. The rules it applies
-live beside it, one home each: :mod:`~rgs.engine.bets` (what may be bet),
-:mod:`~rgs.engine.actions` (what a hand may do and at what price), :mod:`~rgs.engine.dealer`
-(how the dealer plays), :mod:`~rgs.engine.settlement` (what each bet pays),
-:mod:`~rgs.engine.money` (the money fold) and :mod:`~rgs.engine.view` (what a client sees).
+The round owns its state, the card source and its events: it deals every card and answers
+every command and query. The steps it takes by itself between the players' decisions (the
+naturals, the insurance phase, the peek, the next hand to act, the dealer's turn and the
+settlement) are :mod:`~rgs.engine.turns`. The rules it applies live beside it, one home each:
+:mod:`~rgs.engine.bets` (what may be bet), :mod:`~rgs.engine.actions` (what a hand may do and at
+what price), :mod:`~rgs.engine.decisions` (what a decision does to its hand),
+:mod:`~rgs.engine.insurance` (insurance taken), :mod:`~rgs.engine.dealer` (how the dealer
+plays), :mod:`~rgs.engine.settlement` (what each bet pays), :mod:`~rgs.engine.money` (the money
+fold) and :mod:`~rgs.engine.view` (what a client sees).
 
 The round never creates randomness: every card comes from the :class:`CardSource` it was given.
 Its events rebuild it exactly (:func:`replay`).
@@ -19,46 +23,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rgs.engine import actions, dealer
+from rgs.engine import actions, decisions, insurance, turns
 from rgs.engine.bets import VerifiedBets, verify_bets
 from rgs.engine.cards import CARD_VALUE, CardSource
 from rgs.engine.errors import ActionNotAllowed, WrongHand, WrongPhase
 from rgs.engine.members import (
-    BLACKJACK,
-    BUSTED,
     CASH_OUT,
-    CASHED_OUT,
-    CHARLIE,
     DECLINE_INSURANCE,
     DOUBLE,
-    DOUBLED,
     HIT,
     INSURANCE,
     INSURE,
     PLAYER_TURN,
-    POWER_CHOICE,
-    POWER_DOUBLE,
-    POWER_KEEP,
-    POWER_REPLACE,
-    POWER_SPLIT,
     ROUND_SETTLED,
     ROUND_VOIDED,
     SPLIT,
     STAND,
-    STOOD,
     SURRENDER,
-    SURRENDERED,
 )
 from rgs.engine.model import (
     Action,
-    BehindFollowSkipped,
-    BehindStakeAdded,
     BoxBet,
-    CardBurned,
     Event,
     LegalAction,
-    PlayerActed,
-    RoundSettled,
     RoundStarted,
     RoundView,
     RoundVoided,
@@ -67,21 +54,12 @@ from rgs.engine.money import Money, box_money, money_by_player, money_totals
 from rgs.engine.rules import RuleSet, TableLimits
 from rgs.engine.settlement import (
     refund_all,
-    settle_deal_side_bets,
-    settle_hands,
-    settle_insurance,
 )
 from rgs.engine.state import (
     DEALER_CARD_EVENTS,
-    HIT_EVENTS,
     HOLE_CARD_EVENTS,
-    PEEK_EVENTS,
-    REVEAL_EVENTS,
     SEAT_CARD_EVENTS,
-    STAND_EVENTS,
     BoxState,
-    HandState,
-    acted_event,
     card_event,
 )
 from rgs.engine.view import round_view
@@ -90,6 +68,7 @@ from rgs.engine.view import round_view
 class Round:
     """One round in play. Build it with :meth:`deal` (or :func:`replay`)."""
 
+    # The private state is read and written by the round's own steps in turns.py too.
     __slots__ = (
         "_active", "_boxes", "_dealer", "_dealer_bj", "_events", "_hole_hidden", "_seat_index",
         "_source",
@@ -161,7 +140,7 @@ class Round:
             rnd._dealer.append(hole)
             rnd._hole_hidden = True
             events.append(HOLE_CARD_EVENTS[hole])
-        rnd._after_deal()
+        turns.after_deal(rnd)
         return rnd
 
     # ------------------------------------------------------------------ public queries
@@ -308,7 +287,8 @@ class Round:
             self._insurance(seat, action is INSURE)
         else:
             b, h = self._active  # type: ignore[misc]  # verify guarantees an active hand
-            self._play(b, h, action, unfunded)
+            if decisions.apply(self, self._boxes[b], h, action, unfunded):
+                turns.advance(self)
         return tuple(self._events[start:])
 
     def behind_insurance_refusal(self, seat: int, player: str) -> str | None:
@@ -327,13 +307,7 @@ class Round:
         if reason is not None:
             raise ActionNotAllowed(reason, rule="behind_insurance")
         box = self._boxes[self._seat_index[seat]]
-        bet = next(bb for bb in box.bet.behind if bb.player == player)
-        cost = actions.insurance_stake(bet.stake)
-        box.behind_insurance[player] = cost
-        ev = BehindStakeAdded(seat=seat, hand=0, player=player, action=INSURE,
-                              amount=cost)
-        self._emit(ev)
-        return (ev,)
+        return (insurance.insure_behind(box, seat, player, self._events.append),)
 
     def legal_actions(self, seat: int, hand: int = 0) -> tuple[LegalAction, ...]:
         """The decisions open to (seat, hand) now, each with its cost or offer."""
@@ -386,13 +360,10 @@ class Round:
         self.phase = ROUND_VOIDED
         self.seq += 1
         ev = RoundVoided(reason=reason, total_staked=staked, total_refunded=staked)
-        self._emit(ev)
+        self._events.append(ev)
         return (ev,)
 
     # ------------------------------------------------------------------ internals: dealing
-
-    def _emit(self, event: Event) -> None:
-        self._events.append(event)
 
     def _deal_to(self, box: BoxState, h: int) -> str:
         card = self._source.draw()
@@ -416,11 +387,6 @@ class Round:
         self._events.append(DEALER_CARD_EVENTS[card])
         return card
 
-    def _reveal_hole(self) -> None:
-        if self._hole_hidden:
-            self._hole_hidden = False
-            self._events.append(REVEAL_EVENTS[self._dealer[1]])
-
     def _locate(self, seat: int, hand: int) -> tuple[int, int]:
         try:
             bi = self._seat_index.get(seat)
@@ -434,32 +400,6 @@ class Round:
                             f"(hands 0..{len(box.hands) - 1})", rule="hand_index")
         raise WrongHand(f"seat {seat!r} has no box in this round (seats {list(self.seats())})",
                         rule="seat")
-
-    # ------------------------------------------------------------------ after the deal
-
-    def _after_deal(self) -> None:
-        up = self._dealer[0]
-        emit = self._events.append
-        for box in self._boxes:
-            hd = box.hands[0]
-            if hd.total == 21:  # two cards, not from a split: a natural
-                hd.done, hd.status = True, BLACKJACK
-            if box.bet.perfect_pairs or box.bet.twenty_one_plus_three:
-                settle_deal_side_bets(self.rules, box, up, emit)
-        if CARD_VALUE[up] == 1 and self.rules.insurance:
-            for box in self._boxes:
-                box.insurance_offered = actions.insurance_offered(box.bet, box.hands[0].natural)
-                box.insurance_decided = not box.insurance_offered
-                for bb in box.bet.behind:  # decided in advance by each Bet Behind player
-                    cost = actions.insurance_stake(bb.stake)
-                    if bb.insure and cost > 0:
-                        box.behind_insurance[bb.player] = cost
-                        self._emit(BehindStakeAdded(seat=box.bet.seat, hand=0, player=bb.player,
-                                                    action=INSURE, amount=cost))
-            if any(b.insurance_offered for b in self._boxes):
-                self.phase = INSURANCE
-                return
-        self._after_insurance()
 
     def _insurance_refusal(self, seat: int, hand: int
                            ) -> tuple[type[ActionNotAllowed | WrongHand | WrongPhase], str,
@@ -478,193 +418,6 @@ class Round:
 
     def _insurance(self, seat: int, take: bool) -> None:
         b, _ = self._locate(seat, 0)
-        box = self._boxes[b]
-        box.insurance_decided = True
-        if take:
-            box.insurance = actions.insurance_stake(box.bet.stake)
-        self._emit(PlayerActed(seat=seat, hand=0,
-                               action=INSURE if take else DECLINE_INSURANCE,
-                               stake_added=box.insurance))
+        insurance.decide(self._boxes[b], seat, take, self._events.append)
         if all(bx.insurance_decided for bx in self._boxes):
-            self._after_insurance()
-
-    def _after_insurance(self) -> None:
-        up = self._dealer[0]
-        self.phase = PLAYER_TURN
-        if dealer.peeks(self.rules, up):
-            bj = dealer.is_natural(self._dealer)
-            self._events.append(PEEK_EVENTS[bj])
-            self._dealer_bj = bj
-            if CARD_VALUE[up] == 1:  # only an ace offers insurance: else there is none to settle
-                settle_insurance(self.rules, self._boxes, bj, self._events.append)
-            if bj:
-                self._reveal_hole()
-                self._settle_round()
-                return
-        elif not dealer.can_blackjack(up):
-            self._dealer_bj = False
-        self._active = (0, -1)
-        self._advance()
-
-    def _any_insurance(self) -> bool:
-        return any(b.insurance or b.behind_insurance for b in self._boxes)
-
-    # ------------------------------------------------------------------ playing decisions
-
-    def _play(self, b: int, h: int, action: Action,
-              unfunded: frozenset[str] = frozenset()) -> None:
-        box = self._boxes[b]
-        hd = box.hands[h]
-        seat = box.bet.seat
-        if h == 0 and len(box.hands) == 1 and action is not STAND:
-            box.touched = True
-        if action is HIT:
-            self._events.append(HIT_EVENTS.get((seat, h)) or acted_event(seat, h, action))
-            self._deal_to(box, h)
-            self._check_hand_end(box, hd)
-        elif action is STAND:
-            self._events.append(STAND_EVENTS.get((seat, h)) or acted_event(seat, h, action))
-            hd.done, hd.status = True, STOOD
-        elif action is DOUBLE:
-            added = hd.stake
-            hd.stake += added
-            hd.doubled = True
-            self._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
-            self._follow(box, h, hd, action, unfunded)
-            self._deal_to(box, h)
-            hd.done = True
-            hd.status = BUSTED if hd.total > 21 else DOUBLED
-            self._check_charlie(hd)
-        elif action is POWER_DOUBLE:
-            added = hd.stake
-            hd.stake += added
-            hd.doubled = True
-            self._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
-            self._follow(box, h, hd, action, unfunded)
-            self._deal_to(box, h)
-            hd.power_pending = True
-            hd.status = POWER_CHOICE
-        elif action in (POWER_KEEP, POWER_REPLACE):
-            self._events.append(acted_event(seat, h, action))
-            if action is POWER_REPLACE:
-                card = hd.drop_last()
-                self._events.append(CardBurned(card=card, seat=seat, hand=h))
-                self._deal_to(box, h)
-            hd.power_pending = False
-            hd.done = True
-            hd.status = BUSTED if hd.total > 21 else DOUBLED
-        elif action in (SPLIT, POWER_SPLIT):
-            self._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=hd.stake))
-            second = hd.cards[1]
-            hd.drop_last()
-            aces = action is SPLIT and CARD_VALUE[second] == 1
-            power = action is POWER_SPLIT
-            depth = hd.depth + 1
-            hd.from_split, hd.depth, hd.split_aces, hd.power_split = True, depth, aces, power
-            box.hands.insert(h + 1, HandState([second], hd.stake, from_split=True, depth=depth,
-                                              split_aces=aces, power_split=power))
-            self._follow(box, h, hd, action, unfunded)
-            self._deal_to(box, h)
-            self._check_hand_end(box, hd)
-        elif action is SURRENDER:
-            self._events.append(acted_event(seat, h, action))
-            hd.done, hd.status = True, SURRENDERED
-        elif action is CASH_OUT:
-            hd.cash_out_bp = actions.cash_out_bp(self.rules, hd, self._dealer[0]) or 0
-            hd.cash_out = hd.stake * hd.cash_out_bp // 10_000
-            self._events.append(acted_event(seat, h, action))
-            hd.done, hd.status = True, CASHED_OUT
-        if hd.done:
-            self._advance()
-
-    def _follow(self, box: BoxState, h: int, hd: HandState, action: Action,
-                unfunded: frozenset[str] = frozenset()) -> None:
-        """Bet Behind stakes on hand ``h`` follow a double, or a split onto hand ``h + 1``, as
-        each bettor chose in advance (unless their added stake was ``unfunded``)."""
-        for bb in box.bet.behind:
-            if bb.player not in hd.behind:
-                continue
-            doubling = action in (DOUBLE, POWER_DOUBLE)
-            if bb.player in unfunded and (bb.follow_double if doubling else bb.follow_split):
-                self._emit(BehindFollowSkipped(seat=box.bet.seat, hand=h, player=bb.player,
-                                               action=action))
-                continue
-            if doubling and bb.follow_double:
-                added = hd.behind[bb.player]
-                hd.behind[bb.player] += added
-                self._emit(BehindStakeAdded(seat=box.bet.seat, hand=h, player=bb.player,
-                                            action=action, amount=added))
-            elif action in (SPLIT, POWER_SPLIT) and bb.follow_split:
-                box.hands[h + 1].behind[bb.player] = bb.stake
-                self._emit(BehindStakeAdded(seat=box.bet.seat, hand=h + 1, player=bb.player,
-                                            action=action, amount=bb.stake))
-
-    def _check_charlie(self, hd: HandState) -> None:
-        n = self.rules.charlie_cards
-        if n is not None and len(hd.cards) >= n and hd.total <= 21:
-            hd.done, hd.status = True, CHARLIE
-
-    def _check_hand_end(self, box: BoxState, hd: HandState) -> None:
-        """A hand stops by itself at 21, on a bust, at the card-count rule, or as a one-card
-        split ace."""
-        t = hd.total
-        if t > 21:
-            hd.done, hd.status = True, BUSTED
-        elif t == 21 or (hd.split_aces and self.rules.split_aces_one_card and len(hd.cards) >= 2):
-            hd.done, hd.status = True, STOOD
-        if self.rules.charlie_cards is not None and (not hd.done
-                                                     or hd.status is STOOD):
-            self._check_charlie(hd)
-
-    def _advance(self) -> None:
-        """Move to the next hand that needs a decision; dealing split hands their second card
-        as they come into play. With none left, the dealer plays and the round settles."""
-        assert self._active is not None
-        b, h = self._active
-        h += 1
-        while b < len(self._boxes):
-            box = self._boxes[b]
-            while h < len(box.hands):
-                hd = box.hands[h]
-                if not hd.done:
-                    if len(hd.cards) < 2:
-                        self._deal_to(box, h)
-                        self._check_hand_end(box, hd)
-                    if not hd.done:
-                        self._active = (b, h)
-                        return
-                h += 1
-            b, h = b + 1, 0
-        self._active = None
-        self._dealer_turn()
-
-    # ------------------------------------------------------------------ dealer and settlement
-
-    def _dealer_turn(self) -> None:
-        # only a dealer ace offers insurance (to the boxes and Bet Behind alike)
-        insured = CARD_VALUE[self._dealer[0]] == 1 and self._any_insurance()
-        live, check = dealer.must_play(self.rules, self._boxes, self._dealer[0],
-                                       blackjack_known=self._dealer_bj is not None,
-                                       insured=insured)
-        if self.rules.hole_card:
-            if self._hole_hidden:  # _reveal_hole inline
-                self._hole_hidden = False
-                self._events.append(REVEAL_EVENTS[self._dealer[1]])
-            if self._dealer_bj is None:
-                self._dealer_bj = dealer.is_natural(self._dealer)
-        elif live or check:
-            self._deal_dealer()
-            self._dealer_bj = dealer.is_natural(self._dealer)
-            if insured:
-                settle_insurance(self.rules, self._boxes, self._dealer_bj, self._events.append)
-        if live and not self._dealer_bj:
-            dealer.draw_out(self.rules, self._dealer, self._deal_dealer)
-        self._settle_round()
-
-    def _settle_round(self) -> None:
-        emit = self._events.append
-        settle_hands(self.rules, self._boxes, self._dealer, bool(self._dealer_bj), emit)
-        self.phase = ROUND_SETTLED
-        self._active = None
-        staked, paid = money_totals(self._boxes)
-        emit(RoundSettled(total_staked=staked, total_paid=paid))
+            turns.after_insurance(self)

@@ -26,25 +26,29 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from rgs.generated.operator.v1 import operator_pb2 as rgs_dot_operator_dot_v1_dot_operator__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18rgs/admin/v1/admin.proto\x12\x0crgs.admin.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1ergs/operator/v1/operator.proto\"@\n\x17ListAuditRecordsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"b\n\x18ListAuditRecordsResponse\x12-\n\x07records\x18\x01 \x03(\x0b\x32\x1c.rgs.operator.v1.AuditRecord\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xbf\x01\n\x15SetGameControlRequest\x12,\n\x05scope\x18\x01 \x01(\x0b\x32\x1d.rgs.operator.v1.ControlScope\x12*\n\x04mode\x18\x02 \x01(\x0e\x32\x1c.rgs.operator.v1.ControlMode\x12\x0f\n\x07message\x18\x03 \x01(\t\x12+\n\x07\x65nds_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06reason\x18\x05 \x01(\t\"X\n\x16SetGameControlResponse\x12-\n\x07\x63ontrol\x18\x01 \x01(\x0b\x32\x1c.rgs.operator.v1.GameControl\x12\x0f\n\x07\x63hanged\x18\x02 \x01(\x08\"\x19\n\x17ListGameControlsRequest\"J\n\x18ListGameControlsResponse\x12.\n\x08\x63ontrols\x18\x01 \x03(\x0b\x32\x1c.rgs.operator.v1.GameControl2\xb1\x02\n\x0c\x41\x64minService\x12[\n\x0eSetGameControl\x12#.rgs.admin.v1.SetGameControlRequest\x1a$.rgs.admin.v1.SetGameControlResponse\x12\x61\n\x10ListGameControls\x12%.rgs.admin.v1.ListGameControlsRequest\x1a&.rgs.admin.v1.ListGameControlsResponse\x12\x61\n\x10ListAuditRecords\x12%.rgs.admin.v1.ListAuditRecordsRequest\x1a&.rgs.admin.v1.ListAuditRecordsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18rgs/admin/v1/admin.proto\x12\x0crgs.admin.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1ergs/operator/v1/operator.proto\"/\n\x1b\x41uthenticateSoftwareRequest\x12\x10\n\x08seed_hex\x18\x01 \x01(\t\"\x9a\x01\n\x1c\x41uthenticateSoftwareResponse\x12\x15\n\rseeded_digest\x18\x01 \x01(\t\x12\x11\n\tauthentic\x18\x02 \x01(\x08\x12\x0f\n\x07verdict\x18\x03 \x01(\t\x12.\n\nchecked_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07summary\x18\x05 \x01(\t\"@\n\x17ListAuditRecordsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"b\n\x18ListAuditRecordsResponse\x12-\n\x07records\x18\x01 \x03(\x0b\x32\x1c.rgs.operator.v1.AuditRecord\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xbf\x01\n\x15SetGameControlRequest\x12,\n\x05scope\x18\x01 \x01(\x0b\x32\x1d.rgs.operator.v1.ControlScope\x12*\n\x04mode\x18\x02 \x01(\x0e\x32\x1c.rgs.operator.v1.ControlMode\x12\x0f\n\x07message\x18\x03 \x01(\t\x12+\n\x07\x65nds_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06reason\x18\x05 \x01(\t\"X\n\x16SetGameControlResponse\x12-\n\x07\x63ontrol\x18\x01 \x01(\x0b\x32\x1c.rgs.operator.v1.GameControl\x12\x0f\n\x07\x63hanged\x18\x02 \x01(\x08\"\x19\n\x17ListGameControlsRequest\"J\n\x18ListGameControlsResponse\x12.\n\x08\x63ontrols\x18\x01 \x03(\x0b\x32\x1c.rgs.operator.v1.GameControl2\xa0\x03\n\x0c\x41\x64minService\x12[\n\x0eSetGameControl\x12#.rgs.admin.v1.SetGameControlRequest\x1a$.rgs.admin.v1.SetGameControlResponse\x12\x61\n\x10ListGameControls\x12%.rgs.admin.v1.ListGameControlsRequest\x1a&.rgs.admin.v1.ListGameControlsResponse\x12\x61\n\x10ListAuditRecords\x12%.rgs.admin.v1.ListAuditRecordsRequest\x1a&.rgs.admin.v1.ListAuditRecordsResponse\x12m\n\x14\x41uthenticateSoftware\x12).rgs.admin.v1.AuthenticateSoftwareRequest\x1a*.rgs.admin.v1.AuthenticateSoftwareResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'rgs.generated.admin.v1.admin_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_LISTAUDITRECORDSREQUEST']._serialized_start=107
-  _globals['_LISTAUDITRECORDSREQUEST']._serialized_end=171
-  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_start=173
-  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_end=271
-  _globals['_SETGAMECONTROLREQUEST']._serialized_start=274
-  _globals['_SETGAMECONTROLREQUEST']._serialized_end=465
-  _globals['_SETGAMECONTROLRESPONSE']._serialized_start=467
-  _globals['_SETGAMECONTROLRESPONSE']._serialized_end=555
-  _globals['_LISTGAMECONTROLSREQUEST']._serialized_start=557
-  _globals['_LISTGAMECONTROLSREQUEST']._serialized_end=582
-  _globals['_LISTGAMECONTROLSRESPONSE']._serialized_start=584
-  _globals['_LISTGAMECONTROLSRESPONSE']._serialized_end=658
-  _globals['_ADMINSERVICE']._serialized_start=661
-  _globals['_ADMINSERVICE']._serialized_end=966
+  _globals['_AUTHENTICATESOFTWAREREQUEST']._serialized_start=107
+  _globals['_AUTHENTICATESOFTWAREREQUEST']._serialized_end=154
+  _globals['_AUTHENTICATESOFTWARERESPONSE']._serialized_start=157
+  _globals['_AUTHENTICATESOFTWARERESPONSE']._serialized_end=311
+  _globals['_LISTAUDITRECORDSREQUEST']._serialized_start=313
+  _globals['_LISTAUDITRECORDSREQUEST']._serialized_end=377
+  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_start=379
+  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_end=477
+  _globals['_SETGAMECONTROLREQUEST']._serialized_start=480
+  _globals['_SETGAMECONTROLREQUEST']._serialized_end=671
+  _globals['_SETGAMECONTROLRESPONSE']._serialized_start=673
+  _globals['_SETGAMECONTROLRESPONSE']._serialized_end=761
+  _globals['_LISTGAMECONTROLSREQUEST']._serialized_start=763
+  _globals['_LISTGAMECONTROLSREQUEST']._serialized_end=788
+  _globals['_LISTGAMECONTROLSRESPONSE']._serialized_start=790
+  _globals['_LISTGAMECONTROLSRESPONSE']._serialized_end=864
+  _globals['_ADMINSERVICE']._serialized_start=867
+  _globals['_ADMINSERVICE']._serialized_end=1283
 # @@protoc_insertion_point(module_scope)

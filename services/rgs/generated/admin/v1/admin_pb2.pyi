@@ -30,6 +30,68 @@ else:
 DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
+class AuthenticateSoftwareRequest(_message.Message):
+    """AuthenticateSoftwareRequest carries the lab's challenge."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEED_HEX_FIELD_NUMBER: _builtins.int
+    seed_hex: _builtins.str
+    """The challenge seed, hex (16-1024 bytes, e.g. `openssl rand -hex 32`)."""
+    def __init__(
+        self,
+        *,
+        seed_hex: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seed_hex", b"seed_hex"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AuthenticateSoftwareRequest: _TypeAlias = AuthenticateSoftwareRequest  # noqa: Y015
+
+@_typing.final
+class AuthenticateSoftwareResponse(_message.Message):
+    """AuthenticateSoftwareResponse is the replica's answer."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEEDED_DIGEST_FIELD_NUMBER: _builtins.int
+    AUTHENTIC_FIELD_NUMBER: _builtins.int
+    VERDICT_FIELD_NUMBER: _builtins.int
+    CHECKED_AT_FIELD_NUMBER: _builtins.int
+    SUMMARY_FIELD_NUMBER: _builtins.int
+    seeded_digest: _builtins.str
+    """HMAC-SHA-256(seed, whole digest), lower-case hex, computed from the files now."""
+    authentic: _builtins.bool
+    """The latest self-check passed (false also when it found no manifest)."""
+    verdict: _builtins.str
+    """The latest self-check's verdict: `authentic`, `altered`, `wrong-release`, `no-manifest`."""
+    summary: _builtins.str
+    """What the latest self-check found, in one line (e.g. the files that differ)."""
+    @_builtins.property
+    def checked_at(self) -> _timestamp_pb2.Timestamp:
+        """When the latest self-check ran."""
+
+    def __init__(
+        self,
+        *,
+        seeded_digest: _builtins.str = ...,
+        authentic: _builtins.bool = ...,
+        verdict: _builtins.str = ...,
+        checked_at: _timestamp_pb2.Timestamp | None = ...,
+        summary: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["checked_at", b"checked_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["authentic", b"authentic", "checked_at", b"checked_at", "seeded_digest", b"seeded_digest", "summary", b"summary", "verdict", b"verdict"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AuthenticateSoftwareResponse: _TypeAlias = AuthenticateSoftwareResponse  # noqa: Y015
+
+@_typing.final
 class ListAuditRecordsRequest(_message.Message):
     """ListAuditRecordsRequest pages through the whole audit trail, newest first."""
 

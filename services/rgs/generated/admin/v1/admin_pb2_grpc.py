@@ -50,6 +50,11 @@ class AdminServiceStub:
                 request_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.ListAuditRecordsRequest.SerializeToString,
                 response_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.ListAuditRecordsResponse.FromString,
                 _registered_method=True)
+        self.AuthenticateSoftware = channel.unary_unary(
+                '/rgs.admin.v1.AdminService/AuthenticateSoftware',
+                request_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareRequest.SerializeToString,
+                response_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -79,6 +84,17 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AuthenticateSoftware(self, request, context):
+        """AuthenticateSoftware answers a test lab's seeded challenge (N.J.A.C. 13:69O-1.5, AGCO 6.1):
+        the HMAC-SHA-256, keyed by the seed, of the whole digest of this replica's control programs
+        as installed now (docs/authentication.md has the exact construction). The lab computes the
+        same from the certified release and compares, so the replica need not be trusted. The
+        answer also carries the replica's latest self-check.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -96,6 +112,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.ListAuditRecords,
                     request_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.ListAuditRecordsRequest.FromString,
                     response_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.ListAuditRecordsResponse.SerializeToString,
+            ),
+            'AuthenticateSoftware': grpc.unary_unary_rpc_method_handler(
+                    servicer.AuthenticateSoftware,
+                    request_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareRequest.FromString,
+                    response_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -180,6 +201,33 @@ class AdminService:
             '/rgs.admin.v1.AdminService/ListAuditRecords',
             rgs_dot_admin_dot_v1_dot_admin__pb2.ListAuditRecordsRequest.SerializeToString,
             rgs_dot_admin_dot_v1_dot_admin__pb2.ListAuditRecordsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AuthenticateSoftware(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.admin.v1.AdminService/AuthenticateSoftware',
+            rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareRequest.SerializeToString,
+            rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareResponse.FromString,
             options,
             channel_credentials,
             insecure,

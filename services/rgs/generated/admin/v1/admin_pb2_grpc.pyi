@@ -51,6 +51,13 @@ class AdminServiceStub:
     """ListGameControls lists every control of every authority."""
     ListAuditRecords: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListAuditRecordsRequest, _admin_pb2.ListAuditRecordsResponse]
     """ListAuditRecords lists every row of the audit trail, newest first."""
+    AuthenticateSoftware: _grpc.UnaryUnaryMultiCallable[_admin_pb2.AuthenticateSoftwareRequest, _admin_pb2.AuthenticateSoftwareResponse]
+    """AuthenticateSoftware answers a test lab's seeded challenge (N.J.A.C. 13:69O-1.5, AGCO 6.1):
+    the HMAC-SHA-256, keyed by the seed, of the whole digest of this replica's control programs
+    as installed now (docs/authentication.md has the exact construction). The lab computes the
+    same from the certified release and compares, so the replica need not be trusted. The
+    answer also carries the replica's latest self-check.
+    """
 
 @_typing.type_check_only
 class AdminServiceAsyncStub(AdminServiceStub):
@@ -66,6 +73,13 @@ class AdminServiceAsyncStub(AdminServiceStub):
     """ListGameControls lists every control of every authority."""
     ListAuditRecords: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListAuditRecordsRequest, _admin_pb2.ListAuditRecordsResponse]  # type: ignore[assignment]
     """ListAuditRecords lists every row of the audit trail, newest first."""
+    AuthenticateSoftware: _aio.UnaryUnaryMultiCallable[_admin_pb2.AuthenticateSoftwareRequest, _admin_pb2.AuthenticateSoftwareResponse]  # type: ignore[assignment]
+    """AuthenticateSoftware answers a test lab's seeded challenge (N.J.A.C. 13:69O-1.5, AGCO 6.1):
+    the HMAC-SHA-256, keyed by the seed, of the whole digest of this replica's control programs
+    as installed now (docs/authentication.md has the exact construction). The lab computes the
+    same from the certified release and compares, so the replica need not be trusted. The
+    answer also carries the replica's latest self-check.
+    """
 
 class AdminServiceServicer(metaclass=_abc_1.ABCMeta):
     """AdminService is called by the platform's own operations tools, never by operators."""
@@ -96,5 +110,18 @@ class AdminServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_admin_pb2.ListAuditRecordsResponse, _abc.Awaitable[_admin_pb2.ListAuditRecordsResponse]]:
         """ListAuditRecords lists every row of the audit trail, newest first."""
+
+    @_abc_1.abstractmethod
+    def AuthenticateSoftware(
+        self,
+        request: _admin_pb2.AuthenticateSoftwareRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.AuthenticateSoftwareResponse, _abc.Awaitable[_admin_pb2.AuthenticateSoftwareResponse]]:
+        """AuthenticateSoftware answers a test lab's seeded challenge (N.J.A.C. 13:69O-1.5, AGCO 6.1):
+        the HMAC-SHA-256, keyed by the seed, of the whole digest of this replica's control programs
+        as installed now (docs/authentication.md has the exact construction). The lab computes the
+        same from the certified release and compares, so the replica need not be trusted. The
+        answer also carries the replica's latest self-check.
+        """
 
 def add_AdminServiceServicer_to_server(servicer: AdminServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
