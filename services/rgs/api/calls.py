@@ -104,7 +104,7 @@ class BlackjackCalls:
                                       ) -> bj.AcknowledgeRealityCheckResponse:
         """Record the session's reality check as seen."""
         session = await self._session(caller, request)
-        position = await self._game.acknowledge_reality_check(session)
+        position = await self._game.session_rules.acknowledge(session)
         return bj.AcknowledgeRealityCheckResponse(session=conv.position_to_proto(position))
 
     async def Deal(self, caller: Caller, request: bj.DealRequest) -> bj.DealResponse:

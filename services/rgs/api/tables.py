@@ -111,7 +111,7 @@ class TableCalls:
         """The table as the session's player sees it, with the session's position where the
         brand's profile requires it."""
         msg = view_to_proto(v, session.player_key)
-        position = await self._game.session_position(session)
+        position = await self._game.session_rules.position(session)
         if position is not None:
             msg.session.CopyFrom(position_to_proto(position))
         return msg

@@ -26,7 +26,7 @@ from rgs.engine import (
 )
 from rgs.engine.cards import check_card
 from rgs.rng.fair import FairInputError, check_client_seed
-from rgs.service import advice, fairness, market_rules, money
+from rgs.service import advice, fairness, money
 from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.common import (
     check_request_id,
@@ -57,7 +57,6 @@ from rgs.service.model import (
     PlayResult,
     RequestScope,
     Session,
-    SessionPosition,
     SessionSeed,
     SettleCommand,
     StoredRequest,
@@ -70,6 +69,7 @@ from rgs.service.ports import (
     Journal,
     PlayerJournal,
 )
+from rgs.service.positions import SessionRules
 from rgs.service.replays import in_context as _in_context
 from rgs.service.replays import open_call as _open
 from rgs.service.replays import stored_response as _stored_response
@@ -131,6 +131,8 @@ class GameService:
         self._brands = brands
         self._clock = clock
         self._test_mode = test_mode
+        #: The brands' jurisdiction profiles on sessions: rules, position, reality checks.
+        self.session_rules = SessionRules(journal=journal, brands=brands, clock=clock)
 
     # ------------------------------------------------------------------ sessions and variants
 
@@ -212,23 +214,6 @@ class GameService:
         rules = effective_rules(VARIANTS[variant_id], brand.variant_options(variant_id))
         return rules, limits
 
-    async def acknowledge_reality_check(self, session: Session) -> SessionPosition:
-        """Record that the player saw the session's reality check (its time and position):
-        the next one falls due an interval from now."""
-        async with self._journal.player(session.player_key) as pj:
-            await pj.acknowledge_reality_check(session.session_id, self._clock())
-        return market_rules.position(
-            await self._journal.session_money(session.player_key, session.session_id),
-            session, self._clock)
-
-    async def session_position(self, session: Session) -> SessionPosition | None:
-        """The session's position, when the brand's profile shows it (else None)."""
-        if not self.brand(session).jurisdiction.show_session_position:
-            return None
-        return market_rules.position(
-            await self._journal.session_money(session.player_key, session.session_id),
-            session, self._clock)
-
     # ------------------------------------------------------------------ reading
 
     async def get_round(self, session: Session, round_id: str = "") -> PlayResult:
@@ -291,8 +276,7 @@ class GameService:
                 raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",
                                     reason="ROUND_IN_PROGRESS")
             stake = sum(b.total_stake for b in cmd.boxes)
-            await market_rules.before_round(pj, session, self.brand(session).jurisdiction,
-                                            stake=stake, now=self._clock())
+            await self.session_rules.before_round(pj, session, stake)
             round_id = secrets.token_hex(16)
             # The debit is recorded applied by the commit that books it (one write fewer).
             debit, balance = await money.debit(pj, self._wallet, _party(session),
@@ -554,15 +538,8 @@ class GameService:
         view = rnd.view()
         brand = self._brands.get(session.brand_id)
         shown = advice.hints(rnd.rules, view) if brand is not None and brand.hints else ()
-        position = None
-        if brand is not None and brand.jurisdiction.show_session_position:
-            position = market_rules.position(
-                await self._journal.session_money(session.player_key, session.session_id,
-                                                  except_round=round_id),
-                session, self._clock, round_staked=rnd.total_staked,
-                round_paid=rnd.total_paid if rnd.finished else 0)
         return PlayResult(round_id=round_id, view=view, balance=balance,
                           currency=session.currency, payment_pending=pending,
                           fair=fairness.with_dealt(fair, rnd.events), hints=shown,
-                          position=position)
+                          position=await self.session_rules.in_view(session, round_id, rnd))
 

@@ -220,7 +220,7 @@ async def test_a_reality_check_due_blocks_the_next_deal_until_acknowledged() -> 
     assert exc.value.reason == "REALITY_CHECK_DUE"
     assert int(exc.value.metadata["elapsed_s"]) >= 601
     assert h.wallet.balances["alice"] == 101_000
-    position = await h.app.game.acknowledge_reality_check(s)
+    position = await h.app.game.session_rules.acknowledge(s)
     assert (position.staked, position.paid) == (1_000, 2_000)
     assert (await h.app.game.deal(s, deal("d2"))).view.phase is Phase.PLAYER_TURN
     h.clock.now += timedelta(seconds=601)  # due again one interval after the acknowledgement
