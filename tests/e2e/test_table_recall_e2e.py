@@ -114,9 +114,15 @@ async def test_a_round_of_bet_behinds_only_is_recalled_with_its_refunds(recall: 
     seen = await events_until(t.tables[0], behind.md, tid, "betting_closed", from_seq=start)
     round_id = next(e.betting_closed.round_id for e in seen if kind(e) == "betting_closed")
     await _until_balance(t, behind, START)
-    got = await t.tables[0].GetTableRound(tb.GetTableRoundRequest(table_id=tid,
-                                                                  round_id=round_id),
-                                          metadata=OTHER)
+    # The journal marks the debit rolled back just after the wallet's answer to the rollback
+    # is recorded (two writes): read the recall once both are in.
+    for _ in range(100):
+        got = await t.tables[0].GetTableRound(tb.GetTableRoundRequest(table_id=tid,
+                                                                      round_id=round_id),
+                                              metadata=OTHER)
+        if all(m.status != "booked" for m in got.movements):
+            break
+        await asyncio.sleep(0.1)
     assert got.status == "not_dealt" and got.fair.server_seed  # revealed: it dealt no card
     assert [(s.player_id, s.staked, s.paid, s.refunded) for s in got.players] == [
         (behind.pid, 0, 0, 2500)]
