@@ -4,7 +4,8 @@ replicas over one PostgreSQL journal, the sandbox wallets.
 Pinned: a second key works beside the first; the first, revoked through replica 0, is refused
 by replica 1 within seconds (INVALID_API_KEY, as an unknown key) while the second still works;
 a key past its expiry is refused; the keys file applied again (what ``rgs migrate`` does)
-revokes the key it no longer has; every change is an audit row naming the key by its id; no
+revokes the key it no longer has; ``rgs admin operator-key`` creates, lists and revokes on the
+database while the replicas run; every change is an audit row naming the key by its id; no
 key is in the audit trail or in any process's log.
 """
 
@@ -12,6 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -21,7 +25,7 @@ from pathlib import Path
 import grpc
 import pytest
 import pytest_asyncio
-from e2e_servers import Stack, start_stack
+from e2e_servers import ROOT, Stack, start_stack
 from google.protobuf.timestamp_pb2 import Timestamp
 from test_play_e2e import error_info
 
@@ -190,6 +194,37 @@ async def test_the_keys_file_applied_again_revokes_the_key_it_no_longer_has(
         ("key.revoked", "system", f"operator_key:{sha256_hex(first)[:12]}",
          "no longer in the operator keys file")]
     await _no_secret(ks, first, second)
+
+
+def _cli(db: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rgs", "admin", "operator-key", *args, "--operator",
+         "other-operator", "--database-url", db],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(Path(ROOT) / "services")})
+
+
+async def test_the_command_line_creates_lists_and_revokes_while_the_replicas_run(
+        ks: KeyStack) -> None:
+    made = _cli(ks.rgs_db, "create", "--label", "from the cli")
+    assert made.returncode == 0, made.stderr
+    key = made.stdout.strip()
+    key_id = sha256_hex(key)[:12]
+    assert key_id in made.stderr and key not in made.stderr
+    assert await _works(ks, 0, key)
+    listed = _cli(ks.rgs_db, "list")
+    assert listed.returncode == 0, listed.stderr
+    line = next(li for li in listed.stdout.splitlines() if li.startswith(key_id))
+    assert " live " in line and "from the cli" in line and key not in listed.stdout
+    gone = _cli(ks.rgs_db, "revoke", "--key-id", key_id, "--reason", "cli rotation")
+    assert gone.returncode == 0, gone.stderr
+    await _until("the command line's revocation on replica 1", lambda: _refused_on(ks, 1, key))
+    again = _cli(ks.rgs_db, "revoke", "--key-id", key_id, "--reason", "cli rotation")
+    assert again.returncode != 0 and "API_KEY_NOT_FOUND" in again.stderr
+    rows = [(r.action, r.actor, r.subject, r.reason) for r in await _key_rows(ks)]
+    assert rows[-2:] == [("key.added", "system", f"operator_key:{key_id}", ""),
+                         ("key.revoked", "system", f"operator_key:{key_id}", "cli rotation")]
+    await _no_secret(ks, key)
 
 
 async def _no_secret(ks: KeyStack, *keys: str) -> None:
