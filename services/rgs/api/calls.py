@@ -30,6 +30,7 @@ from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.model import Session
 from rgs.service.play import GameService
+from rgs.service.replay import RoundReplays
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +131,11 @@ class OperatorCalls:
     call from their servers, never from a browser)."""
 
     def __init__(self, office: BackOffice, rounds: InterruptedRounds,
-                 controls: GameControls | None = None) -> None:
+                 controls: GameControls | None = None,
+                 replays: RoundReplays | None = None) -> None:
         self._office = office
         self._rounds = rounds
+        self._replays = replays or RoundReplays(office, None)
         self._controls = OperatorControlCalls(controls) if controls is not None else None
 
     def _control_calls(self) -> OperatorControlCalls:
@@ -211,3 +214,13 @@ class OperatorCalls:
         """The operator's own rows of the audit trail, newest first."""
         operator = await self._operator(caller, request)
         return await self._control_calls().audit(operator, request)
+
+    async def CreateRoundReplay(self, caller: Caller, request: op.CreateRoundReplayRequest
+                                ) -> op.CreateRoundReplayResponse:
+        """A signed, expiring link to the replay of one of the operator's players' rounds."""
+        operator = await self._operator(caller, request)
+        url, expires = await self._replays.create(operator, request.brand_id, request.player_id,
+                                                  request.round_id, request.ttl_seconds)
+        resp = op.CreateRoundReplayResponse(url=url)
+        resp.expires_at.FromDatetime(expires)
+        return resp

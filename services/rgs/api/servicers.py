@@ -22,6 +22,7 @@ from rgs.service.backoffice import BackOffice
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.play import GameService
+from rgs.service.replay import RoundReplays
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,7 @@ class OperatorServicer(_Servicer):
     """``rgs.operator.v1.OperatorService``."""
 
     def __init__(self, office: BackOffice, rounds: InterruptedRounds,
-                 controls: GameControls | None = None) -> None:
-        super().__init__(OperatorCalls(office, rounds, controls), "OperatorService",
+                 controls: GameControls | None = None,
+                 replays: RoundReplays | None = None) -> None:
+        super().__init__(OperatorCalls(office, rounds, controls, replays), "OperatorService",
                          operator_pb2)
