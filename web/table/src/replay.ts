@@ -123,8 +123,11 @@ export function narrate(step: Step): string {
 function drawTable(state: TableState): void {
   const dealer = el("dealer-cards");
   dealer.replaceChildren(...state.dealer.map((c) => {
-    const li = c.card ? cardElement(c.card) : hiddenCard();
-    if (c.faceDown) li.classList.add("face-down");
+    if (!c.faceDown) return cardElement(c.card);
+    const li = hiddenCard();  // face down as the players saw it, until the dealer turns it
+    li.dataset.card = c.card;
+    li.setAttribute("aria-label", `Face-down card (${c.card})`);
+    li.title = c.card;
     return li;
   }));
   const shown = state.dealer.filter((c) => c.card && !c.faceDown).map((c) => c.card);
@@ -135,7 +138,8 @@ function drawTable(state: TableState): void {
     area.className = "area box";
     area.dataset.seat = String(s.seat);
     const h = document.createElement("h3");
-    h.textContent = `Seat ${s.seat}: ${s.name}`;
+    const name = !round.tableId && s.name === `Seat ${s.seat}` ? round.playerId ?? "" : s.name;
+    h.textContent = name && name !== `Seat ${s.seat}` ? `Seat ${s.seat}: ${name}` : `Seat ${s.seat}`;
     area.append(h);
     s.hands.forEach((hand, i) => {
       const div = document.createElement("div");
@@ -195,8 +199,8 @@ function renderFair(fair: Fair | undefined): void {
   el("commitment").textContent = f.commitment || "—";
   el("client-seed").textContent = f.clientSeed || "(none)";
   el("round-number").textContent = f.roundNumber ?? "0";
-  el("decks").textContent = String(f.decks ?? "");
-  el("server-seed").textContent = f.serverSeed || "(not revealed yet)";
+  el("decks").textContent = String(f.decks ?? "—");
+  el("server-seed").textContent = f.serverSeed || (f.verifiable ? "(not revealed yet)" : "—");
   const solo = !round.tableId;
   const canVerify = Boolean(f.verifiable && f.serverSeed && solo);
   el("fair-summary").textContent = !f.verifiable
