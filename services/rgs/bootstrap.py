@@ -378,7 +378,9 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                      test_mode=settings.test_mode,
                                      command_limit_s=settings.table_command_s,
                                      lock_wait_s=settings.lock_wait_s,
-                                     software=software, controls=gov.board)
+                                     software=software, controls=gov.board,
+                                     profiles={b.id: b.jurisdiction
+                                               for b in brands.values()})
         await table_service.open_tables()
         closers.append(table_service.aclose)
         stop_watchers_gauge = watch_table_watchers(table_service.feeds.watchers)

@@ -33,6 +33,7 @@ from pydantic import (
 
 from rgs.engine import EngineError, SideBetKind, TableLimits
 from rgs.service.common import TENANT_ID_PATTERN
+from rgs.service.jurisdiction import PROFILES, JurisdictionProfile, with_overrides
 from rgs.service.model import Brand, InterruptedResolution, InterruptedRoundsPolicy
 from rgs.service.tables.model import TableConfig
 from rgs.variants import VARIANTS
@@ -209,12 +210,33 @@ class _VariantModel(_Strict):
     cash_out: bool = True
 
 
+class _OverridesModel(_Strict):
+    """A brand's changes to its profile's values, where its market allows (each field as in
+    :class:`rgs.service.jurisdiction.JurisdictionProfile`)."""
+
+    min_round_interval_s: float | None = Field(default=None, ge=0, le=3600)
+    one_game_at_a_time: bool | None = None
+    show_session_position: bool | None = None
+    reality_check_s: int | None = Field(default=None, ge=60, le=86400)
+    idle_timeout_s: int | None = Field(default=None, ge=60, le=86400)
+    max_stake: dict[_Currency, Annotated[int, Field(ge=1)]] | None = None
+
+
 class _BrandModel(_Strict):
     id: _Id
     currencies: dict[_Currency, _CurrencyModel] = Field(min_length=1)
     variants: dict[str, _VariantModel] = Field(min_length=1)
     web_origins: list[_Origin] = Field(default_factory=list, max_length=64)
     hints: bool = False
+    jurisdiction: str = "none"
+    overrides: _OverridesModel | None = None
+
+    @field_validator("jurisdiction")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        if v not in PROFILES:
+            raise ValueError(f"unknown jurisdiction profile (known: {', '.join(PROFILES)})")
+        return v
 
 
 class _InterruptedRoundsModel(_Strict):
@@ -360,12 +382,19 @@ class _Resolver:
         except EngineError as exc:
             self._fail(f"{where}.limits", str(exc))
             return None
+        interval = max((brands[b].jurisdiction.min_round_interval_s for b in t.brands
+                        if b in brands), default=0.0)
+        if t.betting_s < interval:
+            self._fail(f"{where}.betting_s", f"a table of brands under a profile with "
+                       f"{interval:g} s between round starts keeps betting open at least "
+                       f"that long")
+            ok = False
         if not ok:
             return None
         return TableConfig(id=t.id, variant=t.variant, seats=t.seats, currency=t.currency,
                            limits=limits, brands=tuple(t.brands), betting_s=t.betting_s,
                            decision_s=t.decision_s, sit_out_rounds=t.sit_out_rounds,
-                           away_s=t.away_s)
+                           away_s=t.away_s, min_round_interval_s=interval)
 
     def _file(self, p: Path | None) -> Path | None:
         return None if p is None else (p if p.is_absolute() else self._base / p)
@@ -462,10 +491,30 @@ class _Resolver:
             self._fail(f"{where}.web_origins", 'any origin ("*") is refused in production: list '
                        "the studios' origins (https://host[:port])")
             ok = False
-        if not ok:
+        profile = self._profile(where, b)
+        if not ok or profile is None:
             return None
         return Brand(id=b.id, operator_id=operator_id, currencies=tuple(b.currencies),
                      variants=tuple(b.variants),
                      limits=MappingProxyType({c: MappingProxyType(v) for c, v in limits.items()}),
                      options=MappingProxyType(options),
-                     web_origins=tuple(dict.fromkeys(b.web_origins)), hints=b.hints)
+                     web_origins=tuple(dict.fromkeys(b.web_origins)), hints=b.hints,
+                     jurisdiction=profile)
+
+    def _profile(self, where: str, b: _BrandModel) -> JurisdictionProfile | None:
+        """The brand's profile with its overrides applied."""
+        base = PROFILES[b.jurisdiction]
+        if b.overrides is None:
+            return base
+        changes = b.overrides.model_dump(exclude_none=True)
+        stray = set(changes.get("max_stake", {})) - set(b.currencies)
+        if stray:
+            self._fail(f"{where}.overrides.max_stake",
+                       f"stake limits for currencies the brand does not play: {sorted(stray)}")
+            return None
+        try:
+            return with_overrides(base, changes)
+        except ValueError as exc:
+            name, _, message = str(exc).partition(": ")
+            self._fail(f"{where}.overrides.{name}", message)
+            return None

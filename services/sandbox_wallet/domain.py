@@ -98,5 +98,6 @@ DEMO_PLAYERS: tuple[PlayerAccount, ...] = (
     PlayerAccount(
         player_id="demo-erin-limited", currency="EUR", balance=100_000, debit_limit=1_000
     ),
+    PlayerAccount(player_id="demo-gwen-gbp", currency="GBP", balance=100_000),
 )
 """Players seeded at start (only when missing, so restarts keep their balances)."""

@@ -19,6 +19,8 @@ class Reason(enum.StrEnum):
     PLAYER_NOT_FOUND = "PLAYER_NOT_FOUND"
     INVALID_REQUEST = "INVALID_REQUEST"
     WALLET_UNAVAILABLE = "WALLET_UNAVAILABLE"
+    PLAYER_EXCLUDED = "PLAYER_EXCLUDED"
+    REALITY_CHECK_DUE = "REALITY_CHECK_DUE"
 
     @property
     def retryable(self) -> bool:

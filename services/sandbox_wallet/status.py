@@ -26,6 +26,8 @@ STATUS_CODES: dict[Reason, grpc.StatusCode] = {
     Reason.INSUFFICIENT_FUNDS: grpc.StatusCode.FAILED_PRECONDITION,
     Reason.PLAYER_BLOCKED: grpc.StatusCode.FAILED_PRECONDITION,
     Reason.LIMIT_EXCEEDED: grpc.StatusCode.FAILED_PRECONDITION,
+    Reason.PLAYER_EXCLUDED: grpc.StatusCode.FAILED_PRECONDITION,
+    Reason.REALITY_CHECK_DUE: grpc.StatusCode.FAILED_PRECONDITION,
     Reason.WRONG_CURRENCY: grpc.StatusCode.INVALID_ARGUMENT,
     Reason.BAD_SIGNATURE: grpc.StatusCode.UNAUTHENTICATED,
     Reason.SESSION_EXPIRED: grpc.StatusCode.FAILED_PRECONDITION,

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from test_play_e2e import new_player, session, wallet_balance
+from test_play_e2e import OPERATOR, new_player, session, wallet_balance
 
 from conftest import Clients
 from rgs.client.play import Player
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.operator.v1 import operator_pb2 as op
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -103,3 +104,34 @@ async def test_terminal_client_tells_a_refused_bet_in_words(e2e: Clients) -> Non
     assert await player.run() == 0
     assert "Refused: your balance is too low for this bet. Try another bet." in out
     assert await wallet_balance(e2e, pid) == 500
+
+
+async def test_terminal_client_under_ukgc_shows_the_position_and_the_wait_left(
+        e2e: Clients) -> None:
+    """demo-casino-uk (ukgc): the session's time and net position under every round; a Deal
+    sooner than 5 s after the last start is refused with the wait left and dealt only when the
+    player deals again (here: not at all)."""
+    pid = await new_player(e2e, balance=50_000, currency="GBP")
+    made = await e2e.operators[0].CreateSession(op.CreateSessionRequest(
+        request_id=f"s-{pid}", brand_id="demo-casino-uk", player_id=pid), metadata=OPERATOR)
+    md = (("authorization", f"Bearer {made.session_token}"),)
+    listed = await e2e.games[0].ListVariants(bj.ListVariantsRequest(), metadata=md)
+    feed, out = iter(["3.00", "s", "3.00", "q"]), []
+
+    def ask(prompt: str) -> str:
+        out.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    v = next(x for x in listed.variants if x.id == "classic-resplit")
+    player = Player(stub=e2e.games[0], token=made.session_token, variant=v,
+                    currency=listed.currency, ask=ask, say=out.append, ascii_only=True,
+                    forced_cards=("TS", "6H", "9D", "TC", "TD"))
+    assert await player.run() == 0
+    text = "\n".join(out)
+    assert "staked 3.00 GBP · paid 6.00 GBP · net +3.00 GBP" in text
+    assert "Session 0:00:0" in text
+    assert "The next round can start in" in text
+    assert await wallet_balance(e2e, pid) == 50_300  # one round only

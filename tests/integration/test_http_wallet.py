@@ -20,7 +20,7 @@ from rgs.config import RgsSettings
 from rgs.engine import Action, BoxBet, Phase
 from rgs.journal.memory import InMemoryJournal
 from rgs.platform_file import DEFAULT_PLATFORM_FILE, load_platform
-from rgs.service.errors import Unavailable
+from rgs.service.errors import NotAllowedNow, NotFound, Unavailable
 from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand
 from rgs.wallet.http_wallet import (
     SIGNATURE_HEADER,
@@ -221,4 +221,33 @@ async def test_bootstrap_selects_the_http_wallet_and_a_round_settles_through_it_
     assert done.view.phase is Phase.SETTLED and not done.payment_pending
     assert (done.view.total_staked, done.view.total_paid) == (1100, 2400)
     assert done.balance == state.balances["alice"] == 10_000 - 1100 + 2400
+    await app.close()
+
+
+@pytest.mark.parametrize(("word", "reason"), [
+    ("LIMIT_EXCEEDED", "PLAYER_LIMIT_REACHED"), ("PLAYER_EXCLUDED", "PLAYER_EXCLUDED"),
+    ("PLAYER_BLOCKED", "PLAYER_BLOCKED"), ("REALITY_CHECK_DUE", "REALITY_CHECK_DUE")])
+async def test_the_http_wallets_word_on_the_player_keeps_its_own_reason_and_takes_nothing(
+        state: HttpWalletState, url: str, word: str, reason: str) -> None:
+    """The same reasons as through the gRPC wallet (issue 23): a refused stake starts no
+    round and moves nothing."""
+    journal = InMemoryJournal(clock=lambda: datetime.now(UTC), lock_wait_s=1)
+    platform = load_platform(DEFAULT_PLATFORM_FILE).with_wallets(**{"dev-operator": {
+        "kind": "http", "url": url, "hmac_secret": SecretStr(SECRET), "timeout_s": 2.0}})
+    app = await build(RgsSettings(test_mode=True), journal=journal, cards=_Cards(),
+                      platform=platform)
+    await add_dev_operator_keys(journal)
+    op = await app.office.authenticate("rgs-dev-operator-key")
+    new = await app.office.create_session(op, CreateSessionCommand(
+        request_id="s", brand_id="demo-casino", player_id="alice"))
+    s = await app.game.authenticate(new.token)
+    state.refuse_debits["alice"] = word
+    with pytest.raises(NotAllowedNow) as err:
+        await app.game.deal(s, DealCommand(request_id="d1", variant_id="classic-resplit",
+                                           boxes=(BoxBet(seat=1, stake=1000),),
+                                           forced_cards=("TS", "6H", "9D", "7C")))
+    assert (err.value.reason, err.value.metadata["wallet_reason"]) == (reason, word)
+    assert state.balances["alice"] == 10_000
+    with pytest.raises(NotFound):
+        await app.game.get_round(s)
     await app.close()

@@ -55,6 +55,8 @@ class HttpWalletState:
     chunked: bool = True
     #: Accept the first contract's body-only signatures too (for the benchmark).
     legacy_signatures: bool = False
+    #: A final refusal (the reason) of every debit of a player: the wallet's word on them.
+    refuse_debits: dict[str, str] = field(default_factory=dict)
     requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     #: HTTP versions and client ports seen, to tell kept-alive connections from new ones.
     http_versions: list[str] = field(default_factory=list)
@@ -78,6 +80,8 @@ class HttpWalletState:
                 return 409, _error("DUPLICATE_TRANSACTION")
             return 200, old[2]
         amount = int(body["amount"])
+        if method == "debit" and pid in self.refuse_debits:
+            return 403, _error(self.refuse_debits[pid])
         if method == "debit":
             if txn in self.blocked:
                 return 409, _error("TRANSACTION_ROLLED_BACK")

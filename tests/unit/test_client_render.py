@@ -51,3 +51,23 @@ def test_choices_show_the_expected_values_and_the_best_when_the_brand_sends_them
                                                    best=True)], "EUR", ascii_only=True)
     assert ascii_shown.endswith("stand EV -0.100 *") and ascii_shown.isascii()
     assert render.hints_legend(ascii_only=True).isascii() and "★" in render.hints_legend()
+
+
+def test_rgs_play_shows_the_sessions_position_and_calls_only_a_win_a_win() -> None:
+    """Under a profile that requires it the table shows the session's time and net position;
+    a push says the stake is returned, never that the player won (UKGC RTS 13C, 14C)."""
+    view = bj.RoundView(round_id="r", variant_id="classic-resplit", currency="GBP",
+                        status=bj.ROUND_STATUS_SETTLED, total_staked=1000, total_paid=1000,
+                        result=bj.RESULT_CLASS_RETURN_EQUAL,
+                        session=bj.SessionPosition(elapsed_s=3725, total_staked=3000,
+                                                   total_paid=2500, net_position=-500))
+    assert "Session 1:02:05 · staked 30.00 GBP · paid 25.00 GBP · net -5.00 GBP" in (
+        render.table(view))
+    assert render.verdict(view) == "You broke even 0.00 GBP."
+    won = bj.RoundView(currency="GBP", total_staked=1000, total_paid=2500,
+                       result=bj.RESULT_CLASS_WIN)
+    assert render.verdict(won) == "You won 15.00 GBP."
+    surrendered = bj.RoundView(currency="GBP", total_staked=1000, total_paid=500,
+                               result=bj.RESULT_CLASS_RETURN_BELOW)
+    assert "won" not in render.verdict(surrendered)
+    assert "Session" not in render.table(bj.RoundView(currency="EUR"))

@@ -100,6 +100,14 @@ class BlackjackCalls:
         return bj.GetBalanceResponse(balance=await self._game.balance(session),
                                      currency=session.currency)
 
+    async def AcknowledgeRealityCheck(self, caller: Caller,
+                                      request: bj.AcknowledgeRealityCheckRequest
+                                      ) -> bj.AcknowledgeRealityCheckResponse:
+        """Record the session's reality check as seen."""
+        session = await self._session(caller, request)
+        position = await self._game.session_rules.acknowledge(session)
+        return bj.AcknowledgeRealityCheckResponse(session=conv.position_to_proto(position))
+
     async def Deal(self, caller: Caller, request: bj.DealRequest) -> bj.DealResponse:
         """Deal a round."""
         session = await self._session(caller, request)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from types import MappingProxyType
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -42,6 +43,7 @@ from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.service import fairness
 from rgs.service.backoffice import redact
 from rgs.service.errors import InvalidRequest
+from rgs.service.jurisdiction import ResultClass, classify_result
 from rgs.service.model import (
     ActCommand,
     CreateSessionCommand,
@@ -51,6 +53,7 @@ from rgs.service.model import (
     NewSession,
     PlayResult,
     RoundSummary,
+    SessionPosition,
     SettleCommand,
     StoredRound,
     VoidCommand,
@@ -151,7 +154,8 @@ def create_session_from_proto(req: op.CreateSessionRequest) -> CreateSessionComm
     """A CreateSessionCommand."""
     return CreateSessionCommand(request_id=req.request_id, brand_id=req.brand_id,
                                 player_id=req.player_id, currency=req.currency,
-                                nickname=req.nickname)
+                                nickname=req.nickname,
+                                reality_check_s=req.reality_check_interval_s)
 
 
 # ---------------------------------------------------------------------- responses
@@ -209,7 +213,25 @@ def round_view_to_proto(r: PlayResult) -> bj.RoundView:
             verifiable=f.verifiable, commitment=f.commitment, client_seed=f.client_seed,
             round_number=f.round_number, decks=f.decks, server_seed=f.server_seed,
             next_commitment=f.next_commitment, dealt_cards=f.dealt))
+    if r.position is not None:
+        msg.session.CopyFrom(position_to_proto(r.position))
+    if v.phase is Phase.SETTLED:
+        msg.result = RESULT_CLASSES[classify_result(v.total_staked, v.total_paid)]
     return msg
+
+
+RESULT_CLASSES: Mapping[ResultClass, bj.ResultClass.ValueType] = MappingProxyType({
+    ResultClass.WIN: bj.RESULT_CLASS_WIN,
+    ResultClass.RETURN_EQUAL: bj.RESULT_CLASS_RETURN_EQUAL,
+    ResultClass.RETURN_BELOW: bj.RESULT_CLASS_RETURN_BELOW,
+    ResultClass.LOSS: bj.RESULT_CLASS_LOSS,
+})
+
+
+def position_to_proto(p: SessionPosition) -> bj.SessionPosition:
+    """A session's position."""
+    return bj.SessionPosition(started_at=_ts(p.started_at), elapsed_s=p.elapsed_s,
+                              total_staked=p.staked, total_paid=p.paid, net_position=p.net)
 
 
 def last_round_to_proto(r: StoredRound) -> bj.LastRound:

@@ -17,10 +17,18 @@ from typing import Any
 import orjson
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from rgs.api.converters import ACTION_NUMBERS, OUTCOMES, SIDE_BETS, STATUSES, box_to_proto
-from rgs.engine import Action, Outcome, RoundView, SideBetKind
+from rgs.api.converters import (
+    ACTION_NUMBERS,
+    OUTCOMES,
+    RESULT_CLASSES,
+    SIDE_BETS,
+    STATUSES,
+    box_to_proto,
+)
+from rgs.engine import Action, Outcome, Phase, RoundView, SideBetKind
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.service.jurisdiction import classify_result
 from rgs.service.model import Hint
 from rgs.service.tables import public
 from rgs.service.tables.model import BehindInsurance, SeatRelease, TableEvent, TablePhase
@@ -161,6 +169,8 @@ def _round(table_id: str, round_id: str, r: RoundView, who: Audience, *,
             for x in b.behind]) for b in r.boxes])
     if r.to_act is not None:
         msg.to_act.CopyFrom(bj.HandRef(seat=r.to_act[0], hand=r.to_act[1]))
+    if r.phase is Phase.SETTLED and staked:
+        msg.result = RESULT_CLASSES[classify_result(staked, paid)]
     return msg
 
 
@@ -231,7 +241,9 @@ def _finished(d: dict[str, Any], who: Audience, names_: Mapping[str, str]) -> di
         "round_id": d.get("round_id", ""), "next_commitment": d.get("next_commitment", ""),
         "results": [tb.PlayerResult(player=who.named(r.get("player", r.get("player_id")),
                                                      names_),
-                                    staked=r["staked"], paid=r["paid"])
+                                    staked=r["staked"], paid=r["paid"],
+                                    result=RESULT_CLASSES[classify_result(r["staked"],
+                                                                          r["paid"])])
                     for r in d.get("results", ())],
         "hot": [tb.HotSeat(seat=h["seat"], hot=h["hot"]) for h in d.get("hot", ())]}
     if d.get("fair") is not None:

@@ -14,6 +14,7 @@ import grpc
 from rgs.api.auth import authorization, bearer_secret
 from rgs.api.calls import Caller, availability_for, player_session
 from rgs.api.controls import availability_to_proto
+from rgs.api.converters import position_to_proto
 from rgs.api.drain import CallsInFlight
 from rgs.api.errors import classify, error_metadata, status_trailer
 from rgs.api.fields import check_strings
@@ -36,6 +37,7 @@ from rgs.service.tables.model import (
 )
 from rgs.service.tables.ports import RoundRecord
 from rgs.service.tables.service import TableService
+from rgs.service.tables.views import TableView
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +49,6 @@ _INSURANCE = {
 }
 
 
-def _answer(a: TableAnswer, session: Session) -> tb.TableCommandResult:
-    return tb.TableCommandResult(seq=a.seq, balance=a.balance,
-                                 snapshot=view_to_proto(a.view, session.player_key))
 
 
 def _bet(b: tb.Bet) -> BetCommand:
@@ -104,6 +103,19 @@ class TableCalls:
         self._game = game
         self._office = office
 
+    async def _answer(self, a: TableAnswer, session: Session) -> tb.TableCommandResult:
+        return tb.TableCommandResult(seq=a.seq, balance=a.balance,
+                                     snapshot=await self._snapshot(a.view, session))
+
+    async def _snapshot(self, v: TableView, session: Session) -> tb.TableSnapshot:
+        """The table as the session's player sees it, with the session's position where the
+        brand's profile requires it."""
+        msg = view_to_proto(v, session.player_key)
+        position = await self._game.session_rules.position(session)
+        if position is not None:
+            msg.session.CopyFrom(position_to_proto(position))
+        return msg
+
     def _hints(self, session: Session) -> bool:
         """Whether the session's brand shows decision values (its snapshots carry them)."""
         return self._game.brand(session).hints
@@ -139,7 +151,7 @@ class TableCalls:
         session = await player_session(self._game, caller, request)
         a = await self._tables.take_seat(session, request.table_id, request.request_id,
                                          request.seat, hints=self._hints(session))
-        return tb.TakeSeatResponse(result=_answer(a, session))
+        return tb.TakeSeatResponse(result=await self._answer(a, session))
 
     async def LeaveSeat(self, caller: Caller, request: tb.LeaveSeatRequest
                         ) -> tb.LeaveSeatResponse:
@@ -147,7 +159,7 @@ class TableCalls:
         session = await player_session(self._game, caller, request, allow_expired=True)
         a = await self._tables.leave_seat(session, request.table_id, request.request_id,
                                           request.seat, hints=self._hints(session))
-        return tb.LeaveSeatResponse(result=_answer(a, session))
+        return tb.LeaveSeatResponse(result=await self._answer(a, session))
 
     async def PlaceBets(self, caller: Caller, request: tb.PlaceBetsRequest
                         ) -> tb.PlaceBetsResponse:
@@ -156,7 +168,7 @@ class TableCalls:
         a = await self._tables.place_bets(
             session, request.table_id, request.request_id, [_bet(b) for b in request.bets],
             client_seed=request.client_seed, hints=self._hints(session))
-        return tb.PlaceBetsResponse(result=_answer(a, session))
+        return tb.PlaceBetsResponse(result=await self._answer(a, session))
 
     async def DealNow(self, caller: Caller, request: tb.DealNowRequest) -> tb.DealNowResponse:
         """The player is ready."""
@@ -164,7 +176,7 @@ class TableCalls:
         a = await self._tables.deal_now(session, request.table_id, request.request_id,
                                         tuple(request.forced_cards),
                                         hints=self._hints(session))
-        return tb.DealNowResponse(result=_answer(a, session))
+        return tb.DealNowResponse(result=await self._answer(a, session))
 
     async def Act(self, caller: Caller, request: tb.ActRequest) -> tb.ActResponse:
         """A seated player's decision."""
@@ -173,7 +185,7 @@ class TableCalls:
             session, request.table_id, request.request_id,
             TableAct(round_id=request.round_id, seat=request.seat, hand=request.hand,
                      action=_action(request.action)), hints=self._hints(session))
-        return tb.ActResponse(result=_answer(a, session))
+        return tb.ActResponse(result=await self._answer(a, session))
 
     async def DecideInsurance(self, caller: Caller, request: tb.DecideInsuranceRequest
                               ) -> tb.DecideInsuranceResponse:
@@ -183,7 +195,7 @@ class TableCalls:
             session, request.table_id, request.request_id, round_id=request.round_id,
             seat=request.seat, take=request.take, behind=request.behind,
             hints=self._hints(session))
-        return tb.DecideInsuranceResponse(result=_answer(a, session))
+        return tb.DecideInsuranceResponse(result=await self._answer(a, session))
 
     async def GetTableRound(self, caller: Caller, request: tb.GetTableRoundRequest
                             ) -> tb.GetTableRoundResponse:
@@ -220,7 +232,7 @@ class TableCalls:
             if isinstance(item, TableEvent):
                 yield tb.WatchTableResponse(event=event_to_proto(item, viewer))
             else:
-                yield tb.WatchTableResponse(snapshot=view_to_proto(item, viewer))
+                yield tb.WatchTableResponse(snapshot=await self._snapshot(item, session))
 
 
 class TableServicer(_Servicer):

@@ -28,15 +28,18 @@ _RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.ABORTED,
 class PlayError(Exception):
     """The RGS refused a call; ``reason`` is its ErrorInfo reason."""
 
-    def __init__(self, message: str, *, code: grpc.StatusCode, reason: str) -> None:
+    def __init__(self, message: str, *, code: grpc.StatusCode, reason: str,
+                 metadata: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.reason = reason
+        #: The ErrorInfo's metadata (e.g. ``wait_ms`` of ROUND_TOO_SOON).
+        self.metadata = metadata or {}
 
 
 def refusal(exc: grpc.aio.AioRpcError) -> PlayError:
     """A PlayError from a gRPC error, reading the ErrorInfo reason from the status details."""
-    reason = ""
+    reason, metadata = "", {}
     trailers = cast(tuple[tuple[str, str | bytes], ...], exc.trailing_metadata() or ())
     for key, value in trailers:
         if key == "grpc-status-details-bin" and isinstance(value, bytes):
@@ -44,8 +47,9 @@ def refusal(exc: grpc.aio.AioRpcError) -> PlayError:
             for detail in status.details:
                 info = error_details_pb2.ErrorInfo()
                 if detail.Unpack(info):
-                    reason = info.reason
-    return PlayError(exc.details() or exc.code().name, code=exc.code(), reason=reason)
+                    reason, metadata = info.reason, dict(info.metadata)
+    return PlayError(exc.details() or exc.code().name, code=exc.code(), reason=reason,
+                     metadata=metadata)
 
 
 @dataclass(slots=True)
@@ -165,9 +169,26 @@ class Player:
                     request_id=uuid.uuid4().hex, variant_id=self.variant.id, boxes=[box],
                     forced_cards=list(self.forced_cards)))
             except PlayError as exc:
+                if exc.reason == "REALITY_CHECK_DUE":
+                    await self._reality_check(exc)
+                    continue
+                if exc.reason == "ROUND_TOO_SOON":  # the player deals again: nothing re-deals
+                    wait = -(-int(exc.metadata.get("wait_ms", "0")) // 1000)
+                    self.say(f"The next round can start in {wait} s: deal again then.")
+                    continue
                 self.say(f"Refused: {self._in_words(exc)}. Try another bet.")
                 continue
             return dealt.round
+
+    async def _reality_check(self, exc: PlayError) -> None:
+        """Show the reality check; go on only when the player says so (then recorded)."""
+        minutes = int(exc.metadata.get("elapsed_s", "0")) // 60
+        self.say(f"Reality check: you have been playing for {minutes} minutes.")
+        if self.ask("Continue playing? [y/N] ").strip().lower() != "y":
+            raise EOFError
+        ack: bj.AcknowledgeRealityCheckResponse = await self._call(
+            self.stub.AcknowledgeRealityCheck, bj.AcknowledgeRealityCheckRequest())
+        self.say(render.position(ack.session, self.currency))
 
     def _in_words(self, exc: PlayError) -> str:
         """A refusal of a bet in words, amounts in major units (the engine's own message counts
@@ -261,7 +282,4 @@ class Player:
             return chosen.action
 
     def _summary(self, view: bj.RoundView) -> str:
-        net = view.total_paid - view.total_staked
-        word = "won" if net > 0 else "lost" if net < 0 else "broke even"
-        return (f"You {word} {render.money(abs(net), self.currency)}. "
-                f"Balance {render.money(view.balance, self.currency)}.")
+        return f"{render.verdict(view)} Balance {render.money(view.balance, self.currency)}."

@@ -94,8 +94,43 @@ def table(view: bj.RoundView, *, ascii_only: bool = False) -> str:
     lines.append(f"  Staked {money(view.total_staked, cur)}, paid {money(view.total_paid, cur)}"
                  f"   Balance {money(view.balance, cur)}"
                  + ("   (win being paid…)" if view.payment_pending else ""))
+    if view.HasField("session"):
+        lines.append("  " + position(view.session, cur))
     lines.extend(fairness(view.fair))
     return "\n".join(lines)
+
+
+def elapsed(seconds: int) -> str:
+    """``5430`` → ``"1:30:30"``."""
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+def position(p: bj.SessionPosition, currency: str) -> str:
+    """A session's time and net position in one line (brands whose jurisdiction requires it).
+
+    >>> position(bj.SessionPosition(elapsed_s=95, total_staked=1500, total_paid=2000,
+    ...                             net_position=500), "GBP")
+    'Session 0:01:35 · staked 15.00 GBP · paid 20.00 GBP · net +5.00 GBP'
+    """
+    net = p.net_position
+    sign = "+" if net > 0 else "-" if net < 0 else ""
+    return (f"Session {elapsed(p.elapsed_s)} · staked {money(p.total_staked, currency)} · "
+            f"paid {money(p.total_paid, currency)} · net {sign}{money(abs(net), currency)}")
+
+
+def verdict(view: bj.RoundView) -> str:
+    """A settled round's result in words, by the server's class of it: only a win above the
+    stake is called a win (a push or a return is not).
+
+    >>> verdict(bj.RoundView(result=bj.RESULT_CLASS_RETURN_EQUAL, total_staked=1000,
+    ...                      total_paid=1000, currency="EUR"))
+    'You broke even 0.00 EUR.'
+    """
+    net, cur = view.total_paid - view.total_staked, view.currency
+    won = (view.result == bj.RESULT_CLASS_WIN if view.result != bj.RESULT_CLASS_UNSPECIFIED
+           else net > 0)  # a voided round has no class
+    word = "won" if won else "lost" if net < 0 else "broke even"
+    return f"You {word} {money(abs(net), cur)}."
 
 
 def round_lines(view: bj.RoundView, ascii_only: bool = False) -> list[str]:

@@ -13,6 +13,7 @@ from rgs.client.render import (
     SIDE_NAMES,
     card,
     money,
+    position,
     round_lines,
 )
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
@@ -107,6 +108,8 @@ def shared_table(snap: tb.TableSnapshot, *, seats: int, currency: str, now: date
                              f"{money(bb.stake, cur)} ({', '.join(presets)})")
     if view is not None:
         lines.extend(round_lines(view, ascii_only))
+    if snap.HasField("session"):
+        lines.append("  " + position(snap.session, cur))
     lines.extend(fairness_lines(snap))
     return "\n".join(lines)
 

@@ -20,6 +20,7 @@ from rgs.service.model import (
     Movement,
     MovementStatus,
     OutboxBacklog,
+    PlayerPace,
     RequestScope,
     Session,
     SessionSeed,
@@ -27,6 +28,7 @@ from rgs.service.model import (
     StoredRound,
 )
 from rgs.service.ports import JournalBusy, JournalLeaseLost
+from rgs.wallet.port import MoneyKind
 
 
 @dataclass(slots=True)
@@ -45,6 +47,8 @@ class _Tables:
     #: Fair rounds: the next seed of each (player key, session id), the seeds of each round.
     next_seeds: dict[tuple[str, str], SessionSeed] = field(default_factory=dict)
     round_seeds: dict[tuple[str, str], FairRecord] = field(default_factory=dict)
+    #: When each (player key, session id) last acknowledged a reality check.
+    reality_checks: dict[tuple[str, str], datetime] = field(default_factory=dict)
 
 
     def with_seeds(self, r: StoredRound | None) -> StoredRound | None:
@@ -204,6 +208,25 @@ class InMemoryPlayerJournal:
         """The session's next seed."""
         return self._t.next_seeds.get((self._key, session_id))
 
+    async def pace(self, session_id: str, *, except_round: str = "") -> PlayerPace:
+        """What a jurisdiction's rules read before a new round (solo rounds: this journal
+        holds no tables)."""
+        mine = [r for (k, _), r in self._t.rounds.items() if k == self._key]
+        starts = [r.created_at for r in mine if r.created_at is not None]
+        plays = [self._t.round_touched[k] for k, r in self._t.rounds.items()
+                 if k[0] == self._key and r.session_id == session_id]
+        plays += [self._t.created[k] for k, m in self._t.movements.items()
+                  if k[0] == self._key and m.session_id == session_id]
+        return PlayerPace(last_round_start=max(starts, default=None),
+                          open_rounds=sum(not r.finished for r in mine),
+                          last_play=max(plays, default=None),
+                          reality_checked_at=self._t.reality_checks.get((self._key, session_id)))
+
+    async def acknowledge_reality_check(self, session_id: str, at: datetime) -> None:
+        """Record a reality check acknowledged."""
+        self._check_open()
+        self._t.reality_checks[(self._key, session_id)] = at
+
     async def save_next_seed(self, seed: SessionSeed) -> None:
         """A session's first seed (an existing one is kept)."""
         self._t.next_seeds.setdefault((self._key, seed.session_id), seed)
@@ -279,6 +302,16 @@ class InMemoryJournal:
     async def find_session(self, player_key: str, token_hash: str) -> Session | None:
         """The session of a token hash."""
         return self.tables.sessions.get((player_key, token_hash))
+
+    async def session_money(self, player_key: str, session_id: str, *, except_round: str = ""
+                            ) -> tuple[int, int]:
+        """A session's stakes booked and wins owed so far, but for one round's."""
+        mine = [m for (k, _), m in self.tables.movements.items()
+                if k == player_key and m.session_id == session_id
+                and m.round_id != except_round]
+        staked = sum(m.amount for m in mine if m.kind is MoneyKind.DEBIT
+                     and m.status in (MovementStatus.BOOKED, MovementStatus.APPLIED))
+        return staked, sum(m.amount for m in mine if m.kind is MoneyKind.CREDIT)
 
     async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:
         """A round."""

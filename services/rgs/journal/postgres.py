@@ -27,6 +27,7 @@ from rgs.journal.migrate import SCHEMA
 from rgs.journal.rows import movements_json
 from rgs.journal.statements import (
     Q_ABANDONED_ROUNDS,
+    Q_ACK_REALITY_CHECK,
     Q_ACTIVE_ROUND,
     Q_ACTIVE_SESSIONS,
     Q_ADD_OPERATOR_KEY,
@@ -47,10 +48,12 @@ from rgs.journal.statements import (
     Q_OPEN_MOVEMENTS,
     Q_OPERATOR_FOR_KEY,
     Q_OUTBOX_BACKLOG,
+    Q_PLAYER_PACE,
     Q_PLAYERS_WITH_OPEN,
     Q_RECORD_MOVEMENT,
     Q_ROUND_MOVEMENTS,
     Q_SAVE_NEXT_SEED,
+    Q_SESSION_POSITION,
     Q_SETTLE_AND_ANSWER,
     Q_SETTLE_AND_ANSWER_UNLOCK,
     Q_SETTLE_MOVEMENT,
@@ -64,6 +67,7 @@ from rgs.service.model import (
     Movement,
     MovementStatus,
     OutboxBacklog,
+    PlayerPace,
     RequestScope,
     Session,
     SessionSeed,
@@ -87,7 +91,8 @@ def _session(r: asyncpg.Record) -> Session:
     return Session(session_id=r["session_id"], player_key=r["player_key"],
                    operator_id=r["operator_id"], brand_id=r["brand_id"],
                    player_id=r["player_id"], currency=r["currency"], expires_at=r["expires_at"],
-                   nickname=r["nickname"])
+                   nickname=r["nickname"], started_at=r["started_at"],
+                   reality_check_s=r["reality_check_s"] or 0)
 
 
 def _movement(r: asyncpg.Record) -> Movement:
@@ -318,11 +323,28 @@ class PostgresPlayerJournal:
             await self._fence()
             await self._conn.execute(Q_INSERT_SESSION, self._key, token_hash, s.session_id,
                                      s.operator_id, s.brand_id, s.player_id, s.currency,
-                                     s.expires_at, s.nickname)
+                                     s.expires_at, s.nickname, s.reality_check_s,
+                                     s.started_at)
             if request is not None:
                 await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
                                          request.method, request.request_hash,
                                          request.response, request.scope.value)
+
+    @translated
+    async def pace(self, session_id: str, *, except_round: str = "") -> PlayerPace:
+        """What a jurisdiction's rules read before a new round (:class:`PlayerPace`)."""
+        r = await self._conn.fetchrow(Q_PLAYER_PACE, self._key, session_id, except_round)
+        assert r is not None  # a SELECT without FROM answers one row
+        return PlayerPace(last_round_start=r["last_round_start"], open_rounds=r["open_rounds"],
+                          last_table_start=r["last_table_start"],
+                          last_play=r["last_play"], reality_checked_at=r["reality_checked_at"])
+
+    @translated
+    async def acknowledge_reality_check(self, session_id: str, at: datetime) -> None:
+        """Record that the player acknowledged a reality check at ``at``."""
+        async with self._conn.transaction():
+            await self._fence()
+            await self._conn.execute(Q_ACK_REALITY_CHECK, self._key, session_id, at)
 
     @translated
     async def next_seed(self, session_id: str) -> SessionSeed | None:
@@ -472,6 +494,14 @@ class PostgresJournal:
     async def next_seed(self, player_key: str, session_id: str) -> SessionSeed | None:
         """A session's next seed, if committed (read-only)."""
         return _seed(await self._pool.fetchrow(Q_NEXT_SEED, player_key, session_id))
+
+    @translated
+    async def session_money(self, player_key: str, session_id: str, *, except_round: str = ""
+                            ) -> tuple[int, int]:
+        """A session's stakes booked and wins owed so far, but for one round's."""
+        r = await self._pool.fetchrow(Q_SESSION_POSITION, player_key, session_id, except_round)
+        assert r is not None  # an aggregate answers one row
+        return int(r["staked"]), int(r["paid"])
 
     @translated
     async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:

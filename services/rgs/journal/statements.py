@@ -50,12 +50,51 @@ Q_ADD_OPERATOR_KEY = """
 INSERT INTO operator_api_keys (key_hash, operator_id, label) VALUES ($1, $2, $3)
 ON CONFLICT (key_hash) DO UPDATE SET label = EXCLUDED.label"""
 Q_FIND_SESSION = """
-SELECT session_id, player_key, operator_id, brand_id, player_id, currency, expires_at, nickname
-FROM sessions WHERE player_key = $1 AND token_hash = $2"""
+SELECT session_id, player_key, operator_id, brand_id, player_id, currency, expires_at, nickname,
+       (SELECT min(f.created_at) FROM sessions f
+        WHERE f.player_key = s.player_key AND f.session_id = s.session_id) AS started_at,
+       reality_check_s
+FROM sessions s WHERE player_key = $1 AND token_hash = $2"""
 Q_INSERT_SESSION = """
 INSERT INTO sessions (player_key, token_hash, session_id, operator_id, brand_id, player_id,
-                      currency, expires_at, nickname)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"""
+                      currency, expires_at, nickname, reality_check_s, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, 0), COALESCE($11, now()))"""
+# What a jurisdiction's rules read before a new round (rgs.service.model.PlayerPace): the
+# player's last round start and unfinished rounds (solo and table) across the operator, and
+# the session's last step of play and reality-check acknowledgement. $3: a table round the
+# call is betting on (the player's other bets in it are the same game).
+Q_PLAYER_PACE = """
+SELECT (SELECT max(created_at) FROM rounds WHERE player_key = $1) AS last_round_start,
+       -- the deal of the last table round the player had a stake in
+       (SELECT max(t.created_at) FROM wallet_transactions w
+        JOIN table_rounds t ON t.round_id = w.round_id AND t.status <> 'not_dealt'
+        WHERE w.player_key = $1 AND w.kind = 'debit' AND w.status IN ('booked', 'applied')
+          AND w.created_at > clock_timestamp() - interval '1 day') AS last_table_start,
+       (SELECT count(*) FROM rounds WHERE player_key = $1
+          AND status IN ('insurance', 'player_turn'))
+       -- and the table rounds the player has a stake in that have not ended (but $3's)
+       + (SELECT count(DISTINCT w.round_id) FROM wallet_transactions w
+          WHERE w.player_key = $1 AND w.kind = 'debit' AND w.round_id <> $3
+            AND w.status IN ('pending', 'applied', 'booked', 'unknown')
+            AND w.created_at > clock_timestamp() - interval '1 day'
+            AND NOT EXISTS (SELECT 1 FROM rounds r
+                            WHERE r.player_key = $1 AND r.round_id = w.round_id)
+            AND NOT EXISTS (SELECT 1 FROM table_rounds t WHERE t.round_id = w.round_id
+                            AND t.status IN ('settled', 'voided', 'not_dealt'))) AS open_rounds,
+       GREATEST((SELECT max(updated_at) FROM rounds WHERE player_key = $1 AND session_id = $2),
+                (SELECT max(created_at) FROM wallet_transactions
+                 WHERE player_key = $1 AND session_id = $2)) AS last_play,
+       (SELECT max(reality_checked_at) FROM sessions
+        WHERE player_key = $1 AND session_id = $2) AS reality_checked_at"""
+Q_ACK_REALITY_CHECK = """
+UPDATE sessions SET reality_checked_at = $3 WHERE player_key = $1 AND session_id = $2"""
+# A session's position: every stake booked (a debit rolled back, refused or in doubt is not
+# one) and every win owed (a credit row is written once the round is settled).
+Q_SESSION_POSITION = """
+SELECT COALESCE(sum(amount) FILTER (WHERE kind = 'debit' AND status IN ('booked', 'applied')),
+                0)::bigint AS staked,
+       COALESCE(sum(amount) FILTER (WHERE kind = 'credit'), 0)::bigint AS paid
+FROM wallet_transactions WHERE player_key = $1 AND session_id = $2 AND round_id <> $3"""
 # A round's header and, in the same row, its events as a JSON array of [kind, payload] pairs,
 # so reading a round is one round trip.
 _ROUND_COLUMNS = """round_id, player_key, session_id, operator_id, brand_id, player_id, currency,

@@ -134,7 +134,10 @@ class BackOffice:
                                  reason="WRONG_CURRENCY", field="currency")
         currency = cmd.currency or brand.currency
         key = player_key(operator_id, cmd.player_id)
-        fingerprint = request_hash("create_session", cmd, added=("nickname",))
+        if not 0 <= cmd.reality_check_s <= 86400:
+            raise InvalidRequest("reality_check_interval_s must be 0-86400 seconds",
+                                 reason="INVALID_REALITY_CHECK", field="reality_check_interval_s")
+        fingerprint = request_hash("create_session", cmd, added=("nickname", "reality_check_s"))
         async with self._journal.player(key) as pj:
             rec = await pj.find_request(cmd.request_id, RequestScope.OPERATOR)
             if rec is not None:
@@ -152,7 +155,9 @@ class BackOffice:
                                   operator_id=operator_id, brand_id=brand.id,
                                   player_id=cmd.player_id, currency=currency,
                                   expires_at=self._clock() + self._ttl,
-                                  nickname=cmd.nickname)
+                                  nickname=cmd.nickname, started_at=self._clock(),
+                                  reality_check_s=(cmd.reality_check_s
+                                                   or brand.jurisdiction.reality_check_s or 0))
                 record = StoredRequest(
                     request_id=cmd.request_id, method="create_session",
                     request_hash=fingerprint, response=encode_value(session),

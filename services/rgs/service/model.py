@@ -83,6 +83,44 @@ class Session:
     expires_at: datetime
     #: How shared tables show the player ("": a pseudonym per table).
     nickname: str = ""
+    #: When the session opened (None on a session stored before it was kept).
+    started_at: datetime | None = None
+    #: The reality-check interval in seconds, as CreateSession gave it or the brand's profile
+    #: (0: none).
+    reality_check_s: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerPace:
+    """What a jurisdiction's rules read of a player before a new round, in the player's
+    journal (every time as the journal recorded it)."""
+
+    #: The start of the player's last solo round across the operator (None: no round yet).
+    last_round_start: datetime | None
+    #: The player's unfinished rounds across every brand and currency of the operator.
+    open_rounds: int
+    #: The session's last step of play (a round started or moved, a stake, a win), None: none.
+    last_play: datetime | None
+    #: When the player last acknowledged a reality check in this session (None: never).
+    reality_checked_at: datetime | None
+    #: The deal of the last table round the player had a stake in (None: none).
+    last_table_start: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SessionPosition:
+    """A session's money so far, exactly as the journal's wallet movements record it: every
+    stake booked and every win owed (net: paid - staked), and how long it has run."""
+
+    started_at: datetime
+    elapsed_s: int
+    staked: int
+    paid: int
+
+    @property
+    def net(self) -> int:
+        """Paid minus staked: what the session has won (negative: lost)."""
+        return self.paid - self.staked
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -343,6 +381,8 @@ class CreateSessionCommand:
     currency: str = ""
     #: How shared tables show the player ("": a pseudonym per table).
     nickname: str = ""
+    #: The reality-check interval in seconds (0: the brand's profile's default).
+    reality_check_s: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -372,6 +412,9 @@ class PlayResult:
     #: Exact decision values of the hand to act (brands with ``hints`` on; see
     #: :mod:`rgs.service.advice`).
     hints: tuple[Hint, ...] = ()
+    #: The session's position (brands whose profile shows it; see
+    #: :mod:`rgs.service.jurisdiction`).
+    position: SessionPosition | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -10,6 +10,8 @@ on its row, with its error.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from rgs.service.errors import NotAllowedNow, NotSent, Unavailable
 from rgs.service.model import Movement, MovementStatus
@@ -35,7 +37,7 @@ async def balance(wallet: Wallet, party: Party) -> int:
     try:
         return await wallet.balance(party)
     except WalletRefused as exc:
-        raise NotAllowedNow(str(exc), reason=exc.reason) from exc
+        raise refusal(exc) from exc
     except WalletError as exc:
         raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
 
@@ -60,6 +62,25 @@ def _call(m: Movement, party: Party) -> MoneyCall:
                      debit_transaction_id=m.debit_transaction_id)
 
 
+#: The wallet's word on the player (its refusal reason) → the reason the RGS answers, one of
+#: its own: a limit reached, a self-exclusion and a reality check due each say what the client
+#: must show. A reason not listed is answered as the wallet gave it.
+PLAYER_REASONS: Mapping[str, str] = MappingProxyType({
+    "LIMIT_EXCEEDED": "PLAYER_LIMIT_REACHED",
+    "PLAYER_LIMIT_REACHED": "PLAYER_LIMIT_REACHED",
+    "PLAYER_EXCLUDED": "PLAYER_EXCLUDED",
+    "SELF_EXCLUDED": "PLAYER_EXCLUDED",
+    "PLAYER_BLOCKED": "PLAYER_BLOCKED",
+    "REALITY_CHECK_DUE": "REALITY_CHECK_DUE",
+})
+
+
+def refusal(exc: WalletRefused) -> NotAllowedNow:
+    """The RGS's refusal for a wallet's final one (the wallet's own reason in the metadata)."""
+    return NotAllowedNow(str(exc), reason=PLAYER_REASONS.get(exc.reason, exc.reason),
+                         metadata={"wallet_reason": exc.reason})
+
+
 async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement, *,
                record_applied: bool = True) -> int:
     """Call the wallet for an outbox row already written; record and return the balance.
@@ -81,7 +102,7 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement, *,
         if status is MovementStatus.UNKNOWN:
             log.error("wallet refused %s %s: %s", m.kind.value, m.transaction_id, exc)
         await pj.settle_movement(m.transaction_id, status, exc.balance, error=str(exc))
-        raise NotAllowedNow(str(exc), reason=exc.reason) from exc
+        raise refusal(exc) from exc
     except WalletNotCalled as exc:
         # Never sent: a debit is final (nothing moved, no rollback needed); a credit or a
         # rollback stays open and is sent later. It counts as an attempt, so the reconciler

@@ -15,12 +15,10 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from rgs.codec import decode_value, encode_value
+from rgs.codec import encode_value
 from rgs.engine import (
-    Action,
     CardSource,
     EngineError,
-    Phase,
     ReplayMismatch,
     Round,
     RuleSet,
@@ -45,7 +43,6 @@ from rgs.service.errors import (
     NotAllowedNow,
     NotFound,
     PermissionDenied,
-    RequestConflict,
     Unauthenticated,
     Unavailable,
 )
@@ -53,7 +50,6 @@ from rgs.service.model import (
     ActCommand,
     Brand,
     CallRead,
-    CallState,
     DealCommand,
     FairView,
     Movement,
@@ -73,16 +69,17 @@ from rgs.service.ports import (
     Journal,
     PlayerJournal,
 )
-from rgs.service.restore import deal_source, restore
+from rgs.service.positions import SessionRules
+from rgs.service.replays import in_context as _in_context
+from rgs.service.replays import open_call as _open
+from rgs.service.replays import stored_response as _stored_response
+from rgs.service.restore import autoplay, deal_source, restore
 from rgs.service.session_cache import SessionCache
 from rgs.variants import VARIANTS
 from rgs.variants.options import DEFAULT_OPTIONS, OptionError, VariantOptions, effective_rules
 from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError, transaction_id
 
 log = logging.getLogger(__name__)
-
-#: Decisions Settle takes on the player's behalf, in order of preference (none adds a stake).
-_AUTOPLAY = (Action.DECLINE_INSURANCE, Action.STAND, Action.POWER_KEEP)
 
 
 def _party(session: Session) -> Party:
@@ -103,44 +100,6 @@ def _header(session: Session, rnd: Round, *, round_id: str, forced: tuple[str, .
         options=options)
     return replace(first, seq=rnd.seq, status=rnd.phase.value, total_staked=rnd.total_staked,
                    total_paid=rnd.total_paid, events=rnd.events)
-
-
-def _in_context(stored: StoredRound, session: Session) -> bool:
-    """A session sees the rounds of its brand and currency: the context in which one player has
-    at most one unfinished round, so whatever blocks its Deal, its GetRound finds."""
-    return stored.brand_id == session.brand_id and stored.currency == session.currency
-
-
-async def _open(pj: PlayerJournal, first: CallRead) -> CallState:
-    """The call's first read (made with the player's lease when the journal could)."""
-    return await pj.open_call(first.request_id, first.scope, round_id=first.round_id,
-                              active_in=first.active_in, seed_of=first.seed_of)
-
-
-async def _stored_response(pj: PlayerJournal, session: Session, rec: StoredRequest | None,
-                           method: str, fingerprint: str, *,
-                           known: StoredRound | None = None) -> PlayResult | None:
-    """The stored answer of a replayed request id, or None when the id is new (``known``: the
-    round the call has read already, if any).
-
-    A player's request ids are one namespace across the operator's brands, but an answer is
-    given only where it was given first: in the context (brand and currency) of its round, the
-    one a session sees. The same request from a session of another brand is refused like any
-    other reuse of the id: it must not carry that brand's round, nor its decision values.
-    """
-    if rec is None:
-        return None
-    if rec.method != method or rec.request_hash != fingerprint:
-        raise RequestConflict("request_id was already used for a different request",
-                              reason="REQUEST_ID_REUSED")
-    result = decode_value(PlayResult, rec.response)
-    stored = (known if known is not None and known.round_id == result.round_id
-              else await pj.get_round(result.round_id))
-    if stored is None or not _in_context(stored, session):
-        raise RequestConflict("request_id was already used by this player at another brand "
-                              "(or in another currency): use a new request id",
-                              reason="REQUEST_ID_REUSED")
-    return result
 
 
 #: How far back ``last_rounds`` looks for each variant's last settled round.
@@ -172,6 +131,8 @@ class GameService:
         self._brands = brands
         self._clock = clock
         self._test_mode = test_mode
+        #: The brands' jurisdiction profiles on sessions: rules, position, reality checks.
+        self.session_rules = SessionRules(journal=journal, brands=brands, clock=clock)
 
     # ------------------------------------------------------------------ sessions and variants
 
@@ -314,8 +275,9 @@ class GameService:
             if state.round is not None:  # settling outbox rows finishes no round
                 raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",
                                     reason="ROUND_IN_PROGRESS")
-            round_id = secrets.token_hex(16)
             stake = sum(b.total_stake for b in cmd.boxes)
+            await self.session_rules.before_round(pj, session, stake)
+            round_id = secrets.token_hex(16)
             # The debit is recorded applied by the commit that books it (one write fewer).
             debit, balance = await money.debit(pj, self._wallet, _party(session),
                                                round_id=round_id, step=1, amount=stake,
@@ -426,7 +388,7 @@ class GameService:
             for _ in range(64):  # a round has far fewer decisions; the bound is a safety net
                 if rnd.finished:
                     break
-                self._autoplay(rnd)
+                autoplay(rnd)
             header = _header(session, rnd, round_id=stored.round_id,
                              forced=stored.forced_cards, base=stored)
             return await self._commit(pj, session, header, rnd, new_from=new_from,
@@ -436,22 +398,6 @@ class GameService:
                                       scope=scope)
 
     # ------------------------------------------------------------------ internals
-
-    @staticmethod
-    def _autoplay(rnd: Round) -> None:
-        view = rnd.view()
-        if rnd.phase is Phase.INSURANCE:
-            box = next(b for b in view.boxes if b.insurance_allowed)
-            rnd.act(box.seat, 0, Action.DECLINE_INSURANCE)
-            return
-        seat, hand = rnd.to_act or (0, 0)
-        allowed = {la.action: la for la in rnd.legal_actions(seat, hand)}
-        for action in _AUTOPLAY:
-            if action in allowed and allowed[action].cost == 0:
-                rnd.act(seat, hand, action)
-                return
-        free = next(a for a, la in allowed.items() if la.cost == 0 and a is not Action.HIT)
-        rnd.act(seat, hand, free)
 
     def _restore(self, stored: StoredRound) -> Round:
         try:
@@ -594,5 +540,6 @@ class GameService:
         shown = advice.hints(rnd.rules, view) if brand is not None and brand.hints else ()
         return PlayResult(round_id=round_id, view=view, balance=balance,
                           currency=session.currency, payment_pending=pending,
-                          fair=fairness.with_dealt(fair, rnd.events), hints=shown)
+                          fair=fairness.with_dealt(fair, rnd.events), hints=shown,
+                          position=await self.session_rules.in_view(session, round_id, rnd))
 

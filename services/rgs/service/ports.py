@@ -14,6 +14,7 @@ from rgs.service.model import (
     CallState,
     Movement,
     MovementStatus,
+    PlayerPace,
     RequestScope,
     Session,
     SessionSeed,
@@ -157,6 +158,15 @@ class PlayerJournal(Protocol):
         """Store a session token (hash) and the idempotency record of the call that made it."""
         ...
 
+    async def pace(self, session_id: str, *, except_round: str = "") -> PlayerPace:
+        """What a jurisdiction's rules read of the player before a new round (``except_round``:
+        the table round the call bets on, which is not another game)."""
+        ...
+
+    async def acknowledge_reality_check(self, session_id: str, at: datetime) -> None:
+        """Record that the player acknowledged a reality check of the session at ``at``."""
+        ...
+
     async def next_seed(self, session_id: str) -> SessionSeed | None:
         """The server seed the session's next fair round will use, if one was committed."""
         ...
@@ -187,6 +197,12 @@ class Journal(Protocol):
 
     async def find_session(self, player_key: str, token_hash: str) -> Session | None:
         """The session a token hash belongs to, or None."""
+        ...
+
+    async def session_money(self, player_key: str, session_id: str, *, except_round: str = ""
+                            ) -> tuple[int, int]:
+        """A session's stakes booked and wins owed so far, in minor units, but for the round
+        ``except_round``'s (which a view adds as the engine has it)."""
         ...
 
     async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:

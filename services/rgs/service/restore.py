@@ -10,7 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rgs.engine import CardSource, Event, ForcedCards, Round, RuleSet, Shoe, ShoeSource, replay
+from rgs.engine import (
+    Action,
+    CardSource,
+    Event,
+    ForcedCards,
+    Phase,
+    Round,
+    RuleSet,
+    Shoe,
+    ShoeSource,
+    replay,
+)
+
+#: Decisions Settle takes on the player's behalf, in order of preference (none adds a stake).
+_AUTOPLAY = (Action.DECLINE_INSURANCE, Action.STAND, Action.POWER_KEEP)
 
 
 def restore(rules: RuleSet, events: Sequence[Event], pick: Callable[[int], int],
@@ -29,3 +43,21 @@ def deal_source(rules: RuleSet, pick: Callable[[int], int], forced: Sequence[str
                 ) -> ForcedCards:
     """The card source of a new round: ``forced`` cards first (test mode), then the shoe."""
     return ForcedCards(list(forced), then=ShoeSource(Shoe.of_decks(rules.decks), pick))
+
+
+def autoplay(rnd: Round) -> None:
+    """Take one decision on the player's behalf (Settle): decline insurance, else stand or keep,
+    else any decision that adds no stake."""
+    view = rnd.view()
+    if rnd.phase is Phase.INSURANCE:
+        box = next(b for b in view.boxes if b.insurance_allowed)
+        rnd.act(box.seat, 0, Action.DECLINE_INSURANCE)
+        return
+    seat, hand = rnd.to_act or (0, 0)
+    allowed = {la.action: la for la in rnd.legal_actions(seat, hand)}
+    for action in _AUTOPLAY:
+        if action in allowed and allowed[action].cost == 0:
+            rnd.act(seat, hand, action)
+            return
+    free = next(a for a, la in allowed.items() if la.cost == 0 and a is not Action.HIT)
+    rnd.act(seat, hand, free)

@@ -27,6 +27,7 @@ from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.wallet.v1 import wallet_pb2
 from rgs.service import errors as service_errors
+from rgs.service.money import PLAYER_REASONS
 from rgs.service.ports import (
     CardSourceUnavailable,
     JournalBusy,
@@ -146,7 +147,7 @@ def _raised() -> dict[str, set[str]]:
 def passed_on() -> dict[str, set[str]]:
     """Reasons that are not literals of the server: a string field's INVALID_<FIELD> (every
     string field of every request), and the wallet contract's final refusals, passed on as
-    FAILED_PRECONDITION (:mod:`rgs.service.money`)."""
+    FAILED_PRECONDITION under the RGS's own name for each (:mod:`rgs.service.money`)."""
     out: dict[str, set[str]] = defaultdict(set)
     todo = [m.input_type for module, name in ((bj, "BlackjackService"),
                                               (op, "OperatorService"), (tb, "TableService"))
@@ -161,7 +162,7 @@ def passed_on() -> dict[str, set[str]]:
     for value in wallet_pb2.ErrorReason.DESCRIPTOR.values:
         reason = value.name.removeprefix("ERROR_REASON_")
         if reason != "UNSPECIFIED" and reason not in RETRYABLE_WALLET_REASONS:
-            out[reason].add("FAILED_PRECONDITION")
+            out[PLAYER_REASONS.get(reason, reason)].add("FAILED_PRECONDITION")
     return out
 
 

@@ -51,3 +51,5 @@ export declare const RETRYABLE_CODES: ReadonlySet<Code>;
 export declare function isRetryable(error: unknown): boolean;
 /** A fresh request id (1-64 characters): keep it for the retries of one intended action. */
 export declare function newRequestId(): string;
+/** What a jurisdiction profile asks of a client (docs/jurisdictions.md). */
+export { celebrates, elapsedText, positionText, resultWords, waitLeftMs } from "./market.js";

@@ -98,3 +98,5 @@ export function isRetryable(error) {
 export function newRequestId() {
     return globalThis.crypto.randomUUID();
 }
+/** What a jurisdiction profile asks of a client (docs/jurisdictions.md). */
+export { celebrates, elapsedText, positionText, resultWords, waitLeftMs } from "./market.js";

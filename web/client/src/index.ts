@@ -164,3 +164,6 @@ export function isRetryable(error: unknown): boolean {
 export function newRequestId(): string {
   return globalThis.crypto.randomUUID();
 }
+
+/** What a jurisdiction profile asks of a client (docs/jurisdictions.md). */
+export { celebrates, elapsedText, positionText, resultWords, waitLeftMs } from "./market.js";

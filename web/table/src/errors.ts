@@ -1,6 +1,6 @@
 // Errors in words: what happened and what the player can do, from the ErrorInfo reason.
 
-import { Code, ConnectError, errorInfo } from "@rgs/client";
+import { Code, ConnectError, errorInfo, waitLeftMs } from "@rgs/client";
 
 const REASONS: Record<string, string> = {
   INSUFFICIENT_FUNDS: "Your balance is too low for this bet. Lower the bet or add funds.",
@@ -21,6 +21,12 @@ const REASONS: Record<string, string> = {
   REQUEST_IN_PROGRESS: "Your last request is still being handled. Try again in a moment.",
   PLAYER_BUSY: "Another of your requests (another tab?) is still being handled. Try again in a moment.",
   TABLE_BUSY: "The table is very busy: your request was not taken and any stake is back. Try again.",
+  ANOTHER_GAME_IN_PROGRESS: "You have a round open in another game: finish it first (one game at a time).",
+  STAKE_ABOVE_MARKET_LIMIT: "That bet is above the largest stake allowed for a round here.",
+  PLAYER_LIMIT_REACHED: "You have reached a limit you set with the casino. Nothing was charged.",
+  PLAYER_EXCLUDED: "Your account is excluded from play. Nothing was charged.",
+  PLAYER_BLOCKED: "Your account may not play now. Contact the casino. Nothing was charged.",
+  REALITY_CHECK_DUE: "Time for a reality check: see your session's time and position, then choose to go on.",
 };
 
 type Format = (minor: bigint, currency: string) => string;
@@ -31,7 +37,10 @@ export function describeError(error: unknown, _format: Format, _currency: string
     return error.message;
   }
   const err = ConnectError.from(error);
-  const reason = errorInfo(err)?.reason;
+  const info = errorInfo(err);
+  const reason = info?.reason;
+  const wait = waitLeftMs(info);
+  if (wait > 0) return `The next round can start in ${Math.ceil(wait / 1000)} s: deal again then.`;
   if (reason && REASONS[reason]) return REASONS[reason];
   if (err.code === Code.Unavailable || err.code === Code.Unknown && !reason) {
     return "The game server cannot be reached. Check your connection and try again.";

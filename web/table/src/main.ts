@@ -9,6 +9,7 @@ import {
   Action,
   Code,
   ConnectError,
+  ResultClass,
   RoundStatus,
   SideBetKind,
   createBlackjackClient,
@@ -23,6 +24,7 @@ import {
   type Variant,
 } from "@rgs/client";
 import { describeError } from "./errors.js";
+import { initMarket, markResult, offerRealityCheck, renderPosition, setMarket } from "./market.js";
 import { ACTION_LABELS, HAND_WORDS, OUTCOME_WORDS, SIDE_BET_NAMES } from "./words.js";
 import { cardElement, hiddenCard } from "./cards.js";
 import { labelDecision } from "./hints.js";
@@ -63,6 +65,7 @@ function money(amount: bigint): string {
 }
 
 function showError(error: unknown): void {
+  if (offerRealityCheck(error)) return;
   const box = el<HTMLParagraphElement>("error");
   box.textContent = describeError(error, formatMoney, state?.currency ?? "");
   box.hidden = false;
@@ -249,6 +252,7 @@ function show(round: RoundView, focus = true): void {
   state.round = round;
   el("table").hidden = false;
   setBalance(round.balance);
+  renderPosition(round.session);
   const dealer = el("dealer-cards");
   dealer.replaceChildren(...round.dealerCards.map(cardElement));
   if (round.dealerHoleHidden) dealer.append(hiddenCard());
@@ -315,8 +319,11 @@ function show(round: RoundView, focus = true): void {
   const result = el("result");
   if (finished) {
     const net = round.totalPaid - round.totalStaked;
+    // The server's class of the result decides what is a win (a return is never one).
     const verdict = round.status === RoundStatus.VOIDED ? "Round voided"
-      : net > 0n ? `You won ${money(net)}` : net < 0n ? `You lost ${money(-net)}` : "Your stake is returned";
+      : round.result === ResultClass.WIN ? `You won ${money(net)}`
+      : net < 0n ? `You lost ${money(-net)}` : "Your stake is returned";
+    markResult(result, round.status === RoundStatus.VOIDED ? undefined : round.result);
     result.textContent = `${verdict} — staked ${money(round.totalStaked)}, paid ${money(round.totalPaid)}.`
       + (round.paymentPending ? " The payment is being completed." : "");
     if (round.paymentPending) void settle(round);
@@ -324,6 +331,7 @@ function show(round: RoundView, focus = true): void {
     if (focus) el<HTMLButtonElement>("deal").focus();
   } else {
     result.textContent = "";
+    markResult(result, undefined);
     if (focus) actions.querySelector<HTMLButtonElement>("button")?.focus();
   }
 }
@@ -368,6 +376,7 @@ async function start(token: string, forcedCards: string[]): Promise<void> {
   }
   state.currency = listed.currency;
   state.variants = listed.variants;
+  setMarket(client, listed.currency);
   for (const c of document.querySelectorAll(".currency")) c.textContent = listed.currency;
   const select = el<HTMLSelectElement>("variant");
   select.replaceChildren(...listed.variants.map((v) => new Option(v.name, v.id)));
@@ -404,6 +413,7 @@ function main(): void {
   const forced = (params.get("cards") ?? "").split(",").map((c) => c.trim()).filter(Boolean);
   if (window.location.hash) history.replaceState(null, "", window.location.pathname);
   el<HTMLSelectElement>("variant").addEventListener("change", renderVariantForm);
+  initMarket();
   el<HTMLButtonElement>("verify").addEventListener("click", verifyShown);
   el<HTMLFormElement>("bet-form").addEventListener("submit", (e) => {
     e.preventDefault();

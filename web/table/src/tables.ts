@@ -22,6 +22,7 @@ import {
 } from "@rgs/client";
 import { cardElement, hiddenCard } from "./cards.js";
 import { describeError } from "./errors.js";
+import { markResult, offerRealityCheck, renderPosition } from "./market.js";
 import { historyLine } from "./history.js";
 import { labelDecision } from "./hints.js";
 import { formatMoney, parseMoney } from "./money.js";
@@ -224,6 +225,8 @@ class TableView {
     const net = finished ? finished.totalPaid - finished.totalStaked : 0n;
     result.textContent = finished && finished.totalStaked > 0n
       ? `Your net for the round: ${net > 0n ? "+" : ""}${this.money(net)}` : "";
+    markResult(result, finished && finished.totalStaked > 0n ? finished.result : undefined);
+    renderPosition(snap.session);
     this.renderFairness(snap);
     this.renderControls(snap, mine);
   }
@@ -457,6 +460,7 @@ class TableView {
   }
 
   private showError(error: unknown, near: HTMLElement): void {
+    if (offerRealityCheck(error)) return;
     const box = el<HTMLParagraphElement>("table-error");
     box.textContent = describeError(error, formatMoney, this.currency());
     box.hidden = false;

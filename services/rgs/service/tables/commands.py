@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from rgs.engine import Action, EngineError, Round
 from rgs.rng.fair import FairInputError, check_client_seed
+from rgs.service import market_rules
 from rgs.service.common import translate_engine
 from rgs.service.errors import (
     InvalidRequest,
@@ -19,6 +20,7 @@ from rgs.service.errors import (
     PermissionDenied,
     Unavailable,
 )
+from rgs.service.jurisdiction import NONE, JurisdictionProfile
 from rgs.service.model import Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
 from rgs.service.tables import fairness, public, seats
@@ -99,8 +101,11 @@ class TableCommands:
 
     def __init__(self, *, runner: CommandRunner, money: TableMoney, turns: Turns,
                  rounds: Rounds, cards: CardSourceFactory, clock: Now,
-                 test_mode: bool = False) -> None:
+                 test_mode: bool = False,
+                 profiles: Mapping[str, JurisdictionProfile] | None = None) -> None:
         self._runner = runner
+        #: Each brand's jurisdiction profile (a brand not named: none).
+        self._profiles = profiles or {}
         self._money = money
         self._turns = turns
         self._rounds = rounds
@@ -258,6 +263,12 @@ class TableCommands:
             check(s)
 
             async def fund(funding: Funding) -> None:
+                # The market's rules, in the player's journal before any stake is taken.
+                await market_rules.before_round(
+                    funding.held[who.player_key].journal, session,
+                    self._profiles.get(session.brand_id, NONE),
+                    stake=sum(b.stake if b.behind else _seat_bet(b, client_seed).total
+                              for b in bets), now=self._clock(), table_round=s.round_id)
                 for b in bets:
                     tag = (f"bh{b.seat}x{player_tag(who.player_key)}" if b.behind
                            else f"seat{b.seat}")
@@ -300,7 +311,13 @@ class TableCommands:
             events = [public.event("deal_now", seat=b.seat, player=public.player(cfg.id, who))
                       for b in own]
             if all(b.deal_now for b in bets):
-                state = replace(state, deadline=self._clock())
+                # Never sooner than the least time between round starts (RTS 14G): betting
+                # opened betting_s before its deadline, after the last round had started.
+                earliest = (s.deadline - timedelta(seconds=cfg.betting_s)
+                            + timedelta(seconds=cfg.min_round_interval_s)
+                            if s.deadline is not None and cfg.min_round_interval_s else None)
+                now = self._clock()
+                state = replace(state, deadline=max(now, earliest) if earliest else now)
                 events.append(public.event("betting_closing", reason="deal_now"))
             return Step(state=state, events=events)
 

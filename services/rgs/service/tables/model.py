@@ -47,6 +47,10 @@ class TableConfig:
     #: ... or when its player has neither watched the table nor acted at it for this long
     #: (seconds), or their session expired, whenever no bet of theirs is on the seat.
     away_s: float = 60.0
+    #: The least time between the starts of two rounds, the strictest of its brands'
+    #: jurisdiction profiles' (UKGC RTS 14G): betting stays open at least this long, Deal Now
+    #: included (the platform file refuses a ``betting_s`` below it).
+    min_round_interval_s: float = 0.0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -22,6 +22,7 @@ from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.controls import ControlBoard
 from rgs.service.errors import NotFound
 from rgs.service.fairness import draw_seed
+from rgs.service.jurisdiction import JurisdictionProfile
 from rgs.service.model import Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock
 from rgs.service.tables import public
@@ -65,7 +66,8 @@ class TableService:
                  test_mode: bool = False, command_limit_s: float = COMMAND_LIMIT_S,
                  lock_wait_s: float = 5.0, feed_poll_s: float = 1.0,
                  software: SoftwareAuthenticity | None = None,
-                 controls: ControlBoard | None = None) -> None:
+                 controls: ControlBoard | None = None,
+                 profiles: Mapping[str, JurisdictionProfile] | None = None) -> None:
         self._tables = tables
         #: The software authentication's word on new bets (always admitted without one).
         self.software = software if software is not None else SoftwareAuthenticity()
@@ -89,7 +91,7 @@ class TableService:
                                     clock=clock, gate=self._gate)
         self._commands = TableCommands(runner=self.runner, money=self.money, turns=self.turns,
                                        rounds=self.rounds, cards=cards, clock=clock,
-                                       test_mode=test_mode)
+                                       test_mode=test_mode, profiles=profiles)
         self._clock_transitions = ClockTransitions(
             tables=tables, money=self.money, turns=self.turns, rounds=self.rounds,
             cards=cards, clock=clock, limit_s=command_limit_s)

@@ -299,6 +299,38 @@ INSURANCE_OFFER_NEVER: InsuranceOffer.ValueType  # 3
 """Never offer insurance."""
 Global___InsuranceOffer: _TypeAlias = InsuranceOffer  # noqa: Y015
 
+class _ResultClass:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ResultClassEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ResultClass.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RESULT_CLASS_UNSPECIFIED: _ResultClass.ValueType  # 0
+    """Not settled."""
+    RESULT_CLASS_WIN: _ResultClass.ValueType  # 1
+    """Paid more than the stake: the only result to celebrate."""
+    RESULT_CLASS_RETURN_EQUAL: _ResultClass.ValueType  # 2
+    """Paid back exactly the stake (a push): not a win."""
+    RESULT_CLASS_RETURN_BELOW: _ResultClass.ValueType  # 3
+    """Paid back less than the stake (a surrender, a low Cash Out): not a win."""
+    RESULT_CLASS_LOSS: _ResultClass.ValueType  # 4
+    """Paid nothing."""
+
+class ResultClass(_ResultClass, metaclass=_ResultClassEnumTypeWrapper):
+    """ResultClass is how a settled round ended against its stake."""
+
+RESULT_CLASS_UNSPECIFIED: ResultClass.ValueType  # 0
+"""Not settled."""
+RESULT_CLASS_WIN: ResultClass.ValueType  # 1
+"""Paid more than the stake: the only result to celebrate."""
+RESULT_CLASS_RETURN_EQUAL: ResultClass.ValueType  # 2
+"""Paid back exactly the stake (a push): not a win."""
+RESULT_CLASS_RETURN_BELOW: ResultClass.ValueType  # 3
+"""Paid back less than the stake (a surrender, a low Cash Out): not a win."""
+RESULT_CLASS_LOSS: ResultClass.ValueType  # 4
+"""Paid nothing."""
+Global___ResultClass: _TypeAlias = ResultClass  # noqa: Y015
+
 @_typing.final
 class ListVariantsRequest(_message.Message):
     """ListVariantsRequest asks for the session brand's variants."""
@@ -999,6 +1031,8 @@ class RoundView(_message.Message):
     CURRENCY_FIELD_NUMBER: _builtins.int
     PAYMENT_PENDING_FIELD_NUMBER: _builtins.int
     FAIR_FIELD_NUMBER: _builtins.int
+    SESSION_FIELD_NUMBER: _builtins.int
+    RESULT_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     """Round id."""
     seq: _builtins.int
@@ -1023,6 +1057,10 @@ class RoundView(_message.Message):
     """ISO 4217 code of the amounts."""
     payment_pending: _builtins.bool
     """The win has not been acknowledged by the wallet yet; Settle retries it."""
+    result: Global___ResultClass.ValueType
+    """How the settled round ended for the player (unset before it is settled): a client
+    celebrates only RESULT_CLASS_WIN (UKGC RTS 14C).
+    """
     @_builtins.property
     def dealer_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Dealer cards as far as revealed."""
@@ -1038,6 +1076,12 @@ class RoundView(_message.Message):
     @_builtins.property
     def fair(self) -> Global___Fairness:
         """How to check that the round's cards were fixed before the bet (docs/rng.md)."""
+
+    @_builtins.property
+    def session(self) -> Global___SessionPosition:
+        """The session's time and money so far, this round included: set for brands whose
+        jurisdiction profile requires clients to show it (UKGC RTS 13C / 2E; docs/jurisdictions.md).
+        """
 
     def __init__(
         self,
@@ -1058,14 +1102,58 @@ class RoundView(_message.Message):
         currency: _builtins.str = ...,
         payment_pending: _builtins.bool = ...,
         fair: Global___Fairness | None = ...,
+        session: Global___SessionPosition | None = ...,
+        result: Global___ResultClass.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "to_act", b"to_act"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "session", b"session", "to_act", b"to_act"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "boxes", b"boxes", "currency", b"currency", "dealer_cards", b"dealer_cards", "dealer_hole_hidden", b"dealer_hole_hidden", "dealer_soft", b"dealer_soft", "dealer_total", b"dealer_total", "fair", b"fair", "payment_pending", b"payment_pending", "round_id", b"round_id", "seq", b"seq", "status", b"status", "to_act", b"to_act", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "boxes", b"boxes", "currency", b"currency", "dealer_cards", b"dealer_cards", "dealer_hole_hidden", b"dealer_hole_hidden", "dealer_soft", b"dealer_soft", "dealer_total", b"dealer_total", "fair", b"fair", "payment_pending", b"payment_pending", "result", b"result", "round_id", b"round_id", "seq", b"seq", "session", b"session", "status", b"status", "to_act", b"to_act", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RoundView: _TypeAlias = RoundView  # noqa: Y015
+
+@_typing.final
+class SessionPosition(_message.Message):
+    """SessionPosition is a session's time and money so far, exactly as the journal records its
+    wallet movements (minor units of the session's currency).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STARTED_AT_FIELD_NUMBER: _builtins.int
+    ELAPSED_S_FIELD_NUMBER: _builtins.int
+    TOTAL_STAKED_FIELD_NUMBER: _builtins.int
+    TOTAL_PAID_FIELD_NUMBER: _builtins.int
+    NET_POSITION_FIELD_NUMBER: _builtins.int
+    elapsed_s: _builtins.int
+    """Whole seconds since then."""
+    total_staked: _builtins.int
+    """Every stake taken in the session."""
+    total_paid: _builtins.int
+    """Every win and stake paid back in the session."""
+    net_position: _builtins.int
+    """total_paid - total_staked: negative when the player is down."""
+    @_builtins.property
+    def started_at(self) -> _timestamp_pb2.Timestamp:
+        """When the session opened."""
+
+    def __init__(
+        self,
+        *,
+        started_at: _timestamp_pb2.Timestamp | None = ...,
+        elapsed_s: _builtins.int = ...,
+        total_staked: _builtins.int = ...,
+        total_paid: _builtins.int = ...,
+        net_position: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["started_at", b"started_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["elapsed_s", b"elapsed_s", "net_position", b"net_position", "started_at", b"started_at", "total_paid", b"total_paid", "total_staked", b"total_staked"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SessionPosition: _TypeAlias = SessionPosition  # noqa: Y015
 
 @_typing.final
 class Fairness(_message.Message):
@@ -1379,6 +1467,47 @@ class GetBalanceRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetBalanceRequest: _TypeAlias = GetBalanceRequest  # noqa: Y015
+
+@_typing.final
+class AcknowledgeRealityCheckRequest(_message.Message):
+    """AcknowledgeRealityCheckRequest acknowledges the session's reality check."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AcknowledgeRealityCheckRequest: _TypeAlias = AcknowledgeRealityCheckRequest  # noqa: Y015
+
+@_typing.final
+class AcknowledgeRealityCheckResponse(_message.Message):
+    """AcknowledgeRealityCheckResponse is the session's position when the check was acknowledged."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SESSION_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def session(self) -> Global___SessionPosition:
+        """The session's time and money so far."""
+
+    def __init__(
+        self,
+        *,
+        session: Global___SessionPosition | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["session", b"session"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["session", b"session"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AcknowledgeRealityCheckResponse: _TypeAlias = AcknowledgeRealityCheckResponse  # noqa: Y015
 
 @_typing.final
 class GetBalanceResponse(_message.Message):

@@ -65,6 +65,11 @@ class BlackjackServiceStub:
                 request_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceRequest.SerializeToString,
                 response_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceResponse.FromString,
                 _registered_method=True)
+        self.AcknowledgeRealityCheck = channel.unary_unary(
+                '/rgs.blackjack.v1.BlackjackService/AcknowledgeRealityCheck',
+                request_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckRequest.SerializeToString,
+                response_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckResponse.FromString,
+                _registered_method=True)
 
 
 class BlackjackServiceServicer:
@@ -116,6 +121,15 @@ class BlackjackServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AcknowledgeRealityCheck(self, request, context):
+        """AcknowledgeRealityCheck records that the player was shown the session's reality check (its
+        time and position, returned here) and chose to go on: the next check falls due one interval
+        from now. A Deal or bet refused REALITY_CHECK_DUE is accepted after it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BlackjackServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -148,6 +162,11 @@ def add_BlackjackServiceServicer_to_server(servicer, server):
                     servicer.GetBalance,
                     request_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceRequest.FromString,
                     response_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceResponse.SerializeToString,
+            ),
+            'AcknowledgeRealityCheck': grpc.unary_unary_rpc_method_handler(
+                    servicer.AcknowledgeRealityCheck,
+                    request_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckRequest.FromString,
+                    response_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -313,6 +332,33 @@ class BlackjackService:
             '/rgs.blackjack.v1.BlackjackService/GetBalance',
             rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceRequest.SerializeToString,
             rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.GetBalanceResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AcknowledgeRealityCheck(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.blackjack.v1.BlackjackService/AcknowledgeRealityCheck',
+            rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckRequest.SerializeToString,
+            rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -66,6 +66,11 @@ class BlackjackServiceStub:
     """GetBalance returns the player's balance as the operator's wallet reports it now (a client
     can show it before the first round). Changes nothing.
     """
+    AcknowledgeRealityCheck: _grpc.UnaryUnaryMultiCallable[_blackjack_pb2.AcknowledgeRealityCheckRequest, _blackjack_pb2.AcknowledgeRealityCheckResponse]
+    """AcknowledgeRealityCheck records that the player was shown the session's reality check (its
+    time and position, returned here) and chose to go on: the next check falls due one interval
+    from now. A Deal or bet refused REALITY_CHECK_DUE is accepted after it.
+    """
 
 @_typing.type_check_only
 class BlackjackServiceAsyncStub(BlackjackServiceStub):
@@ -89,6 +94,11 @@ class BlackjackServiceAsyncStub(BlackjackServiceStub):
     GetBalance: _aio.UnaryUnaryMultiCallable[_blackjack_pb2.GetBalanceRequest, _blackjack_pb2.GetBalanceResponse]  # type: ignore[assignment]
     """GetBalance returns the player's balance as the operator's wallet reports it now (a client
     can show it before the first round). Changes nothing.
+    """
+    AcknowledgeRealityCheck: _aio.UnaryUnaryMultiCallable[_blackjack_pb2.AcknowledgeRealityCheckRequest, _blackjack_pb2.AcknowledgeRealityCheckResponse]  # type: ignore[assignment]
+    """AcknowledgeRealityCheck records that the player was shown the session's reality check (its
+    time and position, returned here) and chose to go on: the next check falls due one interval
+    from now. A Deal or bet refused REALITY_CHECK_DUE is accepted after it.
     """
 
 class BlackjackServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -146,6 +156,17 @@ class BlackjackServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_blackjack_pb2.GetBalanceResponse, _abc.Awaitable[_blackjack_pb2.GetBalanceResponse]]:
         """GetBalance returns the player's balance as the operator's wallet reports it now (a client
         can show it before the first round). Changes nothing.
+        """
+
+    @_abc_1.abstractmethod
+    def AcknowledgeRealityCheck(
+        self,
+        request: _blackjack_pb2.AcknowledgeRealityCheckRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_blackjack_pb2.AcknowledgeRealityCheckResponse, _abc.Awaitable[_blackjack_pb2.AcknowledgeRealityCheckResponse]]:
+        """AcknowledgeRealityCheck records that the player was shown the session's reality check (its
+        time and position, returned here) and chose to go on: the next check falls due one interval
+        from now. A Deal or bet refused REALITY_CHECK_DUE is accepted after it.
         """
 
 def add_BlackjackServiceServicer_to_server(servicer: BlackjackServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

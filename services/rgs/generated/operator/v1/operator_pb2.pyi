@@ -448,6 +448,7 @@ class CreateSessionRequest(_message.Message):
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
     NICKNAME_FIELD_NUMBER: _builtins.int
+    REALITY_CHECK_INTERVAL_S_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
     """Client-chosen idempotency key (1-64 characters)."""
     brand_id: _builtins.str
@@ -461,6 +462,11 @@ class CreateSessionRequest(_message.Message):
     `-`; no control or direction characters); empty: a pseudonym stable per player and table
     ("Player 7F3A"). Never the player id.
     """
+    reality_check_interval_s: _builtins.int
+    """Seconds between reality checks (0-86400): once they have passed, the next Deal or bet is
+    refused FAILED_PRECONDITION / REALITY_CHECK_DUE until the client calls
+    AcknowledgeRealityCheck. 0: the brand's jurisdiction profile's default (none under `none`).
+    """
     def __init__(
         self,
         *,
@@ -469,10 +475,11 @@ class CreateSessionRequest(_message.Message):
         player_id: _builtins.str = ...,
         currency: _builtins.str = ...,
         nickname: _builtins.str = ...,
+        reality_check_interval_s: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "nickname", b"nickname", "player_id", b"player_id", "request_id", b"request_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "nickname", b"nickname", "player_id", b"player_id", "reality_check_interval_s", b"reality_check_interval_s", "request_id", b"request_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

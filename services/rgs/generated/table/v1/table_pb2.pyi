@@ -513,6 +513,7 @@ class TableSnapshot(_message.Message):
     FAIR_FIELD_NUMBER: _builtins.int
     NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
     LAST_ROUND_FIELD_NUMBER: _builtins.int
+    SESSION_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     """The number of the newest event the snapshot includes."""
     table_id: _builtins.str
@@ -549,6 +550,12 @@ class TableSnapshot(_message.Message):
     def last_round(self) -> Global___LastRound:
         """The last finished round, with its revealed seed and cards."""
 
+    @_builtins.property
+    def session(self) -> _blackjack_pb2.SessionPosition:
+        """The watching player's session: its time and money so far (solo and table rounds), set for
+        brands whose jurisdiction profile requires clients to show it (docs/jurisdictions.md).
+        """
+
     def __init__(
         self,
         *,
@@ -566,10 +573,11 @@ class TableSnapshot(_message.Message):
         fair: Global___TableFairness | None = ...,
         next_commitment: _builtins.str = ...,
         last_round: Global___LastRound | None = ...,
+        session: _blackjack_pb2.SessionPosition | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "fair", b"fair", "last_round", b"last_round", "round", b"round"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "fair", b"fair", "last_round", b"last_round", "round", b"round", "session", b"session"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "bets", b"bets", "deadline", b"deadline", "fair", b"fair", "insurance", b"insurance", "last_round", b"last_round", "next_commitment", b"next_commitment", "phase", b"phase", "round", b"round", "round_id", b"round_id", "round_no", b"round_no", "seats", b"seats", "seq", b"seq", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "bets", b"bets", "deadline", b"deadline", "fair", b"fair", "insurance", b"insurance", "last_round", b"last_round", "next_commitment", b"next_commitment", "phase", b"phase", "round", b"round", "round_id", b"round_id", "round_no", b"round_no", "seats", b"seats", "seq", b"seq", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1485,8 +1493,13 @@ class PlayerResult(_message.Message):
     PLAYER_FIELD_NUMBER: _builtins.int
     STAKED_FIELD_NUMBER: _builtins.int
     PAID_FIELD_NUMBER: _builtins.int
+    RESULT_FIELD_NUMBER: _builtins.int
     staked: _builtins.int
     paid: _builtins.int
+    result: _blackjack_pb2.ResultClass.ValueType
+    """How the round ended for the player against their stake: a client celebrates only
+    RESULT_CLASS_WIN (UKGC RTS 14C).
+    """
     @_builtins.property
     def player(self) -> Global___TablePlayer: ...
     def __init__(
@@ -1495,10 +1508,11 @@ class PlayerResult(_message.Message):
         player: Global___TablePlayer | None = ...,
         staked: _builtins.int = ...,
         paid: _builtins.int = ...,
+        result: _blackjack_pb2.ResultClass.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["player", b"player"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["paid", b"paid", "player", b"player", "staked", b"staked"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["paid", b"paid", "player", b"player", "result", b"result", "staked", b"staked"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -73,6 +73,12 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """
     ERROR_REASON_WALLET_UNAVAILABLE: _ErrorReason.ValueType  # 11
     """Retryable, UNAVAILABLE: the wallet could not decide; the outcome is unknown."""
+    ERROR_REASON_PLAYER_EXCLUDED: _ErrorReason.ValueType  # 12
+    """Final, FAILED_PRECONDITION: the player has excluded themselves (or is excluded) from play."""
+    ERROR_REASON_REALITY_CHECK_DUE: _ErrorReason.ValueType  # 13
+    """Final, FAILED_PRECONDITION: the operator's reality check is due; the player must see it
+    before staking again.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """ErrorReason lists the refusal reasons a wallet puts into google.rpc.ErrorInfo.reason (the value
@@ -107,6 +113,12 @@ does not match the debit it names).
 """
 ERROR_REASON_WALLET_UNAVAILABLE: ErrorReason.ValueType  # 11
 """Retryable, UNAVAILABLE: the wallet could not decide; the outcome is unknown."""
+ERROR_REASON_PLAYER_EXCLUDED: ErrorReason.ValueType  # 12
+"""Final, FAILED_PRECONDITION: the player has excluded themselves (or is excluded) from play."""
+ERROR_REASON_REALITY_CHECK_DUE: ErrorReason.ValueType  # 13
+"""Final, FAILED_PRECONDITION: the operator's reality check is due; the player must see it
+before staking again.
+"""
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015
 
 @_typing.final

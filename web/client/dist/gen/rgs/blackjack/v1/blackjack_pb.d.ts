@@ -830,12 +830,69 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
      * @generated from field: rgs.blackjack.v1.Fairness fair = 16;
      */
     fair?: Fairness | undefined;
+    /**
+     * The session's time and money so far, this round included: set for brands whose
+     * jurisdiction profile requires clients to show it (UKGC RTS 13C / 2E; docs/jurisdictions.md).
+     *
+     * @generated from field: rgs.blackjack.v1.SessionPosition session = 17;
+     */
+    session?: SessionPosition | undefined;
+    /**
+     * How the settled round ended for the player (unset before it is settled): a client
+     * celebrates only RESULT_CLASS_WIN (UKGC RTS 14C).
+     *
+     * @generated from field: rgs.blackjack.v1.ResultClass result = 18;
+     */
+    result: ResultClass;
 };
 /**
  * Describes the message rgs.blackjack.v1.RoundView.
  * Use `create(RoundViewSchema)` to create a new message.
  */
 export declare const RoundViewSchema: GenMessage<RoundView>;
+/**
+ * SessionPosition is a session's time and money so far, exactly as the journal records its
+ * wallet movements (minor units of the session's currency).
+ *
+ * @generated from message rgs.blackjack.v1.SessionPosition
+ */
+export type SessionPosition = Message<"rgs.blackjack.v1.SessionPosition"> & {
+    /**
+     * When the session opened.
+     *
+     * @generated from field: google.protobuf.Timestamp started_at = 1;
+     */
+    startedAt?: Timestamp | undefined;
+    /**
+     * Whole seconds since then.
+     *
+     * @generated from field: int64 elapsed_s = 2;
+     */
+    elapsedS: bigint;
+    /**
+     * Every stake taken in the session.
+     *
+     * @generated from field: int64 total_staked = 3;
+     */
+    totalStaked: bigint;
+    /**
+     * Every win and stake paid back in the session.
+     *
+     * @generated from field: int64 total_paid = 4;
+     */
+    totalPaid: bigint;
+    /**
+     * total_paid - total_staked: negative when the player is down.
+     *
+     * @generated from field: int64 net_position = 5;
+     */
+    netPosition: bigint;
+};
+/**
+ * Describes the message rgs.blackjack.v1.SessionPosition.
+ * Use `create(SessionPositionSchema)` to create a new message.
+ */
+export declare const SessionPositionSchema: GenMessage<SessionPosition>;
 /**
  * Fairness is a provably fair round's commitment and, once the round is over, its server seed.
  * The round's card order is a documented function of (server_seed, client_seed, round_number,
@@ -1120,6 +1177,35 @@ export type GetBalanceRequest = Message<"rgs.blackjack.v1.GetBalanceRequest"> & 
  * Use `create(GetBalanceRequestSchema)` to create a new message.
  */
 export declare const GetBalanceRequestSchema: GenMessage<GetBalanceRequest>;
+/**
+ * AcknowledgeRealityCheckRequest acknowledges the session's reality check.
+ *
+ * @generated from message rgs.blackjack.v1.AcknowledgeRealityCheckRequest
+ */
+export type AcknowledgeRealityCheckRequest = Message<"rgs.blackjack.v1.AcknowledgeRealityCheckRequest"> & {};
+/**
+ * Describes the message rgs.blackjack.v1.AcknowledgeRealityCheckRequest.
+ * Use `create(AcknowledgeRealityCheckRequestSchema)` to create a new message.
+ */
+export declare const AcknowledgeRealityCheckRequestSchema: GenMessage<AcknowledgeRealityCheckRequest>;
+/**
+ * AcknowledgeRealityCheckResponse is the session's position when the check was acknowledged.
+ *
+ * @generated from message rgs.blackjack.v1.AcknowledgeRealityCheckResponse
+ */
+export type AcknowledgeRealityCheckResponse = Message<"rgs.blackjack.v1.AcknowledgeRealityCheckResponse"> & {
+    /**
+     * The session's time and money so far.
+     *
+     * @generated from field: rgs.blackjack.v1.SessionPosition session = 1;
+     */
+    session?: SessionPosition | undefined;
+};
+/**
+ * Describes the message rgs.blackjack.v1.AcknowledgeRealityCheckResponse.
+ * Use `create(AcknowledgeRealityCheckResponseSchema)` to create a new message.
+ */
+export declare const AcknowledgeRealityCheckResponseSchema: GenMessage<AcknowledgeRealityCheckResponse>;
 /**
  * GetBalanceResponse is the player's balance as the operator's wallet reported it.
  *
@@ -1499,6 +1585,47 @@ export declare enum InsuranceOffer {
  */
 export declare const InsuranceOfferSchema: GenEnum<InsuranceOffer>;
 /**
+ * ResultClass is how a settled round ended against its stake.
+ *
+ * @generated from enum rgs.blackjack.v1.ResultClass
+ */
+export declare enum ResultClass {
+    /**
+     * Not settled.
+     *
+     * @generated from enum value: RESULT_CLASS_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * Paid more than the stake: the only result to celebrate.
+     *
+     * @generated from enum value: RESULT_CLASS_WIN = 1;
+     */
+    WIN = 1,
+    /**
+     * Paid back exactly the stake (a push): not a win.
+     *
+     * @generated from enum value: RESULT_CLASS_RETURN_EQUAL = 2;
+     */
+    RETURN_EQUAL = 2,
+    /**
+     * Paid back less than the stake (a surrender, a low Cash Out): not a win.
+     *
+     * @generated from enum value: RESULT_CLASS_RETURN_BELOW = 3;
+     */
+    RETURN_BELOW = 3,
+    /**
+     * Paid nothing.
+     *
+     * @generated from enum value: RESULT_CLASS_LOSS = 4;
+     */
+    LOSS = 4
+}
+/**
+ * Describes the enum rgs.blackjack.v1.ResultClass.
+ */
+export declare const ResultClassSchema: GenEnum<ResultClass>;
+/**
  * BlackjackService deals and plays rounds.
  *
  * @generated from service rgs.blackjack.v1.BlackjackService
@@ -1566,5 +1693,17 @@ export declare const BlackjackService: GenService<{
         methodKind: "unary";
         input: typeof GetBalanceRequestSchema;
         output: typeof GetBalanceResponseSchema;
+    };
+    /**
+     * AcknowledgeRealityCheck records that the player was shown the session's reality check (its
+     * time and position, returned here) and chose to go on: the next check falls due one interval
+     * from now. A Deal or bet refused REALITY_CHECK_DUE is accepted after it.
+     *
+     * @generated from rpc rgs.blackjack.v1.BlackjackService.AcknowledgeRealityCheck
+     */
+    acknowledgeRealityCheck: {
+        methodKind: "unary";
+        input: typeof AcknowledgeRealityCheckRequestSchema;
+        output: typeof AcknowledgeRealityCheckResponseSchema;
     };
 }>;

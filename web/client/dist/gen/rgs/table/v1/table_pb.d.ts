@@ -1,6 +1,6 @@
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import type { Action, Availability, Outcome, RoundView, SideBetKind } from "../../blackjack/v1/blackjack_pb.js";
+import type { Action, Availability, Outcome, ResultClass, RoundView, SessionPosition, SideBetKind } from "../../blackjack/v1/blackjack_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 /**
  * Describes the file rgs/table/v1/table.proto.
@@ -437,6 +437,13 @@ export type TableSnapshot = Message<"rgs.table.v1.TableSnapshot"> & {
      * @generated from field: rgs.table.v1.LastRound last_round = 15;
      */
     lastRound?: LastRound | undefined;
+    /**
+     * The watching player's session: its time and money so far (solo and table rounds), set for
+     * brands whose jurisdiction profile requires clients to show it (docs/jurisdictions.md).
+     *
+     * @generated from field: rgs.blackjack.v1.SessionPosition session = 16;
+     */
+    session?: SessionPosition | undefined;
 };
 /**
  * Describes the message rgs.table.v1.TableSnapshot.
@@ -1332,6 +1339,13 @@ export type PlayerResult = Message<"rgs.table.v1.PlayerResult"> & {
      * @generated from field: int64 paid = 3;
      */
     paid: bigint;
+    /**
+     * How the round ended for the player against their stake: a client celebrates only
+     * RESULT_CLASS_WIN (UKGC RTS 14C).
+     *
+     * @generated from field: rgs.blackjack.v1.ResultClass result = 4;
+     */
+    result: ResultClass;
 };
 /**
  * Describes the message rgs.table.v1.PlayerResult.

@@ -28,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file rgs/blackjack/v1/blackjack.proto.
  */
 export const file_rgs_blackjack_v1_blackjack: GenFile = /*@__PURE__*/
-  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IsIBChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAlCCgoIX2JhbGFuY2UihAEKCUxhc3RSb3VuZBISCgp2YXJpYW50X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEicKBWJveGVzGAMgAygLMhgucmdzLmJsYWNramFjay52MS5Cb3hCZXQSFAoMdG90YWxfc3Rha2VkGAQgASgDEhIKCnRvdGFsX3BhaWQYBSABKAMiVQoLVGFibGVMaW1pdHMSEAoIbWFpbl9taW4YASABKAMSEAoIbWFpbl9tYXgYAiABKAMSEAoIc2lkZV9taW4YAyABKAMSEAoIc2lkZV9tYXgYBCABKAMiKgoMUGF5dGFibGVMaW5lEgwKBGxpbmUYASABKAkSDAoEcGF5cxgCIAEoAyJtCg9TaWRlQmV0UGF5dGFibGUSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSLQoFbGluZXMYAiADKAsyHi5yZ3MuYmxhY2tqYWNrLnYxLlBheXRhYmxlTGluZSLxBAoHVmFyaWFudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWRlY2tzGAMgASgFEhEKCW1heF9ib3hlcxgEIAEoBRIbChNkZWFsZXJfaGl0c19zb2Z0XzE3GAUgASgIEhEKCWhvbGVfY2FyZBgGIAEoCBIMCgRwZWVrGAcgASgJEiAKGGJsYWNramFja19wYXlzX251bWVyYXRvchgIIAEoBRIiChpibGFja2phY2tfcGF5c19kZW5vbWluYXRvchgJIAEoBRIWCg5pbnN1cmFuY2VfcGF5cxgKIAEoBRIWCg5sYXRlX3N1cnJlbmRlchgLIAEoCBIRCgltYXhfaGFuZHMYDCABKAUSFQoNY2hhcmxpZV9jYXJkcxgNIAEoBRIZChFkZWFsZXJfcHVzaF90b3RhbBgOIAEoBRISCgpzYWZldHlfbmV0GA8gASgIEhAKCGNhc2hfb3V0GBAgASgIEi0KBmxpbWl0cxgRIAEoCzIdLnJncy5ibGFja2phY2sudjEuVGFibGVMaW1pdHMSNAoJc2lkZV9iZXRzGBIgAygLMiEucmdzLmJsYWNramFjay52MS5TaWRlQmV0UGF5dGFibGUSOgoQaW5zdXJhbmNlX29mZmVycxgTIAMoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISGAoQZG91YmxlX2FueV9jYXJkcxgUIAEoCBIaChJkb3VibGVfYWZ0ZXJfc3BsaXQYFSABKAgSNAoMYXZhaWxhYmlsaXR5GB4gASgLMh4ucmdzLmJsYWNramFjay52MS5BdmFpbGFiaWxpdHkiWwoMQXZhaWxhYmlsaXR5Eg0KBXN0YXRlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSKwoHZW5kc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAivwEKBkJveEJldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhMKC3R3ZW50eV9wbHVzGAMgASgDEhUKDXBlcmZlY3RfcGFpcnMYBCABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAUgASgDEjkKD2luc3VyYW5jZV9vZmZlchgGIAEoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISEgoKc2FmZXR5X25ldBgHIAEoCCK5AQoNQWxsb3dlZEFjdGlvbhIoCgZhY3Rpb24YASABKA4yGC5yZ3MuYmxhY2tqYWNrLnYxLkFjdGlvbhIMCgRjb3N0GAIgASgDEg0KBW9mZmVyGAMgASgDEg8KB3dhcm5pbmcYBCABKAkSGwoOZXhwZWN0ZWRfdmFsdWUYBSABKAFIAIgBARIMCgRiZXN0GAYgASgIEhIKCmZhaXJfdmFsdWUYByABKANCEQoPX2V4cGVjdGVkX3ZhbHVlIpECCgRIYW5kEg0KBWluZGV4GAEgASgFEg0KBWNhcmRzGAIgAygJEg0KBXRvdGFsGAMgASgFEgwKBHNvZnQYBCABKAgSDQoFc3Rha2UYBSABKAMSLAoGc3RhdHVzGAYgASgOMhwucmdzLmJsYWNramFjay52MS5IYW5kU3RhdHVzEioKB291dGNvbWUYByABKA4yGS5yZ3MuYmxhY2tqYWNrLnYxLk91dGNvbWUSDgoGcGF5b3V0GAggASgDEhIKCmZyb21fc3BsaXQYCSABKAgSDwoHZG91YmxlZBgKIAEoCBIwCgdhbGxvd2VkGAsgAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uInoKDVNpZGVCZXRSZXN1bHQSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSDQoFc3Rha2UYAiABKAMSDAoEbGluZRgDIAEoCRIOCgZwYXlvdXQYBCABKAMSDwoHc2V0dGxlZBgFIAEoCCK0AgoDQm94EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSJQoFaGFuZHMYAyADKAsyFi5yZ3MuYmxhY2tqYWNrLnYxLkhhbmQSMgoJc2lkZV9iZXRzGAQgAygLMh8ucmdzLmJsYWNramFjay52MS5TaWRlQmV0UmVzdWx0EhkKEWluc3VyYW5jZV9vZmZlcmVkGAUgASgIEhcKD2luc3VyYW5jZV9zdGFrZRgGIAEoAxIYChBpbnN1cmFuY2VfcGF5b3V0GAcgASgDEjoKEWluc3VyYW5jZV9hbGxvd2VkGAggAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uEisKBmJlaGluZBgJIAMoCzIbLnJncy5ibGFja2phY2sudjEuQm94QmVoaW5kInkKCUJveEJlaGluZBIUCgxkaXNwbGF5X25hbWUYASABKAkSCwoDeW91GAIgASgIEg4KBnN0YWtlZBgDIAEoAxIMCgRwYWlkGAQgASgDEhUKDWZvbGxvd19kb3VibGUYBSABKAgSFAoMZm9sbG93X3NwbGl0GAYgASgIIiUKB0hhbmRSZWYSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFIqsDCglSb3VuZFZpZXcSEAoIcm91bmRfaWQYASABKAkSCwoDc2VxGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSLQoGc3RhdHVzGAQgASgOMh0ucmdzLmJsYWNramFjay52MS5Sb3VuZFN0YXR1cxIUCgxkZWFsZXJfY2FyZHMYBSADKAkSFAoMZGVhbGVyX3RvdGFsGAYgASgFEhMKC2RlYWxlcl9zb2Z0GAcgASgIEhoKEmRlYWxlcl9ob2xlX2hpZGRlbhgIIAEoCBIkCgVib3hlcxgJIAMoCzIVLnJncy5ibGFja2phY2sudjEuQm94EikKBnRvX2FjdBgKIAEoCzIZLnJncy5ibGFja2phY2sudjEuSGFuZFJlZhIUCgx0b3RhbF9zdGFrZWQYCyABKAMSEgoKdG90YWxfcGFpZBgMIAEoAxIPCgdiYWxhbmNlGA0gASgDEhAKCGN1cnJlbmN5GA4gASgJEhcKD3BheW1lbnRfcGVuZGluZxgPIAEoCBIoCgRmYWlyGBAgASgLMhoucmdzLmJsYWNramFjay52MS5GYWlybmVzcyKvAQoIRmFpcm5lc3MSEgoKdmVyaWZpYWJsZRgBIAEoCBISCgpjb21taXRtZW50GAIgASgJEhMKC2NsaWVudF9zZWVkGAMgASgJEhQKDHJvdW5kX251bWJlchgEIAEoAxINCgVkZWNrcxgFIAEoBRITCgtzZXJ2ZXJfc2VlZBgGIAEoCRIXCg9uZXh0X2NvbW1pdG1lbnQYByABKAkSEwoLZGVhbHRfY2FyZHMYCCADKAkiiQEKC0RlYWxSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEgoKdmFyaWFudF9pZBgCIAEoCRInCgVib3hlcxgDIAMoCzIYLnJncy5ibGFja2phY2sudjEuQm94QmV0EhQKDGZvcmNlZF9jYXJkcxgEIAMoCRITCgtjbGllbnRfc2VlZBgFIAEoCSI6CgxEZWFsUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyKOAQoKQWN0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEhQKDGV4cGVjdGVkX3NlcRgDIAEoAxIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSKAoGYWN0aW9uGAYgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24iOQoLQWN0UmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyI1Cg1TZXR0bGVSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPAoOU2V0dGxlUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyIjCg9HZXRSb3VuZFJlcXVlc3QSEAoIcm91bmRfaWQYASABKAkiPgoQR2V0Um91bmRSZXNwb25zZRIqCgVyb3VuZBgBIAEoCzIbLnJncy5ibGFja2phY2sudjEuUm91bmRWaWV3IhMKEUdldEJhbGFuY2VSZXF1ZXN0IjcKEkdldEJhbGFuY2VSZXNwb25zZRIPCgdiYWxhbmNlGAEgASgDEhAKCGN1cnJlbmN5GAIgASgJKqUCCgZBY3Rpb24SFgoSQUNUSU9OX1VOU1BFQ0lGSUVEEAASEQoNQUNUSU9OX0lOU1VSRRABEhwKGEFDVElPTl9ERUNMSU5FX0lOU1VSQU5DRRACEg4KCkFDVElPTl9ISVQQAxIQCgxBQ1RJT05fU1RBTkQQBBIRCg1BQ1RJT05fRE9VQkxFEAUSEAoMQUNUSU9OX1NQTElUEAYSFAoQQUNUSU9OX1NVUlJFTkRFUhAHEhYKEkFDVElPTl9QT1dFUl9TUExJVBAIEhcKE0FDVElPTl9QT1dFUl9ET1VCTEUQCRIVChFBQ1RJT05fUE9XRVJfS0VFUBAKEhgKFEFDVElPTl9QT1dFUl9SRVBMQUNFEAsSEwoPQUNUSU9OX0NBU0hfT1VUEAwqmAEKC1JvdW5kU3RhdHVzEhwKGFJPVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJPVU5EX1NUQVRVU19JTlNVUkFOQ0UQARIcChhST1VORF9TVEFUVVNfUExBWUVSX1RVUk4QAhIYChRST1VORF9TVEFUVVNfU0VUVExFRBADEhcKE1JPVU5EX1NUQVRVU19WT0lERUQQBCrGAgoKSGFuZFN0YXR1cxIbChdIQU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE0hBTkRfU1RBVFVTX1dBSVRJTkcQARIWChJIQU5EX1NUQVRVU19BQ1RJVkUQAhIcChhIQU5EX1NUQVRVU19QT1dFUl9DSE9JQ0UQAxIVChFIQU5EX1NUQVRVU19TVE9PRBAEEhcKE0hBTkRfU1RBVFVTX0RPVUJMRUQQBRIWChJIQU5EX1NUQVRVU19CVVNURUQQBhIZChVIQU5EX1NUQVRVU19CTEFDS0pBQ0sQBxIXChNIQU5EX1NUQVRVU19DSEFSTElFEAgSGwoXSEFORF9TVEFUVVNfU1VSUkVOREVSRUQQCRIaChZIQU5EX1NUQVRVU19DQVNIRURfT1VUEAoSFwoTSEFORF9TVEFUVVNfU0VUVExFRBALKtYBCgdPdXRjb21lEhcKE09VVENPTUVfVU5TUEVDSUZJRUQQABIVChFPVVRDT01FX0JMQUNLSkFDSxABEg8KC09VVENPTUVfV0lOEAISEAoMT1VUQ09NRV9QVVNIEAMSEAoMT1VUQ09NRV9MT1NFEAQSEAoMT1VUQ09NRV9CVVNUEAUSFQoRT1VUQ09NRV9TVVJSRU5ERVIQBhIWChJPVVRDT01FX0NBU0hFRF9PVVQQBxITCg9PVVRDT01FX0NIQVJMSUUQCBIQCgxPVVRDT01FX1ZPSUQQCSqVAQoLU2lkZUJldEtpbmQSHQoZU0lERV9CRVRfS0lORF9VTlNQRUNJRklFRBAAEh0KGVNJREVfQkVUX0tJTkRfVFdFTlRZX1BMVVMQARIfChtTSURFX0JFVF9LSU5EX1BFUkZFQ1RfUEFJUlMQAhInCiNTSURFX0JFVF9LSU5EX1RXRU5UWV9PTkVfUExVU19USFJFRRADKpYBCg5JbnN1cmFuY2VPZmZlchIfChtJTlNVUkFOQ0VfT0ZGRVJfVU5TUEVDSUZJRUQQABIaChZJTlNVUkFOQ0VfT0ZGRVJfQUxXQVlTEAESLAooSU5TVVJBTkNFX09GRkVSX09OTFlfT05fUExBWUVSX0JMQUNLSkFDSxACEhkKFUlOU1VSQU5DRV9PRkZFUl9ORVZFUhADMvUDChBCbGFja2phY2tTZXJ2aWNlEl0KDExpc3RWYXJpYW50cxIlLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBomLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USRQoERGVhbBIdLnJncy5ibGFja2phY2sudjEuRGVhbFJlcXVlc3QaHi5yZ3MuYmxhY2tqYWNrLnYxLkRlYWxSZXNwb25zZRJCCgNBY3QSHC5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlcXVlc3QaHS5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlc3BvbnNlEksKBlNldHRsZRIfLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVxdWVzdBogLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVzcG9uc2USUQoIR2V0Um91bmQSIS5yZ3MuYmxhY2tqYWNrLnYxLkdldFJvdW5kUmVxdWVzdBoiLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXNwb25zZRJXCgpHZXRCYWxhbmNlEiMucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVxdWVzdBokLnJncy5ibGFja2phY2sudjEuR2V0QmFsYW5jZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IsIBChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAlCCgoIX2JhbGFuY2UihAEKCUxhc3RSb3VuZBISCgp2YXJpYW50X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEicKBWJveGVzGAMgAygLMhgucmdzLmJsYWNramFjay52MS5Cb3hCZXQSFAoMdG90YWxfc3Rha2VkGAQgASgDEhIKCnRvdGFsX3BhaWQYBSABKAMiVQoLVGFibGVMaW1pdHMSEAoIbWFpbl9taW4YASABKAMSEAoIbWFpbl9tYXgYAiABKAMSEAoIc2lkZV9taW4YAyABKAMSEAoIc2lkZV9tYXgYBCABKAMiKgoMUGF5dGFibGVMaW5lEgwKBGxpbmUYASABKAkSDAoEcGF5cxgCIAEoAyJtCg9TaWRlQmV0UGF5dGFibGUSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSLQoFbGluZXMYAiADKAsyHi5yZ3MuYmxhY2tqYWNrLnYxLlBheXRhYmxlTGluZSLxBAoHVmFyaWFudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWRlY2tzGAMgASgFEhEKCW1heF9ib3hlcxgEIAEoBRIbChNkZWFsZXJfaGl0c19zb2Z0XzE3GAUgASgIEhEKCWhvbGVfY2FyZBgGIAEoCBIMCgRwZWVrGAcgASgJEiAKGGJsYWNramFja19wYXlzX251bWVyYXRvchgIIAEoBRIiChpibGFja2phY2tfcGF5c19kZW5vbWluYXRvchgJIAEoBRIWCg5pbnN1cmFuY2VfcGF5cxgKIAEoBRIWCg5sYXRlX3N1cnJlbmRlchgLIAEoCBIRCgltYXhfaGFuZHMYDCABKAUSFQoNY2hhcmxpZV9jYXJkcxgNIAEoBRIZChFkZWFsZXJfcHVzaF90b3RhbBgOIAEoBRISCgpzYWZldHlfbmV0GA8gASgIEhAKCGNhc2hfb3V0GBAgASgIEi0KBmxpbWl0cxgRIAEoCzIdLnJncy5ibGFja2phY2sudjEuVGFibGVMaW1pdHMSNAoJc2lkZV9iZXRzGBIgAygLMiEucmdzLmJsYWNramFjay52MS5TaWRlQmV0UGF5dGFibGUSOgoQaW5zdXJhbmNlX29mZmVycxgTIAMoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISGAoQZG91YmxlX2FueV9jYXJkcxgUIAEoCBIaChJkb3VibGVfYWZ0ZXJfc3BsaXQYFSABKAgSNAoMYXZhaWxhYmlsaXR5GB4gASgLMh4ucmdzLmJsYWNramFjay52MS5BdmFpbGFiaWxpdHkiWwoMQXZhaWxhYmlsaXR5Eg0KBXN0YXRlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSKwoHZW5kc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAivwEKBkJveEJldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhMKC3R3ZW50eV9wbHVzGAMgASgDEhUKDXBlcmZlY3RfcGFpcnMYBCABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAUgASgDEjkKD2luc3VyYW5jZV9vZmZlchgGIAEoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISEgoKc2FmZXR5X25ldBgHIAEoCCK5AQoNQWxsb3dlZEFjdGlvbhIoCgZhY3Rpb24YASABKA4yGC5yZ3MuYmxhY2tqYWNrLnYxLkFjdGlvbhIMCgRjb3N0GAIgASgDEg0KBW9mZmVyGAMgASgDEg8KB3dhcm5pbmcYBCABKAkSGwoOZXhwZWN0ZWRfdmFsdWUYBSABKAFIAIgBARIMCgRiZXN0GAYgASgIEhIKCmZhaXJfdmFsdWUYByABKANCEQoPX2V4cGVjdGVkX3ZhbHVlIpECCgRIYW5kEg0KBWluZGV4GAEgASgFEg0KBWNhcmRzGAIgAygJEg0KBXRvdGFsGAMgASgFEgwKBHNvZnQYBCABKAgSDQoFc3Rha2UYBSABKAMSLAoGc3RhdHVzGAYgASgOMhwucmdzLmJsYWNramFjay52MS5IYW5kU3RhdHVzEioKB291dGNvbWUYByABKA4yGS5yZ3MuYmxhY2tqYWNrLnYxLk91dGNvbWUSDgoGcGF5b3V0GAggASgDEhIKCmZyb21fc3BsaXQYCSABKAgSDwoHZG91YmxlZBgKIAEoCBIwCgdhbGxvd2VkGAsgAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uInoKDVNpZGVCZXRSZXN1bHQSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSDQoFc3Rha2UYAiABKAMSDAoEbGluZRgDIAEoCRIOCgZwYXlvdXQYBCABKAMSDwoHc2V0dGxlZBgFIAEoCCK0AgoDQm94EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSJQoFaGFuZHMYAyADKAsyFi5yZ3MuYmxhY2tqYWNrLnYxLkhhbmQSMgoJc2lkZV9iZXRzGAQgAygLMh8ucmdzLmJsYWNramFjay52MS5TaWRlQmV0UmVzdWx0EhkKEWluc3VyYW5jZV9vZmZlcmVkGAUgASgIEhcKD2luc3VyYW5jZV9zdGFrZRgGIAEoAxIYChBpbnN1cmFuY2VfcGF5b3V0GAcgASgDEjoKEWluc3VyYW5jZV9hbGxvd2VkGAggAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uEisKBmJlaGluZBgJIAMoCzIbLnJncy5ibGFja2phY2sudjEuQm94QmVoaW5kInkKCUJveEJlaGluZBIUCgxkaXNwbGF5X25hbWUYASABKAkSCwoDeW91GAIgASgIEg4KBnN0YWtlZBgDIAEoAxIMCgRwYWlkGAQgASgDEhUKDWZvbGxvd19kb3VibGUYBSABKAgSFAoMZm9sbG93X3NwbGl0GAYgASgIIiUKB0hhbmRSZWYSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFIo4ECglSb3VuZFZpZXcSEAoIcm91bmRfaWQYASABKAkSCwoDc2VxGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSLQoGc3RhdHVzGAQgASgOMh0ucmdzLmJsYWNramFjay52MS5Sb3VuZFN0YXR1cxIUCgxkZWFsZXJfY2FyZHMYBSADKAkSFAoMZGVhbGVyX3RvdGFsGAYgASgFEhMKC2RlYWxlcl9zb2Z0GAcgASgIEhoKEmRlYWxlcl9ob2xlX2hpZGRlbhgIIAEoCBIkCgVib3hlcxgJIAMoCzIVLnJncy5ibGFja2phY2sudjEuQm94EikKBnRvX2FjdBgKIAEoCzIZLnJncy5ibGFja2phY2sudjEuSGFuZFJlZhIUCgx0b3RhbF9zdGFrZWQYCyABKAMSEgoKdG90YWxfcGFpZBgMIAEoAxIPCgdiYWxhbmNlGA0gASgDEhAKCGN1cnJlbmN5GA4gASgJEhcKD3BheW1lbnRfcGVuZGluZxgPIAEoCBIoCgRmYWlyGBAgASgLMhoucmdzLmJsYWNramFjay52MS5GYWlybmVzcxIyCgdzZXNzaW9uGBEgASgLMiEucmdzLmJsYWNramFjay52MS5TZXNzaW9uUG9zaXRpb24SLQoGcmVzdWx0GBIgASgOMh0ucmdzLmJsYWNramFjay52MS5SZXN1bHRDbGFzcyKUAQoPU2Vzc2lvblBvc2l0aW9uEi4KCnN0YXJ0ZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWVsYXBzZWRfcxgCIAEoAxIUCgx0b3RhbF9zdGFrZWQYAyABKAMSEgoKdG90YWxfcGFpZBgEIAEoAxIUCgxuZXRfcG9zaXRpb24YBSABKAMirwEKCEZhaXJuZXNzEhIKCnZlcmlmaWFibGUYASABKAgSEgoKY29tbWl0bWVudBgCIAEoCRITCgtjbGllbnRfc2VlZBgDIAEoCRIUCgxyb3VuZF9udW1iZXIYBCABKAMSDQoFZGVja3MYBSABKAUSEwoLc2VydmVyX3NlZWQYBiABKAkSFwoPbmV4dF9jb21taXRtZW50GAcgASgJEhMKC2RlYWx0X2NhcmRzGAggAygJIokBCgtEZWFsUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSJwoFYm94ZXMYAyADKAsyGC5yZ3MuYmxhY2tqYWNrLnYxLkJveEJldBIUCgxmb3JjZWRfY2FyZHMYBCADKAkSEwoLY2xpZW50X3NlZWQYBSABKAkiOgoMRGVhbFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXcijgEKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCRIUCgxleHBlY3RlZF9zZXEYAyABKAMSDAoEc2VhdBgEIAEoBRIMCgRoYW5kGAUgASgFEigKBmFjdGlvbhgGIAEoDjIYLnJncy5ibGFja2phY2sudjEuQWN0aW9uIjkKC0FjdFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciNQoNU2V0dGxlUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJIjwKDlNldHRsZVJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciIwoPR2V0Um91bmRSZXF1ZXN0EhAKCHJvdW5kX2lkGAEgASgJIj4KEEdldFJvdW5kUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyITChFHZXRCYWxhbmNlUmVxdWVzdCIgCh5BY2tub3dsZWRnZVJlYWxpdHlDaGVja1JlcXVlc3QiVQofQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZRIyCgdzZXNzaW9uGAEgASgLMiEucmdzLmJsYWNramFjay52MS5TZXNzaW9uUG9zaXRpb24iNwoSR2V0QmFsYW5jZVJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAMSEAoIY3VycmVuY3kYAiABKAkqpQIKBkFjdGlvbhIWChJBQ1RJT05fVU5TUEVDSUZJRUQQABIRCg1BQ1RJT05fSU5TVVJFEAESHAoYQUNUSU9OX0RFQ0xJTkVfSU5TVVJBTkNFEAISDgoKQUNUSU9OX0hJVBADEhAKDEFDVElPTl9TVEFORBAEEhEKDUFDVElPTl9ET1VCTEUQBRIQCgxBQ1RJT05fU1BMSVQQBhIUChBBQ1RJT05fU1VSUkVOREVSEAcSFgoSQUNUSU9OX1BPV0VSX1NQTElUEAgSFwoTQUNUSU9OX1BPV0VSX0RPVUJMRRAJEhUKEUFDVElPTl9QT1dFUl9LRUVQEAoSGAoUQUNUSU9OX1BPV0VSX1JFUExBQ0UQCxITCg9BQ1RJT05fQ0FTSF9PVVQQDCqYAQoLUm91bmRTdGF0dXMSHAoYUk9VTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWUk9VTkRfU1RBVFVTX0lOU1VSQU5DRRABEhwKGFJPVU5EX1NUQVRVU19QTEFZRVJfVFVSThACEhgKFFJPVU5EX1NUQVRVU19TRVRUTEVEEAMSFwoTUk9VTkRfU1RBVFVTX1ZPSURFRBAEKsYCCgpIYW5kU3RhdHVzEhsKF0hBTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTSEFORF9TVEFUVVNfV0FJVElORxABEhYKEkhBTkRfU1RBVFVTX0FDVElWRRACEhwKGEhBTkRfU1RBVFVTX1BPV0VSX0NIT0lDRRADEhUKEUhBTkRfU1RBVFVTX1NUT09EEAQSFwoTSEFORF9TVEFUVVNfRE9VQkxFRBAFEhYKEkhBTkRfU1RBVFVTX0JVU1RFRBAGEhkKFUhBTkRfU1RBVFVTX0JMQUNLSkFDSxAHEhcKE0hBTkRfU1RBVFVTX0NIQVJMSUUQCBIbChdIQU5EX1NUQVRVU19TVVJSRU5ERVJFRBAJEhoKFkhBTkRfU1RBVFVTX0NBU0hFRF9PVVQQChIXChNIQU5EX1NUQVRVU19TRVRUTEVEEAsq1gEKB091dGNvbWUSFwoTT1VUQ09NRV9VTlNQRUNJRklFRBAAEhUKEU9VVENPTUVfQkxBQ0tKQUNLEAESDwoLT1VUQ09NRV9XSU4QAhIQCgxPVVRDT01FX1BVU0gQAxIQCgxPVVRDT01FX0xPU0UQBBIQCgxPVVRDT01FX0JVU1QQBRIVChFPVVRDT01FX1NVUlJFTkRFUhAGEhYKEk9VVENPTUVfQ0FTSEVEX09VVBAHEhMKD09VVENPTUVfQ0hBUkxJRRAIEhAKDE9VVENPTUVfVk9JRBAJKpUBCgtTaWRlQmV0S2luZBIdChlTSURFX0JFVF9LSU5EX1VOU1BFQ0lGSUVEEAASHQoZU0lERV9CRVRfS0lORF9UV0VOVFlfUExVUxABEh8KG1NJREVfQkVUX0tJTkRfUEVSRkVDVF9QQUlSUxACEicKI1NJREVfQkVUX0tJTkRfVFdFTlRZX09ORV9QTFVTX1RIUkVFEAMqlgEKDkluc3VyYW5jZU9mZmVyEh8KG0lOU1VSQU5DRV9PRkZFUl9VTlNQRUNJRklFRBAAEhoKFklOU1VSQU5DRV9PRkZFUl9BTFdBWVMQARIsCihJTlNVUkFOQ0VfT0ZGRVJfT05MWV9PTl9QTEFZRVJfQkxBQ0tKQUNLEAISGQoVSU5TVVJBTkNFX09GRkVSX05FVkVSEAMqlgEKC1Jlc3VsdENsYXNzEhwKGFJFU1VMVF9DTEFTU19VTlNQRUNJRklFRBAAEhQKEFJFU1VMVF9DTEFTU19XSU4QARIdChlSRVNVTFRfQ0xBU1NfUkVUVVJOX0VRVUFMEAISHQoZUkVTVUxUX0NMQVNTX1JFVFVSTl9CRUxPVxADEhUKEVJFU1VMVF9DTEFTU19MT1NTEAQy9QQKEEJsYWNramFja1NlcnZpY2USXQoMTGlzdFZhcmlhbnRzEiUucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GiYucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJFCgREZWFsEh0ucmdzLmJsYWNramFjay52MS5EZWFsUmVxdWVzdBoeLnJncy5ibGFja2phY2sudjEuRGVhbFJlc3BvbnNlEkIKA0FjdBIcLnJncy5ibGFja2phY2sudjEuQWN0UmVxdWVzdBodLnJncy5ibGFja2phY2sudjEuQWN0UmVzcG9uc2USSwoGU2V0dGxlEh8ucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXF1ZXN0GiAucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXNwb25zZRJRCghHZXRSb3VuZBIhLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXF1ZXN0GiIucmdzLmJsYWNramFjay52MS5HZXRSb3VuZFJlc3BvbnNlElcKCkdldEJhbGFuY2USIy5yZ3MuYmxhY2tqYWNrLnYxLkdldEJhbGFuY2VSZXF1ZXN0GiQucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVzcG9uc2USfgoXQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2sSMC5yZ3MuYmxhY2tqYWNrLnYxLkFja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVxdWVzdBoxLnJncy5ibGFja2phY2sudjEuQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * ListVariantsRequest asks for the session brand's variants.
@@ -992,6 +992,22 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
    * @generated from field: rgs.blackjack.v1.Fairness fair = 16;
    */
   fair?: Fairness | undefined;
+
+  /**
+   * The session's time and money so far, this round included: set for brands whose
+   * jurisdiction profile requires clients to show it (UKGC RTS 13C / 2E; docs/jurisdictions.md).
+   *
+   * @generated from field: rgs.blackjack.v1.SessionPosition session = 17;
+   */
+  session?: SessionPosition | undefined;
+
+  /**
+   * How the settled round ended for the player (unset before it is settled): a client
+   * celebrates only RESULT_CLASS_WIN (UKGC RTS 14C).
+   *
+   * @generated from field: rgs.blackjack.v1.ResultClass result = 18;
+   */
+  result: ResultClass;
 };
 
 /**
@@ -1000,6 +1016,56 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
  */
 export const RoundViewSchema: GenMessage<RoundView> = /*@__PURE__*/
   messageDesc(file_rgs_blackjack_v1_blackjack, 15);
+
+/**
+ * SessionPosition is a session's time and money so far, exactly as the journal records its
+ * wallet movements (minor units of the session's currency).
+ *
+ * @generated from message rgs.blackjack.v1.SessionPosition
+ */
+export type SessionPosition = Message<"rgs.blackjack.v1.SessionPosition"> & {
+  /**
+   * When the session opened.
+   *
+   * @generated from field: google.protobuf.Timestamp started_at = 1;
+   */
+  startedAt?: Timestamp | undefined;
+
+  /**
+   * Whole seconds since then.
+   *
+   * @generated from field: int64 elapsed_s = 2;
+   */
+  elapsedS: bigint;
+
+  /**
+   * Every stake taken in the session.
+   *
+   * @generated from field: int64 total_staked = 3;
+   */
+  totalStaked: bigint;
+
+  /**
+   * Every win and stake paid back in the session.
+   *
+   * @generated from field: int64 total_paid = 4;
+   */
+  totalPaid: bigint;
+
+  /**
+   * total_paid - total_staked: negative when the player is down.
+   *
+   * @generated from field: int64 net_position = 5;
+   */
+  netPosition: bigint;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.SessionPosition.
+ * Use `create(SessionPositionSchema)` to create a new message.
+ */
+export const SessionPositionSchema: GenMessage<SessionPosition> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
 
 /**
  * Fairness is a provably fair round's commitment and, once the round is over, its server seed.
@@ -1075,7 +1141,7 @@ export type Fairness = Message<"rgs.blackjack.v1.Fairness"> & {
  * Use `create(FairnessSchema)` to create a new message.
  */
 export const FairnessSchema: GenMessage<Fairness> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
 
 /**
  * DealRequest places the bets of a new round.
@@ -1126,7 +1192,7 @@ export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
  * Use `create(DealRequestSchema)` to create a new message.
  */
 export const DealRequestSchema: GenMessage<DealRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
 
 /**
  * DealResponse is the dealt round.
@@ -1147,7 +1213,7 @@ export type DealResponse = Message<"rgs.blackjack.v1.DealResponse"> & {
  * Use `create(DealResponseSchema)` to create a new message.
  */
 export const DealResponseSchema: GenMessage<DealResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
 
 /**
  * ActRequest is one player decision.
@@ -1204,7 +1270,7 @@ export type ActRequest = Message<"rgs.blackjack.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
 
 /**
  * ActResponse is the round after the decision.
@@ -1225,7 +1291,7 @@ export type ActResponse = Message<"rgs.blackjack.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
 
 /**
  * SettleRequest finishes a round.
@@ -1253,7 +1319,7 @@ export type SettleRequest = Message<"rgs.blackjack.v1.SettleRequest"> & {
  * Use `create(SettleRequestSchema)` to create a new message.
  */
 export const SettleRequestSchema: GenMessage<SettleRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
 
 /**
  * SettleResponse is the finished round.
@@ -1274,7 +1340,7 @@ export type SettleResponse = Message<"rgs.blackjack.v1.SettleResponse"> & {
  * Use `create(SettleResponseSchema)` to create a new message.
  */
 export const SettleResponseSchema: GenMessage<SettleResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
 
 /**
  * GetRoundRequest reads a round.
@@ -1295,7 +1361,7 @@ export type GetRoundRequest = Message<"rgs.blackjack.v1.GetRoundRequest"> & {
  * Use `create(GetRoundRequestSchema)` to create a new message.
  */
 export const GetRoundRequestSchema: GenMessage<GetRoundRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
 
 /**
  * GetRoundResponse is the round's public view.
@@ -1316,7 +1382,7 @@ export type GetRoundResponse = Message<"rgs.blackjack.v1.GetRoundResponse"> & {
  * Use `create(GetRoundResponseSchema)` to create a new message.
  */
 export const GetRoundResponseSchema: GenMessage<GetRoundResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
 
 /**
  * GetBalanceRequest asks for the session player's balance.
@@ -1331,7 +1397,43 @@ export type GetBalanceRequest = Message<"rgs.blackjack.v1.GetBalanceRequest"> & 
  * Use `create(GetBalanceRequestSchema)` to create a new message.
  */
 export const GetBalanceRequestSchema: GenMessage<GetBalanceRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 26);
+
+/**
+ * AcknowledgeRealityCheckRequest acknowledges the session's reality check.
+ *
+ * @generated from message rgs.blackjack.v1.AcknowledgeRealityCheckRequest
+ */
+export type AcknowledgeRealityCheckRequest = Message<"rgs.blackjack.v1.AcknowledgeRealityCheckRequest"> & {
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.AcknowledgeRealityCheckRequest.
+ * Use `create(AcknowledgeRealityCheckRequestSchema)` to create a new message.
+ */
+export const AcknowledgeRealityCheckRequestSchema: GenMessage<AcknowledgeRealityCheckRequest> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 27);
+
+/**
+ * AcknowledgeRealityCheckResponse is the session's position when the check was acknowledged.
+ *
+ * @generated from message rgs.blackjack.v1.AcknowledgeRealityCheckResponse
+ */
+export type AcknowledgeRealityCheckResponse = Message<"rgs.blackjack.v1.AcknowledgeRealityCheckResponse"> & {
+  /**
+   * The session's time and money so far.
+   *
+   * @generated from field: rgs.blackjack.v1.SessionPosition session = 1;
+   */
+  session?: SessionPosition | undefined;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.AcknowledgeRealityCheckResponse.
+ * Use `create(AcknowledgeRealityCheckResponseSchema)` to create a new message.
+ */
+export const AcknowledgeRealityCheckResponseSchema: GenMessage<AcknowledgeRealityCheckResponse> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 28);
 
 /**
  * GetBalanceResponse is the player's balance as the operator's wallet reported it.
@@ -1359,7 +1461,7 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
  * Use `create(GetBalanceResponseSchema)` to create a new message.
  */
 export const GetBalanceResponseSchema: GenMessage<GetBalanceResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 26);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 29);
 
 /**
  * Action is a player decision.
@@ -1776,6 +1878,54 @@ export const InsuranceOfferSchema: GenEnum<InsuranceOffer> = /*@__PURE__*/
   enumDesc(file_rgs_blackjack_v1_blackjack, 5);
 
 /**
+ * ResultClass is how a settled round ended against its stake.
+ *
+ * @generated from enum rgs.blackjack.v1.ResultClass
+ */
+export enum ResultClass {
+  /**
+   * Not settled.
+   *
+   * @generated from enum value: RESULT_CLASS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Paid more than the stake: the only result to celebrate.
+   *
+   * @generated from enum value: RESULT_CLASS_WIN = 1;
+   */
+  WIN = 1,
+
+  /**
+   * Paid back exactly the stake (a push): not a win.
+   *
+   * @generated from enum value: RESULT_CLASS_RETURN_EQUAL = 2;
+   */
+  RETURN_EQUAL = 2,
+
+  /**
+   * Paid back less than the stake (a surrender, a low Cash Out): not a win.
+   *
+   * @generated from enum value: RESULT_CLASS_RETURN_BELOW = 3;
+   */
+  RETURN_BELOW = 3,
+
+  /**
+   * Paid nothing.
+   *
+   * @generated from enum value: RESULT_CLASS_LOSS = 4;
+   */
+  LOSS = 4,
+}
+
+/**
+ * Describes the enum rgs.blackjack.v1.ResultClass.
+ */
+export const ResultClassSchema: GenEnum<ResultClass> = /*@__PURE__*/
+  enumDesc(file_rgs_blackjack_v1_blackjack, 6);
+
+/**
  * BlackjackService deals and plays rounds.
  *
  * @generated from service rgs.blackjack.v1.BlackjackService
@@ -1843,6 +1993,18 @@ export const BlackjackService: GenService<{
     methodKind: "unary";
     input: typeof GetBalanceRequestSchema;
     output: typeof GetBalanceResponseSchema;
+  },
+  /**
+   * AcknowledgeRealityCheck records that the player was shown the session's reality check (its
+   * time and position, returned here) and chose to go on: the next check falls due one interval
+   * from now. A Deal or bet refused REALITY_CHECK_DUE is accepted after it.
+   *
+   * @generated from rpc rgs.blackjack.v1.BlackjackService.AcknowledgeRealityCheck
+   */
+  acknowledgeRealityCheck: {
+    methodKind: "unary";
+    input: typeof AcknowledgeRealityCheckRequestSchema;
+    output: typeof AcknowledgeRealityCheckResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_rgs_blackjack_v1_blackjack, 0);
