@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import grpc
 import pytest
 from playwright.async_api import Browser, Page, Request, expect
 from replay_rounds import (
@@ -29,11 +31,16 @@ from test_browser import artifacts, browser, major  # noqa: F401 - fixtures
 from web_stack import OPERATOR, START, Web
 
 from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.generated.table.v1 import table_pb2_grpc
 from rgs.service.replay import DEVELOPMENT_SECRET, ReplayLinks
+from support.tables import events_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Seats 2 and 5 each get two tens (20), the dealer 7S KD (17): both seats win.
+BOTH_WIN = ["TS", "TH", "7S", "TD", "TC", "KD"]
 
 
 async def _cards_on_screen(page: Page) -> Counter[str]:
@@ -169,3 +176,50 @@ async def test_an_altered_or_expired_link_opens_a_page_that_says_so(
             await expect(page.locator("#summary")).to_be_hidden()
         finally:
             await page.close()
+
+
+async def test_a_table_round_names_the_other_operators_player_by_display_name_only(
+        web: Web, browser: Browser) -> None:  # noqa: F811
+    table = "vip-replay"
+    a = await web.new_player()
+    c = await web.new_player(operator="other-operator")
+    mds = {pid: (("authorization", f"Bearer {await web.session_token(pid, brand)}"),)
+           for pid, brand in ((a, "demo-casino"), (c, "other-casino"))}
+    async with grpc.aio.insecure_channel(web.stack.replicas[0].target) as channel:
+        tables = table_pb2_grpc.TableServiceStub(channel)
+        start = 0
+        for pid, seat in ((a, 2), (c, 5)):
+            await tables.TakeSeat(tb.TakeSeatRequest(request_id=f"seat-{pid}", table_id=table,
+                                                     seat=seat), metadata=mds[pid])
+            placed = await tables.PlaceBets(tb.PlaceBetsRequest(
+                request_id=f"bet-{pid}", table_id=table, bets=[tb.Bet(seat=seat, stake=1000)]),
+                metadata=mds[pid])
+            start = start or int(placed.result.seq)
+        await tables.DealNow(tb.DealNowRequest(request_id=f"dn-{c}", table_id=table),
+                             metadata=mds[c])
+        await tables.DealNow(tb.DealNowRequest(request_id=f"dn-{a}", table_id=table,
+                                               forced_cards=BOTH_WIN), metadata=mds[a])
+        seen = await events_until(tables, mds[a], table, "round_finished", from_seq=start)
+    round_id = seen[-1].round_finished.round_id
+    assert await web.balances_when_paid({(a, "dev-operator"): START + 1000,
+                                         (c, "other-operator"): START + 1000}) == {
+        (a, "dev-operator"): START + 1000, (c, "other-operator"): START + 1000}
+    link = await web.operator.CreateRoundReplay(op.CreateRoundReplayRequest(
+        brand_id="demo-casino", player_id=a, round_id=round_id), metadata=OPERATOR)
+    page = await browser.new_page()
+    try:
+        await page.goto(link.url)
+        await expect(page.locator("#game")).to_contain_text(f"at table {table}")
+        await expect(page.locator("#bet")).to_have_text(major(1000))
+        await expect(page.locator("#won")).to_have_text(major(2000))
+        await page.click("#last")
+        seats = page.locator("#boxes h3")
+        await expect(seats).to_have_count(2)
+        await expect(seats.nth(0)).to_contain_text(f"({a})")
+        await expect(seats.nth(1)).to_have_text(re.compile(r"^Seat 5: Player [0-9A-F]{4}$"))
+        await expect(page.locator("#boxes .hand-info").nth(0)).to_have_text(
+            f"Hand 1: 20 · bet {major(1000)} · win, pays {major(2000)}")
+        assert c not in await page.content()
+        await expect(page.locator("#fair-summary")).to_contain_text("forced cards")
+    finally:
+        await page.close()

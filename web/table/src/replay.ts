@@ -111,7 +111,7 @@ export function narrate(step: Step): string {
       const cost = BigInt(step.amount ?? "0");
       return `${where[0].toUpperCase()}${where.slice(1)}: ${words(step.action ?? "")}${cost ? ` — costs ${money(step.amount)}` : ""}.`;
     }
-    case "hand_settled": return `${where[0].toUpperCase()}${where.slice(1)}: ${words(String(d.outcome ?? ""))}, pays ${money(step.amount)}.`;
+    case "hand_settled": return `${where[0].toUpperCase()}${where.slice(1)}: ${words(String(d.outcome ?? "").replace(/^OUTCOME_/, "").toLowerCase())}, pays ${money(step.amount)}.`;
     case "insurance_settled": return `Insurance of seat ${step.seat ?? 0} pays ${money(step.amount)}.`;
     case "side_bet_settled": return `Side bet ${words(String(d.kind ?? ""))} of seat ${step.seat ?? 0}: ${words(String(d.line ?? ""))}, pays ${money(step.amount)}.`;
     case "round_settled": return `The round is settled: staked ${money(String(d.total_staked ?? 0))}, paid ${money(String(d.total_paid ?? 0))}.`;
@@ -152,7 +152,7 @@ function drawTable(state: TableState): void {
       const info = document.createElement("p");
       info.className = "hand-info";
       const result = hand.outcome ? ` · ${words(hand.outcome)}, pays ${money(String(hand.payout ?? 0n))}` : "";
-      info.textContent = `Hand ${i + 1}: ${hand.cards.length ? total(hand.cards) : "—"} · bet ${money(String(hand.stake))}${hand.doubled ? " (doubled)" : ""}${result}`;
+      info.textContent = `Hand ${i + 1}: ${hand.cards.length ? total(hand.cards) : "—"} · bet ${hand.stake ? money(String(hand.stake)) : "—"}${hand.doubled ? " (doubled)" : ""}${result}`;
       div.append(cards, info);
       area.append(div);
     });

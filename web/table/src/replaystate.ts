@@ -151,8 +151,9 @@ export function apply(state: TableState, step: Step): void {
     }
     case "hand_settled": {
       const h = handOf(state, seat, hand);
-      h.outcome = String(d.outcome ?? "");
+      h.outcome = String(d.outcome ?? "").replace(/^OUTCOME_/, "").toLowerCase();  // a table's enum name
       h.payout = big(step.amount);
+      if (d.stake !== undefined) h.stake = big(d.stake);  // a table round's stakes show here
       break;
     }
     case "side_bet_settled":
