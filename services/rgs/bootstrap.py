@@ -67,6 +67,7 @@ from rgs.service.operator_keys import OperatorKeyRotation, OperatorKeyStore
 from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
 from rgs.service.reconciler import Reconciler
+from rgs.service.replay import replay_links
 from rgs.service.tables.clock import TableClock
 from rgs.service.tables.model import TableConfig
 from rgs.service.tables.ports import TableJournal
@@ -459,7 +460,12 @@ async def serve(settings: RgsSettings, app: App,
                                      max_age_grace_s=settings.max_connection_age_grace_s),
         on_certificate=publish_expiry("server"),
         web_listen=settings.web_listen, grace_s=settings.shutdown_grace_s,
-        ready=app.game.software.failure is None)
+        ready=app.game.software.failure is None,
+        replay=replay_links(
+            secret=settings.replay_secret.get_secret_value() if settings.replay_secret else None,
+            secret_file=str(settings.replay_secret_file) if settings.replay_secret_file else None,
+            url=settings.replay_url, web_listen=settings.web_listen,
+            ttl_s=settings.replay_ttl_s, production=settings.environment == "production"))
     watch_authentication(app, running)
     if app.rng_health is not None:
         loop = asyncio.get_running_loop()

@@ -13,7 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from rgs.platform_file import (
@@ -157,6 +157,22 @@ class RgsSettings(BaseSettings):
     operator_keys_file: Path | None = Field(
         default=None, description="JSON {operator id: API key} stored hashed by migrate.")
     """A JSON object of operator id to API key; ``rgs migrate`` stores each key hashed."""
+    replay_secret: SecretStr | None = Field(
+        default=None, description="HMAC secret of round replay links (shared by every replica).")
+    """The secret that signs round replay links (CreateRoundReplay, docs/support.md): every
+    replica of a deployment has the same, so any replica opens a link any issued; at least 16
+    bytes. Unset: ``replay_secret_file``; with neither, a fixed development secret outside
+    production and no replay links in production."""
+    replay_secret_file: Path | None = Field(
+        default=None, description="File holding replay_secret (e.g. a mounted Secret).")
+    """A file whose content (stripped) is ``replay_secret``."""
+    replay_url: str | None = Field(
+        default=None, description="Public base URL of the browser edge for replay links.")
+    """The browser edge's address as support's browsers reach it (``https://play.example``);
+    unset: ``http://`` + ``web_listen``."""
+    replay_ttl_s: int = Field(default=900, ge=60, le=86400,
+                              description="Default life of a replay link, in seconds.")
+    """How long a replay link opens its round when CreateRoundReplay gives no ``ttl_seconds``."""
 
     @model_validator(mode="after")
     def _safe(self) -> RgsSettings:

@@ -117,9 +117,11 @@ async def start_stack(*, rgs_db: str, wallet_dbs: dict[str, str], replicas: int,
                       logs: Path, env: dict[str, str] | None = None,
                       wallet_fields: dict[str, dict[str, object]] | None = None,
                       brand_fields: dict[str, dict[str, object]] | None = None,
-                      tables: list[dict[str, object]] | None = None) -> Stack:
+                      tables: list[dict[str, object]] | None = None,
+                      each_env: Sequence[dict[str, str]] = ()) -> Stack:
     """Start a wallet per operator of ``wallet_dbs`` and ``replicas`` RGS processes (test
-    mode), each with a platform file pointing every operator at its own wallet."""
+    mode), each with a platform file pointing every operator at its own wallet (``each_env``:
+    settings of replica i on top of ``env``, e.g. its own browser edge port)."""
     started_wallets = await asyncio.gather(*(start_wallet(op, db, logs)
                                              for op, db in wallet_dbs.items()))
     stack = Stack(wallets=dict(zip(wallet_dbs, started_wallets, strict=True)),
@@ -134,7 +136,8 @@ async def start_stack(*, rgs_db: str, wallet_dbs: dict[str, str], replicas: int,
         started = await asyncio.gather(*(
             start(["-m", "rgs", "serve", "--listen", f"127.0.0.1:{p}",
                    "--database-url", rgs_db, "--test-mode"],
-                  target=f"127.0.0.1:{p}", log=logs / f"rgs{i}.log", env=full_env)
+                  target=f"127.0.0.1:{p}", log=logs / f"rgs{i}.log",
+                  env={**full_env, **(each_env[i] if i < len(each_env) else {})})
             for i, p in enumerate(ports)))
         stack.replicas.extend(started)
     except BaseException:

@@ -67,9 +67,12 @@ def test_the_served_web_table_is_the_bundle_of_its_sources(tmp_path: Path) -> No
     _run([_tool(TABLE, "esbuild"), "src/main.ts", "--bundle", "--format=esm",
           "--target=es2020", "--minify", "--legal-comments=none", "--charset=utf8",
           f"--outfile={out}", "--log-level=warning"], TABLE)
-    for name in ("index.html", "style.css"):
+    _run([_tool(TABLE, "esbuild"), "src/replay.ts", "--bundle", "--format=esm",
+          "--target=es2020", "--minify", "--legal-comments=none", "--charset=utf8",
+          f"--outfile={tmp_path / 'replay.js'}", "--log-level=warning"], TABLE)
+    for name in ("index.html", "replay.html", "style.css"):
         shutil.copy(TABLE / name, tmp_path / name)
-    stale = [n for n in ("app.js", "index.html", "style.css")
+    stale = [n for n in ("app.js", "replay.js", "index.html", "replay.html", "style.css")
              if (tmp_path / n).read_bytes() != (STATIC / n).read_bytes()]
     assert not stale, (f"services/rgs/web/static is stale ({stale}): run "
                        "`cd web/table && npm run build` and commit the bundle")
@@ -78,4 +81,6 @@ def test_the_served_web_table_is_the_bundle_of_its_sources(tmp_path: Path) -> No
 def test_the_bundle_command_in_package_json_is_the_one_checked_here() -> None:
     script = (TABLE / "package.json").read_text()
     assert ("esbuild src/main.ts --bundle --format=esm --target=es2020 --minify "
+            "--legal-comments=none --charset=utf8") in script
+    assert ("esbuild src/replay.ts --bundle --format=esm --target=es2020 --minify "
             "--legal-comments=none --charset=utf8") in script

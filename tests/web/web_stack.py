@@ -48,6 +48,8 @@ WEB_TABLES = [
 WEB_TABLES[-1]["brands"] = ["demo-casino-hints", "other-casino"]
 #: The table where seats are given back: a player away for 4 s loses theirs.
 WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-browser-seats", "away_s": 4.0})
+#: The table of the replay tests: decisions time out (stand) after a second.
+WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-replay", "decision_s": 1})
 _ids = itertools.count()
 
 

@@ -32,6 +32,7 @@ from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.model import Session
 from rgs.service.play import GameService
+from rgs.service.replay import RoundReplays
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +142,11 @@ class OperatorCalls:
 
     def __init__(self, office: BackOffice, rounds: InterruptedRounds,
                  controls: GameControls | None = None,
-                 finance: FinanceOffice | None = None) -> None:
+                 finance: FinanceOffice | None = None,
+                 replays: RoundReplays | None = None) -> None:
         self._office = office
         self._rounds = rounds
+        self._replays = replays or RoundReplays(office, None)
         self._controls = OperatorControlCalls(controls) if controls is not None else None
         self._finance = FinanceCalls(finance)
 
@@ -235,3 +238,13 @@ class OperatorCalls:
         """GGR per brand, variant, table, day and currency."""
         operator = await self._operator(caller, request)
         return await self._finance.ggr(operator, request)
+
+    async def CreateRoundReplay(self, caller: Caller, request: op.CreateRoundReplayRequest
+                                ) -> op.CreateRoundReplayResponse:
+        """A signed, expiring link to the replay of one of the operator's players' rounds."""
+        operator = await self._operator(caller, request)
+        url, expires = await self._replays.create(operator, request.brand_id, request.player_id,
+                                                  request.round_id, request.ttl_seconds)
+        resp = op.CreateRoundReplayResponse(url=url)
+        resp.expires_at.FromDatetime(expires)
+        return resp

@@ -38,6 +38,7 @@ from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.operator_keys import OperatorKeyRotation
 from rgs.service.play import GameService
+from rgs.service.replay import ReplayLinks, RoundReplays
 from rgs.service.tables.service import TableService
 
 SERVICE_NAMES = (
@@ -188,7 +189,8 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
                        admin: AdminAccess | None = None,
                        operator_keys: OperatorKeyRotation | None = None,
                        authentication: SelfCheck | None = None,
-                       finance: FinanceOffice | None = None) -> RunningServer:
+                       finance: FinanceOffice | None = None,
+                       replay: ReplayLinks | None = None) -> RunningServer:
     """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
     TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
     chain loaded. With ``web_listen`` the browser edge (:mod:`rgs.api.web`) starts too, on the
@@ -199,11 +201,12 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
     server = grpc.aio.server(interceptors=list(interceptors),
                              options=connections.grpc_options())
     calls = CallsInFlight()
+    replays = RoundReplays(office, replay)
     server.add_generic_rpc_handlers((
         lenient_handler(blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],
                         BlackjackServicer(game), calls),
         lenient_handler(operator_pb2.DESCRIPTOR.services_by_name["OperatorService"],
-                        OperatorServicer(office, rounds, controls, finance), calls),
+                        OperatorServicer(office, rounds, controls, finance, replays), calls),
     ))
     names: tuple[str, ...] = SERVICE_NAMES
     if admin is not None and controls is not None:
@@ -238,7 +241,7 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
             web = await start_web_edge(game=game, calls=calls, brands=list(game.brands()),
                                        listen=web_listen, tls=tls, grace_s=grace_s,
                                        tables=table_servicer.calls if table_servicer else None,
-                                       on_certificate=on_certificate)
+                                       on_certificate=on_certificate, replays=replays)
         except BaseException:
             await server.stop(None)
             raise

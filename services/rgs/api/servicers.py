@@ -23,6 +23,7 @@ from rgs.service.backoffice import BackOffice
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.play import GameService
+from rgs.service.replay import RoundReplays
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ class OperatorServicer(_Servicer):
 
     def __init__(self, office: BackOffice, rounds: InterruptedRounds,
                  controls: GameControls | None = None,
-                 finance: FinanceOffice | None = None) -> None:
-        super().__init__(OperatorCalls(office, rounds, controls, finance), "OperatorService",
-                         operator_pb2)
+                 finance: FinanceOffice | None = None,
+                 replays: RoundReplays | None = None) -> None:
+        super().__init__(OperatorCalls(office, rounds, controls, finance, replays),
+                         "OperatorService", operator_pb2)

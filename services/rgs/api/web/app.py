@@ -10,6 +10,7 @@ A page the edge served itself (same origin: the reference web table) needs no br
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
@@ -28,7 +29,9 @@ from rgs.api.web.connect import (
     Send,
 )
 from rgs.api.web.connect import header as _header
+from rgs.api.web.replay import MAX_BODY, REPLAY_FILES, ROUND_PATH, ReplayEndpoint
 from rgs.service.model import Brand
+from rgs.service.replay import RoundReplays
 
 #: Request headers a browser client may send (connect-web and grpc-web clients use these).
 ALLOWED_HEADERS = ("authorization", "content-type", "connect-protocol-version",
@@ -76,7 +79,8 @@ class WebApp:
 
     def __init__(self, calls_object: BlackjackCalls, calls: CallsInFlight,
                  brands: Iterable[Brand], *, tables: TableCalls | None = None,
-                 stopping: asyncio.Event | None = None) -> None:
+                 stopping: asyncio.Event | None = None,
+                 replays: RoundReplays | None = None) -> None:
         self.stopping = stopping or asyncio.Event()
         self._connect = ConnectApp(SERVICE, calls_object, calls, self.stopping)
         self._services = {self._connect.path + "/": self._connect}
@@ -84,6 +88,7 @@ class WebApp:
             table_app = ConnectApp(TABLE_SERVICE, tables, calls, self.stopping)
             self._services[table_app.path + "/"] = table_app
         self._brands = tuple(brands)
+        self._replay = ReplayEndpoint(replays, self._brands) if replays is not None else None
         self._prefix = self._connect.path + "/"
 
     def _service(self, path: str) -> ConnectApp | None:
@@ -117,8 +122,12 @@ class WebApp:
                                               if k.lower() != b"origin"]}
             await service(scope, receive, self._with_cors(send, origin if cross else None))
             return
-        if path in STATIC_FILES and scope["method"] in ("GET", "HEAD"):
-            name, kind = STATIC_FILES[path]
+        if self._replay is not None and path == ROUND_PATH and not cross:
+            await self._replay_round(scope, receive, send)
+            return
+        files = {**STATIC_FILES, **REPLAY_FILES} if self._replay is not None else STATIC_FILES
+        if path in files and scope["method"] in ("GET", "HEAD"):
+            name, kind = files[path]
             await _respond(send, 200, [
                 ("content-type", kind), ("cache-control", "no-cache"),
                 ("content-security-policy", CONTENT_SECURITY_POLICY),
@@ -128,6 +137,24 @@ class WebApp:
         await _respond(send, 404, [("content-type", "text/plain; charset=utf-8")],
                        b"not found: the player service is under /"
                        + self._prefix.encode() + b", the web table at /\n")
+
+    async def _replay_round(self, scope: Scope, receive: Receive, send: Send) -> None:
+        assert self._replay is not None
+        if scope["method"] != "POST":
+            await _respond(send, 405, [("content-type", "text/plain; charset=utf-8"),
+                                       ("allow", "POST")], b"POST {\"token\": ...}\n")
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if len(body) > MAX_BODY or not message.get("more_body"):
+                break
+        status, answer = await self._replay.answer(body[:MAX_BODY + 1])
+        await _respond(send, status, [
+            ("content-type", "application/json"), ("cache-control", "no-store"),
+            ("x-content-type-options", "nosniff"), ("referrer-policy", "no-referrer")],
+            json.dumps(answer).encode("utf-8"))
 
     async def _preflight(self, scope: Scope, send: Send, origin: str) -> None:
         asked = _header(scope, b"access-control-request-headers") or ""

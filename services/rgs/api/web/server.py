@@ -25,6 +25,7 @@ from rgs.api.tls import ReloadingSslContext, TlsFiles
 from rgs.api.web.app import WebApp
 from rgs.service.model import Brand
 from rgs.service.play import GameService
+from rgs.service.replay import RoundReplays
 
 log = logging.getLogger("rgs.web")
 
@@ -85,8 +86,8 @@ class RunningWebEdge:
 async def start_web_edge(*, game: GameService, calls: CallsInFlight, brands: list[Brand],
                          listen: str, tls: TlsFiles | None, grace_s: float,
                          tables: TableCalls | None = None,
-                         on_certificate: Callable[[bytes], None] | None = None
-                         ) -> RunningWebEdge:
+                         on_certificate: Callable[[bytes], None] | None = None,
+                         replays: RoundReplays | None = None) -> RunningWebEdge:
     """Serve the browser edge on ``listen`` (calls counted in ``calls``, the gRPC server's;
     with ``tables``, the table service too). Stopping ends the table streams at once. With
     ``tls``, the certificate is read again whenever its files change (``on_certificate`` gets
@@ -106,7 +107,8 @@ async def start_web_edge(*, game: GameService, calls: CallsInFlight, brands: lis
     port = int(sock.getsockname()[1])
     config.bind = [f"fd://{sock.detach()}"]
     stopping = asyncio.Event()
-    app = WebApp(BlackjackCalls(game), calls, brands, tables=tables, stopping=stopping)
+    app = WebApp(BlackjackCalls(game), calls, brands, tables=tables, stopping=stopping,
+                 replays=replays)
     task = asyncio.create_task(serve(app, config, shutdown_trigger=stopping.wait,  # type: ignore[arg-type]
                                      mode="asgi"))
     await asyncio.sleep(0)

@@ -1446,3 +1446,65 @@ class GetGgrReportResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetGgrReportResponse: _TypeAlias = GetGgrReportResponse  # noqa: Y015
+
+@_typing.final
+class CreateRoundReplayRequest(_message.Message):
+    """CreateRoundReplayRequest names the round to replay."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    TTL_SECONDS_FIELD_NUMBER: _builtins.int
+    brand_id: _builtins.str
+    """One of the operator's brands."""
+    player_id: _builtins.str
+    """The operator's player id."""
+    round_id: _builtins.str
+    """The round (solo or table round id)."""
+    ttl_seconds: _builtins.int
+    """How long the link lives, in seconds (60-86400; 0: the server's RGS_REPLAY_TTL_S)."""
+    def __init__(
+        self,
+        *,
+        brand_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        round_id: _builtins.str = ...,
+        ttl_seconds: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "player_id", b"player_id", "round_id", b"round_id", "ttl_seconds", b"ttl_seconds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateRoundReplayRequest: _TypeAlias = CreateRoundReplayRequest  # noqa: Y015
+
+@_typing.final
+class CreateRoundReplayResponse(_message.Message):
+    """CreateRoundReplayResponse is the link."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    URL_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    url: _builtins.str
+    """The replay page's URL; the signed capability is in its fragment (`#r1....`)."""
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp:
+        """When the link stops opening the round (REPLAY_LINK_EXPIRED)."""
+
+    def __init__(
+        self,
+        *,
+        url: _builtins.str = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at", "url", b"url"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateRoundReplayResponse: _TypeAlias = CreateRoundReplayResponse  # noqa: Y015

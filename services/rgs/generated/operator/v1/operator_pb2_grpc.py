@@ -90,6 +90,11 @@ class OperatorServiceStub:
                 request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportRequest.SerializeToString,
                 response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportResponse.FromString,
                 _registered_method=True)
+        self.CreateRoundReplay = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/CreateRoundReplay',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayResponse.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
@@ -188,6 +193,16 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateRoundReplay(self, request, context):
+        """CreateRoundReplay gives support a signed link to one round of one of the operator's players
+        (played alone or at a shared table) that opens the reference web table's replay view: the
+        round step by step, the bet, the win, its times, the rules and the fairness record. The
+        link expires; it carries no session token and no operator key (docs/support.md).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -245,6 +260,11 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     servicer.GetGgrReport,
                     request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportRequest.FromString,
                     response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportResponse.SerializeToString,
+            ),
+            'CreateRoundReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateRoundReplay,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -545,6 +565,33 @@ class OperatorService:
             '/rgs.operator.v1.OperatorService/GetGgrReport',
             rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportRequest.SerializeToString,
             rgs_dot_operator_dot_v1_dot_operator__pb2.GetGgrReportResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateRoundReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/CreateRoundReplay',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayResponse.FromString,
             options,
             channel_credentials,
             insecure,

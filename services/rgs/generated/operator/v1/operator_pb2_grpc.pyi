@@ -87,6 +87,12 @@ class OperatorServiceStub:
     """GetGgrReport gives GGR (real-money stakes minus real-money wins) per brand, variant,
     table, day and currency, from the same movements (docs/backoffice.md).
     """
+    CreateRoundReplay: _grpc.UnaryUnaryMultiCallable[_operator_pb2.CreateRoundReplayRequest, _operator_pb2.CreateRoundReplayResponse]
+    """CreateRoundReplay gives support a signed link to one round of one of the operator's players
+    (played alone or at a shared table) that opens the reference web table's replay view: the
+    round step by step, the bet, the win, its times, the rules and the fairness record. The
+    link expires; it carries no session token and no operator key (docs/support.md).
+    """
 
 @_typing.type_check_only
 class OperatorServiceAsyncStub(OperatorServiceStub):
@@ -138,6 +144,12 @@ class OperatorServiceAsyncStub(OperatorServiceStub):
     GetGgrReport: _aio.UnaryUnaryMultiCallable[_operator_pb2.GetGgrReportRequest, _operator_pb2.GetGgrReportResponse]  # type: ignore[assignment]
     """GetGgrReport gives GGR (real-money stakes minus real-money wins) per brand, variant,
     table, day and currency, from the same movements (docs/backoffice.md).
+    """
+    CreateRoundReplay: _aio.UnaryUnaryMultiCallable[_operator_pb2.CreateRoundReplayRequest, _operator_pb2.CreateRoundReplayResponse]  # type: ignore[assignment]
+    """CreateRoundReplay gives support a signed link to one round of one of the operator's players
+    (played alone or at a shared table) that opens the reference web table's replay view: the
+    round step by step, the bet, the win, its times, the rules and the fairness record. The
+    link expires; it carries no session token and no operator key (docs/support.md).
     """
 
 class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -253,6 +265,18 @@ class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_operator_pb2.GetGgrReportResponse, _abc.Awaitable[_operator_pb2.GetGgrReportResponse]]:
         """GetGgrReport gives GGR (real-money stakes minus real-money wins) per brand, variant,
         table, day and currency, from the same movements (docs/backoffice.md).
+        """
+
+    @_abc_1.abstractmethod
+    def CreateRoundReplay(
+        self,
+        request: _operator_pb2.CreateRoundReplayRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.CreateRoundReplayResponse, _abc.Awaitable[_operator_pb2.CreateRoundReplayResponse]]:
+        """CreateRoundReplay gives support a signed link to one round of one of the operator's players
+        (played alone or at a shared table) that opens the reference web table's replay view: the
+        round step by step, the bet, the win, its times, the rules and the fairness record. The
+        link expires; it carries no session token and no operator key (docs/support.md).
         """
 
 def add_OperatorServiceServicer_to_server(servicer: OperatorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
