@@ -349,6 +349,8 @@ class DealCommand:
     forced_cards: tuple[str, ...] = ()
     #: The player's contribution to the round's card order (printable ASCII, 0-64 characters).
     client_seed: str = ""
+    #: The operator's grant whose free bet stakes the first box's main bet ("": none).
+    free_bet_id: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
