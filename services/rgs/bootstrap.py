@@ -177,7 +177,7 @@ async def governance(settings: RgsSettings, *, postgres: bool, brands: Mapping[s
     board = ControlBoard(store, brands, clock, refresh_s=settings.controls_refresh_s)
     await board.refresh()
     return Governance(audit=audit, board=board, admin=AdminAccess(keys, audit),
-                      free_bets=FreeBets(bets, audit, clock),
+                      free_bets=FreeBets(bets, audit, clock, brands),
                       controls=GameControls(store=store, board=board, audit=audit,
                                             brands=brands, tables=tables, clock=clock))
 

@@ -10,7 +10,7 @@ its transport and turns a raised error into its protocol's status through the on
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from google.protobuf.message import Message
 
@@ -18,6 +18,7 @@ from rgs.api import converters as conv
 from rgs.api.auth import bearer_secret
 from rgs.api.controls import OperatorControlCalls, availability_to_proto
 from rgs.api.fields import check_strings
+from rgs.api.freebet_calls import OperatorFreeBetCalls
 from rgs.api.open_rounds import open_round_to_proto, resolve_from_proto
 from rgs.api.origins import check_origin
 from rgs.api.table_recall import recall_to_proto
@@ -26,6 +27,7 @@ from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.service.backoffice import BackOffice
 from rgs.service.controls import OPEN, Availability
 from rgs.service.errors import Unavailable
+from rgs.service.freebets import FreeBets
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.model import Session
@@ -138,10 +140,13 @@ class OperatorCalls:
     call from their servers, never from a browser)."""
 
     def __init__(self, office: BackOffice, rounds: InterruptedRounds,
-                 controls: GameControls | None = None) -> None:
+                 controls: GameControls | None = None,
+                 free_bets: FreeBets | None = None) -> None:
         self._office = office
         self._rounds = rounds
         self._controls = OperatorControlCalls(controls) if controls is not None else None
+        self._free_bets = OperatorFreeBetCalls(
+            free_bets or FreeBets.none(lambda: datetime.now(UTC)))
 
     def _control_calls(self) -> OperatorControlCalls:
         if self._controls is None:
@@ -219,3 +224,18 @@ class OperatorCalls:
         """The operator's own rows of the audit trail, newest first."""
         operator = await self._operator(caller, request)
         return await self._control_calls().audit(operator, request)
+
+    async def GrantFreeBets(self, caller: Caller, request: op.GrantFreeBetsRequest
+                            ) -> op.GrantFreeBetsResponse:
+        """Grant a player free bets (docs/freebets.md)."""
+        return await self._free_bets.grant(await self._operator(caller, request), request)
+
+    async def RevokeFreeBets(self, caller: Caller, request: op.RevokeFreeBetsRequest
+                             ) -> op.RevokeFreeBetsResponse:
+        """Revoke an unused grant."""
+        return await self._free_bets.revoke(await self._operator(caller, request), request)
+
+    async def ListFreeBetGrants(self, caller: Caller, request: op.ListFreeBetGrantsRequest
+                                ) -> op.ListFreeBetGrantsResponse:
+        """The free-bet report: each grant's usage."""
+        return await self._free_bets.report(await self._operator(caller, request), request)

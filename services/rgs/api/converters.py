@@ -125,7 +125,8 @@ def deal_from_proto(req: bj.DealRequest) -> DealCommand:
     if len(req.forced_cards) > 416:
         raise InvalidRequest("too many forced cards", reason="FORCED_CARDS_INVALID")
     return DealCommand(request_id=req.request_id, variant_id=req.variant_id, boxes=tuple(boxes),
-                       forced_cards=tuple(req.forced_cards), client_seed=req.client_seed)
+                       forced_cards=tuple(req.forced_cards), client_seed=req.client_seed,
+                       free_bet_id=req.free_bet_id)
 
 
 def act_from_proto(req: bj.ActRequest) -> ActCommand:

@@ -19,6 +19,7 @@ from rgs.api.errors import classify, error_metadata, status_trailer
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
+from rgs.service.freebets import FreeBets
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.play import GameService
@@ -72,6 +73,7 @@ class OperatorServicer(_Servicer):
     """``rgs.operator.v1.OperatorService``."""
 
     def __init__(self, office: BackOffice, rounds: InterruptedRounds,
-                 controls: GameControls | None = None) -> None:
-        super().__init__(OperatorCalls(office, rounds, controls), "OperatorService",
-                         operator_pb2)
+                 controls: GameControls | None = None,
+                 free_bets: FreeBets | None = None) -> None:
+        super().__init__(OperatorCalls(office, rounds, controls, free_bets),
+                         "OperatorService", operator_pb2)

@@ -13,15 +13,16 @@ used.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
 from rgs.engine import BoxBet, RoundView
 from rgs.service.audit import Action, AuditEntry, AuditTrail, operator_actor
-from rgs.service.common import preview
+from rgs.service.common import check_player_id, preview
 from rgs.service.errors import InvalidRequest, NotAllowedNow, NotFound, Unavailable
-from rgs.service.model import Session
+from rgs.service.model import Brand, Session
 from rgs.service.ports import Clock
 
 #: Most free bets one grant may give, and the longest grant id.
@@ -203,8 +204,10 @@ def _not_found() -> NotFound:
 class FreeBets:
     """The operator's grants and their use by the player's rounds."""
 
-    def __init__(self, store: FreeBetStore, audit: AuditTrail | None, clock: Clock) -> None:
+    def __init__(self, store: FreeBetStore, audit: AuditTrail | None, clock: Clock,
+                 brands: Mapping[str, Brand] | None = None) -> None:
         self.store = store
+        self._brands = brands if brands is not None else {}
         #: Where grants and revocations are recorded (None: nowhere, a test's service).
         self._audit = audit
         self._clock = clock
@@ -217,7 +220,9 @@ class FreeBets:
     # ------------------------------------------------------------------ the operator's side
 
     async def grant(self, grant: FreeBetGrant) -> FreeBetGrant:
-        """Grant free bets (idempotent on the operator's grant id)."""
+        """Grant free bets (idempotent on the operator's grant id; an empty currency is the
+        brand's)."""
+        grant = self._checked(grant)
         if not grant.grant_id or len(grant.grant_id) > MAX_ID:
             raise InvalidRequest(f"grant_id must be 1-{MAX_ID} characters",
                                  reason="INVALID_FREE_BET_GRANT", field="grant_id")
@@ -241,6 +246,21 @@ class FreeBets:
                          "count": str(grant.count), "variants": ",".join(grant.variants),
                          "expires_at": grant.expires_at.isoformat()}))
         return stored
+
+    def _checked(self, grant: FreeBetGrant) -> FreeBetGrant:
+        brand = self._brands.get(grant.brand_id)
+        if brand is None or brand.operator_id != grant.operator_id:
+            raise NotFound(f"no brand {preview(grant.brand_id)}", reason="BRAND_NOT_FOUND")
+        check_player_id(grant.player_id)
+        currency = grant.currency or brand.currency
+        if currency not in brand.currencies:
+            raise InvalidRequest(f"brand {brand.id} does not play in {preview(currency)}",
+                                 reason="WRONG_CURRENCY", field="currency")
+        unknown = [v for v in grant.variants if v not in brand.variants]
+        if unknown:
+            raise InvalidRequest(f"variant {preview(unknown[0])} is not offered by this brand",
+                                 reason="UNKNOWN_VARIANT", field="variant_ids")
+        return replace(grant, currency=currency)
 
     async def revoke(self, operator_id: str, grant_id: str, reason: str = "") -> GrantUsage:
         """Revoke a grant none of whose free bets is used."""

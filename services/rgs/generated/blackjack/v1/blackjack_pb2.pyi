@@ -1228,6 +1228,7 @@ class DealRequest(_message.Message):
     BOXES_FIELD_NUMBER: _builtins.int
     FORCED_CARDS_FIELD_NUMBER: _builtins.int
     CLIENT_SEED_FIELD_NUMBER: _builtins.int
+    FREE_BET_ID_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
     """Client-chosen idempotency key (1-64 characters)."""
     variant_id: _builtins.str
@@ -1235,6 +1236,11 @@ class DealRequest(_message.Message):
     client_seed: _builtins.str
     """The player's contribution to the card order of a provably fair round: 0-64 printable ASCII
     characters (INVALID_ARGUMENT / INVALID_CLIENT_SEED otherwise); empty when not given.
+    """
+    free_bet_id: _builtins.str
+    """A free bet to stake on the first box's main bet: the operator's grant id (docs/freebets.md).
+    The box's stake must be the grant's value; the free stake debits nothing and its win
+    credits the winnings only. Empty: none.
     """
     @_builtins.property
     def boxes(self) -> _containers.RepeatedCompositeFieldContainer[Global___BoxBet]:
@@ -1254,10 +1260,11 @@ class DealRequest(_message.Message):
         boxes: _abc.Iterable[Global___BoxBet] | None = ...,
         forced_cards: _abc.Iterable[_builtins.str] | None = ...,
         client_seed: _builtins.str = ...,
+        free_bet_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["boxes", b"boxes", "client_seed", b"client_seed", "forced_cards", b"forced_cards", "request_id", b"request_id", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["boxes", b"boxes", "client_seed", b"client_seed", "forced_cards", b"forced_cards", "free_bet_id", b"free_bet_id", "request_id", b"request_id", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
