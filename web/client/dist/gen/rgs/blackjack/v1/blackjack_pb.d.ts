@@ -997,6 +997,14 @@ export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
      * @generated from field: string client_seed = 5;
      */
     clientSeed: string;
+    /**
+     * A free bet to stake on the first box's main bet: the operator's grant id (docs/freebets.md).
+     * The box's stake must be the grant's value; the free stake debits nothing and its win
+     * credits the winnings only. Empty: none.
+     *
+     * @generated from field: string free_bet_id = 6;
+     */
+    freeBetId: string;
 };
 /**
  * Describes the message rgs.blackjack.v1.DealRequest.
