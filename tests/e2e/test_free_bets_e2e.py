@@ -54,10 +54,11 @@ async def test_a_free_bet_doubled_and_won_credits_thirty_of_forty(e2e: Clients) 
     assert done.status == bj.ROUND_STATUS_SETTLED
     ledger = (await e2e.control.ListTransactions(sandbox_pb2.ListTransactionsRequest(
         player_id=pid), metadata=WALLET_AUTH)).transactions
-    moves = [(t.kind, t.amount) for t in ledger if t.round_id == dealt.round_id]
-    # The double's 10.00 is the player's; the 20.00 hand wins 40.00, less the free 10.00.
-    assert moves == [(sandbox_pb2.TRANSACTION_KIND_DEBIT, 1000),
-                     (sandbox_pb2.TRANSACTION_KIND_CREDIT, 3000)]
+    moves = [(t.kind, t.amount, t.promotional) for t in ledger if t.round_id == dealt.round_id]
+    # The double's 10.00 is the player's; the 20.00 hand wins 40.00, less the free 10.00; the
+    # credit is marked promotional.
+    assert moves == [(sandbox_pb2.TRANSACTION_KIND_DEBIT, 1000, False),
+                     (sandbox_pb2.TRANSACTION_KIND_CREDIT, 3000, True)]
     player = (await e2e.control.GetPlayer(sandbox_pb2.GetPlayerRequest(player_id=pid),
                                           metadata=WALLET_AUTH)).player
     assert player.balance == START + 2000
@@ -88,3 +89,34 @@ async def test_an_unused_grant_is_revoked_and_then_refused_at_deal(e2e: Clients)
     player = (await e2e.control.GetPlayer(sandbox_pb2.GetPlayerRequest(player_id=pid),
                                           metadata=WALLET_AUTH)).player
     assert player.balance == START
+
+
+async def test_a_free_bet_win_retried_after_a_wallet_failure_is_still_promotional(
+        e2e: Clients) -> None:
+    pid = await new_player(e2e)
+    grant = op.GrantFreeBetsRequest(grant_id=f"retry-{pid}", brand_id="demo-casino",
+                                    player_id=pid, value=1000, count=1, expires_at=_tomorrow())
+    await e2e.operators[0].GrantFreeBets(grant, metadata=OPERATOR)
+    md = await session(e2e, pid)
+    await e2e.control.SetFault(sandbox_pb2.SetFaultRequest(fault=sandbox_pb2.Fault(
+        kind=sandbox_pb2.FAULT_KIND_ERROR, method=sandbox_pb2.WALLET_METHOD_CREDIT,
+        player_id=pid, error_reason="WALLET_UNAVAILABLE", remaining=1)), metadata=WALLET_AUTH)
+    # T-9 against 6-7, the dealer draws 9: standing wins 20.00, of which 10.00 is credited.
+    dealt = (await e2e.games[0].Deal(bj.DealRequest(
+        request_id="d1", variant_id=CLASSIC, boxes=[bj.BoxBet(seat=1, stake=1000)],
+        forced_cards=("TS", "6H", "9D", "7C", "9S"), free_bet_id=grant.grant_id),
+        metadata=md)).round
+    won = (await e2e.games[0].Act(bj.ActRequest(
+        request_id="a1", round_id=dealt.round_id, expected_seq=dealt.seq, seat=1, hand=0,
+        action=bj.ACTION_STAND), metadata=md)).round
+    assert won.payment_pending  # the credit stays in the outbox, read back from the journal
+    settled = (await e2e.games[1].Settle(bj.SettleRequest(
+        request_id="s1", round_id=dealt.round_id), metadata=md)).round
+    assert not settled.payment_pending
+    ledger = (await e2e.control.ListTransactions(sandbox_pb2.ListTransactionsRequest(
+        player_id=pid), metadata=WALLET_AUTH)).transactions
+    assert [(t.kind, t.amount, t.promotional) for t in ledger] == [
+        (sandbox_pb2.TRANSACTION_KIND_CREDIT, 1000, True)]
+    player = (await e2e.control.GetPlayer(sandbox_pb2.GetPlayerRequest(player_id=pid),
+                                          metadata=WALLET_AUTH)).player
+    assert player.balance == START + 1000

@@ -22,8 +22,9 @@ from rgs.engine import BoxBet, RoundView
 from rgs.service.audit import Action, AuditEntry, AuditTrail, operator_actor
 from rgs.service.common import check_player_id, preview
 from rgs.service.errors import InvalidRequest, NotAllowedNow, NotFound, Unavailable
-from rgs.service.model import Brand, Session
+from rgs.service.model import Brand, Movement, Session
 from rgs.service.ports import Clock
+from rgs.wallet.port import MoneyKind, transaction_id
 
 #: Most free bets one grant may give, and the longest grant id.
 MAX_COUNT = 1000
@@ -335,11 +336,14 @@ class FreeBets:
             operator_id=grant.operator_id, grant_id=grant.grant_id, round_id=round_id,
             player_key=session.player_key, seat=seat, value=grant.value, used_at=self._clock()))
 
-    async def credit(self, round_id: str, view: RoundView) -> int:
-        """What a settled round credits: its payout, less a free stake it had."""
+    async def credit(self, session: Session, round_id: str, view: RoundView) -> Movement:
+        """The outbox row of a settled round's credit: its payout, less a free stake it had
+        (then marked promotional)."""
         use = await self.store.use_of_round(round_id)
-        if use is None:
-            return view.total_paid
-        paid = free_bet_credit(view, use.seat, use.value)
-        await self.store.record_paid(round_id, paid)
-        return paid
+        paid = view.total_paid if use is None else free_bet_credit(view, use.seat, use.value)
+        if use is not None:
+            await self.store.record_paid(round_id, paid)
+        return Movement(transaction_id=transaction_id(round_id, "settle", MoneyKind.CREDIT),
+                        round_id=round_id, kind=MoneyKind.CREDIT, amount=paid,
+                        session_id=session.session_id, currency=session.currency,
+                        brand_id=session.brand_id, promotional=use is not None)

@@ -190,6 +190,9 @@ class Movement:
     balance_after: int | None = None
     #: Rollbacks only: the debit being cancelled.
     debit_transaction_id: str = ""
+    #: Credits only: the win of a free bet (docs/freebets.md), marked promotional in the
+    #: wallet call (the journal reads it from the round's free-bet use, so a retry repeats it).
+    promotional: bool = False
     #: The brand, session and currency the call is made in (a retry repeats them exactly).
     session_id: str = ""
     currency: str = ""

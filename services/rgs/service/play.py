@@ -78,7 +78,7 @@ from rgs.service.restore import autoplay, deal_source, restore
 from rgs.service.session_cache import SessionCache
 from rgs.variants import VARIANTS
 from rgs.variants.options import DEFAULT_OPTIONS, OptionError, VariantOptions, effective_rules
-from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError, transaction_id
+from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError
 
 log = logging.getLogger(__name__)
 
@@ -474,12 +474,7 @@ class GameService:
         and ``next_seed``: see :meth:`PlayerJournal.commit_round`)."""
         credit: Movement | None = None
         if rnd.finished and not already_finished:
-            credit = Movement(transaction_id=transaction_id(header.round_id, "settle",
-                                                            MoneyKind.CREDIT),
-                              round_id=header.round_id, kind=MoneyKind.CREDIT,
-                              amount=await self.free_bets.credit(header.round_id, rnd.view()),
-                              session_id=session.session_id,
-                              currency=session.currency, brand_id=session.brand_id)
+            credit = await self.free_bets.credit(session, header.round_id, rnd.view())
         request_id, method, fingerprint = request
         # The round's stored movements tell a balance when this call moved none (the last one
         # the wallet reported: an Act that moves no money does not ask the wallet), and a win

@@ -56,6 +56,7 @@ async def test_a_free_bet_that_wins_credits_the_winnings_only() -> None:
     assert done.view.total_paid == 2000  # the engine's round is as a paid one's
     credit = h.wallet.applied[f"{dealt.round_id}:settle:credit"]
     assert credit.amount == 1000 and h.wallet.balances["alice"] == 101_000
+    assert credit.promotional  # the win of a free bet is promotional money
 
 
 async def test_a_free_bet_doubled_and_won_pays_the_documented_amount() -> None:
@@ -68,7 +69,7 @@ async def test_a_free_bet_doubled_and_won_pays_the_documented_amount() -> None:
     # 10.00 is not returned, so 30.00 is credited; the player is 20.00 up.
     assert [c.amount for c in h.wallet.calls if c.kind is MoneyKind.DEBIT] == [1000]
     credit = h.wallet.applied[f"{dealt.round_id}:settle:credit"]
-    assert doubled.view.total_paid == 4000 and credit.amount == 3000
+    assert doubled.view.total_paid == 4000 and credit.amount == 3000 and credit.promotional
     assert h.wallet.balances["alice"] == 102_000
 
 
@@ -97,6 +98,17 @@ async def test_side_bets_are_the_players_own_money() -> None:
     await h.app.game.deal(s, _deal("d1", STAND_WINS, variant="vip-platinum", perfect_pairs=200))
     assert [c.amount for c in h.wallet.calls if c.kind is MoneyKind.DEBIT] == [200]
     assert h.wallet.balances["alice"] == 99_800
+
+
+async def test_a_round_without_a_free_bet_pays_in_full_and_is_not_promotional() -> None:
+    h = await harness()
+    s = await h.session()
+    await _grant(h)
+    dealt = await h.app.game.deal(s, _deal("d1", STAND_WINS, free=""))
+    await _act(h, s, dealt, "a1", Action.STAND)
+    credit = h.wallet.applied[f"{dealt.round_id}:settle:credit"]
+    assert (credit.amount, credit.promotional) == (2000, False)
+    assert h.wallet.balances["alice"] == 101_000
 
 
 async def test_refusals_say_why_and_move_nothing() -> None:
