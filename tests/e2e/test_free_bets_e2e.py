@@ -38,6 +38,9 @@ async def test_a_free_bet_doubled_and_won_credits_thirty_of_forty(e2e: Clients) 
     again = (await e2e.operators[1].GrantFreeBets(grant, metadata=OPERATOR)).grant
     assert granted == again and (granted.currency, granted.left) == ("EUR", 2)
     md = await session(e2e, pid, replica=1)
+    offered = (await e2e.games[0].ListVariants(bj.ListVariantsRequest(), metadata=md)).free_bets
+    assert [(f.grant_id, f.value, f.left, list(f.variant_ids)) for f in offered] == [
+        (grant.grant_id, 1000, 2, [CLASSIC])]
     with pytest.raises(grpc.aio.AioRpcError) as mismatch:
         await e2e.games[1].Deal(bj.DealRequest(
             request_id="d0", variant_id=CLASSIC, boxes=[bj.BoxBet(seat=1, stake=500)],
@@ -52,6 +55,7 @@ async def test_a_free_bet_doubled_and_won_credits_thirty_of_forty(e2e: Clients) 
         request_id="a1", round_id=dealt.round_id, expected_seq=dealt.seq, seat=1, hand=0,
         action=bj.ACTION_DOUBLE), metadata=md)).round
     assert done.status == bj.ROUND_STATUS_SETTLED
+    assert [(f.grant_id, f.left) for f in done.free_bets] == [(grant.grant_id, 1)]
     ledger = (await e2e.control.ListTransactions(sandbox_pb2.ListTransactionsRequest(
         player_id=pid), metadata=WALLET_AUTH)).transactions
     moves = [(t.kind, t.amount, t.promotional) for t in ledger if t.round_id == dealt.round_id]

@@ -92,7 +92,9 @@ class BlackjackCalls:
             last_rounds=[conv.last_round_to_proto(r)
                          for r in await self._game.last_rounds(session)],
             balance=await self._game.balance_or_none(session),
-            next_commitment=await self._game.next_commitment(session))
+            next_commitment=await self._game.next_commitment(session),
+            free_bets=[conv.free_bet_to_proto(f)
+                       for f in await self._game.free_bets.left(session)])
 
     async def GetBalance(self, caller: Caller, request: bj.GetBalanceRequest
                          ) -> bj.GetBalanceResponse:

@@ -31,7 +31,17 @@ _USE_COLUMNS = "u.operator_id, u.grant_id, u.round_id, u.player_key, u.seat, u.v
 Q_USES = f"""
 SELECT {_USE_COLUMNS} FROM free_bet_uses u
 JOIN rounds r ON r.player_key = u.player_key AND r.round_id = u.round_id
-WHERE u.operator_id = $1 AND u.grant_id = $2 AND r.status <> 'voided' ORDER BY u.used_at"""
+WHERE u.operator_id = $1 AND u.grant_id = $2 ORDER BY u.used_at"""
+Q_USAGES = f"""
+SELECT {_GRANT_COLUMNS}, coalesce(n.used, 0) AS used, coalesce(n.paid, 0) AS paid
+FROM free_bet_grants g
+LEFT JOIN LATERAL (
+    SELECT count(*) AS used, sum(coalesce(u.paid, 0)) AS paid FROM free_bet_uses u
+    JOIN rounds r ON r.player_key = u.player_key AND r.round_id = u.round_id
+    WHERE u.operator_id = g.operator_id AND u.grant_id = g.grant_id
+) n ON true
+WHERE g.operator_id = $1 AND ($2 = '' OR g.brand_id = $2) AND ($3 = '' OR g.player_id = $3)
+ORDER BY g.granted_at, g.grant_id"""
 Q_USE_OF_ROUND = f"SELECT {_USE_COLUMNS} FROM free_bet_uses u WHERE u.round_id = $1"
 Q_RECORD_USE = """
 INSERT INTO free_bet_uses (round_id, player_key, operator_id, grant_id, seat, value, used_at)
@@ -94,6 +104,12 @@ class PostgresFreeBets:
         return [_use(r) for r in await self._pool.fetch(Q_USES, operator_id, grant_id)]
 
     @translated
+    async def usages(self, operator_id: str, brand_id: str = "", player_id: str = ""
+                     ) -> list[tuple[FreeBetGrant, int, int]]:
+        rows = await self._pool.fetch(Q_USAGES, operator_id, brand_id, player_id)
+        return [(_grant(r), int(r["used"]), int(r["paid"])) for r in rows]
+
+    @translated
     async def record_use(self, use: FreeBetUse) -> None:
         await self._pool.execute(Q_RECORD_USE, use.round_id, use.player_key, use.operator_id,
                                  use.grant_id, use.seat, use.value, use.used_at)
@@ -145,6 +161,14 @@ class MemoryFreeBets:
     async def uses(self, operator_id: str, grant_id: str) -> list[FreeBetUse]:
         return [u for u in self.uses_by_round.values()
                 if (u.operator_id, u.grant_id) == (operator_id, grant_id)]
+
+    async def usages(self, operator_id: str, brand_id: str = "", player_id: str = ""
+                     ) -> list[tuple[FreeBetGrant, int, int]]:
+        out = []
+        for g in await self.grants(operator_id, brand_id, player_id):
+            uses = await self.uses(g.operator_id, g.grant_id)
+            out.append((g, len(uses), sum(u.paid or 0 for u in uses)))
+        return out
 
     async def record_use(self, use: FreeBetUse) -> None:
         self.uses_by_round.setdefault(use.round_id, use)

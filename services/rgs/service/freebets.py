@@ -22,7 +22,7 @@ from rgs.engine import BoxBet, RoundView
 from rgs.service.audit import Action, AuditEntry, AuditTrail, operator_actor
 from rgs.service.common import check_player_id, preview
 from rgs.service.errors import InvalidRequest, NotAllowedNow, NotFound, Unavailable
-from rgs.service.model import Brand, Movement, Session
+from rgs.service.model import Brand, FreeBetLeft, Movement, Session
 from rgs.service.ports import Clock
 from rgs.wallet.port import MoneyKind, transaction_id
 
@@ -148,6 +148,11 @@ class FreeBetStore(Protocol):
         """A grant's uses whose rounds exist."""
         ...
 
+    async def usages(self, operator_id: str, brand_id: str = "", player_id: str = ""
+                     ) -> list[tuple[FreeBetGrant, int, int]]:
+        """:meth:`grants` with each one's uses counted and paid summed, in one read."""
+        ...
+
     async def record_use(self, use: FreeBetUse) -> None:
         """Record a use before its round is committed (a use whose round never commits does
         not count)."""
@@ -183,6 +188,10 @@ class NoFreeBets:
         return []
 
     async def uses(self, operator_id: str, grant_id: str) -> list[FreeBetUse]:
+        return []
+
+    async def usages(self, operator_id: str, brand_id: str = "", player_id: str = ""
+                     ) -> list[tuple[FreeBetGrant, int, int]]:
         return []
 
     async def record_use(self, use: FreeBetUse) -> None:
@@ -285,27 +294,31 @@ class FreeBets:
 
     async def report(self, operator_id: str, brand_id: str = "", player_id: str = ""
                      ) -> list[GrantUsage]:
-        """Each grant's usage: granted, used, expired, paid."""
-        return [await self._usage(g)
-                for g in await self.store.grants(operator_id, brand_id, player_id)]
+        """Each grant's usage: granted, used, expired, paid (one read of the store)."""
+        return [self._status(g, used, paid) for g, used, paid
+                in await self.store.usages(operator_id, brand_id, player_id)]
 
     async def _usage(self, grant: FreeBetGrant) -> GrantUsage:
         uses = await self.store.uses(grant.operator_id, grant.grant_id)
-        used = len(uses)
+        return self._status(grant, len(uses), sum(u.paid or 0 for u in uses))
+
+    def _status(self, grant: FreeBetGrant, used: int, paid: int) -> GrantUsage:
         status = (GrantStatus.REVOKED if grant.revoked_at is not None
                   else GrantStatus.USED if used >= grant.count
                   else GrantStatus.EXPIRED if grant.expires_at <= self._clock()
                   else GrantStatus.ACTIVE)
-        return GrantUsage(grant=grant, used=used, paid=sum(u.paid or 0 for u in uses),
-                          status=status)
+        return GrantUsage(grant=grant, used=used, paid=paid, status=status)
 
     # ------------------------------------------------------------------ the player's side
 
-    async def left(self, session: Session) -> list[GrantUsage]:
-        """The session's player's grants with free bets left, in the session's currency."""
-        return [u for u in await self.report(session.operator_id, session.brand_id,
-                                             session.player_id)
-                if u.grant.currency == session.currency and u.left > 0]
+    async def left(self, session: Session) -> tuple[FreeBetLeft, ...]:
+        """The session's player's free bets left, in the session's brand and currency."""
+        return tuple(
+            FreeBetLeft(grant_id=u.grant.grant_id, value=u.grant.value, left=u.left,
+                        expires_at=u.grant.expires_at, variants=u.grant.variants)
+            for u in await self.report(session.operator_id, session.brand_id,
+                                       session.player_id)
+            if u.grant.currency == session.currency and u.left > 0)
 
     async def check(self, session: Session, grant_id: str, variant_id: str,
                     boxes: tuple[BoxBet, ...]) -> FreeBetGrant:

@@ -420,6 +420,20 @@ class PlayResult:
     #: The session's position (brands whose profile shows it; see
     #: :mod:`rgs.service.jurisdiction`).
     position: SessionPosition | None = None
+    #: The player's free bets left in the session's brand and currency (docs/freebets.md).
+    free_bets: tuple[FreeBetLeft, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FreeBetLeft:
+    """A grant with free bets still to play, as the player sees it."""
+
+    grant_id: str
+    value: int
+    left: int
+    expires_at: datetime
+    #: The variants it is for (empty: every variant the brand offers).
+    variants: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -539,5 +539,6 @@ class GameService:
         return PlayResult(round_id=round_id, view=view, balance=balance,
                           currency=session.currency, payment_pending=pending,
                           fair=fairness.with_dealt(fair, rnd.events), hints=shown,
-                          position=await self.session_rules.in_view(session, round_id, rnd))
+                          position=await self.session_rules.in_view(session, round_id, rnd),
+                          free_bets=await self.free_bets.left(session))
 

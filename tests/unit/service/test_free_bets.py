@@ -52,6 +52,9 @@ async def test_a_free_bet_that_wins_credits_the_winnings_only() -> None:
     dealt = await h.app.game.deal(s, _deal("d1", STAND_WINS))
     assert h.wallet.ids(MoneyKind.DEBIT) == []  # the free stake debits nothing
     assert dealt.balance == 100_000
+    # Every view shows the free bets left (the one this round stakes is used).
+    assert [(f.grant_id, f.value, f.left, f.variants) for f in dealt.free_bets] == [
+        ("promo-1", 1000, 2, (VARIANT,))]
     done = await _act(h, s, dealt, "a1", Action.STAND)
     assert done.view.total_paid == 2000  # the engine's round is as a paid one's
     credit = h.wallet.applied[f"{dealt.round_id}:settle:credit"]
