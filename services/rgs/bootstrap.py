@@ -31,7 +31,10 @@ from rgs.journal.audit import PostgresAuditTrail, open_pool
 from rgs.journal.controls import PostgresControls
 from rgs.journal.freebets import MemoryFreeBets, PostgresFreeBets
 from rgs.journal.leases import PlayerHolds, holder_name
+from rgs.journal.memory import InMemoryJournal
 from rgs.journal.memory_audit import MemoryAuditTrail, MemoryControls
+from rgs.journal.memory_operator_keys import MemoryOperatorKeys
+from rgs.journal.operator_keys import PostgresOperatorKeys
 from rgs.journal.postgres import PoolMode, PostgresJournal, PostgresPlayerJournal
 from rgs.journal.tables import PostgresTables
 from rgs.math import hints
@@ -61,6 +64,7 @@ from rgs.service.freebets import FreeBets, FreeBetStore
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedPolicies, InterruptedRounds
 from rgs.service.model import Brand
+from rgs.service.operator_keys import OperatorKeyRotation, OperatorKeyStore
 from rgs.service.play import GameService
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock, Journal
 from rgs.service.reconciler import Reconciler
@@ -152,32 +156,42 @@ class Governance:
     admin: AdminAccess
     #: The operators' free bets (docs/freebets.md).
     free_bets: FreeBets
+    #: The operators' API keys, created and revoked by the administrator.
+    operator_keys: OperatorKeyRotation
 
 
 async def governance(settings: RgsSettings, *, postgres: bool, brands: Mapping[str, Brand],
                      tables: Mapping[str, TableConfig], clock: Clock,
-                     closers: list[Callable[[], Awaitable[None]]]) -> Governance:
+                     closers: list[Callable[[], Awaitable[None]]],
+                     live_keys: dict[str, str] | None = None) -> Governance:
     """The audit trail, controls and administrator keys: in the journal's database (a small
     pool of their own) when the journal is PostgreSQL, else in memory. The controls are read
-    once here, so a replica starts with the controls in force."""
+    once here, so a replica starts with the controls in force. ``live_keys``: the in-memory
+    journal's operator keys, which a revocation in memory removes."""
     audit: AuditTrail
     store: ControlStore
     keys: AdminKeys
+    operator_keys: OperatorKeyStore
     if postgres:
         pool = await open_pool(database_url(settings), pool_mode=settings.database_pool_mode)
         closers.append(pool.close)
         audit, pg = PostgresAuditTrail(pool, clock), PostgresControls(pool, clock)
         store = keys = pg
         bets: FreeBetStore = PostgresFreeBets(pool)
+        operator_keys = PostgresOperatorKeys(pool)
     else:
         memory = MemoryAuditTrail(clock)
         audit = memory
         store = keys = MemoryControls(memory)
         bets = MemoryFreeBets()
+        operator_keys = MemoryOperatorKeys(clock, live_keys)
     board = ControlBoard(store, brands, clock, refresh_s=settings.controls_refresh_s)
     await board.refresh()
+    rotation = OperatorKeyRotation(operator_keys, audit, clock,
+                                   {b.operator_id for b in brands.values()})
     return Governance(audit=audit, board=board, admin=AdminAccess(keys, audit),
                       free_bets=FreeBets(bets, audit, clock, brands),
+                      operator_keys=rotation,
                       controls=GameControls(store=store, board=board, audit=audit,
                                             brands=brands, tables=tables, clock=clock))
 
@@ -321,6 +335,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         closers.append(pg_tables.close)
         table_journal = pg_tables
     postgres = journal is None
+    live_keys = journal.tables.keys if isinstance(journal, InMemoryJournal) else None
     if journal is None:
         pg = await PostgresJournal.connect(database_url(settings),
                                            max_size=settings.database_pool_size,
@@ -353,7 +368,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         interval_s=settings.authenticate_interval_s, expected_whole=settings.release_digest,
         manifest_required=settings.environment == "production")
     gov = await governance(settings, postgres=postgres, brands=brands, tables=platform.tables,
-                           clock=clock, closers=closers)
+                           clock=clock, closers=closers, live_keys=live_keys)
     if from_file:
         await record_configuration(gov.audit, "platform_file",
                                    settings.platform_file.read_bytes())
@@ -438,6 +453,7 @@ async def serve(settings: RgsSettings, app: App,
         tls=tls, tables=app.tables,
         controls=app.governance.controls if app.governance else None,
         admin=app.governance.admin if app.governance else None,
+        operator_keys=app.governance.operator_keys if app.governance else None,
         authentication=app.authentication, interceptors=interceptors,
         connections=ConnectionLimits(max_age_s=settings.max_connection_age_s,
                                      max_age_grace_s=settings.max_connection_age_grace_s),
@@ -521,19 +537,17 @@ async def add_dev_admin_key(app: App) -> str:
 async def add_operator_keys_file(url: str, path: Path, *,
                                  pool_mode: PoolMode = "session") -> int:
     """Store the operator API keys of a JSON file ``{operator id: key}`` hashed in the journal at
-    ``url`` (the Helm chart's migration Job mounts the file from its Secret); returns how many."""
+    ``url`` (the Helm chart's migration Job mounts the file from its Secret) and revoke every key
+    an earlier file gave that this one no longer has; returns how many keys the file has."""
     raw = json.loads(path.read_text("utf-8"))
     if not isinstance(raw, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and len(v) >= 16 for k, v in raw.items()):
         raise ValueError(f"{path}: expected a JSON object of operator id -> key (16+ chars)")
-    journal = await PostgresJournal.connect(url, min_size=1, max_size=1, pool_mode=pool_mode)
     pool = await open_pool(url, pool_mode=pool_mode, max_size=1)
     try:
-        audit = PostgresAuditTrail(pool, utc_now)
-        for operator, key in raw.items():
-            await add_operator_key(journal, audit, operator_id=operator, key=key,
-                                   label="operator keys file")
+        rotation = OperatorKeyRotation(PostgresOperatorKeys(pool), PostgresAuditTrail(
+            pool, utc_now), utc_now, set(raw))
+        await rotation.sync_file(raw)
     finally:
         await pool.close()
-        await journal.close()
     return len(raw)

@@ -19,6 +19,7 @@ from rgs.api.controls import (
     mode_of,
 )
 from rgs.api.fields import check_strings
+from rgs.api.operator_keys import OperatorKeyCalls
 from rgs.api.servicers import _Servicer
 from rgs.authenticity.manifest import parse_seed
 from rgs.authenticity.selfcheck import SelfCheck
@@ -27,6 +28,7 @@ from rgs.service.admin import AdminAccess, Administrator
 from rgs.service.controls import ControlScope
 from rgs.service.errors import InvalidRequest
 from rgs.service.game_controls import ControlCommand, GameControls
+from rgs.service.operator_keys import OperatorKeyRotation
 
 
 class AdminCalls:
@@ -34,10 +36,12 @@ class AdminCalls:
     administrator key first."""
 
     def __init__(self, access: AdminAccess, controls: GameControls,
-                 authentication: SelfCheck | None = None) -> None:
+                 authentication: SelfCheck | None = None,
+                 operator_keys: OperatorKeyRotation | None = None) -> None:
         self._access = access
         self._controls = controls
         self._authentication = authentication
+        self._operator_keys = OperatorKeyCalls(operator_keys)
 
     async def _admin(self, caller: Caller, request: Message) -> Administrator:
         check_strings(request)
@@ -76,6 +80,23 @@ class AdminCalls:
         return adm.ListAuditRecordsResponse(records=page.records,
                                             next_page_token=page.next_page_token)
 
+    async def CreateOperatorKey(self, caller: Caller, request: adm.CreateOperatorKeyRequest
+                                ) -> adm.CreateOperatorKeyResponse:
+        """A new operator key (shown once), live beside the operator's others."""
+        admin = await self._admin(caller, request)
+        return await self._operator_keys.create(admin.label, request)
+
+    async def ListOperatorKeys(self, caller: Caller, request: adm.ListOperatorKeysRequest
+                               ) -> adm.ListOperatorKeysResponse:
+        """An operator's keys, by key id."""
+        await self._admin(caller, request)
+        return await self._operator_keys.list(request)
+
+    async def RevokeOperatorKey(self, caller: Caller, request: adm.RevokeOperatorKeyRequest
+                                ) -> adm.RevokeOperatorKeyResponse:
+        """Revoke an operator key, on every replica from the next call."""
+        admin = await self._admin(caller, request)
+        return await self._operator_keys.revoke(admin.label, request)
 
     async def AuthenticateSoftware(self, caller: Caller,
                                    request: adm.AuthenticateSoftwareRequest
@@ -104,5 +125,7 @@ class AdminServicer(_Servicer):
     """``rgs.admin.v1.AdminService``."""
 
     def __init__(self, access: AdminAccess, controls: GameControls,
-                 authentication: SelfCheck | None = None) -> None:
-        super().__init__(AdminCalls(access, controls, authentication), "AdminService", adm)
+                 authentication: SelfCheck | None = None,
+                 operator_keys: OperatorKeyRotation | None = None) -> None:
+        super().__init__(AdminCalls(access, controls, authentication, operator_keys),
+                         "AdminService", adm)

@@ -35,6 +35,7 @@ from rgs.service.admin import AdminAccess
 from rgs.service.backoffice import BackOffice
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
+from rgs.service.operator_keys import OperatorKeyRotation
 from rgs.service.play import GameService
 from rgs.service.tables.service import TableService
 
@@ -184,6 +185,7 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
                        ready: bool = True,
                        controls: GameControls | None = None,
                        admin: AdminAccess | None = None,
+                       operator_keys: OperatorKeyRotation | None = None,
                        authentication: SelfCheck | None = None) -> RunningServer:
     """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
     TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
@@ -206,7 +208,8 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
         from rgs.generated.admin.v1 import admin_pb2
         service = admin_pb2.DESCRIPTOR.services_by_name["AdminService"]
         server.add_generic_rpc_handlers((
-            lenient_handler(service, AdminServicer(admin, controls, authentication), calls),))
+            lenient_handler(service, AdminServicer(admin, controls, authentication,
+                                                   operator_keys), calls),))
         names = (*names, service.full_name)
     table_servicer = None
     if tables is not None:

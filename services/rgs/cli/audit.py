@@ -4,6 +4,7 @@ administrator's keys (docs/controls.md).
     rgs audit verify                       # "chain intact, N rows" (exit 0) or the first row
     rgs audit verify --json                #   altered or removed (exit 1); one JSON object
     rgs admin add-key --label ops-alice    # prints a new administrator key (stored hashed)
+    rgs admin operator-key create|list|revoke   # operators' keys (rgs.cli.operator_keys)
 
 Both read the journal database from ``--database-url`` or ``RGS_DATABASE_URL`` (in development,
 a local PostgreSQL as ``rgs serve`` finds it).
@@ -115,3 +116,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                                   "the audit trail)")
     a.add_argument("--database-url", help="journal PostgreSQL URL (default RGS_DATABASE_URL)")
     a.set_defaults(func=run_add_key)
+    from rgs.cli.operator_keys import register as register_operator_keys
+    register_operator_keys(commands)

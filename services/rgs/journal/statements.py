@@ -45,7 +45,9 @@ OPEN_MOVEMENT = open_movement_sql()
 
 # -- queries (named here, in one place)
 
-Q_OPERATOR_FOR_KEY = "SELECT operator_id FROM operator_api_keys WHERE key_hash = $1"
+Q_OPERATOR_FOR_KEY = """
+SELECT operator_id FROM operator_api_keys
+WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())"""
 Q_ADD_OPERATOR_KEY = """
 INSERT INTO operator_api_keys (key_hash, operator_id, label) VALUES ($1, $2, $3)
 ON CONFLICT (key_hash) DO UPDATE SET label = EXCLUDED.label"""

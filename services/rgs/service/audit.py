@@ -30,6 +30,7 @@ class Action:
     ROUND_VOIDED = "round.voided"
     ROUND_RESOLVED = "round.resolved"
     KEY_ADDED = "key.added"
+    KEY_REVOKED = "key.revoked"
     ADMIN_KEY_ADDED = "admin_key.added"
     CONFIGURATION_LOADED = "configuration.loaded"
     CONFIGURATION_CHANGED = "configuration.changed"

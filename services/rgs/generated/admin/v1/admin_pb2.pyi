@@ -255,3 +255,229 @@ class ListGameControlsResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListGameControlsResponse: _TypeAlias = ListGameControlsResponse  # noqa: Y015
+
+@_typing.final
+class OperatorKey(_message.Message):
+    """OperatorKey is one stored operator API key, named by its key id (never the key)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_ID_FIELD_NUMBER: _builtins.int
+    OPERATOR_ID_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    CREATED_AT_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    REVOKED_AT_FIELD_NUMBER: _builtins.int
+    REVOKED_BY_FIELD_NUMBER: _builtins.int
+    REVOKE_REASON_FIELD_NUMBER: _builtins.int
+    LIVE_FIELD_NUMBER: _builtins.int
+    key_id: _builtins.str
+    """The first 12 hex characters of the key's SHA-256: not secret, names the key everywhere."""
+    operator_id: _builtins.str
+    """The operator it authenticates."""
+    label: _builtins.str
+    """Who or what it is for (1-100 characters)."""
+    source: _builtins.str
+    """Where it came from: `admin` (CreateOperatorKey), `file` (RGS_OPERATOR_KEYS_FILE), `dev`
+    (the sandbox keys), empty for a key stored before sources were kept.
+    """
+    revoked_by: _builtins.str
+    """Who revoked it: `admin:<label>` or `system` (dropped from the keys file)."""
+    revoke_reason: _builtins.str
+    """Why it was revoked."""
+    live: _builtins.bool
+    """It authenticates now: neither revoked nor expired."""
+    @_builtins.property
+    def created_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was stored."""
+
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp:
+        """When it stops working by itself (unset: never)."""
+
+    @_builtins.property
+    def revoked_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was revoked (unset: not revoked)."""
+
+    def __init__(
+        self,
+        *,
+        key_id: _builtins.str = ...,
+        operator_id: _builtins.str = ...,
+        label: _builtins.str = ...,
+        source: _builtins.str = ...,
+        created_at: _timestamp_pb2.Timestamp | None = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+        revoked_at: _timestamp_pb2.Timestamp | None = ...,
+        revoked_by: _builtins.str = ...,
+        revoke_reason: _builtins.str = ...,
+        live: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "expires_at", b"expires_at", "revoked_at", b"revoked_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "expires_at", b"expires_at", "key_id", b"key_id", "label", b"label", "live", b"live", "operator_id", b"operator_id", "revoke_reason", b"revoke_reason", "revoked_at", b"revoked_at", "revoked_by", b"revoked_by", "source", b"source"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___OperatorKey: _TypeAlias = OperatorKey  # noqa: Y015
+
+@_typing.final
+class CreateOperatorKeyRequest(_message.Message):
+    """CreateOperatorKeyRequest names the operator and the new key's label."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPERATOR_ID_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    operator_id: _builtins.str
+    """An operator with a brand on the platform."""
+    label: _builtins.str
+    """Who or what the key is for, e.g. `cashier 2027-01` (1-100 characters)."""
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp:
+        """When the key stops working by itself (unset: never); must be in the future."""
+
+    def __init__(
+        self,
+        *,
+        operator_id: _builtins.str = ...,
+        label: _builtins.str = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at", "label", b"label", "operator_id", b"operator_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateOperatorKeyRequest: _TypeAlias = CreateOperatorKeyRequest  # noqa: Y015
+
+@_typing.final
+class CreateOperatorKeyResponse(_message.Message):
+    """CreateOperatorKeyResponse carries the key, shown this once."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    OPERATOR_KEY_FIELD_NUMBER: _builtins.int
+    key: _builtins.str
+    """The key (`rgsop_...`): store it in the operator's secret manager; it cannot be shown again."""
+    @_builtins.property
+    def operator_key(self) -> Global___OperatorKey:
+        """The key as listed."""
+
+    def __init__(
+        self,
+        *,
+        key: _builtins.str = ...,
+        operator_key: Global___OperatorKey | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["operator_key", b"operator_key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "operator_key", b"operator_key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateOperatorKeyResponse: _TypeAlias = CreateOperatorKeyResponse  # noqa: Y015
+
+@_typing.final
+class ListOperatorKeysRequest(_message.Message):
+    """ListOperatorKeysRequest names the operator."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPERATOR_ID_FIELD_NUMBER: _builtins.int
+    operator_id: _builtins.str
+    """An operator with a brand on the platform."""
+    def __init__(
+        self,
+        *,
+        operator_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["operator_id", b"operator_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListOperatorKeysRequest: _TypeAlias = ListOperatorKeysRequest  # noqa: Y015
+
+@_typing.final
+class ListOperatorKeysResponse(_message.Message):
+    """ListOperatorKeysResponse lists the operator's keys."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEYS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def keys(self) -> _containers.RepeatedCompositeFieldContainer[Global___OperatorKey]:
+        """Oldest first."""
+
+    def __init__(
+        self,
+        *,
+        keys: _abc.Iterable[Global___OperatorKey] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["keys", b"keys"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListOperatorKeysResponse: _TypeAlias = ListOperatorKeysResponse  # noqa: Y015
+
+@_typing.final
+class RevokeOperatorKeyRequest(_message.Message):
+    """RevokeOperatorKeyRequest names the key and why."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPERATOR_ID_FIELD_NUMBER: _builtins.int
+    KEY_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    operator_id: _builtins.str
+    """The operator owning the key."""
+    key_id: _builtins.str
+    """The key id ListOperatorKeys shows (12 lower-case hex characters)."""
+    reason: _builtins.str
+    """Why (1-200 characters; recorded in the audit trail)."""
+    def __init__(
+        self,
+        *,
+        operator_id: _builtins.str = ...,
+        key_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_id", b"key_id", "operator_id", b"operator_id", "reason", b"reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeOperatorKeyRequest: _TypeAlias = RevokeOperatorKeyRequest  # noqa: Y015
+
+@_typing.final
+class RevokeOperatorKeyResponse(_message.Message):
+    """RevokeOperatorKeyResponse is the key as revoked."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPERATOR_KEY_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def operator_key(self) -> Global___OperatorKey:
+        """The key, now revoked."""
+
+    def __init__(
+        self,
+        *,
+        operator_key: Global___OperatorKey | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["operator_key", b"operator_key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["operator_key", b"operator_key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeOperatorKeyResponse: _TypeAlias = RevokeOperatorKeyResponse  # noqa: Y015

@@ -55,6 +55,21 @@ class AdminServiceStub:
                 request_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareRequest.SerializeToString,
                 response_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareResponse.FromString,
                 _registered_method=True)
+        self.CreateOperatorKey = channel.unary_unary(
+                '/rgs.admin.v1.AdminService/CreateOperatorKey',
+                request_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.CreateOperatorKeyRequest.SerializeToString,
+                response_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.CreateOperatorKeyResponse.FromString,
+                _registered_method=True)
+        self.ListOperatorKeys = channel.unary_unary(
+                '/rgs.admin.v1.AdminService/ListOperatorKeys',
+                request_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.ListOperatorKeysRequest.SerializeToString,
+                response_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.ListOperatorKeysResponse.FromString,
+                _registered_method=True)
+        self.RevokeOperatorKey = channel.unary_unary(
+                '/rgs.admin.v1.AdminService/RevokeOperatorKey',
+                request_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.RevokeOperatorKeyRequest.SerializeToString,
+                response_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.RevokeOperatorKeyResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -95,6 +110,30 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateOperatorKey(self, request, context):
+        """CreateOperatorKey makes a new API key for an operator, live at once beside its other keys
+        (a rotation: create, switch the operator's systems, revoke the old key or let it expire).
+        The key is in the answer only: the server keeps its SHA-256. Recorded (`key.added`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListOperatorKeys(self, request, context):
+        """ListOperatorKeys lists an operator's keys, revoked and expired ones too, by key id.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeOperatorKey(self, request, context):
+        """RevokeOperatorKey revokes one of an operator's keys: refused from the next call on, on every
+        replica (INVALID_API_KEY, as an unknown key). Recorded (`key.revoked`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -117,6 +156,21 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.AuthenticateSoftware,
                     request_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareRequest.FromString,
                     response_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareResponse.SerializeToString,
+            ),
+            'CreateOperatorKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateOperatorKey,
+                    request_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.CreateOperatorKeyRequest.FromString,
+                    response_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.CreateOperatorKeyResponse.SerializeToString,
+            ),
+            'ListOperatorKeys': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListOperatorKeys,
+                    request_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.ListOperatorKeysRequest.FromString,
+                    response_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.ListOperatorKeysResponse.SerializeToString,
+            ),
+            'RevokeOperatorKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeOperatorKey,
+                    request_deserializer=rgs_dot_admin_dot_v1_dot_admin__pb2.RevokeOperatorKeyRequest.FromString,
+                    response_serializer=rgs_dot_admin_dot_v1_dot_admin__pb2.RevokeOperatorKeyResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -228,6 +282,87 @@ class AdminService:
             '/rgs.admin.v1.AdminService/AuthenticateSoftware',
             rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareRequest.SerializeToString,
             rgs_dot_admin_dot_v1_dot_admin__pb2.AuthenticateSoftwareResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateOperatorKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.admin.v1.AdminService/CreateOperatorKey',
+            rgs_dot_admin_dot_v1_dot_admin__pb2.CreateOperatorKeyRequest.SerializeToString,
+            rgs_dot_admin_dot_v1_dot_admin__pb2.CreateOperatorKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListOperatorKeys(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.admin.v1.AdminService/ListOperatorKeys',
+            rgs_dot_admin_dot_v1_dot_admin__pb2.ListOperatorKeysRequest.SerializeToString,
+            rgs_dot_admin_dot_v1_dot_admin__pb2.ListOperatorKeysResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeOperatorKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.admin.v1.AdminService/RevokeOperatorKey',
+            rgs_dot_admin_dot_v1_dot_admin__pb2.RevokeOperatorKeyRequest.SerializeToString,
+            rgs_dot_admin_dot_v1_dot_admin__pb2.RevokeOperatorKeyResponse.FromString,
             options,
             channel_credentials,
             insecure,

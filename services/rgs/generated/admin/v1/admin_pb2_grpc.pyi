@@ -58,6 +58,17 @@ class AdminServiceStub:
     same from the certified release and compares, so the replica need not be trusted. The
     answer also carries the replica's latest self-check.
     """
+    CreateOperatorKey: _grpc.UnaryUnaryMultiCallable[_admin_pb2.CreateOperatorKeyRequest, _admin_pb2.CreateOperatorKeyResponse]
+    """CreateOperatorKey makes a new API key for an operator, live at once beside its other keys
+    (a rotation: create, switch the operator's systems, revoke the old key or let it expire).
+    The key is in the answer only: the server keeps its SHA-256. Recorded (`key.added`).
+    """
+    ListOperatorKeys: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListOperatorKeysRequest, _admin_pb2.ListOperatorKeysResponse]
+    """ListOperatorKeys lists an operator's keys, revoked and expired ones too, by key id."""
+    RevokeOperatorKey: _grpc.UnaryUnaryMultiCallable[_admin_pb2.RevokeOperatorKeyRequest, _admin_pb2.RevokeOperatorKeyResponse]
+    """RevokeOperatorKey revokes one of an operator's keys: refused from the next call on, on every
+    replica (INVALID_API_KEY, as an unknown key). Recorded (`key.revoked`).
+    """
 
 @_typing.type_check_only
 class AdminServiceAsyncStub(AdminServiceStub):
@@ -79,6 +90,17 @@ class AdminServiceAsyncStub(AdminServiceStub):
     as installed now (docs/authentication.md has the exact construction). The lab computes the
     same from the certified release and compares, so the replica need not be trusted. The
     answer also carries the replica's latest self-check.
+    """
+    CreateOperatorKey: _aio.UnaryUnaryMultiCallable[_admin_pb2.CreateOperatorKeyRequest, _admin_pb2.CreateOperatorKeyResponse]  # type: ignore[assignment]
+    """CreateOperatorKey makes a new API key for an operator, live at once beside its other keys
+    (a rotation: create, switch the operator's systems, revoke the old key or let it expire).
+    The key is in the answer only: the server keeps its SHA-256. Recorded (`key.added`).
+    """
+    ListOperatorKeys: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListOperatorKeysRequest, _admin_pb2.ListOperatorKeysResponse]  # type: ignore[assignment]
+    """ListOperatorKeys lists an operator's keys, revoked and expired ones too, by key id."""
+    RevokeOperatorKey: _aio.UnaryUnaryMultiCallable[_admin_pb2.RevokeOperatorKeyRequest, _admin_pb2.RevokeOperatorKeyResponse]  # type: ignore[assignment]
+    """RevokeOperatorKey revokes one of an operator's keys: refused from the next call on, on every
+    replica (INVALID_API_KEY, as an unknown key). Recorded (`key.revoked`).
     """
 
 class AdminServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -122,6 +144,35 @@ class AdminServiceServicer(metaclass=_abc_1.ABCMeta):
         as installed now (docs/authentication.md has the exact construction). The lab computes the
         same from the certified release and compares, so the replica need not be trusted. The
         answer also carries the replica's latest self-check.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateOperatorKey(
+        self,
+        request: _admin_pb2.CreateOperatorKeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.CreateOperatorKeyResponse, _abc.Awaitable[_admin_pb2.CreateOperatorKeyResponse]]:
+        """CreateOperatorKey makes a new API key for an operator, live at once beside its other keys
+        (a rotation: create, switch the operator's systems, revoke the old key or let it expire).
+        The key is in the answer only: the server keeps its SHA-256. Recorded (`key.added`).
+        """
+
+    @_abc_1.abstractmethod
+    def ListOperatorKeys(
+        self,
+        request: _admin_pb2.ListOperatorKeysRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ListOperatorKeysResponse, _abc.Awaitable[_admin_pb2.ListOperatorKeysResponse]]:
+        """ListOperatorKeys lists an operator's keys, revoked and expired ones too, by key id."""
+
+    @_abc_1.abstractmethod
+    def RevokeOperatorKey(
+        self,
+        request: _admin_pb2.RevokeOperatorKeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.RevokeOperatorKeyResponse, _abc.Awaitable[_admin_pb2.RevokeOperatorKeyResponse]]:
+        """RevokeOperatorKey revokes one of an operator's keys: refused from the next call on, on every
+        replica (INVALID_API_KEY, as an unknown key). Recorded (`key.revoked`).
         """
 
 def add_AdminServiceServicer_to_server(servicer: AdminServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
