@@ -8,10 +8,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from service_fakes import DEV_KEY, Harness, harness
 
-from rgs.engine import Action, BoxBet
+from rgs.engine import Action, BoxBet, Phase, RoundView
+from rgs.engine.model import BoxView, HandStatus, HandView
 from rgs.service.audit import Action as Audited
 from rgs.service.errors import InvalidRequest, NotAllowedNow, NotFound
-from rgs.service.freebets import FreeBetGrant, GrantStatus
+from rgs.service.freebets import FreeBetGrant, GrantStatus, free_bet_credit
 from rgs.service.model import ActCommand, DealCommand, PlayResult, Session
 from rgs.wallet.port import MoneyKind
 
@@ -162,3 +163,36 @@ async def test_a_grant_is_idempotent_and_revocable_while_unused_with_an_audit_ro
     actions = [r.entry.action for r in page.records]
     assert actions.count(Audited.FREE_BET_GRANTED) == 2
     assert actions.count(Audited.FREE_BET_REVOKED) == 1
+
+
+async def test_a_free_blackjack_settled_at_the_deal_credits_its_winnings() -> None:
+    h = await harness()
+    s = await h.session()
+    await _grant(h)
+    dealt = await h.app.game.deal(s, _deal("d1", ("AS", "6H", "KD", "7C")))
+    assert dealt.view.total_paid == 2500  # 3:2 on 10.00, the stake back
+    credit = h.wallet.applied[f"{dealt.round_id}:settle:credit"]
+    assert (credit.amount, credit.promotional) == (1500, True)
+    assert h.wallet.ids(MoneyKind.DEBIT) == [] and h.wallet.balances["alice"] == 101_500
+
+
+def _split_view(first: int, second: int) -> RoundView:
+    hands = tuple(HandView(index=i, cards=(), total=0, soft=False, stake=1000,
+                           status=HandStatus.SETTLED, outcome=None, payout=p, from_split=i > 0,
+                           doubled=False, allowed=()) for i, p in enumerate((first, second)))
+    box = BoxView(seat=1, stake=1000, hands=hands, side_bets=(), insurance_offered=False,
+                  insurance_stake=0, insurance_payout=0, insurance_allowed=())
+    return RoundView(variant=VARIANT, phase=Phase.SETTLED, seq=4, dealer_cards=(),
+                     dealer_total=0, dealer_soft=False, dealer_hole_hidden=False, boxes=(box,),
+                     to_act=None, total_staked=2000, total_paid=first + second)
+
+
+@pytest.mark.parametrize(("first", "second", "credited"), [
+    (0, 2000, 2000),  # the free hand lost: the split hand (own money) is paid in full
+    (2000, 0, 1000),  # the free hand won: its winnings only
+    (2000, 2000, 3000),
+    (1000, 1000, 1000),  # both pushed: the split stake comes back, the free one does not
+])
+def test_after_a_split_the_first_hand_carries_the_free_stake(first: int, second: int,
+                                                             credited: int) -> None:
+    assert free_bet_credit(_split_view(first, second), 1, 1000) == credited
