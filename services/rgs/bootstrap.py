@@ -30,6 +30,7 @@ from rgs.engine import RuleSet
 from rgs.finance.office import FinanceOffice
 from rgs.journal.audit import PostgresAuditTrail, open_pool
 from rgs.journal.controls import PostgresControls
+from rgs.journal.freebets import MemoryFreeBets, PostgresFreeBets
 from rgs.journal.leases import PlayerHolds, holder_name
 from rgs.journal.memory import InMemoryJournal
 from rgs.journal.memory_audit import MemoryAuditTrail, MemoryControls
@@ -60,6 +61,7 @@ from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.backoffice import BackOffice
 from rgs.service.common import sha256_hex
 from rgs.service.controls import ControlBoard, ControlStore
+from rgs.service.freebets import FreeBets, FreeBetStore
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedPolicies, InterruptedRounds
 from rgs.service.model import Brand
@@ -154,6 +156,8 @@ class Governance:
     board: ControlBoard
     controls: GameControls
     admin: AdminAccess
+    #: The operators' free bets (docs/freebets.md).
+    free_bets: FreeBets
     #: The operators' API keys, created and revoked by the administrator.
     operator_keys: OperatorKeyRotation
     #: The finance RPCs (movements, GGR): on the journal's database only (docs/backoffice.md).
@@ -179,17 +183,20 @@ async def governance(settings: RgsSettings, *, postgres: bool, brands: Mapping[s
         audit, pg = PostgresAuditTrail(pool, clock), PostgresControls(pool, clock)
         finance = FinanceOffice(pool)
         store = keys = pg
+        bets: FreeBetStore = PostgresFreeBets(pool)
         operator_keys = PostgresOperatorKeys(pool)
     else:
         memory = MemoryAuditTrail(clock)
         audit = memory
         store = keys = MemoryControls(memory)
+        bets = MemoryFreeBets()
         operator_keys = MemoryOperatorKeys(clock, live_keys)
     board = ControlBoard(store, brands, clock, refresh_s=settings.controls_refresh_s)
     await board.refresh()
     rotation = OperatorKeyRotation(operator_keys, audit, clock,
                                    {b.operator_id for b in brands.values()})
     return Governance(audit=audit, board=board, admin=AdminAccess(keys, audit),
+                      free_bets=FreeBets(bets, audit, clock, brands),
                       operator_keys=rotation,
                       controls=GameControls(store=store, board=board, audit=audit,
                                             brands=brands, tables=tables, clock=clock),
@@ -376,7 +383,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     warm_hints(brands.values(), platform.tables.values())
     game = GameService(journal=journal, wallet=wallet, cards=cards, controls=gov.board,
                        brands=brands, clock=clock, test_mode=settings.test_mode,
-                       software=software)
+                       software=software, free_bets=gov.free_bets)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl, cards=cards, audit=gov.audit,
                         tables=TableRecall(table_journal) if table_journal is not None

@@ -52,6 +52,7 @@ def credit_call(msg: wallet_pb2.CreditRequest) -> MoneyCall:
         round_closed=msg.round_closed,
         operator_id=msg.operator_id,
         brand_id=msg.brand_id,
+        promotional=msg.promotional,
     )
 
 
@@ -200,4 +201,5 @@ def transaction_message(record: TransactionRecord) -> sandbox_pb2.Transaction:
         created_at=created,
         operator_id=record.operator_id,
         brand_id=record.brand_id,
+        promotional=record.promotional,
     )

@@ -44,6 +44,8 @@ class MoneyCall:
     debit_transaction_id: str = ""
     operator_id: str = ""
     brand_id: str = ""
+    #: Credits only: a free bet's win (promotional money), recorded with the transaction.
+    promotional: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -88,6 +90,7 @@ class TransactionRecord:
     created_at: datetime
     operator_id: str = ""
     brand_id: str = ""
+    promotional: bool = False
 
 
 DEMO_PLAYERS: tuple[PlayerAccount, ...] = (

@@ -37,7 +37,7 @@ _PLAYER_COLUMNS = "player_id, currency, balance, blocked, debit_limit"
 _TXN_COLUMNS = (
     "seq, transaction_id, kind, player_id, round_id, session_id, currency, amount, round_closed,"
     " debit_transaction_id, balance_change, balance_after, rolled_back_by, created_at,"
-    " operator_id, brand_id"
+    " operator_id, brand_id, promotional"
 )
 
 
@@ -100,6 +100,7 @@ def _record(row: asyncpg.Record) -> TransactionRecord:
         rolled_back_by=row["rolled_back_by"],
         created_at=row["created_at"],
         operator_id=row["operator_id"],
+        promotional=row["promotional"],
         brand_id=row["brand_id"],
     )
 
@@ -193,6 +194,13 @@ class PostgresLedger:
             raise WalletRefusal(
                 Reason.DUPLICATE_TRANSACTION,
                 f"transaction {call.transaction_id} was used with different parameters",
+            )
+        if call.promotional and not row["replayed"]:
+            # The mark is recorded with the credit (apply_call, 0090, predates it).
+            await self._pool.execute(
+                "UPDATE sandbox_wallet.transactions SET promotional = true"
+                " WHERE transaction_id = $1",
+                call.transaction_id,
             )
         return _movement(row)
 

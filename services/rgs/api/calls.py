@@ -10,7 +10,7 @@ its transport and turns a raised error into its protocol's status through the on
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from google.protobuf.message import Message
 
@@ -19,6 +19,7 @@ from rgs.api.auth import bearer_secret
 from rgs.api.controls import OperatorControlCalls, availability_to_proto
 from rgs.api.fields import check_strings
 from rgs.api.finance import FinanceCalls
+from rgs.api.freebet_calls import OperatorFreeBetCalls
 from rgs.api.open_rounds import open_round_to_proto, resolve_from_proto
 from rgs.api.origins import check_origin
 from rgs.api.table_recall import recall_to_proto
@@ -28,6 +29,7 @@ from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.service.backoffice import BackOffice
 from rgs.service.controls import OPEN, Availability
 from rgs.service.errors import Unavailable
+from rgs.service.freebets import FreeBets
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.model import Session
@@ -93,7 +95,9 @@ class BlackjackCalls:
             last_rounds=[conv.last_round_to_proto(r)
                          for r in await self._game.last_rounds(session)],
             balance=await self._game.balance_or_none(session),
-            next_commitment=await self._game.next_commitment(session))
+            next_commitment=await self._game.next_commitment(session),
+            free_bets=[conv.free_bet_to_proto(f)
+                       for f in await self._game.free_bets.left(session)])
 
     async def GetBalance(self, caller: Caller, request: bj.GetBalanceRequest
                          ) -> bj.GetBalanceResponse:
@@ -140,15 +144,18 @@ class OperatorCalls:
     """``rgs.operator.v1.OperatorService``: one method per RPC (native gRPC only: operators
     call from their servers, never from a browser)."""
 
-    def __init__(self, office: BackOffice, rounds: InterruptedRounds,
+    def __init__(self, office: BackOffice, rounds: InterruptedRounds, *,
                  controls: GameControls | None = None,
                  finance: FinanceOffice | None = None,
-                 replays: RoundReplays | None = None) -> None:
+                 replays: RoundReplays | None = None,
+                 free_bets: FreeBets | None = None) -> None:
         self._office = office
         self._rounds = rounds
         self._replays = replays or RoundReplays(office, None)
         self._controls = OperatorControlCalls(controls) if controls is not None else None
         self._finance = FinanceCalls(finance)
+        self._free_bets = OperatorFreeBetCalls(
+            free_bets or FreeBets.none(lambda: datetime.now(UTC)))
 
     def _control_calls(self) -> OperatorControlCalls:
         if self._controls is None:
@@ -248,3 +255,18 @@ class OperatorCalls:
         resp = op.CreateRoundReplayResponse(url=url)
         resp.expires_at.FromDatetime(expires)
         return resp
+
+    async def GrantFreeBets(self, caller: Caller, request: op.GrantFreeBetsRequest
+                            ) -> op.GrantFreeBetsResponse:
+        """Grant a player free bets (docs/freebets.md)."""
+        return await self._free_bets.grant(await self._operator(caller, request), request)
+
+    async def RevokeFreeBets(self, caller: Caller, request: op.RevokeFreeBetsRequest
+                             ) -> op.RevokeFreeBetsResponse:
+        """Revoke an unused grant."""
+        return await self._free_bets.revoke(await self._operator(caller, request), request)
+
+    async def ListFreeBetGrants(self, caller: Caller, request: op.ListFreeBetGrantsRequest
+                                ) -> op.ListFreeBetGrantsResponse:
+        """The free-bet report: each grant's usage."""
+        return await self._free_bets.report(await self._operator(caller, request), request)

@@ -48,6 +48,7 @@ from rgs.service.model import (
     ActCommand,
     CreateSessionCommand,
     DealCommand,
+    FreeBetLeft,
     Hint,
     Movement,
     NewSession,
@@ -125,7 +126,8 @@ def deal_from_proto(req: bj.DealRequest) -> DealCommand:
     if len(req.forced_cards) > 416:
         raise InvalidRequest("too many forced cards", reason="FORCED_CARDS_INVALID")
     return DealCommand(request_id=req.request_id, variant_id=req.variant_id, boxes=tuple(boxes),
-                       forced_cards=tuple(req.forced_cards), client_seed=req.client_seed)
+                       forced_cards=tuple(req.forced_cards), client_seed=req.client_seed,
+                       free_bet_id=req.free_bet_id)
 
 
 def act_from_proto(req: bj.ActRequest) -> ActCommand:
@@ -215,6 +217,7 @@ def round_view_to_proto(r: PlayResult) -> bj.RoundView:
             next_commitment=f.next_commitment, dealt_cards=f.dealt))
     if r.position is not None:
         msg.session.CopyFrom(position_to_proto(r.position))
+    msg.free_bets.extend(free_bet_to_proto(f) for f in r.free_bets)
     if v.phase is Phase.SETTLED:
         msg.result = RESULT_CLASSES[classify_result(v.total_staked, v.total_paid)]
     return msg
@@ -226,6 +229,12 @@ RESULT_CLASSES: Mapping[ResultClass, bj.ResultClass.ValueType] = MappingProxyTyp
     ResultClass.RETURN_BELOW: bj.RESULT_CLASS_RETURN_BELOW,
     ResultClass.LOSS: bj.RESULT_CLASS_LOSS,
 })
+
+
+def free_bet_to_proto(f: FreeBetLeft) -> bj.FreeBet:
+    """A grant the player may still stake."""
+    return bj.FreeBet(grant_id=f.grant_id, value=f.value, left=f.left,
+                      expires_at=_ts(f.expires_at), variant_ids=list(f.variants))
 
 
 def position_to_proto(p: SessionPosition) -> bj.SessionPosition:

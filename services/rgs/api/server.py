@@ -206,7 +206,8 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
         lenient_handler(blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],
                         BlackjackServicer(game), calls),
         lenient_handler(operator_pb2.DESCRIPTOR.services_by_name["OperatorService"],
-                        OperatorServicer(office, rounds, controls, finance, replays), calls),
+                        OperatorServicer(office, rounds, controls=controls, finance=finance,
+                                         replays=replays, free_bets=game.free_bets), calls),
     ))
     names: tuple[str, ...] = SERVICE_NAMES
     if admin is not None and controls is not None:

@@ -20,6 +20,7 @@ from rgs.finance.office import FinanceOffice
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
 from rgs.service.backoffice import BackOffice
+from rgs.service.freebets import FreeBets
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
 from rgs.service.play import GameService
@@ -73,9 +74,11 @@ class BlackjackServicer(_Servicer):
 class OperatorServicer(_Servicer):
     """``rgs.operator.v1.OperatorService``."""
 
-    def __init__(self, office: BackOffice, rounds: InterruptedRounds,
+    def __init__(self, office: BackOffice, rounds: InterruptedRounds, *,
                  controls: GameControls | None = None,
                  finance: FinanceOffice | None = None,
-                 replays: RoundReplays | None = None) -> None:
-        super().__init__(OperatorCalls(office, rounds, controls, finance, replays),
+                 replays: RoundReplays | None = None,
+                 free_bets: FreeBets | None = None) -> None:
+        super().__init__(OperatorCalls(office, rounds, controls=controls, finance=finance,
+                                       replays=replays, free_bets=free_bets),
                          "OperatorService", operator_pb2)

@@ -3,7 +3,8 @@
 
 GGR is real-money stakes minus real-money wins: ``staked`` is the sum of booked debits (a debit
 refused or rolled back took nothing), ``paid`` the sum of applied credits. Free-bet stakes are
-kept apart in ``free_bet_staked`` and never count in ``staked`` (0 until free bets exist). A
+kept apart in ``free_bet_staked`` and never count in ``staked`` (a free stake is never debited;
+the column is not filled yet: 0). A
 movement counts on the UTC day it was written, as the wallet's ledger books it, so a day's
 figures agree to the cent with the wallet. ``open`` counts the movements still open in a
 group: its figures may still change.

@@ -103,7 +103,7 @@ def _movement(r: asyncpg.Record) -> Movement:
                     debit_transaction_id=r["debit_transaction_id"], session_id=r["session_id"],
                     currency=r["currency"], attempts=r["attempts"],
                     last_error=r["last_error"], brand_id=r["brand_id"],
-                    created_at=r["created_at"])
+                    created_at=r["created_at"], promotional=bool(r["promotional"]))
 
 
 def _round(r: asyncpg.Record | None) -> StoredRound | None:

@@ -134,8 +134,13 @@ WITH lease AS ({fence(5, 6)}),
            WHERE player_key = $1 AND scope = $4 AND request_id = $2
              AND EXISTS (SELECT FROM lease))
 SELECT count(*) FROM lease"""
-_MOVEMENT_COLUMNS = """transaction_id, round_id, kind, amount, status, balance_after,
-debit_transaction_id, session_id, currency, attempts, last_error, brand_id, created_at"""
+# A credit is promotional when its round staked a free bet (free_bet_uses, migration 0140): read,
+# never written, so every retry of the credit repeats the mark of its first call.
+_PROMOTIONAL = """(kind = 'credit' AND EXISTS (SELECT FROM free_bet_uses u
+    WHERE u.player_key = {t}.player_key AND u.round_id = {t}.round_id))"""
+_MOVEMENT_COLUMNS = f"""transaction_id, round_id, kind, amount, status, balance_after,
+debit_transaction_id, session_id, currency, attempts, last_error, brand_id, created_at,
+{_PROMOTIONAL.format(t="wallet_transactions")} AS promotional"""
 Q_ROUND_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND round_id = $2 ORDER BY created_at, transaction_id"""
@@ -149,11 +154,17 @@ ORDER BY created_at, transaction_id"""
 MOVEMENT_JSON = """coalesce(json_agg(json_build_array(transaction_id, round_id, kind, amount,
 status, balance_after, debit_transaction_id, session_id, currency, attempts, last_error, brand_id,
 created_at) ORDER BY created_at, transaction_id), '[]')::text"""
+# A solo call's rows also carry the promotional mark (a 14th element).
+SOLO_MOVEMENT_JSON = """coalesce(json_agg(json_build_array(transaction_id, round_id, kind, amount,
+status, balance_after, debit_transaction_id, session_id, currency, attempts, last_error, brand_id,
+created_at, {promotional}) ORDER BY created_at, transaction_id), '[]')::text"""
 _CALL_STATE = f"""
 SELECT rq.method AS rq_method, rq.request_hash AS rq_hash, rq.response AS rq_response,
-       (SELECT {MOVEMENT_JSON} FROM wallet_transactions
-         WHERE player_key = $1 AND {OPEN_MOVEMENT}) AS open_rows,
-       (SELECT {MOVEMENT_JSON} FROM wallet_transactions w
+       (SELECT {SOLO_MOVEMENT_JSON.format(promotional=_PROMOTIONAL.format(t="o"))}
+          FROM wallet_transactions o
+         WHERE o.player_key = $1 AND {OPEN_MOVEMENT}) AS open_rows,
+       (SELECT {SOLO_MOVEMENT_JSON.format(promotional=_PROMOTIONAL.format(t="w"))}
+          FROM wallet_transactions w
          WHERE w.player_key = $1 AND w.round_id = r.round_id) AS round_rows,
        r.*
 FROM (SELECT) AS one

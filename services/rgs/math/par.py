@@ -80,7 +80,11 @@ def render_markdown(report: VariantReport, chart_name: str,
             f"| standard deviation (main bets) | {f['standard_deviation']:.4f} |"]
     if f["insurance_rtp"] is not None:
         out.append(f"| insurance return (ace up, any hand) | {f['insurance_rtp']:.4f}% |")
-    out += ["", "## Outcome distribution (net result of a box, in main bets)", "",
+    out += ["", "## Free bet (docs/freebets.md)", "",
+            f"A free bet returns {f['free_bet_value']:.4f}% of its value to the player (winnings "
+            "only on the free stake, the player's own doubles and splits paid as staked), "
+            "under the main game's optimal strategy, from the outcome distribution below.",
+            "", "## Outcome distribution (net result of a box, in main bets)", "",
             "| net | probability |", "|---:|---:|"]
     out += [f"| {k / 2:+g} | {p:.6f} |" for k, p in report.distribution.items() if p >= 5e-7]
     sides = report.side_bets

@@ -123,6 +123,28 @@ def _r(x: float) -> float:
     return round(float(x), 6)
 
 
+def free_bet_value(distribution: Dist) -> float:
+    """What a free bet returns to the player, in free bets (docs/freebets.md: the free stake
+    is not returned, the player's own doubles and splits are), from the main game's net
+    distribution under its optimal strategy (keys: half main bets).
+
+    A net of 0 or more is kept as it is (the free hand won or pushed: the free stake is what the
+    paid game would have returned); a loss of the single stake or a surrender costs nothing; a
+    larger loss costs what the player added. A split whose hands end apart is counted by its
+    net, so the figure is close, not exact, for rules that split often.
+
+    >>> free_bet_value({-2: 0.5, 2: 0.5})  # lose the stake or win even money
+    0.5
+    >>> free_bet_value({-4: 0.5, 4: 0.5})  # a double lost costs the added stake
+    0.5
+    """
+    value = 0.0
+    for k, p in distribution.items():
+        net = k / 2
+        value += p * (net if net >= 0 else 0.0 if net > -1 else net + 1)
+    return value
+
+
 def figures(report: VariantReport) -> dict[str, object]:
     """The PAR sheet's figures as one JSON-ready object (percentages in percent)."""
     r = report.rules
@@ -140,6 +162,7 @@ def figures(report: VariantReport) -> dict[str, object]:
         "insurance_rtp": _r(report.insurance_rtp) if r.insurance else None,
         "side_bets": {k: _r(v) for k, v in report.side_bets.items()},
         "rtp_total_dependent_first_decision": _r(report.total_table_rtp),
+        "free_bet_value": _r(100.0 * free_bet_value(report.distribution)),
     }
     if report.cash_out is not None:
         out["cash_out_rtp"] = _r(report.cash_out.rtp)

@@ -35,6 +35,8 @@ class Action:
     CONFIGURATION_LOADED = "configuration.loaded"
     CONFIGURATION_CHANGED = "configuration.changed"
     SOFTWARE_NOT_AUTHENTIC = "software.not_authentic"
+    FREE_BET_GRANTED = "free_bet.granted"
+    FREE_BET_REVOKED = "free_bet.revoked"
 
 
 SYSTEM = "system"

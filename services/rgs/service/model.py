@@ -190,6 +190,9 @@ class Movement:
     balance_after: int | None = None
     #: Rollbacks only: the debit being cancelled.
     debit_transaction_id: str = ""
+    #: Credits only: the win of a free bet (docs/freebets.md), marked promotional in the
+    #: wallet call (the journal reads it from the round's free-bet use, so a retry repeats it).
+    promotional: bool = False
     #: The brand, session and currency the call is made in (a retry repeats them exactly).
     session_id: str = ""
     currency: str = ""
@@ -349,6 +352,8 @@ class DealCommand:
     forced_cards: tuple[str, ...] = ()
     #: The player's contribution to the round's card order (printable ASCII, 0-64 characters).
     client_seed: str = ""
+    #: The operator's grant whose free bet stakes the first box's main bet ("": none).
+    free_bet_id: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -415,6 +420,20 @@ class PlayResult:
     #: The session's position (brands whose profile shows it; see
     #: :mod:`rgs.service.jurisdiction`).
     position: SessionPosition | None = None
+    #: The player's free bets left in the session's brand and currency (docs/freebets.md).
+    free_bets: tuple[FreeBetLeft, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FreeBetLeft:
+    """A grant with free bets still to play, as the player sees it."""
+
+    grant_id: str
+    value: int
+    left: int
+    expires_at: datetime
+    #: The variants it is for (empty: every variant the brand offers).
+    variants: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -59,7 +59,8 @@ def _call(m: Movement, party: Party) -> MoneyCall:
                   currency=m.currency or party.currency)
     return MoneyCall(kind=m.kind, transaction_id=m.transaction_id, round_id=m.round_id,
                      party=party, amount=m.amount, round_closed=m.kind is MoneyKind.CREDIT,
-                     debit_transaction_id=m.debit_transaction_id)
+                     debit_transaction_id=m.debit_transaction_id,
+                     promotional=m.kind is MoneyKind.CREDIT and m.promotional)
 
 
 #: The wallet's word on the player (its refusal reason) → the reason the RGS answers, one of

@@ -26,7 +26,7 @@ from rgs.engine import (
 )
 from rgs.engine.cards import check_card
 from rgs.rng.fair import FairInputError, check_client_seed
-from rgs.service import advice, fairness, money
+from rgs.service import advice, fairness, money, stakes
 from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.common import (
     check_request_id,
@@ -46,6 +46,7 @@ from rgs.service.errors import (
     Unauthenticated,
     Unavailable,
 )
+from rgs.service.freebets import FreeBets
 from rgs.service.model import (
     ActCommand,
     Brand,
@@ -77,7 +78,7 @@ from rgs.service.restore import autoplay, deal_source, restore
 from rgs.service.session_cache import SessionCache
 from rgs.variants import VARIANTS
 from rgs.variants.options import DEFAULT_OPTIONS, OptionError, VariantOptions, effective_rules
-from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError, transaction_id
+from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError
 
 log = logging.getLogger(__name__)
 
@@ -119,8 +120,11 @@ class GameService:
                  brands: Mapping[str, Brand], clock: Clock, test_mode: bool = False,
                  sessions: SessionCache | None = None,
                  software: SoftwareAuthenticity | None = None,
-                 controls: ControlBoard | None = None) -> None:
+                 controls: ControlBoard | None = None,
+                 free_bets: FreeBets | None = None) -> None:
         self._journal = journal
+        #: The operators' free bets (a Deal's free_bet_id; the credit of a free-bet round).
+        self.free_bets = free_bets if free_bets is not None else FreeBets.none(clock)
         #: The software authentication's word on new rounds (always admitted without one).
         self.software = software if software is not None else SoftwareAuthenticity()
         #: The game controls (None: nothing is ever refused by one).
@@ -263,7 +267,7 @@ class GameService:
                          active_in=(session.brand_id, session.currency),
                          seed_of=session.session_id)
         async with self._journal.player(session.player_key, first) as pj:
-            fingerprint = request_hash("deal", cmd, added=("client_seed",))
+            fingerprint = request_hash("deal", cmd, added=("client_seed", "free_bet_id"))
             state = await _open(pj, first)
             stored = await _stored_response(pj, session, state.request, "deal", fingerprint,
                                             known=state.round)
@@ -275,14 +279,12 @@ class GameService:
             if state.round is not None:  # settling outbox rows finishes no round
                 raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",
                                     reason="ROUND_IN_PROGRESS")
-            stake = sum(b.total_stake for b in cmd.boxes)
-            await self.session_rules.before_round(pj, session, stake)
+            grant = await stakes.check(self.free_bets, session, cmd)
+            await self.session_rules.before_round(pj, session,
+                                                  sum(b.total_stake for b in cmd.boxes))
             round_id = secrets.token_hex(16)
-            # The debit is recorded applied by the commit that books it (one write fewer).
-            debit, balance = await money.debit(pj, self._wallet, _party(session),
-                                               round_id=round_id, step=1, amount=stake,
-                                               round_movements=[],  # a new round has none
-                                               record_applied=False)
+            taken = await stakes.take(pj, self._wallet, _party(session), self.free_bets,
+                                      session=session, cmd=cmd, grant=grant, round_id=round_id)
             fair = following = None
             try:
                 if fresh is not None:
@@ -294,18 +296,18 @@ class GameService:
                     source = fairness.source(fair)
                 rnd = Round.deal(rules, source, cmd.boxes, limits)
             except (EngineError, CardSourceUnavailable) as exc:
-                await money.record(pj, debit, balance)
-                await money.roll_back(pj, self._wallet, _party(session), debit)
+                await stakes.give_back(pj, self._wallet, _party(session), self.free_bets,
+                                       taken, round_id=round_id)
                 if isinstance(exc, CardSourceUnavailable):
                     raise  # answered UNAVAILABLE by the error table
                 raise translate_engine(exc) from exc
             header = replace(_header(session, rnd, round_id=round_id, forced=cmd.forced_cards,
                                      options=self.brand(session).variant_options(
                                          cmd.variant_id)), fair=fair)
-            return await self._commit(pj, session, header, rnd, new_from=0, balance=balance,
+            return await self._commit(pj, session, header, rnd, new_from=0,
+                                      balance=taken.balance,
                                       request=(cmd.request_id, "deal", fingerprint),
-                                      booked=(debit.transaction_id,),
-                                      applied={debit.transaction_id: balance},
+                                      booked=taken.booked, applied=taken.applied,
                                       next_seed=following)
 
     async def act(self, session: Session, cmd: ActCommand) -> PlayResult:
@@ -472,11 +474,7 @@ class GameService:
         and ``next_seed``: see :meth:`PlayerJournal.commit_round`)."""
         credit: Movement | None = None
         if rnd.finished and not already_finished:
-            credit = Movement(transaction_id=transaction_id(header.round_id, "settle",
-                                                            MoneyKind.CREDIT),
-                              round_id=header.round_id, kind=MoneyKind.CREDIT,
-                              amount=rnd.total_paid, session_id=session.session_id,
-                              currency=session.currency, brand_id=session.brand_id)
+            credit = await self.free_bets.credit(session, header.round_id, rnd.view())
         request_id, method, fingerprint = request
         # The round's stored movements tell a balance when this call moved none (the last one
         # the wallet reported: an Act that moves no money does not ask the wallet), and a win
@@ -541,5 +539,6 @@ class GameService:
         return PlayResult(round_id=round_id, view=view, balance=balance,
                           currency=session.currency, payment_pending=pending,
                           fair=fairness.with_dealt(fair, rnd.events), hints=shown,
-                          position=await self.session_rules.in_view(session, round_id, rnd))
+                          position=await self.session_rules.in_view(session, round_id, rnd),
+                          free_bets=await self.free_bets.left(session))
 

@@ -128,7 +128,8 @@ class GrpcWallet:
                     transaction_id=call.transaction_id, round_id=call.round_id,
                     player_id=p.player_id, session_id=p.session_id, currency=p.currency,
                     amount=call.amount, round_closed=call.round_closed,
-                    operator_id=p.operator_id, brand_id=p.brand_id), timeout=timeout,
+                    operator_id=p.operator_id, brand_id=p.brand_id,
+                    promotional=call.promotional), timeout=timeout,
                     metadata=md)
                 return MoneyResult(transaction_id=c.transaction_id, balance=int(c.balance))
             r = await self._stub.Rollback(wallet_pb2.RollbackRequest(

@@ -141,6 +141,8 @@ class HttpWallet:
             "amount": call.amount}
         if call.kind is MoneyKind.CREDIT:
             body["round_closed"] = call.round_closed
+            if call.promotional:  # sent only when true: other credits are as before
+                body["promotional"] = True
         if call.kind is MoneyKind.ROLLBACK:
             body["debit_transaction_id"] = call.debit_transaction_id
         answer = await self._post(call.kind.value, body)

@@ -100,6 +100,8 @@ class MoneyCall:
     round_closed: bool = False
     #: Rollbacks only: the debit being cancelled.
     debit_transaction_id: str = ""
+    #: Credits only: the credit pays a free bet's win (promotional money: docs/wallet.md).
+    promotional: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -359,6 +359,7 @@ class ListVariantsResponse(_message.Message):
     LAST_ROUNDS_FIELD_NUMBER: _builtins.int
     BALANCE_FIELD_NUMBER: _builtins.int
     NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
+    FREE_BETS_FIELD_NUMBER: _builtins.int
     currency: _builtins.str
     """ISO 4217 code of the session's currency (all amounts are minor units of it)."""
     balance: _builtins.int
@@ -380,6 +381,10 @@ class ListVariantsResponse(_message.Message):
         can offer Rebet (the same stakes) and Ride Bet (the stakes plus the last win).
         """
 
+    @_builtins.property
+    def free_bets(self) -> _containers.RepeatedCompositeFieldContainer[Global___FreeBet]:
+        """The player's free bets left in the session's brand and currency (docs/freebets.md)."""
+
     def __init__(
         self,
         *,
@@ -388,10 +393,11 @@ class ListVariantsResponse(_message.Message):
         last_rounds: _abc.Iterable[Global___LastRound] | None = ...,
         balance: _builtins.int | None = ...,
         next_commitment: _builtins.str = ...,
+        free_bets: _abc.Iterable[Global___FreeBet] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "last_rounds", b"last_rounds", "next_commitment", b"next_commitment", "variants", b"variants"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "free_bets", b"free_bets", "last_rounds", b"last_rounds", "next_commitment", b"next_commitment", "variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__balance: _TypeAlias = _typing.Literal["balance"]  # noqa: Y015
     _WhichOneofArgType__balance: _TypeAlias = _typing.Literal["_balance", b"_balance"]  # noqa: Y015
@@ -1033,6 +1039,7 @@ class RoundView(_message.Message):
     FAIR_FIELD_NUMBER: _builtins.int
     SESSION_FIELD_NUMBER: _builtins.int
     RESULT_FIELD_NUMBER: _builtins.int
+    FREE_BETS_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     """Round id."""
     seq: _builtins.int
@@ -1083,6 +1090,10 @@ class RoundView(_message.Message):
         jurisdiction profile requires clients to show it (UKGC RTS 13C / 2E; docs/jurisdictions.md).
         """
 
+    @_builtins.property
+    def free_bets(self) -> _containers.RepeatedCompositeFieldContainer[Global___FreeBet]:
+        """The player's free bets left in the session's brand and currency (docs/freebets.md)."""
+
     def __init__(
         self,
         *,
@@ -1104,10 +1115,11 @@ class RoundView(_message.Message):
         fair: Global___Fairness | None = ...,
         session: Global___SessionPosition | None = ...,
         result: Global___ResultClass.ValueType = ...,
+        free_bets: _abc.Iterable[Global___FreeBet] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "session", b"session", "to_act", b"to_act"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "boxes", b"boxes", "currency", b"currency", "dealer_cards", b"dealer_cards", "dealer_hole_hidden", b"dealer_hole_hidden", "dealer_soft", b"dealer_soft", "dealer_total", b"dealer_total", "fair", b"fair", "payment_pending", b"payment_pending", "result", b"result", "round_id", b"round_id", "seq", b"seq", "session", b"session", "status", b"status", "to_act", b"to_act", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "boxes", b"boxes", "currency", b"currency", "dealer_cards", b"dealer_cards", "dealer_hole_hidden", b"dealer_hole_hidden", "dealer_soft", b"dealer_soft", "dealer_total", b"dealer_total", "fair", b"fair", "free_bets", b"free_bets", "payment_pending", b"payment_pending", "result", b"result", "round_id", b"round_id", "seq", b"seq", "session", b"session", "status", b"status", "to_act", b"to_act", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1228,6 +1240,7 @@ class DealRequest(_message.Message):
     BOXES_FIELD_NUMBER: _builtins.int
     FORCED_CARDS_FIELD_NUMBER: _builtins.int
     CLIENT_SEED_FIELD_NUMBER: _builtins.int
+    FREE_BET_ID_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
     """Client-chosen idempotency key (1-64 characters)."""
     variant_id: _builtins.str
@@ -1235,6 +1248,11 @@ class DealRequest(_message.Message):
     client_seed: _builtins.str
     """The player's contribution to the card order of a provably fair round: 0-64 printable ASCII
     characters (INVALID_ARGUMENT / INVALID_CLIENT_SEED otherwise); empty when not given.
+    """
+    free_bet_id: _builtins.str
+    """A free bet to stake on the first box's main bet: the operator's grant id (docs/freebets.md).
+    The box's stake must be the grant's value; the free stake debits nothing and its win
+    credits the winnings only. Empty: none.
     """
     @_builtins.property
     def boxes(self) -> _containers.RepeatedCompositeFieldContainer[Global___BoxBet]:
@@ -1254,10 +1272,11 @@ class DealRequest(_message.Message):
         boxes: _abc.Iterable[Global___BoxBet] | None = ...,
         forced_cards: _abc.Iterable[_builtins.str] | None = ...,
         client_seed: _builtins.str = ...,
+        free_bet_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["boxes", b"boxes", "client_seed", b"client_seed", "forced_cards", b"forced_cards", "request_id", b"request_id", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["boxes", b"boxes", "client_seed", b"client_seed", "forced_cards", b"forced_cards", "free_bet_id", b"free_bet_id", "request_id", b"request_id", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1534,3 +1553,47 @@ class GetBalanceResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetBalanceResponse: _TypeAlias = GetBalanceResponse  # noqa: Y015
+
+@_typing.final
+class FreeBet(_message.Message):
+    """FreeBet is a grant of free bets the player may still stake: Deal with free_bet_id = grant_id
+    and the first box's stake = value.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GRANT_ID_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    LEFT_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    VARIANT_IDS_FIELD_NUMBER: _builtins.int
+    grant_id: _builtins.str
+    """The operator's grant id (DealRequest.free_bet_id)."""
+    value: _builtins.int
+    """Each free bet's value in minor units: the first box's main stake."""
+    left: _builtins.int
+    """Free bets left."""
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp:
+        """When they lapse."""
+
+    @_builtins.property
+    def variant_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The variants they are for (empty: every variant)."""
+
+    def __init__(
+        self,
+        *,
+        grant_id: _builtins.str = ...,
+        value: _builtins.int = ...,
+        left: _builtins.int = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+        variant_ids: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at", "grant_id", b"grant_id", "left", b"left", "value", b"value", "variant_ids", b"variant_ids"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FreeBet: _TypeAlias = FreeBet  # noqa: Y015

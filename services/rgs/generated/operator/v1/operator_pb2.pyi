@@ -1508,3 +1508,249 @@ class CreateRoundReplayResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CreateRoundReplayResponse: _TypeAlias = CreateRoundReplayResponse  # noqa: Y015
+
+@_typing.final
+class GrantFreeBetsRequest(_message.Message):
+    """GrantFreeBetsRequest is one grant of free bets."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GRANT_ID_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    CURRENCY_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    COUNT_FIELD_NUMBER: _builtins.int
+    VARIANT_IDS_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    grant_id: _builtins.str
+    """The operator's own id of the grant (1-64 characters): the idempotency key."""
+    brand_id: _builtins.str
+    """One of the operator's brands."""
+    player_id: _builtins.str
+    """The operator's player id."""
+    currency: _builtins.str
+    """The currency of the value (ISO 4217; the brand's when empty)."""
+    value: _builtins.int
+    """Each free bet's value, in minor units (above 0): the main stake it covers."""
+    count: _builtins.int
+    """How many free bets (1-1000)."""
+    @_builtins.property
+    def variant_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The variants they are for (empty: every variant the brand offers)."""
+
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp:
+        """When unplayed free bets lapse (in the future)."""
+
+    def __init__(
+        self,
+        *,
+        grant_id: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        currency: _builtins.str = ...,
+        value: _builtins.int = ...,
+        count: _builtins.int = ...,
+        variant_ids: _abc.Iterable[_builtins.str] | None = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "count", b"count", "currency", b"currency", "expires_at", b"expires_at", "grant_id", b"grant_id", "player_id", b"player_id", "value", b"value", "variant_ids", b"variant_ids"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GrantFreeBetsRequest: _TypeAlias = GrantFreeBetsRequest  # noqa: Y015
+
+@_typing.final
+class FreeBetGrant(_message.Message):
+    """FreeBetGrant is a grant with its usage."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GRANT_ID_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    CURRENCY_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    COUNT_FIELD_NUMBER: _builtins.int
+    VARIANT_IDS_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    GRANTED_AT_FIELD_NUMBER: _builtins.int
+    REVOKED_AT_FIELD_NUMBER: _builtins.int
+    USED_FIELD_NUMBER: _builtins.int
+    LEFT_FIELD_NUMBER: _builtins.int
+    EXPIRED_FIELD_NUMBER: _builtins.int
+    PAID_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    grant_id: _builtins.str
+    brand_id: _builtins.str
+    player_id: _builtins.str
+    currency: _builtins.str
+    value: _builtins.int
+    count: _builtins.int
+    """Free bets granted."""
+    used: _builtins.int
+    """Free bets used (rounds dealt with one)."""
+    left: _builtins.int
+    """Free bets still to play (0 once expired or revoked)."""
+    expired: _builtins.int
+    """Free bets that lapsed unplayed."""
+    paid: _builtins.int
+    """What the grant's rounds credited, in minor units (winnings only: docs/freebets.md)."""
+    status: _builtins.str
+    """active, used, expired or revoked."""
+    @_builtins.property
+    def variant_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def granted_at(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def revoked_at(self) -> _timestamp_pb2.Timestamp:
+        """Set once revoked."""
+
+    def __init__(
+        self,
+        *,
+        grant_id: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        currency: _builtins.str = ...,
+        value: _builtins.int = ...,
+        count: _builtins.int = ...,
+        variant_ids: _abc.Iterable[_builtins.str] | None = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+        granted_at: _timestamp_pb2.Timestamp | None = ...,
+        revoked_at: _timestamp_pb2.Timestamp | None = ...,
+        used: _builtins.int = ...,
+        left: _builtins.int = ...,
+        expired: _builtins.int = ...,
+        paid: _builtins.int = ...,
+        status: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at", "granted_at", b"granted_at", "revoked_at", b"revoked_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "count", b"count", "currency", b"currency", "expired", b"expired", "expires_at", b"expires_at", "grant_id", b"grant_id", "granted_at", b"granted_at", "left", b"left", "paid", b"paid", "player_id", b"player_id", "revoked_at", b"revoked_at", "status", b"status", "used", b"used", "value", b"value", "variant_ids", b"variant_ids"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FreeBetGrant: _TypeAlias = FreeBetGrant  # noqa: Y015
+
+@_typing.final
+class GrantFreeBetsResponse(_message.Message):
+    """GrantFreeBetsResponse is the grant as stored."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GRANT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def grant(self) -> Global___FreeBetGrant: ...
+    def __init__(
+        self,
+        *,
+        grant: Global___FreeBetGrant | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["grant", b"grant"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["grant", b"grant"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GrantFreeBetsResponse: _TypeAlias = GrantFreeBetsResponse  # noqa: Y015
+
+@_typing.final
+class RevokeFreeBetsRequest(_message.Message):
+    """RevokeFreeBetsRequest names the grant to revoke."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GRANT_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    grant_id: _builtins.str
+    reason: _builtins.str
+    """Why (0-200 characters; kept in the audit trail)."""
+    def __init__(
+        self,
+        *,
+        grant_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["grant_id", b"grant_id", "reason", b"reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeFreeBetsRequest: _TypeAlias = RevokeFreeBetsRequest  # noqa: Y015
+
+@_typing.final
+class RevokeFreeBetsResponse(_message.Message):
+    """RevokeFreeBetsResponse is the revoked grant."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GRANT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def grant(self) -> Global___FreeBetGrant: ...
+    def __init__(
+        self,
+        *,
+        grant: Global___FreeBetGrant | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["grant", b"grant"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["grant", b"grant"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeFreeBetsResponse: _TypeAlias = RevokeFreeBetsResponse  # noqa: Y015
+
+@_typing.final
+class ListFreeBetGrantsRequest(_message.Message):
+    """ListFreeBetGrantsRequest filters the report."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    brand_id: _builtins.str
+    """One of the operator's brands (empty: every brand)."""
+    player_id: _builtins.str
+    """One player (empty: every player)."""
+    def __init__(
+        self,
+        *,
+        brand_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListFreeBetGrantsRequest: _TypeAlias = ListFreeBetGrantsRequest  # noqa: Y015
+
+@_typing.final
+class ListFreeBetGrantsResponse(_message.Message):
+    """ListFreeBetGrantsResponse is every matching grant, oldest first, with its usage."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GRANTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def grants(self) -> _containers.RepeatedCompositeFieldContainer[Global___FreeBetGrant]: ...
+    def __init__(
+        self,
+        *,
+        grants: _abc.Iterable[Global___FreeBetGrant] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["grants", b"grants"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListFreeBetGrantsResponse: _TypeAlias = ListFreeBetGrantsResponse  # noqa: Y015

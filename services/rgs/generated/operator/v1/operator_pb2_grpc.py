@@ -95,6 +95,21 @@ class OperatorServiceStub:
                 request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayRequest.SerializeToString,
                 response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayResponse.FromString,
                 _registered_method=True)
+        self.GrantFreeBets = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/GrantFreeBets',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GrantFreeBetsRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GrantFreeBetsResponse.FromString,
+                _registered_method=True)
+        self.RevokeFreeBets = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/RevokeFreeBets',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.RevokeFreeBetsRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.RevokeFreeBetsResponse.FromString,
+                _registered_method=True)
+        self.ListFreeBetGrants = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/ListFreeBetGrants',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsResponse.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
@@ -203,6 +218,32 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GrantFreeBets(self, request, context):
+        """GrantFreeBets gives a player of one of the operator's brands free bets of one value in one
+        currency, for some variants, until an expiry (docs/freebets.md). Idempotent on grant_id:
+        the same terms again answer the stored grant; other terms are FREE_BET_GRANT_CONFLICT.
+        Recorded in the audit trail.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeFreeBets(self, request, context):
+        """RevokeFreeBets revokes a grant none of whose free bets is used (FREE_BET_USED otherwise).
+        Recorded in the audit trail.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListFreeBetGrants(self, request, context):
+        """ListFreeBetGrants is the free-bet report: each grant of the operator (optionally of one
+        brand, one player) with its usage: granted, used, expired, paid.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -265,6 +306,21 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     servicer.CreateRoundReplay,
                     request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayRequest.FromString,
                     response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayResponse.SerializeToString,
+            ),
+            'GrantFreeBets': grpc.unary_unary_rpc_method_handler(
+                    servicer.GrantFreeBets,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GrantFreeBetsRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.GrantFreeBetsResponse.SerializeToString,
+            ),
+            'RevokeFreeBets': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeFreeBets,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.RevokeFreeBetsRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.RevokeFreeBetsResponse.SerializeToString,
+            ),
+            'ListFreeBetGrants': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListFreeBetGrants,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -592,6 +648,87 @@ class OperatorService:
             '/rgs.operator.v1.OperatorService/CreateRoundReplay',
             rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayRequest.SerializeToString,
             rgs_dot_operator_dot_v1_dot_operator__pb2.CreateRoundReplayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GrantFreeBets(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/GrantFreeBets',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.GrantFreeBetsRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.GrantFreeBetsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeFreeBets(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/RevokeFreeBets',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.RevokeFreeBetsRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.RevokeFreeBetsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListFreeBetGrants(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/ListFreeBetGrants',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsResponse.FromString,
             options,
             channel_credentials,
             insecure,

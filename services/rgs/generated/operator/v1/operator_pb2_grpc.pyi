@@ -93,6 +93,20 @@ class OperatorServiceStub:
     round step by step, the bet, the win, its times, the rules and the fairness record. The
     link expires; it carries no session token and no operator key (docs/support.md).
     """
+    GrantFreeBets: _grpc.UnaryUnaryMultiCallable[_operator_pb2.GrantFreeBetsRequest, _operator_pb2.GrantFreeBetsResponse]
+    """GrantFreeBets gives a player of one of the operator's brands free bets of one value in one
+    currency, for some variants, until an expiry (docs/freebets.md). Idempotent on grant_id:
+    the same terms again answer the stored grant; other terms are FREE_BET_GRANT_CONFLICT.
+    Recorded in the audit trail.
+    """
+    RevokeFreeBets: _grpc.UnaryUnaryMultiCallable[_operator_pb2.RevokeFreeBetsRequest, _operator_pb2.RevokeFreeBetsResponse]
+    """RevokeFreeBets revokes a grant none of whose free bets is used (FREE_BET_USED otherwise).
+    Recorded in the audit trail.
+    """
+    ListFreeBetGrants: _grpc.UnaryUnaryMultiCallable[_operator_pb2.ListFreeBetGrantsRequest, _operator_pb2.ListFreeBetGrantsResponse]
+    """ListFreeBetGrants is the free-bet report: each grant of the operator (optionally of one
+    brand, one player) with its usage: granted, used, expired, paid.
+    """
 
 @_typing.type_check_only
 class OperatorServiceAsyncStub(OperatorServiceStub):
@@ -150,6 +164,20 @@ class OperatorServiceAsyncStub(OperatorServiceStub):
     (played alone or at a shared table) that opens the reference web table's replay view: the
     round step by step, the bet, the win, its times, the rules and the fairness record. The
     link expires; it carries no session token and no operator key (docs/support.md).
+    """
+    GrantFreeBets: _aio.UnaryUnaryMultiCallable[_operator_pb2.GrantFreeBetsRequest, _operator_pb2.GrantFreeBetsResponse]  # type: ignore[assignment]
+    """GrantFreeBets gives a player of one of the operator's brands free bets of one value in one
+    currency, for some variants, until an expiry (docs/freebets.md). Idempotent on grant_id:
+    the same terms again answer the stored grant; other terms are FREE_BET_GRANT_CONFLICT.
+    Recorded in the audit trail.
+    """
+    RevokeFreeBets: _aio.UnaryUnaryMultiCallable[_operator_pb2.RevokeFreeBetsRequest, _operator_pb2.RevokeFreeBetsResponse]  # type: ignore[assignment]
+    """RevokeFreeBets revokes a grant none of whose free bets is used (FREE_BET_USED otherwise).
+    Recorded in the audit trail.
+    """
+    ListFreeBetGrants: _aio.UnaryUnaryMultiCallable[_operator_pb2.ListFreeBetGrantsRequest, _operator_pb2.ListFreeBetGrantsResponse]  # type: ignore[assignment]
+    """ListFreeBetGrants is the free-bet report: each grant of the operator (optionally of one
+    brand, one player) with its usage: granted, used, expired, paid.
     """
 
 class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -277,6 +305,38 @@ class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
         (played alone or at a shared table) that opens the reference web table's replay view: the
         round step by step, the bet, the win, its times, the rules and the fairness record. The
         link expires; it carries no session token and no operator key (docs/support.md).
+        """
+
+    @_abc_1.abstractmethod
+    def GrantFreeBets(
+        self,
+        request: _operator_pb2.GrantFreeBetsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.GrantFreeBetsResponse, _abc.Awaitable[_operator_pb2.GrantFreeBetsResponse]]:
+        """GrantFreeBets gives a player of one of the operator's brands free bets of one value in one
+        currency, for some variants, until an expiry (docs/freebets.md). Idempotent on grant_id:
+        the same terms again answer the stored grant; other terms are FREE_BET_GRANT_CONFLICT.
+        Recorded in the audit trail.
+        """
+
+    @_abc_1.abstractmethod
+    def RevokeFreeBets(
+        self,
+        request: _operator_pb2.RevokeFreeBetsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.RevokeFreeBetsResponse, _abc.Awaitable[_operator_pb2.RevokeFreeBetsResponse]]:
+        """RevokeFreeBets revokes a grant none of whose free bets is used (FREE_BET_USED otherwise).
+        Recorded in the audit trail.
+        """
+
+    @_abc_1.abstractmethod
+    def ListFreeBetGrants(
+        self,
+        request: _operator_pb2.ListFreeBetGrantsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.ListFreeBetGrantsResponse, _abc.Awaitable[_operator_pb2.ListFreeBetGrantsResponse]]:
+        """ListFreeBetGrants is the free-bet report: each grant of the operator (optionally of one
+        brand, one player) with its usage: granted, used, expired, paid.
         """
 
 def add_OperatorServiceServicer_to_server(servicer: OperatorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

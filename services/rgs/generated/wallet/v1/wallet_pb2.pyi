@@ -314,6 +314,7 @@ class CreditRequest(_message.Message):
     ROUND_CLOSED_FIELD_NUMBER: _builtins.int
     OPERATOR_ID_FIELD_NUMBER: _builtins.int
     BRAND_ID_FIELD_NUMBER: _builtins.int
+    PROMOTIONAL_FIELD_NUMBER: _builtins.int
     transaction_id: _builtins.str
     """RGS-generated unique id of this credit (1-64 characters); the idempotency key."""
     round_id: _builtins.str
@@ -334,6 +335,11 @@ class CreditRequest(_message.Message):
     """
     brand_id: _builtins.str
     """The operator's brand the player plays at."""
+    promotional: _builtins.bool
+    """True when the credit pays a free bet's win: promotional money (the operator's free bet,
+    docs/freebets.md), which an operator may book apart (bonus, wagering). Part of what a retry
+    repeats.
+    """
     def __init__(
         self,
         *,
@@ -346,10 +352,11 @@ class CreditRequest(_message.Message):
         round_closed: _builtins.bool = ...,
         operator_id: _builtins.str = ...,
         brand_id: _builtins.str = ...,
+        promotional: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "brand_id", b"brand_id", "currency", b"currency", "operator_id", b"operator_id", "player_id", b"player_id", "round_closed", b"round_closed", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "brand_id", b"brand_id", "currency", b"currency", "operator_id", b"operator_id", "player_id", b"player_id", "promotional", b"promotional", "round_closed", b"round_closed", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

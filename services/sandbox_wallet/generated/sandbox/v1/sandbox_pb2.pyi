@@ -592,6 +592,7 @@ class Transaction(_message.Message):
     CREATED_AT_FIELD_NUMBER: _builtins.int
     OPERATOR_ID_FIELD_NUMBER: _builtins.int
     BRAND_ID_FIELD_NUMBER: _builtins.int
+    PROMOTIONAL_FIELD_NUMBER: _builtins.int
     transaction_id: _builtins.str
     """The RGS transaction id."""
     wallet_transaction_id: _builtins.str
@@ -622,6 +623,8 @@ class Transaction(_message.Message):
     """The operator the call was for."""
     brand_id: _builtins.str
     """The brand the call was for."""
+    promotional: _builtins.bool
+    """For credits: a free bet's win, marked promotional by the RGS."""
     @_builtins.property
     def created_at(self) -> _timestamp_pb2.Timestamp:
         """When the wallet recorded it."""
@@ -644,10 +647,11 @@ class Transaction(_message.Message):
         created_at: _timestamp_pb2.Timestamp | None = ...,
         operator_id: _builtins.str = ...,
         brand_id: _builtins.str = ...,
+        promotional: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "balance_after", b"balance_after", "balance_change", b"balance_change", "brand_id", b"brand_id", "created_at", b"created_at", "currency", b"currency", "debit_transaction_id", b"debit_transaction_id", "kind", b"kind", "operator_id", b"operator_id", "rolled_back_by", b"rolled_back_by", "round_closed", b"round_closed", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id", "wallet_transaction_id", b"wallet_transaction_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "balance_after", b"balance_after", "balance_change", b"balance_change", "brand_id", b"brand_id", "created_at", b"created_at", "currency", b"currency", "debit_transaction_id", b"debit_transaction_id", "kind", b"kind", "operator_id", b"operator_id", "promotional", b"promotional", "rolled_back_by", b"rolled_back_by", "round_closed", b"round_closed", "round_id", b"round_id", "session_id", b"session_id", "transaction_id", b"transaction_id", "wallet_transaction_id", b"wallet_transaction_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -56,6 +56,12 @@ export type ListVariantsResponse = Message<"rgs.blackjack.v1.ListVariantsRespons
      * @generated from field: string next_commitment = 5;
      */
     nextCommitment: string;
+    /**
+     * The player's free bets left in the session's brand and currency (docs/freebets.md).
+     *
+     * @generated from field: repeated rgs.blackjack.v1.FreeBet free_bets = 6;
+     */
+    freeBets: FreeBet[];
 };
 /**
  * Describes the message rgs.blackjack.v1.ListVariantsResponse.
@@ -844,6 +850,12 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
      * @generated from field: rgs.blackjack.v1.ResultClass result = 18;
      */
     result: ResultClass;
+    /**
+     * The player's free bets left in the session's brand and currency (docs/freebets.md).
+     *
+     * @generated from field: repeated rgs.blackjack.v1.FreeBet free_bets = 19;
+     */
+    freeBets: FreeBet[];
 };
 /**
  * Describes the message rgs.blackjack.v1.RoundView.
@@ -997,6 +1009,14 @@ export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
      * @generated from field: string client_seed = 5;
      */
     clientSeed: string;
+    /**
+     * A free bet to stake on the first box's main bet: the operator's grant id (docs/freebets.md).
+     * The box's stake must be the grant's value; the free stake debits nothing and its win
+     * credits the winnings only. Empty: none.
+     *
+     * @generated from field: string free_bet_id = 6;
+     */
+    freeBetId: string;
 };
 /**
  * Describes the message rgs.blackjack.v1.DealRequest.
@@ -1230,6 +1250,49 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
  * Use `create(GetBalanceResponseSchema)` to create a new message.
  */
 export declare const GetBalanceResponseSchema: GenMessage<GetBalanceResponse>;
+/**
+ * FreeBet is a grant of free bets the player may still stake: Deal with free_bet_id = grant_id
+ * and the first box's stake = value.
+ *
+ * @generated from message rgs.blackjack.v1.FreeBet
+ */
+export type FreeBet = Message<"rgs.blackjack.v1.FreeBet"> & {
+    /**
+     * The operator's grant id (DealRequest.free_bet_id).
+     *
+     * @generated from field: string grant_id = 1;
+     */
+    grantId: string;
+    /**
+     * Each free bet's value in minor units: the first box's main stake.
+     *
+     * @generated from field: int64 value = 2;
+     */
+    value: bigint;
+    /**
+     * Free bets left.
+     *
+     * @generated from field: int32 left = 3;
+     */
+    left: number;
+    /**
+     * When they lapse.
+     *
+     * @generated from field: google.protobuf.Timestamp expires_at = 4;
+     */
+    expiresAt?: Timestamp | undefined;
+    /**
+     * The variants they are for (empty: every variant).
+     *
+     * @generated from field: repeated string variant_ids = 5;
+     */
+    variantIds: string[];
+};
+/**
+ * Describes the message rgs.blackjack.v1.FreeBet.
+ * Use `create(FreeBetSchema)` to create a new message.
+ */
+export declare const FreeBetSchema: GenMessage<FreeBet>;
 /**
  * Action is a player decision.
  *
