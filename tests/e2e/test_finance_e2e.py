@@ -143,6 +143,25 @@ async def test_each_operators_movements_reconcile_with_its_wallets_export(
         assert out["matched"] >= wallet_rows
 
 
+async def test_each_movement_keeps_the_wallets_own_reference(
+        played: tuple[Tables, list[Player], datetime, datetime]) -> None:
+    t, players, start, end = played
+    pool = await open_pool(t.rgs_db, max_size=1)
+    try:
+        listed = {m.transaction_id: m for op_id in ("dev-operator", "other-operator")
+                  async for m in movements.every(pool, op_id, start, end)}
+    finally:
+        await pool.close()
+    ledger = {x.transaction_id: x.wallet_transaction_id for p in players
+              for x in await _ledger(t, p)}
+    # Every movement the wallet applied, solo and at the table, lists the wallet's reference.
+    assert ledger and set(ledger) <= set(listed)
+    assert {txn: listed[txn].wallet_reference for txn in ledger} == ledger
+    assert all(ref.startswith("sw-") for ref in ledger.values())
+    assert {listed[txn].at_table for txn in ledger} == {True, False}
+    assert {listed[txn].kind for txn in ledger} >= {"debit", "credit"}
+
+
 async def test_every_mismatch_seeded_into_an_export_is_found(
         played: tuple[Tables, list[Player], datetime, datetime], tmp_path: Path) -> None:
     t, _, start, end = played
@@ -150,13 +169,14 @@ async def test_every_mismatch_seeded_into_an_export_is_found(
     rows = list(csv.DictReader(io.StringIO(export.read_text())))
     debits = [r for r in rows if r["kind"] == "debit" and r["status"] == "applied"]
     credits = [r for r in rows if r["kind"] == "credit"]
-    missing, amount, currency, status, details = (credits[0], debits[0], debits[1], debits[2],
-                                                  debits[3])
+    missing, amount, currency, status, details, reference = (
+        credits[0], debits[0], debits[1], debits[2], debits[3], debits[4])
     rows.remove(missing)
     amount["amount"] = str(int(amount["amount"]) + 1)
     currency["currency"] = "USD"
     status["status"] = "rolled_back"
     details["player_id"] = "someone-else"
+    reference["wallet_reference"] = "sw-elsewhere"
     rows.append(dict(credits[1]))                                    # duplicate
     rows.append({**credits[1], "transaction_id": "nowhere:settle:credit"})  # missing in RGS
     out = io.StringIO()
@@ -173,6 +193,7 @@ async def test_every_mismatch_seeded_into_an_export_is_found(
                      ("currency_differs", currency["transaction_id"]),
                      ("status_differs", status["transaction_id"]),
                      ("details_differ", details["transaction_id"]),
+                     ("reference_differs", reference["transaction_id"]),
                      ("duplicate", credits[1]["transaction_id"]),
                      ("missing_in_rgs", "nowhere:settle:credit")}
 

@@ -57,15 +57,18 @@ def call(kind: MoneyKind, txn: str, amount: int, debit: str = "") -> MoneyCall:
 async def test_debit_credit_rollback_move_the_balance_to_the_cent_and_a_replay_applies_once(
         state: HttpWalletState, url: str) -> None:
     wallet = HttpWallet(HttpWalletSettings(url=url, hmac_secret=SECRET, timeout_s=2))
-    assert (await wallet.move(call(MoneyKind.DEBIT, "r1:1:debit", 1500))).balance == 8_500
+    first = await wallet.move(call(MoneyKind.DEBIT, "r1:1:debit", 1500))
+    assert (first.balance, first.wallet_reference) == (8_500, "hw-1")
     again = await wallet.move(call(MoneyKind.DEBIT, "r1:1:debit", 1500))
     assert again.balance == 8_500 and state.balances["alice"] == 8_500
+    assert again.wallet_reference == "hw-1"  # a replay answers the first call's reference
     assert (await wallet.move(call(MoneyKind.DEBIT, "r1:2:debit", 500))).balance == 8_000
     rolled = await wallet.move(call(MoneyKind.ROLLBACK, "r1:2:debit:rollback", 500,
                                     debit="r1:2:debit"))
     assert rolled.balance == 8_500
     paid = await wallet.move(call(MoneyKind.CREDIT, "r1:settle:credit", 3000))
     assert paid.balance == 11_500 and await wallet.balance(ALICE) == 11_500
+    assert (rolled.wallet_reference, paid.wallet_reference) == ("hw-3", "hw-4")
     sent = [(m, b["transaction_id"]) for m, b in state.requests if m != "balance"]
     assert sent == [("debit", "r1:1:debit"), ("debit", "r1:1:debit"), ("debit", "r1:2:debit"),
                     ("rollback", "r1:2:debit:rollback"), ("credit", "r1:settle:credit")]

@@ -802,20 +802,27 @@ async def test_a_commit_records_the_debit_of_its_call_and_the_seeds_and_a_paid_w
                                   movements=(credit,),
                                   booked=(debit.transaction_id, stray.transaction_id),
                                   applied={debit.transaction_id: 9_900},
-                                  next_seed=following)
+                                  next_seed=following,
+                                  references={debit.transaction_id: "sw-1"})
             await pj.settle_and_answer(credit.transaction_id, MovementStatus.APPLIED, 10_150,
                                        request_id="d1", response='{"paid": true}',
-                                       scope=RequestScope.PLAYER)
+                                       scope=RequestScope.PLAYER, wallet_reference="sw-2")
             holder, epoch = await _lease(rgs_database_url, key)
             assert holder is None and epoch == 1  # given back by the answer's statement
             with pytest.raises(JournalLeaseLost):
                 await pj.update_response("d1", "{}", RequestScope.PLAYER)
         async with other.player(key) as pj:
-            moves = {m.transaction_id: (m.status, m.balance_after, m.attempts)
+            moves = {m.transaction_id: (m.status, m.balance_after, m.attempts,
+                                        m.wallet_reference)
                      for m in await pj.movements(rid)}
-            assert moves == {debit.transaction_id: (MovementStatus.BOOKED, 9_900, 1),
-                             stray.transaction_id: (MovementStatus.PENDING, None, 0),
-                             credit.transaction_id: (MovementStatus.APPLIED, 10_150, 1)}
+            assert moves == {debit.transaction_id: (MovementStatus.BOOKED, 9_900, 1, "sw-1"),
+                             stray.transaction_id: (MovementStatus.PENDING, None, 0, ""),
+                             credit.transaction_id: (MovementStatus.APPLIED, 10_150, 1, "sw-2")}
+            # The call's first read (movements as JSON) carries the references too.
+            read = await pj.open_call("d0", RequestScope.PLAYER, round_id=rid)
+            assert {m.transaction_id: m.wallet_reference for m in read.round_movements} == {
+                debit.transaction_id: "sw-1", stray.transaction_id: "",
+                credit.transaction_id: "sw-2"}
             stored = await pj.get_round(rid)
             assert stored is not None and stored.fair == fair
             assert await pj.next_seed("s") == following

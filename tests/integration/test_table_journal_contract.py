@@ -200,7 +200,7 @@ async def test_a_transition_writes_its_events_state_money_round_and_answers(
         seen.append((t, r, f))
         return TableWrite(
             state=BETTING, events=_events("bet_placed", "deal_now"),
-            booked=[(ANN, "d1", 99_000)], movements=[(ANN, _credit("c1", "r1"))],
+            booked=[(ANN, "d1", 99_000, "sw-7")], movements=[(ANN, _credit("c1", "r1"))],
             round=_round("r1", players=((ANN, "op", 1000, 2000),), fair=fair,
                          names=((ANN, "Ann"),)),
             requests=[(ANN, _request("q1", 2))])
@@ -220,6 +220,7 @@ async def test_a_transition_writes_its_events_state_money_round_and_answers(
     assert all(e.table_id == T and e.at is not None for e in events)
     assert await _rows(a, ANN, "r1") == [("d1", "debit", 1000, "booked", 99_000),
                                          ("c1", "credit", 2000, "pending", None)]
+    assert [m.wallet_reference for m in await a.journal.movements(ANN, "r1")] == ["sw-7", ""]
     r = await a.tables.get_round("r1")
     assert r is not None
     assert (r.table_id, r.round_no, r.variant, r.status, r.players, r.fair, r.names) == (
@@ -288,7 +289,7 @@ async def test_a_write_that_cannot_book_or_insert_is_not_committed_and_writes_no
     booked, moves = {"rolled_back": ("d1", "c1"), "missing": ("d9", "c1"),
                      "a_credit": ("c0", "c1"), "written_twice": ("d2", "c0")}[case]
     w = TableWrite(state=BETTING, events=_events("bet_placed"),
-                   booked=[(ANN, "d2", 5), (ANN, booked, None)],
+                   booked=[(ANN, "d2", 5, ""), (ANN, booked, None, "")],
                    movements=[(ANN, _credit(moves, "r1", 777))], round=_round("r1"),
                    requests=[(ANN, _request("q1"))])
     with pytest.raises(NotCommitted):

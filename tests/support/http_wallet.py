@@ -98,7 +98,8 @@ class HttpWalletState:
                 self.balances[pid] += int(debit[1]["amount"])
         else:
             return 404, _error("INVALID_REQUEST")
-        answer = {"transaction_id": txn, "balance": self.balances[pid]}
+        answer = {"transaction_id": txn, "wallet_transaction_id": f"hw-{len(self.applied) + 1}",
+                  "balance": self.balances[pid]}
         self.applied[txn] = (method, body, answer)
         return 200, answer
 

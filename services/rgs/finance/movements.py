@@ -24,7 +24,7 @@ PAGE_SIZE = 5000
 
 Q_PAGE = """
 SELECT w.transaction_id, w.round_id, w.player_key, w.kind, w.amount, w.currency, w.status,
-       w.attempts, w.brand_id, w.created_at,
+       w.attempts, w.brand_id, w.created_at, coalesce(w.wallet_reference, '') AS wallet_reference,
        coalesce(r.variant, t.variant, '') AS variant, coalesce(t.table_id, '') AS table_id
 FROM wallet_transactions w
 LEFT JOIN rounds r ON r.player_key = w.player_key AND r.round_id = w.round_id
@@ -50,8 +50,8 @@ class MovementLine:
     currency: str
     status: str        # the outbox status (docs/backoffice.md)
     attempts: int
-    #: The wallet's own reference: not kept by the journal today (docs/backoffice.md), so ""
-    #: here; the reconciliation takes it from the wallet's export.
+    #: The wallet's own reference (``wallet_transaction_id``) kept with the outcome; "" until
+    #: the wallet answered, or for a row written before migration 0150.
     wallet_reference: str
     table_id: str      # "" for a solo round
     variant: str
@@ -100,7 +100,7 @@ def _line(row: Any) -> MovementLine:
         transaction_id=row["transaction_id"], round_id=row["round_id"], player_id=player_id,
         brand_id=row["brand_id"], kind=row["kind"], amount=int(row["amount"]),
         currency=row["currency"], status=row["status"], attempts=int(row["attempts"]),
-        wallet_reference="", table_id=row["table_id"], variant=row["variant"],
+        wallet_reference=row["wallet_reference"], table_id=row["table_id"], variant=row["variant"],
         created_at=row["created_at"])
 
 

@@ -10,7 +10,9 @@ What each RGS movement expects at the wallet:
   (its rollback reached the wallet first);
 * an applied credit or rollback: present.
 
-A present movement must agree on kind, round, player, amount and currency.
+A present movement must agree on kind, round, player, amount and currency, and on the wallet's
+own reference when both sides have one (the RGS keeps the ``wallet_transaction_id`` the wallet
+answered; a row written before migration 0150, or one the wallet never answered, has none).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class MismatchKind(enum.StrEnum):
     CURRENCY_DIFFERS = "currency_differs"
     STATUS_DIFFERS = "status_differs"
     DETAILS_DIFFER = "details_differ"
+    REFERENCE_DIFFERS = "reference_differs"
     STILL_OPEN = "still_open"
 
 
@@ -105,6 +108,10 @@ def _compare(line: MovementLine, row: WalletRow | None) -> list[tuple[MismatchKi
         found.append((MismatchKind.AMOUNT_DIFFERS, f"by {row.amount - line.amount}"))
     if row.currency != line.currency:
         found.append((MismatchKind.CURRENCY_DIFFERS, ""))
+    if line.wallet_reference and row.wallet_reference \
+            and line.wallet_reference != row.wallet_reference:
+        found.append((MismatchKind.REFERENCE_DIFFERS,
+                      f"the RGS kept {line.wallet_reference}"))
     return found
 
 

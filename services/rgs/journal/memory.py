@@ -132,7 +132,8 @@ class InMemoryPlayerJournal:
             self._t.created[k] = self._t.touched[k] = self._clock()
 
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
-                              balance_after: int | None, *, error: str | None = None) -> None:
+                              balance_after: int | None, *, error: str | None = None,
+                              wallet_reference: str = "") -> None:
         """Record a call's outcome."""
         self._check_open()
         k = (self._key, transaction_id)
@@ -141,14 +142,15 @@ class InMemoryPlayerJournal:
             m = replace(m, attempts=m.attempts + 1, last_error=error)
         self._t.movements[k] = replace(
             m, status=status, balance_after=m.balance_after if balance_after is None
-            else balance_after)
+            else balance_after, wallet_reference=wallet_reference or m.wallet_reference)
         self._t.touched[k] = self._clock()
 
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None, movements: Sequence[Movement] = (),
                            booked: Sequence[str] = (), last: bool = False,
                            applied: Mapping[str, int] | None = None,
-                           next_seed: SessionSeed | None = None) -> None:
+                           next_seed: SessionSeed | None = None,
+                           references: Mapping[str, str] | None = None) -> None:
         """Header, events, record, outbox rows and seeds, all at once."""
         self._check_open()
         k = (self._key, round.round_id)
@@ -172,7 +174,8 @@ class InMemoryPlayerJournal:
             balance = None if applied is None else applied.get(txn)
             if balance is not None and m.status is MovementStatus.PENDING:
                 m = replace(m, attempts=m.attempts + 1, last_error="", balance_after=balance,
-                            status=MovementStatus.APPLIED)
+                            status=MovementStatus.APPLIED,
+                            wallet_reference=(references or {}).get(txn) or m.wallet_reference)
                 self._t.touched[mk] = now
             if m.status is MovementStatus.APPLIED:
                 self._t.movements[mk] = replace(m, status=MovementStatus.BOOKED)
@@ -183,9 +186,10 @@ class InMemoryPlayerJournal:
 
     async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
                                 balance_after: int | None, *, request_id: str, response: str,
-                                scope: RequestScope) -> None:
+                                scope: RequestScope, wallet_reference: str = "") -> None:
         """A call's outcome and the new answer; the journal is given back."""
-        await self.settle_movement(transaction_id, status, balance_after, error="")
+        await self.settle_movement(transaction_id, status, balance_after, error="",
+                                   wallet_reference=wallet_reference)
         await self.update_response(request_id, response, scope)
         self.given_back = True
 

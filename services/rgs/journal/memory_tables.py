@@ -197,7 +197,7 @@ class InMemoryTables(_Reads):
         """Write a transition's all or nothing: everything is checked before anything is
         written (NotCommitted: a debit no longer bookable, a row written twice)."""
         t, rows, table_id = self._j.tables, self._rows, stored.table_id
-        pairs = Counter((k, txn) for k, txn, _ in w.booked)
+        pairs = Counter((k, txn) for k, txn, _, _ in w.booked)
         bookable = {p for p in pairs if (m := t.movements.get(p)) is not None
                     and m.kind is MoneyKind.DEBIT and m.status in _BOOKABLE}
         if len(bookable) != len(w.booked):
@@ -227,11 +227,12 @@ class InMemoryTables(_Reads):
         rows.events.setdefault(table_id, []).extend(
             TableEvent(table_id=table_id, seq=stored.last_seq + 1 + i, kind=kind,
                        payload=payload, at=now) for i, (kind, payload) in enumerate(w.events))
-        for k, txn, balance in w.booked:
+        for k, txn, balance, reference in w.booked:
             m = t.movements[(k, txn)]
             t.movements[(k, txn)] = replace(m, status=MovementStatus.BOOKED,
                                             balance_after=m.balance_after if balance is None
-                                            else balance)
+                                            else balance,
+                                            wallet_reference=reference or m.wallet_reference)
             t.touched[(k, txn)] = now
         for k, m in w.movements:
             p = (k, m.transaction_id)

@@ -103,7 +103,8 @@ def _movement(r: asyncpg.Record) -> Movement:
                     debit_transaction_id=r["debit_transaction_id"], session_id=r["session_id"],
                     currency=r["currency"], attempts=r["attempts"],
                     last_error=r["last_error"], brand_id=r["brand_id"],
-                    created_at=r["created_at"], promotional=bool(r["promotional"]))
+                    created_at=r["created_at"], promotional=bool(r["promotional"]),
+                    wallet_reference=r["wallet_reference"])
 
 
 def _round(r: asyncpg.Record | None) -> StoredRound | None:
@@ -246,18 +247,20 @@ class PostgresPlayerJournal:
 
     @translated
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
-                              balance_after: int | None, *, error: str | None = None) -> None:
+                              balance_after: int | None, *, error: str | None = None,
+                              wallet_reference: str = "") -> None:
         """Record a wallet call's outcome."""
         self._check(await self._conn.fetchval(
             Q_SETTLE_MOVEMENT, self._key, transaction_id, status.value, balance_after, error,
-            self._lease.epoch, self._lease.ttl))
+            self._lease.epoch, self._lease.ttl, wallet_reference))
 
     @translated
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None, movements: Sequence[Movement] = (),
                            booked: Sequence[str] = (), last: bool = False,
                            applied: Mapping[str, int] | None = None,
-                           next_seed: SessionSeed | None = None) -> None:
+                           next_seed: SessionSeed | None = None,
+                           references: Mapping[str, str] | None = None) -> None:
         """Header, new events, idempotency record, outbox rows, booked debits and a fair
         round's seeds in one statement (:data:`Q_COMMIT_STEP`): one round trip, atomic, fenced
         by the lease; with ``last``, the lease (and in session mode the advisory lock) given
@@ -265,6 +268,7 @@ class PostgresPlayerJournal:
         r = round
         f = r.fair if next_seed is not None else None
         balances = [None if applied is None else applied.get(t) for t in booked]
+        refs = [None if references is None else references.get(t) for t in booked]
         new = r.events[new_events_from:]
         req = request
         ms = movements
@@ -289,13 +293,13 @@ class PostgresPlayerJournal:
             None if f is None else f.client_seed, None if f is None else f.round_number,
             None if f is None else f.decks, None if f is None else f.next_commitment,
             None if next_seed is None else next_seed.server_seed,
-            None if next_seed is None else next_seed.round_number, balances, *extra))
+            None if next_seed is None else next_seed.round_number, balances, refs, *extra))
         lease.released = last
 
     @translated
     async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
                                 balance_after: int | None, *, request_id: str, response: str,
-                                scope: RequestScope) -> None:
+                                scope: RequestScope, wallet_reference: str = "") -> None:
         """A wallet call's outcome and the call's new answer, as its last write: the lease
         (and in session mode the advisory lock) given back by the same statement."""
         lease = self._lease
@@ -303,7 +307,7 @@ class PostgresPlayerJournal:
                         else (Q_SETTLE_AND_ANSWER, ()))
         self._check(await self._conn.fetchval(query, self._key, transaction_id, status.value,
                                               balance_after, request_id, response, scope.value,
-                                              lease.epoch, *extra))
+                                              lease.epoch, wallet_reference, *extra))
         lease.released = True
 
     @translated

@@ -17,5 +17,6 @@ def movements_json(text: str) -> list[Movement]:
                      status=MovementStatus(a[4]), balance_after=a[5],
                      debit_transaction_id=a[6], session_id=a[7], currency=a[8], attempts=a[9],
                      last_error=a[10], brand_id=a[11], created_at=datetime.fromisoformat(a[12]),
-                     promotional=bool(a[13]) if len(a) > 13 else False)
+                     wallet_reference=a[13] or "",
+                     promotional=bool(a[14]) if len(a) > 14 else False)
             for a in orjson.loads(text)]

@@ -140,7 +140,8 @@ _PROMOTIONAL = """(kind = 'credit' AND EXISTS (SELECT FROM free_bet_uses u
     WHERE u.player_key = {t}.player_key AND u.round_id = {t}.round_id))"""
 _MOVEMENT_COLUMNS = f"""transaction_id, round_id, kind, amount, status, balance_after,
 debit_transaction_id, session_id, currency, attempts, last_error, brand_id, created_at,
-{_PROMOTIONAL.format(t="wallet_transactions")} AS promotional"""
+{_PROMOTIONAL.format(t="wallet_transactions")} AS promotional,
+coalesce(wallet_reference, '') AS wallet_reference"""
 Q_ROUND_MOVEMENTS = f"""
 SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND round_id = $2 ORDER BY created_at, transaction_id"""
@@ -150,14 +151,16 @@ WHERE player_key = $1 AND {OPEN_MOVEMENT}
 ORDER BY created_at, transaction_id"""
 # What a call reads first, in one statement (one snapshot): the request id's record ($2, scope
 # $3), the open outbox rows, the round (by id $4, or the unfinished one in brand $4 and currency
-# $5) with its events, and the round's movements. Movements travel as JSON arrays.
+# $5) with its events, and the round's movements. Movements travel as JSON arrays (the 14th
+# element the wallet's own reference).
 MOVEMENT_JSON = """coalesce(json_agg(json_build_array(transaction_id, round_id, kind, amount,
 status, balance_after, debit_transaction_id, session_id, currency, attempts, last_error, brand_id,
-created_at) ORDER BY created_at, transaction_id), '[]')::text"""
-# A solo call's rows also carry the promotional mark (a 14th element).
+created_at, coalesce(wallet_reference, '')) ORDER BY created_at, transaction_id), '[]')::text"""
+# A solo call's rows also carry the promotional mark (a 15th element).
 SOLO_MOVEMENT_JSON = """coalesce(json_agg(json_build_array(transaction_id, round_id, kind, amount,
 status, balance_after, debit_transaction_id, session_id, currency, attempts, last_error, brand_id,
-created_at, {promotional}) ORDER BY created_at, transaction_id), '[]')::text"""
+created_at, coalesce(wallet_reference, ''), {promotional}) ORDER BY created_at, transaction_id),
+'[]')::text"""
 _CALL_STATE = f"""
 SELECT rq.method AS rq_method, rq.request_hash AS rq_hash, rq.response AS rq_response,
        (SELECT {SOLO_MOVEMENT_JSON.format(promotional=_PROMOTIONAL.format(t="o"))}
@@ -215,18 +218,20 @@ Q_SETTLE_MOVEMENT = f"""
 WITH lease AS ({fence(6, 7)}),
      w AS (UPDATE wallet_transactions
               SET status = $3, balance_after = COALESCE($4::bigint, balance_after),
+                  wallet_reference = COALESCE(NULLIF($8::text, ''), wallet_reference),
                   updated_at = clock_timestamp(),
                   attempts = attempts + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
                   last_error = COALESCE($5::text, last_error)
             WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease))
 SELECT count(*) FROM lease"""
 # A paid win's last write: the credit's outcome ($2-$4), the call's answer replaced ($5-$7) and
-# the lease given back ($8: its epoch), in one statement; in session mode the advisory lock too
-# ($9: its first key).
+# the lease given back ($8: its epoch), the wallet's own reference ($9; '' keeps the stored one),
+# in one statement; in session mode the advisory lock too ($10: its first key).
 _SETTLE_AND_ANSWER = f"""
 WITH lease AS ({fence(8, 0, release=True)}),
      w AS (UPDATE wallet_transactions
               SET status = $3, balance_after = COALESCE($4::bigint, balance_after),
+                  wallet_reference = COALESCE(NULLIF($9::text, ''), wallet_reference),
                   updated_at = clock_timestamp(), attempts = attempts + 1, last_error = ''
             WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease)),
      a AS (UPDATE idempotency_records SET response = $6, updated_at = now()
@@ -235,7 +240,7 @@ WITH lease AS ({fence(8, 0, release=True)}),
 SELECT (SELECT count(*) FROM lease){{unlock}}"""
 Q_SETTLE_AND_ANSWER = _SETTLE_AND_ANSWER.format(unlock="")
 Q_SETTLE_AND_ANSWER_UNLOCK = _SETTLE_AND_ANSWER.format(
-    unlock=", pg_advisory_unlock($9, hashtext($1))")
+    unlock=", pg_advisory_unlock($10, hashtext($1))")
 # A step's commit in one statement (one implicit transaction): the fence, then every write
 # gated on it, so a call that lost its lease writes nothing. $1-$14 the round's header, $15 the
 # first new event's number, $16/$17 the new events' kinds and payloads, $18-$22 the idempotency
@@ -244,7 +249,8 @@ Q_SETTLE_AND_ANSWER_UNLOCK = _SETTLE_AND_ANSWER.format(
 # round's seeds (none when $36 is NULL: the round's own server seed, commitment, client seed,
 # round number, decks, next commitment) and $42/$43 the session's next seed that replaces the
 # used one (its server seed and round number; its commitment is $41), $44 the balances the
-# wallet reported for the debits of $33 (one element per debit; NULL: already recorded). A debit
+# wallet reported for the debits of $33 (one element per debit; NULL: already recorded), $45 the
+# wallet's own references for them (one element per debit; '' or NULL: keep the stored one). A debit
 # whose balance is given was applied in this call and not recorded yet: it goes from pending to
 # booked here. The sub-statements touch different rows, so none needs to see another's work.
 _COMMIT_STEP = f"""
@@ -277,9 +283,12 @@ WITH lease AS ({{lease}}),
      bk AS (UPDATE wallet_transactions w
                SET status = '{MovementStatus.BOOKED}', updated_at = clock_timestamp(),
                    balance_after = COALESCE(b.balance_after, w.balance_after),
+                   wallet_reference = COALESCE(NULLIF(b.wallet_reference, ''),
+                                               w.wallet_reference),
                    attempts = w.attempts + CASE WHEN b.balance_after IS NULL THEN 0 ELSE 1 END,
                    last_error = CASE WHEN b.balance_after IS NULL THEN w.last_error ELSE '' END
-              FROM unnest($33::text[], $44::bigint[]) AS b(transaction_id, balance_after)
+              FROM unnest($33::text[], $44::bigint[], $45::text[])
+                   AS b(transaction_id, balance_after, wallet_reference)
              WHERE w.player_key = $1 AND w.transaction_id = b.transaction_id
                AND (w.status = '{MovementStatus.APPLIED}'
                     OR (w.status = '{MovementStatus.PENDING}' AND b.balance_after IS NOT NULL))
@@ -298,12 +307,12 @@ WITH lease AS ({{lease}}),
 SELECT (SELECT count(*) FROM lease){{unlock}}"""
 Q_COMMIT_STEP = _COMMIT_STEP.format(lease=fence(34, 35), unlock="")
 # A call's last write: the lease given back by the same statement ($35 unused), and in session
-# mode the advisory lock too ($45: its first key).
+# mode the advisory lock too ($46: its first key).
 Q_COMMIT_LAST_STEP = _COMMIT_STEP.format(lease=fence(34, 35, release=True),
                                          unlock=", $35::interval IS NULL")
 Q_COMMIT_LAST_STEP_UNLOCK = _COMMIT_STEP.format(
     lease=fence(34, 35, release=True),
-    unlock=", $35::interval IS NULL, pg_advisory_unlock($45, hashtext($1))")
+    unlock=", $35::interval IS NULL, pg_advisory_unlock($46, hashtext($1))")
 Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE status IN ('insurance', 'player_turn') AND updated_at < $1

@@ -55,12 +55,15 @@ UPDATE game_tables SET version = version + 1, last_seq = last_seq + $2, state = 
 WHERE table_id = $1 RETURNING last_seq"""
 Q_EVENT = """
 INSERT INTO table_events (table_id, seq, kind, payload) VALUES ($1, $2, $3, $4::jsonb)"""
-# Debits booked with the balance the wallet reported ($3); a debit's success is recorded here
-# (it may still be pending: one write fewer per stake).
+# Debits booked with the balance the wallet reported ($3) and its own reference ($4; '' keeps
+# the stored one); a debit's success is recorded here (it may still be pending: one write fewer
+# per stake).
 Q_BOOK = """
 UPDATE wallet_transactions w SET status = 'booked', updated_at = clock_timestamp(),
-       balance_after = COALESCE(b.balance, w.balance_after)
-FROM unnest($1::text[], $2::text[], $3::bigint[]) AS b(player_key, transaction_id, balance)
+       balance_after = COALESCE(b.balance, w.balance_after),
+       wallet_reference = COALESCE(NULLIF(b.reference, ''), w.wallet_reference)
+FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
+     AS b(player_key, transaction_id, balance, reference)
 WHERE w.player_key = b.player_key AND w.transaction_id = b.transaction_id
   AND w.kind = 'debit' AND w.status IN ('pending', 'applied') RETURNING w.transaction_id"""
 Q_MOVEMENT = """

@@ -308,10 +308,12 @@ class PostgresTableLink:
             await conn.executemany(Q_EVENT, [(table_id, first + i, kind, payload)
                                              for i, (kind, payload) in enumerate(w.events)])
         if w.booked:
-            booked = await conn.fetch(Q_BOOK, [k for k, _, _ in w.booked],
-                                      [t for _, t, _ in w.booked], [b for _, _, b in w.booked])
+            booked = await conn.fetch(Q_BOOK, [k for k, _, _, _ in w.booked],
+                                      [t for _, t, _, _ in w.booked],
+                                      [b for _, _, b, _ in w.booked],
+                                      [r for _, _, _, r in w.booked])
             if len(booked) != len(w.booked):
-                missing = {t for _, t, _ in w.booked} - {r["transaction_id"] for r in booked}
+                missing = {t for _, t, _, _ in w.booked} - {r["transaction_id"] for r in booked}
                 raise NotCommitted(f"debits {sorted(missing)} are no longer applied (rolled "
                                    "back by a call that took the player over)")
         if w.movements:

@@ -211,22 +211,25 @@ class InstrumentedPlayerJournal:
         await _timed("record_movement", lambda: self._inner.record_movement(movement))
 
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
-                              balance_after: int | None, *, error: str | None = None) -> None:
+                              balance_after: int | None, *, error: str | None = None,
+                              wallet_reference: str = "") -> None:
         """See :meth:`PlayerJournal.settle_movement`."""
         await _timed("settle_movement", lambda: self._inner.settle_movement(
-            transaction_id, status, balance_after, error=error))
+            transaction_id, status, balance_after, error=error,
+            wallet_reference=wallet_reference))
 
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None,
                            movements: Sequence[Movement] = (),
                            booked: Sequence[str] = (), last: bool = False,
                            applied: Mapping[str, int] | None = None,
-                           next_seed: SessionSeed | None = None) -> None:
+                           next_seed: SessionSeed | None = None,
+                           references: Mapping[str, str] | None = None) -> None:
         """See :meth:`PlayerJournal.commit_round`; counts the round's events once committed."""
         await _timed("commit_round", lambda: self._inner.commit_round(
             round=round, new_events_from=new_events_from, request=request,
             movements=movements, booked=booked, last=last, applied=applied,
-            next_seed=next_seed))
+            next_seed=next_seed, references=references))
         record_round_events(round, round.events[new_events_from:])
         for m in movements:
             if m.kind is MoneyKind.CREDIT:
@@ -234,11 +237,11 @@ class InstrumentedPlayerJournal:
 
     async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
                                 balance_after: int | None, *, request_id: str, response: str,
-                                scope: RequestScope) -> None:
+                                scope: RequestScope, wallet_reference: str = "") -> None:
         """See :meth:`PlayerJournal.settle_and_answer`."""
         await _timed("settle_and_answer", lambda: self._inner.settle_and_answer(
             transaction_id, status, balance_after, request_id=request_id, response=response,
-            scope=scope))
+            scope=scope, wallet_reference=wallet_reference))
 
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:

@@ -188,6 +188,9 @@ class Movement:
     amount: int
     status: MovementStatus = MovementStatus.PENDING
     balance_after: int | None = None
+    #: The wallet's own reference for the movement, once it answered ("" until then, or when
+    #: the wallet gave none): what reconciliation matches against the wallet's export.
+    wallet_reference: str = ""
     #: Rollbacks only: the debit being cancelled.
     debit_transaction_id: str = ""
     #: Credits only: the win of a free bet (docs/freebets.md), marked promotional in the

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
 from rgs.service.errors import NotAllowedNow, NotSent, Unavailable
@@ -19,6 +20,7 @@ from rgs.service.ports import PlayerJournal
 from rgs.wallet.port import (
     MoneyCall,
     MoneyKind,
+    MoneyResult,
     Party,
     Wallet,
     WalletError,
@@ -83,8 +85,9 @@ def refusal(exc: WalletRefused) -> NotAllowedNow:
 
 
 async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement, *,
-               record_applied: bool = True) -> int:
-    """Call the wallet for an outbox row already written; record and return the balance.
+               record_applied: bool = True) -> MoneyResult:
+    """Call the wallet for an outbox row already written; record and return its answer (the
+    balance and the wallet's own reference).
 
     Raises NotAllowedNow (the wallet's reason) on a final refusal, Unavailable when the outcome
     is unknown. Without ``record_applied`` a success is not recorded here: the caller records
@@ -116,13 +119,17 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement, *,
         await pj.settle_movement(m.transaction_id, MovementStatus.UNKNOWN, None, error=str(exc))
         raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
     if record_applied:
-        await record(pj, m, res.balance)
-    return res.balance
+        await record(pj, m, res.balance, wallet_reference=res.wallet_reference)
+    return res
 
 
-async def record(pj: PlayerJournal, m: Movement, balance: int) -> None:
-    """Record that the wallet applied ``m`` and reported ``balance``."""
-    await pj.settle_movement(m.transaction_id, MovementStatus.APPLIED, balance, error="")
+async def record(pj: PlayerJournal, m: Movement, balance: int, *,
+                 wallet_reference: str | None = None) -> None:
+    """Record that the wallet applied ``m`` and reported ``balance`` (and its own reference:
+    by default the one ``m`` carries)."""
+    ref = m.wallet_reference if wallet_reference is None else wallet_reference
+    await pj.settle_movement(m.transaction_id, MovementStatus.APPLIED, balance, error="",
+                             wallet_reference=ref)
 
 
 async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: str, step: int,
@@ -146,13 +153,13 @@ async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: st
                  session_id=party.session_id, currency=party.currency, brand_id=party.brand_id)
     await pj.record_movement(m)
     try:
-        balance = await send(pj, wallet, party, m, record_applied=record_applied)
+        res = await send(pj, wallet, party, m, record_applied=record_applied)
     except NotSent:
         raise  # never reached the wallet: nothing to roll back
     except Unavailable:
         await roll_back(pj, wallet, party, m)
         raise
-    return m, balance
+    return replace(m, wallet_reference=res.wallet_reference), res.balance
 
 
 def rollback_of(debit_m: Movement) -> Movement:

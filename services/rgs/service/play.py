@@ -308,7 +308,7 @@ class GameService:
                                       balance=taken.balance,
                                       request=(cmd.request_id, "deal", fingerprint),
                                       booked=taken.booked, applied=taken.applied,
-                                      next_seed=following)
+                                      references=taken.references, next_seed=following)
 
     async def act(self, session: Session, cmd: ActCommand) -> PlayResult:
         """Apply one decision; debit its stake first when it adds one."""
@@ -367,7 +367,9 @@ class GameService:
                                       request=(cmd.request_id, "act", fingerprint),
                                       booked=booked, round_movements=round_movements,
                                       applied=None if debit is None or balance is None
-                                      else {debit.transaction_id: balance})
+                                      else {debit.transaction_id: balance},
+                                      references=None if debit is None
+                                      else {debit.transaction_id: debit.wallet_reference})
 
     async def settle(self, session: Session, cmd: SettleCommand, *,
                      scope: RequestScope = RequestScope.PLAYER) -> PlayResult:
@@ -469,9 +471,10 @@ class GameService:
                       scope: RequestScope = RequestScope.PLAYER,
                       round_movements: list[Movement] | None = None,
                       applied: Mapping[str, int] | None = None,
-                      next_seed: SessionSeed | None = None) -> PlayResult:
-        """Commit the step atomically, then pay the round's win if it just ended (``applied``
-        and ``next_seed``: see :meth:`PlayerJournal.commit_round`)."""
+                      next_seed: SessionSeed | None = None,
+                      references: Mapping[str, str] | None = None) -> PlayResult:
+        """Commit the step atomically, then pay the round's win if it just ended (``applied``,
+        ``references`` and ``next_seed``: see :meth:`PlayerJournal.commit_round`)."""
         credit: Movement | None = None
         if rnd.finished and not already_finished:
             credit = await self.free_bets.credit(session, header.round_id, rnd.view())
@@ -495,7 +498,7 @@ class GameService:
         await pj.commit_round(round=header, new_events_from=new_from, request=record,
                               movements=(credit,) if credit else (), booked=booked,
                               last=credit is None and not already_finished, applied=applied,
-                              next_seed=next_seed)
+                              next_seed=next_seed, references=references)
         if credit is None:
             if already_finished:
                 # Settle of a finished round: retry its credit if the outbox still has it open.
@@ -507,18 +510,18 @@ class GameService:
                 return fresh
             return result
         try:
-            paid_balance = await money.send(pj, self._wallet, _party(session), credit,
-                                            record_applied=False)
+            answer = await money.send(pj, self._wallet, _party(session), credit,
+                                      record_applied=False)
         except (NotAllowedNow, Unavailable) as exc:
             # The round is settled in the journal; the credit stays open in the outbox and is
             # retried by Settle or the player's next call. The player is told it is pending.
             log.warning("credit %s not confirmed: %s", credit.transaction_id, exc)
             return result
-        paid = replace(result, balance=paid_balance, payment_pending=False)
+        paid = replace(result, balance=answer.balance, payment_pending=False)
         # The credit's outcome, the new answer and the journal given back: one write.
-        await pj.settle_and_answer(credit.transaction_id, MovementStatus.APPLIED, paid_balance,
+        await pj.settle_and_answer(credit.transaction_id, MovementStatus.APPLIED, answer.balance,
                                    request_id=request_id, response=encode_value(paid),
-                                   scope=scope)
+                                   scope=scope, wallet_reference=answer.wallet_reference)
         return paid
 
     async def _result(self, session: Session, round_id: str, rnd: Round,

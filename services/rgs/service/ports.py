@@ -113,10 +113,12 @@ class PlayerJournal(Protocol):
         ...
 
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
-                              balance_after: int | None, *, error: str | None = None) -> None:
+                              balance_after: int | None, *, error: str | None = None,
+                              wallet_reference: str = "") -> None:
         """Record the outcome of a wallet call; ``error`` (``""`` when the wallet answered)
         marks it as one more attempt. Without it, only the status changes (a debit marked
-        rolled back)."""
+        rolled back). A ``wallet_reference`` given (the wallet's own id) is kept; "" keeps
+        the one stored."""
         ...
 
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
@@ -124,7 +126,8 @@ class PlayerJournal(Protocol):
                            movements: Sequence[Movement] = (),
                            booked: Sequence[str] = (), last: bool = False,
                            applied: Mapping[str, int] | None = None,
-                           next_seed: SessionSeed | None = None) -> None:
+                           next_seed: SessionSeed | None = None,
+                           references: Mapping[str, str] | None = None) -> None:
         """In one transaction: write the round header, append ``round.events[new_events_from:]``,
         store the idempotency record, insert new outbox rows and mark the debits ``booked``
         (their step is committed, so they are final). ``last``: the call writes nothing more,
@@ -133,7 +136,8 @@ class PlayerJournal(Protocol):
 
         ``applied``: debits of ``booked`` that the wallet applied in this call and whose outcome
         was not recorded yet (still pending), with the balance it reported: recorded and booked
-        at once. ``next_seed``: the round is a fair round dealt from the session's next seed;
+        at once, with the wallet's own reference ``references`` gives for each.
+        ``next_seed``: the round is a fair round dealt from the session's next seed;
         ``round.fair`` is stored as the round's seeds and ``next_seed`` becomes the session's
         next one, in the same transaction (so a seed belongs to at most one committed round;
         a Deal that fails before its commit leaves the seed to the next Deal, whose cards nobody
@@ -142,7 +146,7 @@ class PlayerJournal(Protocol):
 
     async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
                                 balance_after: int | None, *, request_id: str, response: str,
-                                scope: RequestScope) -> None:
+                                scope: RequestScope, wallet_reference: str = "") -> None:
         """:meth:`settle_movement` (as an attempt the wallet answered) and
         :meth:`update_response` in one transaction, as the call's last write: the player's
         journal is given back with it."""

@@ -32,6 +32,12 @@ class DealStakes:
         """The debits the commit records applied, with the balance the wallet reported."""
         return None if self.debit is None else {self.debit.transaction_id: self.balance}
 
+    @property
+    def references(self) -> Mapping[str, str] | None:
+        """The wallet's own reference of each debit :attr:`applied` records."""
+        return (None if self.debit is None
+                else {self.debit.transaction_id: self.debit.wallet_reference})
+
 
 async def check(free_bets: FreeBets, session: Session, cmd: DealCommand
                 ) -> FreeBetGrant | None:

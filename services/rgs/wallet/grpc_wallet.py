@@ -122,7 +122,8 @@ class GrpcWallet:
                     player_id=p.player_id, session_id=p.session_id, currency=p.currency,
                     amount=call.amount, operator_id=p.operator_id, brand_id=p.brand_id),
                     timeout=timeout, metadata=md)
-                return MoneyResult(transaction_id=d.transaction_id, balance=int(d.balance))
+                return MoneyResult(transaction_id=d.transaction_id, balance=int(d.balance),
+                                   wallet_reference=d.wallet_transaction_id)
             if call.kind is MoneyKind.CREDIT:
                 c = await self._stub.Credit(wallet_pb2.CreditRequest(
                     transaction_id=call.transaction_id, round_id=call.round_id,
@@ -131,14 +132,16 @@ class GrpcWallet:
                     operator_id=p.operator_id, brand_id=p.brand_id,
                     promotional=call.promotional), timeout=timeout,
                     metadata=md)
-                return MoneyResult(transaction_id=c.transaction_id, balance=int(c.balance))
+                return MoneyResult(transaction_id=c.transaction_id, balance=int(c.balance),
+                                   wallet_reference=c.wallet_transaction_id)
             r = await self._stub.Rollback(wallet_pb2.RollbackRequest(
                 transaction_id=call.transaction_id,
                 debit_transaction_id=call.debit_transaction_id, round_id=call.round_id,
                 player_id=p.player_id, session_id=p.session_id, currency=p.currency,
                 amount=call.amount, operator_id=p.operator_id, brand_id=p.brand_id),
                 timeout=timeout, metadata=md)
-            return MoneyResult(transaction_id=r.transaction_id, balance=int(r.balance))
+            return MoneyResult(transaction_id=r.transaction_id, balance=int(r.balance),
+                                   wallet_reference=r.wallet_transaction_id)
         except grpc.aio.AioRpcError as err:
             raise self._translate(err) from err
 

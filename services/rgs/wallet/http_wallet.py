@@ -147,7 +147,8 @@ class HttpWallet:
             body["debit_transaction_id"] = call.debit_transaction_id
         answer = await self._post(call.kind.value, body)
         return MoneyResult(transaction_id=str(answer.get("transaction_id", call.transaction_id)),
-                           balance=_int(answer, "balance"))
+                           balance=_int(answer, "balance"),
+                           wallet_reference=str(answer.get("wallet_transaction_id") or ""))
 
     async def _post(self, method: str, payload: dict[str, Any]) -> dict[str, Any]:
         """POST one signed call; translate every failure once, here."""

@@ -110,6 +110,9 @@ class MoneyResult:
 
     transaction_id: str
     balance: int
+    #: The wallet's own reference for the movement (``wallet_transaction_id`` in both wallet
+    #: contracts); "" when the wallet gave none.
+    wallet_reference: str = ""
 
 
 class WalletError(Exception):

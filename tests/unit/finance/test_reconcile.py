@@ -54,6 +54,16 @@ def test_a_ledger_and_its_own_export_agree() -> None:
     assert set(out.counts().values()) == {0}
 
 
+def test_a_reference_is_compared_only_when_both_sides_have_one() -> None:
+    kept = replace(_line("r1:0:debit"), wallet_reference="sw-1")
+    same, none = _row(kept), replace(_row(kept), wallet_reference="")
+    assert reconcile([kept], [same]).clean and reconcile([kept], [none]).clean
+    other = reconcile([kept], [replace(same, wallet_reference="sw-2")])
+    (m,) = other.mismatches
+    assert (m.kind, m.wallet) == (MismatchKind.REFERENCE_DIFFERS,
+                                  "debit 500 EUR applied (sw-2); the RGS kept sw-1")
+
+
 def test_a_rolled_back_debit_the_wallet_never_saw_is_no_mismatch() -> None:
     lines = _ledger()
     rows = [r for r in _export(lines) if r.transaction_id != "r3:0:debit"]
@@ -62,13 +72,15 @@ def test_a_rolled_back_debit_the_wallet_never_saw_is_no_mismatch() -> None:
 
 def test_every_kind_of_mismatch_seeded_into_an_export_is_found() -> None:
     lines = [*_ledger(), _line("r5:0:debit", status="unknown"),
-             _line("r6:0:debit"), _line("r7:0:debit", player="p2")]
+             _line("r6:0:debit"), _line("r7:0:debit", player="p2"),
+             replace(_line("r8:0:debit"), wallet_reference="sw-8")]
     rows = {r.transaction_id: r for r in _export(lines)}
     del rows["r1:settle:credit"]                                           # missing at wallet
     rows["r2:0:debit"] = replace(rows["r2:0:debit"], amount=499)           # amount differs
     rows["r6:0:debit"] = replace(rows["r6:0:debit"], currency="USD")       # currency differs
     rows["r7:0:debit"] = replace(rows["r7:0:debit"], player_id="p3")       # details differ
     rows["r4:0:debit"] = _row(_line("r4:0:debit"))                         # refused here
+    # r8: the RGS kept sw-8, the export says sw-1                          # reference differs
     extra = _row(_line("r9:settle:credit", "credit", 700, "applied"))      # missing in RGS
     dup = rows["r3:0:debit:rollback"]                                      # duplicate
     out = reconcile(lines, [*rows.values(), extra, dup])
@@ -82,6 +94,7 @@ def test_every_kind_of_mismatch_seeded_into_an_export_is_found() -> None:
         (MismatchKind.MISSING_IN_RGS, "r9:settle:credit"),
         (MismatchKind.DUPLICATE, "r3:0:debit:rollback"),
         (MismatchKind.STILL_OPEN, "r5:0:debit"),
+        (MismatchKind.REFERENCE_DIFFERS, "r8:0:debit"),
     }
     assert {k for k, n in out.counts().items() if n} == {k.value for k in MismatchKind}
     amount = next(m for m in out.mismatches if m.kind is MismatchKind.AMOUNT_DIFFERS)

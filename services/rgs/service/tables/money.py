@@ -54,9 +54,11 @@ class Funding:
     #: them again).
     round_movements: dict[str, list[Movement] | None] = field(default_factory=dict)
 
-    def booked(self) -> list[tuple[str, str, int | None]]:
-        """The stakes for the transition to book: (player key, debit, balance after it)."""
-        return [(w.player_key, m.transaction_id, m.balance_after) for w, m in self.debits]
+    def booked(self) -> list[tuple[str, str, int | None, str]]:
+        """The stakes for the transition to book: (player key, debit, balance after it, the
+        wallet's own reference)."""
+        return [(w.player_key, m.transaction_id, m.balance_after, m.wallet_reference)
+                for w, m in self.debits]
 
 
 class TableMoney:
@@ -169,10 +171,10 @@ class TableMoney:
         if m.kind is MoneyKind.CREDIT and not await self._stakes_resolved(pj, p, m.round_id):
             log.warning("credit %s waits for the player's stakes of its round", m.transaction_id)
             return None
-        balance = await money.send(pj, self._wallet, p, m)
+        answer = await money.send(pj, self._wallet, p, m)
         if m.kind is MoneyKind.ROLLBACK:
             await pj.settle_movement(m.debit_transaction_id, MovementStatus.ROLLED_BACK, None)
-        return balance
+        return answer.balance
 
     async def _stakes_resolved(self, pj: PlayerJournal, p: Party, round_id: str) -> bool:
         """Settle the player's open debits and rollbacks of ``round_id`` (a sit-out refund the

@@ -115,7 +115,7 @@ class TableWrite:
     #: (kind, payload JSON) appended as the next numbered events.
     events: list[tuple[str, str]] = field(default_factory=list)
     #: (player key, debit transaction id, the balance the wallet reported) marked booked.
-    booked: list[tuple[str, str, int | None]] = field(default_factory=list)
+    booked: list[tuple[str, str, int | None, str]] = field(default_factory=list)
     #: (player key, outbox row) inserted: credits and rollbacks sent after the commit.
     movements: list[tuple[str, Movement]] = field(default_factory=list)
     #: The round's row as the transition leaves it (written when it changed).

@@ -70,7 +70,7 @@ class Step:
     state: TableState
     events: list[tuple[str, str]] = field(default_factory=list)
     #: (player key, debit transaction id, balance after it) the transition books.
-    booked: list[tuple[str, str, int | None]] = field(default_factory=list)
+    booked: list[tuple[str, str, int | None, str]] = field(default_factory=list)
     movements: list[tuple[str, Movement]] = field(default_factory=list)
     #: The round's row as the transition leaves it (None: the round did not move).
     round: RoundRecord | None = None

@@ -1191,7 +1191,9 @@ class Movement(_message.Message):
     attempts: _builtins.int
     """Wallet calls made for it so far."""
     wallet_reference: _builtins.str
-    """The wallet's own reference: not kept by the journal today, always empty."""
+    """The wallet's own reference (its wallet_transaction_id), kept when it answered; empty
+    before then, or for a movement written before the journal kept it.
+    """
     table_id: _builtins.str
     """The shared table of a table round; empty for a solo round."""
     variant: _builtins.str
