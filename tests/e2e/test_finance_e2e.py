@@ -22,6 +22,7 @@ from typing import Any
 import grpc
 import pytest
 import pytest_asyncio
+from google.protobuf.timestamp_pb2 import Timestamp
 from test_operators_e2e import STAND_WINS
 from test_tables_e2e import DEV, OTHER, START, WALLET_AUTH, Player, Tables, _player, tables_stack
 
@@ -44,6 +45,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 TABLE = "ledger-vip"
 #: classic-resplit: T-7 against 6-T; standing on 17, the dealer's 16 draws a ten and busts.
 BUST = ("TS", "6H", "7D", "TC", "TH")
+#: The free bet player B stakes in one more solo round (its only movement the win's credit).
+FREE_STAKE = 1000
 
 
 def _table() -> dict[str, Any]:
@@ -70,6 +73,17 @@ async def played(database_templates: DatabaseTemplates, tmp_path_factory: Any
                     metadata=p.md)).round
                 await game.Settle(bj.SettleRequest(request_id=f"st{i}",
                                                    round_id=dealt.round_id), metadata=p.md)
+        expires = Timestamp()
+        expires.FromDatetime(datetime.now(UTC) + timedelta(days=1))
+        await t.operators[0].GrantFreeBets(op.GrantFreeBetsRequest(
+            grant_id="finance-free", brand_id="demo-casino", player_id=b.pid, value=FREE_STAKE,
+            count=1, expires_at=expires), metadata=DEV)
+        free = (await game.Deal(bj.DealRequest(
+            request_id="dfree", variant_id="classic-resplit",
+            boxes=[bj.BoxBet(seat=1, stake=FREE_STAKE)], forced_cards=STAND_WINS,
+            free_bet_id="finance-free"), metadata=b.md)).round
+        await game.Settle(bj.SettleRequest(request_id="stfree", round_id=free.round_id),
+                          metadata=b.md)
         tables = t.tables[0]
         for p, seat in ((a, 1), (c, 3)):
             await tables.TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=TABLE,
@@ -240,15 +254,22 @@ async def test_the_ggr_report_equals_the_movements_and_each_wallets_ledger(
                    if (m["kind"], m["status"]) == ("debit", "booked")) == staked
         assert sum(m["amount"] for m in listed
                    if (m["kind"], m["status"]) == ("credit", "applied")) == paid
+        # B's free stake is kept apart: in no staked (the wallet never saw it), counted once,
+        # in the solo group of the day its round's first movement (the win's credit) was written.
+        free = FREE_STAKE if operator == "dev-operator" else 0
         assert report["total"] == {"currency": "EUR", "staked": staked, "paid": paid,
-                                   "ggr": staked - paid, "free_bet_staked": 0}
+                                   "ggr": staked - paid, "free_bet_staked": free}
+        assert [g["free_bet_staked"] for g in lines if g["free_bet_staked"]] == (
+            [free] if free else [])
+        assert all(not g["table_id"] for g in lines if g["free_bet_staked"])
         # Solo and table apart: the table line names its table; every group's RTP is paid/staked.
         assert Counter(bool(g["table_id"]) for g in lines) == Counter({False: 1, True: 1})
         for g in lines:
             assert g["ggr"] == g["staked"] - g["paid"]
             assert g["rtp"] == pytest.approx(g["paid"] / g["staked"], abs=1e-6)
         solo = next(g for g in lines if not g["table_id"])
-        assert solo["rounds"] == 3 * len([p for p in players if p.operator == operator])
+        assert solo["rounds"] == 3 * len([p for p in players if p.operator == operator]) + (
+            1 if free else 0)
 
 
 async def test_the_finance_rpcs_answer_what_the_commands_print_and_only_the_callers_players(
@@ -284,8 +305,10 @@ async def test_the_finance_rpcs_answer_what_the_commands_print_and_only_the_call
         assert [(g.staked, g.paid, g.ggr, g.rounds, g.players) for g in report.lines] == [
             (g["staked"], g["paid"], g["ggr"], g["rounds"], g["players"])
             for g in want["lines"]]
-        assert (report.total.staked, report.total.ggr) == (want["total"]["staked"],
-                                                           want["total"]["ggr"])
+        assert (report.total.staked, report.total.ggr, report.total.free_bet_staked) == (
+            want["total"]["staked"], want["total"]["ggr"], want["total"]["free_bet_staked"])
+        assert [g.free_bet_staked for g in report.lines] == [
+            g["free_bet_staked"] for g in want["lines"]]
     bad = op.ListMovementsRequest()
     bad.from_time.FromDatetime(end)
     bad.to_time.FromDatetime(start)

@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from rgs.cli.common import UserError
 from rgs.cli.finance import cannot_read, common_arguments, journal_errors, journal_pool
-from rgs.finance import ggr, movements
+from rgs.finance import free_stakes, ggr, movements
 
 
 def _day(text: str) -> date:
@@ -44,7 +44,8 @@ def run_ggr(ns: argparse.Namespace) -> int:
     async def go() -> list[ggr.GgrLine]:
         pool = await journal_pool(ns)
         try:
-            return ggr.report([m async for m in movements.every(pool, ns.operator, start, end)])
+            return ggr.report([m async for m in movements.every(pool, ns.operator, start, end)],
+                              await free_stakes.of_window(pool, ns.operator, start, end))
         finally:
             await pool.close()
 

@@ -3,11 +3,11 @@
 
 GGR is real-money stakes minus real-money wins: ``staked`` is the sum of booked debits (a debit
 refused or rolled back took nothing), ``paid`` the sum of applied credits. Free-bet stakes are
-kept apart in ``free_bet_staked`` and never count in ``staked`` (a free stake is never debited;
-the column is not filled yet: 0). A
-movement counts on the UTC day it was written, as the wallet's ledger books it, so a day's
-figures agree to the cent with the wallet. ``open`` counts the movements still open in a
-group: its figures may still change.
+kept apart in ``free_bet_staked`` and never count in ``staked`` or ``ggr`` (a free stake is never
+debited): a free stake counts in the group of its round's first movement, on that movement's day
+(:mod:`rgs.finance.free_stakes`). A movement counts on the UTC day it was written, as the
+wallet's ledger books it, so a day's figures agree to the cent with the wallet. ``open`` counts
+the movements still open in a group: its figures may still change.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
+from types import MappingProxyType
 
 from rgs.client.render import exponent
 from rgs.finance.movements import MovementLine
@@ -77,8 +78,17 @@ class Total:
     free_bet_staked: int
 
 
-def report(lines: Iterable[MovementLine]) -> list[GgrLine]:
-    """The groups of ``lines``, sorted by day, brand, variant, table and currency."""
+_NO_FREE_STAKES: Mapping[str, int] = MappingProxyType({})
+
+
+def report(lines: Iterable[MovementLine],
+           free_stakes: Mapping[str, int] = _NO_FREE_STAKES) -> list[GgrLine]:
+    """The groups of ``lines``, sorted by day, brand, variant, table and currency.
+
+    ``free_stakes``: the free stake of each free-bet round, by the transaction id of the round's
+    first movement (:func:`rgs.finance.free_stakes.of_window`); it counts in that movement's
+    group, in ``free_bet_staked`` only.
+    """
     groups: dict[GroupKey, GgrLine] = {}
     for m in lines:
         key = (m.brand_id, m.variant, m.table_id, m.created_at.date().isoformat(), m.currency)
@@ -86,6 +96,7 @@ def report(lines: Iterable[MovementLine]) -> list[GgrLine]:
         if g is None:
             g = groups[key] = GgrLine(brand_id=key[0], variant=key[1], table_id=key[2],
                                       day=key[3], currency=key[4])
+        g.free_bet_staked += free_stakes.get(m.transaction_id, 0)
         kind, status = MoneyKind(m.kind), MovementStatus(m.status)
         if is_open(kind, status):
             g.open += 1

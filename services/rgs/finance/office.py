@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from rgs.finance import ggr, movements
+from rgs.finance import free_stakes, ggr, movements
 from rgs.service.errors import InvalidRequest
 
 MAX_PAGE = 5000
@@ -75,7 +75,8 @@ class FinanceOffice:
         start = datetime.combine(first, time(), UTC)
         end = datetime.combine(last + timedelta(days=1), time(), UTC)
         lines = ggr.report([m async for m in movements.every(self._pool, operator_id, start,
-                                                             end)])
+                                                             end)],
+                           await free_stakes.of_window(self._pool, operator_id, start, end))
         total = None
         if reporting_currency:
             try:

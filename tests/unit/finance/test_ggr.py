@@ -65,3 +65,22 @@ def test_a_total_in_one_reporting_currency_rounds_each_group_half_to_even() -> N
 def test_a_bad_rate_is_refused(bad: str) -> None:
     with pytest.raises(ValueError, match="CODE=RATE"):
         parse_rates(bad)
+
+
+def test_a_free_stake_counts_apart_in_the_group_of_its_rounds_first_movement() -> None:
+    # f1: a free bet of 1000 plus 500 paid, the stake on day 1 and the win after midnight;
+    # f2: a free bet covering every stake, its only movement the (zero) credit on day 2.
+    lines = [_m("f1:1:debit", "debit", 500, "booked"),
+             _m("f1:settle:credit", "credit", 1500, "applied", at=DAY2),
+             _m("f2:settle:credit", "credit", 0, "applied", at=DAY2, player="p2"),
+             _m("r1:1:debit", "debit", 700, "booked", at=DAY2)]
+    free = {"f1:1:debit": 1000, "f2:settle:credit": 2000}
+    got = [(g.day, g.staked, g.paid, g.ggr, g.free_bet_staked, g.rounds)
+           for g in report(lines, free)]
+    assert got == [("2026-12-01", 500, 0, 500, 1000, 1),
+                   ("2026-12-02", 700, 1500, -800, 2000, 3)]
+    # Without the free stakes the money figures are the same: a free stake is in no staked.
+    assert [(g.staked, g.paid, g.free_bet_staked) for g in report(lines)] == [
+        (500, 0, 0), (700, 1500, 0)]
+    t = total(report(lines, free), "EUR", {})
+    assert (t.staked, t.ggr, t.free_bet_staked) == (1200, -300, 3000)

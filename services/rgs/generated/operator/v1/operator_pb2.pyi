@@ -1353,7 +1353,9 @@ class GgrLine(_message.Message):
     rtp: _builtins.float
     """Observed return to player, paid / staked (0 with nothing staked)."""
     free_bet_staked: _builtins.int
-    """Free-bet stakes, never in staked or ggr (0 until free bets exist)."""
+    """Free-bet stakes, never in staked or ggr; each counts in the group of its round's first
+    movement (docs/backoffice.md).
+    """
     open: _builtins.int
     """Movements still open in the group: its figures may still change."""
     def __init__(
