@@ -133,3 +133,24 @@ async def test_free_bets_a_table_refuses_take_nothing() -> None:
     assert t.balance("ann") == START and t.debits("ann") == []
     assert await _usage(t) == (0, 2, 0)
     assert await _usage(t, "solo-only") == (0, 1, 0)
+
+
+async def test_a_bet_the_table_does_not_take_gives_its_free_bet_back() -> None:
+    """Ann's free bet goes with a Bet Behind her wallet cannot pay: the command is refused, so
+    the free bet is hers to play again and nothing is debited."""
+    t = await tables()
+    await t.player("ann")
+    await t.player("ben")
+    await t.sit("ann", 1)
+    await t.sit("ben", 3)
+    await _grant(t)
+    await t.bet("ben", "b0", BetCommand(seat=3, stake=1000))
+    t.h.wallet.balances["ann"] = 500
+    with pytest.raises(Exception) as refused:
+        await t.bet("ann", "b1", BetCommand(seat=1, stake=1000, free_bet_id="promo-1"),
+                    BetCommand(seat=3, stake=1000, behind=True))
+    assert getattr(refused.value, "reason", "") == "INSUFFICIENT_FUNDS"
+    assert await _usage(t) == (0, 1, 0)
+    assert t.balance("ann") == 500 and t.debits("ann") == []
+    placed = await t.bet("ann", "b2", BetCommand(seat=1, stake=1000, free_bet_id="promo-1"))
+    assert placed.balance == 500 and await _usage(t) == (1, 0, 0)
