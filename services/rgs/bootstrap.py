@@ -196,7 +196,8 @@ async def governance(settings: RgsSettings, *, postgres: bool, brands: Mapping[s
     rotation = OperatorKeyRotation(operator_keys, audit, clock,
                                    {b.operator_id for b in brands.values()})
     return Governance(audit=audit, board=board, admin=AdminAccess(keys, audit),
-                      free_bets=FreeBets(bets, audit, clock, brands),
+                      free_bets=FreeBets(bets, audit, clock, brands,
+                                         {t.id: t.brands for t in tables.values()}),
                       operator_keys=rotation,
                       controls=GameControls(store=store, board=board, audit=audit,
                                             brands=brands, tables=tables, clock=clock),
@@ -408,7 +409,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                      lock_wait_s=settings.lock_wait_s,
                                      software=software, controls=gov.board,
                                      profiles={b.id: b.jurisdiction
-                                               for b in brands.values()})
+                                               for b in brands.values()},
+                                     free_bets=gov.free_bets)
         await table_service.open_tables()
         closers.append(table_service.aclose)
         stop_watchers_gauge = watch_table_watchers(table_service.feeds.watchers)

@@ -1,9 +1,10 @@
-"""The free bets' store on PostgreSQL (migration 0140) and in memory: grants idempotent on
+"""The free bets' store on PostgreSQL (migrations 0140, 0150) and in memory: grants idempotent on
 their id, revocation once, and a use counted only once its round is in the journal."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import asyncpg
@@ -82,3 +83,37 @@ async def test_a_use_counts_once_its_round_is_committed_and_carries_what_it_paid
     rows = await pool.fetch(Q_OPEN_MOVEMENTS, "pk-1")
     assert [(r["transaction_id"], r["promotional"]) for r in rows] == [
         ("r-committed:settle:credit", True)]
+
+
+async def test_table_uses_count_from_their_record_one_per_player_and_mark_the_credit(
+        pool: asyncpg.Pool) -> None:
+    """At a shared table (migration 0150) several players of one round each stake a free bet;
+    a use counts from its record, is released for its player alone, and marks that player's
+    credit promotional (the table's open rows read the mark too)."""
+    store = PostgresFreeBets(pool)
+    await pool.execute("DELETE FROM free_bet_uses WHERE operator_id = 'op-a'")
+    await pool.execute("DELETE FROM free_bet_grants WHERE operator_id = 'op-a'")
+    await store.put_grant(GRANT)
+    await store.put_grant(replace(GRANT, grant_id="g-2", player_id="p-2"))
+    for key, grant in (("pk-t1", "g-1"), ("pk-t2", "g-2")):
+        await store.record_use(FreeBetUse(operator_id="op-a", grant_id=grant, round_id="t-r1",
+                                          player_key=key, seat=1, value=1000, used_at=NOW,
+                                          table_id="vip-1"))
+    await store.record_paid("t-r1", 3000, "pk-t1")
+    assert [(g.grant_id, used, paid) for g, used, paid in await store.usages("op-a")] == [
+        ("g-1", 1, 3000), ("g-2", 1, 0)]
+    assert [(u.round_id, u.table_id, u.paid) for u in await store.uses("op-a", "g-1")] == [
+        ("t-r1", "vip-1", 3000)]
+    await store.release("t-r1", "pk-t2")  # the table did not take pk-2's bet
+    assert [(g.grant_id, used) for g, used, _ in await store.usages("op-a")] == [
+        ("g-1", 1), ("g-2", 0)]
+    await pool.execute(
+        "INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount,"
+        " status, session_id, currency, brand_id) VALUES ('pk-t1', 't-r1:pay:credit',"
+        " 't-r1', 'credit', 3000, 'unknown', 's-1', 'EUR', 'brand-a')")
+    rows = await pool.fetch(Q_OPEN_MOVEMENTS, "pk-t1")
+    assert [(r["transaction_id"], r["promotional"]) for r in rows] == [
+        ("t-r1:pay:credit", True)]
+    await pool.execute("DELETE FROM wallet_transactions WHERE round_id = 't-r1'")
+    await pool.execute("DELETE FROM free_bet_table_uses WHERE round_id = 't-r1'")
+    await pool.execute("DELETE FROM free_bet_grants WHERE operator_id = 'op-a'")

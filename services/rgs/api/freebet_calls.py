@@ -28,7 +28,7 @@ def usage_to_proto(u: GrantUsage) -> op.FreeBetGrant:
     g = u.grant
     return op.FreeBetGrant(
         grant_id=g.grant_id, brand_id=g.brand_id, player_id=g.player_id, currency=g.currency,
-        value=g.value, count=g.count, variant_ids=list(g.variants),
+        value=g.value, count=g.count, variant_ids=list(g.variants), table_ids=list(g.tables),
         expires_at=_ts(g.expires_at), granted_at=_ts(g.granted_at),
         revoked_at=_ts(g.revoked_at), used=u.used, left=u.left, expired=u.expired,
         paid=u.paid, status=u.status.value)
@@ -49,7 +49,7 @@ class OperatorFreeBetCalls:
         grant = await self._free_bets.grant(FreeBetGrant(
             operator_id=operator, grant_id=req.grant_id, brand_id=req.brand_id,
             player_id=req.player_id, currency=req.currency, value=req.value, count=req.count,
-            variants=tuple(req.variant_ids),
+            variants=tuple(req.variant_ids), tables=tuple(req.table_ids),
             expires_at=req.expires_at.ToDatetime(tzinfo=UTC)))
         usage = await self._free_bets.usage(operator, grant.grant_id)
         return op.GrantFreeBetsResponse(grant=usage_to_proto(usage))

@@ -59,7 +59,8 @@ def _bet(b: tb.Bet) -> BetCommand:
     return BetCommand(seat=b.seat, stake=b.stake, perfect_pairs=b.perfect_pairs,
                       twenty_one_plus_three=b.twenty_one_plus_three, twenty_plus=b.twenty_plus,
                       behind=b.behind, follow_double=b.follow_double,
-                      follow_split=b.follow_split, insurance=insurance)
+                      follow_split=b.follow_split, insurance=insurance,
+                      free_bet_id=b.free_bet_id)
 
 
 def _action(text: str) -> Action:

@@ -134,10 +134,15 @@ WITH lease AS ({fence(5, 6)}),
            WHERE player_key = $1 AND scope = $4 AND request_id = $2
              AND EXISTS (SELECT FROM lease))
 SELECT count(*) FROM lease"""
-# A credit is promotional when its round staked a free bet (free_bet_uses, migration 0140): read,
+# A credit is promotional when its round staked a free bet (free_bet_uses, migration 0140, and
+# free_bet_table_uses, 0150): read,
 # never written, so every retry of the credit repeats the mark of its first call.
-_PROMOTIONAL = """(kind = 'credit' AND EXISTS (SELECT FROM free_bet_uses u
-    WHERE u.player_key = {t}.player_key AND u.round_id = {t}.round_id))"""
+_PROMOTIONAL = """(kind = 'credit' AND (EXISTS (SELECT FROM free_bet_uses u
+    WHERE u.player_key = {t}.player_key AND u.round_id = {t}.round_id)
+    OR EXISTS (SELECT FROM free_bet_table_uses u
+    WHERE u.player_key = {t}.player_key AND u.round_id = {t}.round_id)))"""
+#: The mark of rows aliased ``{t}`` (the shared tables' reads use it too).
+PROMOTIONAL = _PROMOTIONAL
 _MOVEMENT_COLUMNS = f"""transaction_id, round_id, kind, amount, status, balance_after,
 debit_transaction_id, session_id, currency, attempts, last_error, brand_id, created_at,
 {_PROMOTIONAL.format(t="wallet_transactions")} AS promotional,

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from rgs.journal.leases import take_player_then
-from rgs.journal.statements import MOVEMENT_JSON, OPEN_MOVEMENT
+from rgs.journal.statements import (
+    MOVEMENT_JSON,
+    OPEN_MOVEMENT,
+    PROMOTIONAL,
+    SOLO_MOVEMENT_JSON,
+)
 
 Q_ENSURE = """
 INSERT INTO game_tables (table_id, version, state) VALUES ($1, 0, $2::jsonb)
@@ -23,11 +28,12 @@ LEFT JOIN table_requests rq ON rq.table_id = t.table_id AND rq.player_key = $3
 WHERE t.table_id = $1"""
 # What a command reads once it holds its player (key $1): the table ($2, the state only when
 # it is not version $4), the request's record ($3), the player's open outbox rows and their
-# movements in the table's current round.
+# movements in the table's current round (open credits with their promotional mark: a free bet's).
 Q_COMMAND_READ = f"""
 SELECT rq.request_id, rq.method, rq.request_hash, rq.response,
-       (SELECT {MOVEMENT_JSON} FROM wallet_transactions
-         WHERE player_key = $1 AND {OPEN_MOVEMENT}) AS open_rows,
+       (SELECT {SOLO_MOVEMENT_JSON.format(promotional=PROMOTIONAL.format(t="o"))}
+          FROM wallet_transactions o
+         WHERE o.player_key = $1 AND {OPEN_MOVEMENT}) AS open_rows,
        (SELECT {MOVEMENT_JSON} FROM wallet_transactions w
          WHERE w.player_key = $1 AND w.round_id = t.state->>'round_id') AS round_rows,
        t.version, t.last_seq, CASE WHEN t.version <> $4 THEN t.state::text END AS state

@@ -54,6 +54,23 @@ def free_bet_credit(view: RoundView, seat: int, value: int) -> int:
     return view.total_paid - min(value, first)
 
 
+def playable_at(grant: FreeBetGrant, variant_id: str, table_id: str = "") -> bool:
+    """Whether the grant's free bet may be played at ``variant_id`` (solo) or at the shared
+    table ``table_id`` of that variant: a grant listing neither variants nor tables is for
+    every game of its brand; otherwise the game's variant must be listed, or (at a shared
+    table) the table itself.
+
+    >>> g = FreeBetGrant(operator_id="o", grant_id="g", brand_id="b", player_id="p",
+    ...                  currency="EUR", value=1, count=1, tables=("vip-1",),
+    ...                  expires_at=datetime(2030, 1, 1))
+    >>> playable_at(g, "classic"), playable_at(g, "classic", "vip-1")
+    (False, True)
+    """
+    if not grant.variants and not grant.tables:
+        return True
+    return variant_id in grant.variants or (bool(table_id) and table_id in grant.tables)
+
+
 class GrantStatus(enum.StrEnum):
     """Where a grant stands."""
 
@@ -102,6 +119,8 @@ class FreeBetUse:
     value: int
     used_at: datetime
     paid: int | None = None
+    #: The shared table the round was played at ("": a solo round).
+    table_id: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -158,16 +177,17 @@ class FreeBetStore(Protocol):
         not count)."""
         ...
 
-    async def release(self, round_id: str) -> None:
-        """Forget the use of a round that was not dealt after all."""
+    async def release(self, round_id: str, player_key: str = "") -> None:
+        """Forget the use of a round that was not dealt after all (at a shared table: the
+        use of one player, whose bet the table did not take)."""
         ...
 
     async def use_of_round(self, round_id: str) -> FreeBetUse | None:
         """The free bet a round stakes, if any."""
         ...
 
-    async def record_paid(self, round_id: str, paid: int) -> None:
-        """What the round's end credited."""
+    async def record_paid(self, round_id: str, paid: int, player_key: str = "") -> None:
+        """What the round's end credited (at a shared table: to one player)."""
         ...
 
 
@@ -197,13 +217,13 @@ class NoFreeBets:
     async def record_use(self, use: FreeBetUse) -> None:
         raise Unavailable("free bets are not served here", reason="FREE_BETS_NOT_SERVED")
 
-    async def release(self, round_id: str) -> None:
+    async def release(self, round_id: str, player_key: str = "") -> None:
         return None
 
     async def use_of_round(self, round_id: str) -> FreeBetUse | None:
         return None
 
-    async def record_paid(self, round_id: str, paid: int) -> None:
+    async def record_paid(self, round_id: str, paid: int, player_key: str = "") -> None:
         return None
 
 
@@ -215,9 +235,12 @@ class FreeBets:
     """The operator's grants and their use by the player's rounds."""
 
     def __init__(self, store: FreeBetStore, audit: AuditTrail | None, clock: Clock,
-                 brands: Mapping[str, Brand] | None = None) -> None:
+                 brands: Mapping[str, Brand] | None = None,
+                 tables: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self.store = store
         self._brands = brands if brands is not None else {}
+        #: The shared tables a grant may name, each with the brands it plays for.
+        self._tables = tables if tables is not None else {}
         #: Where grants and revocations are recorded (None: nowhere, a test's service).
         self._audit = audit
         self._clock = clock
@@ -254,6 +277,7 @@ class FreeBets:
                 details={"player_id": grant.player_id, "brand_id": grant.brand_id,
                          "currency": grant.currency, "value": str(grant.value),
                          "count": str(grant.count), "variants": ",".join(grant.variants),
+                         "tables": ",".join(grant.tables),
                          "expires_at": grant.expires_at.isoformat()}))
         return stored
 
@@ -270,6 +294,10 @@ class FreeBets:
         if unknown:
             raise InvalidRequest(f"variant {preview(unknown[0])} is not offered by this brand",
                                  reason="UNKNOWN_VARIANT", field="variant_ids")
+        elsewhere = [t for t in grant.tables if brand.id not in self._tables.get(t, ())]
+        if elsewhere:
+            raise InvalidRequest(f"table {preview(elsewhere[0])} is not one of this brand's",
+                                 reason="INVALID_FREE_BET_GRANT", field="table_ids")
         return replace(grant, currency=currency)
 
     async def revoke(self, operator_id: str, grant_id: str, reason: str = "") -> GrantUsage:
@@ -323,9 +351,34 @@ class FreeBets:
     async def check(self, session: Session, grant_id: str, variant_id: str,
                     boxes: tuple[BoxBet, ...]) -> FreeBetGrant:
         """The grant a Deal stakes on its first box; refused with the reason otherwise."""
+        grant = await self._playable(session, grant_id, session.currency)
+        if not playable_at(grant, variant_id):
+            raise NotAllowedNow(f"the free bet is not for {preview(variant_id)}",
+                                reason="FREE_BET_NOT_FOR_VARIANT")
+        if not boxes or boxes[0].stake != grant.value:
+            raise InvalidRequest(f"the free bet's box must stake its value {grant.value}",
+                                 reason="FREE_BET_VALUE_MISMATCH", field="boxes")
+        return grant
+
+    async def check_at_table(self, session: Session, grant_id: str, *, table_id: str,
+                             variant_id: str, currency: str, stake: int) -> FreeBetGrant:
+        """The grant a bet on the player's own seat at a shared table stakes on its main bet
+        of ``stake``; refused with the reason otherwise."""
+        grant = await self._playable(session, grant_id, currency)
+        if not playable_at(grant, variant_id, table_id):
+            raise NotAllowedNow(f"the free bet is not for table {preview(table_id)}",
+                                reason="FREE_BET_NOT_FOR_VARIANT")
+        if stake != grant.value:
+            raise InvalidRequest(f"the free bet's main bet must stake its value {grant.value}",
+                                 reason="FREE_BET_VALUE_MISMATCH", field="bets")
+        return grant
+
+    async def _playable(self, session: Session, grant_id: str, currency: str
+                        ) -> FreeBetGrant:
+        """The session's player's grant in ``currency`` with a free bet left to play."""
         grant = await self.store.get_grant(session.operator_id, grant_id)
         if grant is None or (grant.brand_id, grant.player_id, grant.currency) != (
-                session.brand_id, session.player_id, session.currency):
+                session.brand_id, session.player_id, currency):
             raise _not_found()  # another player's grant is as unknown as none
         usage = await self._usage(grant)
         if usage.status is GrantStatus.REVOKED:
@@ -334,20 +387,16 @@ class FreeBets:
             raise NotAllowedNow("every free bet of the grant is used", reason="FREE_BET_USED")
         if usage.status is GrantStatus.EXPIRED:
             raise NotAllowedNow("the free bet has expired", reason="FREE_BET_EXPIRED")
-        if grant.variants and variant_id not in grant.variants:
-            raise NotAllowedNow(f"the free bet is not for {preview(variant_id)}",
-                                reason="FREE_BET_NOT_FOR_VARIANT")
-        if not boxes or boxes[0].stake != grant.value:
-            raise InvalidRequest(f"the free bet's box must stake its value {grant.value}",
-                                 reason="FREE_BET_VALUE_MISMATCH", field="boxes")
         return grant
 
-    async def use(self, session: Session, grant: FreeBetGrant, round_id: str, seat: int
-                  ) -> None:
-        """Record the grant's use by a round about to be committed."""
+    async def use(self, session: Session, grant: FreeBetGrant, round_id: str, seat: int,
+                  table_id: str = "") -> None:
+        """Record the grant's use by a round about to be committed (at a shared table: by a
+        bet about to be placed on the player's seat ``seat`` of ``table_id``)."""
         await self.store.record_use(FreeBetUse(
             operator_id=grant.operator_id, grant_id=grant.grant_id, round_id=round_id,
-            player_key=session.player_key, seat=seat, value=grant.value, used_at=self._clock()))
+            player_key=session.player_key, seat=seat, value=grant.value, used_at=self._clock(),
+            table_id=table_id))
 
     async def credit(self, session: Session, round_id: str, view: RoundView) -> Movement:
         """The outbox row of a settled round's credit: its payout, less a free stake it had

@@ -20,12 +20,14 @@ from rgs.service.errors import (
     PermissionDenied,
     Unavailable,
 )
+from rgs.service.freebets import FreeBets
 from rgs.service.jurisdiction import NONE, JurisdictionProfile
 from rgs.service.model import Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
-from rgs.service.tables import fairness, public, seats
+from rgs.service.tables import fairness, free_bets, public, seats
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.bets import check_bet
+from rgs.service.tables.free_bets import TableFreeBets
 from rgs.service.tables.model import (
     Behind,
     BehindInsurance,
@@ -102,8 +104,10 @@ class TableCommands:
     def __init__(self, *, runner: CommandRunner, money: TableMoney, turns: Turns,
                  rounds: Rounds, cards: CardSourceFactory, clock: Now,
                  test_mode: bool = False,
-                 profiles: Mapping[str, JurisdictionProfile] | None = None) -> None:
+                 profiles: Mapping[str, JurisdictionProfile] | None = None,
+                 free_bets: FreeBets | None = None) -> None:
         self._runner = runner
+        self._free_bets = TableFreeBets(free_bets or FreeBets.none(clock))
         #: Each brand's jurisdiction profile (a brand not named: none).
         self._profiles = profiles or {}
         self._money = money
@@ -216,33 +220,37 @@ class TableCommands:
                 if (b.seat, b.behind) in seen:
                     raise InvalidRequest(f"two bets on seat {b.seat}", reason="INVALID_BET")
                 seen.add((b.seat, b.behind))
+            free_bets.check_bets(s, who, bets)
+
+        funded: list[str] = []  # the round the stakes were taken for
 
         def apply(view: View, funding: Funding) -> Step:
             s = view.state
             debits = [m for _, m in funding.debits]
-            if s.phase is not TablePhase.BETTING or (debits and s.round_id
-                                                      != debits[0].round_id):
+            if s.phase is not TablePhase.BETTING or (funded and s.round_id != funded[0]):
                 raise NotAllowedNow("betting closed before your bet reached the table; bet on "
                                     "the next round", reason="BETTING_CLOSED")
             check(s)
             step = Step(state=s)
             state = s
             step.booked = funding.booked()
-            for b, m in zip(bets, debits, strict=True):
+            taken = iter(debits)
+            for b in bets:
+                debit = next(taken).transaction_id if free_bets.cost(b) else ""
                 if b.behind:
                     state = replace(state, behind=(*state.behind, Behind(
                         seat=b.seat, who=who, stake=b.stake, follow_double=b.follow_double,
                         follow_split=b.follow_split, insurance=b.insurance,
-                        debit=m.transaction_id)))
+                        debit=debit)))
                     step.events.append(public.event(
                         "behind_placed", seat=b.seat, player=public.player(cfg.id, who),
                         stake=b.stake,
                         follow_double=b.follow_double, follow_split=b.follow_split,
                         insurance=b.insurance.value))
                 else:
-                    sb = _seat_bet(b, client_seed)
+                    sb = free_bets.seat_bet(b, client_seed)
                     state = replace(state, bets=tuple(sorted(
-                        (*state.bets, replace(sb, debit=m.transaction_id)),
+                        (*state.bets, replace(sb, debit=debit)),
                         key=lambda x: x.seat)))
                     step.events.append(public.event(
                         "bet_placed", seat=b.seat, player=public.player(cfg.id, who), stake=b.stake,
@@ -267,14 +275,19 @@ class TableCommands:
                 await market_rules.before_round(
                     funding.held[who.player_key].journal, session,
                     self._profiles.get(session.brand_id, NONE),
-                    stake=sum(b.stake if b.behind else _seat_bet(b, client_seed).total
+                    stake=sum(b.stake if b.behind else free_bets.seat_bet(b, client_seed).total
                               for b in bets), now=self._clock(), table_round=s.round_id)
+                funded.append(s.round_id)
+                await self._free_bets.take(session, cfg, funding, round_id=s.round_id,
+                                           bets=bets)
                 for b in bets:
                     tag = (f"bh{b.seat}x{player_tag(who.player_key)}" if b.behind
                            else f"seat{b.seat}")
-                    await self._money.debit(cfg, funding, who, round_id=s.round_id, tag=tag,
-                                            amount=b.stake if b.behind
-                                            else _seat_bet(b, client_seed).total)
+                    if free_bets.cost(b):
+                        await self._money.debit(cfg, funding, who, round_id=s.round_id,
+                                                tag=tag, amount=free_bets.cost(b))
+                if not funding.debits:  # a free bet alone: the balance as it is
+                    await self._money.read_balance(cfg, funding, who)
 
             return Plan(apply=apply, keys=(who.player_key,), fund=fund)
 
@@ -483,8 +496,3 @@ class TableCommands:
                                       cmd=(round_id, seat, take, behind), plan=plan,
                                       hints=hints)
 
-
-def _seat_bet(b: BetCommand, client_seed: str) -> SeatBet:
-    return SeatBet(seat=b.seat, stake=b.stake, perfect_pairs=b.perfect_pairs,
-                   twenty_one_plus_three=b.twenty_one_plus_three, twenty_plus=b.twenty_plus,
-                   client_seed=client_seed)

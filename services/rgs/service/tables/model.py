@@ -112,10 +112,19 @@ class SeatBet:
     deal_now: bool = False
     #: The seat player's contribution to the round's client seed (0-64 printable ASCII).
     client_seed: str = ""
+    #: The free bet staked on the main bet (the operator's grant id; "": none), and its value
+    #: (the main stake, which the debit does not take: docs/freebets.md).
+    free_bet_id: str = ""
+    free_stake: int = 0
 
     @property
     def total(self) -> int:
         return self.stake + self.perfect_pairs + self.twenty_one_plus_three + self.twenty_plus
+
+    @property
+    def cost(self) -> int:
+        """What the debit takes: every stake but the free one."""
+        return self.total - self.free_stake
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -256,6 +265,8 @@ class BetCommand:
     follow_double: bool = False
     follow_split: bool = False
     insurance: BehindInsurance = BehindInsurance.NEVER
+    #: A free bet staked on the main bet of the player's own seat ("": none).
+    free_bet_id: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from rgs.service import money
+from rgs.service.freebets import FreeBetStore
 from rgs.service.model import Movement, MovementStatus
 from rgs.service.ports import PlayerJournal
 from rgs.service.tables.model import TableConfig, Who
@@ -53,6 +54,13 @@ class Funding:
     #: Each held player's movements in the round, as read with their journal (None: read
     #: them again).
     round_movements: dict[str, list[Movement] | None] = field(default_factory=dict)
+    #: What else the command took, given back with its stakes (a free bet's use).
+    on_undo: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+
+    @property
+    def taken(self) -> bool:
+        """Whether the command took anything to give back if the table does not take it."""
+        return bool(self.debits or self.on_undo)
 
     def booked(self) -> list[tuple[str, str, int | None, str]]:
         """The stakes for the transition to book: (player key, debit, balance after it, the
@@ -64,9 +72,12 @@ class Funding:
 class TableMoney:
     """Stakes, refunds and payments of the shared tables on this replica."""
 
-    def __init__(self, *, wallet: Wallet, tables: TableJournal) -> None:
+    def __init__(self, *, wallet: Wallet, tables: TableJournal,
+                 free_bets: FreeBetStore | None = None) -> None:
         self._wallet = wallet
         self._tables = tables
+        #: Where a free bet's credit is recorded paid (docs/freebets.md).
+        self._free_bets = free_bets
         self._payers = asyncio.Semaphore(_PAYERS)
         self._background: set[asyncio.Task[None]] = set()
 
@@ -88,10 +99,17 @@ class TableMoney:
             funding.balance = balance
         return m
 
+    async def read_balance(self, cfg: TableConfig, funding: Funding, who: Who) -> None:
+        """The caller's balance when the command debits nothing (a free bet alone)."""
+        funding.balance = await money.balance(self._wallet, party(who, cfg.currency))
+
     async def undo(self, cfg: TableConfig, funding: Funding) -> bool:
         """Return the stakes of a command whose transition did not commit; True when the
         wallet confirmed every rollback (else the outbox finishes them)."""
         ok = True
+        for give_back in funding.on_undo:
+            await give_back()
+        funding.on_undo.clear()
         for who, m in funding.debits:
             hp = funding.held.get(who.player_key)
             if hp is None:
@@ -132,7 +150,7 @@ class TableMoney:
             if key not in held:
                 continue
             try:
-                balance = await self._send(held[key].journal, _party_of(key, m), m)
+                balance = await self._send(held[key].journal, key, m)
             except Exception as exc:
                 log.warning("%s %s left for the reconciler: %s", m.kind.value,
                             m.transaction_id, exc)
@@ -154,7 +172,7 @@ class TableMoney:
             try:
                 async with self._tables.link() as link, link.hold_players(
                         [key], waiting=(key,)) as held:
-                    await self._send(held[key].journal, _party_of(key, m), m)
+                    await self._send(held[key].journal, key, m)
             except Exception as exc:
                 log.warning("%s %s left for the reconciler: %s", m.kind.value,
                             m.transaction_id, exc)
@@ -167,10 +185,13 @@ class TableMoney:
             for task in pending:
                 task.cancel()
 
-    async def _send(self, pj: PlayerJournal, p: Party, m: Movement) -> int | None:
+    async def _send(self, pj: PlayerJournal, key: str, m: Movement) -> int | None:
+        p = _party_of(key, m)
         if m.kind is MoneyKind.CREDIT and not await self._stakes_resolved(pj, p, m.round_id):
             log.warning("credit %s waits for the player's stakes of its round", m.transaction_id)
             return None
+        if m.kind is MoneyKind.CREDIT and m.promotional and self._free_bets is not None:
+            await self._free_bets.record_paid(m.round_id, m.amount, key)
         answer = await money.send(pj, self._wallet, p, m)
         if m.kind is MoneyKind.ROLLBACK:
             await pj.settle_movement(m.debit_transaction_id, MovementStatus.ROLLED_BACK, None)

@@ -19,7 +19,7 @@ from rgs.service.fairness import dealt_order
 from rgs.service.model import Movement
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
 from rgs.service.restore import restore
-from rgs.service.tables import fairness, public
+from rgs.service.tables import fairness, free_bets, public
 from rgs.service.tables import seats as seats_life
 from rgs.service.tables.model import (
     Behind,
@@ -163,14 +163,19 @@ def finish(cfg: TableConfig, s: TableState, rnd: Round, step: Step) -> None:
     whos = {x.who.player_key: x.who for x in s.seats}
     whos.update({b.who.player_key: b.who for b in s.behind})
     by_player = rnd.money_by_player()
+    view = rnd.view()
     players = []
     for key, (staked, paid) in by_player.items():
         who = whos[key]
         players.append((key, who.operator_id, staked, paid))
+        # A free bet's stake is not returned: the credit is the rest, marked promotional.
+        free = free_bets.free_bet_of(s, key)
         m = Movement(transaction_id=transaction_id(s.round_id, f"pay{player_tag(key)}",
                                                    MoneyKind.CREDIT),
-                     round_id=s.round_id, kind=MoneyKind.CREDIT, amount=paid,
-                     session_id=who.session_id, currency=cfg.currency, brand_id=who.brand_id)
+                     round_id=s.round_id, kind=MoneyKind.CREDIT,
+                     amount=paid - free_bets.credit_less(view, free),
+                     session_id=who.session_id, currency=cfg.currency, brand_id=who.brand_id,
+                     promotional=free is not None)
         step.movements.append((key, m))
     own = {seat_no: pd > st for seat_no, (st, pd) in rnd.money_by_seat().items()}
     seats = tuple(replace(x, hot=(x.hot + 1 if own.get(x.seat) else 0))

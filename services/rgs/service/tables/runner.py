@@ -236,7 +236,7 @@ class CommandRunner:
         try:
             await p.fund(funding)
         except BaseException:
-            if funding.debits:  # a later stake of the same command was refused
+            if funding.taken:  # a later stake of the same command was refused
                 await self._money.undo(cfg, funding)
             raise
 
@@ -245,8 +245,10 @@ class CommandRunner:
         """A transition the table did not take: its stakes go back at once, and the refusal
         says so (unless a duplicate of the request was answered meanwhile: its answer)."""
         refund = ""
-        if funding.debits:
-            refund = "done" if await self._money.undo(cfg, funding) else "pending"
+        if funding.taken:
+            given = bool(funding.debits)
+            done = await self._money.undo(cfg, funding)
+            refund = ("done" if done else "pending") if given else ""
         stored = await self._lookup(cfg, req, link)
         if stored is not None:
             return stored

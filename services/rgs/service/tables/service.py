@@ -22,6 +22,7 @@ from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.controls import ControlBoard
 from rgs.service.errors import NotFound
 from rgs.service.fairness import draw_seed
+from rgs.service.freebets import FreeBets
 from rgs.service.jurisdiction import JurisdictionProfile
 from rgs.service.model import Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock
@@ -67,7 +68,8 @@ class TableService:
                  lock_wait_s: float = 5.0, feed_poll_s: float = 1.0,
                  software: SoftwareAuthenticity | None = None,
                  controls: ControlBoard | None = None,
-                 profiles: Mapping[str, JurisdictionProfile] | None = None) -> None:
+                 profiles: Mapping[str, JurisdictionProfile] | None = None,
+                 free_bets: FreeBets | None = None) -> None:
         self._tables = tables
         #: The software authentication's word on new bets (always admitted without one).
         self.software = software if software is not None else SoftwareAuthenticity()
@@ -76,7 +78,8 @@ class TableService:
         self._cards = cards
         self._configs = configs
         self.turns = Turns()
-        self.money = TableMoney(wallet=wallet, tables=tables)
+        self.money = TableMoney(wallet=wallet, tables=tables,
+                                free_bets=free_bets.store if free_bets else None)
         self.rounds = Rounds(cards)
         self.feeds = Feeds(tables, poll_s=feed_poll_s)
         self.recalls = TableRecall(tables)
@@ -91,7 +94,8 @@ class TableService:
                                     clock=clock, gate=self._gate)
         self._commands = TableCommands(runner=self.runner, money=self.money, turns=self.turns,
                                        rounds=self.rounds, cards=cards, clock=clock,
-                                       test_mode=test_mode, profiles=profiles)
+                                       test_mode=test_mode, profiles=profiles,
+                                       free_bets=free_bets)
         self._clock_transitions = ClockTransitions(
             tables=tables, money=self.money, turns=self.turns, rounds=self.rounds,
             cards=cards, clock=clock, limit_s=command_limit_s)

@@ -218,10 +218,12 @@ class ClockTransitions:
             # The round cannot be dealt: void it, every stake refunded.
             log.error("table %s round %s voided: %s", cfg.id, s.round_id, exc)
             for sb in s.bets:
+                if not sb.debit:  # a free bet alone: nothing was debited (the bet is used)
+                    continue
                 w = whos[sb.seat]
                 step.movements.append((w.player_key, money.rollback_of(Movement(
                     transaction_id=sb.debit, round_id=s.round_id, kind=MoneyKind.DEBIT,
-                    amount=sb.total, session_id=w.session_id, currency=cfg.currency,
+                    amount=sb.cost, session_id=w.session_id, currency=cfg.currency,
                     brand_id=w.brand_id))))
             for x in kept:
                 step.movements.append((x.who.player_key, seats.refund_behind(x, cfg, s.round_id)))

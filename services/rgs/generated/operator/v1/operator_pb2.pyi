@@ -1527,6 +1527,7 @@ class GrantFreeBetsRequest(_message.Message):
     COUNT_FIELD_NUMBER: _builtins.int
     VARIANT_IDS_FIELD_NUMBER: _builtins.int
     EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    TABLE_IDS_FIELD_NUMBER: _builtins.int
     grant_id: _builtins.str
     """The operator's own id of the grant (1-64 characters): the idempotency key."""
     brand_id: _builtins.str
@@ -1547,6 +1548,12 @@ class GrantFreeBetsRequest(_message.Message):
     def expires_at(self) -> _timestamp_pb2.Timestamp:
         """When unplayed free bets lapse (in the future)."""
 
+    @_builtins.property
+    def table_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The shared tables they are for, beside the variants (both empty: every game of the brand;
+        otherwise a game of a listed variant or a listed table: docs/freebets.md).
+        """
+
     def __init__(
         self,
         *,
@@ -1558,10 +1565,11 @@ class GrantFreeBetsRequest(_message.Message):
         count: _builtins.int = ...,
         variant_ids: _abc.Iterable[_builtins.str] | None = ...,
         expires_at: _timestamp_pb2.Timestamp | None = ...,
+        table_ids: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "count", b"count", "currency", b"currency", "expires_at", b"expires_at", "grant_id", b"grant_id", "player_id", b"player_id", "value", b"value", "variant_ids", b"variant_ids"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "count", b"count", "currency", b"currency", "expires_at", b"expires_at", "grant_id", b"grant_id", "player_id", b"player_id", "table_ids", b"table_ids", "value", b"value", "variant_ids", b"variant_ids"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1587,6 +1595,7 @@ class FreeBetGrant(_message.Message):
     LEFT_FIELD_NUMBER: _builtins.int
     EXPIRED_FIELD_NUMBER: _builtins.int
     PAID_FIELD_NUMBER: _builtins.int
+    TABLE_IDS_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
     grant_id: _builtins.str
     brand_id: _builtins.str
@@ -1615,6 +1624,10 @@ class FreeBetGrant(_message.Message):
     def revoked_at(self) -> _timestamp_pb2.Timestamp:
         """Set once revoked."""
 
+    @_builtins.property
+    def table_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The shared tables the grant is for (beside variant_ids)."""
+
     def __init__(
         self,
         *,
@@ -1632,11 +1645,12 @@ class FreeBetGrant(_message.Message):
         left: _builtins.int = ...,
         expired: _builtins.int = ...,
         paid: _builtins.int = ...,
+        table_ids: _abc.Iterable[_builtins.str] | None = ...,
         status: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at", "granted_at", b"granted_at", "revoked_at", b"revoked_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "count", b"count", "currency", b"currency", "expired", b"expired", "expires_at", b"expires_at", "grant_id", b"grant_id", "granted_at", b"granted_at", "left", b"left", "paid", b"paid", "player_id", b"player_id", "revoked_at", b"revoked_at", "status", b"status", "used", b"used", "value", b"value", "variant_ids", b"variant_ids"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "count", b"count", "currency", b"currency", "expired", b"expired", "expires_at", b"expires_at", "grant_id", b"grant_id", "granted_at", b"granted_at", "left", b"left", "paid", b"paid", "player_id", b"player_id", "revoked_at", b"revoked_at", "status", b"status", "table_ids", b"table_ids", "used", b"used", "value", b"value", "variant_ids", b"variant_ids"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

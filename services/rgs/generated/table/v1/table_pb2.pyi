@@ -1669,6 +1669,7 @@ class Bet(_message.Message):
     FOLLOW_DOUBLE_FIELD_NUMBER: _builtins.int
     FOLLOW_SPLIT_FIELD_NUMBER: _builtins.int
     INSURANCE_FIELD_NUMBER: _builtins.int
+    FREE_BET_ID_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     stake: _builtins.int
     perfect_pairs: _builtins.int
@@ -1679,6 +1680,11 @@ class Bet(_message.Message):
     follow_double: _builtins.bool
     follow_split: _builtins.bool
     insurance: Global___BehindInsurance.ValueType
+    free_bet_id: _builtins.str
+    """A free bet (the operator's grant id, docs/freebets.md) staked on this bet's main stake,
+    which must equal its value (FREE_BET_VALUE_MISMATCH): on the player's own seat only
+    (INVALID_BET on a Bet Behind). The free stake is not debited; the side bets are.
+    """
     def __init__(
         self,
         *,
@@ -1691,10 +1697,11 @@ class Bet(_message.Message):
         follow_double: _builtins.bool = ...,
         follow_split: _builtins.bool = ...,
         insurance: Global___BehindInsurance.ValueType = ...,
+        free_bet_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "follow_double", b"follow_double", "follow_split", b"follow_split", "insurance", b"insurance", "perfect_pairs", b"perfect_pairs", "seat", b"seat", "stake", b"stake", "twenty_one_plus_three", b"twenty_one_plus_three", "twenty_plus", b"twenty_plus"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "follow_double", b"follow_double", "follow_split", b"follow_split", "free_bet_id", b"free_bet_id", "insurance", b"insurance", "perfect_pairs", b"perfect_pairs", "seat", b"seat", "stake", b"stake", "twenty_one_plus_three", b"twenty_one_plus_three", "twenty_plus", b"twenty_plus"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1520,6 +1520,14 @@ export type Bet = Message<"rgs.table.v1.Bet"> & {
      * @generated from field: rgs.table.v1.BehindInsurance insurance = 9;
      */
     insurance: BehindInsurance;
+    /**
+     * A free bet (the operator's grant id, docs/freebets.md) staked on this bet's main stake,
+     * which must equal its value (FREE_BET_VALUE_MISMATCH): on the player's own seat only
+     * (INVALID_BET on a Bet Behind). The free stake is not debited; the side bets are.
+     *
+     * @generated from field: string free_bet_id = 10;
+     */
+    freeBetId: string;
 };
 /**
  * Describes the message rgs.table.v1.Bet.
