@@ -53,6 +53,47 @@ def round_view(snap: tb.TableSnapshot | None) -> bj.RoundView | None:
     return snap.round if snap is not None and snap.HasField("round") else None
 
 
+def open_decision(view: bj.RoundView | None, mine: int | None
+                  ) -> tuple[int, int, list[bj.AllowedAction]]:
+    """(seat, hand, allowed) of the decision open now on seat ``mine``, or no decisions."""
+    if view is None or mine is None:
+        return 0, 0, []
+    for box in view.boxes:
+        if box.seat == mine and box.insurance_allowed:
+            return mine, 0, list(box.insurance_allowed)
+    if view.HasField("to_act") and view.to_act.seat == mine:
+        for box in view.boxes:
+            if box.seat == mine:
+                return mine, view.to_act.hand, list(box.hands[view.to_act.hand].allowed)
+    return 0, 0, []
+
+
+async def ask_on_thread(ask: Ask, prompt: str) -> str:
+    """``ask`` on a daemon thread, so the table keeps updating while the player types and
+    Ctrl-C never waits for a pending line."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[str] = loop.create_future()
+
+    def settle(value: str | None, exc: BaseException | None) -> None:
+        if done.done():
+            return
+        if exc is not None:
+            done.set_exception(exc)
+        else:
+            done.set_result(value or "")
+
+    def read() -> None:
+        try:
+            value = ask(prompt)
+        except BaseException as exc:  # EOFError, KeyboardInterrupt: the loop decides
+            loop.call_soon_threadsafe(settle, None, exc)
+        else:
+            loop.call_soon_threadsafe(settle, value, None)
+
+    threading.Thread(target=read, daemon=True, name="table-input").start()
+    return await done
+
+
 @dataclass(slots=True)
 class TablePlayer:
     """One person at a shared table: their session, the table and their terminal."""
@@ -215,22 +256,8 @@ class TablePlayer:
         return (any(b.seat == mine for b in snap.bets) or any(b.player.you
                                                               for b in snap.behind))
 
-    def _open(self, view: bj.RoundView | None) -> tuple[int, int, list[bj.AllowedAction]]:
-        """(seat, hand, allowed) of our decision open now, or no decisions."""
-        mine = self.my_seat()
-        if view is None or mine is None:
-            return 0, 0, []
-        for box in view.boxes:
-            if box.seat == mine and box.insurance_allowed:
-                return mine, 0, list(box.insurance_allowed)
-        if view.HasField("to_act") and view.to_act.seat == mine:
-            for box in view.boxes:
-                if box.seat == mine:
-                    return mine, view.to_act.hand, list(box.hands[view.to_act.hand].allowed)
-        return 0, 0, []
-
     def _decision_hint(self, view: bj.RoundView | None) -> str:
-        seat, hand, allowed = self._open(view)
+        seat, hand, allowed = open_decision(view, self.my_seat())
         parts = []
         if allowed:
             label = "insurance" if allowed[0].action in (bj.ACTION_INSURE,
@@ -272,7 +299,7 @@ class TablePlayer:
             self.draw()
             while True:
                 try:
-                    line = await self._ask("> ")
+                    line = await ask_on_thread(self.ask, "> ")
                 except EOFError:
                     break
                 words = line.strip().lower().split()
@@ -299,9 +326,9 @@ class TablePlayer:
         released after the round."""
         mine = self.my_seat()
         if self.bet_in_play():
-            answer = (await self._ask("A bet of yours is in play: it plays on without you and "
-                                      "your seat is given back after the round. Leave? "
-                                      "[y/N] ")).strip().lower()
+            answer = (await ask_on_thread(
+                self.ask, "A bet of yours is in play: it plays on without you and your seat "
+                          "is given back after the round. Leave? [y/N] ")).strip().lower()
             if answer not in ("y", "yes"):
                 return False
         if mine is not None:
@@ -315,31 +342,6 @@ class TablePlayer:
                 self.say(f"Your seat was not given back: {exc} ({exc.reason or exc.code.name}); "
                          "it is released after a while without you.")
         return True
-
-    async def _ask(self, prompt: str) -> str:
-        """``ask`` on a daemon thread, so the table keeps updating while the player types and
-        Ctrl-C never waits for a pending line."""
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[str] = loop.create_future()
-
-        def settle(value: str | None, exc: BaseException | None) -> None:
-            if done.done():
-                return
-            if exc is not None:
-                done.set_exception(exc)
-            else:
-                done.set_result(value or "")
-
-        def read() -> None:
-            try:
-                value = self.ask(prompt)
-            except BaseException as exc:  # EOFError, KeyboardInterrupt: the loop decides
-                loop.call_soon_threadsafe(settle, None, exc)
-            else:
-                loop.call_soon_threadsafe(settle, value, None)
-
-        threading.Thread(target=read, daemon=True, name="table-input").start()
-        return await done
 
     async def command(self, words: list[str]) -> None:
         """Carry out one typed command (ValueError: it is not one)."""
@@ -429,7 +431,7 @@ class TablePlayer:
 
     async def _decide(self, key: str) -> None:
         view = round_view(self.snap)
-        seat, hand, allowed = self._open(view)
+        seat, hand, allowed = open_decision(view, self.my_seat())
         by_key = {render.ACTION_KEYS[a.action]: a for a in allowed}
         chosen = by_key.get(key)
         if chosen is None:

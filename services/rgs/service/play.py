@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 
 from rgs.codec import encode_value
 from rgs.engine import (
     CardSource,
     EngineError,
-    ReplayMismatch,
     Round,
     RuleSet,
     TableLimits,
@@ -74,10 +73,10 @@ from rgs.service.positions import SessionRules
 from rgs.service.replays import in_context as _in_context
 from rgs.service.replays import open_call as _open
 from rgs.service.replays import stored_response as _stored_response
-from rgs.service.restore import autoplay, deal_source, restore
+from rgs.service.restore import autoplay, deal_source, restore_stored
 from rgs.service.session_cache import SessionCache
 from rgs.variants import VARIANTS
-from rgs.variants.options import DEFAULT_OPTIONS, OptionError, VariantOptions, effective_rules
+from rgs.variants.options import DEFAULT_OPTIONS, VariantOptions, effective_rules
 from rgs.wallet.port import MoneyKind, Party, Wallet, WalletError
 
 log = logging.getLogger(__name__)
@@ -107,10 +106,20 @@ def _header(session: Session, rnd: Round, *, round_id: str, forced: tuple[str, .
 RECENT_ROUNDS = 50
 
 
-def _refusing(exc: CardSourceUnavailable) -> Callable[[int], int]:
-    def pick(n: int) -> int:
-        raise CardSourceUnavailable(str(exc))
-    return pick
+def _in_context_or_not_found(stored: StoredRound | None, session: Session) -> StoredRound:
+    if stored is None or not _in_context(stored, session):
+        raise NotFound("no such round", reason="ROUND_NOT_FOUND")
+    return stored
+
+
+async def _no_stake_in_doubt(pj: PlayerJournal, round_id: str) -> None:
+    """Refuse to go on with a round while one of its debits is still open (its outcome or
+    its rollback unconfirmed): the round could settle and close at the wallet first, and a
+    debit must never be rolled back after a credit of its round was sent."""
+    if any(m.round_id == round_id and m.kind is not MoneyKind.CREDIT
+           for m in await pj.open_movements()):
+        raise Unavailable("an earlier stake of this round is still being resolved with the "
+                          "wallet; retry", reason="WALLET_UNAVAILABLE")
 
 
 class GameService:
@@ -230,7 +239,7 @@ class GameService:
                                                       session.currency)
         if stored is None or not _in_context(stored, session):
             raise NotFound("no such round", reason="ROUND_NOT_FOUND")
-        rnd = self._restore(stored)
+        rnd = restore_stored(self._cards, stored)
         movements = await self._journal.movements(session.player_key, stored.round_id)
         return await self._result(session, stored.round_id, rnd, movements, balance=None,
                                   fair=fairness.view(stored))
@@ -323,17 +332,17 @@ class GameService:
             if stored_resp is not None:
                 return stored_resp
             outbox_was_open = await self._reconcile(pj, session, state.open_movements)
-            stored = self._in_context_or_not_found(state.round, session)
+            stored = _in_context_or_not_found(state.round, session)
             if stored.finished:
                 raise NotAllowedNow("the round is finished", reason="ROUND_FINISHED")
             # The round's movements as read, unless settling open outbox rows changed them.
             round_movements = None if outbox_was_open else state.round_movements
             if outbox_was_open:  # else the outbox is empty: nothing can be in doubt
-                await self._no_stake_in_doubt(pj, stored.round_id)
+                await _no_stake_in_doubt(pj, stored.round_id)
             if cmd.expected_seq != stored.seq:
                 raise NotAllowedNow(f"the round is at seq {stored.seq}, not {cmd.expected_seq}",
                                     reason="STALE_SEQ")
-            rnd = self._restore(stored)
+            rnd = restore_stored(self._cards, stored)
             try:
                 rnd.verify(cmd.seat, cmd.hand, cmd.action)
                 cost = next((la.cost for la in rnd.legal_actions(cmd.seat, cmd.hand)
@@ -386,8 +395,8 @@ class GameService:
             stored = await self._own_round(pj, session, cmd.round_id)
             await self._reconcile(pj, session)
             if not stored.finished:
-                await self._no_stake_in_doubt(pj, stored.round_id)
-            rnd = self._restore(stored)
+                await _no_stake_in_doubt(pj, stored.round_id)
+            rnd = restore_stored(self._cards, stored)
             new_from = len(rnd.events)
             for _ in range(64):  # a round has far fewer decisions; the bound is a safety net
                 if rnd.finished:
@@ -403,45 +412,10 @@ class GameService:
 
     # ------------------------------------------------------------------ internals
 
-    def _restore(self, stored: StoredRound) -> Round:
-        try:
-            pick = self._cards.picker()
-        except CardSourceUnavailable as exc:
-            pick = _refusing(exc)  # reading a round needs no card; drawing one is refused
-        base = VARIANTS.get(stored.variant)
-        if base is None:
-            raise Unavailable(f"variant {preview(stored.variant)} is no longer known",
-                              reason="ROUND_UNRECOVERABLE")
-        try:
-            # The rules the round was dealt with: the brand's options stored with it.
-            rules = effective_rules(base, stored.options)
-            if stored.fair is not None:
-                try:
-                    return restore(rules, stored.events, pick, stored.forced_cards,
-                                   source=fairness.source(stored.fair))
-                except ReplayMismatch:
-                    # Only a replica of a release without provably fair rounds (a rolling
-                    # upgrade) deals a fair round's cards from elsewhere: the round goes on from
-                    # the shoe and will not verify (rgs verify shows where it departs).
-                    log.error("round %s departs from its seeds' card order; it goes on from "
-                              "the shoe", stored.round_id)
-            return restore(rules, stored.events, pick, stored.forced_cards)
-        except OptionError as exc:
-            raise Unavailable(f"round options no longer valid: {exc}",
-                              reason="ROUND_UNRECOVERABLE") from exc
-        except EngineError as exc:
-            raise translate_engine(exc) from exc
-
     async def _own_round(self, pj: PlayerJournal, session: Session, round_id: str
                          ) -> StoredRound:
         stored = await pj.get_round(round_id) if is_round_id(round_id) else None
-        return self._in_context_or_not_found(stored, session)
-
-    @staticmethod
-    def _in_context_or_not_found(stored: StoredRound | None, session: Session) -> StoredRound:
-        if stored is None or not _in_context(stored, session):
-            raise NotFound("no such round", reason="ROUND_NOT_FOUND")
-        return stored
+        return _in_context_or_not_found(stored, session)
 
     async def _reconcile(self, pj: PlayerJournal, session: Session,
                          open_rows: list[Movement] | None = None) -> bool:
@@ -453,16 +427,6 @@ class GameService:
         if open_rows:
             await money.reconcile(pj, self._wallet, _party(session), open_rows)
         return bool(open_rows)
-
-    @staticmethod
-    async def _no_stake_in_doubt(pj: PlayerJournal, round_id: str) -> None:
-        """Refuse to go on with a round while one of its debits is still open (its outcome or
-        its rollback unconfirmed): the round could settle and close at the wallet first, and a
-        debit must never be rolled back after a credit of its round was sent."""
-        if any(m.round_id == round_id and m.kind is not MoneyKind.CREDIT
-               for m in await pj.open_movements()):
-            raise Unavailable("an earlier stake of this round is still being resolved with the "
-                              "wallet; retry", reason="WALLET_UNAVAILABLE")
 
     async def _commit(self, pj: PlayerJournal, session: Session, header: StoredRound,
                       rnd: Round, *, new_from: int, balance: int | None,

@@ -8,20 +8,32 @@ exactly as the original process would have.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 
 from rgs.engine import (
     Action,
     CardSource,
+    EngineError,
     Event,
     ForcedCards,
     Phase,
+    ReplayMismatch,
     Round,
     RuleSet,
     Shoe,
     ShoeSource,
     replay,
 )
+from rgs.service import fairness
+from rgs.service.common import preview, translate_engine
+from rgs.service.errors import Unavailable
+from rgs.service.model import StoredRound
+from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
+from rgs.variants import VARIANTS
+from rgs.variants.options import OptionError, effective_rules
+
+log = logging.getLogger(__name__)
 
 #: Decisions Settle takes on the player's behalf, in order of preference (none adds a stake).
 _AUTOPLAY = (Action.DECLINE_INSURANCE, Action.STAND, Action.POWER_KEEP)
@@ -61,3 +73,42 @@ def autoplay(rnd: Round) -> None:
             return
     free = next(a for a, la in allowed.items() if la.cost == 0 and a is not Action.HIT)
     rnd.act(seat, hand, free)
+
+
+def _refusing(exc: CardSourceUnavailable) -> Callable[[int], int]:
+    def pick(n: int) -> int:
+        raise CardSourceUnavailable(str(exc))
+    return pick
+
+
+def restore_stored(cards: CardSourceFactory, stored: StoredRound) -> Round:
+    """The journalled round ``stored`` rebuilt under the rules it was dealt with (the brand's
+    options stored with it), from its seeds' card order when it is provably fair; Unavailable
+    ROUND_UNRECOVERABLE when its variant or options are no longer known."""
+    try:
+        pick = cards.picker()
+    except CardSourceUnavailable as exc:
+        pick = _refusing(exc)  # reading a round needs no card; drawing one is refused
+    base = VARIANTS.get(stored.variant)
+    if base is None:
+        raise Unavailable(f"variant {preview(stored.variant)} is no longer known",
+                          reason="ROUND_UNRECOVERABLE")
+    try:
+        # The rules the round was dealt with: the brand's options stored with it.
+        rules = effective_rules(base, stored.options)
+        if stored.fair is not None:
+            try:
+                return restore(rules, stored.events, pick, stored.forced_cards,
+                               source=fairness.source(stored.fair))
+            except ReplayMismatch:
+                # Only a replica of a release without provably fair rounds (a rolling
+                # upgrade) deals a fair round's cards from elsewhere: the round goes on from
+                # the shoe and will not verify (rgs verify shows where it departs).
+                log.error("round %s departs from its seeds' card order; it goes on from "
+                          "the shoe", stored.round_id)
+        return restore(rules, stored.events, pick, stored.forced_cards)
+    except OptionError as exc:
+        raise Unavailable(f"round options no longer valid: {exc}",
+                          reason="ROUND_UNRECOVERABLE") from exc
+    except EngineError as exc:
+        raise translate_engine(exc) from exc
