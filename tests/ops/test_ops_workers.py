@@ -118,13 +118,15 @@ async def test_workers_share_the_port_and_metrics_add_up_across_them(
         # counts may land a moment after the client has all its answers.
         counted = (f'rgs_rpc_requests_total{{code="UNAUTHENTICATED",method="{METHOD}"}} '
                    f'{float(CALLS)}')
+        # The latency histogram is observed apart from the request counter: wait for both.
+        timed = f'rgs_rpc_latency_seconds_count{{method="{METHOD}"}} {float(CALLS)}'
         text = _scrape(metrics_port)
         until = time.monotonic() + 10
-        while counted not in text and time.monotonic() < until:
+        while not (counted in text and timed in text) and time.monotonic() < until:
             await asyncio.sleep(0.1)
             text = _scrape(metrics_port)
         assert counted in text
-        assert f'rgs_rpc_latency_seconds_count{{method="{METHOD}"}} {float(CALLS)}' in text
+        assert timed in text
         assert "rgs_rpc_in_flight 0.0" in text  # livesum: no call is open
         assert "rgs_outbox_pending 0.0" in text  # sampled by worker 0 alone
         # Each worker writes its own pool's gauges (read at scrape time, they would be lost):
