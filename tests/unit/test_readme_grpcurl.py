@@ -63,3 +63,15 @@ def test_the_field_check_would_have_caught_the_camel_case_token() -> None:
     fields, _ = _proto_names()
     (path,) = JQ_PATH.findall("... CreateSession | jq -r .sessionToken)")
     assert path.lstrip(".") not in fields
+
+
+def test_grpcurl_examples_take_a_new_request_id_each_run() -> None:
+    """A request id makes a call idempotent: an example with a fixed one answers a second run
+    with the first run's answer (the same session, the same dealt round), silently."""
+    fixed = []
+    for doc in _documents():
+        for line in doc.read_text().splitlines():
+            for rid in re.findall(r'"request_id":\s*"([^"]*)"', line):
+                if ("grpcurl" in line or "-d '" in line) and "$" not in rid:
+                    fixed.append(f"{doc.name}: {rid!r}")
+    assert not fixed, f"grpcurl examples with a fixed request id: {fixed}"

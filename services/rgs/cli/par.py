@@ -1,6 +1,6 @@
 """``rgs par``: write a variant's PAR sheet, or print its figures as JSON.
 
-    rgs par power                 # power.md, power.png, power.json in the current directory
+    rgs par power                 # par-sheets/power.md, .png and .json (printed as written)
     rgs par vip-platinum --json   # the figures as one JSON object on stdout
     rgs par electronic-h17 --decks 2   # electronic-h17-2d.*: as a brand plays it with 2 decks
     rgs par all --out services/rgs/math/par --update-data   # regenerate what the repo keeps
@@ -112,7 +112,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "+ JSON figures), or print the figures with --json.")
     p.add_argument("variant", help=f"variant id ({', '.join(VARIANTS)}) or 'all'")
     p.add_argument("--json", action="store_true", help="print the figures as JSON on stdout")
-    p.add_argument("--out", default=".", help="directory for the sheet (default: .)")
+    p.add_argument("--out", default="par-sheets",
+                   help="directory for the sheet, created if missing (default: par-sheets, "
+                        "so the three files do not land among yours)")
     p.add_argument("--decks", type=int,
                    help="analyse with this deck count, as a brand may choose it (e.g. "
                         "electronic-h17: 1, 2, 4, 6, 8)")

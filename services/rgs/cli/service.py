@@ -32,7 +32,13 @@ from rgs.bootstrap import (
     connect_ops_journal,
     serve,
 )
-from rgs.cli.workers import Supervisor, concrete_listen, metrics_directory, worker_count
+from rgs.cli.workers import (
+    Supervisor,
+    concrete_listen,
+    metrics_directory,
+    refuse_taken,
+    worker_count,
+)
 from rgs.config import ConfigError, RgsSettings, load_settings, platform
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.journal.migrate import migrate
@@ -178,6 +184,10 @@ def cmd_serve(ns: argparse.Namespace) -> int:
         settings = _settings(ns, test_mode=True if ns.test_mode else None,
                              workers=ns.workers, web_listen=ns.web_listen)
         count = worker_count(settings.workers)
+        if ns.worker is None:  # the replica, not one of its workers
+            refuse_taken(settings.listen, "--listen")
+            if settings.web_listen:
+                refuse_taken(settings.web_listen, "--web-listen")
         if ns.worker is None and count > 1:
             return _supervise(ns, settings, count)
         eventloop.run(_serve(settings, ns.worker))
@@ -348,6 +358,12 @@ def cmd_sandbox(ns: argparse.Namespace) -> int:
     try:
         settings = _settings(ns, test_mode=True if ns.test_mode else None,
                              web_listen=ns.web_listen or None)
+        for listen, option in ((settings.listen, "--listen"),
+                               (ns.wallet_listen, "--wallet-listen"),
+                               (ns.other_wallet_listen, "--other-wallet-listen"),
+                               (settings.web_listen, "--web-listen")):
+            if listen:
+                refuse_taken(listen, option)
         eventloop.run(_sandbox(settings, (ns.wallet_listen, ns.other_wallet_listen)))
     except (ConfigError, JournalError, DatabaseConnectError, devdb.DevDbError, ValueError,
             OSError) as exc:

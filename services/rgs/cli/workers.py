@@ -34,6 +34,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Final
 
+from rgs.config import ConfigError
 from rgs.observability.metrics import MetricsServer
 from rgs.observability.multiprocess import (
     ENV,
@@ -69,6 +70,26 @@ def concrete_listen(listen: str) -> str:
     with socket.socket(family) as s:
         s.bind((host.strip("[]"), 0))
         return f"{host}:{s.getsockname()[1]}"
+
+
+def refuse_taken(listen: str, option: str) -> None:
+    """Raise :class:`rgs.config.ConfigError` when something already accepts connections on
+    ``listen``: gRPC binds with ``SO_REUSEPORT``, so a second server on the same port would
+    start silently beside the first and the two would split the calls."""
+    host, _, port = listen.rpartition(":")
+    if port in ("", "0"):
+        return
+    target = host.strip("[]") or "127.0.0.1"
+    if target in ("0.0.0.0", "::"):
+        target = "127.0.0.1" if target == "0.0.0.0" else "::1"
+    try:
+        with socket.create_connection((target, int(port)), timeout=0.5):
+            pass
+    except (OSError, ValueError):
+        return
+    raise ConfigError(
+        f"{listen} is already in use (another rgs sandbox or rgs serve?): stop that one, or "
+        f"move this one with {option} HOST:PORT")
 
 
 @dataclass(slots=True)
