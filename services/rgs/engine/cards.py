@@ -37,8 +37,35 @@ def check_card(code: str) -> str:
     return code
 
 
+def hard_total(cards: Iterable[str]) -> tuple[int, bool]:
+    """The total of ``cards`` with every ace counted as 1, and whether one is an ace."""
+    hard = 0
+    ace = False
+    for c in cards:
+        v = CARD_VALUE[c]
+        hard += v
+        ace = ace or v == 1
+    return hard, ace
+
+
+def is_soft(hard: int, ace: bool) -> bool:
+    """The soft-total rule: one ace counts as 11 when that does not bust the hand.
+
+    The one home of the rule (with :func:`best_total`). The engine's hot paths (a card dealt
+    to a player, the dealer's drawing loop, ``HandState.soft``, :func:`hand_total`) write it
+    inline for speed; ``tests/unit/engine/
+    test_engine_soft_total.py`` checks each of those copies against this function."""
+    return ace and hard <= 11
+
+
+def best_total(hard: int, ace: bool) -> int:
+    """The hand's total under the soft-total rule (:func:`is_soft`)."""
+    return hard + 10 if ace and hard <= 11 else hard
+
+
 def hand_total(cards: Iterable[str]) -> tuple[int, bool]:
     """Best total of ``cards`` and whether it is soft (an ace counted as 11)."""
+    # hard_total and the rule, inline: the strategy asks this at every decision it takes
     hard = 0
     ace = False
     for c in cards:

@@ -65,7 +65,7 @@ def draw_out(rules: RuleSet, cards: Sequence[str], deal: Callable[[], str]) -> N
         ace = ace or v == 1
     h17 = rules.dealer_hits_soft_17
     while True:
-        soft = ace and hard <= 11
+        soft = ace and hard <= 11  # cards.is_soft, inline (checked by a test)
         total = hard + 10 if soft else hard
         if total > 17 or (total == 17 and not (h17 and soft)):
             return

@@ -237,37 +237,41 @@ class Round:
                  ) -> tuple[type[ActionNotAllowed | WrongHand | WrongPhase], str, str] | None:
         """Why ``action`` on (seat, hand) is refused now — (error, message, rule) — or None."""
         active = self._active
-        if active is not None and type(action) is Action and action is not INSURE \
-                and action is not DECLINE_INSURANCE:
-            # The common case first: a playing decision asked of the hand to act (a hand is
-            # active only in PLAYER_TURN). It is exactly the full check's answer below.
-            b, h = active
-            box = self._boxes[b]
-            if h == hand and box.bet.seat == seat and type(seat) is int and type(hand) is int:
-                reason = actions.refusal(self.rules, box, box.hands[h], action,
-                                         up=self._dealer[0], dealer_bj=self._dealer_bj)
-                return None if reason is None else (ActionNotAllowed, reason[1], reason[0])
-        if not isinstance(action, Action):
-            return ActionNotAllowed, f"{action!r} is not an action", "action"
-        if action is INSURE or action is DECLINE_INSURANCE:
-            return self._insurance_refusal(seat, hand)
+        # The common case skips the turn checks: a playing decision asked of the hand to act (a
+        # hand is active only in PLAYER_TURN, so the checks below would all pass).
+        if not (active is not None and type(action) is Action and action is not INSURE
+                and action is not DECLINE_INSURANCE and type(seat) is int
+                and type(hand) is int and active[1] == hand
+                and self._boxes[active[0]].bet.seat == seat):
+            if not isinstance(action, Action):
+                return ActionNotAllowed, f"{action!r} is not an action", "action"
+            if action is INSURE or action is DECLINE_INSURANCE:
+                return self._insurance_refusal(seat, hand)
+            refused = self._turn_refusal(seat, hand, action)
+            if refused is not None:
+                return refused
+            active = self._active
+            assert active is not None  # the turn checks passed: (seat, hand) is to act
+        box = self._boxes[active[0]]
+        reason = actions.refusal(self.rules, box, box.hands[active[1]], action,
+                                 up=self._dealer[0], dealer_bj=self._dealer_bj)
+        return None if reason is None else (ActionNotAllowed, reason[1], reason[0])
+
+    def _turn_refusal(self, seat: int, hand: int, action: Action
+                      ) -> tuple[type[WrongHand | WrongPhase], str, str] | None:
+        """Why a playing decision on (seat, hand) is out of turn now, or None."""
         if self.phase is not PLAYER_TURN:
             return (WrongPhase, f"{action.value} is a playing decision; the round is in "
                     f"{self.phase.value}", "phase")
         try:
-            b, h = self._locate(seat, hand)
+            located = self._locate(seat, hand)
         except WrongHand as exc:
             return WrongHand, str(exc), exc.rule
-        if self._active != (b, h):
+        if self._active != located:
             want = self.to_act
             return (WrongHand, f"seat {seat} hand {hand} is not the hand to act; seat "
                     f"{want[0] if want else '-'} hand {want[1] if want else '-'} is",
                     "turn_order")
-        box = self._boxes[b]
-        reason = actions.refusal(self.rules, box, box.hands[h], action, up=self._dealer[0],
-                                 dealer_bj=self._dealer_bj)
-        if reason is not None:
-            return ActionNotAllowed, reason[1], reason[0]
         return None
 
     def act(self, seat: int, hand: int, action: Action, *,
@@ -367,7 +371,8 @@ class Round:
 
     def _deal_to(self, box: BoxState, h: int) -> str:
         card = self._source.draw()
-        # HandState.add inline (every player card passes here)
+        # The card joins the hand: its totals under cards.best_total, inline (every player card
+        # passes here; a test checks this copy against the rule)
         hd = box.hands[h]
         hd.cards.append(card)
         v = CARD_VALUE[card]

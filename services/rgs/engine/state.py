@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from rgs.engine.cards import CARD_VALUE, DECK
+from rgs.engine.cards import DECK, best_total, hard_total
 from rgs.engine.members import ACTIVE
 from rgs.engine.model import (
     Action,
@@ -106,17 +106,12 @@ class HandState:
     def __init__(self, cards: list[str], stake: int, *, from_split: bool = False, depth: int = 0,
                  split_aces: bool = False, power_split: bool = False) -> None:
         self.cards = cards
-        hard = 0
-        ace = False
-        for c in cards:
-            v = CARD_VALUE[c]
-            hard += v
-            ace = ace or v == 1
-        self.hard = hard
-        self.has_ace = ace
+        #: Total with aces as 1, and whether the hand holds one; the round updates both (and
+        #: ``total``) with every card it deals (``Round._deal_to``).
+        self.hard, self.has_ace = hard_total(cards)
         #: Best total (an ace counted as 11 when that does not bust), kept with every card: the
         #: round reads it at each card and at settlement.
-        self.total = hard + 10 if ace and hard <= 11 else hard
+        self.total = best_total(self.hard, self.has_ace)
         self.stake = stake
         self.from_split = from_split
         self.depth = depth
@@ -135,24 +130,15 @@ class HandState:
         #: Bet Behind payouts once settled, by bettor.
         self.behind_paid: dict[str, int] = {}
 
-    def add(self, card: str) -> None:
-        v = CARD_VALUE[card]
-        self.cards.append(card)
-        hard = self.hard = self.hard + v
-        if v == 1:
-            self.has_ace = True
-        self.total = hard + 10 if self.has_ace and hard <= 11 else hard
-
     def drop_last(self) -> str:
         card = self.cards.pop()
-        hard = self.hard = self.hard - CARD_VALUE[card]
-        ace = self.has_ace = any(CARD_VALUE[c] == 1 for c in self.cards)
-        self.total = hard + 10 if ace and hard <= 11 else hard
+        self.hard, self.has_ace = hard_total(self.cards)
+        self.total = best_total(self.hard, self.has_ace)
         return card
 
     @property
     def soft(self) -> bool:
-        return self.has_ace and self.hard <= 11
+        return self.has_ace and self.hard <= 11  # cards.is_soft, inline (checked by a test)
 
     @property
     def natural(self) -> bool:
