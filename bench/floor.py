@@ -33,7 +33,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from stack import cpu_seconds, free_port
 
-from rgs import devdb
+from rgs import devdb, eventloop
 
 SERVER = """
 import asyncio, sys
@@ -49,7 +49,7 @@ async def main() -> None:
     print("serving", flush=True)
     await server.wait_for_termination()
 
-eventloop.run(main())
+eventloop.run(main(), sys.argv[2])  # the loop the benchmark runs on
 """
 
 #: What one round of bench/service.py makes (16 players, 2026-12-01): player calls (Deal and
@@ -64,7 +64,8 @@ def _p50(xs: list[float]) -> float:
 async def grpc_call_cost(calls: int) -> dict[str, float]:
     """CPU ms per empty unary call on each side, and its p50 latency, one call at a time."""
     address = f"127.0.0.1:{free_port()}"
-    server = subprocess.Popen([sys.executable, "-c", SERVER, address], stdout=subprocess.PIPE,
+    server = subprocess.Popen([sys.executable, "-c", SERVER, address,
+                               eventloop.running_loop_name()], stdout=subprocess.PIPE,
                               env=os.environ.copy())
     try:
         assert server.stdout is not None
@@ -139,7 +140,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return {"grpc_empty_unary": call, "postgres_one_row_statement": statement,
             "per_round": per_round, "floor_cpu_ms_per_round": floor,
             "cores": cores, "max_rounds_per_second": round(1000 * (cores or 1) / floor, 1),
-            "event_loop": os.environ.get("RGS_EVENT_LOOP") or "uvloop",
+            "event_loop": eventloop.running_loop_name(),
             "python": platform.python_version()}
 
 
@@ -152,10 +153,7 @@ def main() -> None:
     parser.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    os.environ["RGS_EVENT_LOOP"] = args.loop  # the health server follows it too
-    from rgs import eventloop
-
-    result = eventloop.run(run(args))
+    result = eventloop.run(run(args), args.loop)  # the health server follows it too
     if args.json:
         print(json.dumps(result))
         return

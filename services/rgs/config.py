@@ -32,146 +32,123 @@ class ConfigError(Exception):
 class RgsSettings(BaseSettings):
     """How one RGS replica runs."""
 
-    model_config = SettingsConfigDict(env_prefix="RGS_", frozen=True)
+    # Each field's docstring is its one description: pydantic reads it as the field's
+    # ``description`` (use_attribute_docstrings), so the two cannot disagree.
+    model_config = SettingsConfigDict(env_prefix="RGS_", frozen=True,
+                                      use_attribute_docstrings=True)
 
-    environment: Literal["development", "production"] = Field(
-        default="development",
-        description="`production` refuses test mode and plaintext on non-loopback addresses.")
+    environment: Literal["development", "production"] = "development"
     """`production` refuses test mode and plaintext on non-loopback addresses."""
-    listen: str = Field(default="127.0.0.1:50051", description="host:port to serve gRPC on.")
+    listen: str = "127.0.0.1:50051"
     """host:port to serve gRPC on (port 0 picks a free one)."""
-    web_listen: str | None = Field(
-        default=None, description="host:port of the browser edge (Connect, gRPC-Web); unset: off.")
+    web_listen: str | None = None
     """host:port serving the browser edge: the player service in the Connect protocol (and
     gRPC-Web) over HTTP/1.1 and h2c, and the reference web table at ``/``; unset serves none
     (port 0 picks a free one). Browser origins are allowed per brand (``web_origins``)."""
-    database_url: str | None = Field(
-        default=None, description="PostgreSQL URL of the journal; unset: rgs.devdb resolution.")
+    database_url: str | None = None
     """PostgreSQL URL of the journal; unset means the command line finds a development database
     with rgs.devdb (refused in production)."""
-    database_pool_size: int = Field(default=10, ge=1, description="Journal connections.")
+    database_pool_size: int = Field(default=10, ge=1)
     """Journal connections kept open by this replica."""
-    database_pool_mode: Literal["session", "transaction"] = Field(
-        default="session",
-        description="session: PostgreSQL or a session pooler; transaction: PgBouncer-style.")
+    database_pool_mode: Literal["session", "transaction"] = "session"
     """How ``database_url`` hands out server connections. ``session``: PostgreSQL itself or a
     session-mode pooler (the journal also takes the previous release's advisory lock, so a
     rolling upgrade from it stays serialised). ``transaction``: a transaction-mode pooler such
     as PgBouncer (no session state, no prepared statements kept; the role's search_path must
     start with the journal's schema). ops/database.md says when to switch."""
-    tls_cert_file: Path | None = Field(default=None, description="PEM server certificate.")
+    tls_cert_file: Path | None = None
     """PEM certificate chain this server presents; with tls_key_file enables TLS."""
-    tls_key_file: Path | None = Field(default=None, description="PEM server private key.")
+    tls_key_file: Path | None = None
     """PEM private key of tls_cert_file."""
-    allow_plaintext: bool = Field(default=False, description="Plaintext off loopback.")
+    allow_plaintext: bool = False
     """Serve plaintext on a non-loopback address (loopback is always allowed)."""
-    test_mode: bool = Field(default=False, description="Accept forced cards (labs, tests).")
+    test_mode: bool = False
     """Accept forced cards in Deal (certification labs and tests); refused in production."""
-    rng_reseed_interval: int = Field(default=1024, ge=1, le=2**48,
-                                     description="DRBG Generate requests between reseeds.")
+    rng_reseed_interval: int = Field(default=1024, ge=1, le=2**48)
     """Generate requests of the certified DRBG between reseeds from the OS (SP 800-90A)."""
-    rng_prediction_resistance: bool = Field(
-        default=False, description="Reseed the DRBG from the OS before every Generate request.")
+    rng_prediction_resistance: bool = False
     """SP 800-90A prediction resistance: fresh OS entropy before every Generate request."""
-    platform_file: Path = Field(default=DEFAULT_PLATFORM_FILE,
-                                description="Operators, their wallets and brands (JSON).")
+    platform_file: Path = DEFAULT_PLATFORM_FILE
     """The platform file (:mod:`rgs.platform_file`): the operators, each with its wallet
     connection and its brands (variants and their options, currencies, limits)."""
-    session_ttl_s: int = Field(default=4 * 3600, ge=60, description="Session lifetime.")
+    session_ttl_s: int = Field(default=4 * 3600, ge=60)
     """How long a player session stays valid, in seconds."""
-    lock_wait_s: float = Field(default=5.0, gt=0, description="Wait for a busy player.")
+    lock_wait_s: float = Field(default=5.0, gt=0)
     """How long a call waits for another call of the same player before ABORTED."""
-    table_command_s: float = Field(default=10.0, gt=0,
-                                   description="Longest wait of a table command.")
+    table_command_s: float = Field(default=10.0, gt=0)
     """The server's bound on a shared table command's waits (a pooled connection, the player's
     journal, the table's commit turn): past it the command answers UNAVAILABLE / TABLE_BUSY with
     nothing of it standing (a stake it took is returned). A wallet call under way is awaited on
     top of it (it has its own ``timeout_s``)."""
-    player_lease_s: float = Field(default=30.0, gt=0,
-                                  description="Lease on a player's journal, renewed per write.")
+    player_lease_s: float = Field(default=30.0, gt=0)
     """How long a call's lease on its player's journal lasts without a write (every write
     renews it). A replica that died keeps its players waiting this long (in transaction pool
     mode); a call that pauses longer than this may be taken over and then fails UNAVAILABLE.
     Must exceed the longest stretch between two writes, one wallet call: at least twice the
     longest wallet ``timeout_s`` of the platform file (checked when it is loaded)."""
-    reconcile_interval_s: float = Field(default=10.0, ge=0, description="Reconciler period.")
+    reconcile_interval_s: float = Field(default=10.0, ge=0)
     """Seconds between reconciler passes over open outbox rows (0 turns it off)."""
-    reconcile_min_age_s: float = Field(default=30.0, ge=0, description="Outbox row age.")
+    reconcile_min_age_s: float = Field(default=30.0, ge=0)
     """How long an outbox row stays open before the reconciler takes it over."""
-    reconcile_max_backoff_s: float = Field(default=600.0, gt=0,
-                                           description="Longest rest between outbox retries.")
+    reconcile_max_backoff_s: float = Field(default=600.0, gt=0)
     """Retries of an open outbox row back off exponentially from reconcile_min_age_s up to this
     many seconds (credits are retried for as long as it takes)."""
-    abandon_after_s: float = Field(default=3600, gt=0, description="Sweeper threshold.")
+    abandon_after_s: float = Field(default=3600, gt=0)
     """How long after its last step an unfinished round is completed on the player's behalf,
     for an operator whose platform file entry sets no ``interrupted_rounds`` policy."""
-    controls_refresh_s: float = Field(default=1.0, gt=0, le=60,
-                                      description="Game controls' refresh period.")
+    controls_refresh_s: float = Field(default=1.0, gt=0, le=60)
     """Seconds between reads of the game controls (docs/controls.md): a control set on one
     replica holds on every other within this time."""
-    metrics_listen: str | None = Field(
-        default=None, description="host:port of the Prometheus endpoint; unset: none.")
+    metrics_listen: str | None = None
     """host:port serving ``/metrics`` (Prometheus) on its own port; unset serves none."""
-    log_format: Literal["auto", "json", "text"] = Field(
-        default="auto", description="json lines, text, or auto (json in production).")
+    log_format: Literal["auto", "json", "text"] = "auto"
     """Log lines as JSON objects (with trace and round ids) or text; auto is json in
     production."""
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
-        default="INFO", description="Root log level.")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     """The root logger's level."""
-    shutdown_grace_s: float = Field(
-        default=5.0, ge=0, description="Time calls in flight get to finish at shutdown.")
+    shutdown_grace_s: float = Field(default=5.0, ge=0)
     """On SIGTERM/SIGINT the replica reports NOT_SERVING (readiness), refuses new calls with
     UNAVAILABLE and gives the calls in flight this many seconds to finish; the ones still running
     then fail UNAVAILABLE / SERVER_SHUTTING_DOWN (retryable), and the process exits about a
     second later. Keep it below the orchestrator's termination grace period minus any preStop
     delay (the Helm chart derives it from terminationGracePeriodSeconds)."""
-    max_connection_age_s: float = Field(
-        default=300.0, ge=0, description="Clients reconnect after this long (0: never).")
+    max_connection_age_s: float = Field(default=300.0, ge=0)
     """A client connection older than this is asked to reconnect (gRPC GOAWAY), so long-lived
     clients spread over replicas the autoscaler added; 0 keeps connections forever."""
-    max_connection_age_grace_s: float = Field(
-        default=30.0, ge=0, description="Time calls on an aged connection get to finish.")
+    max_connection_age_grace_s: float = Field(default=30.0, ge=0)
     """How long calls still running on a connection past its maximum age may take before it is
     closed."""
-    ops_sample_interval_s: float = Field(default=15.0, gt=0,
-                                         description="Outbox/session gauge sampling period.")
+    ops_sample_interval_s: float = Field(default=15.0, gt=0)
     """How often the outbox and session gauges are sampled from the database."""
-    workers: int = Field(default=1, ge=0, le=256,
-                         description="Worker processes of this replica; 0: one per usable CPU.")
+    workers: int = Field(default=1, ge=0, le=256)
     """Worker processes serving this replica's port (SO_REUSEPORT) under a supervisor that
     restarts a dead one; 1 runs the replica in this process alone; 0 starts one per CPU this
     process may run on (``os.sched_getaffinity``)."""
-    authenticate_interval_s: float = Field(
-        default=86400.0, gt=0, le=86400.0,
-        description="Seconds between software authentications (at most a day).")
+    event_loop: Literal["uvloop", "asyncio"] | None = None
+    """The event loop the process runs on: ``uvloop`` (libuv's; the asyncpg and gRPC callbacks
+    that make most of a call's own CPU cost less on it, bench/README.md) or ``asyncio``'s own
+    (for a comparison, or a platform where uvloop misbehaves); unset: uvloop where installed."""
+    authenticate_interval_s: float = Field(default=86400.0, gt=0, le=86400.0)
     """Seconds between the replica's software authentications while it runs (it also
     authenticates at start, before it reports ready): at most 86400, the day N.J.A.C.
     13:69O-1.5(c) allows (docs/authentication.md)."""
-    release_digest: str | None = Field(
-        default=None, pattern=r"^[0-9a-f]{64}$",
-        description="The certified release's whole SHA-256; unset: the manifest's alone.")
+    release_digest: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     """The whole SHA-256 of the certified release (``rgs authenticate`` prints it), kept outside
     the image (e.g. in the deployment's configuration): a replica whose installed programs
     digest to anything else fails its authentication, even with a consistent manifest."""
-    operator_keys_file: Path | None = Field(
-        default=None, description="JSON {operator id: API key} stored hashed by migrate.")
+    operator_keys_file: Path | None = None
     """A JSON object of operator id to API key; ``rgs migrate`` stores each key hashed."""
-    replay_secret: SecretStr | None = Field(
-        default=None, description="HMAC secret of round replay links (shared by every replica).")
+    replay_secret: SecretStr | None = None
     """The secret that signs round replay links (CreateRoundReplay, docs/support.md): every
     replica of a deployment has the same, so any replica opens a link any issued; at least 16
     bytes. Unset: ``replay_secret_file``; with neither, a fixed development secret outside
     production and no replay links in production."""
-    replay_secret_file: Path | None = Field(
-        default=None, description="File holding replay_secret (e.g. a mounted Secret).")
+    replay_secret_file: Path | None = None
     """A file whose content (stripped) is ``replay_secret``."""
-    replay_url: str | None = Field(
-        default=None, description="Public base URL of the browser edge for replay links.")
+    replay_url: str | None = None
     """The browser edge's address as support's browsers reach it (``https://play.example``);
     unset: ``http://`` + ``web_listen``."""
-    replay_ttl_s: int = Field(default=900, ge=60, le=86400,
-                              description="Default life of a replay link, in seconds.")
+    replay_ttl_s: int = Field(default=900, ge=60, le=86400)
     """How long a replay link opens its round when CreateRoundReplay gives no ``ttl_seconds``."""
 
     @model_validator(mode="after")

@@ -1,39 +1,39 @@
 """The event loop every server process runs on: uvloop where it is installed (libuv's loop; the
 asyncpg and gRPC callbacks that make up most of a call's own CPU cost less on it, see
-bench/README.md), else asyncio's own. ``RGS_EVENT_LOOP=asyncio`` chooses asyncio's loop even
-where uvloop is installed (for a comparison, or a platform where uvloop misbehaves)."""
+bench/README.md), else asyncio's own. The choice is the caller's: the RGS passes its
+``event_loop`` setting (``RGS_EVENT_LOOP=asyncio`` chooses asyncio's loop even where uvloop is
+installed, for a comparison or a platform where uvloop misbehaves); this module reads no
+environment."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-ENV = "RGS_EVENT_LOOP"
 CHOICES = ("uvloop", "asyncio")
 
 
-def loop_name(env: dict[str, str] | os._Environ[str] | None = None) -> str:
-    """``uvloop`` or ``asyncio``: the loop :func:`run` starts in this process.
+def loop_name(choice: str | None = None) -> str:
+    """``uvloop`` or ``asyncio``: the loop :func:`run` starts for ``choice`` (None: uvloop
+    where it is installed).
 
-    >>> loop_name({"RGS_EVENT_LOOP": "asyncio"})
+    >>> loop_name("asyncio")
     'asyncio'
     """
-    choice = (os.environ if env is None else env).get(ENV, "").strip().lower()
-    if choice and choice not in CHOICES:
-        raise ValueError(f"{ENV}={choice!r}: use one of {', '.join(CHOICES)} (or leave it unset "
-                         f"for uvloop where it is installed)")
+    if choice is not None and choice not in CHOICES:
+        raise ValueError(f"event loop {choice!r}: use one of {', '.join(CHOICES)} (or leave "
+                         f"RGS_EVENT_LOOP unset for uvloop where it is installed)")
     if choice == "asyncio":
         return "asyncio"
     try:
         import uvloop  # noqa: F401
     except ImportError:
         if choice == "uvloop":
-            raise ValueError(f"{ENV}=uvloop but uvloop is not installed: install it "
-                             f"(pip install uvloop) or unset {ENV}") from None
+            raise ValueError("RGS_EVENT_LOOP=uvloop but uvloop is not installed: install it "
+                             "(pip install uvloop) or unset RGS_EVENT_LOOP") from None
         return "asyncio"
     return "uvloop"
 
@@ -47,10 +47,10 @@ def running_loop_name() -> str:
     return "uvloop" if type(loop).__module__.partition(".")[0] == "uvloop" else "asyncio"
 
 
-def run(main: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(main)`` on the loop :func:`loop_name` names."""
+def run(main: Coroutine[Any, Any, T], choice: str | None = None) -> T:
+    """``asyncio.run(main)`` on the loop :func:`loop_name` names for ``choice``."""
     try:
-        name = loop_name()
+        name = loop_name(choice)
     except ValueError:
         main.close()
         raise

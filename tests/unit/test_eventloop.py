@@ -1,4 +1,5 @@
-"""The server processes' event loop: uvloop where installed, asyncio's on request."""
+"""The server processes' event loop: uvloop where installed, asyncio's on request. The choice is
+the RGS's ``event_loop`` setting (RGS_EVENT_LOOP); the loop module reads no environment."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import pytest
 
 from rgs import eventloop
+from rgs.config import ConfigError, load_settings
 
 
 async def _name() -> str:
@@ -15,27 +17,44 @@ async def _name() -> str:
 
 def test_uvloop_by_default_where_installed(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("uvloop")
-    monkeypatch.delenv(eventloop.ENV, raising=False)
+    monkeypatch.setenv("RGS_EVENT_LOOP", "asyncio")  # not read here: the caller chooses
     assert eventloop.loop_name() == "uvloop"
     assert eventloop.run(_name()) == "uvloop"
 
 
-@pytest.mark.parametrize("value", ["asyncio", " AsyncIO "])
-def test_asyncio_on_request(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
-    monkeypatch.setenv(eventloop.ENV, value)
-    assert eventloop.loop_name() == "asyncio"
-    assert eventloop.run(_name()) == "asyncio"
+def test_asyncio_on_request() -> None:
+    assert eventloop.loop_name("asyncio") == "asyncio"
+    assert eventloop.run(_name(), "asyncio") == "asyncio"
 
 
-def test_unknown_choice_says_what_to_use(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(eventloop.ENV, "trio")
+def test_the_setting_carries_the_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RGS_EVENT_LOOP", "asyncio")
+    assert load_settings().event_loop == "asyncio"
+    monkeypatch.delenv("RGS_EVENT_LOOP")
+    assert load_settings().event_loop is None
+    monkeypatch.setenv("RGS_EVENT_LOOP", "trio")
+    with pytest.raises(ConfigError, match="event_loop"):
+        load_settings()
+
+
+def test_unknown_choice_says_what_to_use() -> None:
     coro = _name()
     with pytest.raises(ValueError, match="use one of uvloop, asyncio"):
-        eventloop.run(coro)
+        eventloop.run(coro, "trio")
     assert coro.cr_frame is None  # closed: no "never awaited" warning
 
 
-def test_running_loop_name_reads_the_loop_not_the_setting(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(eventloop.ENV, raising=False)
+def test_running_loop_name_reads_the_loop_not_the_setting() -> None:
     assert asyncio.run(_name()) == "asyncio"
+
+
+def test_each_setting_is_described_once_by_its_docstring() -> None:
+    """pydantic reads each field's docstring as its description; a ``description=`` beside it
+    was a second text that drifted from the first."""
+    from pathlib import Path
+
+    from rgs.config import RgsSettings
+    source = Path(__file__).resolve().parents[2] / "services/rgs/config.py"
+    assert "description=" not in source.read_text()
+    assert all(f.description for f in RgsSettings.model_fields.values()), [
+        name for name, f in RgsSettings.model_fields.items() if not f.description]

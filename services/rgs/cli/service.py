@@ -190,7 +190,7 @@ def cmd_serve(ns: argparse.Namespace) -> int:
                 refuse_taken(settings.web_listen, "--web-listen")
         if ns.worker is None and count > 1:
             return _supervise(ns, settings, count)
-        eventloop.run(_serve(settings, ns.worker))
+        eventloop.run(_serve(settings, ns.worker), settings.event_loop)
     except (ConfigError, JournalError, devdb.DevDbError, ValueError) as exc:
         print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return 2
@@ -364,7 +364,8 @@ def cmd_sandbox(ns: argparse.Namespace) -> int:
                                (settings.web_listen, "--web-listen")):
             if listen:
                 refuse_taken(listen, option)
-        eventloop.run(_sandbox(settings, (ns.wallet_listen, ns.other_wallet_listen)))
+        eventloop.run(_sandbox(settings, (ns.wallet_listen, ns.other_wallet_listen)),
+                      settings.event_loop)
     except (ConfigError, JournalError, DatabaseConnectError, devdb.DevDbError, ValueError,
             OSError) as exc:
         print(f"error: {redact_text(str(exc))}", file=sys.stderr)
