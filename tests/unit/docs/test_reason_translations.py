@@ -7,6 +7,7 @@ the web table and ``rgs play`` both read. A new reason without its sentences fai
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from test_docs_error_table import passed_on, raised
@@ -44,3 +45,17 @@ def test_every_language_has_exactly_the_english_keys_and_placeholders(language: 
                    != set(_PLACEHOLDER.findall(other[k])))
     assert wrong == [], f"{language}.json's placeholders differ from English's in {wrong}"
     assert all(v.strip() for v in other.values())
+
+
+def test_every_word_the_web_table_names_is_in_the_catalogue() -> None:
+    """The page's ``data-i18n``/``data-i18n-label`` keys and the plurals ``tn("key", n)`` of
+    web/table/src (``t("key")`` is checked by TypeScript: its keys are English's)."""
+    table = Path(__file__).resolve().parents[3] / "web" / "table"
+    web = catalogue("en")["web"]
+    named = set(re.findall(r'data-i18n(?:-label)?="([\w.]+)"',
+                           (table / "index.html").read_text("utf-8")))
+    plurals = {f"{key}_{form}" for ts in (table / "src").glob("*.ts")
+               for key in re.findall(r'\btn\("([\w.]+)"', ts.read_text("utf-8"))
+               for form in ("one", "other")}
+    assert named and plurals
+    assert sorted((named | plurals) - set(web)) == []
