@@ -111,3 +111,22 @@ async def test_without_a_page_language_the_browsers_spanish(
         await page.screenshot(path=str(artifacts / "table-es.png"), full_page=True)
     finally:
         await page.context.close()
+
+
+async def test_a_shared_table_in_german(web: Web, browser: Browser) -> None:  # noqa: F811
+    """The table's buttons and its event lines in German, amounts the German way."""
+    pid = await web.new_player()
+    page = await open_in(browser, web, await web.session_token(pid), html_lang="de", cards=())
+    try:
+        await page.get_by_role("button", name="vip-browser-lang ansehen", exact=True).click()
+        await page.get_by_role("button", name="Platz 1 nehmen", exact=True).click()
+        events = page.locator("#table-events")
+        await expect(events).to_contain_text("Sie haben Platz 1 genommen")
+        await page.get_by_label("Einsatz auf Ihrem Platz").fill("10,00")
+        await page.get_by_role("button", name="Setzen", exact=True).click()
+        await expect(events).to_contain_text(f"Sie setzen 10,00{NBSP}€ auf Platz 1")
+        await expect(page.get_by_role("button", name="Jetzt geben")).to_be_visible()
+        await expect(page.get_by_role("button", name="Nach dieser Runde gehen")).to_be_visible()
+        assert await web.wallet_balance(pid) == START - 1000
+    finally:
+        await page.context.close()
