@@ -11,6 +11,7 @@ import pytest
 
 from rgs.cli import play as play_cli
 from rgs.client import i18n, render
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 
 NBSP = "\u00a0"
 
@@ -81,9 +82,8 @@ def test_rgs_play_lang_de_plays_in_german(monkeypatch: pytest.MonkeyPatch) -> No
     seen = []
 
     async def fake_main(args: argparse.Namespace) -> int:
-        seen.append((i18n.active(), render.money(100_000, "EUR"),
-                     render.verdict(render.bj.RoundView(total_staked=100, total_paid=300,
-                                                        currency="EUR"))))
+        won = bj.RoundView(total_staked=100, total_paid=300, currency="EUR")
+        seen.append((i18n.active(), render.money(100_000, "EUR"), render.verdict(won)))
         return 0
 
     monkeypatch.setattr(play_cli, "_main", fake_main)
