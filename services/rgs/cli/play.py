@@ -128,13 +128,13 @@ async def _table(args: argparse.Namespace, channel: grpc.aio.Channel, token: str
     by_id = {t.table_id: t for t in listed.tables}
     if not args.table:
         if not by_id:
-            print(f"{args.brand} offers no shared tables.")
+            print(i18n.say("tables_none", brand=args.brand))
         for t in listed.tables:
-            print(f"{t.table_id}  {t.variant_id}  {t.seats} seats  {t.currency}  bets "
-                  f"{render.money(t.main_min, t.currency)} to "
-                  f"{render.money(t.main_max, t.currency)}")
+            print(i18n.say("table_line", id=t.table_id, variant=t.variant_id, seats=t.seats,
+                           currency=t.currency, min=render.money(t.main_min, t.currency),
+                           max=render.money(t.main_max, t.currency)))
         if by_id:
-            print("Sit at one with: rgs play --table TABLE_ID")
+            print(i18n.say("tables_hint"))
         return 0
     if args.table not in by_id:
         raise UserError(f"{args.table!r} is not a table of {args.brand}; its tables: "
