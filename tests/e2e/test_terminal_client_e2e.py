@@ -6,6 +6,7 @@ import pytest
 from test_play_e2e import OPERATOR, new_player, session, wallet_balance
 
 from conftest import Clients
+from rgs.client import i18n
 from rgs.client.play import Player
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
@@ -102,7 +103,8 @@ async def test_terminal_client_tells_a_refused_bet_in_words(e2e: Clients) -> Non
     pid = await new_player(e2e, balance=500)
     player, out = await _player(e2e, pid, "classic-resplit", ["10.00", "q"], [])
     assert await player.run() == 0
-    assert "Refused: your balance is too low for this bet. Try another bet." in out
+    assert ("Refused: Your balance is too low for this bet. Lower the bet or add funds."
+            in out)
     assert await wallet_balance(e2e, pid) == 500
 
 
@@ -135,3 +137,23 @@ async def test_terminal_client_under_ukgc_shows_the_position_and_the_wait_left(
     assert "Session 0:00:0" in text
     assert "The next round can start in" in text
     assert await wallet_balance(e2e, pid) == 50_300  # one round only
+
+
+async def test_terminal_client_plays_in_german_with_german_amounts(e2e: Clients) -> None:
+    """``rgs play --lang de``: the words and the amounts German (``1.000,00 €``), a refusal in
+    German, and the wallet to the cent."""
+    pid = await new_player(e2e, balance=150_000)
+    i18n.use("de")
+    try:
+        # 2000.00 is above the limits; 3,00 (German decimals) stands on 19; dealer 6+T+T busts
+        player, out = await _player(e2e, pid, "classic-resplit", ["2000", "3,00", "s", "q"],
+                                    ["TS", "6H", "9D", "TC", "TD"])
+        assert await player.run() == 0
+    finally:
+        i18n.use("en")
+    text = "\n".join(out)
+    assert "Einsatz (Enter = 1,00\u00a0€, q = Ende): " in text
+    assert "Haupteinsatz: von 1,00\u00a0€ bis 1.000,00\u00a0€ an diesem Tisch." in text
+    assert "[h] Karte  [s] stehen" in text
+    assert "Sie haben 3,00\u00a0€ gewonnen. Guthaben 1.503,00\u00a0€." in text
+    assert await wallet_balance(e2e, pid) == 150_300

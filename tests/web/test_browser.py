@@ -53,8 +53,8 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def major(minor: int) -> str:
-    """Minor units as the table shows them: ``105000`` → ``1,050.00 EUR``."""
-    return f"{minor // 100:,}.{minor % 100:02d} EUR"
+    """Minor units as the table shows them in English (Intl): ``105000`` → ``€1,050.00``."""
+    return f"€{minor // 100:,}.{minor % 100:02d}"
 
 
 async def open_table(browser: Browser, web: Web, token: str, cards: tuple[str, ...] = (),
@@ -140,7 +140,7 @@ async def test_a_round_of_every_variant_through_the_ui_to_the_cent(
             await expect(button).to_be_visible()
             if action == "CASH_OUT" and rnd.plus_cash_out_offer:
                 text = await button.inner_text()
-                found = re.search(r"receive (\d+)\.(\d\d) EUR", text)
+                found = re.search(r"receive €(\d+)\.(\d\d)", text)
                 assert found, text
                 paid += int(found[1]) * 100 + int(found[2])
             await button.click()
@@ -217,7 +217,7 @@ async def test_a_round_on_a_phone_sized_screen(web: Web, browser: Browser,
         stand = page.get_by_role("button", name="Stand")
         await expect(stand).to_be_in_viewport()
         await stand.click()
-        await expect(page.locator("#result")).to_contain_text("You won 5.00 EUR")
+        await expect(page.locator("#result")).to_contain_text("You won €5.00")
         assert await page.evaluate("document.documentElement.scrollWidth") <= 375
         assert await web.wallet_balance(pid) == START + 500
         await page.screenshot(path=str(artifacts / "phone.png"), full_page=True)
@@ -255,7 +255,7 @@ async def test_a_round_by_keyboard_alone(web: Web, browser: Browser) -> None:
         while await page.evaluate(focused) != "STAND":
             await page.keyboard.press("Tab")
         await page.keyboard.press("Enter")
-        await expect(page.locator("#result")).to_contain_text("You won 2.50 EUR")
+        await expect(page.locator("#result")).to_contain_text("You won €2.50")
         assert await web.wallet_balance(pid) == START + 250
     finally:
         await page.close()

@@ -170,7 +170,7 @@ async def test_hints_show_each_decisions_value_the_best_marked_and_cash_outs_fai
                 assert not text.startswith("★")
         cash_out = allowed["CASH_OUT"]
         assert cash_out.fair_value > 0
-        fair = f"{cash_out.fair_value // 100}.{cash_out.fair_value % 100:02d} EUR"
+        fair = f"€{cash_out.fair_value // 100}.{cash_out.fair_value % 100:02d}"
         await expect(page.locator("#actions button[data-action='CASH_OUT']")).to_contain_text(
             f"fair value {fair}")
         # Forced cards: the round says it cannot be verified.

@@ -61,7 +61,7 @@ async def test_a_push_is_not_celebrated_a_win_is_and_the_position_is_shown(
         position = page.locator("#session-position")
         await expect(position).to_be_visible()
         await expect(position).to_contain_text(
-            "staked 10.00 GBP · paid 10.00 GBP · net 0.00 GBP")
+            "staked £10.00 · paid £10.00 · net £0.00")
         await expect(position).to_contain_text("Session 0:00:")
         # Dealt again at once: refused in words, the wait left said; nothing deals by itself.
         await page.get_by_role("button", name="Deal").click()
@@ -72,11 +72,11 @@ async def test_a_push_is_not_celebrated_a_win_is_and_the_position_is_shown(
         page = await open_table(browser, web, token, WIN)  # the next round, the player's own
         await _round(page)
         result, position = page.locator("#result"), page.locator("#session-position")
-        await expect(result).to_contain_text("You won 10.00 GBP")
+        await expect(result).to_contain_text("You won £10.00")
         await expect(result).to_have_attribute("data-result", "win")
         await expect(result).to_have_class("result celebrate")
         await expect(position).to_contain_text(
-            "staked 20.00 GBP · paid 30.00 GBP · net +10.00 GBP")
+            "staked £20.00 · paid £30.00 · net +£10.00")
         assert await web.wallet_balance("web-uk-1") == START + 1000
     finally:
         await page.close()
@@ -113,7 +113,7 @@ async def test_a_reality_check_blocks_the_next_round_until_the_player_goes_on(
         await page.get_by_role("button", name="Continue playing").click()
         await expect(check).to_be_hidden()
         await _round(page)
-        await expect(page.locator("#result")).to_contain_text("You won 10.00 EUR")
+        await expect(page.locator("#result")).to_contain_text("You won €10.00")
         assert await web.wallet_balance("web-rc-1") == START + 1000
     finally:
         await page.close()

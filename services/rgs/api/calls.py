@@ -20,6 +20,7 @@ from rgs.api.controls import OperatorControlCalls, availability_to_proto
 from rgs.api.fields import check_strings
 from rgs.api.finance import FinanceCalls
 from rgs.api.freebet_calls import OperatorFreeBetCalls
+from rgs.api.lobby import variant_entry
 from rgs.api.open_rounds import open_round_to_proto, resolve_from_proto
 from rgs.api.origins import check_origin
 from rgs.api.table_recall import recall_to_proto
@@ -73,6 +74,11 @@ def _with_availability(v: bj.Variant, a: Availability) -> bj.Variant:
     return v
 
 
+def _with_lobby(v: bj.Variant, entry: bj.LobbyEntry) -> bj.Variant:
+    v.lobby.CopyFrom(entry)
+    return v
+
+
 class BlackjackCalls:
     """``rgs.blackjack.v1.BlackjackService``: one method per RPC."""
 
@@ -87,9 +93,11 @@ class BlackjackCalls:
                            ) -> bj.ListVariantsResponse:
         """The session brand's variants, the player's last rounds and balance."""
         session = await self._session(caller, request)
+        brand = self._game.brand(session)
         return bj.ListVariantsResponse(
-            variants=[_with_availability(conv.variant_to_proto(r, lim),
-                                         availability_for(self._game, session, r.id))
+            variants=[_with_lobby(_with_availability(conv.variant_to_proto(r, lim),
+                                                     availability_for(self._game, session, r.id)),
+                                  variant_entry(brand, r))
                       for r, lim in self._game.variants(session)],
             currency=session.currency,
             last_rounds=[conv.last_round_to_proto(r)

@@ -18,6 +18,7 @@ from rgs.api.converters import position_to_proto
 from rgs.api.drain import CallsInFlight
 from rgs.api.errors import classify, error_metadata, status_trailer
 from rgs.api.fields import check_strings
+from rgs.api.lobby import table_entry
 from rgs.api.servicers import Context, _Servicer
 from rgs.api.table_messages import event_to_proto, recall_events, view_to_proto
 from rgs.engine import Action
@@ -125,9 +126,13 @@ class TableCalls:
                          ) -> tb.ListTablesResponse:
         """The tables the session's brand offers."""
         session = await player_session(self._game, caller, request)
-        return tb.ListTablesResponse(tables=[
-            _table_info(c, availability=availability_for(self._game, session, c.variant, c.id))
-            for c in self._tables.tables_for_brands([session.brand_id])])
+        tables = []
+        for c in self._tables.tables_for_brands([session.brand_id]):
+            info = _table_info(c, availability=availability_for(self._game, session,
+                                                                c.variant, c.id))
+            info.lobby.CopyFrom(table_entry(c, await self._tables.seats_free(c.id)))
+            tables.append(info)
+        return tb.ListTablesResponse(tables=tables)
 
     async def ListOperatorTables(self, caller: Caller, request: tb.ListOperatorTablesRequest
                                  ) -> tb.ListOperatorTablesResponse:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import uuid
 from pathlib import Path
@@ -11,8 +12,8 @@ from pathlib import Path
 import grpc
 
 from rgs.cli.common import UserError
-from rgs.client import render
-from rgs.client.play import Player, PlayError
+from rgs.client import i18n, render
+from rgs.client.play import Player, PlayError, refusal_text
 from rgs.client.table import TablePlayer
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc as bj_grpc
@@ -20,6 +21,7 @@ from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.operator.v1 import operator_pb2_grpc as op_grpc
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc as tb_grpc
+from rgs.locales import LANGUAGES
 
 SANDBOX_ADDRESS = "127.0.0.1:50051"
 SANDBOX_OPERATOR_KEY = "rgs-dev-operator-key"
@@ -47,6 +49,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "(1-20 letters, digits, spaces, . _ -; else a pseudonym such as Player 3F2A)")
     p.add_argument("--tls-ca", type=Path, help="CA certificate file: connect with TLS")
     p.add_argument("--ascii", action="store_true", help="plain letters for suits")
+    p.add_argument("--lang", choices=LANGUAGES, default=None,
+                   help="the language to play in, its words and its way of writing amounts "
+                   "(default: from LC_ALL/LC_MESSAGES/LANG, else en)")
     p.add_argument("--forced-cards", default="", metavar="CARDS",
                    help="comma-separated card codes each deal draws first (at a table: the "
                    "round your Deal Now deals); accepted only by a server in test mode")
@@ -108,7 +113,7 @@ async def _main(args: argparse.Namespace) -> int:
         try:
             return await player.run()
         except PlayError as exc:
-            raise UserError(f"{exc} ({exc.reason or exc.code.name})") from None
+            raise UserError(refusal_text(exc)) from None
 
 
 async def _table(args: argparse.Namespace, channel: grpc.aio.Channel, token: str,
@@ -123,13 +128,13 @@ async def _table(args: argparse.Namespace, channel: grpc.aio.Channel, token: str
     by_id = {t.table_id: t for t in listed.tables}
     if not args.table:
         if not by_id:
-            print(f"{args.brand} offers no shared tables.")
+            print(i18n.say("tables_none", brand=args.brand))
         for t in listed.tables:
-            print(f"{t.table_id}  {t.variant_id}  {t.seats} seats  {t.currency}  bets "
-                  f"{render.money(t.main_min, t.currency)} to "
-                  f"{render.money(t.main_max, t.currency)}")
+            print(i18n.say("table_line", id=t.table_id, variant=t.variant_id, seats=t.seats,
+                           currency=t.currency, min=render.money(t.main_min, t.currency),
+                           max=render.money(t.main_max, t.currency)))
         if by_id:
-            print("Sit at one with: rgs play --table TABLE_ID")
+            print(i18n.say("tables_hint"))
         return 0
     if args.table not in by_id:
         raise UserError(f"{args.table!r} is not a table of {args.brand}; its tables: "
@@ -154,4 +159,5 @@ def _say(text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the terminal client."""
+    i18n.use(args.lang or i18n.language_from_env(os.environ))
     return asyncio.run(_main(args))

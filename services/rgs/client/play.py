@@ -15,7 +15,7 @@ from typing import Any, cast
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
-from rgs.client import render
+from rgs.client import i18n, render
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc as bj_grpc
 
@@ -50,6 +50,13 @@ def refusal(exc: grpc.aio.AioRpcError) -> PlayError:
                     reason, metadata = info.reason, dict(info.metadata)
     return PlayError(exc.details() or exc.code().name, code=exc.code(), reason=reason,
                      metadata=metadata)
+
+
+def refusal_text(exc: PlayError) -> str:
+    """A refusal in the player's language: the catalogue's sentence for its reason, else the
+    server's own message (written for people too) with the reason or code."""
+    sentence = i18n.reason_text(exc.reason) if exc.reason else None
+    return sentence or f"{exc} ({exc.reason or exc.code.name})."
 
 
 @dataclass(slots=True)
@@ -93,8 +100,9 @@ class Player:
     async def run(self) -> int:
         """Play rounds until the player quits (or input ends); returns an exit code."""
         limits = self.variant.limits
-        self.say(f"{self.variant.name} — bets {render.money(limits.main_min, self.currency)} to "
-                 f"{render.money(limits.main_max, self.currency)}. Type q to leave.")
+        self.say(i18n.say("intro", name=self.variant.name,
+                          min=render.money(limits.main_min, self.currency),
+                          max=render.money(limits.main_max, self.currency)))
         view = await self._resume()
         try:
             while True:
@@ -113,7 +121,7 @@ class Player:
                     self.last_win = max(0, view.total_paid - view.total_staked)
                 view = None
         except EOFError:
-            self.say("bye")
+            self.say(i18n.say("bye"))
             return 0
 
     async def _resume(self) -> bj.RoundView | None:
@@ -124,7 +132,7 @@ class Player:
             if exc.code is grpc.StatusCode.NOT_FOUND:
                 return None
             raise
-        self.say("Resuming your unfinished round.")
+        self.say(i18n.say("resuming"))
         return got.round
 
     async def _deal(self) -> bj.RoundView | None:
@@ -133,12 +141,13 @@ class Player:
             default = (self.last_stake if limits.main_min <= self.last_stake <= limits.main_max
                        else limits.main_min)
             ride = min(self.last_stake + self.last_win, limits.main_max)
-            offer = (f", r = ride bet {render.money(ride, cur)}"
+            offer = (i18n.say("ride", amount=render.money(ride, cur))
                      if self.last_stake and self.last_win else "")
-            answer = self.ask(f"Stake (Enter = {'rebet ' if self.last_stake else ''}"
-                              f"{render.money(default, cur)}{offer}, q = quit): ").strip()
+            shown = render.money(default, cur)
+            answer = self.ask(i18n.say("stake_prompt", offer=offer, default=(
+                i18n.say("rebet", amount=shown) if self.last_stake else shown))).strip()
             if answer.lower() in ("q", "quit", "exit"):
-                self.say("bye")
+                self.say(i18n.say("bye"))
                 return None
             if answer.lower() == "r" and offer:
                 stake = ride
@@ -150,13 +159,14 @@ class Player:
                     continue
             # The table limits from ListVariants are checked here, before anything is sent,
             # and told in the currency's major units.
-            outside = self._outside("main bet", stake, limits.main_min, limits.main_max)
+            outside = self._outside(i18n.say("main_bet"), stake, limits.main_min,
+                                    limits.main_max)
             if outside:
                 self.say(outside)
                 continue
             box = bj.BoxBet(seat=1, stake=stake)
             for side in self.variant.side_bets:
-                amount = self._side_bet(render.SIDE_NAMES.get(side.kind, "side bet"))
+                amount = self._side_bet(render.side_name(side.kind))
                 if amount:
                     field = {bj.SIDE_BET_KIND_TWENTY_PLUS: "twenty_plus",
                              bj.SIDE_BET_KIND_PERFECT_PAIRS: "perfect_pairs",
@@ -174,17 +184,17 @@ class Player:
                     continue
                 if exc.reason == "ROUND_TOO_SOON":  # the player deals again: nothing re-deals
                     wait = -(-int(exc.metadata.get("wait_ms", "0")) // 1000)
-                    self.say(f"The next round can start in {wait} s: deal again then.")
+                    self.say(i18n.say("wait", s=wait))
                     continue
-                self.say(f"Refused: {self._in_words(exc)}. Try another bet.")
+                self.say(i18n.say("refused", why=self._in_words(exc)))
                 continue
             return dealt.round
 
     async def _reality_check(self, exc: PlayError) -> None:
         """Show the reality check; go on only when the player says so (then recorded)."""
         minutes = int(exc.metadata.get("elapsed_s", "0")) // 60
-        self.say(f"Reality check: you have been playing for {minutes} minutes.")
-        if self.ask("Continue playing? [y/N] ").strip().lower() != "y":
+        self.say(i18n.say("reality", n=minutes))
+        if self.ask(i18n.say("continue")).strip().lower() != "y":
             raise EOFError
         ack: bj.AcknowledgeRealityCheckResponse = await self._call(
             self.stub.AcknowledgeRealityCheck, bj.AcknowledgeRealityCheckRequest())
@@ -195,39 +205,38 @@ class Player:
         minor units: it knows no currency)."""
         limits, cur = self.variant.limits, self.currency
         if exc.reason == "STAKE_OUT_OF_LIMITS":
-            return (f"the bets are outside the table limits (main bet "
-                    f"{render.money(limits.main_min, cur)} to {render.money(limits.main_max, cur)}"
-                    f", side bets {render.money(limits.side_min, cur)} to "
-                    f"{render.money(limits.side_max, cur)})")
-        if exc.reason == "INSUFFICIENT_FUNDS":
-            return "your balance is too low for this bet"
-        return f"{exc} ({exc.reason or exc.code.name})"
+            return i18n.say("limits_refused", main_min=render.money(limits.main_min, cur),
+                            main_max=render.money(limits.main_max, cur),
+                            side_min=render.money(limits.side_min, cur),
+                            side_max=render.money(limits.side_max, cur))
+        return refusal_text(exc)
 
     def _outside(self, what: str, amount: int, low: int, high: int) -> str:
         """A sentence when ``amount`` is outside ``low..high`` (amounts in major units)."""
         if low <= amount <= high:
             return ""
-        return (f"The {what} must be from {render.money(low, self.currency)} to "
-                f"{render.money(high, self.currency)} at this table.")
+        return i18n.say("outside", what=what, min=render.money(low, self.currency),
+                        max=render.money(high, self.currency))
 
     def _side_bet(self, name: str) -> int:
         """Ask for one side bet until it is empty (none) or an amount within the limits."""
         limits = self.variant.limits
         while True:
-            raw = self.ask(f"{name} stake ({render.money(limits.side_min, self.currency)} to "
-                           f"{render.money(limits.side_max, self.currency)}, "
-                           "Enter = none): ").strip()
+            raw = self.ask(i18n.say("side_prompt", name=name,
+                                    min=render.money(limits.side_min, self.currency),
+                                    max=render.money(limits.side_max, self.currency))).strip()
             if not raw:
                 return 0
             try:
                 amount = render.parse_money(raw, self.currency)
             except ValueError as exc:
-                self.say(f"{exc}; type an amount or press Enter for no {name} bet")
+                self.say(i18n.say("side_retry", error=exc, name=name))
                 continue
-            outside = self._outside(f"{name} bet", amount, limits.side_min, limits.side_max)
+            outside = self._outside(i18n.say("side_bet", name=name), amount, limits.side_min,
+                                    limits.side_max)
             if not outside:
                 return amount
-            self.say(outside + f" Press Enter for no {name} bet.")
+            self.say(outside + " " + i18n.say("side_none", name=name))
 
     async def _play(self, view: bj.RoundView) -> bj.RoundView:
         while view.status in (bj.ROUND_STATUS_INSURANCE, bj.ROUND_STATUS_PLAYER_TURN):
@@ -243,7 +252,7 @@ class Player:
                     request_id=uuid.uuid4().hex, round_id=view.round_id,
                     expected_seq=view.seq, seat=seat, hand=hand, action=action))).round
             except PlayError as exc:
-                self.say(f"Refused: {exc} ({exc.reason or exc.code.name})")
+                self.say(i18n.say("refused", why=refusal_text(exc)))
                 view = (await self._call(self.stub.GetRound,
                                          bj.GetRoundRequest(round_id=view.round_id))).round
         return view
@@ -273,13 +282,14 @@ class Player:
                 raise EOFError
             chosen = by_key.get(key)
             if chosen is None:
-                self.say(f"Type one of: {', '.join(by_key)} (or q to leave).")
+                self.say(i18n.say("type_one", keys=", ".join(by_key)))
                 continue
             if chosen.warning and self.ask(
-                    "Safety Net: hitting this hand is rarely right. Hit anyway? [y/N] "
+                    i18n.say("safety_net")
             ).strip().lower() != "y":
                 continue
             return chosen.action
 
     def _summary(self, view: bj.RoundView) -> str:
-        return f"{render.verdict(view)} Balance {render.money(view.balance, self.currency)}."
+        return i18n.say("summary", verdict=render.verdict(view),
+                        balance=render.money(view.balance, self.currency))

@@ -6,6 +6,9 @@ the decisions open now with their costs and offers.
 
 from __future__ import annotations
 
+from typing import Any
+
+from rgs.client import i18n
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 
 #: ISO 4217 minor-unit exponents that are not 2.
@@ -28,12 +31,6 @@ ACTION_NAMES: dict[int, str] = {
     bj.ACTION_POWER_REPLACE: "replace the card", bj.ACTION_INSURE: "insure",
     bj.ACTION_DECLINE_INSURANCE: "no insurance",
 }
-_OUTCOMES = {
-    bj.OUTCOME_BLACKJACK: "BLACKJACK", bj.OUTCOME_WIN: "win", bj.OUTCOME_PUSH: "push",
-    bj.OUTCOME_LOSE: "lose", bj.OUTCOME_BUST: "bust", bj.OUTCOME_SURRENDER: "surrendered",
-    bj.OUTCOME_CASHED_OUT: "cashed out", bj.OUTCOME_CHARLIE: "card Charlie wins",
-    bj.OUTCOME_VOID: "void (stake returned)",
-}
 SIDE_NAMES = {
     bj.SIDE_BET_KIND_TWENTY_PLUS: "20+ Bonus", bj.SIDE_BET_KIND_PERFECT_PAIRS: "Perfect Pairs",
     bj.SIDE_BET_KIND_TWENTY_ONE_PLUS_THREE: "21+3",
@@ -46,23 +43,43 @@ def exponent(currency: str) -> int:
 
 
 def money(amount: int, currency: str) -> str:
-    """``12345, "EUR"`` → ``"123.45 EUR"`` (exact: integer arithmetic only)."""
-    exp = exponent(currency)
-    sign = "-" if amount < 0 else ""
-    whole, frac = divmod(abs(amount), 10**exp)
-    text = f"{whole:,}" + (f".{frac:0{exp}d}" if exp else "")
-    return f"{sign}{text} {currency}".strip()
+    """``12345, "EUR"`` → ``"123.45 EUR"`` in English, ``"123,45 €"`` in German (the active
+    language's way, :mod:`rgs.client.i18n`; exact: integer arithmetic only)."""
+    return i18n.format_amount(amount, currency, exponent(currency))
+
+
+def _word(prefix: str, enum: Any, value: int, strip: str) -> str | None:
+    """The active language's word for an enum value (``action.HIT``), None when unknown."""
+    found = enum.DESCRIPTOR.values_by_number.get(value)
+    return i18n.catalogue_word(f"{prefix}.{found.name.removeprefix(strip)}") if found else None
+
+
+def action_name(action: int) -> str:
+    """A decision's name in the active language."""
+    return _word("action", bj.Action, action, "ACTION_") or ACTION_NAMES.get(action, "")
+
+
+def side_name(kind: int) -> str:
+    """A side bet's name in the active language."""
+    return (_word("sidebet", bj.SideBetKind, kind, "SIDE_BET_KIND_")
+            or i18n.say("side_bet_generic"))
+
+
+def outcome_word(outcome: int) -> str:
+    """A hand's outcome in the active language."""
+    return _word("outcome", bj.Outcome, outcome, "OUTCOME_") or ""
 
 
 def parse_money(text: str, currency: str) -> int:
     """``"1.50"`` → 150 minor units; raises ValueError with a readable message."""
     exp = exponent(currency)
-    t = text.strip().replace(",", "")
+    t = i18n.normalise_amount(text)
     if not t or t.count(".") > 1 or not t.replace(".", "").isdigit():
-        raise ValueError(f"{text!r} is not an amount (e.g. 1.00)")
+        raise ValueError(i18n.say("not_amount", text=repr(text),
+                                  example=i18n.format_amount(100, "", 2, with_currency=False)))
     whole, _, frac = t.partition(".")
     if len(frac) > exp:
-        raise ValueError(f"{currency} has {exp} decimals")
+        raise ValueError(i18n.say("decimals", currency=currency, n=exp))
     scale: int = 10**exp
     return int(whole or "0") * scale + int((frac or "0").ljust(exp, "0") or "0")
 
@@ -84,16 +101,18 @@ def cards(codes: list[str] | tuple[str, ...], *, ascii_only: bool = False,
 
 def total(value: int, soft: bool) -> str:
     """``17, True`` → ``"soft 17"``."""
-    return f"soft {value}" if soft else str(value)
+    return i18n.say("soft", n=value) if soft else str(value)
 
 
 def table(view: bj.RoundView, *, ascii_only: bool = False) -> str:
     """The whole table: dealer, every box and hand, side bets, totals and balance."""
     cur = view.currency
-    lines = [f"Round {view.round_id}  ({view.variant_id})", *round_lines(view, ascii_only)]
-    lines.append(f"  Staked {money(view.total_staked, cur)}, paid {money(view.total_paid, cur)}"
-                 f"   Balance {money(view.balance, cur)}"
-                 + ("   (win being paid…)" if view.payment_pending else ""))
+    lines = [i18n.say("round", id=view.round_id, variant=view.variant_id),
+             *round_lines(view, ascii_only)]
+    lines.append("  " + i18n.say("totals", staked=money(view.total_staked, cur),
+                                 paid=money(view.total_paid, cur),
+                                 balance=money(view.balance, cur))
+                 + (i18n.say("pending") if view.payment_pending else ""))
     if view.HasField("session"):
         lines.append("  " + position(view.session, cur))
     lines.extend(fairness(view.fair))
@@ -114,8 +133,9 @@ def position(p: bj.SessionPosition, currency: str) -> str:
     """
     net = p.net_position
     sign = "+" if net > 0 else "-" if net < 0 else ""
-    return (f"Session {elapsed(p.elapsed_s)} · staked {money(p.total_staked, currency)} · "
-            f"paid {money(p.total_paid, currency)} · net {sign}{money(abs(net), currency)}")
+    return i18n.say("position", elapsed=elapsed(p.elapsed_s),
+                    staked=money(p.total_staked, currency), paid=money(p.total_paid, currency),
+                    net=f"{sign}{money(abs(net), currency)}")
 
 
 def verdict(view: bj.RoundView) -> str:
@@ -129,8 +149,8 @@ def verdict(view: bj.RoundView) -> str:
     net, cur = view.total_paid - view.total_staked, view.currency
     won = (view.result == bj.RESULT_CLASS_WIN if view.result != bj.RESULT_CLASS_UNSPECIFIED
            else net > 0)  # a voided round has no class
-    word = "won" if won else "lost" if net < 0 else "broke even"
-    return f"You {word} {money(abs(net), cur)}."
+    key = "won" if won else "lost" if net < 0 else "even"
+    return i18n.say(key, amount=money(abs(net), cur))
 
 
 def round_lines(view: bj.RoundView, ascii_only: bool = False) -> list[str]:
@@ -139,26 +159,30 @@ def round_lines(view: bj.RoundView, ascii_only: bool = False) -> list[str]:
     lines = []
     dealer = cards(list(view.dealer_cards), ascii_only=ascii_only,
                    hidden=view.dealer_hole_hidden)
-    lines.append(f"  Dealer: {dealer}   ({total(view.dealer_total, view.dealer_soft)})")
+    lines.append(f"  {i18n.say('dealer')}: {dealer}   "
+                 f"({total(view.dealer_total, view.dealer_soft)})")
     to_act = (view.to_act.seat, view.to_act.hand) if view.HasField("to_act") else None
     for box in view.boxes:
         for hand in box.hands:
             mark = "▶" if (box.seat, hand.index) == to_act else " "
-            label = f"Seat {box.seat}" + (f" hand {hand.index + 1}" if len(box.hands) > 1 else "")
-            status = _OUTCOMES.get(hand.outcome, "") if hand.outcome else ""
+            label = (i18n.say("seat_hand", n=box.seat, h=hand.index + 1) if len(box.hands) > 1
+                     else i18n.say("seat", n=box.seat))
+            status = outcome_word(hand.outcome) if hand.outcome else ""
             paid = f" → {money(hand.payout, cur)}" if hand.outcome else ""
             lines.append(f" {mark}{label}: {cards(list(hand.cards), ascii_only=ascii_only)}  "
-                         f"({total(hand.total, hand.soft)})  stake {money(hand.stake, cur)}"
-                         f"{' doubled' if hand.doubled else ''}"
+                         f"({total(hand.total, hand.soft)})  "
+                         f"{i18n.say('stake', amount=money(hand.stake, cur))}"
+                         f"{i18n.say('doubled') if hand.doubled else ''}"
                          f"{'  ' + status if status else ''}{paid}")
         for side in box.side_bets:
-            name = SIDE_NAMES.get(side.kind, "side bet")
-            result = (f"{side.line.replace('_', ' ')} → {money(side.payout, cur)}"
-                      if side.settled else "open")
+            name = side_name(side.kind)
+            line = i18n.web_word(f"line.{side.line}") or side.line.replace("_", " ")
+            result = (f"{line} → {money(side.payout, cur)}" if side.settled
+                      else i18n.say("open"))
             lines.append(f"    {name} {money(side.stake, cur)}: {result}")
         if box.insurance_stake:
-            lines.append(f"    insurance {money(box.insurance_stake, cur)} → "
-                         f"{money(box.insurance_payout, cur)}")
+            lines.append("    " + i18n.say("insurance", stake=money(box.insurance_stake, cur),
+                                                  paid=money(box.insurance_payout, cur)))
     return lines
 
 
@@ -199,10 +223,11 @@ def choices(allowed: list[bj.AllowedAction], currency: str, *, ascii_only: bool 
             extra = f" ({money(a.cost, currency)})"
         elif a.offer:
             extra = f" ({money(a.offer, currency)}"
-            extra += f", fair value {money(a.fair_value, currency)})" if a.fair_value else ")"
+            extra += (i18n.say("fair_value", amount=money(a.fair_value, currency)) + ")"
+                      if a.fair_value else ")")
         if a.HasField("expected_value"):
             extra += f" EV {a.expected_value:+.3f}" + (f" {best_mark(ascii_only)}" if a.best
                                                        else "")
-        parts.append(f"[{ACTION_KEYS[a.action]}] {ACTION_NAMES[a.action]}{extra}")
+        parts.append(f"[{ACTION_KEYS[a.action]}] {action_name(a.action)}{extra}")
     return "  ".join(parts)
 

@@ -17,9 +17,9 @@ from typing import Any
 
 import grpc
 
-from rgs.client import render
+from rgs.client import i18n, render
 from rgs.client import table_render as draw
-from rgs.client.play import PlayError, refusal
+from rgs.client.play import PlayError, refusal, refusal_text
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc as tb_grpc
@@ -310,7 +310,7 @@ class TablePlayer:
                 try:
                     await self.command(words)
                 except PlayError as exc:
-                    self.say(f"Refused: {exc} ({exc.reason or exc.code.name})")
+                    self.say(i18n.say("refused", why=refusal_text(exc)))
                 except ValueError as exc:
                     self.say(f"{exc}. Type ? for the commands.")
         finally:

@@ -10,6 +10,7 @@ import {
   type RoundView,
   type Variant,
 } from "@rgs/client";
+import { t, tn } from "./i18n.js";
 
 const el = <T extends HTMLElement>(id: string): T => {
   const found = document.getElementById(id);
@@ -72,20 +73,20 @@ export function renderFairness(round: RoundView, variant: Variant | undefined): 
   const seed = el("server-seed");
   const verify = el<HTMLButtonElement>("verify");
   if (!fair.verifiable) {
-    el("fair-summary").textContent = "This round's cards were forced (test mode): it cannot be verified.";
+    el("fair-summary").textContent = t("fair.forced");
     el("fair-details").hidden = true;
     verify.hidden = true;
     return;
   }
   el("fair-details").hidden = false;
   el("round-commitment").textContent = fair.commitment;
-  el("round-client-seed").textContent = fair.clientSeed ? `"${fair.clientSeed}"` : "none";
-  el("round-number").textContent = `${fair.roundNumber} (${fair.decks} deck${fair.decks === 1 ? "" : "s"})`;
-  seed.textContent = fair.serverSeed || "shown when the round is over";
+  el("round-client-seed").textContent = fair.clientSeed ? `"${fair.clientSeed}"` : t("fair.none");
+  el("round-number").textContent = `${fair.roundNumber} (${tn("rules.decks", fair.decks)})`;
+  seed.textContent = fair.serverSeed || t("fair.seed_later");
   verify.hidden = !(finished && fair.serverSeed);
   el("fair-summary").textContent = finished && fair.serverSeed
-    ? "The server seed is revealed: check that its SHA-256 is the commitment and that it deals these cards."
-    : "The cards were fixed before your bet: this is their commitment.";
+    ? t("fair.revealed")
+    : t("fair.fixed");
 }
 
 /** Run the verifier on the round shown and say what it found. */

@@ -2,6 +2,8 @@
 // alike: its exact expected value in main bets after the label (" · EV +0.123"), the best one
 // starred and named so to screen readers.
 
+import { t } from "./i18n.js";
+
 /** Label ``b`` for a decision; with ``expectedValue`` (hints on) the value is shown and, when
  * ``best``, the button is starred (class "best", aria-label "…, the best decision"). */
 export function labelDecision(b: HTMLButtonElement, label: string,
@@ -14,7 +16,7 @@ export function labelDecision(b: HTMLButtonElement, label: string,
   if (best) {
     b.classList.add("best");
     b.dataset.best = "true";
-    b.setAttribute("aria-label", `${text}, the best decision`);
+    b.setAttribute("aria-label", t("table.best", { label: text }));
     text = `★ ${text}`;
   }
   b.textContent = text;

@@ -25,7 +25,8 @@ import {
 } from "@rgs/client";
 import { describeError } from "./errors.js";
 import { initMarket, markResult, offerRealityCheck, renderPosition, setMarket } from "./market.js";
-import { ACTION_LABELS, HAND_WORDS, OUTCOME_WORDS, SIDE_BET_NAMES } from "./words.js";
+import { ACTION_LABELS, HAND_WORDS, OUTCOME_WORDS, SIDE_BET_NAMES, lineWords } from "./words.js";
+import { followLanguage, t, tn } from "./i18n.js";
 import { cardElement, hiddenCard } from "./cards.js";
 import { labelDecision } from "./hints.js";
 import { formatMoney, parseMoney } from "./money.js";
@@ -57,8 +58,6 @@ interface State {
 }
 
 let state: State | undefined;
-
-const words = (line: string): string => line.replace(/_/g, " ");
 
 function money(amount: bigint): string {
   return formatMoney(amount, state?.currency ?? "");
@@ -106,7 +105,7 @@ function setControlsDisabled(disabled: boolean): void {
 }
 
 function setBalance(balance: bigint | undefined): void {
-  el("balance").textContent = balance === undefined ? "unavailable" : money(balance);
+  el("balance").textContent = balance === undefined ? t("balance.unavailable") : money(balance);
 }
 
 function selectedVariant(): Variant | undefined {
@@ -119,47 +118,47 @@ function renderVariantForm(): void {
   if (!v || !state) return;
   const limits = v.limits;
   const rules: string[] = [
-    `${v.decks} deck${v.decks === 1 ? "" : "s"}`,
-    v.dealerHitsSoft17 ? "dealer hits soft 17" : "dealer stands on soft 17",
-    `blackjack pays ${v.blackjackPaysNumerator}:${v.blackjackPaysDenominator}`,
+    tn("rules.decks", v.decks),
+    t(v.dealerHitsSoft17 ? "rules.h17" : "rules.s17"),
+    t("rules.bj_pays", { a: v.blackjackPaysNumerator, b: v.blackjackPaysDenominator }),
   ];
-  if (v.lateSurrender) rules.push("late surrender");
-  if (v.cashOut) rules.push("Cash Out");
+  if (v.lateSurrender) rules.push(t("rules.late_surrender"));
+  if (v.cashOut) rules.push(t("rules.cash_out"));
   el("variant-rules").textContent = rules.join(" · ");
   const stake = el<HTMLInputElement>("stake");
   if (limits) {
     if (!stake.value || stake.dataset.variant !== v.id) stake.value = formatMoney(limits.mainMin, "", false);
-    el("stake-limits").textContent = `from ${money(limits.mainMin)} to ${money(limits.mainMax)}`;
+    el("stake-limits").textContent = t("bets.limits", { min: money(limits.mainMin), max: money(limits.mainMax) });
   }
   stake.dataset.variant = v.id;
   const sides = el("side-bets");
   sides.replaceChildren();
   for (const table of v.sideBets) {
-    const name = SIDE_BET_NAMES[table.kind] ?? "Side bet";
+    const name = SIDE_BET_NAMES[table.kind] ?? t("side.bet");
     const id = `side-${table.kind}`;
     const field = document.createElement("div");
     field.className = "field";
     const label = document.createElement("label");
     label.htmlFor = id;
-    label.textContent = `${name} side bet (${state.currency})`;
+    label.textContent = t("bets.side_label", { name, currency: state.currency });
     const input = document.createElement("input");
     input.id = id;
     input.inputMode = "decimal";
     input.autocomplete = "off";
-    input.placeholder = "0.00";
+    input.placeholder = formatMoney(0n, "", false);
     input.dataset.kind = String(table.kind);
     const hint = document.createElement("small");
-    if (limits) hint.textContent = `${money(limits.sideMin)} to ${money(limits.sideMax)}, or empty`;
+    if (limits) hint.textContent = t("bets.side_limits", { min: money(limits.sideMin), max: money(limits.sideMax) });
     field.append(label, input, hint);
     const details = document.createElement("details");
     const summary = document.createElement("summary");
-    summary.textContent = `${name} paytable`;
+    summary.textContent = t("bets.paytable", { name });
     const paytable = document.createElement("table");
     paytable.className = "paytable";
     for (const line of table.lines) {
       const row = paytable.insertRow();
-      row.insertCell().textContent = words(line.line);
-      row.insertCell().textContent = `${line.pays} to 1`;
+      row.insertCell().textContent = lineWords(line.line);
+      row.insertCell().textContent = t("bets.pays", { pays: String(line.pays) });
     }
     details.append(summary, paytable);
     sides.append(field, details);
@@ -171,7 +170,7 @@ function readBets(): BoxBet | undefined {
   if (!v) return undefined;
   const stake = parseMoney(el<HTMLInputElement>("stake").value);
   if (stake === undefined || stake <= 0n) {
-    showError(new Error("Enter the main bet as an amount, e.g. 10.00"));
+    showError(new Error(t("bets.enter_main", { example: formatMoney(1000n, "", false) })));
     return undefined;
   }
   const bet: BoxBet = {
@@ -182,7 +181,9 @@ function readBets(): BoxBet | undefined {
     if (!input.value.trim()) continue;
     const amount = parseMoney(input.value);
     if (amount === undefined) {
-      showError(new Error(`Enter the ${SIDE_BET_NAMES[Number(input.dataset.kind)]} side bet as an amount, e.g. 1.00, or leave it empty`));
+      showError(new Error(t("bets.enter_side", {
+        name: SIDE_BET_NAMES[Number(input.dataset.kind)] ?? "", example: formatMoney(100n, "", false),
+      })));
       return undefined;
     }
     const kind = Number(input.dataset.kind);
@@ -233,8 +234,11 @@ async function act(seat: number, hand: number, action: Action): Promise<void> {
 function actionButton(a: AllowedAction, seat: number, hand: number): HTMLButtonElement {
   const b = document.createElement("button");
   b.type = "button";
-  let label = ACTION_LABELS[a.action] ?? "Act";
-  if (a.offer > 0n) label += ` (receive ${money(a.offer)}${a.fairValue > 0n ? `, fair value ${money(a.fairValue)}` : ""})`;
+  let label = ACTION_LABELS[a.action] ?? t("table.act");
+  if (a.offer > 0n) {
+    label += ` (${t("table.receive", { offer: money(a.offer) })}`
+      + `${a.fairValue > 0n ? `, ${t("table.fair_value", { value: money(a.fairValue) })}` : ""})`;
+  }
   else if (a.cost > 0n) label += ` (+${money(a.cost)})`;
   // Brands with hints on: the decision's exact expected value in main bets; the best marked.
   labelDecision(b, label, a.expectedValue, a.best);
@@ -256,7 +260,8 @@ function show(round: RoundView, focus = true): void {
   const dealer = el("dealer-cards");
   dealer.replaceChildren(...round.dealerCards.map(cardElement));
   if (round.dealerHoleHidden) dealer.append(hiddenCard());
-  el("dealer-total").textContent = round.dealerTotal ? `(${round.dealerSoft ? "soft " : ""}${round.dealerTotal})` : "";
+  el("dealer-total").textContent = round.dealerTotal
+    ? `(${round.dealerSoft ? t("table.soft", { n: round.dealerTotal }) : round.dealerTotal})` : "";
   const boxes = el("boxes");
   boxes.replaceChildren();
   const actions = el("actions");
@@ -265,7 +270,7 @@ function show(round: RoundView, focus = true): void {
     const area = document.createElement("div");
     area.className = "area";
     const title = document.createElement("h3");
-    title.textContent = `Your box — bet ${money(box.stake)}`;
+    title.textContent = t("table.box", { stake: money(box.stake) });
     area.append(title);
     box.hands.forEach((hand, index) => {
       const div = document.createElement("div");
@@ -274,13 +279,14 @@ function show(round: RoundView, focus = true): void {
       div.className = `hand${toAct ? " to-act" : ""}`;
       const cards = document.createElement("ul");
       cards.className = "cards";
-      cards.setAttribute("aria-label", `Hand ${index + 1} cards`);
+      cards.setAttribute("aria-label", t("table.hand_cards", { n: index + 1 }));
       cards.append(...hand.cards.map(cardElement));
       const info = document.createElement("p");
       info.className = "hand-info";
-      const parts = [`Hand ${index + 1}: ${hand.soft ? "soft " : ""}${hand.total}`, `stake ${money(hand.stake)}`,
+      const total = hand.soft ? t("table.soft", { n: hand.total }) : String(hand.total);
+      const parts = [t("table.hand", { n: index + 1, total }), t("table.stake", { stake: money(hand.stake) }),
         HAND_WORDS[hand.status] ?? ""];
-      if (hand.outcome) parts.push(`${OUTCOME_WORDS[hand.outcome]}, paid ${money(hand.payout)}`);
+      if (hand.outcome) parts.push(t("table.outcome_paid", { outcome: OUTCOME_WORDS[hand.outcome] ?? "", paid: money(hand.payout) }));
       info.textContent = parts.filter(Boolean).join(" · ");
       div.append(cards, info);
       area.append(div);
@@ -289,9 +295,11 @@ function show(round: RoundView, focus = true): void {
     if (box.insuranceOffered || box.insuranceStake > 0n) {
       const ins = document.createElement("p");
       ins.className = "hand-info";
+      const stake = money(box.insuranceStake);
       ins.textContent = box.insuranceStake > 0n
-        ? `Insurance ${money(box.insuranceStake)}${round.status === RoundStatus.SETTLED ? `, paid ${money(box.insurancePayout)}` : ""}`
-        : round.status === RoundStatus.INSURANCE ? "The dealer shows an ace: insurance?" : "No insurance";
+        ? (round.status === RoundStatus.SETTLED
+          ? t("table.insurance_paid", { stake, paid: money(box.insurancePayout) }) : t("table.insurance", { stake }))
+        : t(round.status === RoundStatus.INSURANCE ? "table.insurance_offer" : "table.no_insurance");
       area.append(ins);
     }
     for (const a of box.insuranceAllowed) actions.append(actionButton(a, box.seat, 0));
@@ -300,10 +308,11 @@ function show(round: RoundView, focus = true): void {
       list.className = "side-results";
       for (const sb of box.sideBets) {
         const li = document.createElement("li");
-        const name = SIDE_BET_NAMES[sb.kind] ?? "Side bet";
-        li.textContent = sb.settled
-          ? `${name} ${money(sb.stake)}: ${sb.line ? `${words(sb.line)}, paid ${money(sb.payout)}` : "lost"}`
-          : `${name} ${money(sb.stake)}: open`;
+        const name = SIDE_BET_NAMES[sb.kind] ?? t("side.bet");
+        const stake = money(sb.stake);
+        li.textContent = !sb.settled ? t("table.side_open", { name, stake })
+          : sb.line ? t("table.side_paid", { name, stake, line: lineWords(sb.line), paid: money(sb.payout) })
+          : t("table.side_lost", { name, stake });
         list.append(li);
       }
       area.append(list);
@@ -320,12 +329,12 @@ function show(round: RoundView, focus = true): void {
   if (finished) {
     const net = round.totalPaid - round.totalStaked;
     // The server's class of the result decides what is a win (a return is never one).
-    const verdict = round.status === RoundStatus.VOIDED ? "Round voided"
-      : round.result === ResultClass.WIN ? `You won ${money(net)}`
-      : net < 0n ? `You lost ${money(-net)}` : "Your stake is returned";
+    const verdict = round.status === RoundStatus.VOIDED ? t("result.voided")
+      : round.result === ResultClass.WIN ? t("result.won", { amount: money(net) })
+      : net < 0n ? t("result.lost", { amount: money(-net) }) : t("result.returned");
     markResult(result, round.status === RoundStatus.VOIDED ? undefined : round.result);
-    result.textContent = `${verdict} — staked ${money(round.totalStaked)}, paid ${money(round.totalPaid)}.`
-      + (round.paymentPending ? " The payment is being completed." : "");
+    result.textContent = t("result.line", { verdict, staked: money(round.totalStaked), paid: money(round.totalPaid) })
+      + (round.paymentPending ? ` ${t("result.pending")}` : "");
     if (round.paymentPending) void settle(round);
     void refreshHistory();
     if (focus) el<HTMLButtonElement>("deal").focus();
@@ -349,7 +358,7 @@ function renderHistory(rounds: LastRound[]): void {
   for (const r of rounds) {
     const li = document.createElement("li");
     const name = state?.variants.find((v) => v.id === r.variantId)?.name ?? r.variantId;
-    li.textContent = `${name}: staked ${money(r.totalStaked)}, paid ${money(r.totalPaid)}`;
+    li.textContent = t("history.line", { name, staked: money(r.totalStaked), paid: money(r.totalPaid) });
     list.append(li);
   }
   el("history").hidden = rounds.length === 0;
@@ -407,6 +416,7 @@ async function start(token: string, forcedCards: string[]): Promise<void> {
 }
 
 function main(): void {
+  followLanguage();
   const params = new URLSearchParams(window.location.hash.slice(1));
   const fromHash = params.get("token");
   if (fromHash) sessionStorage.setItem("rgs.token", fromHash);

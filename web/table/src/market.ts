@@ -8,11 +8,12 @@ import {
   ResultClass,
   celebrates,
   errorInfo,
-  positionText,
+  elapsedText,
   type BlackjackClient,
   type SessionPosition,
 } from "@rgs/client";
 import { formatMoney } from "./money.js";
+import { t, tn } from "./i18n.js";
 
 const el = <T extends HTMLElement>(id: string): T => {
   const found = document.getElementById(id);
@@ -34,7 +35,12 @@ export function setMarket(c: BlackjackClient, cur: string): void {
 export function renderPosition(p: SessionPosition | undefined): void {
   if (!p) return;
   const line = el("session-position");
-  line.textContent = positionText(p, (m) => formatMoney(m, currency));
+  const net = p.netPosition;
+  const sign = net > 0n ? "+" : net < 0n ? "−" : "";
+  line.textContent = t("position", {
+    elapsed: elapsedText(p.elapsedS), staked: formatMoney(p.totalStaked, currency),
+    paid: formatMoney(p.totalPaid, currency), net: sign + formatMoney(net < 0n ? -net : net, currency),
+  });
   line.dataset.net = String(p.netPosition);
   line.hidden = false;
 }
@@ -55,8 +61,7 @@ export function offerRealityCheck(error: unknown): boolean {
   const seconds = Number(info.metadata["elapsed_s"] ?? "0");
   const minutes = Math.floor(seconds / 60);
   el("reality-check-text").textContent =
-    `You have been playing for ${minutes} minute${minutes === 1 ? "" : "s"}. `
-    + `${el("session-position").textContent ?? ""}`.trim();
+    `${tn("reality.text", minutes)} ${el("session-position").textContent ?? ""}`.trim();
   el("reality-check").hidden = false;
   el<HTMLButtonElement>("reality-check-continue").focus();
   return true;
@@ -77,7 +82,7 @@ export function initMarket(): void {
     el("reality-check").hidden = true;
     sessionStorage.removeItem("rgs.token");
     el("bets").hidden = true;
-    el("error").textContent = "You stopped playing. Return to the casino to play again.";
+    el("error").textContent = t("reality.stopped");
     el("error").hidden = false;
   });
 }

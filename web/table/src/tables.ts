@@ -27,6 +27,7 @@ import { historyLine } from "./history.js";
 import { labelDecision } from "./hints.js";
 import { formatMoney, parseMoney } from "./money.js";
 import { ACTION_LABELS, HAND_WORDS, OUTCOME_WORDS } from "./words.js";
+import { t as tr } from "./i18n.js";
 
 interface Hooks {
   currency: string;
@@ -104,10 +105,10 @@ class TableView {
       const li = document.createElement("li");
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = `Watch ${t.tableId}`;
+      b.textContent = tr("shared.watch", { id: t.tableId });
       b.addEventListener("click", () => void this.watch(t));
-      li.append(b, ` ${t.variantId}, ${t.seats} seats, bets ${formatMoney(t.mainMin, t.currency)}`
-        + ` to ${formatMoney(t.mainMax, t.currency)}`);
+      li.append(b, ` ${tr("shared.entry", { variant: t.variantId, seats: t.seats,
+        min: formatMoney(t.mainMin, t.currency), max: formatMoney(t.mainMax, t.currency) })}`);
       return li;
     }));
     el("shared").hidden = false;
@@ -224,7 +225,7 @@ class TableView {
     const result = el("table-result");
     const net = finished ? finished.totalPaid - finished.totalStaked : 0n;
     result.textContent = finished && finished.totalStaked > 0n
-      ? `Your net for the round: ${net > 0n ? "+" : ""}${this.money(net)}` : "";
+      ? tr("shared.net", { net: `${net > 0n ? "+" : ""}${this.money(net)}` }) : "";
     markResult(result, finished && finished.totalStaked > 0n ? finished.result : undefined);
     renderPosition(snap.session);
     this.renderFairness(snap);
@@ -284,13 +285,13 @@ class TableView {
     for (const h of box?.hands ?? []) {
       const cards = document.createElement("ul");
       cards.className = "cards";
-      cards.setAttribute("aria-label", `Seat ${n} hand ${h.index + 1}`);
+      cards.setAttribute("aria-label", tr("shared.seat_hand", { n, h: h.index + 1 }));
       cards.append(...h.cards.map((c) => cardElement(c)));
       const toAct = round?.toAct && round.toAct.seat === n && round.toAct.hand === h.index;
       const info = document.createElement("p");
       info.className = "hand-info";
-      info.textContent = `${h.soft ? "soft " : ""}${h.total}, ${this.handWord(h.status, !!toAct, !!sat?.player?.you)}`
-        + (h.outcome ? `, ${OUTCOME_WORDS[h.outcome] ?? ""}: paid ${this.money(h.payout)}` : "");
+      info.textContent = `${h.soft ? tr("table.soft", { n: h.total }) : h.total}, ${this.handWord(h.status, !!toAct, !!sat?.player?.you)}`
+        + (h.outcome ? `, ${tr("shared.paid", { outcome: OUTCOME_WORDS[h.outcome] ?? "", paid: this.money(h.payout) })}` : "");
       if (toAct) li.classList.add("to-act");
       li.append(cards, info);
     }
@@ -303,7 +304,7 @@ class TableView {
       li.append(p);
     }
     if (!sat && mine === undefined && snap.phase !== table.TablePhase.PLAYING) {
-      li.append(this.button(`Sit at seat ${n}`, () => this.client.takeSeat(
+      li.append(this.button(tr("shared.sit", { n }), () => this.client.takeSeat(
         { requestId: newRequestId(), tableId: this.tableId, seat: n })));
     }
     return li;
@@ -367,7 +368,7 @@ class TableView {
     }
     const tick = () => {
       const left = Math.max(0, Math.ceil((endMs - Date.now()) / 1000));
-      out.textContent = `${left} s left`;
+      out.textContent = tr("shared.left", { s: left });
     };
     tick();
     this.timer = window.setInterval(tick, 1000);
@@ -380,21 +381,21 @@ class TableView {
     el("table-behind").hidden = !(betting && others.length > 0);
     const seatSelect = el<HTMLSelectElement>("behind-seat");
     const chosen = seatSelect.value;
-    seatSelect.replaceChildren(...others.map((s) => new Option(`Seat ${s}`, String(s))));
+    seatSelect.replaceChildren(...others.map((s) => new Option(tr("shared.seat", { n: s }), String(s))));
     if (others.map(String).includes(chosen)) seatSelect.value = chosen;
     const buttons: HTMLButtonElement[] = [];
     const round = snap.round;
     const myBehind = snap.behind.filter((b) => b.player?.you);
     const seatBet = snap.bets.some((b) => b.seat === mine);
     if (snap.phase === table.TablePhase.BETTING && seatBet) {
-      buttons.push(this.button("Deal Now", () => this.client.dealNow({
+      buttons.push(this.button(tr("shared.deal_now"), () => this.client.dealNow({
         requestId: newRequestId(), tableId: this.tableId, forcedCards: this.hooks.forcedCards })));
     }
     if (round && mine !== undefined) {
       const box = round.boxes.find((x) => x.seat === mine);
       for (const a of box?.insuranceAllowed ?? []) {
         const take = a.action === Action.INSURE;
-        buttons.push(this.button(take ? `Take insurance (${this.money(a.cost)})` : "No insurance",
+        buttons.push(this.button(take ? tr("shared.take_insurance", { cost: this.money(a.cost) }) : tr("table.no_insurance"),
           () => this.client.decideInsurance({ requestId: newRequestId(), tableId: this.tableId,
             roundId: snap.roundId, seat: mine, take }), a));
       }
@@ -402,7 +403,7 @@ class TableView {
       if (toAct && toAct.seat === mine) {
         const hand = box?.hands.find((h) => h.index === toAct.hand);
         for (const a of hand?.allowed ?? []) {
-          const fair = a.fairValue > 0n ? `, fair value ${this.money(a.fairValue)}` : "";
+          const fair = a.fairValue > 0n ? `, ${tr("table.fair_value", { value: this.money(a.fairValue) })}` : "";
           const cost = a.cost > 0n ? ` (${this.money(a.cost)})`
             : a.offer > 0n ? ` (${this.money(a.offer)}${fair})` : "";
           buttons.push(this.button(`${ACTION_LABELS[a.action] ?? actionName(a.action)}${cost}`,
@@ -422,11 +423,11 @@ class TableView {
     const leaving = snap.seats.find((x) => x.seat === mine)?.leaving ?? false;
     if (mine !== undefined && leaving) {
       // Changed one's mind: the seat is taken again (it is still the player's).
-      buttons.push(this.button("Stay at the table", () => this.client.takeSeat(
+      buttons.push(this.button(tr("shared.stay"), () => this.client.takeSeat(
         { requestId: newRequestId(), tableId: this.tableId, seat: mine })));
     } else if (mine !== undefined) {
       // With a bet in play the seat is given back when the round ends; the bet plays on.
-      buttons.push(this.button(seatBet ? "Leave after this round" : "Leave the seat",
+      buttons.push(this.button(tr(seatBet ? "shared.leave_after" : "shared.leave"),
         () => this.client.leaveSeat({ requestId: newRequestId(), tableId: this.tableId,
                                       seat: mine })));
     }
@@ -481,7 +482,7 @@ class TableView {
     const stake = parseMoney(el<HTMLInputElement>("table-stake").value);
     if (mine === undefined || stake === undefined) {
       this.clearError();
-      this.showError(new Error("Enter the bet as an amount, e.g. 10.00"), form);
+      this.showError(new Error(tr("shared.enter_bet", { example: formatMoney(1000n, "", false) })), form);
       return;
     }
     const side = (id: string) => parseMoney(el<HTMLInputElement>(id).value || "0") ?? 0n;

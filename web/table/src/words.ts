@@ -1,51 +1,26 @@
 // The words a player reads for the round's decisions, hands and side bets, solo and at a
-// shared table alike.
+// shared table alike, in the page's language (i18n.ts): `ACTION_LABELS[Action.HIT]` is the
+// catalogue's `action.HIT`, looked up at each read.
 
 import { Action, HandStatus, Outcome, SideBetKind } from "@rgs/client";
+import { word } from "./i18n.js";
 
-export const ACTION_LABELS: Record<number, string> = {
-  [Action.INSURE]: "Take insurance",
-  [Action.DECLINE_INSURANCE]: "No insurance",
-  [Action.HIT]: "Hit",
-  [Action.STAND]: "Stand",
-  [Action.DOUBLE]: "Double",
-  [Action.SPLIT]: "Split",
-  [Action.SURRENDER]: "Surrender",
-  [Action.POWER_SPLIT]: "Power Split",
-  [Action.POWER_DOUBLE]: "Power Double",
-  [Action.POWER_KEEP]: "Keep the card",
-  [Action.POWER_REPLACE]: "Replace the card",
-  [Action.CASH_OUT]: "Cash Out",
-};
+/** A read-only map from an enum's values to the catalogue's words `<prefix>.<NAME>`. */
+function words(prefix: string, names: Record<number, string>): Record<number, string> {
+  return new Proxy({} as Record<number, string>, {
+    get: (_target, key) => {
+      const name = typeof key === "string" ? names[Number(key)] : undefined;
+      return name === undefined ? undefined : word(`${prefix}.${name}`);
+    },
+  });
+}
 
-export const SIDE_BET_NAMES: Record<number, string> = {
-  [SideBetKind.TWENTY_PLUS]: "20+",
-  [SideBetKind.PERFECT_PAIRS]: "Perfect Pairs",
-  [SideBetKind.TWENTY_ONE_PLUS_THREE]: "21+3",
-};
+export const ACTION_LABELS = words("action", Action);
+export const SIDE_BET_NAMES = words("sidebet", SideBetKind);
+export const OUTCOME_WORDS = words("outcome", Outcome);
+export const HAND_WORDS = words("hand", HandStatus);
 
-export const OUTCOME_WORDS: Record<number, string> = {
-  [Outcome.BLACKJACK]: "Blackjack",
-  [Outcome.WIN]: "Win",
-  [Outcome.PUSH]: "Push",
-  [Outcome.LOSE]: "Lose",
-  [Outcome.BUST]: "Bust",
-  [Outcome.SURRENDER]: "Surrendered",
-  [Outcome.CASHED_OUT]: "Cashed out",
-  [Outcome.CHARLIE]: "Charlie",
-  [Outcome.VOID]: "Void",
-};
-
-export const HAND_WORDS: Record<number, string> = {
-  [HandStatus.WAITING]: "waiting",
-  [HandStatus.ACTIVE]: "your turn",
-  [HandStatus.POWER_CHOICE]: "keep or replace the card",
-  [HandStatus.STOOD]: "stood",
-  [HandStatus.DOUBLED]: "doubled",
-  [HandStatus.BUSTED]: "bust",
-  [HandStatus.BLACKJACK]: "blackjack",
-  [HandStatus.CHARLIE]: "charlie",
-  [HandStatus.SURRENDERED]: "surrendered",
-  [HandStatus.CASHED_OUT]: "cashed out",
-  [HandStatus.SETTLED]: "settled",
-};
+/** A side bet's paytable line (`suited_trips`) in words. */
+export function lineWords(line: string): string {
+  return word(`line.${line}`) ?? line.replace(/_/g, " ");
+}

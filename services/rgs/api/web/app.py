@@ -32,6 +32,8 @@ from rgs.api.web.connect import header as _header
 from rgs.api.web.replay import MAX_BODY, REPLAY_FILES, ROUND_PATH, ReplayEndpoint
 from rgs.service.model import Brand
 from rgs.service.replay import RoundReplays
+from rgs.variants import VARIANTS
+from rgs.variants.catalogue import thumbnail_file, thumbnail_url
 
 #: Request headers a browser client may send (connect-web and grpc-web clients use these).
 ALLOWED_HEADERS = ("authorization", "content-type", "connect-protocol-version",
@@ -48,6 +50,8 @@ STATIC_FILES: Mapping[str, tuple[str, str]] = {
     "/index.html": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    # A lobby's catalogue (ListVariants, ListTables): each variant's thumbnail.
+    **{thumbnail_url(v): (thumbnail_file(v), "image/svg+xml") for v in VARIANTS},
 }
 #: The web table loads only its own files and calls only its own origin.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "

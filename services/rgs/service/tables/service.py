@@ -138,6 +138,12 @@ class TableService:
 
     # ------------------------------------------------------------------ reading
 
+    async def seats_free(self, table_id: str) -> int:
+        """How many of the table's seats nobody holds now (for a lobby)."""
+        cfg = self.config(table_id)
+        t = await self._tables.load(table_id)
+        return cfg.seats - (len(t.state.seats) if t is not None else 0)
+
     async def view(self, table_id: str, *, hints: bool = False) -> TableView:
         """The table as it is (with ``hints``, for a player whose brand shows decision values,
         with them)."""

@@ -561,6 +561,7 @@ class Variant(_message.Message):
     DOUBLE_ANY_CARDS_FIELD_NUMBER: _builtins.int
     DOUBLE_AFTER_SPLIT_FIELD_NUMBER: _builtins.int
     AVAILABILITY_FIELD_NUMBER: _builtins.int
+    LOBBY_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """Variant id (e.g. `classic-resplit`); used in DealRequest."""
     name: _builtins.str
@@ -613,6 +614,12 @@ class Variant(_message.Message):
     def availability(self) -> Global___Availability:
         """Whether Deal takes new rounds of the variant now (game controls, docs/controls.md)."""
 
+    @_builtins.property
+    def lobby(self) -> Global___LobbyEntry:
+        """What an operator's lobby shows of the variant for the session's brand (docs/api.md, "A
+        lobby's catalogue").
+        """
+
     def __init__(
         self,
         *,
@@ -638,14 +645,136 @@ class Variant(_message.Message):
         double_any_cards: _builtins.bool = ...,
         double_after_split: _builtins.bool = ...,
         availability: Global___Availability | None = ...,
+        lobby: Global___LobbyEntry | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability", "limits", b"limits"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability", "limits", b"limits", "lobby", b"lobby"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability", "blackjack_pays_denominator", b"blackjack_pays_denominator", "blackjack_pays_numerator", b"blackjack_pays_numerator", "cash_out", b"cash_out", "charlie_cards", b"charlie_cards", "dealer_hits_soft_17", b"dealer_hits_soft_17", "dealer_push_total", b"dealer_push_total", "decks", b"decks", "double_after_split", b"double_after_split", "double_any_cards", b"double_any_cards", "hole_card", b"hole_card", "id", b"id", "insurance_offers", b"insurance_offers", "insurance_pays", b"insurance_pays", "late_surrender", b"late_surrender", "limits", b"limits", "max_boxes", b"max_boxes", "max_hands", b"max_hands", "name", b"name", "peek", b"peek", "safety_net", b"safety_net", "side_bets", b"side_bets"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability", "blackjack_pays_denominator", b"blackjack_pays_denominator", "blackjack_pays_numerator", b"blackjack_pays_numerator", "cash_out", b"cash_out", "charlie_cards", b"charlie_cards", "dealer_hits_soft_17", b"dealer_hits_soft_17", "dealer_push_total", b"dealer_push_total", "decks", b"decks", "double_after_split", b"double_after_split", "double_any_cards", b"double_any_cards", "hole_card", b"hole_card", "id", b"id", "insurance_offers", b"insurance_offers", "insurance_pays", b"insurance_pays", "late_surrender", b"late_surrender", "limits", b"limits", "lobby", b"lobby", "max_boxes", b"max_boxes", "max_hands", b"max_hands", "name", b"name", "peek", b"peek", "safety_net", b"safety_net", "side_bets", b"side_bets"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Variant: _TypeAlias = Variant  # noqa: Y015
+
+@_typing.final
+class LobbyEntry(_message.Message):
+    """LobbyEntry is what an operator's lobby shows of a variant (ListVariants) or a shared table
+    (ListTables): a name, a line about it, its RTP, its limits, its features and a picture.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    RTP_PERCENT_FIELD_NUMBER: _builtins.int
+    LIMITS_FIELD_NUMBER: _builtins.int
+    FEATURES_FIELD_NUMBER: _builtins.int
+    THUMBNAIL_URL_FIELD_NUMBER: _builtins.int
+    display_name: _builtins.str
+    """Display name (the variant's name; for a table, the variant's name and the table id)."""
+    description: _builtins.str
+    """One line about the game, in English (a lobby in another language writes its own)."""
+    rtp_percent: _builtins.float
+    """The brand's theoretical RTP of the main game in percent, optimal strategy, from the PAR
+    sheet of the rules the brand plays (its deck count): e.g. 99.29. Side bets have their own
+    (docs/variants.md).
+    """
+    thumbnail_url: _builtins.str
+    """Path of the game's thumbnail (SVG) on the browser edge, e.g.
+    `/thumbnails/vip-platinum.svg`: resolve it against the edge's origin.
+    """
+    @_builtins.property
+    def limits(self) -> _containers.RepeatedCompositeFieldContainer[Global___CurrencyLimits]:
+        """The stake limits in each currency the brand plays (a table: its one currency)."""
+
+    @_builtins.property
+    def features(self) -> Global___LobbyFeatures:
+        """What the game offers."""
+
+    def __init__(
+        self,
+        *,
+        display_name: _builtins.str = ...,
+        description: _builtins.str = ...,
+        rtp_percent: _builtins.float = ...,
+        limits: _abc.Iterable[Global___CurrencyLimits] | None = ...,
+        features: Global___LobbyFeatures | None = ...,
+        thumbnail_url: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["features", b"features"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "display_name", b"display_name", "features", b"features", "limits", b"limits", "rtp_percent", b"rtp_percent", "thumbnail_url", b"thumbnail_url"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LobbyEntry: _TypeAlias = LobbyEntry  # noqa: Y015
+
+@_typing.final
+class CurrencyLimits(_message.Message):
+    """CurrencyLimits are the stake limits in one currency, in its minor units."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CURRENCY_FIELD_NUMBER: _builtins.int
+    LIMITS_FIELD_NUMBER: _builtins.int
+    currency: _builtins.str
+    """ISO 4217 code."""
+    @_builtins.property
+    def limits(self) -> Global___TableLimits:
+        """The limits."""
+
+    def __init__(
+        self,
+        *,
+        currency: _builtins.str = ...,
+        limits: Global___TableLimits | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["limits", b"limits"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["currency", b"currency", "limits", b"limits"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CurrencyLimits: _TypeAlias = CurrencyLimits  # noqa: Y015
+
+@_typing.final
+class LobbyFeatures(_message.Message):
+    """LobbyFeatures are the features a lobby lists for a game."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SIDE_BETS_FIELD_NUMBER: _builtins.int
+    CASH_OUT_FIELD_NUMBER: _builtins.int
+    BET_BEHIND_FIELD_NUMBER: _builtins.int
+    SEATS_FREE_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    cash_out: _builtins.bool
+    """Cash Out is offered."""
+    bet_behind: _builtins.bool
+    """Bet Behind is offered (shared tables)."""
+    seats_free: _builtins.int
+    """Shared tables only: seats free now (0 for a solo variant)."""
+    seats: _builtins.int
+    """Shared tables only: seats in all (0 for a solo variant)."""
+    @_builtins.property
+    def side_bets(self) -> _containers.RepeatedScalarFieldContainer[Global___SideBetKind.ValueType]:
+        """The side bets offered."""
+
+    def __init__(
+        self,
+        *,
+        side_bets: _abc.Iterable[Global___SideBetKind.ValueType] | None = ...,
+        cash_out: _builtins.bool = ...,
+        bet_behind: _builtins.bool = ...,
+        seats_free: _builtins.int = ...,
+        seats: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bet_behind", b"bet_behind", "cash_out", b"cash_out", "seats", b"seats", "seats_free", b"seats_free", "side_bets", b"side_bets"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LobbyFeatures: _TypeAlias = LobbyFeatures  # noqa: Y015
 
 @_typing.final
 class Availability(_message.Message):

@@ -143,6 +143,7 @@ class TableInfo(_message.Message):
     SIT_OUT_ROUNDS_FIELD_NUMBER: _builtins.int
     AWAY_SECONDS_FIELD_NUMBER: _builtins.int
     AVAILABILITY_FIELD_NUMBER: _builtins.int
+    LOBBY_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     variant_id: _builtins.str
     seats: _builtins.int
@@ -167,6 +168,12 @@ class TableInfo(_message.Message):
         ListOperatorTables: the first of the operator's brands listed). Rounds in play finish.
         """
 
+    @_builtins.property
+    def lobby(self) -> _blackjack_pb2.LobbyEntry:
+        """ListTables only: what an operator's lobby shows of the table for the session's brand (its
+        seats free now among the features; docs/api.md, "A lobby's catalogue").
+        """
+
     def __init__(
         self,
         *,
@@ -184,10 +191,11 @@ class TableInfo(_message.Message):
         sit_out_rounds: _builtins.int = ...,
         away_seconds: _builtins.float = ...,
         availability: _blackjack_pb2.Availability | None = ...,
+        lobby: _blackjack_pb2.LobbyEntry | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability", "lobby", b"lobby"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability", "away_seconds", b"away_seconds", "betting_seconds", b"betting_seconds", "brand_ids", b"brand_ids", "currency", b"currency", "decision_seconds", b"decision_seconds", "main_max", b"main_max", "main_min", b"main_min", "seats", b"seats", "side_max", b"side_max", "side_min", b"side_min", "sit_out_rounds", b"sit_out_rounds", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["availability", b"availability", "away_seconds", b"away_seconds", "betting_seconds", b"betting_seconds", "brand_ids", b"brand_ids", "currency", b"currency", "decision_seconds", b"decision_seconds", "lobby", b"lobby", "main_max", b"main_max", "main_min", b"main_min", "seats", b"seats", "side_max", b"side_max", "side_min", b"side_min", "sit_out_rounds", b"sit_out_rounds", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

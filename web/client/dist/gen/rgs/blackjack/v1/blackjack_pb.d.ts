@@ -332,12 +332,137 @@ export type Variant = Message<"rgs.blackjack.v1.Variant"> & {
      * @generated from field: rgs.blackjack.v1.Availability availability = 30;
      */
     availability?: Availability | undefined;
+    /**
+     * What an operator's lobby shows of the variant for the session's brand (docs/api.md, "A
+     * lobby's catalogue").
+     *
+     * @generated from field: rgs.blackjack.v1.LobbyEntry lobby = 40;
+     */
+    lobby?: LobbyEntry | undefined;
 };
 /**
  * Describes the message rgs.blackjack.v1.Variant.
  * Use `create(VariantSchema)` to create a new message.
  */
 export declare const VariantSchema: GenMessage<Variant>;
+/**
+ * LobbyEntry is what an operator's lobby shows of a variant (ListVariants) or a shared table
+ * (ListTables): a name, a line about it, its RTP, its limits, its features and a picture.
+ *
+ * @generated from message rgs.blackjack.v1.LobbyEntry
+ */
+export type LobbyEntry = Message<"rgs.blackjack.v1.LobbyEntry"> & {
+    /**
+     * Display name (the variant's name; for a table, the variant's name and the table id).
+     *
+     * @generated from field: string display_name = 1;
+     */
+    displayName: string;
+    /**
+     * One line about the game, in English (a lobby in another language writes its own).
+     *
+     * @generated from field: string description = 2;
+     */
+    description: string;
+    /**
+     * The brand's theoretical RTP of the main game in percent, optimal strategy, from the PAR
+     * sheet of the rules the brand plays (its deck count): e.g. 99.29. Side bets have their own
+     * (docs/variants.md).
+     *
+     * @generated from field: double rtp_percent = 3;
+     */
+    rtpPercent: number;
+    /**
+     * The stake limits in each currency the brand plays (a table: its one currency).
+     *
+     * @generated from field: repeated rgs.blackjack.v1.CurrencyLimits limits = 4;
+     */
+    limits: CurrencyLimits[];
+    /**
+     * What the game offers.
+     *
+     * @generated from field: rgs.blackjack.v1.LobbyFeatures features = 5;
+     */
+    features?: LobbyFeatures | undefined;
+    /**
+     * Path of the game's thumbnail (SVG) on the browser edge, e.g.
+     * `/thumbnails/vip-platinum.svg`: resolve it against the edge's origin.
+     *
+     * @generated from field: string thumbnail_url = 6;
+     */
+    thumbnailUrl: string;
+};
+/**
+ * Describes the message rgs.blackjack.v1.LobbyEntry.
+ * Use `create(LobbyEntrySchema)` to create a new message.
+ */
+export declare const LobbyEntrySchema: GenMessage<LobbyEntry>;
+/**
+ * CurrencyLimits are the stake limits in one currency, in its minor units.
+ *
+ * @generated from message rgs.blackjack.v1.CurrencyLimits
+ */
+export type CurrencyLimits = Message<"rgs.blackjack.v1.CurrencyLimits"> & {
+    /**
+     * ISO 4217 code.
+     *
+     * @generated from field: string currency = 1;
+     */
+    currency: string;
+    /**
+     * The limits.
+     *
+     * @generated from field: rgs.blackjack.v1.TableLimits limits = 2;
+     */
+    limits?: TableLimits | undefined;
+};
+/**
+ * Describes the message rgs.blackjack.v1.CurrencyLimits.
+ * Use `create(CurrencyLimitsSchema)` to create a new message.
+ */
+export declare const CurrencyLimitsSchema: GenMessage<CurrencyLimits>;
+/**
+ * LobbyFeatures are the features a lobby lists for a game.
+ *
+ * @generated from message rgs.blackjack.v1.LobbyFeatures
+ */
+export type LobbyFeatures = Message<"rgs.blackjack.v1.LobbyFeatures"> & {
+    /**
+     * The side bets offered.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.SideBetKind side_bets = 1;
+     */
+    sideBets: SideBetKind[];
+    /**
+     * Cash Out is offered.
+     *
+     * @generated from field: bool cash_out = 2;
+     */
+    cashOut: boolean;
+    /**
+     * Bet Behind is offered (shared tables).
+     *
+     * @generated from field: bool bet_behind = 3;
+     */
+    betBehind: boolean;
+    /**
+     * Shared tables only: seats free now (0 for a solo variant).
+     *
+     * @generated from field: int32 seats_free = 4;
+     */
+    seatsFree: number;
+    /**
+     * Shared tables only: seats in all (0 for a solo variant).
+     *
+     * @generated from field: int32 seats = 5;
+     */
+    seats: number;
+};
+/**
+ * Describes the message rgs.blackjack.v1.LobbyFeatures.
+ * Use `create(LobbyFeaturesSchema)` to create a new message.
+ */
+export declare const LobbyFeaturesSchema: GenMessage<LobbyFeatures>;
 /**
  * Availability says whether new rounds are taken: a variant, brand or table may be disabled by
  * its operator or put under maintenance by the platform (Deal and bets are then refused

@@ -1,6 +1,6 @@
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import type { Action, Availability, Outcome, ResultClass, RoundView, SessionPosition, SideBetKind } from "../../blackjack/v1/blackjack_pb.js";
+import type { Action, Availability, LobbyEntry, Outcome, ResultClass, RoundView, SessionPosition, SideBetKind } from "../../blackjack/v1/blackjack_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 /**
  * Describes the file rgs/table/v1/table.proto.
@@ -84,6 +84,13 @@ export type TableInfo = Message<"rgs.table.v1.TableInfo"> & {
      * @generated from field: rgs.blackjack.v1.Availability availability = 30;
      */
     availability?: Availability | undefined;
+    /**
+     * ListTables only: what an operator's lobby shows of the table for the session's brand (its
+     * seats free now among the features; docs/api.md, "A lobby's catalogue").
+     *
+     * @generated from field: rgs.blackjack.v1.LobbyEntry lobby = 40;
+     */
+    lobby?: LobbyEntry | undefined;
 };
 /**
  * Describes the message rgs.table.v1.TableInfo.

@@ -28,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file rgs/blackjack/v1/blackjack.proto.
  */
 export const file_rgs_blackjack_v1_blackjack: GenFile = /*@__PURE__*/
-  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IvABChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAkSLAoJZnJlZV9iZXRzGAYgAygLMhkucmdzLmJsYWNramFjay52MS5GcmVlQmV0QgoKCF9iYWxhbmNlIoQBCglMYXN0Um91bmQSEgoKdmFyaWFudF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCRInCgVib3hlcxgDIAMoCzIYLnJncy5ibGFja2phY2sudjEuQm94QmV0EhQKDHRvdGFsX3N0YWtlZBgEIAEoAxISCgp0b3RhbF9wYWlkGAUgASgDIlUKC1RhYmxlTGltaXRzEhAKCG1haW5fbWluGAEgASgDEhAKCG1haW5fbWF4GAIgASgDEhAKCHNpZGVfbWluGAMgASgDEhAKCHNpZGVfbWF4GAQgASgDIioKDFBheXRhYmxlTGluZRIMCgRsaW5lGAEgASgJEgwKBHBheXMYAiABKAMibQoPU2lkZUJldFBheXRhYmxlEisKBGtpbmQYASABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRLaW5kEi0KBWxpbmVzGAIgAygLMh4ucmdzLmJsYWNramFjay52MS5QYXl0YWJsZUxpbmUi8QQKB1ZhcmlhbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVkZWNrcxgDIAEoBRIRCgltYXhfYm94ZXMYBCABKAUSGwoTZGVhbGVyX2hpdHNfc29mdF8xNxgFIAEoCBIRCglob2xlX2NhcmQYBiABKAgSDAoEcGVlaxgHIAEoCRIgChhibGFja2phY2tfcGF5c19udW1lcmF0b3IYCCABKAUSIgoaYmxhY2tqYWNrX3BheXNfZGVub21pbmF0b3IYCSABKAUSFgoOaW5zdXJhbmNlX3BheXMYCiABKAUSFgoObGF0ZV9zdXJyZW5kZXIYCyABKAgSEQoJbWF4X2hhbmRzGAwgASgFEhUKDWNoYXJsaWVfY2FyZHMYDSABKAUSGQoRZGVhbGVyX3B1c2hfdG90YWwYDiABKAUSEgoKc2FmZXR5X25ldBgPIAEoCBIQCghjYXNoX291dBgQIAEoCBItCgZsaW1pdHMYESABKAsyHS5yZ3MuYmxhY2tqYWNrLnYxLlRhYmxlTGltaXRzEjQKCXNpZGVfYmV0cxgSIAMoCzIhLnJncy5ibGFja2phY2sudjEuU2lkZUJldFBheXRhYmxlEjoKEGluc3VyYW5jZV9vZmZlcnMYEyADKA4yIC5yZ3MuYmxhY2tqYWNrLnYxLkluc3VyYW5jZU9mZmVyEhgKEGRvdWJsZV9hbnlfY2FyZHMYFCABKAgSGgoSZG91YmxlX2FmdGVyX3NwbGl0GBUgASgIEjQKDGF2YWlsYWJpbGl0eRgeIAEoCzIeLnJncy5ibGFja2phY2sudjEuQXZhaWxhYmlsaXR5IlsKDEF2YWlsYWJpbGl0eRINCgVzdGF0ZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEisKB2VuZHNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIr8BCgZCb3hCZXQSDAoEc2VhdBgBIAEoBRINCgVzdGFrZRgCIAEoAxITCgt0d2VudHlfcGx1cxgDIAEoAxIVCg1wZXJmZWN0X3BhaXJzGAQgASgDEh0KFXR3ZW50eV9vbmVfcGx1c190aHJlZRgFIAEoAxI5Cg9pbnN1cmFuY2Vfb2ZmZXIYBiABKA4yIC5yZ3MuYmxhY2tqYWNrLnYxLkluc3VyYW5jZU9mZmVyEhIKCnNhZmV0eV9uZXQYByABKAgiuQEKDUFsbG93ZWRBY3Rpb24SKAoGYWN0aW9uGAEgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24SDAoEY29zdBgCIAEoAxINCgVvZmZlchgDIAEoAxIPCgd3YXJuaW5nGAQgASgJEhsKDmV4cGVjdGVkX3ZhbHVlGAUgASgBSACIAQESDAoEYmVzdBgGIAEoCBISCgpmYWlyX3ZhbHVlGAcgASgDQhEKD19leHBlY3RlZF92YWx1ZSKRAgoESGFuZBINCgVpbmRleBgBIAEoBRINCgVjYXJkcxgCIAMoCRINCgV0b3RhbBgDIAEoBRIMCgRzb2Z0GAQgASgIEg0KBXN0YWtlGAUgASgDEiwKBnN0YXR1cxgGIAEoDjIcLnJncy5ibGFja2phY2sudjEuSGFuZFN0YXR1cxIqCgdvdXRjb21lGAcgASgOMhkucmdzLmJsYWNramFjay52MS5PdXRjb21lEg4KBnBheW91dBgIIAEoAxISCgpmcm9tX3NwbGl0GAkgASgIEg8KB2RvdWJsZWQYCiABKAgSMAoHYWxsb3dlZBgLIAMoCzIfLnJncy5ibGFja2phY2sudjEuQWxsb3dlZEFjdGlvbiJ6Cg1TaWRlQmV0UmVzdWx0EisKBGtpbmQYASABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRLaW5kEg0KBXN0YWtlGAIgASgDEgwKBGxpbmUYAyABKAkSDgoGcGF5b3V0GAQgASgDEg8KB3NldHRsZWQYBSABKAgitAIKA0JveBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEiUKBWhhbmRzGAMgAygLMhYucmdzLmJsYWNramFjay52MS5IYW5kEjIKCXNpZGVfYmV0cxgEIAMoCzIfLnJncy5ibGFja2phY2sudjEuU2lkZUJldFJlc3VsdBIZChFpbnN1cmFuY2Vfb2ZmZXJlZBgFIAEoCBIXCg9pbnN1cmFuY2Vfc3Rha2UYBiABKAMSGAoQaW5zdXJhbmNlX3BheW91dBgHIAEoAxI6ChFpbnN1cmFuY2VfYWxsb3dlZBgIIAMoCzIfLnJncy5ibGFja2phY2sudjEuQWxsb3dlZEFjdGlvbhIrCgZiZWhpbmQYCSADKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLkJveEJlaGluZCJ5CglCb3hCZWhpbmQSFAoMZGlzcGxheV9uYW1lGAEgASgJEgsKA3lvdRgCIAEoCBIOCgZzdGFrZWQYAyABKAMSDAoEcGFpZBgEIAEoAxIVCg1mb2xsb3dfZG91YmxlGAUgASgIEhQKDGZvbGxvd19zcGxpdBgGIAEoCCIlCgdIYW5kUmVmEgwKBHNlYXQYASABKAUSDAoEaGFuZBgCIAEoBSK8BAoJUm91bmRWaWV3EhAKCHJvdW5kX2lkGAEgASgJEgsKA3NlcRgCIAEoAxISCgp2YXJpYW50X2lkGAMgASgJEi0KBnN0YXR1cxgEIAEoDjIdLnJncy5ibGFja2phY2sudjEuUm91bmRTdGF0dXMSFAoMZGVhbGVyX2NhcmRzGAUgAygJEhQKDGRlYWxlcl90b3RhbBgGIAEoBRITCgtkZWFsZXJfc29mdBgHIAEoCBIaChJkZWFsZXJfaG9sZV9oaWRkZW4YCCABKAgSJAoFYm94ZXMYCSADKAsyFS5yZ3MuYmxhY2tqYWNrLnYxLkJveBIpCgZ0b19hY3QYCiABKAsyGS5yZ3MuYmxhY2tqYWNrLnYxLkhhbmRSZWYSFAoMdG90YWxfc3Rha2VkGAsgASgDEhIKCnRvdGFsX3BhaWQYDCABKAMSDwoHYmFsYW5jZRgNIAEoAxIQCghjdXJyZW5jeRgOIAEoCRIXCg9wYXltZW50X3BlbmRpbmcYDyABKAgSKAoEZmFpchgQIAEoCzIaLnJncy5ibGFja2phY2sudjEuRmFpcm5lc3MSMgoHc2Vzc2lvbhgRIAEoCzIhLnJncy5ibGFja2phY2sudjEuU2Vzc2lvblBvc2l0aW9uEi0KBnJlc3VsdBgSIAEoDjIdLnJncy5ibGFja2phY2sudjEuUmVzdWx0Q2xhc3MSLAoJZnJlZV9iZXRzGBMgAygLMhkucmdzLmJsYWNramFjay52MS5GcmVlQmV0IpQBCg9TZXNzaW9uUG9zaXRpb24SLgoKc3RhcnRlZF9hdBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJZWxhcHNlZF9zGAIgASgDEhQKDHRvdGFsX3N0YWtlZBgDIAEoAxISCgp0b3RhbF9wYWlkGAQgASgDEhQKDG5ldF9wb3NpdGlvbhgFIAEoAyKvAQoIRmFpcm5lc3MSEgoKdmVyaWZpYWJsZRgBIAEoCBISCgpjb21taXRtZW50GAIgASgJEhMKC2NsaWVudF9zZWVkGAMgASgJEhQKDHJvdW5kX251bWJlchgEIAEoAxINCgVkZWNrcxgFIAEoBRITCgtzZXJ2ZXJfc2VlZBgGIAEoCRIXCg9uZXh0X2NvbW1pdG1lbnQYByABKAkSEwoLZGVhbHRfY2FyZHMYCCADKAkingEKC0RlYWxSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEgoKdmFyaWFudF9pZBgCIAEoCRInCgVib3hlcxgDIAMoCzIYLnJncy5ibGFja2phY2sudjEuQm94QmV0EhQKDGZvcmNlZF9jYXJkcxgEIAMoCRITCgtjbGllbnRfc2VlZBgFIAEoCRITCgtmcmVlX2JldF9pZBgGIAEoCSI6CgxEZWFsUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyKOAQoKQWN0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEhQKDGV4cGVjdGVkX3NlcRgDIAEoAxIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSKAoGYWN0aW9uGAYgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24iOQoLQWN0UmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyI1Cg1TZXR0bGVSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPAoOU2V0dGxlUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyIjCg9HZXRSb3VuZFJlcXVlc3QSEAoIcm91bmRfaWQYASABKAkiPgoQR2V0Um91bmRSZXNwb25zZRIqCgVyb3VuZBgBIAEoCzIbLnJncy5ibGFja2phY2sudjEuUm91bmRWaWV3IhMKEUdldEJhbGFuY2VSZXF1ZXN0IiAKHkFja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVxdWVzdCJVCh9BY2tub3dsZWRnZVJlYWxpdHlDaGVja1Jlc3BvbnNlEjIKB3Nlc3Npb24YASABKAsyIS5yZ3MuYmxhY2tqYWNrLnYxLlNlc3Npb25Qb3NpdGlvbiI3ChJHZXRCYWxhbmNlUmVzcG9uc2USDwoHYmFsYW5jZRgBIAEoAxIQCghjdXJyZW5jeRgCIAEoCSJ9CgdGcmVlQmV0EhAKCGdyYW50X2lkGAEgASgJEg0KBXZhbHVlGAIgASgDEgwKBGxlZnQYAyABKAUSLgoKZXhwaXJlc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLdmFyaWFudF9pZHMYBSADKAkqpQIKBkFjdGlvbhIWChJBQ1RJT05fVU5TUEVDSUZJRUQQABIRCg1BQ1RJT05fSU5TVVJFEAESHAoYQUNUSU9OX0RFQ0xJTkVfSU5TVVJBTkNFEAISDgoKQUNUSU9OX0hJVBADEhAKDEFDVElPTl9TVEFORBAEEhEKDUFDVElPTl9ET1VCTEUQBRIQCgxBQ1RJT05fU1BMSVQQBhIUChBBQ1RJT05fU1VSUkVOREVSEAcSFgoSQUNUSU9OX1BPV0VSX1NQTElUEAgSFwoTQUNUSU9OX1BPV0VSX0RPVUJMRRAJEhUKEUFDVElPTl9QT1dFUl9LRUVQEAoSGAoUQUNUSU9OX1BPV0VSX1JFUExBQ0UQCxITCg9BQ1RJT05fQ0FTSF9PVVQQDCqYAQoLUm91bmRTdGF0dXMSHAoYUk9VTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWUk9VTkRfU1RBVFVTX0lOU1VSQU5DRRABEhwKGFJPVU5EX1NUQVRVU19QTEFZRVJfVFVSThACEhgKFFJPVU5EX1NUQVRVU19TRVRUTEVEEAMSFwoTUk9VTkRfU1RBVFVTX1ZPSURFRBAEKsYCCgpIYW5kU3RhdHVzEhsKF0hBTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTSEFORF9TVEFUVVNfV0FJVElORxABEhYKEkhBTkRfU1RBVFVTX0FDVElWRRACEhwKGEhBTkRfU1RBVFVTX1BPV0VSX0NIT0lDRRADEhUKEUhBTkRfU1RBVFVTX1NUT09EEAQSFwoTSEFORF9TVEFUVVNfRE9VQkxFRBAFEhYKEkhBTkRfU1RBVFVTX0JVU1RFRBAGEhkKFUhBTkRfU1RBVFVTX0JMQUNLSkFDSxAHEhcKE0hBTkRfU1RBVFVTX0NIQVJMSUUQCBIbChdIQU5EX1NUQVRVU19TVVJSRU5ERVJFRBAJEhoKFkhBTkRfU1RBVFVTX0NBU0hFRF9PVVQQChIXChNIQU5EX1NUQVRVU19TRVRUTEVEEAsq1gEKB091dGNvbWUSFwoTT1VUQ09NRV9VTlNQRUNJRklFRBAAEhUKEU9VVENPTUVfQkxBQ0tKQUNLEAESDwoLT1VUQ09NRV9XSU4QAhIQCgxPVVRDT01FX1BVU0gQAxIQCgxPVVRDT01FX0xPU0UQBBIQCgxPVVRDT01FX0JVU1QQBRIVChFPVVRDT01FX1NVUlJFTkRFUhAGEhYKEk9VVENPTUVfQ0FTSEVEX09VVBAHEhMKD09VVENPTUVfQ0hBUkxJRRAIEhAKDE9VVENPTUVfVk9JRBAJKpUBCgtTaWRlQmV0S2luZBIdChlTSURFX0JFVF9LSU5EX1VOU1BFQ0lGSUVEEAASHQoZU0lERV9CRVRfS0lORF9UV0VOVFlfUExVUxABEh8KG1NJREVfQkVUX0tJTkRfUEVSRkVDVF9QQUlSUxACEicKI1NJREVfQkVUX0tJTkRfVFdFTlRZX09ORV9QTFVTX1RIUkVFEAMqlgEKDkluc3VyYW5jZU9mZmVyEh8KG0lOU1VSQU5DRV9PRkZFUl9VTlNQRUNJRklFRBAAEhoKFklOU1VSQU5DRV9PRkZFUl9BTFdBWVMQARIsCihJTlNVUkFOQ0VfT0ZGRVJfT05MWV9PTl9QTEFZRVJfQkxBQ0tKQUNLEAISGQoVSU5TVVJBTkNFX09GRkVSX05FVkVSEAMqlgEKC1Jlc3VsdENsYXNzEhwKGFJFU1VMVF9DTEFTU19VTlNQRUNJRklFRBAAEhQKEFJFU1VMVF9DTEFTU19XSU4QARIdChlSRVNVTFRfQ0xBU1NfUkVUVVJOX0VRVUFMEAISHQoZUkVTVUxUX0NMQVNTX1JFVFVSTl9CRUxPVxADEhUKEVJFU1VMVF9DTEFTU19MT1NTEAQy9QQKEEJsYWNramFja1NlcnZpY2USXQoMTGlzdFZhcmlhbnRzEiUucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GiYucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJFCgREZWFsEh0ucmdzLmJsYWNramFjay52MS5EZWFsUmVxdWVzdBoeLnJncy5ibGFja2phY2sudjEuRGVhbFJlc3BvbnNlEkIKA0FjdBIcLnJncy5ibGFja2phY2sudjEuQWN0UmVxdWVzdBodLnJncy5ibGFja2phY2sudjEuQWN0UmVzcG9uc2USSwoGU2V0dGxlEh8ucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXF1ZXN0GiAucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXNwb25zZRJRCghHZXRSb3VuZBIhLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXF1ZXN0GiIucmdzLmJsYWNramFjay52MS5HZXRSb3VuZFJlc3BvbnNlElcKCkdldEJhbGFuY2USIy5yZ3MuYmxhY2tqYWNrLnYxLkdldEJhbGFuY2VSZXF1ZXN0GiQucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVzcG9uc2USfgoXQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2sSMC5yZ3MuYmxhY2tqYWNrLnYxLkFja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVxdWVzdBoxLnJncy5ibGFja2phY2sudjEuQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IvABChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAkSLAoJZnJlZV9iZXRzGAYgAygLMhkucmdzLmJsYWNramFjay52MS5GcmVlQmV0QgoKCF9iYWxhbmNlIoQBCglMYXN0Um91bmQSEgoKdmFyaWFudF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCRInCgVib3hlcxgDIAMoCzIYLnJncy5ibGFja2phY2sudjEuQm94QmV0EhQKDHRvdGFsX3N0YWtlZBgEIAEoAxISCgp0b3RhbF9wYWlkGAUgASgDIlUKC1RhYmxlTGltaXRzEhAKCG1haW5fbWluGAEgASgDEhAKCG1haW5fbWF4GAIgASgDEhAKCHNpZGVfbWluGAMgASgDEhAKCHNpZGVfbWF4GAQgASgDIioKDFBheXRhYmxlTGluZRIMCgRsaW5lGAEgASgJEgwKBHBheXMYAiABKAMibQoPU2lkZUJldFBheXRhYmxlEisKBGtpbmQYASABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRLaW5kEi0KBWxpbmVzGAIgAygLMh4ucmdzLmJsYWNramFjay52MS5QYXl0YWJsZUxpbmUingUKB1ZhcmlhbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVkZWNrcxgDIAEoBRIRCgltYXhfYm94ZXMYBCABKAUSGwoTZGVhbGVyX2hpdHNfc29mdF8xNxgFIAEoCBIRCglob2xlX2NhcmQYBiABKAgSDAoEcGVlaxgHIAEoCRIgChhibGFja2phY2tfcGF5c19udW1lcmF0b3IYCCABKAUSIgoaYmxhY2tqYWNrX3BheXNfZGVub21pbmF0b3IYCSABKAUSFgoOaW5zdXJhbmNlX3BheXMYCiABKAUSFgoObGF0ZV9zdXJyZW5kZXIYCyABKAgSEQoJbWF4X2hhbmRzGAwgASgFEhUKDWNoYXJsaWVfY2FyZHMYDSABKAUSGQoRZGVhbGVyX3B1c2hfdG90YWwYDiABKAUSEgoKc2FmZXR5X25ldBgPIAEoCBIQCghjYXNoX291dBgQIAEoCBItCgZsaW1pdHMYESABKAsyHS5yZ3MuYmxhY2tqYWNrLnYxLlRhYmxlTGltaXRzEjQKCXNpZGVfYmV0cxgSIAMoCzIhLnJncy5ibGFja2phY2sudjEuU2lkZUJldFBheXRhYmxlEjoKEGluc3VyYW5jZV9vZmZlcnMYEyADKA4yIC5yZ3MuYmxhY2tqYWNrLnYxLkluc3VyYW5jZU9mZmVyEhgKEGRvdWJsZV9hbnlfY2FyZHMYFCABKAgSGgoSZG91YmxlX2FmdGVyX3NwbGl0GBUgASgIEjQKDGF2YWlsYWJpbGl0eRgeIAEoCzIeLnJncy5ibGFja2phY2sudjEuQXZhaWxhYmlsaXR5EisKBWxvYmJ5GCggASgLMhwucmdzLmJsYWNramFjay52MS5Mb2JieUVudHJ5IsgBCgpMb2JieUVudHJ5EhQKDGRpc3BsYXlfbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRITCgtydHBfcGVyY2VudBgDIAEoARIwCgZsaW1pdHMYBCADKAsyIC5yZ3MuYmxhY2tqYWNrLnYxLkN1cnJlbmN5TGltaXRzEjEKCGZlYXR1cmVzGAUgASgLMh8ucmdzLmJsYWNramFjay52MS5Mb2JieUZlYXR1cmVzEhUKDXRodW1ibmFpbF91cmwYBiABKAkiUQoOQ3VycmVuY3lMaW1pdHMSEAoIY3VycmVuY3kYASABKAkSLQoGbGltaXRzGAIgASgLMh0ucmdzLmJsYWNramFjay52MS5UYWJsZUxpbWl0cyKKAQoNTG9iYnlGZWF0dXJlcxIwCglzaWRlX2JldHMYASADKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRLaW5kEhAKCGNhc2hfb3V0GAIgASgIEhIKCmJldF9iZWhpbmQYAyABKAgSEgoKc2VhdHNfZnJlZRgEIAEoBRINCgVzZWF0cxgFIAEoBSJbCgxBdmFpbGFiaWxpdHkSDQoFc3RhdGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIrCgdlbmRzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK/AQoGQm94QmV0EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSEwoLdHdlbnR5X3BsdXMYAyABKAMSFQoNcGVyZmVjdF9wYWlycxgEIAEoAxIdChV0d2VudHlfb25lX3BsdXNfdGhyZWUYBSABKAMSOQoPaW5zdXJhbmNlX29mZmVyGAYgASgOMiAucmdzLmJsYWNramFjay52MS5JbnN1cmFuY2VPZmZlchISCgpzYWZldHlfbmV0GAcgASgIIrkBCg1BbGxvd2VkQWN0aW9uEigKBmFjdGlvbhgBIAEoDjIYLnJncy5ibGFja2phY2sudjEuQWN0aW9uEgwKBGNvc3QYAiABKAMSDQoFb2ZmZXIYAyABKAMSDwoHd2FybmluZxgEIAEoCRIbCg5leHBlY3RlZF92YWx1ZRgFIAEoAUgAiAEBEgwKBGJlc3QYBiABKAgSEgoKZmFpcl92YWx1ZRgHIAEoA0IRCg9fZXhwZWN0ZWRfdmFsdWUikQIKBEhhbmQSDQoFaW5kZXgYASABKAUSDQoFY2FyZHMYAiADKAkSDQoFdG90YWwYAyABKAUSDAoEc29mdBgEIAEoCBINCgVzdGFrZRgFIAEoAxIsCgZzdGF0dXMYBiABKA4yHC5yZ3MuYmxhY2tqYWNrLnYxLkhhbmRTdGF0dXMSKgoHb3V0Y29tZRgHIAEoDjIZLnJncy5ibGFja2phY2sudjEuT3V0Y29tZRIOCgZwYXlvdXQYCCABKAMSEgoKZnJvbV9zcGxpdBgJIAEoCBIPCgdkb3VibGVkGAogASgIEjAKB2FsbG93ZWQYCyADKAsyHy5yZ3MuYmxhY2tqYWNrLnYxLkFsbG93ZWRBY3Rpb24iegoNU2lkZUJldFJlc3VsdBIrCgRraW5kGAEgASgOMh0ucmdzLmJsYWNramFjay52MS5TaWRlQmV0S2luZBINCgVzdGFrZRgCIAEoAxIMCgRsaW5lGAMgASgJEg4KBnBheW91dBgEIAEoAxIPCgdzZXR0bGVkGAUgASgIIrQCCgNCb3gSDAoEc2VhdBgBIAEoBRINCgVzdGFrZRgCIAEoAxIlCgVoYW5kcxgDIAMoCzIWLnJncy5ibGFja2phY2sudjEuSGFuZBIyCglzaWRlX2JldHMYBCADKAsyHy5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRSZXN1bHQSGQoRaW5zdXJhbmNlX29mZmVyZWQYBSABKAgSFwoPaW5zdXJhbmNlX3N0YWtlGAYgASgDEhgKEGluc3VyYW5jZV9wYXlvdXQYByABKAMSOgoRaW5zdXJhbmNlX2FsbG93ZWQYCCADKAsyHy5yZ3MuYmxhY2tqYWNrLnYxLkFsbG93ZWRBY3Rpb24SKwoGYmVoaW5kGAkgAygLMhsucmdzLmJsYWNramFjay52MS5Cb3hCZWhpbmQieQoJQm94QmVoaW5kEhQKDGRpc3BsYXlfbmFtZRgBIAEoCRILCgN5b3UYAiABKAgSDgoGc3Rha2VkGAMgASgDEgwKBHBhaWQYBCABKAMSFQoNZm9sbG93X2RvdWJsZRgFIAEoCBIUCgxmb2xsb3dfc3BsaXQYBiABKAgiJQoHSGFuZFJlZhIMCgRzZWF0GAEgASgFEgwKBGhhbmQYAiABKAUivAQKCVJvdW5kVmlldxIQCghyb3VuZF9pZBgBIAEoCRILCgNzZXEYAiABKAMSEgoKdmFyaWFudF9pZBgDIAEoCRItCgZzdGF0dXMYBCABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kU3RhdHVzEhQKDGRlYWxlcl9jYXJkcxgFIAMoCRIUCgxkZWFsZXJfdG90YWwYBiABKAUSEwoLZGVhbGVyX3NvZnQYByABKAgSGgoSZGVhbGVyX2hvbGVfaGlkZGVuGAggASgIEiQKBWJveGVzGAkgAygLMhUucmdzLmJsYWNramFjay52MS5Cb3gSKQoGdG9fYWN0GAogASgLMhkucmdzLmJsYWNramFjay52MS5IYW5kUmVmEhQKDHRvdGFsX3N0YWtlZBgLIAEoAxISCgp0b3RhbF9wYWlkGAwgASgDEg8KB2JhbGFuY2UYDSABKAMSEAoIY3VycmVuY3kYDiABKAkSFwoPcGF5bWVudF9wZW5kaW5nGA8gASgIEigKBGZhaXIYECABKAsyGi5yZ3MuYmxhY2tqYWNrLnYxLkZhaXJuZXNzEjIKB3Nlc3Npb24YESABKAsyIS5yZ3MuYmxhY2tqYWNrLnYxLlNlc3Npb25Qb3NpdGlvbhItCgZyZXN1bHQYEiABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlJlc3VsdENsYXNzEiwKCWZyZWVfYmV0cxgTIAMoCzIZLnJncy5ibGFja2phY2sudjEuRnJlZUJldCKUAQoPU2Vzc2lvblBvc2l0aW9uEi4KCnN0YXJ0ZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWVsYXBzZWRfcxgCIAEoAxIUCgx0b3RhbF9zdGFrZWQYAyABKAMSEgoKdG90YWxfcGFpZBgEIAEoAxIUCgxuZXRfcG9zaXRpb24YBSABKAMirwEKCEZhaXJuZXNzEhIKCnZlcmlmaWFibGUYASABKAgSEgoKY29tbWl0bWVudBgCIAEoCRITCgtjbGllbnRfc2VlZBgDIAEoCRIUCgxyb3VuZF9udW1iZXIYBCABKAMSDQoFZGVja3MYBSABKAUSEwoLc2VydmVyX3NlZWQYBiABKAkSFwoPbmV4dF9jb21taXRtZW50GAcgASgJEhMKC2RlYWx0X2NhcmRzGAggAygJIp4BCgtEZWFsUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSJwoFYm94ZXMYAyADKAsyGC5yZ3MuYmxhY2tqYWNrLnYxLkJveEJldBIUCgxmb3JjZWRfY2FyZHMYBCADKAkSEwoLY2xpZW50X3NlZWQYBSABKAkSEwoLZnJlZV9iZXRfaWQYBiABKAkiOgoMRGVhbFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXcijgEKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCRIUCgxleHBlY3RlZF9zZXEYAyABKAMSDAoEc2VhdBgEIAEoBRIMCgRoYW5kGAUgASgFEigKBmFjdGlvbhgGIAEoDjIYLnJncy5ibGFja2phY2sudjEuQWN0aW9uIjkKC0FjdFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciNQoNU2V0dGxlUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJIjwKDlNldHRsZVJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciIwoPR2V0Um91bmRSZXF1ZXN0EhAKCHJvdW5kX2lkGAEgASgJIj4KEEdldFJvdW5kUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyITChFHZXRCYWxhbmNlUmVxdWVzdCIgCh5BY2tub3dsZWRnZVJlYWxpdHlDaGVja1JlcXVlc3QiVQofQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZRIyCgdzZXNzaW9uGAEgASgLMiEucmdzLmJsYWNramFjay52MS5TZXNzaW9uUG9zaXRpb24iNwoSR2V0QmFsYW5jZVJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAMSEAoIY3VycmVuY3kYAiABKAkifQoHRnJlZUJldBIQCghncmFudF9pZBgBIAEoCRINCgV2YWx1ZRgCIAEoAxIMCgRsZWZ0GAMgASgFEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3ZhcmlhbnRfaWRzGAUgAygJKqUCCgZBY3Rpb24SFgoSQUNUSU9OX1VOU1BFQ0lGSUVEEAASEQoNQUNUSU9OX0lOU1VSRRABEhwKGEFDVElPTl9ERUNMSU5FX0lOU1VSQU5DRRACEg4KCkFDVElPTl9ISVQQAxIQCgxBQ1RJT05fU1RBTkQQBBIRCg1BQ1RJT05fRE9VQkxFEAUSEAoMQUNUSU9OX1NQTElUEAYSFAoQQUNUSU9OX1NVUlJFTkRFUhAHEhYKEkFDVElPTl9QT1dFUl9TUExJVBAIEhcKE0FDVElPTl9QT1dFUl9ET1VCTEUQCRIVChFBQ1RJT05fUE9XRVJfS0VFUBAKEhgKFEFDVElPTl9QT1dFUl9SRVBMQUNFEAsSEwoPQUNUSU9OX0NBU0hfT1VUEAwqmAEKC1JvdW5kU3RhdHVzEhwKGFJPVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJPVU5EX1NUQVRVU19JTlNVUkFOQ0UQARIcChhST1VORF9TVEFUVVNfUExBWUVSX1RVUk4QAhIYChRST1VORF9TVEFUVVNfU0VUVExFRBADEhcKE1JPVU5EX1NUQVRVU19WT0lERUQQBCrGAgoKSGFuZFN0YXR1cxIbChdIQU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE0hBTkRfU1RBVFVTX1dBSVRJTkcQARIWChJIQU5EX1NUQVRVU19BQ1RJVkUQAhIcChhIQU5EX1NUQVRVU19QT1dFUl9DSE9JQ0UQAxIVChFIQU5EX1NUQVRVU19TVE9PRBAEEhcKE0hBTkRfU1RBVFVTX0RPVUJMRUQQBRIWChJIQU5EX1NUQVRVU19CVVNURUQQBhIZChVIQU5EX1NUQVRVU19CTEFDS0pBQ0sQBxIXChNIQU5EX1NUQVRVU19DSEFSTElFEAgSGwoXSEFORF9TVEFUVVNfU1VSUkVOREVSRUQQCRIaChZIQU5EX1NUQVRVU19DQVNIRURfT1VUEAoSFwoTSEFORF9TVEFUVVNfU0VUVExFRBALKtYBCgdPdXRjb21lEhcKE09VVENPTUVfVU5TUEVDSUZJRUQQABIVChFPVVRDT01FX0JMQUNLSkFDSxABEg8KC09VVENPTUVfV0lOEAISEAoMT1VUQ09NRV9QVVNIEAMSEAoMT1VUQ09NRV9MT1NFEAQSEAoMT1VUQ09NRV9CVVNUEAUSFQoRT1VUQ09NRV9TVVJSRU5ERVIQBhIWChJPVVRDT01FX0NBU0hFRF9PVVQQBxITCg9PVVRDT01FX0NIQVJMSUUQCBIQCgxPVVRDT01FX1ZPSUQQCSqVAQoLU2lkZUJldEtpbmQSHQoZU0lERV9CRVRfS0lORF9VTlNQRUNJRklFRBAAEh0KGVNJREVfQkVUX0tJTkRfVFdFTlRZX1BMVVMQARIfChtTSURFX0JFVF9LSU5EX1BFUkZFQ1RfUEFJUlMQAhInCiNTSURFX0JFVF9LSU5EX1RXRU5UWV9PTkVfUExVU19USFJFRRADKpYBCg5JbnN1cmFuY2VPZmZlchIfChtJTlNVUkFOQ0VfT0ZGRVJfVU5TUEVDSUZJRUQQABIaChZJTlNVUkFOQ0VfT0ZGRVJfQUxXQVlTEAESLAooSU5TVVJBTkNFX09GRkVSX09OTFlfT05fUExBWUVSX0JMQUNLSkFDSxACEhkKFUlOU1VSQU5DRV9PRkZFUl9ORVZFUhADKpYBCgtSZXN1bHRDbGFzcxIcChhSRVNVTFRfQ0xBU1NfVU5TUEVDSUZJRUQQABIUChBSRVNVTFRfQ0xBU1NfV0lOEAESHQoZUkVTVUxUX0NMQVNTX1JFVFVSTl9FUVVBTBACEh0KGVJFU1VMVF9DTEFTU19SRVRVUk5fQkVMT1cQAxIVChFSRVNVTFRfQ0xBU1NfTE9TUxAEMvUEChBCbGFja2phY2tTZXJ2aWNlEl0KDExpc3RWYXJpYW50cxIlLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBomLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USRQoERGVhbBIdLnJncy5ibGFja2phY2sudjEuRGVhbFJlcXVlc3QaHi5yZ3MuYmxhY2tqYWNrLnYxLkRlYWxSZXNwb25zZRJCCgNBY3QSHC5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlcXVlc3QaHS5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlc3BvbnNlEksKBlNldHRsZRIfLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVxdWVzdBogLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVzcG9uc2USUQoIR2V0Um91bmQSIS5yZ3MuYmxhY2tqYWNrLnYxLkdldFJvdW5kUmVxdWVzdBoiLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXNwb25zZRJXCgpHZXRCYWxhbmNlEiMucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVxdWVzdBokLnJncy5ibGFja2phY2sudjEuR2V0QmFsYW5jZVJlc3BvbnNlEn4KF0Fja25vd2xlZGdlUmVhbGl0eUNoZWNrEjAucmdzLmJsYWNramFjay52MS5BY2tub3dsZWRnZVJlYWxpdHlDaGVja1JlcXVlc3QaMS5yZ3MuYmxhY2tqYWNrLnYxLkFja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * ListVariantsRequest asks for the session brand's variants.
@@ -411,6 +411,14 @@ export type Variant = Message<"rgs.blackjack.v1.Variant"> & {
    * @generated from field: rgs.blackjack.v1.Availability availability = 30;
    */
   availability?: Availability | undefined;
+
+  /**
+   * What an operator's lobby shows of the variant for the session's brand (docs/api.md, "A
+   * lobby's catalogue").
+   *
+   * @generated from field: rgs.blackjack.v1.LobbyEntry lobby = 40;
+   */
+  lobby?: LobbyEntry | undefined;
 };
 
 /**
@@ -419,6 +427,143 @@ export type Variant = Message<"rgs.blackjack.v1.Variant"> & {
  */
 export const VariantSchema: GenMessage<Variant> = /*@__PURE__*/
   messageDesc(file_rgs_blackjack_v1_blackjack, 6);
+
+/**
+ * LobbyEntry is what an operator's lobby shows of a variant (ListVariants) or a shared table
+ * (ListTables): a name, a line about it, its RTP, its limits, its features and a picture.
+ *
+ * @generated from message rgs.blackjack.v1.LobbyEntry
+ */
+export type LobbyEntry = Message<"rgs.blackjack.v1.LobbyEntry"> & {
+  /**
+   * Display name (the variant's name; for a table, the variant's name and the table id).
+   *
+   * @generated from field: string display_name = 1;
+   */
+  displayName: string;
+
+  /**
+   * One line about the game, in English (a lobby in another language writes its own).
+   *
+   * @generated from field: string description = 2;
+   */
+  description: string;
+
+  /**
+   * The brand's theoretical RTP of the main game in percent, optimal strategy, from the PAR
+   * sheet of the rules the brand plays (its deck count): e.g. 99.29. Side bets have their own
+   * (docs/variants.md).
+   *
+   * @generated from field: double rtp_percent = 3;
+   */
+  rtpPercent: number;
+
+  /**
+   * The stake limits in each currency the brand plays (a table: its one currency).
+   *
+   * @generated from field: repeated rgs.blackjack.v1.CurrencyLimits limits = 4;
+   */
+  limits: CurrencyLimits[];
+
+  /**
+   * What the game offers.
+   *
+   * @generated from field: rgs.blackjack.v1.LobbyFeatures features = 5;
+   */
+  features?: LobbyFeatures | undefined;
+
+  /**
+   * Path of the game's thumbnail (SVG) on the browser edge, e.g.
+   * `/thumbnails/vip-platinum.svg`: resolve it against the edge's origin.
+   *
+   * @generated from field: string thumbnail_url = 6;
+   */
+  thumbnailUrl: string;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.LobbyEntry.
+ * Use `create(LobbyEntrySchema)` to create a new message.
+ */
+export const LobbyEntrySchema: GenMessage<LobbyEntry> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 7);
+
+/**
+ * CurrencyLimits are the stake limits in one currency, in its minor units.
+ *
+ * @generated from message rgs.blackjack.v1.CurrencyLimits
+ */
+export type CurrencyLimits = Message<"rgs.blackjack.v1.CurrencyLimits"> & {
+  /**
+   * ISO 4217 code.
+   *
+   * @generated from field: string currency = 1;
+   */
+  currency: string;
+
+  /**
+   * The limits.
+   *
+   * @generated from field: rgs.blackjack.v1.TableLimits limits = 2;
+   */
+  limits?: TableLimits | undefined;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.CurrencyLimits.
+ * Use `create(CurrencyLimitsSchema)` to create a new message.
+ */
+export const CurrencyLimitsSchema: GenMessage<CurrencyLimits> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 8);
+
+/**
+ * LobbyFeatures are the features a lobby lists for a game.
+ *
+ * @generated from message rgs.blackjack.v1.LobbyFeatures
+ */
+export type LobbyFeatures = Message<"rgs.blackjack.v1.LobbyFeatures"> & {
+  /**
+   * The side bets offered.
+   *
+   * @generated from field: repeated rgs.blackjack.v1.SideBetKind side_bets = 1;
+   */
+  sideBets: SideBetKind[];
+
+  /**
+   * Cash Out is offered.
+   *
+   * @generated from field: bool cash_out = 2;
+   */
+  cashOut: boolean;
+
+  /**
+   * Bet Behind is offered (shared tables).
+   *
+   * @generated from field: bool bet_behind = 3;
+   */
+  betBehind: boolean;
+
+  /**
+   * Shared tables only: seats free now (0 for a solo variant).
+   *
+   * @generated from field: int32 seats_free = 4;
+   */
+  seatsFree: number;
+
+  /**
+   * Shared tables only: seats in all (0 for a solo variant).
+   *
+   * @generated from field: int32 seats = 5;
+   */
+  seats: number;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.LobbyFeatures.
+ * Use `create(LobbyFeaturesSchema)` to create a new message.
+ */
+export const LobbyFeaturesSchema: GenMessage<LobbyFeatures> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 9);
 
 /**
  * Availability says whether new rounds are taken: a variant, brand or table may be disabled by
@@ -455,7 +600,7 @@ export type Availability = Message<"rgs.blackjack.v1.Availability"> & {
  * Use `create(AvailabilitySchema)` to create a new message.
  */
 export const AvailabilitySchema: GenMessage<Availability> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 7);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 10);
 
 /**
  * BoxBet is a player's bet on one box.
@@ -518,7 +663,7 @@ export type BoxBet = Message<"rgs.blackjack.v1.BoxBet"> & {
  * Use `create(BoxBetSchema)` to create a new message.
  */
 export const BoxBetSchema: GenMessage<BoxBet> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 8);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 11);
 
 /**
  * AllowedAction is a decision open now, with what it costs or offers.
@@ -586,7 +731,7 @@ export type AllowedAction = Message<"rgs.blackjack.v1.AllowedAction"> & {
  * Use `create(AllowedActionSchema)` to create a new message.
  */
 export const AllowedActionSchema: GenMessage<AllowedAction> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 9);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 12);
 
 /**
  * Hand is one player hand.
@@ -677,7 +822,7 @@ export type Hand = Message<"rgs.blackjack.v1.Hand"> & {
  * Use `create(HandSchema)` to create a new message.
  */
 export const HandSchema: GenMessage<Hand> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 10);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 13);
 
 /**
  * SideBetResult is a side bet's stake and result.
@@ -726,7 +871,7 @@ export type SideBetResult = Message<"rgs.blackjack.v1.SideBetResult"> & {
  * Use `create(SideBetResultSchema)` to create a new message.
  */
 export const SideBetResultSchema: GenMessage<SideBetResult> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 11);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
 
 /**
  * Box is one box of the table.
@@ -803,7 +948,7 @@ export type Box = Message<"rgs.blackjack.v1.Box"> & {
  * Use `create(BoxSchema)` to create a new message.
  */
 export const BoxSchema: GenMessage<Box> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 12);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
 
 /**
  * A Bet Behind on a box at a shared table: everything it staked and was paid so far.
@@ -851,7 +996,7 @@ export type BoxBehind = Message<"rgs.blackjack.v1.BoxBehind"> & {
  * Use `create(BoxBehindSchema)` to create a new message.
  */
 export const BoxBehindSchema: GenMessage<BoxBehind> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 13);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
 
 /**
  * HandRef names a hand.
@@ -879,7 +1024,7 @@ export type HandRef = Message<"rgs.blackjack.v1.HandRef"> & {
  * Use `create(HandRefSchema)` to create a new message.
  */
 export const HandRefSchema: GenMessage<HandRef> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
 
 /**
  * RoundView is the public state of a round: never the hole card before it is revealed, never the
@@ -1029,7 +1174,7 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
  * Use `create(RoundViewSchema)` to create a new message.
  */
 export const RoundViewSchema: GenMessage<RoundView> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
 
 /**
  * SessionPosition is a session's time and money so far, exactly as the journal records its
@@ -1079,7 +1224,7 @@ export type SessionPosition = Message<"rgs.blackjack.v1.SessionPosition"> & {
  * Use `create(SessionPositionSchema)` to create a new message.
  */
 export const SessionPositionSchema: GenMessage<SessionPosition> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
 
 /**
  * Fairness is a provably fair round's commitment and, once the round is over, its server seed.
@@ -1155,7 +1300,7 @@ export type Fairness = Message<"rgs.blackjack.v1.Fairness"> & {
  * Use `create(FairnessSchema)` to create a new message.
  */
 export const FairnessSchema: GenMessage<Fairness> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
 
 /**
  * DealRequest places the bets of a new round.
@@ -1215,7 +1360,7 @@ export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
  * Use `create(DealRequestSchema)` to create a new message.
  */
 export const DealRequestSchema: GenMessage<DealRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
 
 /**
  * DealResponse is the dealt round.
@@ -1236,7 +1381,7 @@ export type DealResponse = Message<"rgs.blackjack.v1.DealResponse"> & {
  * Use `create(DealResponseSchema)` to create a new message.
  */
 export const DealResponseSchema: GenMessage<DealResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
 
 /**
  * ActRequest is one player decision.
@@ -1293,7 +1438,7 @@ export type ActRequest = Message<"rgs.blackjack.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
 
 /**
  * ActResponse is the round after the decision.
@@ -1314,7 +1459,7 @@ export type ActResponse = Message<"rgs.blackjack.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
 
 /**
  * SettleRequest finishes a round.
@@ -1342,7 +1487,7 @@ export type SettleRequest = Message<"rgs.blackjack.v1.SettleRequest"> & {
  * Use `create(SettleRequestSchema)` to create a new message.
  */
 export const SettleRequestSchema: GenMessage<SettleRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
 
 /**
  * SettleResponse is the finished round.
@@ -1363,7 +1508,7 @@ export type SettleResponse = Message<"rgs.blackjack.v1.SettleResponse"> & {
  * Use `create(SettleResponseSchema)` to create a new message.
  */
 export const SettleResponseSchema: GenMessage<SettleResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 26);
 
 /**
  * GetRoundRequest reads a round.
@@ -1384,7 +1529,7 @@ export type GetRoundRequest = Message<"rgs.blackjack.v1.GetRoundRequest"> & {
  * Use `create(GetRoundRequestSchema)` to create a new message.
  */
 export const GetRoundRequestSchema: GenMessage<GetRoundRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 27);
 
 /**
  * GetRoundResponse is the round's public view.
@@ -1405,7 +1550,7 @@ export type GetRoundResponse = Message<"rgs.blackjack.v1.GetRoundResponse"> & {
  * Use `create(GetRoundResponseSchema)` to create a new message.
  */
 export const GetRoundResponseSchema: GenMessage<GetRoundResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 28);
 
 /**
  * GetBalanceRequest asks for the session player's balance.
@@ -1420,7 +1565,7 @@ export type GetBalanceRequest = Message<"rgs.blackjack.v1.GetBalanceRequest"> & 
  * Use `create(GetBalanceRequestSchema)` to create a new message.
  */
 export const GetBalanceRequestSchema: GenMessage<GetBalanceRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 26);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 29);
 
 /**
  * AcknowledgeRealityCheckRequest acknowledges the session's reality check.
@@ -1435,7 +1580,7 @@ export type AcknowledgeRealityCheckRequest = Message<"rgs.blackjack.v1.Acknowled
  * Use `create(AcknowledgeRealityCheckRequestSchema)` to create a new message.
  */
 export const AcknowledgeRealityCheckRequestSchema: GenMessage<AcknowledgeRealityCheckRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 27);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 30);
 
 /**
  * AcknowledgeRealityCheckResponse is the session's position when the check was acknowledged.
@@ -1456,7 +1601,7 @@ export type AcknowledgeRealityCheckResponse = Message<"rgs.blackjack.v1.Acknowle
  * Use `create(AcknowledgeRealityCheckResponseSchema)` to create a new message.
  */
 export const AcknowledgeRealityCheckResponseSchema: GenMessage<AcknowledgeRealityCheckResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 28);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 31);
 
 /**
  * GetBalanceResponse is the player's balance as the operator's wallet reported it.
@@ -1484,7 +1629,7 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
  * Use `create(GetBalanceResponseSchema)` to create a new message.
  */
 export const GetBalanceResponseSchema: GenMessage<GetBalanceResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 29);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 32);
 
 /**
  * FreeBet is a grant of free bets the player may still stake: Deal with free_bet_id = grant_id
@@ -1534,7 +1679,7 @@ export type FreeBet = Message<"rgs.blackjack.v1.FreeBet"> & {
  * Use `create(FreeBetSchema)` to create a new message.
  */
 export const FreeBetSchema: GenMessage<FreeBet> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 30);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 33);
 
 /**
  * Action is a player decision.

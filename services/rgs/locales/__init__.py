@@ -1,0 +1,34 @@
+"""The message catalogues of the reference clients, one JSON file per language (``en.json``,
+``de.json``, ``es.json``): the one home of every word the web table and ``rgs play`` show.
+
+Each file has four sections: ``language`` (its name and the BCP 47 locale ``Intl`` formats
+with), ``reasons`` (a sentence for every ErrorInfo reason the server can send, by reason),
+``web`` (the web table's words) and ``terminal`` (``rgs play``'s). Placeholders are
+``{name}``; a key ending ``_one``/``_other`` is a plural form. English is the reference: every
+other file has exactly its keys (tests/unit/test_locales.py), and every reason the server
+raises is in each (docs/studio-guide.md, "Languages", says how to add one).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from types import MappingProxyType
+from typing import Final
+
+#: The languages the reference clients speak, English first (the fallback).
+LANGUAGES: Final = ("en", "de", "es")
+
+SECTIONS: Final = ("language", "reasons", "web", "terminal")
+
+
+@functools.cache
+def catalogue(language: str) -> MappingProxyType[str, MappingProxyType[str, str]]:
+    """A language's catalogue, by section then key; raises KeyError for a language not in
+    :data:`LANGUAGES`."""
+    if language not in LANGUAGES:
+        raise KeyError(language)
+    raw = json.loads(resources.files(__name__).joinpath(f"{language}.json").read_text("utf-8"))
+    return MappingProxyType({s: MappingProxyType({str(k): str(v) for k, v in raw[s].items()})
+                             for s in SECTIONS})
