@@ -306,14 +306,16 @@ async def test_a_page_closed_and_reopened_gets_its_seat_back_and_an_away_seat_is
     a = await web.new_player()
     b = await web.new_player(operator="other-operator")
     page_a = await join(browser, web, await web.session_token(a), 2, table=table)
+    token = await web.session_token(a)
     await page_a.close()
+    # Reopened at once: B joins only after, so a slow machine's page loads do not eat the 4 s.
     page_a = await browser.new_page(viewport={"width": 1280, "height": 1000})
+    await page_a.goto(f"{web.base_url}/#token={token}")
+    await page_a.get_by_role("button", name=f"Watch {table}", exact=True).click()
+    await expect(page_a.locator('[data-seat="2"] h4')).to_contain_text("(you)")
     page_b = await join(browser, web, await web.session_token(b, brand="other-casino"), 5,
                         table=table)
     try:
-        await page_a.goto(f"{web.base_url}/#token={await web.session_token(a)}")
-        await page_a.get_by_role("button", name=f"Watch {table}", exact=True).click()
-        await expect(page_a.locator('[data-seat="2"] h4')).to_contain_text("(you)")
         await expect(page_a.get_by_role("button", name="Leave the seat")).to_be_visible()
         await expect(page_a.locator("#table-bet")).to_be_visible()
         # B bets behind A's seat (betting opens); A goes away for good.
