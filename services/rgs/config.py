@@ -134,6 +134,16 @@ class RgsSettings(BaseSettings):
         default=30.0, ge=0, description="Time calls on an aged connection get to finish.")
     """How long calls still running on a connection past its maximum age may take before it is
     closed."""
+    max_in_flight: int = Field(
+        default=128, ge=0, le=100_000,
+        description="Calls a worker serves at once; past it RESOURCE_EXHAUSTED (0: no limit).")
+    """Unary calls one worker serves at once (both edges, every application service); a call
+    arriving past it is answered RESOURCE_EXHAUSTED / OVERLOADED before it does anything, with
+    ``overload_retry_after_ms`` as its retry delay (docs/operations.md#overload). Health
+    checks and table streams are not counted. 0 admits any number (a queue until time-outs)."""
+    overload_retry_after_ms: int = Field(
+        default=100, ge=1, le=60_000, description="Retry delay sent with an OVERLOADED call.")
+    """The retry delay (milliseconds) a call shed as OVERLOADED carries."""
     ops_sample_interval_s: float = Field(default=15.0, gt=0,
                                          description="Outbox/session gauge sampling period.")
     """How often the outbox and session gauges are sampled from the database."""
