@@ -169,6 +169,8 @@ def init_primary(root: Path, *, archive: Path | None = None, synchronous: bool =
         cluster.conf(synchronous_standby_names="*", synchronous_commit="on")
     if archive is not None:
         archive.mkdir(exist_ok=True)
+        if os.geteuid() == 0:
+            shutil.chown(archive, OS_USER, OS_USER)
         cluster.conf(archive_mode="on", archive_timeout=1,
                      archive_command=f"test ! -f {archive}/%f && cp %p {archive}/%f")
     with (data / "pg_hba.conf").open("a") as f:
@@ -214,8 +216,7 @@ def restore_to(backup: Path, archive: Path, root: Path, target_time: str) -> Clu
     ``target_time`` (then promoted: it takes writes)."""
     data = root / "restored"
     shutil.copytree(backup, data, symlinks=True)
-    if os.geteuid() == 0:
-        _run("true")  # the copy is root's: hand it over
+    if os.geteuid() == 0:  # the copy is root's: hand it over
         subprocess.run(["chown", "-R", f"{OS_USER}:{OS_USER}", str(data)], check=True)
     data.chmod(0o700)
     cluster = Cluster(data=data, port=free_port())
