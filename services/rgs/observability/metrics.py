@@ -206,7 +206,7 @@ BUILD_INFO: Final = Gauge(
     multiprocess_mode="max")
 
 EXPORTED_NAMES: Final = frozenset({
-    "rgs_rpc_requests_total", "rgs_rpc_latency_seconds", "rgs_rpc_in_flight",
+    "rgs_rpc_requests_total", "rgs_rpc_latency_seconds", "rgs_rpc_in_flight", "rgs_rpc_shed_total",
     "rgs_rpc_streams_open", "rgs_rpc_streams_total", "rgs_rpc_stream_messages_sent_total",
     "rgs_table_watchers", "rgs_event_loop_tasks",
     "rgs_rounds_total", "rgs_stakes_minor_total", "rgs_wins_minor_total",
