@@ -23,15 +23,15 @@ _SHOWN = 50
 
 
 async def _audit(ns: argparse.Namespace) -> dict[str, Any]:
+    from rgs.bootstrap import connect_ops_journal
     from rgs.cli.service import _settings, database_url
-    from rgs.journal.postgres import PostgresJournal
     from rgs.service.journal_audit import audit_round
     from rgs.service.model import MovementStatus, is_open
     from rgs.wallet.port import MoneyKind
 
     settings = _settings(ns)
-    journal = await PostgresJournal.connect(await database_url(settings), min_size=1,
-                                            max_size=2, pool_mode=settings.database_pool_mode)
+    url = await database_url(settings)
+    journal = await connect_ops_journal(settings.model_copy(update={"database_url": url}))
     problems: list[str] = []
     open_movements = 0
     try:
