@@ -21,6 +21,7 @@ from typing import Any
 
 import grpc
 
+from rgs.api.overload import Admission, admission_for
 from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
 from rgs.authenticity.check import Authentication
 from rgs.authenticity.selfcheck import MismatchHook, SelfCheck
@@ -235,6 +236,8 @@ class App:
     #: The audit trail, the game controls (this replica's board and the use cases) and the
     #: administrator's credential (docs/controls.md).
     governance: Governance | None = None
+    #: What the worker sheds (rgs.api.overload): calls in flight, operators' rates.
+    admission: Admission | None = None
 
     @property
     def rng_health(self) -> RngHealth | None:
@@ -421,7 +424,9 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
                interrupted=interrupted, rng=rng, closers=closers, tables=table_service,
                table_clock=table_clock, authentication=authentication,
-               governance=gov)
+               governance=gov,
+               admission=admission_for(platform, max_in_flight=settings.max_in_flight,
+                                       retry_after_ms=settings.overload_retry_after_ms))
 
 
 def record_mismatch(audit: AuditTrail) -> MismatchHook:
@@ -469,7 +474,7 @@ async def serve(settings: RgsSettings, app: App,
                                      max_age_grace_s=settings.max_connection_age_grace_s),
         on_certificate=publish_expiry("server"),
         web_listen=settings.web_listen, grace_s=settings.shutdown_grace_s,
-        ready=app.game.software.failure is None,
+        ready=app.game.software.failure is None, admission=app.admission,
         replay=replay_links(
             secret=settings.replay_secret.get_secret_value() if settings.replay_secret else None,
             secret_file=str(settings.replay_secret_file) if settings.replay_secret_file else None,

@@ -118,6 +118,13 @@ class RgsSettings(BaseSettings):
     max_connection_age_grace_s: float = Field(default=30.0, ge=0)
     """How long calls still running on a connection past its maximum age may take before it is
     closed."""
+    max_in_flight: int = Field(default=128, ge=0, le=100_000)
+    """Unary calls one worker serves at once (both edges, every application service); a call
+    arriving past it is answered RESOURCE_EXHAUSTED / OVERLOADED before it does anything, with
+    ``overload_retry_after_ms`` as its retry delay (docs/overload.md). Health checks and table
+    streams are not counted. 0 admits any number (a queue until time-outs)."""
+    overload_retry_after_ms: int = Field(default=100, ge=1, le=60_000)
+    """The retry delay (milliseconds) a call shed as OVERLOADED carries."""
     ops_sample_interval_s: float = Field(default=15.0, gt=0)
     """How often the outbox and session gauges are sampled from the database."""
     workers: int = Field(default=1, ge=0, le=256)

@@ -90,6 +90,14 @@ class WalletConnection:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RateLimit:
+    """An operator's admitted rate per worker: ``calls_per_s`` on average, ``burst`` at once."""
+
+    calls_per_s: float
+    burst: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Operator:
     """An operator: its wallet and the ids of its brands."""
 
@@ -99,6 +107,9 @@ class Operator:
     #: What becomes of rounds its players abandon (None: complete them after the replica's
     #: RGS_ABANDON_AFTER_S).
     interrupted_rounds: InterruptedRoundsPolicy | None = None
+    #: The calls per second (and burst) each worker admits for it (None: no limit of its own;
+    #: rgs.api.overload).
+    rate_limit: RateLimit | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -245,11 +256,17 @@ class _InterruptedRoundsModel(_Strict):
     resolution: Literal["complete", "operator"] = "complete"
 
 
+class _RateLimitModel(_Strict):
+    calls_per_s: float = Field(gt=0, le=1_000_000)
+    burst: int = Field(ge=1, le=1_000_000)
+
+
 class _OperatorModel(_Strict):
     id: _Id
     wallet: _WalletModel
     brands: list[_BrandModel] = Field(min_length=1)
     interrupted_rounds: _InterruptedRoundsModel | None = None
+    rate_limit: _RateLimitModel | None = None
 
 
 class _TableModel(_Strict):
@@ -344,7 +361,9 @@ class _Resolver:
                 id=op.id, wallet=wallet, brands=tuple(b.id for b in op.brands),
                 interrupted_rounds=None if ir is None else InterruptedRoundsPolicy(
                     after=timedelta(minutes=ir.after_minutes),
-                    resolution=InterruptedResolution(ir.resolution)))
+                    resolution=InterruptedResolution(ir.resolution)),
+                rate_limit=None if op.rate_limit is None else RateLimit(
+                    calls_per_s=op.rate_limit.calls_per_s, burst=op.rate_limit.burst))
         tables: dict[str, TableConfig] = {}
         for i, tm in enumerate(model.tables):
             table = self._table(f"tables[{i}]", tm, brands)

@@ -23,6 +23,7 @@ from rgs.api.freebet_calls import OperatorFreeBetCalls
 from rgs.api.lobby import variant_entry
 from rgs.api.open_rounds import open_round_to_proto, resolve_from_proto
 from rgs.api.origins import check_origin
+from rgs.api.overload import admit_operator
 from rgs.api.table_recall import recall_to_proto
 from rgs.finance.office import FinanceOffice
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
@@ -58,6 +59,7 @@ async def player_session(game: GameService, caller: Caller, request: Message, *,
                                       allow_expired=allow_expired)
     if caller.origin is not None:
         check_origin(game.brand(session), caller.origin)
+    admit_operator(session.operator_id)  # its rate, before the use case moves anything
     return session
 
 
@@ -173,7 +175,9 @@ class OperatorCalls:
 
     async def _operator(self, caller: Caller, request: Message) -> str:
         check_strings(request)
-        return await self._office.authenticate(bearer_secret(caller.authorization))
+        operator = await self._office.authenticate(bearer_secret(caller.authorization))
+        admit_operator(operator)  # its rate, before the use case moves anything
+        return operator
 
     async def CreateSession(self, caller: Caller, request: op.CreateSessionRequest
                             ) -> op.CreateSessionResponse:

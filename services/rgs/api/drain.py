@@ -17,7 +17,8 @@ from typing import Any, TypeVar
 
 import grpc
 
-from rgs.api.errors import status_trailer
+from rgs.api.errors import classify, error_metadata, status_trailer
+from rgs.api.overload import CURRENT, Admission
 
 R = TypeVar("R")
 
@@ -43,10 +44,18 @@ async def _abort_shutting_down(context: Any) -> None:
                         trailing_metadata=status_trailer(code, SHUTTING_DOWN, MESSAGE))
 
 
-class CallsInFlight:
-    """The tasks serving application calls right now."""
+async def _abort_shed(context: Any, refusal: Exception) -> None:
+    code, reason, message = classify(refusal)
+    await context.abort(code, message, trailing_metadata=status_trailer(
+        code, reason, message, metadata=error_metadata(refusal)))
 
-    def __init__(self) -> None:
+
+class CallsInFlight:
+    """The tasks serving application calls right now; with an ``admission``, a call past its
+    limit of calls in flight is shed at once (:mod:`rgs.api.overload`)."""
+
+    def __init__(self, admission: Admission | None = None) -> None:
+        self.admission = admission
         self._tasks: set[asyncio.Task[Any]] = set()
         self._cut: set[asyncio.Task[Any]] = set()
         self._idle = asyncio.Event()
@@ -56,16 +65,26 @@ class CallsInFlight:
         return len(self._tasks)
 
     def serve(self, method: Callable[[Any, Any], Awaitable[R]],
-              refuse: Callable[[Any], Awaitable[None]] | None = None
+              refuse: Callable[[Any], Awaitable[None]] | None = None,
+              shed: Callable[[Any, Exception], Awaitable[None]] | None = None
               ) -> Callable[[Any, Any], Awaitable[R]]:
         """Wrap a unary handler so its call is counted, and answered UNAVAILABLE /
         SERVER_SHUTTING_DOWN if :meth:`drain` cuts it short (``refuse(context)`` raises that
-        answer in the edge's protocol; default: gRPC's abort)."""
+        answer in the edge's protocol; default: gRPC's abort). Past the admission's limit the
+        call is not run: ``shed(context, refusal)`` raises the RESOURCE_EXHAUSTED answer."""
         refuse = refuse or _abort_shutting_down
+        shed = shed or _abort_shed
 
         async def handle(request: Any, context: Any) -> R:
             task = asyncio.current_task()
             assert task is not None
+            admission = self.admission
+            if admission is not None:
+                refusal = admission.over_capacity(len(self._tasks))
+                if refusal is not None:
+                    await shed(context, refusal)
+                    raise refusal  # pragma: no cover - shed raises
+                CURRENT.set(admission)  # this call's task: its operator rate (admit_operator)
             self._tasks.add(task)
             self._idle.clear()
             try:

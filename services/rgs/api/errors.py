@@ -21,6 +21,7 @@ from rgs.service.errors import (
     NotFound,
     PermissionDenied,
     RequestConflict,
+    ResourceExhausted,
     ServiceError,
     TableBusy,
     Unauthenticated,
@@ -40,6 +41,10 @@ DOMAIN = "rgs"
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
 
+RETRY_AFTER_KEY = "retry-after-ms"
+"""Trailing metadata of a shed call (RESOURCE_EXHAUSTED): milliseconds to wait before retrying,
+the same delay as the status details' google.rpc.RetryInfo and ErrorInfo's ``retry_after_ms``."""
+
 MAX_MESSAGE = 512
 """Longest status message sent: a safety net under the rule that messages quote at most a short
 prefix of any input (status trailers have a size limit, and a client over it gets no ErrorInfo)."""
@@ -53,6 +58,8 @@ ERROR_TABLE: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (RequestConflict, grpc.StatusCode.ALREADY_EXISTS),
     (NotAllowedNow, grpc.StatusCode.FAILED_PRECONDITION),
     (Busy, grpc.StatusCode.ABORTED),
+    # Shed at the entry (docs/overload.md): nothing happened, retry after the delay.
+    (ResourceExhausted, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (TableBusy, grpc.StatusCode.UNAVAILABLE),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     (JournalBusy, grpc.StatusCode.ABORTED),
@@ -97,14 +104,39 @@ def _bounded(message: str) -> str:
 
 
 def status_trailer(code: grpc.StatusCode, reason: str, message: str,
-                   metadata: Mapping[str, str] | None = None) -> tuple[tuple[str, bytes], ...]:
+                   metadata: Mapping[str, str] | None = None
+                   ) -> tuple[tuple[str, str | bytes], ...]:
     """The ``grpc-status-details-bin`` trailer carrying a google.rpc.Status with ErrorInfo
-    (``metadata`` e.g. the field at fault)."""
+    (``metadata`` e.g. the field at fault). A ``retry_after_ms`` in ``metadata`` (a shed call)
+    also becomes a google.rpc.RetryInfo detail and a ``retry-after-ms`` trailer."""
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN,
                                             metadata=dict(metadata or {})))
-    status = status_pb2.Status(code=_rpc_code(code), message=message, details=[detail])
-    return ((STATUS_DETAILS_KEY, status.SerializeToString()),)
+    details = [detail]
+    retry_ms = retry_after_ms(metadata)
+    if retry_ms is not None:
+        details.append(retry_info(retry_ms))
+    status = status_pb2.Status(code=_rpc_code(code), message=message, details=details)
+    trailer: tuple[tuple[str, str | bytes], ...] = (
+        (STATUS_DETAILS_KEY, status.SerializeToString()),)
+    if retry_ms is None:
+        return trailer
+    return (*trailer, (RETRY_AFTER_KEY, str(retry_ms)))
+
+
+def retry_after_ms(metadata: Mapping[str, str] | None) -> int | None:
+    """The retry delay an ErrorInfo's metadata carries (None: none)."""
+    value = (metadata or {}).get("retry_after_ms")
+    return int(value) if value is not None and value.isdigit() else None
+
+
+def retry_info(milliseconds: int) -> any_pb2.Any:
+    """A google.rpc.RetryInfo of ``milliseconds``, packed."""
+    info = error_details_pb2.RetryInfo()
+    info.retry_delay.FromMilliseconds(milliseconds)
+    packed = any_pb2.Any()
+    packed.Pack(info)
+    return packed
 
 
 def _rpc_code(code: grpc.StatusCode) -> int:

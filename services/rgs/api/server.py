@@ -25,6 +25,7 @@ from grpc_reflection.v1alpha import reflection
 
 from rgs.api.drain import CallsInFlight, DrainReport
 from rgs.api.errors import status_trailer
+from rgs.api.overload import Admission
 from rgs.api.servicers import BlackjackServicer, OperatorServicer
 from rgs.api.tls import ReloadingCertificate, TlsFiles
 from rgs.api.web.server import RunningWebEdge, start_web_edge
@@ -190,17 +191,19 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
                        operator_keys: OperatorKeyRotation | None = None,
                        authentication: SelfCheck | None = None,
                        finance: FinanceOffice | None = None,
-                       replay: ReplayLinks | None = None) -> RunningServer:
+                       replay: ReplayLinks | None = None,
+                       admission: Admission | None = None) -> RunningServer:
     """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
     TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
     chain loaded. With ``web_listen`` the browser edge (:mod:`rgs.api.web`) starts too, on the
     same use cases, its calls counted with the gRPC ones for the drain. Without ``ready`` the
     server starts NOT_SERVING on readiness (its liveness SERVING). With ``controls`` the
     operator's game-control RPCs answer, and with ``admin`` too the AdminService is served; with
-    ``finance`` the movements and GGR RPCs answer."""
+    ``finance`` the movements and GGR RPCs answer; with ``admission`` calls past its limits are
+    shed RESOURCE_EXHAUSTED (:mod:`rgs.api.overload`; health is never shed)."""
     server = grpc.aio.server(interceptors=list(interceptors),
                              options=connections.grpc_options())
-    calls = CallsInFlight()
+    calls = CallsInFlight(admission)
     replays = RoundReplays(office, replay)
     server.add_generic_rpc_handlers((
         lenient_handler(blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],

@@ -3,6 +3,7 @@ administrator's keys (docs/controls.md).
 
     rgs audit verify                       # "chain intact, N rows" (exit 0) or the first row
     rgs audit verify --json                #   altered or removed (exit 1); one JSON object
+    rgs audit journal                      # rounds replay, movements match (rgs.cli.audit_journal)
     rgs admin add-key --label ops-alice    # prints a new administrator key (stored hashed)
     rgs admin operator-key create|list|revoke   # operators' keys (rgs.cli.operator_keys)
 
@@ -109,6 +110,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v.add_argument("--database-url", help="journal PostgreSQL URL (default RGS_DATABASE_URL)")
     v.add_argument("--json", action="store_true", help="print one JSON object, no progress")
     v.set_defaults(func=run_verify)
+    from rgs.cli.audit_journal import register as register_journal
+    register_journal(commands)
     p = sub.add_parser("admin", help="the platform administrator's keys")
     commands = p.add_subparsers(dest="admin_command", metavar="COMMAND", required=True)
     a = commands.add_parser("add-key", help="make and store a new administrator key")

@@ -64,6 +64,10 @@ RPC_LATENCY: Final = Histogram(
 RPC_IN_FLIGHT: Final = Gauge(
     "rgs_rpc_in_flight", "gRPC calls being served right now (the HPA's load signal).",
     multiprocess_mode="livesum")  # the replica's calls: every live worker's, added
+RPC_SHED: Final = Counter(
+    "rgs_rpc_shed", "Calls shed before doing anything (RESOURCE_EXHAUSTED), by ErrorInfo reason "
+    "(OVERLOADED: the worker's calls in flight; OPERATOR_RATE_LIMITED: the operator's rate, "
+    "with its operator id; the platform file bounds the ids).", ["reason", "operator"])
 RPC_STREAMS_OPEN: Final = Gauge(
     "rgs_rpc_streams_open", "Server streams open right now (e.g. table watchers), by full "
     "method name; not in rgs_rpc_in_flight, which is the unary calls' load signal.", ["method"],
@@ -202,7 +206,7 @@ BUILD_INFO: Final = Gauge(
     multiprocess_mode="max")
 
 EXPORTED_NAMES: Final = frozenset({
-    "rgs_rpc_requests_total", "rgs_rpc_latency_seconds", "rgs_rpc_in_flight",
+    "rgs_rpc_requests_total", "rgs_rpc_latency_seconds", "rgs_rpc_in_flight", "rgs_rpc_shed_total",
     "rgs_rpc_streams_open", "rgs_rpc_streams_total", "rgs_rpc_stream_messages_sent_total",
     "rgs_table_watchers", "rgs_event_loop_tasks",
     "rgs_rounds_total", "rgs_stakes_minor_total", "rgs_wins_minor_total",

@@ -86,3 +86,17 @@ class Unavailable(ServiceError):
 class NotSent(Unavailable):
     """A wallet call refused before it was sent (the operator's wallet is overloaded or its
     circuit is open): nothing moved; retry later."""
+
+
+class ResourceExhausted(ServiceError):
+    """The replica sheds the call before it does anything (too many calls in flight, or the
+    operator past its rate): nothing happened, retry after ``retry_after_ms`` (sent in
+    ErrorInfo's metadata and as google.rpc.RetryInfo)."""
+
+    default_reason = "OVERLOADED"
+
+    def __init__(self, message: str, *, reason: str | None = None,
+                 retry_after_ms: int = 100) -> None:
+        super().__init__(message, reason=reason,
+                         metadata={"retry_after_ms": str(max(1, retry_after_ms))})
+        self.retry_after_ms = max(1, retry_after_ms)

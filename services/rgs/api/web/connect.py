@@ -38,7 +38,7 @@ from protobuf.wkt import Any as AnyDetail
 from rgs.api.calls import Caller
 from rgs.api.drain import MESSAGE as SHUTTING_DOWN_MESSAGE
 from rgs.api.drain import SHUTTING_DOWN, CallsInFlight
-from rgs.api.errors import DOMAIN, classify, error_metadata
+from rgs.api.errors import DOMAIN, classify, error_metadata, retry_after_ms, retry_info
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.table.v1 import table_pb2
 from rgs.observability.interceptors import observe_call, observe_stream
@@ -73,7 +73,12 @@ class WebError(ConnectError):
                                            metadata=dict(metadata or {}))
         detail = AnyDetail(type_url="type.googleapis.com/google.rpc.ErrorInfo",
                            value=info.SerializeToString())
-        super().__init__(CONNECT_CODES[code], message, [ErrorDetail(detail)])
+        details = [ErrorDetail(detail)]
+        retry_ms = retry_after_ms(metadata)
+        if retry_ms is not None:  # a shed call: its delay as google.rpc.RetryInfo too
+            packed = retry_info(retry_ms)
+            details.append(ErrorDetail(AnyDetail(type_url=packed.type_url, value=packed.value)))
+        super().__init__(CONNECT_CODES[code], message, details)
         self.grpc_code = code
         self.reason = reason
 
@@ -88,6 +93,10 @@ def refusal(exc: BaseException) -> WebError:
 
 async def _refuse_shutting_down(_context: object) -> None:
     raise WebError(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN, SHUTTING_DOWN_MESSAGE)
+
+
+async def _shed(_context: object, exc: Exception) -> None:
+    raise refusal(exc)
 
 
 def _outcome(exc: BaseException | None) -> grpc.StatusCode | None:
@@ -116,7 +125,8 @@ def _endpoint(method: str, call: Callable[[Caller, Any], Awaitable[Message]],
                 raise refusal(exc) from None
         return await observe_call(method, request, _headers_of(ctx), run, _outcome, edge="web")
 
-    return Endpoint.unary(info, calls.serve(serve, refuse=_refuse_shutting_down))
+    return Endpoint.unary(info, calls.serve(serve, refuse=_refuse_shutting_down,
+                                             shed=_shed))
 
 
 async def _until(stream: AsyncIterator[Message], stopping: asyncio.Event

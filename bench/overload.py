@@ -1,0 +1,300 @@
+"""Overload: what the RGS does when offered three times what it can serve.
+
+On the production-shape stack (bench/stack.py: PostgreSQL, the sandbox wallet and ``rgs serve``
+as separate processes), with ``RGS_MAX_IN_FLIGHT`` at ``--max-in-flight``:
+
+1. **unloaded**: one player, one call at a time, for ``--unloaded-seconds``: p50/p99 per call;
+2. **peak**: ``--peak-players`` players flat out for ``--peak-seconds``: calls/s served;
+3. **overload**: an open-loop arrival process at ``--factor`` x the peak (default 3) for
+   ``--seconds`` (the issue's minute by default), each arrival one call (Deal, or Act STAND on
+   the player's open round) of an idle player of ``--players``: admitted calls' p50/p99, calls
+   shed (RESOURCE_EXHAUSTED, by reason, each with its retry delay) and anything else;
+4. **recovery**: the moment the load drops, one player again: the first call's answer and
+   latency, and p99 over ``--unloaded-seconds``;
+5. **money**: every open round finished, then each wallet's balance against what its rounds
+   announced (start - stakes + payouts), to the cent.
+
+A shed call is retried later with its same request id (as a client that backs off would). The
+script prints figures and the verdicts (p99 within 2x of the unloaded p99, every shed call with
+its reason and delay, recovery, wallets); it asserts nothing about time.
+
+    .venv/bin/python bench/overload.py [--seconds 60] [--max-in-flight 8] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from stack import production_stack
+
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
+from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.generated.operator.v1 import operator_pb2_grpc
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
+
+OPERATOR = (("authorization", "Bearer rgs-dev-operator-key"),)
+WALLET = (("authorization", "Bearer sandbox-wallet-dev-key"),)
+START = 1_000_000
+STAKE = 100
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile of ``values`` in ms (0 when empty)."""
+    if not values:
+        return 0.0
+    s = sorted(values)
+    return round(s[min(len(s) - 1, int(q * len(s)))] * 1000, 2)
+
+
+@dataclass
+class Player:
+    """A player's session, its open round and what its settled rounds announced."""
+
+    pid: str
+    md: tuple[tuple[str, str], ...]
+    game: blackjack_pb2_grpc.BlackjackServiceAsyncStub
+    view: Any = None
+    n: int = 0
+    pending: str = ""  # the request id of a call shed or failed, sent again as is
+    net: int = 0  # payouts - stakes of its settled rounds
+    busy: bool = False
+
+    def _request(self) -> tuple[str, Any]:
+        if not self.pending:
+            self.n += 1
+            self.pending = f"{self.pid}-{self.n}"
+        if self.view is None:
+            return "Deal", bj.DealRequest(request_id=self.pending, variant_id="classic-resplit",
+                                          boxes=[bj.BoxBet(seat=1, stake=STAKE)])
+        v = self.view
+        action = (bj.ACTION_DECLINE_INSURANCE if v.status == bj.ROUND_STATUS_INSURANCE
+                  else bj.ACTION_STAND)
+        return "Act", bj.ActRequest(request_id=self.pending, round_id=v.round_id,
+                                    expected_seq=v.seq, seat=v.to_act.seat or 1,
+                                    hand=v.to_act.hand, action=action)
+
+    async def step(self, stats: Stats) -> None:
+        """One call: the Deal or the Act the round needs next."""
+        name, request = self._request()
+        method = self.game.Deal if name == "Deal" else self.game.Act
+        t0 = time.perf_counter()
+        try:
+            resp = await method(request, metadata=self.md, timeout=30)
+        except grpc.aio.AioRpcError as err:
+            stats.failed(err)
+            return
+        stats.ok.append(time.perf_counter() - t0)
+        self.pending = ""
+        self.view = resp.round
+        if self.view.status == bj.ROUND_STATUS_SETTLED:
+            self.net += self.view.total_paid - self.view.total_staked
+            self.view = None
+
+
+@dataclass
+class Stats:
+    ok: list[float] = field(default_factory=list)
+    shed: Counter[str] = field(default_factory=Counter)
+    shed_without_delay: int = 0
+    delays: list[int] = field(default_factory=list)
+    other: Counter[str] = field(default_factory=Counter)
+
+    def failed(self, err: grpc.aio.AioRpcError) -> None:
+        if err.code() is not grpc.StatusCode.RESOURCE_EXHAUSTED:
+            self.other[err.code().name] += 1
+            return
+        trailer = dict(err.trailing_metadata() or ())
+        from google.rpc import error_details_pb2, status_pb2
+        status = status_pb2.Status.FromString(trailer.get("grpc-status-details-bin", b""))
+        info = error_details_pb2.ErrorInfo()
+        reason = (status.details[0].Unpack(info) and info.reason) or "?"
+        self.shed[reason] += 1
+        if "retry-after-ms" not in trailer or "retry_after_ms" not in info.metadata:
+            self.shed_without_delay += 1
+        else:
+            self.delays.append(int(trailer["retry-after-ms"]))
+
+
+async def setup_players(rgs: str, wallet: str, count: int, channels: int) -> list[Player]:
+    chans = [grpc.aio.insecure_channel(rgs, options=[("grpc.use_local_subchannel_pool", 1)])
+             for _ in range(channels)]
+    players = []
+    async with grpc.aio.insecure_channel(wallet) as wch:
+        control = sandbox_pb2_grpc.SandboxControlServiceStub(wch)
+        for i in range(count):
+            pid = f"ov-{i}"
+            await control.CreatePlayer(sandbox_pb2.CreatePlayerRequest(player=sandbox_pb2.Player(
+                player_id=pid, currency="EUR", balance=START)), metadata=WALLET)
+            ch = chans[i % channels]
+            s = await operator_pb2_grpc.OperatorServiceStub(ch).CreateSession(
+                op.CreateSessionRequest(request_id=f"s-{pid}", brand_id="demo-casino",
+                                        player_id=pid), metadata=OPERATOR)
+            players.append(Player(pid=pid, md=(("authorization", f"Bearer {s.session_token}"),),
+                                  game=blackjack_pb2_grpc.BlackjackServiceStub(ch)))
+    return players
+
+
+async def closed_loop(players: list[Player], seconds: float) -> Stats:
+    """Each player calls as soon as its previous call answered."""
+    stats = Stats()
+    until = time.monotonic() + seconds
+
+    async def run(p: Player) -> None:
+        while time.monotonic() < until:
+            await p.step(stats)
+    await asyncio.gather(*(run(p) for p in players))
+    return stats
+
+
+async def open_loop(players: list[Player], rate: float, seconds: float) -> tuple[Stats, int]:
+    """Arrivals at ``rate``/s (Poisson), each one call of an idle player; (stats, arrivals
+    dropped because no player was idle)."""
+    stats = Stats()
+    idle = list(players)
+    tasks: set[asyncio.Task[None]] = set()
+    dropped = 0
+
+    async def one(p: Player) -> None:
+        try:
+            await p.step(stats)
+        finally:
+            idle.append(p)
+
+    until = time.monotonic() + seconds
+    next_at = time.monotonic()
+    while next_at < until:
+        delay = next_at - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        # Every arrival due by now (the loop may have slept late).
+        while next_at <= time.monotonic() and next_at < until:
+            next_at += random.expovariate(rate)
+            if not idle:
+                dropped += 1
+                continue
+            p = idle.pop(random.randrange(len(idle)))
+            task = asyncio.create_task(one(p))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+    await asyncio.gather(*tasks)
+    return stats, dropped
+
+
+async def finish_all(players: list[Player]) -> int:
+    """Finish every open round (retrying shed calls); the calls it took."""
+    calls = 0
+    for _ in range(200):
+        open_ = [p for p in players if p.view is not None or p.pending]
+        if not open_:
+            return calls
+        stats = Stats()
+        await asyncio.gather(*(p.step(stats) for p in open_))
+        calls += len(open_)
+        if stats.shed or stats.other:
+            await asyncio.sleep(0.1)
+    raise SystemExit("rounds still open after 200 passes")
+
+
+async def wallets_check(wallet: str, players: list[Player]) -> tuple[int, int, int]:
+    """(players checked, wallets off, cents off in total)."""
+    off = cents = 0
+    async with grpc.aio.insecure_channel(wallet) as wch:
+        control = sandbox_pb2_grpc.SandboxControlServiceStub(wch)
+        for p in players:
+            got = await control.GetPlayer(sandbox_pb2.GetPlayerRequest(player_id=p.pid),
+                                          metadata=WALLET)
+            diff = got.player.balance - (START + p.net)
+            if diff:
+                off += 1
+                cents += abs(diff)
+    return len(players), off, cents
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=60.0, help="overload duration")
+    ap.add_argument("--factor", type=float, default=3.0, help="offered load / peak")
+    ap.add_argument("--max-in-flight", type=int, default=8, help="RGS_MAX_IN_FLIGHT")
+    ap.add_argument("--players", type=int, default=400, help="players of the overload")
+    ap.add_argument("--peak-players", type=int, default=0,
+                    help="players of the peak run (default: --max-in-flight)")
+    ap.add_argument("--unloaded-seconds", type=float, default=10.0)
+    ap.add_argument("--peak-seconds", type=float, default=15.0)
+    ap.add_argument("--channels", type=int, default=16, help="client connections")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    out: dict[str, Any] = {"max_in_flight": args.max_in_flight, "seconds": args.seconds}
+    async with production_stack(rgs_env={"RGS_MAX_IN_FLIGHT": str(args.max_in_flight),
+                                         "RGS_LOG_LEVEL": "WARNING"}) as stack:
+        players = await setup_players(stack.rgs, stack.wallet, args.players, args.channels)
+        solo = players[:1]
+        await closed_loop(solo, 2.0)  # warm-up
+        unloaded = await closed_loop(solo, args.unloaded_seconds)
+        out["unloaded"] = {"calls": len(unloaded.ok), "p50_ms": pct(unloaded.ok, 0.5),
+                           "p99_ms": pct(unloaded.ok, 0.99)}
+        peak_players = players[1:1 + (args.peak_players or args.max_in_flight)]
+        peak = await closed_loop(peak_players, args.peak_seconds)
+        peak_rate = len(peak.ok) / args.peak_seconds
+        out["peak"] = {"players": len(peak_players), "calls_per_s": round(peak_rate, 1),
+                       "p99_ms": pct(peak.ok, 0.99), "shed": dict(peak.shed)}
+        rate = args.factor * peak_rate
+        t0 = time.monotonic()
+        over, dropped = await open_loop(players[1:], rate, args.seconds)
+        elapsed = time.monotonic() - t0
+        offered = len(over.ok) + sum(over.shed.values()) + sum(over.other.values())
+        out["overload"] = {
+            "offered_per_s": round(offered / elapsed, 1), "target_per_s": round(rate, 1),
+            "arrivals_without_idle_player": dropped,
+            "admitted_per_s": round(len(over.ok) / elapsed, 1),
+            "admitted_p50_ms": pct(over.ok, 0.5), "admitted_p99_ms": pct(over.ok, 0.99),
+            "shed": dict(over.shed), "shed_without_delay": over.shed_without_delay,
+            "retry_delay_ms": sorted(set(over.delays))[:5], "other_errors": dict(over.other)}
+        t1 = time.perf_counter()
+        first = Stats()
+        await solo[0].step(first)
+        first_ms = round((time.perf_counter() - t1) * 1000, 2)
+        recovery = await closed_loop(solo, args.unloaded_seconds)
+        out["recovery"] = {"first_call": "OK" if first.ok else dict(first.shed | first.other),
+                           "first_call_ms": first_ms,
+                           "p99_ms": pct(recovery.ok, 0.99), "shed": dict(recovery.shed)}
+        out["finish_calls"] = await finish_all(players)
+        checked, off, cents = await wallets_check(stack.wallet, players)
+        out["wallets"] = {"checked": checked, "off": off, "cents_off": cents}
+        outbox = await stack.outbox_open()
+        out["outbox_open"] = outbox
+    unloaded_p99 = out["unloaded"]["p99_ms"]
+    ov = out["overload"]
+    out["verdict"] = {
+        "admitted_p99_within_2x_unloaded": ov["admitted_p99_ms"] <= 2 * unloaded_p99,
+        "ratio": round(ov["admitted_p99_ms"] / unloaded_p99, 2) if unloaded_p99 else None,
+        "shed_cleanly": (sum(ov["shed"].values()) > 0 and ov["shed_without_delay"] == 0
+                         and not ov["other_errors"]),
+        "recovered_at_once": out["recovery"]["first_call"] == "OK",
+        "every_wallet_to_the_cent": off == 0}
+    if args.json:
+        print(json.dumps(out))
+        return
+    for key, value in out.items():
+        print(f"{key}: {value}")
+    print(f"unloaded p99 {unloaded_p99} ms; admitted p99 under {args.factor:g}x "
+          f"{ov['admitted_p99_ms']} ms; statistics.mean delay "
+          f"{statistics.mean(over.delays) if over.delays else 0:.0f} ms")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,111 @@
+"""Admission: what a worker sheds instead of queueing until everything times out.
+
+Two limits, both checked before a call does anything (no journal write, no wallet call):
+
+* **Calls in flight** (``RGS_MAX_IN_FLIGHT``, per worker): a unary call that arrives while the
+  worker serves that many already is answered RESOURCE_EXHAUSTED / ``OVERLOADED`` at once. The
+  count is :class:`rgs.api.drain.CallsInFlight`'s (both edges, every application service);
+  health checks, reflection and table streams are not counted and never shed.
+* **Operator rate** (the platform file's ``rate_limit`` of an operator: ``calls_per_s`` and
+  ``burst``, per worker): a token bucket per operator, taken once the call's credential names
+  its operator (a player's session or an operator's API key) and before the use case runs;
+  past it, RESOURCE_EXHAUSTED / ``OPERATOR_RATE_LIMITED``.
+
+Every shed call carries its retry delay three ways: ErrorInfo metadata ``retry_after_ms``, a
+``google.rpc.RetryInfo`` in the status details, and (native gRPC) the ``retry-after-ms``
+trailing metadata. It is counted in ``rgs_rpc_shed_total{reason, operator}``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
+
+from rgs.observability import metrics
+from rgs.platform_file import Platform, RateLimit
+from rgs.service.errors import ResourceExhausted
+
+OVERLOADED = "OVERLOADED"
+"""ErrorInfo reason of a call shed because the worker serves its maximum of calls in flight."""
+
+OPERATOR_RATE_LIMITED = "OPERATOR_RATE_LIMITED"
+"""ErrorInfo reason of a call shed because its operator is past its rate (platform file)."""
+
+__all__ = ["CURRENT", "OPERATOR_RATE_LIMITED", "OVERLOADED", "Admission", "RateLimit",
+           "TokenBucket", "admission_for", "admit_operator"]
+
+
+class TokenBucket:
+    """``burst`` tokens, refilled at ``rate`` per second; a call takes one."""
+
+    def __init__(self, limit: RateLimit, clock: Callable[[], float] = time.monotonic) -> None:
+        self._rate = limit.calls_per_s
+        self._burst = float(limit.burst)
+        self._tokens = float(limit.burst)
+        self._clock = clock
+        self._at = clock()
+
+    def take(self) -> int:
+        """Take a token: 0 when there was one, else the milliseconds until there is (nothing
+        is taken then)."""
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
+        self._at = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return 0
+        return max(1, math.ceil((1.0 - self._tokens) / self._rate * 1000))
+
+
+class Admission:
+    """One worker's limits (module docstring). ``max_in_flight`` 0 admits any number."""
+
+    def __init__(self, *, max_in_flight: int, retry_after_ms: int = 100,
+                 rates: Mapping[str, RateLimit] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_in_flight = max_in_flight
+        self.retry_after_ms = retry_after_ms
+        self._buckets = {op: TokenBucket(limit, clock) for op, limit in (rates or {}).items()}
+
+    def over_capacity(self, in_flight: int) -> ResourceExhausted | None:
+        """The refusal of a new call while ``in_flight`` calls are served (None: admitted)."""
+        if self.max_in_flight <= 0 or in_flight < self.max_in_flight:
+            return None
+        metrics.RPC_SHED.labels(reason=OVERLOADED, operator="").inc()
+        return ResourceExhausted(
+            f"the server is at its limit of {self.max_in_flight} calls in flight: nothing was "
+            f"done, retry after {self.retry_after_ms} ms", reason=OVERLOADED,
+            retry_after_ms=self.retry_after_ms)
+
+    def admit_operator(self, operator_id: str) -> None:
+        """Take the operator's token; ResourceExhausted when it is past its rate."""
+        bucket = self._buckets.get(operator_id)
+        if bucket is None:
+            return
+        wait_ms = bucket.take()
+        if wait_ms:
+            metrics.RPC_SHED.labels(reason=OPERATOR_RATE_LIMITED, operator=operator_id).inc()
+            raise ResourceExhausted(
+                f"the operator is past its rate limit: nothing was done, retry after "
+                f"{wait_ms} ms", reason=OPERATOR_RATE_LIMITED, retry_after_ms=wait_ms)
+
+
+def admission_for(platform: Platform, *, max_in_flight: int, retry_after_ms: int
+                  ) -> Admission:
+    """A worker's admission from its settings and the platform file's operator rates."""
+    return Admission(max_in_flight=max_in_flight, retry_after_ms=retry_after_ms,
+                     rates={op.id: op.rate_limit for op in platform.operators.values()
+                            if op.rate_limit is not None})
+
+
+CURRENT: ContextVar[Admission | None] = ContextVar("rgs_admission", default=None)
+"""The admission of the call being served (set by :class:`rgs.api.drain.CallsInFlight`)."""
+
+
+def admit_operator(operator_id: str) -> None:
+    """Apply the current call's operator rate (no-op outside a served call)."""
+    admission = CURRENT.get()
+    if admission is not None:
+        admission.admit_operator(operator_id)
