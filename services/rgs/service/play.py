@@ -45,7 +45,7 @@ from rgs.service.errors import (
     Unauthenticated,
     Unavailable,
 )
-from rgs.service.freebets import FreeBets
+from rgs.service.freebets import FreeBets, round_free_bet
 from rgs.service.model import (
     ActCommand,
     Brand,
@@ -306,13 +306,14 @@ class GameService:
                 rnd = Round.deal(rules, source, cmd.boxes, limits)
             except (EngineError, CardSourceUnavailable) as exc:
                 await stakes.give_back(pj, self._wallet, _party(session), self.free_bets,
-                                       taken, round_id=round_id)
+                                       taken, round_id=round_id, session=session)
                 if isinstance(exc, CardSourceUnavailable):
                     raise  # answered UNAVAILABLE by the error table
                 raise translate_engine(exc) from exc
             header = replace(_header(session, rnd, round_id=round_id, forced=cmd.forced_cards,
                                      options=self.brand(session).variant_options(
-                                         cmd.variant_id)), fair=fair)
+                                         cmd.variant_id)), fair=fair,
+                             free_bet=round_free_bet(grant, cmd.boxes[0].seat if grant else 0))
             return await self._commit(pj, session, header, rnd, new_from=0,
                                       balance=taken.balance,
                                       request=(cmd.request_id, "deal", fingerprint),
@@ -441,7 +442,7 @@ class GameService:
         ``references`` and ``next_seed``: see :meth:`PlayerJournal.commit_round`)."""
         credit: Movement | None = None
         if rnd.finished and not already_finished:
-            credit = await self.free_bets.credit(session, header.round_id, rnd.view())
+            credit = await self.free_bets.credit(session, header, rnd.view())
         request_id, method, fingerprint = request
         # The round's stored movements tell a balance when this call moved none (the last one
         # the wallet reported: an Act that moves no money does not ask the wallet), and a win
