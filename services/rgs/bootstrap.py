@@ -387,8 +387,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                        software=software, free_bets=gov.free_bets)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl, cards=cards, audit=gov.audit,
-                        tables=TableRecall(table_journal) if table_journal is not None
-                        else None)
+                        tables=TableRecall(table_journal, gov.free_bets.store)
+                        if table_journal is not None else None)
     policies = InterruptedPolicies(
         {op.id: op.interrupted_rounds for op in platform.operators.values()},
         default_after=timedelta(seconds=settings.abandon_after_s))

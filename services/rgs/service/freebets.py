@@ -200,6 +200,10 @@ class FreeBetStore(Protocol):
         """What the round's end credited (at a shared table: to one player)."""
         ...
 
+    async def table_use(self, round_id: str, player_key: str) -> FreeBetUse | None:
+        """The free bet a player staked in a shared table's round, if any."""
+        ...
+
 
 class NoFreeBets:
     """The store of a service wired without free bets: it holds none and takes none."""
@@ -234,6 +238,9 @@ class NoFreeBets:
         return None
 
     async def record_paid(self, round_id: str, paid: int, player_key: str = "") -> None:
+        return None
+
+    async def table_use(self, round_id: str, player_key: str) -> FreeBetUse | None:
         return None
 
 
@@ -356,9 +363,13 @@ class FreeBets:
 
     # ------------------------------------------------------------------ the player's side
 
-    async def left(self, session: Session) -> tuple[FreeBetLeft, ...]:
+    async def left(self, session: Session, *, fresh: bool = False
+                   ) -> tuple[FreeBetLeft, ...]:
         """The session's player's free bets left, in the session's brand and currency (read
-        at most once per LEFT_TTL_S on this replica, unless a change here forgot them)."""
+        at most once per LEFT_TTL_S on this replica, unless a change here forgot them, or
+        ``fresh``: read now)."""
+        if fresh:
+            self.forget(session.operator_id, session.brand_id, session.player_id)
         return tuple(
             FreeBetLeft(grant_id=u.grant.grant_id, value=u.grant.value, left=u.left,
                         expires_at=u.grant.expires_at, variants=u.grant.variants)

@@ -242,7 +242,8 @@ class GameService:
         rnd = restore_stored(self._cards, stored)
         movements = await self._journal.movements(session.player_key, stored.round_id)
         return await self._result(session, stored.round_id, rnd, movements, balance=None,
-                                  fair=fairness.view(stored))
+                                  fair=fairness.view(stored),
+                                  fresh_free_bets=stored.free_bet is not None)
 
     # ------------------------------------------------------------------ commands
 
@@ -454,7 +455,8 @@ class GameService:
         result = await self._result(session, header.round_id, rnd,
                                     [*movements, *([credit] if credit else [])],
                                     balance=balance, fetch_balance=False,
-                                    fair=fairness.view(header))
+                                    fair=fairness.view(header),
+                                    fresh_free_bets=header.free_bet is not None)
         record = StoredRequest(request_id=request_id, method=method,
                                request_hash=fingerprint, response=encode_value(result),
                                scope=scope)
@@ -470,7 +472,8 @@ class GameService:
                 await self._reconcile(pj, session)
                 fresh = await self._result(session, header.round_id, rnd,
                                            await pj.movements(header.round_id), balance=None,
-                                           fair=fairness.view(header))
+                                           fair=fairness.view(header),
+                                           fresh_free_bets=header.free_bet is not None)
                 await pj.update_response(request_id, encode_value(fresh), scope)
                 return fresh
             return result
@@ -491,7 +494,10 @@ class GameService:
 
     async def _result(self, session: Session, round_id: str, rnd: Round,
                       movements: list[Movement], *, balance: int | None,
-                      fetch_balance: bool = True, fair: FairView | None = None) -> PlayResult:
+                      fetch_balance: bool = True, fair: FairView | None = None,
+                      fresh_free_bets: bool = False) -> PlayResult:
+        """The answer of a call about a round (``fresh_free_bets``: a free-bet round, whose
+        use may have been recorded through another replica, reads the free bets left)."""
         pending = any(m.kind is MoneyKind.CREDIT and m.is_open for m in movements)
         if balance is None and fetch_balance:
             try:
@@ -508,5 +514,5 @@ class GameService:
                           currency=session.currency, payment_pending=pending,
                           fair=fairness.with_dealt(fair, rnd.events), hints=shown,
                           position=await self.session_rules.in_view(session, round_id, rnd),
-                          free_bets=await self.free_bets.left(session))
+                          free_bets=await self.free_bets.left(session, fresh=fresh_free_bets))
 
