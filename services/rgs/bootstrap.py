@@ -16,11 +16,13 @@ import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import grpc
 
+from rgs import platform_file
 from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
 from rgs.authenticity.check import Authentication
 from rgs.authenticity.selfcheck import MismatchHook, SelfCheck
@@ -52,6 +54,7 @@ from rgs.observability.metrics import (
 )
 from rgs.observability.tracing import inject_metadata
 from rgs.platform_file import Operator, Platform
+from rgs.platform_keys import PlatformKeys
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
@@ -235,6 +238,8 @@ class App:
     #: The audit trail, the game controls (this replica's board and the use cases) and the
     #: administrator's credential (docs/controls.md).
     governance: Governance | None = None
+    #: The platform file's operator keys, re-read while serving (None: no platform file).
+    platform_keys: PlatformKeys | None = None
 
     @property
     def rng_health(self) -> RngHealth | None:
@@ -252,6 +257,8 @@ class App:
             self.background.append(asyncio.create_task(self.table_clock.run_forever()))
         if self.governance is not None:
             self.background.append(asyncio.create_task(self.governance.board.run_forever()))
+        if self.platform_keys is not None:
+            self.background.append(asyncio.create_task(self.platform_keys.run_forever()))
 
     async def close(self) -> None:
         """Stop background work, then close adapters in reverse order of opening."""
@@ -377,9 +384,15 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         manifest_required=settings.environment == "production")
     gov = await governance(settings, postgres=postgres, brands=brands, tables=platform.tables,
                            clock=clock, closers=closers, live_keys=live_keys)
+    platform_keys = None
     if from_file:
         await record_configuration(gov.audit, "platform_file",
                                    settings.platform_file.read_bytes())
+        platform_keys = PlatformKeys(settings.platform_file, gov.operator_keys,
+                                     load=partial(platform_file.load_platform,
+                                                  production=settings.environment == "production"),
+                                     interval_s=settings.platform_reload_s)
+        await platform_keys.refresh()
     software = await authenticate_at_start(authentication, gov.audit)
     warm_hints(brands.values(), platform.tables.values())
     game = GameService(journal=journal, wallet=wallet, cards=cards, controls=gov.board,
@@ -421,7 +434,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
                interrupted=interrupted, rng=rng, closers=closers, tables=table_service,
                table_clock=table_clock, authentication=authentication,
-               governance=gov)
+               governance=gov, platform_keys=platform_keys)
 
 
 def record_mismatch(audit: AuditTrail) -> MismatchHook:
