@@ -16,11 +16,13 @@ import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import grpc
 
+from rgs import platform_file
 from rgs.api.overload import Admission, admission_for
 from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
 from rgs.authenticity.check import Authentication
@@ -53,6 +55,7 @@ from rgs.observability.metrics import (
 )
 from rgs.observability.tracing import inject_metadata
 from rgs.platform_file import Operator, Platform
+from rgs.platform_keys import PlatformKeys
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
@@ -238,6 +241,8 @@ class App:
     governance: Governance | None = None
     #: What the worker sheds (rgs.api.overload): calls in flight, operators' rates.
     admission: Admission | None = None
+    #: The platform file's operator keys, re-read while serving (None: no platform file).
+    platform_keys: PlatformKeys | None = None
 
     @property
     def rng_health(self) -> RngHealth | None:
@@ -255,6 +260,8 @@ class App:
             self.background.append(asyncio.create_task(self.table_clock.run_forever()))
         if self.governance is not None:
             self.background.append(asyncio.create_task(self.governance.board.run_forever()))
+        if self.platform_keys is not None:
+            self.background.append(asyncio.create_task(self.platform_keys.run_forever()))
 
     async def close(self) -> None:
         """Stop background work, then close adapters in reverse order of opening."""
@@ -380,9 +387,15 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         manifest_required=settings.environment == "production")
     gov = await governance(settings, postgres=postgres, brands=brands, tables=platform.tables,
                            clock=clock, closers=closers, live_keys=live_keys)
+    platform_keys = None
     if from_file:
         await record_configuration(gov.audit, "platform_file",
                                    settings.platform_file.read_bytes())
+        platform_keys = PlatformKeys(settings.platform_file, gov.operator_keys,
+                                     load=partial(platform_file.load_platform,
+                                                  production=settings.environment == "production"),
+                                     interval_s=settings.platform_reload_s)
+        await platform_keys.refresh()
     software = await authenticate_at_start(authentication, gov.audit)
     warm_hints(brands.values(), platform.tables.values())
     game = GameService(journal=journal, wallet=wallet, cards=cards, controls=gov.board,
@@ -390,8 +403,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                        software=software, free_bets=gov.free_bets)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl, cards=cards, audit=gov.audit,
-                        tables=TableRecall(table_journal) if table_journal is not None
-                        else None)
+                        tables=TableRecall(table_journal, gov.free_bets.store)
+                        if table_journal is not None else None)
     policies = InterruptedPolicies(
         {op.id: op.interrupted_rounds for op in platform.operators.values()},
         default_after=timedelta(seconds=settings.abandon_after_s))
@@ -424,7 +437,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
                interrupted=interrupted, rng=rng, closers=closers, tables=table_service,
                table_clock=table_clock, authentication=authentication,
-               governance=gov,
+               governance=gov, platform_keys=platform_keys,
                admission=admission_for(platform, max_in_flight=settings.max_in_flight,
                                        retry_after_ms=settings.overload_retry_after_ms))
 

@@ -99,6 +99,9 @@ class RgsSettings(BaseSettings):
     controls_refresh_s: float = Field(default=1.0, gt=0, le=60)
     """Seconds between reads of the game controls (docs/controls.md): a control set on one
     replica holds on every other within this time."""
+    platform_reload_s: float = Field(default=5.0, ge=0, le=3600)
+    """Seconds between reads of the platform file's operator keys (docs/operators.md; 0: at
+    start only): a key added to or dropped from the file is live or revoked within this time."""
     metrics_listen: str | None = None
     """host:port serving ``/metrics`` (Prometheus) on its own port; unset serves none."""
     log_format: Literal["auto", "json", "text"] = "auto"

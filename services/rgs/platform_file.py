@@ -15,7 +15,7 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
@@ -32,7 +32,7 @@ from pydantic import (
 )
 
 from rgs.engine import EngineError, SideBetKind, TableLimits
-from rgs.service.common import TENANT_ID_PATTERN
+from rgs.service.common import TENANT_ID_PATTERN, sha256_hex
 from rgs.service.jurisdiction import PROFILES, JurisdictionProfile, with_overrides
 from rgs.service.model import Brand, InterruptedResolution, InterruptedRoundsPolicy
 from rgs.service.tables.model import TableConfig
@@ -98,6 +98,16 @@ class RateLimit:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FileOperatorKey:
+    """An operator API key the platform file gives, as its SHA-256 only (a key named by a
+    secret reference is hashed as the file is read; the key itself is kept nowhere)."""
+
+    key_hash: str
+    label: str
+    expires_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Operator:
     """An operator: its wallet and the ids of its brands."""
 
@@ -110,6 +120,8 @@ class Operator:
     #: The calls per second (and burst) each worker admits for it (None: no limit of its own;
     #: rgs.api.overload).
     rate_limit: RateLimit | None = None
+    #: Its API keys from the file (docs/operator-keys.md): live while the file lists them.
+    api_keys: tuple[FileOperatorKey, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -261,12 +273,31 @@ class _RateLimitModel(_Strict):
     burst: int = Field(ge=1, le=1_000_000)
 
 
+class _ApiKeyModel(_Strict):
+    # The key's SHA-256 (lower-case hex), or the key itself by secret reference, hashed on load.
+    sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    key: _SecretRef | None = None
+    label: str = Field(default="platform file", min_length=1, max_length=100)
+    expires_at: datetime | None = None
+
+    _literal = field_validator("key", mode="before")(lambda cls, v: _no_literal(v))
+
+    @model_validator(mode="after")
+    def _one(self) -> _ApiKeyModel:
+        if (self.sha256 is None) == (self.key is None):
+            raise ValueError('name exactly one of "sha256" and "key"')
+        if self.expires_at is not None and self.expires_at.tzinfo is None:
+            raise ValueError("expires_at needs a time zone, e.g. 2027-01-01T00:00:00Z")
+        return self
+
+
 class _OperatorModel(_Strict):
     id: _Id
     wallet: _WalletModel
     brands: list[_BrandModel] = Field(min_length=1)
     interrupted_rounds: _InterruptedRoundsModel | None = None
     rate_limit: _RateLimitModel | None = None
+    api_keys: list[_ApiKeyModel] = Field(default_factory=list, max_length=20)
 
 
 class _TableModel(_Strict):
@@ -363,7 +394,9 @@ class _Resolver:
                     after=timedelta(minutes=ir.after_minutes),
                     resolution=InterruptedResolution(ir.resolution)),
                 rate_limit=None if op.rate_limit is None else RateLimit(
-                    calls_per_s=op.rate_limit.calls_per_s, burst=op.rate_limit.burst))
+                    calls_per_s=op.rate_limit.calls_per_s, burst=op.rate_limit.burst),
+                api_keys=tuple(self._api_key(f"{where}.api_keys[{k}]", a)
+                               for k, a in enumerate(op.api_keys)))
         tables: dict[str, TableConfig] = {}
         for i, tm in enumerate(model.tables):
             table = self._table(f"tables[{i}]", tm, brands)
@@ -439,6 +472,11 @@ class _Resolver:
         if self._production and value in DEV_WALLET_KEYS:
             self._fail(where, "the documented sandbox key is refused in production")
         return SecretStr(value)
+
+    def _api_key(self, where: str, a: _ApiKeyModel) -> FileOperatorKey:
+        key_hash = a.sha256 or sha256_hex(self._secret(f"{where}.key", a.key, 16)
+                                          .get_secret_value())
+        return FileOperatorKey(key_hash=key_hash, label=a.label, expires_at=a.expires_at)
 
     def _wallet(self, where: str, w: _WalletModel) -> WalletConnection:
         tls = None

@@ -74,6 +74,11 @@ async def test_a_free_bet_doubled_and_won_credits_thirty_of_forty(e2e: Clients) 
         await e2e.operators[0].RevokeFreeBets(op.RevokeFreeBetsRequest(
             grant_id=grant.grant_id), metadata=OPERATOR)
     assert error_info(used.value).reason == "FREE_BET_USED"
+    recalled = (await e2e.operators[1].GetPlayerRound(op.GetPlayerRoundRequest(
+        brand_id="demo-casino", player_id=pid, round_id=dealt.round_id),
+        metadata=OPERATOR)).round
+    assert (recalled.free_bet.grant_id, recalled.free_bet.value, recalled.free_bet.seat) == (
+        grant.grant_id, 1000, 1)
 
 
 async def test_an_unused_grant_is_revoked_and_then_refused_at_deal(e2e: Clients) -> None:

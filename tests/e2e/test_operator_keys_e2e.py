@@ -4,7 +4,9 @@ replicas over one PostgreSQL journal, the sandbox wallets.
 Pinned: a second key works beside the first; the first, revoked through replica 0, is refused
 by replica 1 within seconds (INVALID_API_KEY, as an unknown key) while the second still works;
 a key past its expiry is refused; the keys file applied again (what ``rgs migrate`` does)
-revokes the key it no longer has; ``rgs admin operator-key`` creates, lists and revokes on the
+revokes the key it no longer has; the platform file, rewritten under the running replicas,
+makes its keys live and revokes those it drops (two live at once while it lists both);
+``rgs admin operator-key`` creates, lists and revokes on the
 database while the replicas run; every change is an audit row naming the key by its id; no
 key is in the audit trail or in any process's log.
 """
@@ -73,7 +75,7 @@ async def ks(database_templates: DatabaseTemplates, tmp_path_factory: pytest.Tem
     logs = tmp_path_factory.mktemp("keys")
     stack = await start_stack(rgs_db=rgs_db, wallet_dbs={"dev-operator": wallet_db,
                                                          "other-operator": other_db},
-                              replicas=2, logs=logs)
+                              replicas=2, logs=logs, env={"RGS_PLATFORM_RELOAD_S": "0.3"})
     channels = [grpc.aio.insecure_channel(p.target) for p in stack.replicas]
     try:
         yield KeyStack(stack=stack, rgs_db=rgs_db, logs=logs,
@@ -194,6 +196,68 @@ async def test_the_keys_file_applied_again_revokes_the_key_it_no_longer_has(
         ("key.revoked", "system", f"operator_key:{sha256_hex(first)[:12]}",
          "no longer in the operator keys file")]
     await _no_secret(ks, first, second)
+
+
+def _with_keys(ks: KeyStack, keys: list[dict[str, object]] | None, *, broken: bool = False
+               ) -> None:
+    """Rewrite the replicas' platform file (as a ConfigMap update does: a new file renamed in
+    place) with ``keys`` as dev-operator's api_keys."""
+    path, first = ks.logs / "platform.json", ks.logs / "platform.first.json"
+    if not first.exists():
+        first.write_text(path.read_text("utf-8"), "utf-8")
+    doc = json.loads(first.read_text("utf-8"))
+    for operator in doc["operators"]:
+        if operator["id"] == "dev-operator":
+            operator.pop("api_keys", None)
+            if keys is not None:
+                operator["api_keys"] = keys
+    fresh = path.with_suffix(".new")
+    fresh.write_text("{ not json" if broken else json.dumps(doc), "utf-8")
+    fresh.replace(path)
+
+
+async def _both_work(ks: KeyStack, key: str) -> bool:
+    return await _works(ks, 0, key) and await _works(ks, 1, key)
+
+
+async def _both_refuse(ks: KeyStack, key: str) -> bool:
+    return not await _works(ks, 0, key) and not await _works(ks, 1, key)
+
+
+async def test_the_platform_file_rotates_keys_on_running_replicas(ks: KeyStack,
+                                                                  tmp_path: Path) -> None:
+    old, new = "platform-key-old-0123456789", "platform-key-new-0123456789"
+    secret = tmp_path / "new-key"
+    secret.write_text(new + "\n")
+    # The old key by its hash (nothing secret in the file), then both during the rotation: the
+    # new one by a secret reference, hashed as the file is read.
+    _with_keys(ks, [{"sha256": sha256_hex(old), "label": "cashier 2026"}])
+    await _until("the file's key on both replicas", lambda: _both_work(ks, old))
+    _with_keys(ks, [{"sha256": sha256_hex(old), "label": "cashier 2026"},
+                    {"key": {"file": str(secret)}, "label": "cashier 2027"}])
+    await _until("the second key on both replicas", lambda: _both_work(ks, new))
+    assert await _both_work(ks, old)  # two live at once
+    # A file that does not load changes nothing.
+    _with_keys(ks, None, broken=True)
+    await asyncio.sleep(1.0)
+    assert await _both_work(ks, old) and await _both_work(ks, new)
+    # The old key dropped from the file: refused on both replicas, with no restart.
+    _with_keys(ks, [{"key": {"file": str(secret)}, "label": "cashier 2027"}])
+    await _until("the old key's revocation on both replicas", lambda: _both_refuse(ks, old))
+    assert await _both_work(ks, new)
+    rows = [(r.action, r.actor, r.subject, r.reason) for r in await _key_rows(ks)
+            if r.subject in (f"operator_key:{sha256_hex(k)[:12]}" for k in (old, new))]
+    # Each change recorded once, though both replicas applied the file.
+    assert rows == [
+        ("key.added", "system", f"operator_key:{sha256_hex(old)[:12]}", ""),
+        ("key.added", "system", f"operator_key:{sha256_hex(new)[:12]}", ""),
+        ("key.revoked", "system", f"operator_key:{sha256_hex(old)[:12]}",
+         "no longer in the platform file")]
+    logs = "".join(p.read_text("utf-8", "replace") for p in ks.logs.glob("*.log"))
+    assert "does not load (operator keys unchanged)" in logs
+    _with_keys(ks, None)
+    await _until("the file's last key revoked", lambda: _both_refuse(ks, new))
+    await _no_secret(ks, old, new)
 
 
 def _cli(db: str, *args: str) -> subprocess.CompletedProcess[str]:

@@ -54,7 +54,11 @@ async def test_a_free_bet_at_a_table_doubled_and_won_credits_thirty_of_forty(
     granted = (await t.operators[0].GrantFreeBets(grant, metadata=DEV)).grant
     assert (list(granted.table_ids), granted.left) == ([TID], 1)
     r1 = t.tables[1]
-    await r1.TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=TID, seat=1), metadata=a.md)
+    seated = await r1.TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=TID, seat=1),
+                               metadata=a.md)
+    # The player's own snapshot shows the free bets this table takes.
+    assert [(f.grant_id, f.value, f.left) for f in seated.result.snapshot.free_bets] == [
+        (grant.grant_id, 1000, 1)]
     with pytest.raises(grpc.aio.AioRpcError) as mismatch:
         await r1.PlaceBets(tb.PlaceBetsRequest(request_id="b0", table_id=TID, bets=[
             tb.Bet(seat=1, stake=2000, free_bet_id=grant.grant_id)]), metadata=a.md)
@@ -63,6 +67,7 @@ async def test_a_free_bet_at_a_table_doubled_and_won_credits_thirty_of_forty(
         tb.Bet(seat=1, stake=1000, perfect_pairs=100, free_bet_id=grant.grant_id)]),
         metadata=a.md)
     assert placed.result.balance == START - 100  # the side bet only
+    assert list(placed.result.snapshot.free_bets) == []  # the one free bet is staked
     start = placed.result.seq
     await r1.DealNow(tb.DealNowRequest(request_id="dn", table_id=TID, forced_cards=CARDS),
                      metadata=a.md)
@@ -87,3 +92,8 @@ async def test_a_free_bet_at_a_table_doubled_and_won_credits_thirty_of_forty(
         player_id=a.pid), metadata=DEV)).grants
     assert [(g.grant_id, g.used, g.left, g.paid, g.status) for g in report] == [
         (grant.grant_id, 1, 0, 3000, "used")]
+    # The recall of the round names its free bet.
+    recalled = (await t.operators[1].GetPlayerRound(op.GetPlayerRoundRequest(
+        brand_id="demo-casino", player_id=a.pid, round_id=round_id), metadata=DEV)).round
+    assert (recalled.table_id, recalled.free_bet.grant_id, recalled.free_bet.value,
+            recalled.free_bet.seat) == (TID, grant.grant_id, 1000, 1)

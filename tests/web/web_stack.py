@@ -52,6 +52,8 @@ WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-browser-seats", "away_s": 4.0})
 WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-replay", "decision_s": 1})
 #: The table of the languages test (a German page at a shared table).
 WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-browser-lang"})
+#: The table of the free-bet browser test.
+WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-browser-free"})
 _ids = itertools.count()
 
 

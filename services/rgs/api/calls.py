@@ -107,7 +107,7 @@ class BlackjackCalls:
             balance=await self._game.balance_or_none(session),
             next_commitment=await self._game.next_commitment(session),
             free_bets=[conv.free_bet_to_proto(f)
-                       for f in await self._game.free_bets.left(session)])
+                       for f in await self._game.free_bets.left(session, fresh=True)])
 
     async def GetBalance(self, caller: Caller, request: bj.GetBalanceRequest
                          ) -> bj.GetBalanceResponse:

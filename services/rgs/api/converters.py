@@ -352,6 +352,9 @@ def round_record_to_proto(s: RoundSummary) -> op.RoundRecord:
         rec.started_at.CopyFrom(_ts(r.created_at))
     if r.finished_at is not None:
         rec.finished_at.CopyFrom(_ts(r.finished_at))
+    if r.free_bet is not None:
+        rec.free_bet.CopyFrom(op.RoundFreeBet(grant_id=r.free_bet.grant_id,
+                                              value=r.free_bet.value, seat=r.free_bet.seat))
     f = fairness.view(r)
     rec.fair.CopyFrom(op.RoundFairness(
         verifiable=f.verifiable, commitment=f.commitment, client_seed=f.client_seed,

@@ -66,6 +66,9 @@ def table_round_record(t: PlayerTableRound) -> op.RoundRecord:
         forced_cards=r.fair is not None and not r.fair.verifiable,
         steps=[_step(i, e) for i, e in enumerate(recall_events(r.table_id, r, operator))],
         movements=[_movement(m) for m in t.money.movements])
+    if t.free_bet is not None:
+        rec.free_bet.CopyFrom(op.RoundFreeBet(grant_id=t.free_bet.grant_id,
+                                              value=t.free_bet.value, seat=t.free_bet.seat))
     rec.started_at.CopyFrom(_ts(t.started_at))  # when the player's first stake moved
     if r.finished_at is not None:
         rec.finished_at.CopyFrom(_ts(r.finished_at))

@@ -14,7 +14,7 @@ import grpc
 from rgs.api.auth import authorization, bearer_secret
 from rgs.api.calls import Caller, availability_for, player_session
 from rgs.api.controls import availability_to_proto
-from rgs.api.converters import position_to_proto
+from rgs.api.converters import free_bet_to_proto, position_to_proto
 from rgs.api.drain import CallsInFlight
 from rgs.api.errors import classify, error_metadata, status_trailer
 from rgs.api.fields import check_strings
@@ -116,6 +116,9 @@ class TableCalls:
         position = await self._game.session_rules.position(session)
         if position is not None:
             msg.session.CopyFrom(position_to_proto(position))
+        cfg = self._tables.config(v.table_id)
+        msg.free_bets.extend(free_bet_to_proto(f) for f in await self._game.free_bets.left_at_table(
+            session, table_id=cfg.id, variant_id=cfg.variant, currency=cfg.currency))
         return msg
 
     def _hints(self, session: Session) -> bool:

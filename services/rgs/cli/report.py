@@ -1,9 +1,11 @@
 """``rgs report ggr``: gross gaming revenue per brand, variant, table, day and currency
-(docs/backoffice.md), from the journal's movements as ``rgs reconcile`` reads them.
+(docs/backoffice.md), from the journal's movements as ``rgs reconcile`` reads them; ``rgs
+report freebets``: each free-bet grant's usage (docs/freebets.md).
 
     rgs report ggr --operator demo-operator --from 2026-12-01 --to 2026-12-01 --csv
     rgs report ggr --operator demo-operator --from 2026-12-01 --to 2026-12-31 \\
         --reporting-currency EUR --rates USD=0.95,GBP=1.17 --json
+    rgs report freebets --operator demo-operator --brand demo-casino --from 2026-12-01 --csv
 """
 
 from __future__ import annotations
@@ -85,6 +87,39 @@ def _print_ggr(ns: argparse.Namespace, groups: list[ggr.GgrLine], total: ggr.Tot
     sys.stdout.write(out.getvalue())
 
 
+def run_freebets(ns: argparse.Namespace) -> int:
+    """Each grant of the operator (of ``--brand``; granted from ``--from`` to ``--to``, both
+    included, when given) with its usage as of now."""
+    from rgs.finance.grants import COLUMNS, usage_report
+
+    if ns.start and ns.end and ns.end < ns.start:
+        raise UserError("--to must be the same day as --from or later")
+    start = None if ns.start is None else datetime.combine(ns.start, time(), UTC)
+    end = None if ns.end is None else datetime.combine(ns.end + timedelta(days=1), time(), UTC)
+
+    async def go() -> list[dict[str, object]]:
+        pool = await journal_pool(ns)
+        try:
+            return await usage_report(pool, ns.operator, ns.brand or "", start=start, end=end)
+        finally:
+            await pool.close()
+
+    try:
+        rows = asyncio.run(go())
+    except journal_errors() as exc:
+        raise cannot_read("the report", exc) from exc
+    if ns.json:
+        print(json.dumps({"grants": rows}))
+        return 0
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter="," if ns.csv else "\t", lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow([row[c] for c in COLUMNS])
+    sys.stdout.write(out.getvalue())
+    return 0
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``rgs report``."""
     p = sub.add_parser("report", help="the operator's reports")
@@ -97,3 +132,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--reporting-currency", help="add a total in this currency")
     g.add_argument("--rates", help="CODE=RATE,...: reporting-currency units per unit")
     g.set_defaults(func=run_ggr)
+    f = commands.add_parser("freebets", help="each free-bet grant's usage")
+    common_arguments(f)
+    f.add_argument("--brand", help="one brand's grants only")
+    f.add_argument("--from", dest="start", type=_day, help="granted on this day (UTC) or later")
+    f.add_argument("--to", dest="end", type=_day, help="granted on this day or earlier")
+    f.add_argument("--csv", action="store_true", help="comma-separated (default: tabs)")
+    f.set_defaults(func=run_freebets)

@@ -51,6 +51,8 @@ LEFT JOIN LATERAL (
 WHERE g.operator_id = $1 AND ($2 = '' OR g.brand_id = $2) AND ($3 = '' OR g.player_id = $3)
 ORDER BY g.granted_at, g.grant_id"""
 Q_USE_OF_ROUND = f"SELECT {_USE_COLUMNS} FROM free_bet_uses u WHERE u.round_id = $1"
+Q_TABLE_USE = f"""SELECT {_USE_COLUMNS}, u.table_id FROM free_bet_table_uses u
+WHERE u.round_id = $1 AND u.player_key = $2"""
 Q_RECORD_USE = """
 INSERT INTO free_bet_uses (round_id, player_key, operator_id, grant_id, seat, value, used_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -147,6 +149,11 @@ class PostgresFreeBets:
         return None if r is None else _use(r)
 
     @translated
+    async def table_use(self, round_id: str, player_key: str) -> FreeBetUse | None:
+        r = await self._pool.fetchrow(Q_TABLE_USE, round_id, player_key)
+        return None if r is None else _use(r)
+
+    @translated
     async def record_paid(self, round_id: str, paid: int, player_key: str = "") -> None:
         if player_key:
             await self._pool.execute(Q_PAID_TABLE, round_id, paid, player_key)
@@ -213,6 +220,9 @@ class MemoryFreeBets:
 
     async def use_of_round(self, round_id: str) -> FreeBetUse | None:
         return self.uses_by_round.get(round_id)
+
+    async def table_use(self, round_id: str, player_key: str) -> FreeBetUse | None:
+        return self.table_uses.get((round_id, player_key))
 
     async def record_paid(self, round_id: str, paid: int, player_key: str = "") -> None:
         if player_key:

@@ -69,6 +69,7 @@ from rgs.service.model import (
     OutboxBacklog,
     PlayerPace,
     RequestScope,
+    RoundFreeBet,
     Session,
     SessionSeed,
     StoredRequest,
@@ -118,8 +119,15 @@ def _round(r: asyncpg.Record | None) -> StoredRound | None:
         total_paid=r["total_paid"], created_at=r["created_at"], finished_at=r["finished_at"],
         updated_at=r["updated_at"],
         options=decode_value(VariantOptions, r["options"]),
-        fair=_fair(r["fair"]),
+        fair=_fair(r["fair"]), free_bet=_free_bet(r["free_bet"]),
         events=tuple(decode_event(kind, payload) for kind, payload in orjson.loads(r["events"])))
+
+
+def _free_bet(text: str | None) -> RoundFreeBet | None:
+    if text is None:
+        return None
+    grant_id, value, seat = orjson.loads(text)
+    return RoundFreeBet(grant_id=grant_id, value=value, seat=seat)
 
 
 def _fair(text: str | None) -> FairRecord | None:

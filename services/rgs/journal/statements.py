@@ -97,13 +97,15 @@ SELECT COALESCE(sum(amount) FILTER (WHERE kind = 'debit' AND status IN ('booked'
                 0)::bigint AS staked,
        COALESCE(sum(amount) FILTER (WHERE kind = 'credit'), 0)::bigint AS paid
 FROM wallet_transactions WHERE player_key = $1 AND session_id = $2 AND round_id <> $3"""
-# A round's header and, in the same row, its events as a JSON array of [kind, payload] pairs,
-# so reading a round is one round trip.
+# A round's header and, in the same row, its events as a JSON array of [kind, payload] pairs
+# and its free bet's use ([grant, value, seat] or NULL), so reading a round is one round trip.
 _ROUND_COLUMNS = """round_id, player_key, session_id, operator_id, brand_id, player_id, currency,
 variant, seq, status, forced_cards, total_staked, total_paid, created_at, finished_at, updated_at,
 options::text AS options,
 (SELECT row_to_json(f)::text FROM round_seeds f
   WHERE f.player_key = rounds.player_key AND f.round_id = rounds.round_id) AS fair,
+(SELECT json_build_array(u.grant_id, u.value, u.seat)::text FROM free_bet_uses u
+  WHERE u.player_key = rounds.player_key AND u.round_id = rounds.round_id) AS free_bet,
 (SELECT coalesce(json_agg(json_build_array(e.kind, e.payload) ORDER BY e.event_no), '[]')::text
    FROM round_events e
   WHERE e.player_key = rounds.player_key AND e.round_id = rounds.round_id) AS events"""

@@ -138,6 +138,42 @@ def _first_card_mix(ua: UpCardAnalysis, first: int, other: int, *, power: bool,
     return mix
 
 
+def _not_lost(hands: list[dict[Status, float]], dealer: list[float], excluded: bool) -> float:
+    """The chance that a hand drawn from ``hands`` with equal chance does not lose (wins or
+    pushes) against the shared dealer (the dealer's blackjack left out when ``excluded``)."""
+    kept = 0.0
+    for o in range(NOUTCOMES):
+        po = dealer[o]
+        if po <= 0.0 or (excluded and o == BLACKJACK):
+            continue
+        kept += po * sum(p for st in hands for s, p in st.items()
+                         if _payoff(s, o) >= 0) / len(hands)
+    return kept
+
+
+def first_hand_return(ua: UpCardAnalysis, root: RootHand) -> float:
+    """The expected ``min(1, what the box's first hand returns)``, in main bets, for one
+    starting hand: the part of a free bet's stake a round keeps back (rgs.service.freebets:
+    the credit is the payout less the free stake, taken from what the first hand returns). A
+    hand that wins or pushes returns at least its stake (1 or more), a surrender 0.5, a loss
+    nothing; after a split the first hand is any of the split hands with equal chance (a
+    starting hand is a set of two cards: either may have been dealt first, so after a Power
+    Split either card's hand is the first with equal chance)."""
+    t, best = ua.t, root.best
+    if best == BLACKJACK_PAID:
+        return 1.0  # paid, or pushed by a dealer's blackjack: the stake back or more
+    lost_to_blackjack = root.p_blackjack if root.excluded else 0.0
+    if best == SURRENDER:
+        return 0.5 * (1.0 - lost_to_blackjack)
+    if best in (SPLIT, POWER_SPLIT):
+        # The same hands as root_distribution's, each group weighed by its chance.
+        groups = _split_groups(ua, root)
+        dealer = t.distribution(root.hand)
+        return sum(pr * _not_lost(hs, dealer, root.excluded) for hs, pr in groups)
+    single = _single_statuses(ua, root)
+    return _not_lost([single], t.distribution(root.hand), root.excluded)
+
+
 def root_distribution(ua: UpCardAnalysis, root: RootHand) -> Dist:
     """Distribution of the box's net result (half units) for one starting hand."""
     t, rules = ua.t, ua.rules
@@ -153,55 +189,57 @@ def root_distribution(ua: UpCardAnalysis, root: RootHand) -> Dist:
     if best == SURRENDER:
         out[-1] = out.get(-1, 0.0) + (1.0 - pbj if root.excluded else 1.0)
         return out
-    if best in (STAND, HIT, DOUBLE):
-        pl = ua.original
-        if best == STAND:
-            st: dict[Status, float] = {(max(total_soft(hand)[0], 16), 1): 1.0}
-        else:
-            st = {}
-            ps = t.probs(hand)
-            for r in range(NRANKS):
-                if ps[r] <= 0.0:
-                    continue
-                h2 = add(hand, r)
-                sub = hand_statuses(pl, h2) if best == HIT else _one_card(pl, h2, 2)
-                for sk, v in sub.items():
-                    st[sk] = st.get(sk, 0.0) + ps[r] * v
-        groups: list[tuple[list[dict[Status, float]], float]] = [([st], 1.0)]
-    elif best == POWER_DOUBLE:
-        st = {}
-        ps = t.probs(hand)
-        for r in range(NRANKS):
-            if ps[r] <= 0.0:
-                continue
-            if root.replace[r]:
-                qs = t.probs(add(hand, r))
-                for s in range(NRANKS):
-                    if qs[s] > 0.0:
-                        for sk, v in _one_card(ua.original, add(hand, s), 2).items():
-                            st[sk] = st.get(sk, 0.0) + ps[r] * qs[s] * v
-            else:
-                for sk, v in _one_card(ua.original, add(hand, r), 2).items():
-                    st[sk] = st.get(sk, 0.0) + ps[r] * v
-        groups = [([st], 1.0)]
-    elif best == POWER_SPLIT:
-        a, b = (i for i in range(NRANKS) if hand[i])
-        groups = [([_first_card_mix(ua, a, b, power=True, exclude=None),
-                    _first_card_mix(ua, b, a, power=True, exclude=None)], 1.0)]
+    if best in (SPLIT, POWER_SPLIT):
+        groups = _split_groups(ua, root)
     else:
-        assert best == SPLIT
-        pair = next(i for i in range(NRANKS) if hand[i] == 2)
-        p = t.probs(hand)[pair]
-        np_mix = _first_card_mix(ua, pair, pair, power=False, exclude=pair)
-        pp = hand_statuses(ua.split_player(pair, pair, power=False), add(unit(pair), pair))
-        resplit = rules.max_split_depth >= 2 and (pair != 0 or rules.resplit_aces)
-        counts = split_hand_counts(p, max_depth=rules.max_split_depth,
-                                   max_hands=rules.max_hands, resplit=resplit)
-        groups = [([np_mix] * a + [pp] * b, pr) for (a, b), pr in counts.items()]
+        groups = [([_single_statuses(ua, root)], 1.0)]
     for hs, pr in groups:
         for k, v in _settle(hs, dealer, root.excluded).items():
             out[k] = out.get(k, 0.0) + pr * v
     return out
+
+
+def _single_statuses(ua: UpCardAnalysis, root: RootHand) -> dict[Status, float]:
+    """The final statuses of a box played as one hand (stand, hit, double, Power Double)."""
+    t, hand, best = ua.t, root.hand, root.best
+    pl = ua.original
+    if best == STAND:
+        return {(max(total_soft(hand)[0], 16), 1): 1.0}
+    st: dict[Status, float] = {}
+    ps = t.probs(hand)
+    for r in range(NRANKS):
+        if ps[r] <= 0.0:
+            continue
+        if best == POWER_DOUBLE and root.replace[r]:
+            qs = t.probs(add(hand, r))
+            for s in range(NRANKS):
+                if qs[s] > 0.0:
+                    for sk, v in _one_card(pl, add(hand, s), 2).items():
+                        st[sk] = st.get(sk, 0.0) + ps[r] * qs[s] * v
+            continue
+        h2 = add(hand, r)
+        sub = hand_statuses(pl, h2) if best == HIT else _one_card(pl, h2, 2)
+        for sk, v in sub.items():
+            st[sk] = st.get(sk, 0.0) + ps[r] * v
+    return st
+
+
+def _split_groups(ua: UpCardAnalysis, root: RootHand
+                  ) -> list[tuple[list[dict[Status, float]], float]]:
+    """The hands of a split box: each group of hands' statuses with its chance."""
+    t, rules, hand = ua.t, ua.rules, root.hand
+    if root.best == POWER_SPLIT:
+        a, b = (i for i in range(NRANKS) if hand[i])
+        return [([_first_card_mix(ua, a, b, power=True, exclude=None),
+                  _first_card_mix(ua, b, a, power=True, exclude=None)], 1.0)]
+    pair = next(i for i in range(NRANKS) if hand[i] == 2)
+    p = t.probs(hand)[pair]
+    np_mix = _first_card_mix(ua, pair, pair, power=False, exclude=pair)
+    pp = hand_statuses(ua.split_player(pair, pair, power=False), add(unit(pair), pair))
+    resplit = rules.max_split_depth >= 2 and (pair != 0 or rules.resplit_aces)
+    counts = split_hand_counts(p, max_depth=rules.max_split_depth,
+                               max_hands=rules.max_hands, resplit=resplit)
+    return [([np_mix] * a + [pp] * b, pr) for (a, b), pr in counts.items()]
 
 
 def _one_card(pl: HandPlayer, h: Counts, stake: int) -> dict[Status, float]:
@@ -212,6 +250,13 @@ def _one_card(pl: HandPlayer, h: Counts, stake: int) -> dict[Status, float]:
     if ch is not None and sum(h) >= ch:
         return {("at_once" if pl.t.charlie_at_once else "count", stake): 1.0}
     return {(max(total, 16), stake): 1.0}
+
+
+def free_bet_kept(game: MainGame) -> float:
+    """The expected part of a free bet's stake a round keeps back, in free bets, over all
+    deals (:func:`first_hand_return` weighed by each starting hand's chance)."""
+    return sum(root.weight * first_hand_return(game.analyses[root.up], root)
+               for root in game.roots)
 
 
 def game_distribution(game: MainGame) -> Dist:

@@ -83,7 +83,14 @@ def render_markdown(report: VariantReport, chart_name: str,
     out += ["", "## Free bet (docs/freebets.md)", "",
             f"A free bet returns {f['free_bet_value']:.4f}% of its value to the player (winnings "
             "only on the free stake, the player's own doubles and splits paid as staked), "
-            "under the main game's optimal strategy, from the outcome distribution below.",
+            "under the main game's optimal strategy: the exact return to player above, less "
+            "the expected part of the free stake the credit keeps back (the free hand's "
+            "return up to its stake: all of it when that hand wins or pushes, half for a "
+            "surrender, none for a loss), taken from the outcome model of the distribution "
+            "below (the dealer's final hand as given the player's first two cards and the up "
+            "card; after a split, the free hand is any one of the split hands with equal "
+            "chance). `bench/free_bet_value.py` plays the variant through the engine and "
+            "compares.",
             "", "## Outcome distribution (net result of a box, in main bets)", "",
             "| net | probability |", "|---:|---:|"]
     out += [f"| {k / 2:+g} | {p:.6f} |" for k, p in report.distribution.items() if p >= 5e-7]

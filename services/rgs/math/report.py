@@ -11,7 +11,7 @@ from functools import cache
 from rgs.engine.rules import RuleSet
 from rgs.math.analysis import CASH_OUT, MainGame, analyse_main
 from rgs.math.cashout import CashOutDesign, as_table, design_cash_out
-from rgs.math.outcomes import Dist, game_distribution
+from rgs.math.outcomes import Dist, free_bet_kept, game_distribution
 from rgs.math.sidebets import insurance_rtp, side_bet_rtps
 from rgs.math.strategy_tables import (
     PowerDoubleKey,
@@ -123,26 +123,18 @@ def _r(x: float) -> float:
     return round(float(x), 6)
 
 
-def free_bet_value(distribution: Dist) -> float:
-    """What a free bet returns to the player, in free bets (docs/freebets.md: the free stake
-    is not returned, the player's own doubles and splits are), from the main game's net
-    distribution under its optimal strategy (keys: half main bets).
+def free_bet_value(report: VariantReport) -> float:
+    """What a free bet returns to the player, in free bets, under the main game's optimal
+    strategy (docs/freebets.md: the credit is the payout less the free stake, taken from what
+    the box's first hand returns; the player's own doubles and splits are paid as staked).
 
-    A net of 0 or more is kept as it is (the free hand won or pushed: the free stake is what the
-    paid game would have returned); a loss of the single stake or a surrender costs nothing; a
-    larger loss costs what the player added. A split whose hands end apart is counted by its
-    net, so the figure is close, not exact, for rules that split often.
-
-    >>> free_bet_value({-2: 0.5, 2: 0.5})  # lose the stake or win even money
-    0.5
-    >>> free_bet_value({-4: 0.5, 4: 0.5})  # a double lost costs the added stake
-    0.5
+    A round's gain on a free bet is its paid net plus the free stake not debited, less what
+    the credit keeps back: ``net + 1 - min(1, first hand's return)``. Its expectation is the
+    analysis's exact RTP (in main bets) less the expected ``min(1, first hand's return)``
+    (:func:`rgs.math.outcomes.free_bet_kept`: 1 when the free hand wins or pushes, 0.5 for a
+    surrender, 0 for a loss), which comes from the outcome model (see its approximation).
     """
-    value = 0.0
-    for k, p in distribution.items():
-        net = k / 2
-        value += p * (net if net >= 0 else 0.0 if net > -1 else net + 1)
-    return value
+    return report.rtp / 100.0 - free_bet_kept(report.game)
 
 
 def figures(report: VariantReport) -> dict[str, object]:
@@ -162,7 +154,7 @@ def figures(report: VariantReport) -> dict[str, object]:
         "insurance_rtp": _r(report.insurance_rtp) if r.insurance else None,
         "side_bets": {k: _r(v) for k, v in report.side_bets.items()},
         "rtp_total_dependent_first_decision": _r(report.total_table_rtp),
-        "free_bet_value": _r(100.0 * free_bet_value(report.distribution)),
+        "free_bet_value": _r(100.0 * free_bet_value(report)),
     }
     if report.cash_out is not None:
         out["cash_out_rtp"] = _r(report.cash_out.rtp)

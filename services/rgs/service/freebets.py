@@ -13,22 +13,32 @@ used.
 from __future__ import annotations
 
 import enum
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from rgs.engine import BoxBet, RoundView
 from rgs.service.audit import Action, AuditEntry, AuditTrail, operator_actor
 from rgs.service.common import check_player_id, preview
 from rgs.service.errors import InvalidRequest, NotAllowedNow, NotFound, Unavailable
-from rgs.service.model import Brand, FreeBetLeft, Movement, Session
+from rgs.service.model import Brand, FreeBetLeft, Movement, RoundFreeBet, Session, StoredRound
 from rgs.service.ports import Clock
 from rgs.wallet.port import MoneyKind, transaction_id
 
 #: Most free bets one grant may give, and the longest grant id.
 MAX_COUNT = 1000
 MAX_ID = 64
+#: How long a replica shows a player's free bets left without reading them again. A grant, a
+#: revocation, a use or a release through this replica reads them afresh at the player's next
+#: view; one through another replica shows within this time. Playing one always reads the
+#: grant itself (:meth:`FreeBets.check`), so a stale count never lets a used free bet play.
+LEFT_TTL_S = 15.0
+#: How many players' free bets left a replica remembers (least recently used first out).
+LEFT_SIZE = 20_000
+
+_Holder = tuple[str, str, str]  # operator, brand, player
 
 
 def free_bet_credit(view: RoundView, seat: int, value: int) -> int:
@@ -190,6 +200,10 @@ class FreeBetStore(Protocol):
         """What the round's end credited (at a shared table: to one player)."""
         ...
 
+    async def table_use(self, round_id: str, player_key: str) -> FreeBetUse | None:
+        """The free bet a player staked in a shared table's round, if any."""
+        ...
+
 
 class NoFreeBets:
     """The store of a service wired without free bets: it holds none and takes none."""
@@ -226,6 +240,9 @@ class NoFreeBets:
     async def record_paid(self, round_id: str, paid: int, player_key: str = "") -> None:
         return None
 
+    async def table_use(self, round_id: str, player_key: str) -> FreeBetUse | None:
+        return None
+
 
 def _not_found() -> NotFound:
     return NotFound("no such free bet", reason="FREE_BET_NOT_FOUND")
@@ -244,6 +261,10 @@ class FreeBets:
         #: Where grants and revocations are recorded (None: nowhere, a test's service).
         self._audit = audit
         self._clock = clock
+        #: Each player's grants with free bets left, as last read, and when (see LEFT_TTL_S).
+        self._left: OrderedDict[_Holder, tuple[datetime, tuple[GrantUsage, ...]]] = (
+            OrderedDict())
+        self._left_ttl = timedelta(seconds=LEFT_TTL_S)
 
     @classmethod
     def none(cls, clock: Clock) -> FreeBets:
@@ -267,6 +288,7 @@ class FreeBets:
             raise InvalidRequest("expires_at is already past", reason="INVALID_FREE_BET_GRANT",
                                  field="expires_at")
         stored, new = await self.store.put_grant(replace(grant, granted_at=now))
+        self.forget(grant.operator_id, grant.brand_id, grant.player_id)
         if stored.terms() != grant.terms():
             raise NotAllowedNow(f"grant {preview(grant.grant_id)} exists with other terms",
                                 reason="FREE_BET_GRANT_CONFLICT")
@@ -307,6 +329,8 @@ class FreeBets:
             raise NotAllowedNow("a used grant cannot be revoked", reason="FREE_BET_USED")
         if usage.status is not GrantStatus.REVOKED:
             revoked = await self.store.revoke(operator_id, grant_id, self._clock())
+            g = usage.grant
+            self.forget(g.operator_id, g.brand_id, g.player_id)
             if revoked and self._audit is not None:
                 await self._audit.record(AuditEntry(
                     actor=operator_actor(operator_id), action=Action.FREE_BET_REVOKED,
@@ -339,14 +363,48 @@ class FreeBets:
 
     # ------------------------------------------------------------------ the player's side
 
-    async def left(self, session: Session) -> tuple[FreeBetLeft, ...]:
-        """The session's player's free bets left, in the session's brand and currency."""
+    async def left(self, session: Session, *, fresh: bool = False
+                   ) -> tuple[FreeBetLeft, ...]:
+        """The session's player's free bets left, in the session's brand and currency (read
+        at most once per LEFT_TTL_S on this replica, unless a change here forgot them, or
+        ``fresh``: read now)."""
+        if fresh:
+            self.forget(session.operator_id, session.brand_id, session.player_id)
         return tuple(
             FreeBetLeft(grant_id=u.grant.grant_id, value=u.grant.value, left=u.left,
                         expires_at=u.grant.expires_at, variants=u.grant.variants)
-            for u in await self.report(session.operator_id, session.brand_id,
-                                       session.player_id)
-            if u.grant.currency == session.currency and u.left > 0)
+            for u in await self._active(session)
+            if u.grant.currency == session.currency and u.left > 0
+            and u.grant.expires_at > self._clock())
+
+    async def left_at_table(self, session: Session, *, table_id: str, variant_id: str,
+                            currency: str) -> tuple[FreeBetLeft, ...]:
+        """The free bets left that the player may stake at the shared table ``table_id``."""
+        return tuple(
+            FreeBetLeft(grant_id=u.grant.grant_id, value=u.grant.value, left=u.left,
+                        expires_at=u.grant.expires_at, variants=u.grant.variants)
+            for u in await self._active(session)
+            if u.grant.currency == currency and u.left > 0
+            and u.grant.expires_at > self._clock()
+            and playable_at(u.grant, variant_id, table_id))
+
+    async def _active(self, session: Session) -> tuple[GrantUsage, ...]:
+        holder = (session.operator_id, session.brand_id, session.player_id)
+        now = self._clock()
+        entry = self._left.get(holder)
+        if entry is not None and entry[0] <= now < entry[0] + self._left_ttl:
+            self._left.move_to_end(holder)
+            return entry[1]
+        active = tuple(u for u in await self.report(*holder) if u.left > 0)
+        self._left[holder] = (now, active)
+        self._left.move_to_end(holder)
+        while len(self._left) > LEFT_SIZE:
+            self._left.popitem(last=False)
+        return active
+
+    def forget(self, operator_id: str, brand_id: str, player_id: str) -> None:
+        """Read the player's free bets left afresh at their next view (a change to them)."""
+        self._left.pop((operator_id, brand_id, player_id), None)
 
     async def check(self, session: Session, grant_id: str, variant_id: str,
                     boxes: tuple[BoxBet, ...]) -> FreeBetGrant:
@@ -397,15 +455,31 @@ class FreeBets:
             operator_id=grant.operator_id, grant_id=grant.grant_id, round_id=round_id,
             player_key=session.player_key, seat=seat, value=grant.value, used_at=self._clock(),
             table_id=table_id))
+        self.forget(session.operator_id, session.brand_id, session.player_id)
 
-    async def credit(self, session: Session, round_id: str, view: RoundView) -> Movement:
-        """The outbox row of a settled round's credit: its payout, less a free stake it had
-        (then marked promotional)."""
-        use = await self.store.use_of_round(round_id)
+    async def release(self, session: Session, round_id: str, *, at_table: bool = False
+                      ) -> None:
+        """Give back the free bet of a round that was not dealt after all (``at_table``: the
+        player's bet the table did not take)."""
+        await self.store.release(round_id, session.player_key if at_table else "")
+        self.forget(session.operator_id, session.brand_id, session.player_id)
+
+    async def credit(self, session: Session, header: StoredRound, view: RoundView) -> Movement:
+        """The outbox row of a settled round's credit: its payout, less the free stake it had
+        (then marked promotional). The round read says whether it had one (its recorded use
+        comes with it): a round without one reads and writes nothing more here."""
+        use = header.free_bet
         paid = view.total_paid if use is None else free_bet_credit(view, use.seat, use.value)
         if use is not None:
-            await self.store.record_paid(round_id, paid)
+            await self.store.record_paid(header.round_id, paid)
+        round_id = header.round_id
         return Movement(transaction_id=transaction_id(round_id, "settle", MoneyKind.CREDIT),
                         round_id=round_id, kind=MoneyKind.CREDIT, amount=paid,
                         session_id=session.session_id, currency=session.currency,
                         brand_id=session.brand_id, promotional=use is not None)
+
+
+def round_free_bet(grant: FreeBetGrant | None, seat: int) -> RoundFreeBet | None:
+    """What a round dealt with ``grant``'s free bet on ``seat`` carries (None without)."""
+    return None if grant is None else RoundFreeBet(grant_id=grant.grant_id, value=grant.value,
+                                                   seat=seat)

@@ -251,6 +251,15 @@ class FairRecord:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RoundFreeBet:
+    """The free bet a solo round stakes: the grant, its value and the box it rides on."""
+
+    grant_id: str
+    value: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StoredRound:
     """A round as the journal holds it: its header and every event."""
 
@@ -280,6 +289,8 @@ class StoredRound:
     #: The seeds of a provably fair round; None for forced-card (test mode) rounds and rounds
     #: dealt before fair rounds existed.
     fair: FairRecord | None = None
+    #: The free bet the round stakes (None: none), read with the round from its recorded use.
+    free_bet: RoundFreeBet | None = None
 
     @property
     def finished(self) -> bool:

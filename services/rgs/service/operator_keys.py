@@ -87,6 +87,15 @@ class OperatorKeyStore(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileKey:
+    """A key a file wants live (stored by its hash): its operator, label and expiry."""
+
+    operator_id: str
+    label: str
+    expires_at: datetime | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class NewOperatorKey:
     """A key just made: the key itself (shown once) and its listing."""
@@ -171,29 +180,47 @@ class OperatorKeyRotation:
     async def sync_file(self, keys: Mapping[str, str]) -> tuple[int, int]:
         """Make the keys file's keys (operator id -> key) live and revoke every key an earlier
         file gave that this one no longer has; (keys added, keys revoked)."""
-        wanted = {sha256_hex(key): operator for operator, key in keys.items()}
+        return await self.sync_source("file", {
+            sha256_hex(key): FileKey(operator_id=operator, label="operator keys file")
+            for operator, key in keys.items()}, "no longer in the operator keys file")
+
+    async def sync_platform(self, keys: Mapping[str, FileKey]) -> tuple[int, int]:
+        """Make the platform file's keys (key hash -> key) live and revoke every key an
+        earlier platform file gave that this one no longer lists; (added, revoked)."""
+        return await self.sync_source("platform", keys, "no longer in the platform file")
+
+    async def sync_source(self, source: str, wanted: Mapping[str, FileKey], gone_reason: str
+                          ) -> tuple[int, int]:
+        """Make ``wanted`` (key hash -> key) the live keys of ``source``: add each one not
+        stored, revoke each unrevoked one of the source that is not wanted, each change a row
+        of the audit trail (by ``system``). A key stored already is left as it is (one the
+        administrator revoked stays revoked). Several replicas may run it at once: each change
+        is made, and recorded, by one of them."""
         added = 0
-        for key_hash, operator in wanted.items():
-            if await self._store.add(key_hash=key_hash, operator_id=operator,
-                                     label="operator keys file", source="file",
-                                     expires_at=None):
+        for key_hash, k in wanted.items():
+            if k.operator_id not in self._operators:
+                continue  # an operator the brands do not know has no key (nor calls to make)
+            if await self._store.add(key_hash=key_hash, operator_id=k.operator_id,
+                                     label=k.label, source=source, expires_at=k.expires_at):
                 added += 1
+                details = {"operator_id": k.operator_id, "label": k.label, "source": source}
+                if k.expires_at is not None:
+                    details["expires_at"] = k.expires_at.isoformat()
                 await self._audit.record(AuditEntry(
                     actor=SYSTEM, action=Action.KEY_ADDED,
-                    subject=f"operator_key:{key_id_of(key_hash)}", operator_id=operator,
-                    details={"operator_id": operator, "label": "operator keys file",
-                             "source": "file"}))
+                    subject=f"operator_key:{key_id_of(key_hash)}", operator_id=k.operator_id,
+                    details=details))
         revoked = 0
-        for key_hash, operator in (await self._store.hashes_from("file")).items():
+        for key_hash, operator in (await self._store.hashes_from(source)).items():
             if key_hash in wanted:
                 continue
-            reason = "no longer in the operator keys file"
             gone = await self._store.revoke(operator_id=operator, key_id=key_id_of(key_hash),
-                                            at=self._clock(), by=SYSTEM, reason=reason)
+                                            at=self._clock(), by=SYSTEM, reason=gone_reason)
             if gone is not None:
                 revoked += 1
                 await self._audit.record(AuditEntry(
                     actor=SYSTEM, action=Action.KEY_REVOKED,
                     subject=f"operator_key:{key_id_of(key_hash)}", operator_id=operator,
-                    reason=reason, details={"operator_id": operator, "label": gone.label}))
+                    reason=gone_reason, details={"operator_id": operator, "label": gone.label,
+                                                 "source": source}))
         return added, revoked

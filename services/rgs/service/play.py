@@ -45,7 +45,7 @@ from rgs.service.errors import (
     Unauthenticated,
     Unavailable,
 )
-from rgs.service.freebets import FreeBets
+from rgs.service.freebets import FreeBets, round_free_bet
 from rgs.service.model import (
     ActCommand,
     Brand,
@@ -242,7 +242,8 @@ class GameService:
         rnd = restore_stored(self._cards, stored)
         movements = await self._journal.movements(session.player_key, stored.round_id)
         return await self._result(session, stored.round_id, rnd, movements, balance=None,
-                                  fair=fairness.view(stored))
+                                  fair=fairness.view(stored),
+                                  fresh_free_bets=stored.free_bet is not None)
 
     # ------------------------------------------------------------------ commands
 
@@ -306,13 +307,14 @@ class GameService:
                 rnd = Round.deal(rules, source, cmd.boxes, limits)
             except (EngineError, CardSourceUnavailable) as exc:
                 await stakes.give_back(pj, self._wallet, _party(session), self.free_bets,
-                                       taken, round_id=round_id)
+                                       taken, round_id=round_id, session=session)
                 if isinstance(exc, CardSourceUnavailable):
                     raise  # answered UNAVAILABLE by the error table
                 raise translate_engine(exc) from exc
             header = replace(_header(session, rnd, round_id=round_id, forced=cmd.forced_cards,
                                      options=self.brand(session).variant_options(
-                                         cmd.variant_id)), fair=fair)
+                                         cmd.variant_id)), fair=fair,
+                             free_bet=round_free_bet(grant, cmd.boxes[0].seat if grant else 0))
             return await self._commit(pj, session, header, rnd, new_from=0,
                                       balance=taken.balance,
                                       request=(cmd.request_id, "deal", fingerprint),
@@ -441,7 +443,7 @@ class GameService:
         ``references`` and ``next_seed``: see :meth:`PlayerJournal.commit_round`)."""
         credit: Movement | None = None
         if rnd.finished and not already_finished:
-            credit = await self.free_bets.credit(session, header.round_id, rnd.view())
+            credit = await self.free_bets.credit(session, header, rnd.view())
         request_id, method, fingerprint = request
         # The round's stored movements tell a balance when this call moved none (the last one
         # the wallet reported: an Act that moves no money does not ask the wallet), and a win
@@ -453,7 +455,8 @@ class GameService:
         result = await self._result(session, header.round_id, rnd,
                                     [*movements, *([credit] if credit else [])],
                                     balance=balance, fetch_balance=False,
-                                    fair=fairness.view(header))
+                                    fair=fairness.view(header),
+                                    fresh_free_bets=header.free_bet is not None)
         record = StoredRequest(request_id=request_id, method=method,
                                request_hash=fingerprint, response=encode_value(result),
                                scope=scope)
@@ -469,7 +472,8 @@ class GameService:
                 await self._reconcile(pj, session)
                 fresh = await self._result(session, header.round_id, rnd,
                                            await pj.movements(header.round_id), balance=None,
-                                           fair=fairness.view(header))
+                                           fair=fairness.view(header),
+                                           fresh_free_bets=header.free_bet is not None)
                 await pj.update_response(request_id, encode_value(fresh), scope)
                 return fresh
             return result
@@ -490,7 +494,10 @@ class GameService:
 
     async def _result(self, session: Session, round_id: str, rnd: Round,
                       movements: list[Movement], *, balance: int | None,
-                      fetch_balance: bool = True, fair: FairView | None = None) -> PlayResult:
+                      fetch_balance: bool = True, fair: FairView | None = None,
+                      fresh_free_bets: bool = False) -> PlayResult:
+        """The answer of a call about a round (``fresh_free_bets``: a free-bet round, whose
+        use may have been recorded through another replica, reads the free bets left)."""
         pending = any(m.kind is MoneyKind.CREDIT and m.is_open for m in movements)
         if balance is None and fetch_balance:
             try:
@@ -507,5 +514,5 @@ class GameService:
                           currency=session.currency, payment_pending=pending,
                           fair=fairness.with_dealt(fair, rnd.events), hints=shown,
                           position=await self.session_rules.in_view(session, round_id, rnd),
-                          free_bets=await self.free_bets.left(session))
+                          free_bets=await self.free_bets.left(session, fresh=fresh_free_bets))
 

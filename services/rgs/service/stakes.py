@@ -66,10 +66,10 @@ async def take(pj: PlayerJournal, wallet: Wallet, party: Party, free_bets: FreeB
 
 
 async def give_back(pj: PlayerJournal, wallet: Wallet, party: Party, free_bets: FreeBets,
-                    stakes: DealStakes, *, round_id: str) -> None:
+                    stakes: DealStakes, *, round_id: str, session: Session) -> None:
     """Undo :func:`take` for a round that was not dealt."""
     if stakes.debit is not None:
         await money.record(pj, stakes.debit, stakes.balance)
         await money.roll_back(pj, wallet, party, stakes.debit)
     if stakes.grant is not None:
-        await free_bets.store.release(round_id)
+        await free_bets.release(session, round_id)

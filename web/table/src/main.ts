@@ -19,6 +19,7 @@ import {
   type AllowedAction,
   type BlackjackClient,
   type BoxBet,
+  type FreeBet,
   type LastRound,
   type RoundView,
   type Variant,
@@ -31,6 +32,7 @@ import { cardElement, hiddenCard } from "./cards.js";
 import { labelDecision } from "./hints.js";
 import { formatMoney, parseMoney } from "./money.js";
 import { startTables } from "./tables.js";
+import { chosenFreeBet, fillFreeBets, freeBetsFor, freeBetsLine } from "./freebets.js";
 import {
   commitmentAtBet,
   readClientSeed,
@@ -55,6 +57,8 @@ interface State {
   round?: RoundView;
   forcedCards: string[];
   busy: boolean;
+  /** The free bets left, as the last answer listed them. */
+  freeBets: FreeBet[];
 }
 
 let state: State | undefined;
@@ -108,6 +112,27 @@ function setBalance(balance: bigint | undefined): void {
   el("balance").textContent = balance === undefined ? t("balance.unavailable") : money(balance);
 }
 
+/** Show the free bets left, and offer those of the chosen variant at Deal. */
+function renderFreeBets(freeBets?: FreeBet[]): void {
+  if (!state) return;
+  if (freeBets) state.freeBets = freeBets;
+  const line = el("free-bets-left");
+  line.textContent = freeBetsLine(state.freeBets, money);
+  line.hidden = !line.textContent;
+  const v = selectedVariant();
+  fillFreeBets(el<HTMLSelectElement>("free-bet"), el("free-bet-field"),
+               v ? freeBetsFor(state.freeBets, v.id) : [], money);
+  chooseFreeBet();
+}
+
+/** A free bet chosen stakes exactly its value: the main bet shows it and cannot be changed. */
+function chooseFreeBet(): void {
+  const free = state && chosenFreeBet(el<HTMLSelectElement>("free-bet"), state.freeBets);
+  const stake = el<HTMLInputElement>("stake");
+  stake.readOnly = free !== undefined;
+  if (free) stake.value = formatMoney(free.value, "", false);
+}
+
 function selectedVariant(): Variant | undefined {
   const id = el<HTMLSelectElement>("variant").value;
   return state?.variants.find((v) => v.id === id);
@@ -131,6 +156,7 @@ function renderVariantForm(): void {
     el("stake-limits").textContent = t("bets.limits", { min: money(limits.mainMin), max: money(limits.mainMax) });
   }
   stake.dataset.variant = v.id;
+  renderFreeBets();
   const sides = el("side-bets");
   sides.replaceChildren();
   for (const table of v.sideBets) {
@@ -207,7 +233,8 @@ async function deal(): Promise<void> {
   const requestId = newRequestId();
   const forcedCards = s.forcedCards;
   const shown = commitmentAtBet();
-  const response = await busy(() => s.client.deal({ requestId, variantId: v.id, boxes: [bet], forcedCards, clientSeed }));
+  const freeBetId = chosenFreeBet(el<HTMLSelectElement>("free-bet"), s.freeBets)?.grantId ?? "";
+  const response = await busy(() => s.client.deal({ requestId, variantId: v.id, boxes: [bet], forcedCards, clientSeed, freeBetId }));
   if (!response?.round) return;
   s.forcedCards = [];
   rememberShown(response.round.roundId, shown); // Verify checks the round's commitment is it
@@ -256,6 +283,7 @@ function show(round: RoundView, focus = true): void {
   state.round = round;
   el("table").hidden = false;
   setBalance(round.balance);
+  renderFreeBets(round.freeBets);
   renderPosition(round.session);
   const dealer = el("dealer-cards");
   dealer.replaceChildren(...round.dealerCards.map(cardElement));
@@ -371,7 +399,7 @@ async function refreshHistory(): Promise<void> {
 
 async function start(token: string, forcedCards: string[]): Promise<void> {
   const client = createBlackjackClient({ baseUrl: window.location.origin, sessionToken: token });
-  state = { client, currency: "", variants: [], forcedCards, busy: false };
+  state = { client, currency: "", variants: [], forcedCards, busy: false, freeBets: [] };
   let listed;
   try {
     listed = await client.listVariants({});
@@ -385,6 +413,7 @@ async function start(token: string, forcedCards: string[]): Promise<void> {
   }
   state.currency = listed.currency;
   state.variants = listed.variants;
+  state.freeBets = listed.freeBets;
   setMarket(client, listed.currency);
   for (const c of document.querySelectorAll(".currency")) c.textContent = listed.currency;
   const select = el<HTMLSelectElement>("variant");
@@ -423,6 +452,7 @@ function main(): void {
   const forced = (params.get("cards") ?? "").split(",").map((c) => c.trim()).filter(Boolean);
   if (window.location.hash) history.replaceState(null, "", window.location.pathname);
   el<HTMLSelectElement>("variant").addEventListener("change", renderVariantForm);
+  el<HTMLSelectElement>("free-bet").addEventListener("change", chooseFreeBet);
   initMarket();
   el<HTMLButtonElement>("verify").addEventListener("click", verifyShown);
   el<HTMLFormElement>("bet-form").addEventListener("submit", (e) => {

@@ -16,6 +16,7 @@ import {
   table,
   verifyTableRound,
   type AllowedAction,
+  type FreeBet,
   type RoundView,
   type TableClient,
   type TableFairness,
@@ -28,6 +29,7 @@ import { labelDecision } from "./hints.js";
 import { formatMoney, parseMoney } from "./money.js";
 import { ACTION_LABELS, HAND_WORDS, OUTCOME_WORDS } from "./words.js";
 import { t as tr } from "./i18n.js";
+import { chosenFreeBet, fillFreeBets } from "./freebets.js";
 
 interface Hooks {
   currency: string;
@@ -72,6 +74,8 @@ class TableView {
   private refreshAgain = false;
   private timer?: number;
   private balanceTimers: number[] = [];
+  /** The player's free bets this table takes, as the last snapshot listed them. */
+  private freeBets: FreeBet[] = [];
   /** The commitment this page showed for each round while its bets were open (round id ->
    * commitment), and the next round's (shown while the table is idle). */
   private shownCommitments = new Map<string, string>();
@@ -377,6 +381,9 @@ class TableView {
   private renderControls(snap: table.TableSnapshot, mine: number | undefined): void {
     const betting = snap.phase === table.TablePhase.IDLE || snap.phase === table.TablePhase.BETTING;
     el("table-bet").hidden = !(betting && mine !== undefined);
+    this.freeBets = snap.freeBets;
+    fillFreeBets(el<HTMLSelectElement>("table-free-bet"), el("table-free-bet-field"), snap.freeBets,
+                 (amount) => this.money(amount));
     const others = snap.seats.filter((s) => s.seat !== mine).map((s) => s.seat);
     el("table-behind").hidden = !(betting && others.length > 0);
     const seatSelect = el<HTMLSelectElement>("behind-seat");
@@ -479,7 +486,9 @@ class TableView {
 
   placeBet(form: HTMLFormElement): void {
     const mine = this.mySeat();
-    const stake = parseMoney(el<HTMLInputElement>("table-stake").value);
+    // A free bet stakes exactly its value on the seat's main bet.
+    const free = chosenFreeBet(el<HTMLSelectElement>("table-free-bet"), this.freeBets);
+    const stake = free ? free.value : parseMoney(el<HTMLInputElement>("table-stake").value);
     if (mine === undefined || stake === undefined) {
       this.clearError();
       this.showError(new Error(tr("shared.enter_bet", { example: formatMoney(1000n, "", false) })), form);
@@ -499,7 +508,8 @@ class TableView {
       const answer = await this.client.placeBets({ requestId: newRequestId(), tableId: this.tableId,
         clientSeed,
         bets: [create(table.BetSchema, { seat: mine, stake, perfectPairs: side("table-pp"),
-                                          twentyOnePlusThree: side("table-213") })] });
+                                          twentyOnePlusThree: side("table-213"),
+                                          freeBetId: free?.grantId ?? "" })] });
       const roundId = answer.result?.snapshot?.roundId;
       if (roundId && shown && !this.shownCommitments.has(roundId)) {
         this.shownCommitments.set(roundId, shown);

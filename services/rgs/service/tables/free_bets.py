@@ -79,5 +79,5 @@ class TableFreeBets:
             currency=cfg.currency, stake=b.stake) for b in own]
         for b, grant in zip(own, grants, strict=True):
             await self._free_bets.use(session, grant, round_id, b.seat, table_id=cfg.id)
-            funding.on_undo.append(partial(self._free_bets.store.release, round_id,
-                                           session.player_key))
+            funding.on_undo.append(partial(self._free_bets.release, session, round_id,
+                                           at_table=True))

@@ -14,13 +14,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Protocol
 
 from rgs.service.errors import NotFound
-from rgs.service.model import Movement, MovementStatus
+from rgs.service.freebets import FreeBetUse
+from rgs.service.model import Movement, MovementStatus, RoundFreeBet
 from rgs.service.tables.ports import RoundRecord, TableJournal
 from rgs.wallet.port import MoneyKind
 
 _EPOCH = datetime.fromtimestamp(0, UTC)
+
+
+class TableUses(Protocol):
+    """The free bets' store as the recall reads it (:class:`rgs.service.freebets.FreeBetStore`)."""
+
+    async def table_use(self, round_id: str, player_key: str) -> FreeBetUse | None:
+        """The free bet a player staked in a table round, if any."""
+        ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -58,6 +68,8 @@ class PlayerTableRound:
     money: PlayerMoney
     #: When the player's first movement of the round was written (the list's order).
     started_at: datetime
+    #: The free bet the player staked in the round (None: none).
+    free_bet: RoundFreeBet | None = None
 
 
 def _money(rec: RoundRecord, key: str, moves: Sequence[Movement]) -> PlayerMoney:
@@ -71,8 +83,10 @@ def _money(rec: RoundRecord, key: str, moves: Sequence[Movement]) -> PlayerMoney
 class TableRecall:
     """The operators' recall of table rounds."""
 
-    def __init__(self, tables: TableJournal) -> None:
+    def __init__(self, tables: TableJournal, free_bets: TableUses | None = None) -> None:
         self._tables = tables
+        #: Where the players' free bets at tables are recorded (None: none are served).
+        self._free_bets = free_bets
 
     async def operator_round(self, operator_id: str, round_id: str, *,
                              table_id: str = "") -> OperatorTableRound:
@@ -116,7 +130,11 @@ class TableRecall:
             player_key, []) if m.brand_id == brand_id]
         if not rec.finished or not moves:
             return None
+        use = (None if self._free_bets is None
+               else await self._free_bets.table_use(rec.round_id, player_key))
         return PlayerTableRound(
             round=rec, brand_id=brand_id, session_id=moves[0].session_id,
             currency=moves[0].currency, money=_money(rec, player_key, moves),
-            started_at=first or moves[0].created_at or rec.started_at or _EPOCH)
+            started_at=first or moves[0].created_at or rec.started_at or _EPOCH,
+            free_bet=None if use is None else RoundFreeBet(grant_id=use.grant_id,
+                                                           value=use.value, seat=use.seat))

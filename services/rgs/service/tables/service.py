@@ -82,7 +82,7 @@ class TableService:
                                 free_bets=free_bets.store if free_bets else None)
         self.rounds = Rounds(cards)
         self.feeds = Feeds(tables, poll_s=feed_poll_s)
-        self.recalls = TableRecall(tables)
+        self.recalls = TableRecall(tables, free_bets.store if free_bets else None)
         # Watchers are vouched for a few times per the shortest away_s of the tables.
         self.presence = Presence(tables, clock, interval_s=min(
             [5.0, *(c.away_s / 3 for c in configs.values())]))

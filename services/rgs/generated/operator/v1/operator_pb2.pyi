@@ -738,6 +738,7 @@ class RoundRecord(_message.Message):
     FAIR_FIELD_NUMBER: _builtins.int
     TABLE_ID_FIELD_NUMBER: _builtins.int
     TOTAL_REFUNDED_FIELD_NUMBER: _builtins.int
+    FREE_BET_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     """Round id."""
     brand_id: _builtins.str
@@ -792,6 +793,10 @@ class RoundRecord(_message.Message):
         `rgs verify` checks the steps' cards against them.
         """
 
+    @_builtins.property
+    def free_bet(self) -> Global___RoundFreeBet:
+        """The free bet this player staked in the round (unset: none; docs/freebets.md)."""
+
     def __init__(
         self,
         *,
@@ -812,14 +817,44 @@ class RoundRecord(_message.Message):
         fair: Global___RoundFairness | None = ...,
         table_id: _builtins.str = ...,
         total_refunded: _builtins.int = ...,
+        free_bet: Global___RoundFreeBet | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "finished_at", b"finished_at", "started_at", b"started_at"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "finished_at", b"finished_at", "free_bet", b"free_bet", "started_at", b"started_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "fair", b"fair", "finished_at", b"finished_at", "forced_cards", b"forced_cards", "movements", b"movements", "player_id", b"player_id", "round_id", b"round_id", "session_id", b"session_id", "started_at", b"started_at", "status", b"status", "steps", b"steps", "table_id", b"table_id", "total_paid", b"total_paid", "total_refunded", b"total_refunded", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "currency", b"currency", "fair", b"fair", "finished_at", b"finished_at", "forced_cards", b"forced_cards", "free_bet", b"free_bet", "movements", b"movements", "player_id", b"player_id", "round_id", b"round_id", "session_id", b"session_id", "started_at", b"started_at", "status", b"status", "steps", b"steps", "table_id", b"table_id", "total_paid", b"total_paid", "total_refunded", b"total_refunded", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RoundRecord: _TypeAlias = RoundRecord  # noqa: Y015
+
+@_typing.final
+class RoundFreeBet(_message.Message):
+    """RoundFreeBet is the free bet a round staked: the operator's grant, the free stake's value
+    (minor units, never debited) and the box or seat whose main bet it was.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GRANT_ID_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    grant_id: _builtins.str
+    value: _builtins.int
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        grant_id: _builtins.str = ...,
+        value: _builtins.int = ...,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["grant_id", b"grant_id", "seat", b"seat", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RoundFreeBet: _TypeAlias = RoundFreeBet  # noqa: Y015
 
 @_typing.final
 class RoundFairness(_message.Message):

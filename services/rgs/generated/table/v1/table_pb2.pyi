@@ -522,6 +522,7 @@ class TableSnapshot(_message.Message):
     NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
     LAST_ROUND_FIELD_NUMBER: _builtins.int
     SESSION_FIELD_NUMBER: _builtins.int
+    FREE_BETS_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     """The number of the newest event the snapshot includes."""
     table_id: _builtins.str
@@ -564,6 +565,12 @@ class TableSnapshot(_message.Message):
         brands whose jurisdiction profile requires clients to show it (docs/jurisdictions.md).
         """
 
+    @_builtins.property
+    def free_bets(self) -> _containers.RepeatedCompositeFieldContainer[_blackjack_pb2.FreeBet]:
+        """The watching player's free bets left that this table takes (its currency, its variant or
+        the table itself): Bet.free_bet_id = grant_id on their own seat's main bet of that value.
+        """
+
     def __init__(
         self,
         *,
@@ -582,10 +589,11 @@ class TableSnapshot(_message.Message):
         next_commitment: _builtins.str = ...,
         last_round: Global___LastRound | None = ...,
         session: _blackjack_pb2.SessionPosition | None = ...,
+        free_bets: _abc.Iterable[_blackjack_pb2.FreeBet] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "fair", b"fair", "last_round", b"last_round", "round", b"round", "session", b"session"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "bets", b"bets", "deadline", b"deadline", "fair", b"fair", "insurance", b"insurance", "last_round", b"last_round", "next_commitment", b"next_commitment", "phase", b"phase", "round", b"round", "round_id", b"round_id", "round_no", b"round_no", "seats", b"seats", "seq", b"seq", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "bets", b"bets", "deadline", b"deadline", "fair", b"fair", "free_bets", b"free_bets", "insurance", b"insurance", "last_round", b"last_round", "next_commitment", b"next_commitment", "phase", b"phase", "round", b"round", "round_id", b"round_id", "round_no", b"round_no", "seats", b"seats", "seq", b"seq", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,6 +1,6 @@
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import type { Action, Availability, LobbyEntry, Outcome, ResultClass, RoundView, SessionPosition, SideBetKind } from "../../blackjack/v1/blackjack_pb.js";
+import type { Action, Availability, FreeBet, LobbyEntry, Outcome, ResultClass, RoundView, SessionPosition, SideBetKind } from "../../blackjack/v1/blackjack_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 /**
  * Describes the file rgs/table/v1/table.proto.
@@ -451,6 +451,13 @@ export type TableSnapshot = Message<"rgs.table.v1.TableSnapshot"> & {
      * @generated from field: rgs.blackjack.v1.SessionPosition session = 16;
      */
     session?: SessionPosition | undefined;
+    /**
+     * The watching player's free bets left that this table takes (its currency, its variant or
+     * the table itself): Bet.free_bet_id = grant_id on their own seat's main bet of that value.
+     *
+     * @generated from field: repeated rgs.blackjack.v1.FreeBet free_bets = 17;
+     */
+    freeBets: FreeBet[];
 };
 /**
  * Describes the message rgs.table.v1.TableSnapshot.
