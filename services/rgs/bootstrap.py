@@ -21,6 +21,7 @@ from typing import Any
 
 import grpc
 
+from rgs.api.launch_calls import LaunchCalls
 from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
 from rgs.authenticity.check import Authentication
 from rgs.authenticity.selfcheck import MismatchHook, SelfCheck
@@ -38,6 +39,7 @@ from rgs.journal.memory_operator_keys import MemoryOperatorKeys
 from rgs.journal.operator_keys import PostgresOperatorKeys
 from rgs.journal.postgres import PoolMode, PostgresJournal, PostgresPlayerJournal
 from rgs.journal.tables import PostgresTables
+from rgs.launch_wiring import LaunchWiring
 from rgs.math import hints
 from rgs.observability import replica_health
 from rgs.observability.certificates import publish_expiry, publish_file_expiry
@@ -235,6 +237,8 @@ class App:
     #: The audit trail, the game controls (this replica's board and the use cases) and the
     #: administrator's credential (docs/controls.md).
     governance: Governance | None = None
+    #: Launch URLs and demo play (None: not served, as in apps built by hand).
+    launch: LaunchCalls | None = None
 
     @property
     def rng_health(self) -> RngHealth | None:
@@ -362,6 +366,9 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     if wallet is None:
         wallet, wallet_closers = operator_wallets(platform)
         closers.extend(wallet_closers)
+    launching = await LaunchWiring.open(database_url(settings), postgres=postgres,
+                                        pool_mode=settings.database_pool_mode, closers=closers)
+    wallet = launching.wallet(wallet, brands)  # demo players' money never reaches a wallet
     # Metrics, spans and round accounting wrap whichever adapters were chosen (fakes too).
     journal, wallet = InstrumentedJournal(journal), InstrumentedWallet(wallet)
     if cards is None:
@@ -389,6 +396,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                         session_ttl=settings.session_ttl, cards=cards, audit=gov.audit,
                         tables=TableRecall(table_journal) if table_journal is not None
                         else None)
+    launch = launching.calls(settings, brands=brands, sessions=office, clock=clock,
+                             tables={t.id: t.brands for t in platform.tables.values()})
     policies = InterruptedPolicies(
         {op.id: op.interrupted_rounds for op in platform.operators.values()},
         default_after=timedelta(seconds=settings.abandon_after_s))
@@ -421,7 +430,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
                interrupted=interrupted, rng=rng, closers=closers, tables=table_service,
                table_clock=table_clock, authentication=authentication,
-               governance=gov)
+               governance=gov, launch=launch)
 
 
 def record_mismatch(audit: AuditTrail) -> MismatchHook:
@@ -474,7 +483,8 @@ async def serve(settings: RgsSettings, app: App,
             secret=settings.replay_secret.get_secret_value() if settings.replay_secret else None,
             secret_file=str(settings.replay_secret_file) if settings.replay_secret_file else None,
             url=settings.replay_url, web_listen=settings.web_listen,
-            ttl_s=settings.replay_ttl_s, production=settings.environment == "production"))
+            ttl_s=settings.replay_ttl_s, production=settings.environment == "production"),
+        launch=app.launch)
     watch_authentication(app, running)
     if app.rng_health is not None:
         loop = asyncio.get_running_loop()
