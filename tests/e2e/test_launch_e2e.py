@@ -26,7 +26,6 @@ import grpc
 import pytest
 import pytest_asyncio
 from e2e_servers import Stack, start_stack
-
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from rgs.bootstrap import add_dev_operator_keys

@@ -50,6 +50,8 @@ WEB_TABLES[-1]["brands"] = ["demo-casino-hints", "other-casino"]
 WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-browser-seats", "away_s": 4.0})
 #: The table of the replay tests: decisions time out (stand) after a second.
 WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-replay", "decision_s": 1})
+#: The table a launch opens (test_browser_launch).
+WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-launch"})
 _ids = itertools.count()
 
 

@@ -105,6 +105,7 @@ class TableView {
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = `Watch ${t.tableId}`;
+      b.dataset.table = t.tableId;
       b.addEventListener("click", () => void this.watch(t));
       li.append(b, ` ${t.variantId}, ${t.seats} seats, bets ${formatMoney(t.mainMin, t.currency)}`
         + ` to ${formatMoney(t.mainMax, t.currency)}`);

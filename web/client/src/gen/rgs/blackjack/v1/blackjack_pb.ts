@@ -28,7 +28,165 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file rgs/blackjack/v1/blackjack.proto.
  */
 export const file_rgs_blackjack_v1_blackjack: GenFile = /*@__PURE__*/
-  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IvABChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAkSLAoJZnJlZV9iZXRzGAYgAygLMhkucmdzLmJsYWNramFjay52MS5GcmVlQmV0QgoKCF9iYWxhbmNlIoQBCglMYXN0Um91bmQSEgoKdmFyaWFudF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCRInCgVib3hlcxgDIAMoCzIYLnJncy5ibGFja2phY2sudjEuQm94QmV0EhQKDHRvdGFsX3N0YWtlZBgEIAEoAxISCgp0b3RhbF9wYWlkGAUgASgDIlUKC1RhYmxlTGltaXRzEhAKCG1haW5fbWluGAEgASgDEhAKCG1haW5fbWF4GAIgASgDEhAKCHNpZGVfbWluGAMgASgDEhAKCHNpZGVfbWF4GAQgASgDIioKDFBheXRhYmxlTGluZRIMCgRsaW5lGAEgASgJEgwKBHBheXMYAiABKAMibQoPU2lkZUJldFBheXRhYmxlEisKBGtpbmQYASABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRLaW5kEi0KBWxpbmVzGAIgAygLMh4ucmdzLmJsYWNramFjay52MS5QYXl0YWJsZUxpbmUi8QQKB1ZhcmlhbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVkZWNrcxgDIAEoBRIRCgltYXhfYm94ZXMYBCABKAUSGwoTZGVhbGVyX2hpdHNfc29mdF8xNxgFIAEoCBIRCglob2xlX2NhcmQYBiABKAgSDAoEcGVlaxgHIAEoCRIgChhibGFja2phY2tfcGF5c19udW1lcmF0b3IYCCABKAUSIgoaYmxhY2tqYWNrX3BheXNfZGVub21pbmF0b3IYCSABKAUSFgoOaW5zdXJhbmNlX3BheXMYCiABKAUSFgoObGF0ZV9zdXJyZW5kZXIYCyABKAgSEQoJbWF4X2hhbmRzGAwgASgFEhUKDWNoYXJsaWVfY2FyZHMYDSABKAUSGQoRZGVhbGVyX3B1c2hfdG90YWwYDiABKAUSEgoKc2FmZXR5X25ldBgPIAEoCBIQCghjYXNoX291dBgQIAEoCBItCgZsaW1pdHMYESABKAsyHS5yZ3MuYmxhY2tqYWNrLnYxLlRhYmxlTGltaXRzEjQKCXNpZGVfYmV0cxgSIAMoCzIhLnJncy5ibGFja2phY2sudjEuU2lkZUJldFBheXRhYmxlEjoKEGluc3VyYW5jZV9vZmZlcnMYEyADKA4yIC5yZ3MuYmxhY2tqYWNrLnYxLkluc3VyYW5jZU9mZmVyEhgKEGRvdWJsZV9hbnlfY2FyZHMYFCABKAgSGgoSZG91YmxlX2FmdGVyX3NwbGl0GBUgASgIEjQKDGF2YWlsYWJpbGl0eRgeIAEoCzIeLnJncy5ibGFja2phY2sudjEuQXZhaWxhYmlsaXR5IlsKDEF2YWlsYWJpbGl0eRINCgVzdGF0ZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEisKB2VuZHNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIr8BCgZCb3hCZXQSDAoEc2VhdBgBIAEoBRINCgVzdGFrZRgCIAEoAxITCgt0d2VudHlfcGx1cxgDIAEoAxIVCg1wZXJmZWN0X3BhaXJzGAQgASgDEh0KFXR3ZW50eV9vbmVfcGx1c190aHJlZRgFIAEoAxI5Cg9pbnN1cmFuY2Vfb2ZmZXIYBiABKA4yIC5yZ3MuYmxhY2tqYWNrLnYxLkluc3VyYW5jZU9mZmVyEhIKCnNhZmV0eV9uZXQYByABKAgiuQEKDUFsbG93ZWRBY3Rpb24SKAoGYWN0aW9uGAEgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24SDAoEY29zdBgCIAEoAxINCgVvZmZlchgDIAEoAxIPCgd3YXJuaW5nGAQgASgJEhsKDmV4cGVjdGVkX3ZhbHVlGAUgASgBSACIAQESDAoEYmVzdBgGIAEoCBISCgpmYWlyX3ZhbHVlGAcgASgDQhEKD19leHBlY3RlZF92YWx1ZSKRAgoESGFuZBINCgVpbmRleBgBIAEoBRINCgVjYXJkcxgCIAMoCRINCgV0b3RhbBgDIAEoBRIMCgRzb2Z0GAQgASgIEg0KBXN0YWtlGAUgASgDEiwKBnN0YXR1cxgGIAEoDjIcLnJncy5ibGFja2phY2sudjEuSGFuZFN0YXR1cxIqCgdvdXRjb21lGAcgASgOMhkucmdzLmJsYWNramFjay52MS5PdXRjb21lEg4KBnBheW91dBgIIAEoAxISCgpmcm9tX3NwbGl0GAkgASgIEg8KB2RvdWJsZWQYCiABKAgSMAoHYWxsb3dlZBgLIAMoCzIfLnJncy5ibGFja2phY2sudjEuQWxsb3dlZEFjdGlvbiJ6Cg1TaWRlQmV0UmVzdWx0EisKBGtpbmQYASABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRLaW5kEg0KBXN0YWtlGAIgASgDEgwKBGxpbmUYAyABKAkSDgoGcGF5b3V0GAQgASgDEg8KB3NldHRsZWQYBSABKAgitAIKA0JveBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEiUKBWhhbmRzGAMgAygLMhYucmdzLmJsYWNramFjay52MS5IYW5kEjIKCXNpZGVfYmV0cxgEIAMoCzIfLnJncy5ibGFja2phY2sudjEuU2lkZUJldFJlc3VsdBIZChFpbnN1cmFuY2Vfb2ZmZXJlZBgFIAEoCBIXCg9pbnN1cmFuY2Vfc3Rha2UYBiABKAMSGAoQaW5zdXJhbmNlX3BheW91dBgHIAEoAxI6ChFpbnN1cmFuY2VfYWxsb3dlZBgIIAMoCzIfLnJncy5ibGFja2phY2sudjEuQWxsb3dlZEFjdGlvbhIrCgZiZWhpbmQYCSADKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLkJveEJlaGluZCJ5CglCb3hCZWhpbmQSFAoMZGlzcGxheV9uYW1lGAEgASgJEgsKA3lvdRgCIAEoCBIOCgZzdGFrZWQYAyABKAMSDAoEcGFpZBgEIAEoAxIVCg1mb2xsb3dfZG91YmxlGAUgASgIEhQKDGZvbGxvd19zcGxpdBgGIAEoCCIlCgdIYW5kUmVmEgwKBHNlYXQYASABKAUSDAoEaGFuZBgCIAEoBSK8BAoJUm91bmRWaWV3EhAKCHJvdW5kX2lkGAEgASgJEgsKA3NlcRgCIAEoAxISCgp2YXJpYW50X2lkGAMgASgJEi0KBnN0YXR1cxgEIAEoDjIdLnJncy5ibGFja2phY2sudjEuUm91bmRTdGF0dXMSFAoMZGVhbGVyX2NhcmRzGAUgAygJEhQKDGRlYWxlcl90b3RhbBgGIAEoBRITCgtkZWFsZXJfc29mdBgHIAEoCBIaChJkZWFsZXJfaG9sZV9oaWRkZW4YCCABKAgSJAoFYm94ZXMYCSADKAsyFS5yZ3MuYmxhY2tqYWNrLnYxLkJveBIpCgZ0b19hY3QYCiABKAsyGS5yZ3MuYmxhY2tqYWNrLnYxLkhhbmRSZWYSFAoMdG90YWxfc3Rha2VkGAsgASgDEhIKCnRvdGFsX3BhaWQYDCABKAMSDwoHYmFsYW5jZRgNIAEoAxIQCghjdXJyZW5jeRgOIAEoCRIXCg9wYXltZW50X3BlbmRpbmcYDyABKAgSKAoEZmFpchgQIAEoCzIaLnJncy5ibGFja2phY2sudjEuRmFpcm5lc3MSMgoHc2Vzc2lvbhgRIAEoCzIhLnJncy5ibGFja2phY2sudjEuU2Vzc2lvblBvc2l0aW9uEi0KBnJlc3VsdBgSIAEoDjIdLnJncy5ibGFja2phY2sudjEuUmVzdWx0Q2xhc3MSLAoJZnJlZV9iZXRzGBMgAygLMhkucmdzLmJsYWNramFjay52MS5GcmVlQmV0IpQBCg9TZXNzaW9uUG9zaXRpb24SLgoKc3RhcnRlZF9hdBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJZWxhcHNlZF9zGAIgASgDEhQKDHRvdGFsX3N0YWtlZBgDIAEoAxISCgp0b3RhbF9wYWlkGAQgASgDEhQKDG5ldF9wb3NpdGlvbhgFIAEoAyKvAQoIRmFpcm5lc3MSEgoKdmVyaWZpYWJsZRgBIAEoCBISCgpjb21taXRtZW50GAIgASgJEhMKC2NsaWVudF9zZWVkGAMgASgJEhQKDHJvdW5kX251bWJlchgEIAEoAxINCgVkZWNrcxgFIAEoBRITCgtzZXJ2ZXJfc2VlZBgGIAEoCRIXCg9uZXh0X2NvbW1pdG1lbnQYByABKAkSEwoLZGVhbHRfY2FyZHMYCCADKAkingEKC0RlYWxSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEgoKdmFyaWFudF9pZBgCIAEoCRInCgVib3hlcxgDIAMoCzIYLnJncy5ibGFja2phY2sudjEuQm94QmV0EhQKDGZvcmNlZF9jYXJkcxgEIAMoCRITCgtjbGllbnRfc2VlZBgFIAEoCRITCgtmcmVlX2JldF9pZBgGIAEoCSI6CgxEZWFsUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyKOAQoKQWN0UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEhQKDGV4cGVjdGVkX3NlcRgDIAEoAxIMCgRzZWF0GAQgASgFEgwKBGhhbmQYBSABKAUSKAoGYWN0aW9uGAYgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24iOQoLQWN0UmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyI1Cg1TZXR0bGVSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkiPAoOU2V0dGxlUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyIjCg9HZXRSb3VuZFJlcXVlc3QSEAoIcm91bmRfaWQYASABKAkiPgoQR2V0Um91bmRSZXNwb25zZRIqCgVyb3VuZBgBIAEoCzIbLnJncy5ibGFja2phY2sudjEuUm91bmRWaWV3IhMKEUdldEJhbGFuY2VSZXF1ZXN0IiAKHkFja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVxdWVzdCJVCh9BY2tub3dsZWRnZVJlYWxpdHlDaGVja1Jlc3BvbnNlEjIKB3Nlc3Npb24YASABKAsyIS5yZ3MuYmxhY2tqYWNrLnYxLlNlc3Npb25Qb3NpdGlvbiI3ChJHZXRCYWxhbmNlUmVzcG9uc2USDwoHYmFsYW5jZRgBIAEoAxIQCghjdXJyZW5jeRgCIAEoCSJ9CgdGcmVlQmV0EhAKCGdyYW50X2lkGAEgASgJEg0KBXZhbHVlGAIgASgDEgwKBGxlZnQYAyABKAUSLgoKZXhwaXJlc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLdmFyaWFudF9pZHMYBSADKAkqpQIKBkFjdGlvbhIWChJBQ1RJT05fVU5TUEVDSUZJRUQQABIRCg1BQ1RJT05fSU5TVVJFEAESHAoYQUNUSU9OX0RFQ0xJTkVfSU5TVVJBTkNFEAISDgoKQUNUSU9OX0hJVBADEhAKDEFDVElPTl9TVEFORBAEEhEKDUFDVElPTl9ET1VCTEUQBRIQCgxBQ1RJT05fU1BMSVQQBhIUChBBQ1RJT05fU1VSUkVOREVSEAcSFgoSQUNUSU9OX1BPV0VSX1NQTElUEAgSFwoTQUNUSU9OX1BPV0VSX0RPVUJMRRAJEhUKEUFDVElPTl9QT1dFUl9LRUVQEAoSGAoUQUNUSU9OX1BPV0VSX1JFUExBQ0UQCxITCg9BQ1RJT05fQ0FTSF9PVVQQDCqYAQoLUm91bmRTdGF0dXMSHAoYUk9VTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWUk9VTkRfU1RBVFVTX0lOU1VSQU5DRRABEhwKGFJPVU5EX1NUQVRVU19QTEFZRVJfVFVSThACEhgKFFJPVU5EX1NUQVRVU19TRVRUTEVEEAMSFwoTUk9VTkRfU1RBVFVTX1ZPSURFRBAEKsYCCgpIYW5kU3RhdHVzEhsKF0hBTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTSEFORF9TVEFUVVNfV0FJVElORxABEhYKEkhBTkRfU1RBVFVTX0FDVElWRRACEhwKGEhBTkRfU1RBVFVTX1BPV0VSX0NIT0lDRRADEhUKEUhBTkRfU1RBVFVTX1NUT09EEAQSFwoTSEFORF9TVEFUVVNfRE9VQkxFRBAFEhYKEkhBTkRfU1RBVFVTX0JVU1RFRBAGEhkKFUhBTkRfU1RBVFVTX0JMQUNLSkFDSxAHEhcKE0hBTkRfU1RBVFVTX0NIQVJMSUUQCBIbChdIQU5EX1NUQVRVU19TVVJSRU5ERVJFRBAJEhoKFkhBTkRfU1RBVFVTX0NBU0hFRF9PVVQQChIXChNIQU5EX1NUQVRVU19TRVRUTEVEEAsq1gEKB091dGNvbWUSFwoTT1VUQ09NRV9VTlNQRUNJRklFRBAAEhUKEU9VVENPTUVfQkxBQ0tKQUNLEAESDwoLT1VUQ09NRV9XSU4QAhIQCgxPVVRDT01FX1BVU0gQAxIQCgxPVVRDT01FX0xPU0UQBBIQCgxPVVRDT01FX0JVU1QQBRIVChFPVVRDT01FX1NVUlJFTkRFUhAGEhYKEk9VVENPTUVfQ0FTSEVEX09VVBAHEhMKD09VVENPTUVfQ0hBUkxJRRAIEhAKDE9VVENPTUVfVk9JRBAJKpUBCgtTaWRlQmV0S2luZBIdChlTSURFX0JFVF9LSU5EX1VOU1BFQ0lGSUVEEAASHQoZU0lERV9CRVRfS0lORF9UV0VOVFlfUExVUxABEh8KG1NJREVfQkVUX0tJTkRfUEVSRkVDVF9QQUlSUxACEicKI1NJREVfQkVUX0tJTkRfVFdFTlRZX09ORV9QTFVTX1RIUkVFEAMqlgEKDkluc3VyYW5jZU9mZmVyEh8KG0lOU1VSQU5DRV9PRkZFUl9VTlNQRUNJRklFRBAAEhoKFklOU1VSQU5DRV9PRkZFUl9BTFdBWVMQARIsCihJTlNVUkFOQ0VfT0ZGRVJfT05MWV9PTl9QTEFZRVJfQkxBQ0tKQUNLEAISGQoVSU5TVVJBTkNFX09GRkVSX05FVkVSEAMqlgEKC1Jlc3VsdENsYXNzEhwKGFJFU1VMVF9DTEFTU19VTlNQRUNJRklFRBAAEhQKEFJFU1VMVF9DTEFTU19XSU4QARIdChlSRVNVTFRfQ0xBU1NfUkVUVVJOX0VRVUFMEAISHQoZUkVTVUxUX0NMQVNTX1JFVFVSTl9CRUxPVxADEhUKEVJFU1VMVF9DTEFTU19MT1NTEAQy9QQKEEJsYWNramFja1NlcnZpY2USXQoMTGlzdFZhcmlhbnRzEiUucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GiYucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJFCgREZWFsEh0ucmdzLmJsYWNramFjay52MS5EZWFsUmVxdWVzdBoeLnJncy5ibGFja2phY2sudjEuRGVhbFJlc3BvbnNlEkIKA0FjdBIcLnJncy5ibGFja2phY2sudjEuQWN0UmVxdWVzdBodLnJncy5ibGFja2phY2sudjEuQWN0UmVzcG9uc2USSwoGU2V0dGxlEh8ucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXF1ZXN0GiAucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXNwb25zZRJRCghHZXRSb3VuZBIhLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXF1ZXN0GiIucmdzLmJsYWNramFjay52MS5HZXRSb3VuZFJlc3BvbnNlElcKCkdldEJhbGFuY2USIy5yZ3MuYmxhY2tqYWNrLnYxLkdldEJhbGFuY2VSZXF1ZXN0GiQucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVzcG9uc2USfgoXQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2sSMC5yZ3MuYmxhY2tqYWNrLnYxLkFja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVxdWVzdBoxLnJncy5ibGFja2phY2sudjEuQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIqChNSZWRlZW1MYXVuY2hSZXF1ZXN0EhMKC2xhdW5jaF9jb2RlGAEgASgJIs4CChRSZWRlZW1MYXVuY2hSZXNwb25zZRIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEhIKCnNlc3Npb25faWQYAiABKAkSLgoKZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIY3VycmVuY3kYBCABKAkSFAoHYmFsYW5jZRgFIAEoA0gAiAEBEhcKD25leHRfY29tbWl0bWVudBgGIAEoCRIQCghicmFuZF9pZBgHIAEoCRISCgp2YXJpYW50X2lkGAggASgJEhAKCHRhYmxlX2lkGAkgASgJEhAKCGxhbmd1YWdlGAogASgJEhEKCWxvYmJ5X3VybBgLIAEoCRITCgtjYXNoaWVyX3VybBgMIAEoCRIOCgZkZXZpY2UYDSABKAkSDAoEZGVtbxgOIAEoCEIKCghfYmFsYW5jZSIZChdUb3BVcERlbW9CYWxhbmNlUmVxdWVzdCI9ChhUb3BVcERlbW9CYWxhbmNlUmVzcG9uc2USDwoHYmFsYW5jZRgBIAEoAxIQCghjdXJyZW5jeRgCIAEoCSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0Iv4BChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAkSLAoJZnJlZV9iZXRzGAYgAygLMhkucmdzLmJsYWNramFjay52MS5GcmVlQmV0EgwKBGRlbW8YHiABKAhCCgoIX2JhbGFuY2UihAEKCUxhc3RSb3VuZBISCgp2YXJpYW50X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEicKBWJveGVzGAMgAygLMhgucmdzLmJsYWNramFjay52MS5Cb3hCZXQSFAoMdG90YWxfc3Rha2VkGAQgASgDEhIKCnRvdGFsX3BhaWQYBSABKAMiVQoLVGFibGVMaW1pdHMSEAoIbWFpbl9taW4YASABKAMSEAoIbWFpbl9tYXgYAiABKAMSEAoIc2lkZV9taW4YAyABKAMSEAoIc2lkZV9tYXgYBCABKAMiKgoMUGF5dGFibGVMaW5lEgwKBGxpbmUYASABKAkSDAoEcGF5cxgCIAEoAyJtCg9TaWRlQmV0UGF5dGFibGUSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSLQoFbGluZXMYAiADKAsyHi5yZ3MuYmxhY2tqYWNrLnYxLlBheXRhYmxlTGluZSLxBAoHVmFyaWFudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWRlY2tzGAMgASgFEhEKCW1heF9ib3hlcxgEIAEoBRIbChNkZWFsZXJfaGl0c19zb2Z0XzE3GAUgASgIEhEKCWhvbGVfY2FyZBgGIAEoCBIMCgRwZWVrGAcgASgJEiAKGGJsYWNramFja19wYXlzX251bWVyYXRvchgIIAEoBRIiChpibGFja2phY2tfcGF5c19kZW5vbWluYXRvchgJIAEoBRIWCg5pbnN1cmFuY2VfcGF5cxgKIAEoBRIWCg5sYXRlX3N1cnJlbmRlchgLIAEoCBIRCgltYXhfaGFuZHMYDCABKAUSFQoNY2hhcmxpZV9jYXJkcxgNIAEoBRIZChFkZWFsZXJfcHVzaF90b3RhbBgOIAEoBRISCgpzYWZldHlfbmV0GA8gASgIEhAKCGNhc2hfb3V0GBAgASgIEi0KBmxpbWl0cxgRIAEoCzIdLnJncy5ibGFja2phY2sudjEuVGFibGVMaW1pdHMSNAoJc2lkZV9iZXRzGBIgAygLMiEucmdzLmJsYWNramFjay52MS5TaWRlQmV0UGF5dGFibGUSOgoQaW5zdXJhbmNlX29mZmVycxgTIAMoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISGAoQZG91YmxlX2FueV9jYXJkcxgUIAEoCBIaChJkb3VibGVfYWZ0ZXJfc3BsaXQYFSABKAgSNAoMYXZhaWxhYmlsaXR5GB4gASgLMh4ucmdzLmJsYWNramFjay52MS5BdmFpbGFiaWxpdHkiWwoMQXZhaWxhYmlsaXR5Eg0KBXN0YXRlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSKwoHZW5kc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAivwEKBkJveEJldBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEhMKC3R3ZW50eV9wbHVzGAMgASgDEhUKDXBlcmZlY3RfcGFpcnMYBCABKAMSHQoVdHdlbnR5X29uZV9wbHVzX3RocmVlGAUgASgDEjkKD2luc3VyYW5jZV9vZmZlchgGIAEoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISEgoKc2FmZXR5X25ldBgHIAEoCCK5AQoNQWxsb3dlZEFjdGlvbhIoCgZhY3Rpb24YASABKA4yGC5yZ3MuYmxhY2tqYWNrLnYxLkFjdGlvbhIMCgRjb3N0GAIgASgDEg0KBW9mZmVyGAMgASgDEg8KB3dhcm5pbmcYBCABKAkSGwoOZXhwZWN0ZWRfdmFsdWUYBSABKAFIAIgBARIMCgRiZXN0GAYgASgIEhIKCmZhaXJfdmFsdWUYByABKANCEQoPX2V4cGVjdGVkX3ZhbHVlIpECCgRIYW5kEg0KBWluZGV4GAEgASgFEg0KBWNhcmRzGAIgAygJEg0KBXRvdGFsGAMgASgFEgwKBHNvZnQYBCABKAgSDQoFc3Rha2UYBSABKAMSLAoGc3RhdHVzGAYgASgOMhwucmdzLmJsYWNramFjay52MS5IYW5kU3RhdHVzEioKB291dGNvbWUYByABKA4yGS5yZ3MuYmxhY2tqYWNrLnYxLk91dGNvbWUSDgoGcGF5b3V0GAggASgDEhIKCmZyb21fc3BsaXQYCSABKAgSDwoHZG91YmxlZBgKIAEoCBIwCgdhbGxvd2VkGAsgAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uInoKDVNpZGVCZXRSZXN1bHQSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSDQoFc3Rha2UYAiABKAMSDAoEbGluZRgDIAEoCRIOCgZwYXlvdXQYBCABKAMSDwoHc2V0dGxlZBgFIAEoCCK0AgoDQm94EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSJQoFaGFuZHMYAyADKAsyFi5yZ3MuYmxhY2tqYWNrLnYxLkhhbmQSMgoJc2lkZV9iZXRzGAQgAygLMh8ucmdzLmJsYWNramFjay52MS5TaWRlQmV0UmVzdWx0EhkKEWluc3VyYW5jZV9vZmZlcmVkGAUgASgIEhcKD2luc3VyYW5jZV9zdGFrZRgGIAEoAxIYChBpbnN1cmFuY2VfcGF5b3V0GAcgASgDEjoKEWluc3VyYW5jZV9hbGxvd2VkGAggAygLMh8ucmdzLmJsYWNramFjay52MS5BbGxvd2VkQWN0aW9uEisKBmJlaGluZBgJIAMoCzIbLnJncy5ibGFja2phY2sudjEuQm94QmVoaW5kInkKCUJveEJlaGluZBIUCgxkaXNwbGF5X25hbWUYASABKAkSCwoDeW91GAIgASgIEg4KBnN0YWtlZBgDIAEoAxIMCgRwYWlkGAQgASgDEhUKDWZvbGxvd19kb3VibGUYBSABKAgSFAoMZm9sbG93X3NwbGl0GAYgASgIIiUKB0hhbmRSZWYSDAoEc2VhdBgBIAEoBRIMCgRoYW5kGAIgASgFIsoECglSb3VuZFZpZXcSEAoIcm91bmRfaWQYASABKAkSCwoDc2VxGAIgASgDEhIKCnZhcmlhbnRfaWQYAyABKAkSLQoGc3RhdHVzGAQgASgOMh0ucmdzLmJsYWNramFjay52MS5Sb3VuZFN0YXR1cxIUCgxkZWFsZXJfY2FyZHMYBSADKAkSFAoMZGVhbGVyX3RvdGFsGAYgASgFEhMKC2RlYWxlcl9zb2Z0GAcgASgIEhoKEmRlYWxlcl9ob2xlX2hpZGRlbhgIIAEoCBIkCgVib3hlcxgJIAMoCzIVLnJncy5ibGFja2phY2sudjEuQm94EikKBnRvX2FjdBgKIAEoCzIZLnJncy5ibGFja2phY2sudjEuSGFuZFJlZhIUCgx0b3RhbF9zdGFrZWQYCyABKAMSEgoKdG90YWxfcGFpZBgMIAEoAxIPCgdiYWxhbmNlGA0gASgDEhAKCGN1cnJlbmN5GA4gASgJEhcKD3BheW1lbnRfcGVuZGluZxgPIAEoCBIoCgRmYWlyGBAgASgLMhoucmdzLmJsYWNramFjay52MS5GYWlybmVzcxIyCgdzZXNzaW9uGBEgASgLMiEucmdzLmJsYWNramFjay52MS5TZXNzaW9uUG9zaXRpb24SLQoGcmVzdWx0GBIgASgOMh0ucmdzLmJsYWNramFjay52MS5SZXN1bHRDbGFzcxIsCglmcmVlX2JldHMYEyADKAsyGS5yZ3MuYmxhY2tqYWNrLnYxLkZyZWVCZXQSDAoEZGVtbxgeIAEoCCKUAQoPU2Vzc2lvblBvc2l0aW9uEi4KCnN0YXJ0ZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWVsYXBzZWRfcxgCIAEoAxIUCgx0b3RhbF9zdGFrZWQYAyABKAMSEgoKdG90YWxfcGFpZBgEIAEoAxIUCgxuZXRfcG9zaXRpb24YBSABKAMirwEKCEZhaXJuZXNzEhIKCnZlcmlmaWFibGUYASABKAgSEgoKY29tbWl0bWVudBgCIAEoCRITCgtjbGllbnRfc2VlZBgDIAEoCRIUCgxyb3VuZF9udW1iZXIYBCABKAMSDQoFZGVja3MYBSABKAUSEwoLc2VydmVyX3NlZWQYBiABKAkSFwoPbmV4dF9jb21taXRtZW50GAcgASgJEhMKC2RlYWx0X2NhcmRzGAggAygJIp4BCgtEZWFsUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSJwoFYm94ZXMYAyADKAsyGC5yZ3MuYmxhY2tqYWNrLnYxLkJveEJldBIUCgxmb3JjZWRfY2FyZHMYBCADKAkSEwoLY2xpZW50X3NlZWQYBSABKAkSEwoLZnJlZV9iZXRfaWQYBiABKAkiOgoMRGVhbFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXcijgEKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCRIUCgxleHBlY3RlZF9zZXEYAyABKAMSDAoEc2VhdBgEIAEoBRIMCgRoYW5kGAUgASgFEigKBmFjdGlvbhgGIAEoDjIYLnJncy5ibGFja2phY2sudjEuQWN0aW9uIjkKC0FjdFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciNQoNU2V0dGxlUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJIjwKDlNldHRsZVJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciIwoPR2V0Um91bmRSZXF1ZXN0EhAKCHJvdW5kX2lkGAEgASgJIj4KEEdldFJvdW5kUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyITChFHZXRCYWxhbmNlUmVxdWVzdCIgCh5BY2tub3dsZWRnZVJlYWxpdHlDaGVja1JlcXVlc3QiVQofQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZRIyCgdzZXNzaW9uGAEgASgLMiEucmdzLmJsYWNramFjay52MS5TZXNzaW9uUG9zaXRpb24iRQoSR2V0QmFsYW5jZVJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAMSEAoIY3VycmVuY3kYAiABKAkSDAoEZGVtbxgKIAEoCCJ9CgdGcmVlQmV0EhAKCGdyYW50X2lkGAEgASgJEg0KBXZhbHVlGAIgASgDEgwKBGxlZnQYAyABKAUSLgoKZXhwaXJlc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLdmFyaWFudF9pZHMYBSADKAkqpQIKBkFjdGlvbhIWChJBQ1RJT05fVU5TUEVDSUZJRUQQABIRCg1BQ1RJT05fSU5TVVJFEAESHAoYQUNUSU9OX0RFQ0xJTkVfSU5TVVJBTkNFEAISDgoKQUNUSU9OX0hJVBADEhAKDEFDVElPTl9TVEFORBAEEhEKDUFDVElPTl9ET1VCTEUQBRIQCgxBQ1RJT05fU1BMSVQQBhIUChBBQ1RJT05fU1VSUkVOREVSEAcSFgoSQUNUSU9OX1BPV0VSX1NQTElUEAgSFwoTQUNUSU9OX1BPV0VSX0RPVUJMRRAJEhUKEUFDVElPTl9QT1dFUl9LRUVQEAoSGAoUQUNUSU9OX1BPV0VSX1JFUExBQ0UQCxITCg9BQ1RJT05fQ0FTSF9PVVQQDCqYAQoLUm91bmRTdGF0dXMSHAoYUk9VTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWUk9VTkRfU1RBVFVTX0lOU1VSQU5DRRABEhwKGFJPVU5EX1NUQVRVU19QTEFZRVJfVFVSThACEhgKFFJPVU5EX1NUQVRVU19TRVRUTEVEEAMSFwoTUk9VTkRfU1RBVFVTX1ZPSURFRBAEKsYCCgpIYW5kU3RhdHVzEhsKF0hBTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTSEFORF9TVEFUVVNfV0FJVElORxABEhYKEkhBTkRfU1RBVFVTX0FDVElWRRACEhwKGEhBTkRfU1RBVFVTX1BPV0VSX0NIT0lDRRADEhUKEUhBTkRfU1RBVFVTX1NUT09EEAQSFwoTSEFORF9TVEFUVVNfRE9VQkxFRBAFEhYKEkhBTkRfU1RBVFVTX0JVU1RFRBAGEhkKFUhBTkRfU1RBVFVTX0JMQUNLSkFDSxAHEhcKE0hBTkRfU1RBVFVTX0NIQVJMSUUQCBIbChdIQU5EX1NUQVRVU19TVVJSRU5ERVJFRBAJEhoKFkhBTkRfU1RBVFVTX0NBU0hFRF9PVVQQChIXChNIQU5EX1NUQVRVU19TRVRUTEVEEAsq1gEKB091dGNvbWUSFwoTT1VUQ09NRV9VTlNQRUNJRklFRBAAEhUKEU9VVENPTUVfQkxBQ0tKQUNLEAESDwoLT1VUQ09NRV9XSU4QAhIQCgxPVVRDT01FX1BVU0gQAxIQCgxPVVRDT01FX0xPU0UQBBIQCgxPVVRDT01FX0JVU1QQBRIVChFPVVRDT01FX1NVUlJFTkRFUhAGEhYKEk9VVENPTUVfQ0FTSEVEX09VVBAHEhMKD09VVENPTUVfQ0hBUkxJRRAIEhAKDE9VVENPTUVfVk9JRBAJKpUBCgtTaWRlQmV0S2luZBIdChlTSURFX0JFVF9LSU5EX1VOU1BFQ0lGSUVEEAASHQoZU0lERV9CRVRfS0lORF9UV0VOVFlfUExVUxABEh8KG1NJREVfQkVUX0tJTkRfUEVSRkVDVF9QQUlSUxACEicKI1NJREVfQkVUX0tJTkRfVFdFTlRZX09ORV9QTFVTX1RIUkVFEAMqlgEKDkluc3VyYW5jZU9mZmVyEh8KG0lOU1VSQU5DRV9PRkZFUl9VTlNQRUNJRklFRBAAEhoKFklOU1VSQU5DRV9PRkZFUl9BTFdBWVMQARIsCihJTlNVUkFOQ0VfT0ZGRVJfT05MWV9PTl9QTEFZRVJfQkxBQ0tKQUNLEAISGQoVSU5TVVJBTkNFX09GRkVSX05FVkVSEAMqlgEKC1Jlc3VsdENsYXNzEhwKGFJFU1VMVF9DTEFTU19VTlNQRUNJRklFRBAAEhQKEFJFU1VMVF9DTEFTU19XSU4QARIdChlSRVNVTFRfQ0xBU1NfUkVUVVJOX0VRVUFMEAISHQoZUkVTVUxUX0NMQVNTX1JFVFVSTl9CRUxPVxADEhUKEVJFU1VMVF9DTEFTU19MT1NTEAQyvwYKEEJsYWNramFja1NlcnZpY2USXQoMTGlzdFZhcmlhbnRzEiUucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GiYucmdzLmJsYWNramFjay52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJFCgREZWFsEh0ucmdzLmJsYWNramFjay52MS5EZWFsUmVxdWVzdBoeLnJncy5ibGFja2phY2sudjEuRGVhbFJlc3BvbnNlEkIKA0FjdBIcLnJncy5ibGFja2phY2sudjEuQWN0UmVxdWVzdBodLnJncy5ibGFja2phY2sudjEuQWN0UmVzcG9uc2USSwoGU2V0dGxlEh8ucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXF1ZXN0GiAucmdzLmJsYWNramFjay52MS5TZXR0bGVSZXNwb25zZRJRCghHZXRSb3VuZBIhLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXF1ZXN0GiIucmdzLmJsYWNramFjay52MS5HZXRSb3VuZFJlc3BvbnNlElcKCkdldEJhbGFuY2USIy5yZ3MuYmxhY2tqYWNrLnYxLkdldEJhbGFuY2VSZXF1ZXN0GiQucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVzcG9uc2USfgoXQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2sSMC5yZ3MuYmxhY2tqYWNrLnYxLkFja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVxdWVzdBoxLnJncy5ibGFja2phY2sudjEuQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZRJdCgxSZWRlZW1MYXVuY2gSJS5yZ3MuYmxhY2tqYWNrLnYxLlJlZGVlbUxhdW5jaFJlcXVlc3QaJi5yZ3MuYmxhY2tqYWNrLnYxLlJlZGVlbUxhdW5jaFJlc3BvbnNlEmkKEFRvcFVwRGVtb0JhbGFuY2USKS5yZ3MuYmxhY2tqYWNrLnYxLlRvcFVwRGVtb0JhbGFuY2VSZXF1ZXN0GioucmdzLmJsYWNramFjay52MS5Ub3BVcERlbW9CYWxhbmNlUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+
+/**
+ * RedeemLaunchRequest carries the launch code from the launch URL's fragment.
+ *
+ * @generated from message rgs.blackjack.v1.RedeemLaunchRequest
+ */
+export type RedeemLaunchRequest = Message<"rgs.blackjack.v1.RedeemLaunchRequest"> & {
+  /**
+   * `l1.` and 43 characters, as in `#launch=...`.
+   *
+   * @generated from field: string launch_code = 1;
+   */
+  launchCode: string;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.RedeemLaunchRequest.
+ * Use `create(RedeemLaunchRequestSchema)` to create a new message.
+ */
+export const RedeemLaunchRequestSchema: GenMessage<RedeemLaunchRequest> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 0);
+
+/**
+ * RedeemLaunchResponse is the launched session and what the launch asked for.
+ *
+ * @generated from message rgs.blackjack.v1.RedeemLaunchResponse
+ */
+export type RedeemLaunchResponse = Message<"rgs.blackjack.v1.RedeemLaunchResponse"> & {
+  /**
+   * The session's secret, sent as `authorization: Bearer <session_token>`.
+   *
+   * @generated from field: string session_token = 1;
+   */
+  sessionToken: string;
+
+  /**
+   * @generated from field: string session_id = 2;
+   */
+  sessionId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string currency = 4;
+   */
+  currency: string;
+
+  /**
+   * The balance (virtual in demo play); unset when the wallet did not answer.
+   *
+   * @generated from field: optional int64 balance = 5;
+   */
+  balance?: bigint | undefined;
+
+  /**
+   * @generated from field: string next_commitment = 6;
+   */
+  nextCommitment: string;
+
+  /**
+   * @generated from field: string brand_id = 7;
+   */
+  brandId: string;
+
+  /**
+   * The game to open: a variant, or a shared table (one of them is set).
+   *
+   * @generated from field: string variant_id = 8;
+   */
+  variantId: string;
+
+  /**
+   * @generated from field: string table_id = 9;
+   */
+  tableId: string;
+
+  /**
+   * BCP 47 language tag (en, de, es).
+   *
+   * @generated from field: string language = 10;
+   */
+  language: string;
+
+  /**
+   * Where "Lobby" and "Deposit" go (top window); empty: not shown.
+   *
+   * @generated from field: string lobby_url = 11;
+   */
+  lobbyUrl: string;
+
+  /**
+   * @generated from field: string cashier_url = 12;
+   */
+  cashierUrl: string;
+
+  /**
+   * desktop or mobile.
+   *
+   * @generated from field: string device = 13;
+   */
+  device: string;
+
+  /**
+   * Demo play: virtual money, no wallet, shown as DEMO.
+   *
+   * @generated from field: bool demo = 14;
+   */
+  demo: boolean;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.RedeemLaunchResponse.
+ * Use `create(RedeemLaunchResponseSchema)` to create a new message.
+ */
+export const RedeemLaunchResponseSchema: GenMessage<RedeemLaunchResponse> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 1);
+
+/**
+ * TopUpDemoBalanceRequest asks for a demo session's balance to be topped up.
+ *
+ * @generated from message rgs.blackjack.v1.TopUpDemoBalanceRequest
+ */
+export type TopUpDemoBalanceRequest = Message<"rgs.blackjack.v1.TopUpDemoBalanceRequest"> & {
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.TopUpDemoBalanceRequest.
+ * Use `create(TopUpDemoBalanceRequestSchema)` to create a new message.
+ */
+export const TopUpDemoBalanceRequestSchema: GenMessage<TopUpDemoBalanceRequest> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 2);
+
+/**
+ * TopUpDemoBalanceResponse is the demo balance after the top-up.
+ *
+ * @generated from message rgs.blackjack.v1.TopUpDemoBalanceResponse
+ */
+export type TopUpDemoBalanceResponse = Message<"rgs.blackjack.v1.TopUpDemoBalanceResponse"> & {
+  /**
+   * @generated from field: int64 balance = 1;
+   */
+  balance: bigint;
+
+  /**
+   * @generated from field: string currency = 2;
+   */
+  currency: string;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.TopUpDemoBalanceResponse.
+ * Use `create(TopUpDemoBalanceResponseSchema)` to create a new message.
+ */
+export const TopUpDemoBalanceResponseSchema: GenMessage<TopUpDemoBalanceResponse> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 3);
 
 /**
  * ListVariantsRequest asks for the session brand's variants.
@@ -43,7 +201,7 @@ export type ListVariantsRequest = Message<"rgs.blackjack.v1.ListVariantsRequest"
  * Use `create(ListVariantsRequestSchema)` to create a new message.
  */
 export const ListVariantsRequestSchema: GenMessage<ListVariantsRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 0);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 4);
 
 /**
  * ListVariantsResponse lists the variants the brand offers.
@@ -96,6 +254,13 @@ export type ListVariantsResponse = Message<"rgs.blackjack.v1.ListVariantsRespons
    * @generated from field: repeated rgs.blackjack.v1.FreeBet free_bets = 6;
    */
   freeBets: FreeBet[];
+
+  /**
+   * A demo session: virtual money, no wallet (docs/operators.md, demo play).
+   *
+   * @generated from field: bool demo = 30;
+   */
+  demo: boolean;
 };
 
 /**
@@ -103,7 +268,7 @@ export type ListVariantsResponse = Message<"rgs.blackjack.v1.ListVariantsRespons
  * Use `create(ListVariantsResponseSchema)` to create a new message.
  */
 export const ListVariantsResponseSchema: GenMessage<ListVariantsResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 1);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 5);
 
 /**
  * LastRound is a player's most recent settled round of one variant.
@@ -152,7 +317,7 @@ export type LastRound = Message<"rgs.blackjack.v1.LastRound"> & {
  * Use `create(LastRoundSchema)` to create a new message.
  */
 export const LastRoundSchema: GenMessage<LastRound> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 2);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 6);
 
 /**
  * TableLimits are stake limits in minor units per bet type.
@@ -194,7 +359,7 @@ export type TableLimits = Message<"rgs.blackjack.v1.TableLimits"> & {
  * Use `create(TableLimitsSchema)` to create a new message.
  */
 export const TableLimitsSchema: GenMessage<TableLimits> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 3);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 7);
 
 /**
  * PaytableLine is one paying line of a side bet.
@@ -222,7 +387,7 @@ export type PaytableLine = Message<"rgs.blackjack.v1.PaytableLine"> & {
  * Use `create(PaytableLineSchema)` to create a new message.
  */
 export const PaytableLineSchema: GenMessage<PaytableLine> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 4);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 8);
 
 /**
  * SideBetPaytable is the paytable of one side bet the variant offers.
@@ -250,7 +415,7 @@ export type SideBetPaytable = Message<"rgs.blackjack.v1.SideBetPaytable"> & {
  * Use `create(SideBetPaytableSchema)` to create a new message.
  */
 export const SideBetPaytableSchema: GenMessage<SideBetPaytable> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 5);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 9);
 
 /**
  * Variant is one blackjack variant with everything a client needs to draw its table.
@@ -418,7 +583,7 @@ export type Variant = Message<"rgs.blackjack.v1.Variant"> & {
  * Use `create(VariantSchema)` to create a new message.
  */
 export const VariantSchema: GenMessage<Variant> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 6);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 10);
 
 /**
  * Availability says whether new rounds are taken: a variant, brand or table may be disabled by
@@ -455,7 +620,7 @@ export type Availability = Message<"rgs.blackjack.v1.Availability"> & {
  * Use `create(AvailabilitySchema)` to create a new message.
  */
 export const AvailabilitySchema: GenMessage<Availability> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 7);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 11);
 
 /**
  * BoxBet is a player's bet on one box.
@@ -518,7 +683,7 @@ export type BoxBet = Message<"rgs.blackjack.v1.BoxBet"> & {
  * Use `create(BoxBetSchema)` to create a new message.
  */
 export const BoxBetSchema: GenMessage<BoxBet> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 8);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 12);
 
 /**
  * AllowedAction is a decision open now, with what it costs or offers.
@@ -586,7 +751,7 @@ export type AllowedAction = Message<"rgs.blackjack.v1.AllowedAction"> & {
  * Use `create(AllowedActionSchema)` to create a new message.
  */
 export const AllowedActionSchema: GenMessage<AllowedAction> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 9);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 13);
 
 /**
  * Hand is one player hand.
@@ -677,7 +842,7 @@ export type Hand = Message<"rgs.blackjack.v1.Hand"> & {
  * Use `create(HandSchema)` to create a new message.
  */
 export const HandSchema: GenMessage<Hand> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 10);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
 
 /**
  * SideBetResult is a side bet's stake and result.
@@ -726,7 +891,7 @@ export type SideBetResult = Message<"rgs.blackjack.v1.SideBetResult"> & {
  * Use `create(SideBetResultSchema)` to create a new message.
  */
 export const SideBetResultSchema: GenMessage<SideBetResult> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 11);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
 
 /**
  * Box is one box of the table.
@@ -803,7 +968,7 @@ export type Box = Message<"rgs.blackjack.v1.Box"> & {
  * Use `create(BoxSchema)` to create a new message.
  */
 export const BoxSchema: GenMessage<Box> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 12);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
 
 /**
  * A Bet Behind on a box at a shared table: everything it staked and was paid so far.
@@ -851,7 +1016,7 @@ export type BoxBehind = Message<"rgs.blackjack.v1.BoxBehind"> & {
  * Use `create(BoxBehindSchema)` to create a new message.
  */
 export const BoxBehindSchema: GenMessage<BoxBehind> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 13);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
 
 /**
  * HandRef names a hand.
@@ -879,7 +1044,7 @@ export type HandRef = Message<"rgs.blackjack.v1.HandRef"> & {
  * Use `create(HandRefSchema)` to create a new message.
  */
 export const HandRefSchema: GenMessage<HandRef> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
 
 /**
  * RoundView is the public state of a round: never the hole card before it is revealed, never the
@@ -1022,6 +1187,13 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
    * @generated from field: repeated rgs.blackjack.v1.FreeBet free_bets = 19;
    */
   freeBets: FreeBet[];
+
+  /**
+   * A round of demo play (virtual money; never in reports, GGR or RTP monitoring).
+   *
+   * @generated from field: bool demo = 30;
+   */
+  demo: boolean;
 };
 
 /**
@@ -1029,7 +1201,7 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
  * Use `create(RoundViewSchema)` to create a new message.
  */
 export const RoundViewSchema: GenMessage<RoundView> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
 
 /**
  * SessionPosition is a session's time and money so far, exactly as the journal records its
@@ -1079,7 +1251,7 @@ export type SessionPosition = Message<"rgs.blackjack.v1.SessionPosition"> & {
  * Use `create(SessionPositionSchema)` to create a new message.
  */
 export const SessionPositionSchema: GenMessage<SessionPosition> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
 
 /**
  * Fairness is a provably fair round's commitment and, once the round is over, its server seed.
@@ -1155,7 +1327,7 @@ export type Fairness = Message<"rgs.blackjack.v1.Fairness"> & {
  * Use `create(FairnessSchema)` to create a new message.
  */
 export const FairnessSchema: GenMessage<Fairness> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
 
 /**
  * DealRequest places the bets of a new round.
@@ -1215,7 +1387,7 @@ export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
  * Use `create(DealRequestSchema)` to create a new message.
  */
 export const DealRequestSchema: GenMessage<DealRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
 
 /**
  * DealResponse is the dealt round.
@@ -1236,7 +1408,7 @@ export type DealResponse = Message<"rgs.blackjack.v1.DealResponse"> & {
  * Use `create(DealResponseSchema)` to create a new message.
  */
 export const DealResponseSchema: GenMessage<DealResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
 
 /**
  * ActRequest is one player decision.
@@ -1293,7 +1465,7 @@ export type ActRequest = Message<"rgs.blackjack.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
 
 /**
  * ActResponse is the round after the decision.
@@ -1314,7 +1486,7 @@ export type ActResponse = Message<"rgs.blackjack.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
 
 /**
  * SettleRequest finishes a round.
@@ -1342,7 +1514,7 @@ export type SettleRequest = Message<"rgs.blackjack.v1.SettleRequest"> & {
  * Use `create(SettleRequestSchema)` to create a new message.
  */
 export const SettleRequestSchema: GenMessage<SettleRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 26);
 
 /**
  * SettleResponse is the finished round.
@@ -1363,7 +1535,7 @@ export type SettleResponse = Message<"rgs.blackjack.v1.SettleResponse"> & {
  * Use `create(SettleResponseSchema)` to create a new message.
  */
 export const SettleResponseSchema: GenMessage<SettleResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 27);
 
 /**
  * GetRoundRequest reads a round.
@@ -1384,7 +1556,7 @@ export type GetRoundRequest = Message<"rgs.blackjack.v1.GetRoundRequest"> & {
  * Use `create(GetRoundRequestSchema)` to create a new message.
  */
 export const GetRoundRequestSchema: GenMessage<GetRoundRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 28);
 
 /**
  * GetRoundResponse is the round's public view.
@@ -1405,7 +1577,7 @@ export type GetRoundResponse = Message<"rgs.blackjack.v1.GetRoundResponse"> & {
  * Use `create(GetRoundResponseSchema)` to create a new message.
  */
 export const GetRoundResponseSchema: GenMessage<GetRoundResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 29);
 
 /**
  * GetBalanceRequest asks for the session player's balance.
@@ -1420,7 +1592,7 @@ export type GetBalanceRequest = Message<"rgs.blackjack.v1.GetBalanceRequest"> & 
  * Use `create(GetBalanceRequestSchema)` to create a new message.
  */
 export const GetBalanceRequestSchema: GenMessage<GetBalanceRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 26);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 30);
 
 /**
  * AcknowledgeRealityCheckRequest acknowledges the session's reality check.
@@ -1435,7 +1607,7 @@ export type AcknowledgeRealityCheckRequest = Message<"rgs.blackjack.v1.Acknowled
  * Use `create(AcknowledgeRealityCheckRequestSchema)` to create a new message.
  */
 export const AcknowledgeRealityCheckRequestSchema: GenMessage<AcknowledgeRealityCheckRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 27);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 31);
 
 /**
  * AcknowledgeRealityCheckResponse is the session's position when the check was acknowledged.
@@ -1456,7 +1628,7 @@ export type AcknowledgeRealityCheckResponse = Message<"rgs.blackjack.v1.Acknowle
  * Use `create(AcknowledgeRealityCheckResponseSchema)` to create a new message.
  */
 export const AcknowledgeRealityCheckResponseSchema: GenMessage<AcknowledgeRealityCheckResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 28);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 32);
 
 /**
  * GetBalanceResponse is the player's balance as the operator's wallet reported it.
@@ -1477,6 +1649,13 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
    * @generated from field: string currency = 2;
    */
   currency: string;
+
+  /**
+   * A demo session: the balance is virtual money (docs/operators.md, demo play).
+   *
+   * @generated from field: bool demo = 10;
+   */
+  demo: boolean;
 };
 
 /**
@@ -1484,7 +1663,7 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
  * Use `create(GetBalanceResponseSchema)` to create a new message.
  */
 export const GetBalanceResponseSchema: GenMessage<GetBalanceResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 29);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 33);
 
 /**
  * FreeBet is a grant of free bets the player may still stake: Deal with free_bet_id = grant_id
@@ -1534,7 +1713,7 @@ export type FreeBet = Message<"rgs.blackjack.v1.FreeBet"> & {
  * Use `create(FreeBetSchema)` to create a new message.
  */
 export const FreeBetSchema: GenMessage<FreeBet> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 30);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 34);
 
 /**
  * Action is a player decision.
@@ -2078,6 +2257,31 @@ export const BlackjackService: GenService<{
     methodKind: "unary";
     input: typeof AcknowledgeRealityCheckRequestSchema;
     output: typeof AcknowledgeRealityCheckResponseSchema;
+  },
+  /**
+   * RedeemLaunch exchanges a launch URL's one-time code (CreateLaunch, docs/operators.md) for
+   * its session, once; it needs no authorization (the code is the credential). A second use is
+   * PERMISSION_DENIED LAUNCH_CODE_USED, an expired code LAUNCH_CODE_EXPIRED, an altered or
+   * unknown one LAUNCH_CODE_INVALID: the page tells the player to go back to the casino and
+   * open the game again.
+   *
+   * @generated from rpc rgs.blackjack.v1.BlackjackService.RedeemLaunch
+   */
+  redeemLaunch: {
+    methodKind: "unary";
+    input: typeof RedeemLaunchRequestSchema;
+    output: typeof RedeemLaunchResponseSchema;
+  },
+  /**
+   * TopUpDemoBalance raises a demo session's virtual balance back to its brand's starting
+   * balance (a real session: FAILED_PRECONDITION NOT_A_DEMO_SESSION).
+   *
+   * @generated from rpc rgs.blackjack.v1.BlackjackService.TopUpDemoBalance
+   */
+  topUpDemoBalance: {
+    methodKind: "unary";
+    input: typeof TopUpDemoBalanceRequestSchema;
+    output: typeof TopUpDemoBalanceResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_rgs_blackjack_v1_blackjack, 0);
