@@ -11,13 +11,17 @@ process and the sandbox wallets:
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 import pytest
 from playwright.async_api import Browser, Page, expect
-from test_browser import artifacts, browser, major, studio_page  # noqa: F401 - fixtures
+from test_browser import artifacts, browser, major  # noqa: F401 - fixtures
 from web_stack import OPERATOR, START, STUDIO_ORIGIN, Web
 
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
@@ -55,28 +59,62 @@ async def _page(browser: Browser, url: str) -> Page:  # noqa: F811 - fixture nam
     return page
 
 
+@contextmanager
+def casino_site(origin: str, game_url: str) -> Iterator[None]:
+    """The casino's web server at ``origin`` (a loopback port): ``/game`` frames the launch URL
+    as operators do, any other path is a plain page (the lobby, the cashier)."""
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = (f'<!doctype html><title>casino</title><iframe id="game" src="{game_url}" '
+                    'style="width:1000px;height:900px;border:0"></iframe>'
+                    if self.path == "/game" else
+                    f"<!doctype html><title>casino</title><h1>Casino {self.path}</h1>").encode()
+            self.send_response(200)
+            self.send_header("content-type", "text/html")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", int(origin.rsplit(":", 1)[1])), Page)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 async def test_a_german_launch_opens_vip_platinum_with_the_casinos_links(
         web: Web, browser: Browser, artifacts: Path) -> None:  # noqa: F811 - fixtures
+    """The casino's page frames the launch URL; Deposit leaves the frame for the top window."""
     pid = await web.new_player()
     url = await _launch(web, player_id=pid, variant_id="vip-platinum", language="de",
                         lobby_url=LOBBY, cashier_url=CASHIER)
-    page = await _page(browser, url)
+    page = await browser.new_page(viewport={"width": 1100, "height": 1000})
     try:
-        await expect(page.locator("#deal")).to_be_visible()
-        assert await page.evaluate("document.documentElement.lang") == "de"
-        assert "launch" not in page.url and "#" not in page.url
-        await expect(page.locator("#variant")).to_have_value("vip-platinum")
-        lobby, deposit = page.locator("#lobby-link"), page.locator("#deposit-link")
-        await expect(lobby).to_have_attribute("href", LOBBY)
-        await expect(lobby).to_have_attribute("target", "_top")
-        await expect(deposit).to_have_attribute("href", CASHIER)
-        await expect(deposit).to_have_attribute("target", "_top")
-        await expect(page.locator("#demo-badge")).to_have_count(0)
-        await expect(page.locator("#balance")).to_contain_text("1,000.00")
-        await page.screenshot(path=str(artifacts / "launch-de.png"), full_page=True)
-        with studio_page(STUDIO_ORIGIN):
-            await lobby.click()
-            await page.wait_for_url(LOBBY)
+        with casino_site(STUDIO_ORIGIN, url):
+            await page.goto(f"{STUDIO_ORIGIN}/game")
+            game = page.frame_locator("#game")
+            await expect(game.locator("#deal")).to_be_visible()
+            frame = page.frames[1]
+            assert await frame.evaluate("document.documentElement.lang") == "de"
+            assert "launch" not in frame.url and "#" not in frame.url
+            await expect(game.locator("#variant")).to_have_value("vip-platinum")
+            lobby, deposit = game.locator("#lobby-link"), game.locator("#deposit-link")
+            await expect(lobby).to_have_attribute("href", LOBBY)
+            await expect(lobby).to_have_attribute("target", "_top")
+            await expect(deposit).to_have_attribute("href", CASHIER)
+            await expect(deposit).to_have_attribute("target", "_top")
+            await expect(game.locator("#demo-badge")).to_have_count(0)
+            await expect(game.locator("#balance")).to_contain_text("1,000.00")
+            await page.screenshot(path=str(artifacts / "launch-de.png"), full_page=True)
+            await deposit.click()
+            await page.wait_for_url(CASHIER)  # the casino's window went there, not the frame
+            await expect(page.locator("h1")).to_have_text("Casino /cashier")
     finally:
         await page.close()
 
