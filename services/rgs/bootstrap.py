@@ -366,7 +366,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     if wallet is None:
         wallet, wallet_closers = operator_wallets(platform)
         closers.extend(wallet_closers)
-    launching = await LaunchWiring.open(database_url(settings), postgres=postgres,
+    launching = await LaunchWiring.open(database_url(settings) if postgres else "",
+                                        postgres=postgres,
                                         pool_mode=settings.database_pool_mode, closers=closers)
     wallet = launching.wallet(wallet, brands)  # demo players' money never reaches a wallet
     # Metrics, spans and round accounting wrap whichever adapters were chosen (fakes too).

@@ -200,7 +200,7 @@ async def test_lobby_and_cashier_must_be_on_the_brands_origins_and_the_language_
              ({"cashier_url": "javascript:alert(1)"}, "INVALID_URL"),
              ({"language": "fr"}, "UNSUPPORTED_LANGUAGE"),
              ({"device": "tv"}, "INVALID_DEVICE"),
-             ({"variant_id": "nope"}, "VARIANT_NOT_FOUND"),
+             ({"variant_id": "nope"}, "UNKNOWN_VARIANT"),
              ({"table_id": "vip-1", "variant_id": "power"}, "INVALID_LAUNCH_TARGET"),
              ({"brand_id": "other-casino"}, "BRAND_NOT_FOUND")]
     for fields, want in cases:

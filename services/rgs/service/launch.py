@@ -169,8 +169,8 @@ class Launches:
             raise InvalidRequest("name a variant or a table (one of them)",
                                  reason="INVALID_LAUNCH_TARGET", field="variant_id")
         if req.variant_id and req.variant_id not in brand.variants:
-            raise NotFound(f"brand {brand.id} offers no variant {preview(req.variant_id)}",
-                           reason="VARIANT_NOT_FOUND")
+            raise InvalidRequest(f"brand {brand.id} offers no variant {preview(req.variant_id)}",
+                                 reason="UNKNOWN_VARIANT", field="variant_id")
         if req.table_id and brand.id not in self._tables.get(req.table_id, ()):
             raise NotFound(f"brand {brand.id} has no table {preview(req.table_id)}",
                            reason="TABLE_NOT_FOUND")
