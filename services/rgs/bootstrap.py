@@ -369,9 +369,9 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     launching = await LaunchWiring.open(database_url(settings) if postgres else "",
                                         postgres=postgres,
                                         pool_mode=settings.database_pool_mode, closers=closers)
-    wallet = launching.wallet(wallet, brands)  # demo players' money never reaches a wallet
     # Metrics, spans and round accounting wrap whichever adapters were chosen (fakes too).
     journal, wallet = InstrumentedJournal(journal), InstrumentedWallet(wallet)
+    wallet = launching.wallet(wallet, brands)  # demo money never reaches a wallet or its metrics
     if cards is None:
         # Raises EntropySourceFailure when the start-up health test fails: nothing is served.
         health = RngHealth()

@@ -47,11 +47,11 @@ def check_demo_allowed(brand: Brand, currency: str) -> int:
     if not brand.demo_balances:
         raise PermissionDenied(f"brand {brand.id} does not offer demo play: the operator "
                                "allows it in the platform file (demo.balances)",
-                               reason=DEMO_NOT_ALLOWED)
+                               reason="DEMO_NOT_ALLOWED")
     start = brand.demo_balances.get(currency)
     if start is None:
         raise PermissionDenied(f"brand {brand.id} offers demo play in "
-                               f"{', '.join(brand.demo_balances)} only", reason=DEMO_NOT_ALLOWED)
+                               f"{', '.join(brand.demo_balances)} only", reason="DEMO_NOT_ALLOWED")
     return start
 
 
@@ -59,7 +59,7 @@ def refuse_demo(session: Session, what: str) -> None:
     """Refuse a real-money-only call (a shared table's seat or bet) for a demo session."""
     if session.demo:
         raise PermissionDenied(f"{what} is for real money: not in demo play",
-                               reason=DEMO_NOT_ALLOWED)
+                               reason="DEMO_NOT_ALLOWED")
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +163,7 @@ class DemoWallet:
         """Top a demo session's balance up to its brand's starting balance; the balance after."""
         if not session.demo:
             raise NotAllowedNow("only a demo session is topped up: real money comes from the "
-                                "operator's cashier", reason=NOT_A_DEMO_SESSION)
+                                "operator's cashier", reason="NOT_A_DEMO_SESSION")
         party = Party(operator_id=session.operator_id, brand_id=session.brand_id,
                       player_id=session.player_id, session_id=session.session_id,
                       currency=session.currency)

@@ -37,9 +37,6 @@ DEVICES = ("desktop", "mobile")
 _CODE = re.compile(r"^l1\.[A-Za-z0-9_-]{43}\Z")
 _FRAGMENT_KEY = "launch"
 
-LAUNCH_CODE_INVALID = "LAUNCH_CODE_INVALID"
-LAUNCH_CODE_USED = "LAUNCH_CODE_USED"
-LAUNCH_CODE_EXPIRED = "LAUNCH_CODE_EXPIRED"
 AGAIN = "go back to the casino and open the game again"
 
 
@@ -213,14 +210,17 @@ class Launches:
         """Exchange a code for its session, once."""
         if not _CODE.match(code):
             raise PermissionDenied(f"this launch link is not valid: {AGAIN}",
-                                   reason=LAUNCH_CODE_INVALID)
+                                   reason="LAUNCH_CODE_INVALID")
         got = await self._store.redeem(sha256_hex(code), self._clock())
+        if got.refusal == "used":
+            raise PermissionDenied(f"this launch link was already used: {AGAIN}",
+                                   reason="LAUNCH_CODE_USED")
+        if got.refusal == "expired":
+            raise PermissionDenied(f"this launch link has expired: {AGAIN}",
+                                   reason="LAUNCH_CODE_EXPIRED")
         if got.launch is None:
-            reason, said = {
-                "used": (LAUNCH_CODE_USED, "this launch link was already used"),
-                "expired": (LAUNCH_CODE_EXPIRED, "this launch link has expired"),
-            }.get(got.refusal, (LAUNCH_CODE_INVALID, "this launch link is not valid"))
-            raise PermissionDenied(f"{said}: {AGAIN}", reason=reason)
+            raise PermissionDenied(f"this launch link is not valid: {AGAIN}",
+                                   reason="LAUNCH_CODE_INVALID")
         launch = got.launch
         brand = self._brand(launch.operator_id, launch.brand_id)
         if launch.demo:
