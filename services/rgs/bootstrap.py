@@ -23,6 +23,7 @@ from typing import Any
 import grpc
 
 from rgs import platform_file
+from rgs.api.launch_calls import LaunchCalls
 from rgs.api.overload import Admission, admission_for
 from rgs.api.server import ConnectionLimits, RunningServer, TlsFiles, start_server
 from rgs.authenticity.check import Authentication
@@ -41,6 +42,7 @@ from rgs.journal.memory_operator_keys import MemoryOperatorKeys
 from rgs.journal.operator_keys import PostgresOperatorKeys
 from rgs.journal.postgres import PoolMode, PostgresJournal, PostgresPlayerJournal
 from rgs.journal.tables import PostgresTables
+from rgs.launch_wiring import LaunchWiring
 from rgs.math import hints
 from rgs.observability import replica_health
 from rgs.observability.certificates import publish_expiry, publish_file_expiry
@@ -243,6 +245,8 @@ class App:
     admission: Admission | None = None
     #: The platform file's operator keys, re-read while serving (None: no platform file).
     platform_keys: PlatformKeys | None = None
+    #: Launch URLs and demo play (None: not served, as in apps built by hand).
+    launch: LaunchCalls | None = None
 
     @property
     def rng_health(self) -> RngHealth | None:
@@ -372,8 +376,12 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     if wallet is None:
         wallet, wallet_closers = operator_wallets(platform)
         closers.extend(wallet_closers)
+    launching = await LaunchWiring.open(database_url(settings) if postgres else "",
+                                        postgres=postgres,
+                                        pool_mode=settings.database_pool_mode, closers=closers)
     # Metrics, spans and round accounting wrap whichever adapters were chosen (fakes too).
     journal, wallet = InstrumentedJournal(journal), InstrumentedWallet(wallet)
+    wallet = launching.wallet(wallet, brands)  # demo money never reaches a wallet or its metrics
     if cards is None:
         # Raises EntropySourceFailure when the start-up health test fails: nothing is served.
         health = RngHealth()
@@ -405,6 +413,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                         session_ttl=settings.session_ttl, cards=cards, audit=gov.audit,
                         tables=TableRecall(table_journal, gov.free_bets.store)
                         if table_journal is not None else None)
+    launch = launching.calls(settings, brands=brands, sessions=office, clock=clock,
+                             tables={t.id: t.brands for t in platform.tables.values()})
     policies = InterruptedPolicies(
         {op.id: op.interrupted_rounds for op in platform.operators.values()},
         default_after=timedelta(seconds=settings.abandon_after_s))
@@ -437,7 +447,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
     return App(game=game, office=office, journal=journal, wallet=wallet, reconciler=reconciler,
                interrupted=interrupted, rng=rng, closers=closers, tables=table_service,
                table_clock=table_clock, authentication=authentication,
-               governance=gov, platform_keys=platform_keys,
+               governance=gov, platform_keys=platform_keys, launch=launch,
                admission=admission_for(platform, max_in_flight=settings.max_in_flight,
                                        retry_after_ms=settings.overload_retry_after_ms))
 
@@ -492,7 +502,8 @@ async def serve(settings: RgsSettings, app: App,
             secret=settings.replay_secret.get_secret_value() if settings.replay_secret else None,
             secret_file=str(settings.replay_secret_file) if settings.replay_secret_file else None,
             url=settings.replay_url, web_listen=settings.web_listen,
-            ttl_s=settings.replay_ttl_s, production=settings.environment == "production"))
+            ttl_s=settings.replay_ttl_s, production=settings.environment == "production"),
+        launch=app.launch)
     watch_authentication(app, running)
     if app.rng_health is not None:
         loop = asyncio.get_running_loop()

@@ -151,6 +151,9 @@ _Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
 #: development only).
 _Origin = Annotated[str, StringConstraints(
     pattern=r"^(\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$", max_length=255)]
+#: A launch base URL (a studio's own client): an absolute http(s) URL, no fragment.
+_LaunchUrl = Annotated[str, StringConstraints(
+    pattern=r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[^#\s]*)?$", max_length=1024)]
 _NO_LITERAL = ('a secret is never written in the platform file: give {"env": "VARIABLE"} or '
                '{"file": "/path/to/secret"}')
 
@@ -245,12 +248,19 @@ class _OverridesModel(_Strict):
     max_stake: dict[_Currency, Annotated[int, Field(ge=1)]] | None = None
 
 
+class _DemoModel(_Strict):
+    #: Demo play's starting balance per currency, in minor units.
+    balances: dict[_Currency, Annotated[int, Field(ge=1, le=10**12)]] = Field(min_length=1)
+
+
 class _BrandModel(_Strict):
     id: _Id
     currencies: dict[_Currency, _CurrencyModel] = Field(min_length=1)
     variants: dict[str, _VariantModel] = Field(min_length=1)
     web_origins: list[_Origin] = Field(default_factory=list, max_length=64)
     hints: bool = False
+    launch_url: _LaunchUrl | None = None
+    demo: _DemoModel | None = None
     jurisdiction: str = "none"
     overrides: _OverridesModel | None = None
 
@@ -548,6 +558,11 @@ class _Resolver:
             self._fail(f"{where}.web_origins", 'any origin ("*") is refused in production: list '
                        "the studios' origins (https://host[:port])")
             ok = False
+        demo = dict(b.demo.balances) if b.demo is not None else {}
+        if set(demo) - set(b.currencies):
+            self._fail(f"{where}.demo.balances", "demo balances in currencies the brand does "
+                       f"not play in: {sorted(set(demo) - set(b.currencies))}")
+            ok = False
         profile = self._profile(where, b)
         if not ok or profile is None:
             return None
@@ -556,7 +571,8 @@ class _Resolver:
                      limits=MappingProxyType({c: MappingProxyType(v) for c, v in limits.items()}),
                      options=MappingProxyType(options),
                      web_origins=tuple(dict.fromkeys(b.web_origins)), hints=b.hints,
-                     jurisdiction=profile)
+                     jurisdiction=profile, launch_url=b.launch_url or "",
+                     demo_balances=MappingProxyType(demo))
 
     def _profile(self, where: str, b: _BrandModel) -> JurisdictionProfile | None:
         """The brand's profile with its overrides applied."""

@@ -54,6 +54,8 @@ WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-replay", "decision_s": 1})
 WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-browser-lang"})
 #: The table of the free-bet browser test.
 WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-browser-free"})
+#: The table a launch opens (test_browser_launch).
+WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-launch"})
 _ids = itertools.count()
 
 

@@ -20,6 +20,7 @@ from rgs.api.controls import OperatorControlCalls, availability_to_proto
 from rgs.api.fields import check_strings
 from rgs.api.finance import FinanceCalls
 from rgs.api.freebet_calls import OperatorFreeBetCalls
+from rgs.api.launch_calls import LaunchCalls, served
 from rgs.api.lobby import variant_entry
 from rgs.api.open_rounds import open_round_to_proto, resolve_from_proto
 from rgs.api.origins import check_origin
@@ -71,6 +72,12 @@ def availability_for(game: GameService, session: Session, variant_id: str,
     return game.controls.availability(session.brand_id, variant_id, table_id)
 
 
+def _marked(view: bj.RoundView, session: Session) -> bj.RoundView:
+    """A round view marked as demo play when the session is a demo session."""
+    view.demo = session.demo
+    return view
+
+
 def _with_availability(v: bj.Variant, a: Availability) -> bj.Variant:
     v.availability.CopyFrom(availability_to_proto(a))
     return v
@@ -84,8 +91,9 @@ def _with_lobby(v: bj.Variant, entry: bj.LobbyEntry) -> bj.Variant:
 class BlackjackCalls:
     """``rgs.blackjack.v1.BlackjackService``: one method per RPC."""
 
-    def __init__(self, game: GameService) -> None:
+    def __init__(self, game: GameService, launch: LaunchCalls | None = None) -> None:
         self._game = game
+        self._launch = launch
 
     async def _session(self, caller: Caller, request: Message, *,
                        allow_expired: bool = False) -> Session:
@@ -107,14 +115,26 @@ class BlackjackCalls:
             balance=await self._game.balance_or_none(session),
             next_commitment=await self._game.next_commitment(session),
             free_bets=[conv.free_bet_to_proto(f)
-                       for f in await self._game.free_bets.left(session, fresh=True)])
+                       for f in await self._game.free_bets.left(session, fresh=True)],
+            demo=session.demo)
 
     async def GetBalance(self, caller: Caller, request: bj.GetBalanceRequest
                          ) -> bj.GetBalanceResponse:
         """The player's balance now."""
         session = await self._session(caller, request, allow_expired=True)
         return bj.GetBalanceResponse(balance=await self._game.balance(session),
-                                     currency=session.currency)
+                                     currency=session.currency, demo=session.demo)
+
+    async def RedeemLaunch(self, caller: Caller, request: bj.RedeemLaunchRequest
+                           ) -> bj.RedeemLaunchResponse:
+        """A launch code's session, once (the code is the credential: no authorization)."""
+        return await served(self._launch).redeem(caller.origin, request)
+
+    async def TopUpDemoBalance(self, caller: Caller, request: bj.TopUpDemoBalanceRequest
+                               ) -> bj.TopUpDemoBalanceResponse:
+        """A demo session's balance back to its brand's starting balance."""
+        session = await self._session(caller, request)
+        return await served(self._launch).top_up(session)
 
     async def AcknowledgeRealityCheck(self, caller: Caller,
                                       request: bj.AcknowledgeRealityCheckRequest
@@ -128,26 +148,26 @@ class BlackjackCalls:
         """Deal a round."""
         session = await self._session(caller, request)
         result = await self._game.deal(session, conv.deal_from_proto(request))
-        return bj.DealResponse(round=conv.round_view_to_proto(result))
+        return bj.DealResponse(round=_marked(conv.round_view_to_proto(result), session))
 
     async def Act(self, caller: Caller, request: bj.ActRequest) -> bj.ActResponse:
         """One decision."""
         session = await self._session(caller, request, allow_expired=True)
         result = await self._game.act(session, conv.act_from_proto(request))
-        return bj.ActResponse(round=conv.round_view_to_proto(result))
+        return bj.ActResponse(round=_marked(conv.round_view_to_proto(result), session))
 
     async def Settle(self, caller: Caller, request: bj.SettleRequest) -> bj.SettleResponse:
         """Finish a round."""
         session = await self._session(caller, request, allow_expired=True)
         result = await self._game.settle(session, conv.settle_from_proto(request))
-        return bj.SettleResponse(round=conv.round_view_to_proto(result))
+        return bj.SettleResponse(round=_marked(conv.round_view_to_proto(result), session))
 
     async def GetRound(self, caller: Caller, request: bj.GetRoundRequest
                        ) -> bj.GetRoundResponse:
         """Read a round (or the unfinished one)."""
         session = await self._session(caller, request, allow_expired=True)
         result = await self._game.get_round(session, request.round_id)
-        return bj.GetRoundResponse(round=conv.round_view_to_proto(result))
+        return bj.GetRoundResponse(round=_marked(conv.round_view_to_proto(result), session))
 
 
 class OperatorCalls:
@@ -158,7 +178,9 @@ class OperatorCalls:
                  controls: GameControls | None = None,
                  finance: FinanceOffice | None = None,
                  replays: RoundReplays | None = None,
-                 free_bets: FreeBets | None = None) -> None:
+                 free_bets: FreeBets | None = None,
+                 launch: LaunchCalls | None = None) -> None:
+        self._launch = launch
         self._office = office
         self._rounds = rounds
         self._replays = replays or RoundReplays(office, None)
@@ -277,6 +299,12 @@ class OperatorCalls:
                              ) -> op.RevokeFreeBetsResponse:
         """Revoke an unused grant."""
         return await self._free_bets.revoke(await self._operator(caller, request), request)
+
+    async def CreateLaunch(self, caller: Caller, request: op.CreateLaunchRequest
+                           ) -> op.CreateLaunchResponse:
+        """A launch URL with a one-time launch code (docs/operators.md, "Launching")."""
+        operator = await self._operator(caller, request)
+        return await served(self._launch).create(operator, request)
 
     async def ListFreeBetGrants(self, caller: Caller, request: op.ListFreeBetGrantsRequest
                                 ) -> op.ListFreeBetGrantsResponse:

@@ -21,6 +21,7 @@ from rgs.service.errors import InvalidRequest
 LIMITS: Mapping[str, int] = MappingProxyType({
     "request_id": 64, "player_id": 64, "brand_id": 64, "variant_id": 64, "round_id": 64,
     "currency": 8, "reason": 200, "page_token": 256, "forced_cards": 4,
+    "lobby_url": 2048, "cashier_url": 2048,
 })
 """Most characters each named string field may hold (the use cases check the exact shapes)."""
 

@@ -25,6 +25,7 @@ from grpc_reflection.v1alpha import reflection
 
 from rgs.api.drain import CallsInFlight, DrainReport
 from rgs.api.errors import status_trailer
+from rgs.api.launch_calls import LaunchCalls
 from rgs.api.overload import Admission
 from rgs.api.servicers import BlackjackServicer, OperatorServicer
 from rgs.api.tls import ReloadingCertificate, TlsFiles
@@ -192,7 +193,8 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
                        authentication: SelfCheck | None = None,
                        finance: FinanceOffice | None = None,
                        replay: ReplayLinks | None = None,
-                       admission: Admission | None = None) -> RunningServer:
+                       admission: Admission | None = None,
+                       launch: LaunchCalls | None = None) -> RunningServer:
     """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
     TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
     chain loaded. With ``web_listen`` the browser edge (:mod:`rgs.api.web`) starts too, on the
@@ -207,10 +209,11 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
     replays = RoundReplays(office, replay)
     server.add_generic_rpc_handlers((
         lenient_handler(blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],
-                        BlackjackServicer(game), calls),
+                        BlackjackServicer(game, launch), calls),
         lenient_handler(operator_pb2.DESCRIPTOR.services_by_name["OperatorService"],
                         OperatorServicer(office, rounds, controls=controls, finance=finance,
-                                         replays=replays, free_bets=game.free_bets), calls),
+                                         replays=replays, free_bets=game.free_bets,
+                                         launch=launch), calls),
     ))
     names: tuple[str, ...] = SERVICE_NAMES
     if admin is not None and controls is not None:
@@ -245,7 +248,8 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
             web = await start_web_edge(game=game, calls=calls, brands=list(game.brands()),
                                        listen=web_listen, tls=tls, grace_s=grace_s,
                                        tables=table_servicer.calls if table_servicer else None,
-                                       on_certificate=on_certificate, replays=replays)
+                                       on_certificate=on_certificate, replays=replays,
+                                       launch=launch)
         except BaseException:
             await server.stop(None)
             raise

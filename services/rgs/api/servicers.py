@@ -16,6 +16,7 @@ from google.protobuf.message import Message
 from rgs.api.auth import authorization
 from rgs.api.calls import BlackjackCalls, Caller, OperatorCalls
 from rgs.api.errors import classify, error_metadata, status_trailer
+from rgs.api.launch_calls import LaunchCalls
 from rgs.finance.office import FinanceOffice
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.operator.v1 import operator_pb2
@@ -67,8 +68,8 @@ class _Servicer:
 class BlackjackServicer(_Servicer):
     """``rgs.blackjack.v1.BlackjackService``."""
 
-    def __init__(self, game: GameService) -> None:
-        super().__init__(BlackjackCalls(game), "BlackjackService", blackjack_pb2)
+    def __init__(self, game: GameService, launch: LaunchCalls | None = None) -> None:
+        super().__init__(BlackjackCalls(game, launch), "BlackjackService", blackjack_pb2)
 
 
 class OperatorServicer(_Servicer):
@@ -78,7 +79,8 @@ class OperatorServicer(_Servicer):
                  controls: GameControls | None = None,
                  finance: FinanceOffice | None = None,
                  replays: RoundReplays | None = None,
-                 free_bets: FreeBets | None = None) -> None:
+                 free_bets: FreeBets | None = None,
+                 launch: LaunchCalls | None = None) -> None:
         super().__init__(OperatorCalls(office, rounds, controls=controls, finance=finance,
-                                       replays=replays, free_bets=free_bets),
+                                       replays=replays, free_bets=free_bets, launch=launch),
                          "OperatorService", operator_pb2)

@@ -25,6 +25,7 @@ from rgs.engine import Action
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.service.backoffice import BackOffice
 from rgs.service.controls import OPEN, Availability
+from rgs.service.demo import refuse_demo
 from rgs.service.errors import InvalidRequest
 from rgs.service.model import Session
 from rgs.service.play import GameService
@@ -156,8 +157,9 @@ class TableCalls:
 
     async def TakeSeat(self, caller: Caller, request: tb.TakeSeatRequest
                        ) -> tb.TakeSeatResponse:
-        """Sit at a free seat."""
+        """Sit at a free seat (never in demo play: DEMO_NOT_ALLOWED)."""
         session = await player_session(self._game, caller, request)
+        refuse_demo(session, "a seat at a shared table")
         a = await self._tables.take_seat(session, request.table_id, request.request_id,
                                          request.seat, hints=self._hints(session))
         return tb.TakeSeatResponse(result=await self._answer(a, session))
@@ -174,6 +176,7 @@ class TableCalls:
                         ) -> tb.PlaceBetsResponse:
         """Main, side and Bet Behind bets while betting is open."""
         session = await player_session(self._game, caller, request)
+        refuse_demo(session, "a bet at a shared table")
         a = await self._tables.place_bets(
             session, request.table_id, request.request_id, [_bet(b) for b in request.bets],
             client_seed=request.client_seed, hints=self._hints(session))

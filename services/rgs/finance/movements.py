@@ -4,7 +4,8 @@
 The cursor is the last row's key, printed as an opaque string: a listing resumes after it, and
 since a row's ``created_at`` never changes, a movement written during the listing is either in a
 later page or after ``to``; none is listed twice. The read follows the index
-``wallet_transactions_by_operator`` (migration 0120).
+``wallet_transactions_by_operator`` (migration 0120). Demo play's movements (``demo``, migration
+0170) are virtual money and never listed, so neither reconciliation nor GGR sees them.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ SELECT w.transaction_id, w.round_id, w.player_key, w.kind, w.amount, w.currency,
 FROM wallet_transactions w
 LEFT JOIN rounds r ON r.player_key = w.player_key AND r.round_id = w.round_id
 LEFT JOIN table_rounds t ON t.round_id = w.round_id
-WHERE split_part(w.player_key, '/', 1) = $1
+WHERE split_part(w.player_key, '/', 1) = $1 AND NOT w.demo
   AND w.created_at >= $2 AND w.created_at < $3
   AND (w.created_at, w.player_key, w.transaction_id) > ($4, $5, $6)
 ORDER BY w.created_at, w.player_key, w.transaction_id

@@ -28,6 +28,7 @@ from rgs.engine.model import (
 )
 from rgs.observability import metrics
 from rgs.observability.tracing import journal_span, mark_error, wallet_span
+from rgs.service.common import is_demo_player
 from rgs.service.model import (
     CallRead,
     CallState,
@@ -81,7 +82,10 @@ async def _timed(operation: str, call: Callable[[], Awaitable[T]]) -> T:
 def record_round_events(round: StoredRound, new_events: Sequence[Event]) -> None:
     """Count what the newly committed events of ``round`` did: a deal starts it; a settlement
     adds its stakes and payouts per bet kind; a void counts only the void (every stake went
-    back, so it takes nothing and pays nothing)."""
+    back, so it takes nothing and pays nothing). Demo play's rounds are virtual money: not
+    counted, so the RTP and GGR the metrics show are real money's alone."""
+    if is_demo_player(round.player_id):
+        return
     labels = {"variant": round.variant, "brand": round.brand_id}
     for event in new_events:
         if isinstance(event, RoundStarted):

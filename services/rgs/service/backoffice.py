@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from rgs.codec import decode_value, encode_value
 from rgs.engine import CardDealt, Event, HoleCardRevealed
-from rgs.service import fairness, money, voiding
+from rgs.service import demo, fairness, money, voiding
 from rgs.service.audit import AuditTrail, operator_actor
 from rgs.service.common import (
     check_nickname,
@@ -169,6 +169,25 @@ class BackOffice:
         balance = await money.balance_or_none(self._wallet, Party(
             operator_id=operator_id, brand_id=session.brand_id, player_id=session.player_id,
             session_id=session.session_id, currency=session.currency))
+        return NewSession(session=session, token=token, balance=balance,
+                          next_commitment=next_commitment)
+
+    async def create_demo_session(self, brand: Brand, currency: str) -> NewSession:
+        """A demo session of ``brand`` (:mod:`rgs.service.demo`): a fresh demo player, no
+        player id and no wallet; its balance is the brand's demo starting balance."""
+        key = player_key(brand.operator_id, demo.new_demo_player_id())
+        token = _new_token(key)
+        session = Session(session_id=secrets.token_hex(16), player_key=key,
+                          operator_id=brand.operator_id, brand_id=brand.id,
+                          player_id=key.partition("/")[2], currency=currency,
+                          expires_at=self._clock() + self._ttl, started_at=self._clock(),
+                          reality_check_s=brand.jurisdiction.reality_check_s or 0)
+        async with self._journal.player(key) as pj:
+            await pj.save_session(session, sha256_hex(token), None)
+            next_commitment = await self._first_seed(pj, session)
+        balance = await money.balance_or_none(self._wallet, Party(
+            operator_id=brand.operator_id, brand_id=brand.id, player_id=session.player_id,
+            session_id=session.session_id, currency=currency))
         return NewSession(session=session, token=token, balance=balance,
                           next_commitment=next_commitment)
 

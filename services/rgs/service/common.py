@@ -27,6 +27,9 @@ _PLAYER_ID = re.compile(r"^[A-Za-z0-9._@:-]{1,64}$")
 _ROUND_ID = re.compile(r"^[0-9a-f]{32}$")
 _TABLE_ROUND_ID = re.compile(r"[0-9a-f]{24}\Z")
 _TENANT_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+_DEMO_PLAYER_ID = re.compile(r"^demo~[0-9a-f]{24}\Z")
+DEMO_PREFIX = "demo~"
+"""How a demo player's id begins (no operator's player id can contain ``~``)."""
 TENANT_ID_PATTERN = _TENANT_ID.pattern
 """Operator and brand ids: lower-case letters, digits and dashes, 1-63 characters."""
 _API_KEY = re.compile(r"^[\x21-\x7e]{8,256}$")
@@ -133,9 +136,15 @@ def token_player_key(token: str) -> str | None:
     if key is None:
         return None
     operator, sep, player = key.partition("/")
-    if not sep or not _TENANT_ID.match(operator) or not _PLAYER_ID.match(player):
+    if not sep or not _TENANT_ID.match(operator) or not (
+            _PLAYER_ID.match(player) or is_demo_player(player)):
         return None
     return key
+
+
+def is_demo_player(player_id: str) -> bool:
+    """True for the id of a demo player (:mod:`rgs.service.demo`): virtual money, no wallet."""
+    return bool(_DEMO_PLAYER_ID.match(player_id))
 
 
 def is_tenant_id(value: str) -> bool:

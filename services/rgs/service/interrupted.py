@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 from rgs.service.audit import Action, AuditEntry, AuditTrail, operator_actor
 from rgs.service.backoffice import BackOffice
-from rgs.service.common import check_request_id, is_round_id, player_key
+from rgs.service.common import check_request_id, is_demo_player, is_round_id, player_key
 from rgs.service.errors import InvalidRequest, NotAllowedNow, NotFound
 from rgs.service.model import (
     InterruptedResolution,
@@ -139,7 +139,9 @@ class InterruptedRounds:
             before=now - idle_for, limit=limit if not brand_id else MAX_PAGE * 10,
             operator_id=operator_id)
         out = []
-        for r in [r for r in rows if r.brand_id in brands][:limit]:
+        # Demo play's rounds are no operator's business (the reconciler completes them).
+        for r in [r for r in rows if r.brand_id in brands
+                  and not is_demo_player(r.player_id)][:limit]:
             moves = await self._journal.movements(r.player_key, r.round_id)
             out.append(OpenRound(summary=RoundSummary(round=r, movements=tuple(moves)),
                                  last_step_at=last_step(r), idle=now - last_step(r),

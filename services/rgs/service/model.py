@@ -37,6 +37,11 @@ class Brand:
     hints: bool = False
     #: The market's rules the server enforces for the brand (:mod:`rgs.service.jurisdiction`).
     jurisdiction: JurisdictionProfile = NONE
+    #: Where the brand's launch URLs point (a studio's own client; "": the reference web
+    #: table on the browser edge) (:mod:`rgs.service.launch`).
+    launch_url: str = ""
+    #: Demo play's starting balance per currency in minor units; empty: no demo play.
+    demo_balances: Mapping[str, int] = field(default_factory=dict)
 
     def __hash__(self) -> int:
         return hash((self.id, self.operator_id))
@@ -88,6 +93,11 @@ class Session:
     #: The reality-check interval in seconds, as CreateSession gave it or the brand's profile
     #: (0: none).
     reality_check_s: int = 0
+
+    @property
+    def demo(self) -> bool:
+        """A demo session: virtual money, no player id and no wallet (:mod:`rgs.service.demo`)."""
+        return self.player_id.startswith("demo~")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
-import { BlackjackService } from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+import { BlackjackService, type RedeemLaunchResponse } from "./gen/rgs/blackjack/v1/blackjack_pb.js";
 import { TableService } from "./gen/rgs/table/v1/table_pb.js";
 export * from "./gen/rgs/blackjack/v1/blackjack_pb.js";
 /** The shared tables' messages (rgs.table.v1), e.g. `table.BetSchema`: a namespace of its own,
@@ -31,6 +31,15 @@ export interface ClientOptions {
 }
 /** A client of the player service that sends `authorization: Bearer <session token>`. */
 export declare function createBlackjackClient(options: ClientOptions): BlackjackClient;
+/** The one-time launch code of a launch URL (CreateLaunch's, `...#launch=l1.<code>`), read from
+ * its fragment (never sent to a server); undefined when the URL carries none. */
+export declare function launchCodeFrom(url: string): string | undefined;
+/** Exchange a launch code for its session, once (RedeemLaunch: no session yet, so no
+ * authorization). The answer has the session token for {@link createBlackjackClient} and what
+ * the operator asked for: the variant or table, the language, the lobby and cashier URLs, the
+ * device, demo play. A used, expired or altered code is refused PERMISSION_DENIED with reason
+ * LAUNCH_CODE_USED, LAUNCH_CODE_EXPIRED or LAUNCH_CODE_INVALID. */
+export declare function redeemLaunch(options: Omit<ClientOptions, "sessionToken">, launchCode: string): Promise<RedeemLaunchResponse>;
 /** A client of the shared tables that sends `authorization: Bearer <session token>`.
  * `watchTable` is an async iterable of events; after a disconnect, call it again with
  * `fromSeq` = the last event number seen to get every missed event exactly once. */

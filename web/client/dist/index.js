@@ -37,6 +37,25 @@ function sessionTransport(options) {
 export function createBlackjackClient(options) {
     return createClient(BlackjackService, sessionTransport(options));
 }
+/** The one-time launch code of a launch URL (CreateLaunch's, `...#launch=l1.<code>`), read from
+ * its fragment (never sent to a server); undefined when the URL carries none. */
+export function launchCodeFrom(url) {
+    const fragment = url.split("#")[1] ?? "";
+    return new URLSearchParams(fragment).get("launch") ?? undefined;
+}
+/** Exchange a launch code for its session, once (RedeemLaunch: no session yet, so no
+ * authorization). The answer has the session token for {@link createBlackjackClient} and what
+ * the operator asked for: the variant or table, the language, the lobby and cashier URLs, the
+ * device, demo play. A used, expired or altered code is refused PERMISSION_DENIED with reason
+ * LAUNCH_CODE_USED, LAUNCH_CODE_EXPIRED or LAUNCH_CODE_INVALID. */
+export async function redeemLaunch(options, launchCode) {
+    const transport = createConnectTransport({
+        baseUrl: options.baseUrl,
+        useBinaryFormat: options.useBinaryFormat ?? false,
+        fetch: options.fetch,
+    });
+    return createClient(BlackjackService, transport).redeemLaunch({ launchCode });
+}
 /** A client of the shared tables that sends `authorization: Bearer <session token>`.
  * `watchTable` is an async iterable of events; after a disconnect, call it again with
  * `fromSeq` = the last event number seen to get every missed event exactly once. */

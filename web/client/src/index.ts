@@ -15,7 +15,7 @@ import {
   type Interceptor,
 } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { BlackjackService } from "./gen/rgs/blackjack/v1/blackjack_pb.js";
+import { BlackjackService, type RedeemLaunchResponse } from "./gen/rgs/blackjack/v1/blackjack_pb.js";
 import { TableService } from "./gen/rgs/table/v1/table_pb.js";
 
 export * from "./gen/rgs/blackjack/v1/blackjack_pb.js";
@@ -92,6 +92,30 @@ function sessionTransport(options: ClientOptions) {
 /** A client of the player service that sends `authorization: Bearer <session token>`. */
 export function createBlackjackClient(options: ClientOptions): BlackjackClient {
   return createClient(BlackjackService, sessionTransport(options));
+}
+
+/** The one-time launch code of a launch URL (CreateLaunch's, `...#launch=l1.<code>`), read from
+ * its fragment (never sent to a server); undefined when the URL carries none. */
+export function launchCodeFrom(url: string): string | undefined {
+  const fragment = url.split("#")[1] ?? "";
+  return new URLSearchParams(fragment).get("launch") ?? undefined;
+}
+
+/** Exchange a launch code for its session, once (RedeemLaunch: no session yet, so no
+ * authorization). The answer has the session token for {@link createBlackjackClient} and what
+ * the operator asked for: the variant or table, the language, the lobby and cashier URLs, the
+ * device, demo play. A used, expired or altered code is refused PERMISSION_DENIED with reason
+ * LAUNCH_CODE_USED, LAUNCH_CODE_EXPIRED or LAUNCH_CODE_INVALID. */
+export async function redeemLaunch(
+  options: Omit<ClientOptions, "sessionToken">,
+  launchCode: string,
+): Promise<RedeemLaunchResponse> {
+  const transport = createConnectTransport({
+    baseUrl: options.baseUrl,
+    useBinaryFormat: options.useBinaryFormat ?? false,
+    fetch: options.fetch,
+  });
+  return createClient(BlackjackService, transport).redeemLaunch({ launchCode });
 }
 
 /** A client of the shared tables that sends `authorization: Bearer <session token>`.

@@ -5,6 +5,7 @@
 // kept in sessionStorage for reloads and removed from the address bar. In the sandbox (test
 // mode) `&cards=TS,7H,...` forces the next round's cards.
 
+import { followLaunch, openLaunched, showDemo } from "./launch.js"; // first: <html lang> before the rest
 import {
   Action,
   Code,
@@ -419,6 +420,7 @@ async function start(token: string, forcedCards: string[]): Promise<void> {
   const select = el<HTMLSelectElement>("variant");
   select.replaceChildren(...listed.variants.map((v) => new Option(v.name, v.id)));
   setBalance(listed.balance);
+  if (listed.demo) showDemo(client, listed.currency);
   showNextCommitment(listed.nextCommitment);
   renderVariantForm();
   renderHistory(listed.lastRounds);
@@ -444,9 +446,11 @@ async function start(token: string, forcedCards: string[]): Promise<void> {
   }
 }
 
-function main(): void {
+async function main(): Promise<void> {
   followLanguage();
   const params = new URLSearchParams(window.location.hash.slice(1));
+  const launched = await followLaunch();
+  if (launched === "refused") return;
   const fromHash = params.get("token");
   if (fromHash) sessionStorage.setItem("rgs.token", fromHash);
   const forced = (params.get("cards") ?? "").split(",").map((c) => c.trim()).filter(Boolean);
@@ -472,7 +476,8 @@ function main(): void {
     el("login").hidden = false;
     return;
   }
-  void start(token, forced);
+  await start(token, forced);
+  await openLaunched(launched);
 }
 
-main();
+void main();

@@ -110,6 +110,7 @@ class TableView {
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = tr("shared.watch", { id: t.tableId });
+      b.dataset.table = t.tableId;
       b.addEventListener("click", () => void this.watch(t));
       li.append(b, ` ${tr("shared.entry", { variant: t.variantId, seats: t.seats,
         min: formatMoney(t.mainMin, t.currency), max: formatMoney(t.mainMax, t.currency) })}`);

@@ -59,6 +59,15 @@ CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'se
                            "form-action 'none'; frame-ancestors 'none'")
 
 
+def content_security_policy(brands: Iterable[Brand]) -> str:
+    """The web table's policy: the casinos' pages (every brand's ``web_origins``) may frame it,
+    since a launch URL opens in the operator's iframe; no other page may."""
+    origins = sorted({o for b in brands for o in b.web_origins})
+    ancestors = " ".join(["'self'", *origins]) if origins else "'none'"
+    return CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'",
+                                           f"frame-ancestors {ancestors}")
+
+
 def static_file(name: str) -> bytes:
     """A file of the reference web table's committed bundle (rgs/web/static)."""
     return resources.files("rgs.web").joinpath("static", name).read_bytes()
@@ -92,6 +101,7 @@ class WebApp:
             table_app = ConnectApp(TABLE_SERVICE, tables, calls, self.stopping)
             self._services[table_app.path + "/"] = table_app
         self._brands = tuple(brands)
+        self._csp = content_security_policy(self._brands)
         self._replay = ReplayEndpoint(replays, self._brands) if replays is not None else None
         self._prefix = self._connect.path + "/"
 
@@ -134,7 +144,7 @@ class WebApp:
             name, kind = files[path]
             await _respond(send, 200, [
                 ("content-type", kind), ("cache-control", "no-cache"),
-                ("content-security-policy", CONTENT_SECURITY_POLICY),
+                ("content-security-policy", self._csp),
                 ("x-content-type-options", "nosniff"), ("referrer-policy", "no-referrer")],
                 b"" if scope["method"] == "HEAD" else static_file(name))
             return

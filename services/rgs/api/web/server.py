@@ -20,6 +20,7 @@ from hypercorn.config import Config
 
 from rgs.api.calls import BlackjackCalls
 from rgs.api.drain import CallsInFlight
+from rgs.api.launch_calls import LaunchCalls
 from rgs.api.tables import TableCalls
 from rgs.api.tls import ReloadingSslContext, TlsFiles
 from rgs.api.web.app import WebApp
@@ -87,7 +88,8 @@ async def start_web_edge(*, game: GameService, calls: CallsInFlight, brands: lis
                          listen: str, tls: TlsFiles | None, grace_s: float,
                          tables: TableCalls | None = None,
                          on_certificate: Callable[[bytes], None] | None = None,
-                         replays: RoundReplays | None = None) -> RunningWebEdge:
+                         replays: RoundReplays | None = None,
+                         launch: LaunchCalls | None = None) -> RunningWebEdge:
     """Serve the browser edge on ``listen`` (calls counted in ``calls``, the gRPC server's;
     with ``tables``, the table service too). Stopping ends the table streams at once. With
     ``tls``, the certificate is read again whenever its files change (``on_certificate`` gets
@@ -107,7 +109,7 @@ async def start_web_edge(*, game: GameService, calls: CallsInFlight, brands: lis
     port = int(sock.getsockname()[1])
     config.bind = [f"fd://{sock.detach()}"]
     stopping = asyncio.Event()
-    app = WebApp(BlackjackCalls(game), calls, brands, tables=tables, stopping=stopping,
+    app = WebApp(BlackjackCalls(game, launch), calls, brands, tables=tables, stopping=stopping,
                  replays=replays)
     task = asyncio.create_task(serve(app, config, shutdown_trigger=stopping.wait,  # type: ignore[arg-type]
                                      mode="asgi"))

@@ -332,6 +332,139 @@ RESULT_CLASS_LOSS: ResultClass.ValueType  # 4
 Global___ResultClass: _TypeAlias = ResultClass  # noqa: Y015
 
 @_typing.final
+class RedeemLaunchRequest(_message.Message):
+    """RedeemLaunchRequest carries the launch code from the launch URL's fragment."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LAUNCH_CODE_FIELD_NUMBER: _builtins.int
+    launch_code: _builtins.str
+    """`l1.` and 43 characters, as in `#launch=...`."""
+    def __init__(
+        self,
+        *,
+        launch_code: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["launch_code", b"launch_code"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RedeemLaunchRequest: _TypeAlias = RedeemLaunchRequest  # noqa: Y015
+
+@_typing.final
+class RedeemLaunchResponse(_message.Message):
+    """RedeemLaunchResponse is the launched session and what the launch asked for."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SESSION_TOKEN_FIELD_NUMBER: _builtins.int
+    SESSION_ID_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    CURRENCY_FIELD_NUMBER: _builtins.int
+    BALANCE_FIELD_NUMBER: _builtins.int
+    NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    VARIANT_ID_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    LANGUAGE_FIELD_NUMBER: _builtins.int
+    LOBBY_URL_FIELD_NUMBER: _builtins.int
+    CASHIER_URL_FIELD_NUMBER: _builtins.int
+    DEVICE_FIELD_NUMBER: _builtins.int
+    DEMO_FIELD_NUMBER: _builtins.int
+    session_token: _builtins.str
+    """The session's secret, sent as `authorization: Bearer <session_token>`."""
+    session_id: _builtins.str
+    currency: _builtins.str
+    balance: _builtins.int
+    """The balance (virtual in demo play); unset when the wallet did not answer."""
+    next_commitment: _builtins.str
+    brand_id: _builtins.str
+    variant_id: _builtins.str
+    """The game to open: a variant, or a shared table (one of them is set)."""
+    table_id: _builtins.str
+    language: _builtins.str
+    """BCP 47 language tag (en, de, es)."""
+    lobby_url: _builtins.str
+    """Where "Lobby" and "Deposit" go (top window); empty: not shown."""
+    cashier_url: _builtins.str
+    device: _builtins.str
+    """desktop or mobile."""
+    demo: _builtins.bool
+    """Demo play: virtual money, no wallet, shown as DEMO."""
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        session_token: _builtins.str = ...,
+        session_id: _builtins.str = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+        currency: _builtins.str = ...,
+        balance: _builtins.int | None = ...,
+        next_commitment: _builtins.str = ...,
+        brand_id: _builtins.str = ...,
+        variant_id: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        language: _builtins.str = ...,
+        lobby_url: _builtins.str = ...,
+        cashier_url: _builtins.str = ...,
+        device: _builtins.str = ...,
+        demo: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "expires_at", b"expires_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "brand_id", b"brand_id", "cashier_url", b"cashier_url", "currency", b"currency", "demo", b"demo", "device", b"device", "expires_at", b"expires_at", "language", b"language", "lobby_url", b"lobby_url", "next_commitment", b"next_commitment", "session_id", b"session_id", "session_token", b"session_token", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__balance: _TypeAlias = _typing.Literal["balance"]  # noqa: Y015
+    _WhichOneofArgType__balance: _TypeAlias = _typing.Literal["_balance", b"_balance"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__balance) -> _WhichOneofReturnType__balance | None: ...
+
+Global___RedeemLaunchResponse: _TypeAlias = RedeemLaunchResponse  # noqa: Y015
+
+@_typing.final
+class TopUpDemoBalanceRequest(_message.Message):
+    """TopUpDemoBalanceRequest asks for a demo session's balance to be topped up."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TopUpDemoBalanceRequest: _TypeAlias = TopUpDemoBalanceRequest  # noqa: Y015
+
+@_typing.final
+class TopUpDemoBalanceResponse(_message.Message):
+    """TopUpDemoBalanceResponse is the demo balance after the top-up."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BALANCE_FIELD_NUMBER: _builtins.int
+    CURRENCY_FIELD_NUMBER: _builtins.int
+    balance: _builtins.int
+    currency: _builtins.str
+    def __init__(
+        self,
+        *,
+        balance: _builtins.int = ...,
+        currency: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "currency", b"currency"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TopUpDemoBalanceResponse: _TypeAlias = TopUpDemoBalanceResponse  # noqa: Y015
+
+@_typing.final
 class ListVariantsRequest(_message.Message):
     """ListVariantsRequest asks for the session brand's variants."""
 
@@ -360,6 +493,7 @@ class ListVariantsResponse(_message.Message):
     BALANCE_FIELD_NUMBER: _builtins.int
     NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
     FREE_BETS_FIELD_NUMBER: _builtins.int
+    DEMO_FIELD_NUMBER: _builtins.int
     currency: _builtins.str
     """ISO 4217 code of the session's currency (all amounts are minor units of it)."""
     balance: _builtins.int
@@ -371,6 +505,8 @@ class ListVariantsResponse(_message.Message):
     round the next Deal deals. Empty for a session opened before provably fair rounds (its
     first Deal commits one). See Fairness.
     """
+    demo: _builtins.bool
+    """A demo session: virtual money, no wallet (docs/operators.md, demo play)."""
     @_builtins.property
     def variants(self) -> _containers.RepeatedCompositeFieldContainer[Global___Variant]:
         """The variants, in the order of the brand configuration."""
@@ -394,10 +530,11 @@ class ListVariantsResponse(_message.Message):
         balance: _builtins.int | None = ...,
         next_commitment: _builtins.str = ...,
         free_bets: _abc.Iterable[Global___FreeBet] | None = ...,
+        demo: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "free_bets", b"free_bets", "last_rounds", b"last_rounds", "next_commitment", b"next_commitment", "variants", b"variants"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "demo", b"demo", "free_bets", b"free_bets", "last_rounds", b"last_rounds", "next_commitment", b"next_commitment", "variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__balance: _TypeAlias = _typing.Literal["balance"]  # noqa: Y015
     _WhichOneofArgType__balance: _TypeAlias = _typing.Literal["_balance", b"_balance"]  # noqa: Y015
@@ -1169,6 +1306,7 @@ class RoundView(_message.Message):
     SESSION_FIELD_NUMBER: _builtins.int
     RESULT_FIELD_NUMBER: _builtins.int
     FREE_BETS_FIELD_NUMBER: _builtins.int
+    DEMO_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     """Round id."""
     seq: _builtins.int
@@ -1197,6 +1335,8 @@ class RoundView(_message.Message):
     """How the settled round ended for the player (unset before it is settled): a client
     celebrates only RESULT_CLASS_WIN (UKGC RTS 14C).
     """
+    demo: _builtins.bool
+    """A round of demo play (virtual money; never in reports, GGR or RTP monitoring)."""
     @_builtins.property
     def dealer_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Dealer cards as far as revealed."""
@@ -1245,10 +1385,11 @@ class RoundView(_message.Message):
         session: Global___SessionPosition | None = ...,
         result: Global___ResultClass.ValueType = ...,
         free_bets: _abc.Iterable[Global___FreeBet] | None = ...,
+        demo: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["fair", b"fair", "session", b"session", "to_act", b"to_act"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "boxes", b"boxes", "currency", b"currency", "dealer_cards", b"dealer_cards", "dealer_hole_hidden", b"dealer_hole_hidden", "dealer_soft", b"dealer_soft", "dealer_total", b"dealer_total", "fair", b"fair", "free_bets", b"free_bets", "payment_pending", b"payment_pending", "result", b"result", "round_id", b"round_id", "seq", b"seq", "session", b"session", "status", b"status", "to_act", b"to_act", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "boxes", b"boxes", "currency", b"currency", "dealer_cards", b"dealer_cards", "dealer_hole_hidden", b"dealer_hole_hidden", "dealer_soft", b"dealer_soft", "dealer_total", b"dealer_total", "demo", b"demo", "fair", b"fair", "free_bets", b"free_bets", "payment_pending", b"payment_pending", "result", b"result", "round_id", b"round_id", "seq", b"seq", "session", b"session", "status", b"status", "to_act", b"to_act", "total_paid", b"total_paid", "total_staked", b"total_staked", "variant_id", b"variant_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1665,19 +1806,23 @@ class GetBalanceResponse(_message.Message):
 
     BALANCE_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
+    DEMO_FIELD_NUMBER: _builtins.int
     balance: _builtins.int
     """Balance in minor units."""
     currency: _builtins.str
     """ISO 4217 code of the session's currency."""
+    demo: _builtins.bool
+    """A demo session: the balance is virtual money (docs/operators.md, demo play)."""
     def __init__(
         self,
         *,
         balance: _builtins.int = ...,
         currency: _builtins.str = ...,
+        demo: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "currency", b"currency"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "currency", b"currency", "demo", b"demo"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

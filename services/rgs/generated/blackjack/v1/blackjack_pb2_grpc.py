@@ -70,6 +70,16 @@ class BlackjackServiceStub:
                 request_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckRequest.SerializeToString,
                 response_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckResponse.FromString,
                 _registered_method=True)
+        self.RedeemLaunch = channel.unary_unary(
+                '/rgs.blackjack.v1.BlackjackService/RedeemLaunch',
+                request_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.RedeemLaunchRequest.SerializeToString,
+                response_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.RedeemLaunchResponse.FromString,
+                _registered_method=True)
+        self.TopUpDemoBalance = channel.unary_unary(
+                '/rgs.blackjack.v1.BlackjackService/TopUpDemoBalance',
+                request_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.TopUpDemoBalanceRequest.SerializeToString,
+                response_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.TopUpDemoBalanceResponse.FromString,
+                _registered_method=True)
 
 
 class BlackjackServiceServicer:
@@ -130,6 +140,25 @@ class BlackjackServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RedeemLaunch(self, request, context):
+        """RedeemLaunch exchanges a launch URL's one-time code (CreateLaunch, docs/operators.md) for
+        its session, once; it needs no authorization (the code is the credential). A second use is
+        PERMISSION_DENIED LAUNCH_CODE_USED, an expired code LAUNCH_CODE_EXPIRED, an altered or
+        unknown one LAUNCH_CODE_INVALID: the page tells the player to go back to the casino and
+        open the game again.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def TopUpDemoBalance(self, request, context):
+        """TopUpDemoBalance raises a demo session's virtual balance back to its brand's starting
+        balance (a real session: FAILED_PRECONDITION NOT_A_DEMO_SESSION).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BlackjackServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -167,6 +196,16 @@ def add_BlackjackServiceServicer_to_server(servicer, server):
                     servicer.AcknowledgeRealityCheck,
                     request_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckRequest.FromString,
                     response_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckResponse.SerializeToString,
+            ),
+            'RedeemLaunch': grpc.unary_unary_rpc_method_handler(
+                    servicer.RedeemLaunch,
+                    request_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.RedeemLaunchRequest.FromString,
+                    response_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.RedeemLaunchResponse.SerializeToString,
+            ),
+            'TopUpDemoBalance': grpc.unary_unary_rpc_method_handler(
+                    servicer.TopUpDemoBalance,
+                    request_deserializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.TopUpDemoBalanceRequest.FromString,
+                    response_serializer=rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.TopUpDemoBalanceResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -359,6 +398,60 @@ class BlackjackService:
             '/rgs.blackjack.v1.BlackjackService/AcknowledgeRealityCheck',
             rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckRequest.SerializeToString,
             rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.AcknowledgeRealityCheckResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RedeemLaunch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.blackjack.v1.BlackjackService/RedeemLaunch',
+            rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.RedeemLaunchRequest.SerializeToString,
+            rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.RedeemLaunchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def TopUpDemoBalance(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.blackjack.v1.BlackjackService/TopUpDemoBalance',
+            rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.TopUpDemoBalanceRequest.SerializeToString,
+            rgs_dot_blackjack_dot_v1_dot_blackjack__pb2.TopUpDemoBalanceResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -71,6 +71,17 @@ class BlackjackServiceStub:
     time and position, returned here) and chose to go on: the next check falls due one interval
     from now. A Deal or bet refused REALITY_CHECK_DUE is accepted after it.
     """
+    RedeemLaunch: _grpc.UnaryUnaryMultiCallable[_blackjack_pb2.RedeemLaunchRequest, _blackjack_pb2.RedeemLaunchResponse]
+    """RedeemLaunch exchanges a launch URL's one-time code (CreateLaunch, docs/operators.md) for
+    its session, once; it needs no authorization (the code is the credential). A second use is
+    PERMISSION_DENIED LAUNCH_CODE_USED, an expired code LAUNCH_CODE_EXPIRED, an altered or
+    unknown one LAUNCH_CODE_INVALID: the page tells the player to go back to the casino and
+    open the game again.
+    """
+    TopUpDemoBalance: _grpc.UnaryUnaryMultiCallable[_blackjack_pb2.TopUpDemoBalanceRequest, _blackjack_pb2.TopUpDemoBalanceResponse]
+    """TopUpDemoBalance raises a demo session's virtual balance back to its brand's starting
+    balance (a real session: FAILED_PRECONDITION NOT_A_DEMO_SESSION).
+    """
 
 @_typing.type_check_only
 class BlackjackServiceAsyncStub(BlackjackServiceStub):
@@ -99,6 +110,17 @@ class BlackjackServiceAsyncStub(BlackjackServiceStub):
     """AcknowledgeRealityCheck records that the player was shown the session's reality check (its
     time and position, returned here) and chose to go on: the next check falls due one interval
     from now. A Deal or bet refused REALITY_CHECK_DUE is accepted after it.
+    """
+    RedeemLaunch: _aio.UnaryUnaryMultiCallable[_blackjack_pb2.RedeemLaunchRequest, _blackjack_pb2.RedeemLaunchResponse]  # type: ignore[assignment]
+    """RedeemLaunch exchanges a launch URL's one-time code (CreateLaunch, docs/operators.md) for
+    its session, once; it needs no authorization (the code is the credential). A second use is
+    PERMISSION_DENIED LAUNCH_CODE_USED, an expired code LAUNCH_CODE_EXPIRED, an altered or
+    unknown one LAUNCH_CODE_INVALID: the page tells the player to go back to the casino and
+    open the game again.
+    """
+    TopUpDemoBalance: _aio.UnaryUnaryMultiCallable[_blackjack_pb2.TopUpDemoBalanceRequest, _blackjack_pb2.TopUpDemoBalanceResponse]  # type: ignore[assignment]
+    """TopUpDemoBalance raises a demo session's virtual balance back to its brand's starting
+    balance (a real session: FAILED_PRECONDITION NOT_A_DEMO_SESSION).
     """
 
 class BlackjackServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -167,6 +189,29 @@ class BlackjackServiceServicer(metaclass=_abc_1.ABCMeta):
         """AcknowledgeRealityCheck records that the player was shown the session's reality check (its
         time and position, returned here) and chose to go on: the next check falls due one interval
         from now. A Deal or bet refused REALITY_CHECK_DUE is accepted after it.
+        """
+
+    @_abc_1.abstractmethod
+    def RedeemLaunch(
+        self,
+        request: _blackjack_pb2.RedeemLaunchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_blackjack_pb2.RedeemLaunchResponse, _abc.Awaitable[_blackjack_pb2.RedeemLaunchResponse]]:
+        """RedeemLaunch exchanges a launch URL's one-time code (CreateLaunch, docs/operators.md) for
+        its session, once; it needs no authorization (the code is the credential). A second use is
+        PERMISSION_DENIED LAUNCH_CODE_USED, an expired code LAUNCH_CODE_EXPIRED, an altered or
+        unknown one LAUNCH_CODE_INVALID: the page tells the player to go back to the casino and
+        open the game again.
+        """
+
+    @_abc_1.abstractmethod
+    def TopUpDemoBalance(
+        self,
+        request: _blackjack_pb2.TopUpDemoBalanceRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_blackjack_pb2.TopUpDemoBalanceResponse, _abc.Awaitable[_blackjack_pb2.TopUpDemoBalanceResponse]]:
+        """TopUpDemoBalance raises a demo session's virtual balance back to its brand's starting
+        balance (a real session: FAILED_PRECONDITION NOT_A_DEMO_SESSION).
         """
 
 def add_BlackjackServiceServicer_to_server(servicer: BlackjackServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1487,6 +1487,103 @@ class GetGgrReportResponse(_message.Message):
 Global___GetGgrReportResponse: _TypeAlias = GetGgrReportResponse  # noqa: Y015
 
 @_typing.final
+class CreateLaunchRequest(_message.Message):
+    """CreateLaunchRequest is what a launch opens."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BRAND_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    CURRENCY_FIELD_NUMBER: _builtins.int
+    VARIANT_ID_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    LANGUAGE_FIELD_NUMBER: _builtins.int
+    LOBBY_URL_FIELD_NUMBER: _builtins.int
+    CASHIER_URL_FIELD_NUMBER: _builtins.int
+    DEVICE_FIELD_NUMBER: _builtins.int
+    DEMO_FIELD_NUMBER: _builtins.int
+    NICKNAME_FIELD_NUMBER: _builtins.int
+    REALITY_CHECK_INTERVAL_S_FIELD_NUMBER: _builtins.int
+    brand_id: _builtins.str
+    """One of the operator's brands."""
+    player_id: _builtins.str
+    """The operator's player id; empty with demo = true (a visitor)."""
+    currency: _builtins.str
+    """ISO 4217; empty: the brand's currency."""
+    variant_id: _builtins.str
+    """The game: a variant the brand offers, or a shared table it seats (exactly one)."""
+    table_id: _builtins.str
+    language: _builtins.str
+    """BCP 47 tag: en, de or es (empty: en); else UNSUPPORTED_LANGUAGE."""
+    lobby_url: _builtins.str
+    """Where the page's "Lobby" and "Deposit" links go (top window): absolute http(s) URLs on an
+    origin in the brand's web_origins (ORIGIN_NOT_ALLOWED otherwise); empty: no link.
+    """
+    cashier_url: _builtins.str
+    device: _builtins.str
+    """desktop or mobile (empty: desktop); else INVALID_DEVICE."""
+    demo: _builtins.bool
+    """Demo play: virtual money, no player and no wallet; DEMO_NOT_ALLOWED unless the brand
+    allows it (platform file) and never at a shared table.
+    """
+    nickname: _builtins.str
+    """As CreateSession's."""
+    reality_check_interval_s: _builtins.int
+    def __init__(
+        self,
+        *,
+        brand_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        currency: _builtins.str = ...,
+        variant_id: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        language: _builtins.str = ...,
+        lobby_url: _builtins.str = ...,
+        cashier_url: _builtins.str = ...,
+        device: _builtins.str = ...,
+        demo: _builtins.bool = ...,
+        nickname: _builtins.str = ...,
+        reality_check_interval_s: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "cashier_url", b"cashier_url", "currency", b"currency", "demo", b"demo", "device", b"device", "language", b"language", "lobby_url", b"lobby_url", "nickname", b"nickname", "player_id", b"player_id", "reality_check_interval_s", b"reality_check_interval_s", "table_id", b"table_id", "variant_id", b"variant_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateLaunchRequest: _TypeAlias = CreateLaunchRequest  # noqa: Y015
+
+@_typing.final
+class CreateLaunchResponse(_message.Message):
+    """CreateLaunchResponse is the URL to open (iframe or new window)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    URL_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    url: _builtins.str
+    """The brand's client (launch_url in the platform file) or the reference web table, with
+    `#launch=<code>` in its fragment.
+    """
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp:
+        """When the code stops being redeemable (LAUNCH_CODE_EXPIRED)."""
+
+    def __init__(
+        self,
+        *,
+        url: _builtins.str = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at", "url", b"url"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateLaunchResponse: _TypeAlias = CreateLaunchResponse  # noqa: Y015
+
+@_typing.final
 class CreateRoundReplayRequest(_message.Message):
     """CreateRoundReplayRequest names the round to replay."""
 

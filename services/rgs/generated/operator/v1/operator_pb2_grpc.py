@@ -110,6 +110,11 @@ class OperatorServiceStub:
                 request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsRequest.SerializeToString,
                 response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsResponse.FromString,
                 _registered_method=True)
+        self.CreateLaunch = channel.unary_unary(
+                '/rgs.operator.v1.OperatorService/CreateLaunch',
+                request_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateLaunchRequest.SerializeToString,
+                response_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateLaunchResponse.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
@@ -244,6 +249,16 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateLaunch(self, request, context):
+        """CreateLaunch gives a launch URL for a player (or demo play): a variant or a shared table,
+        the language, the lobby and cashier URLs (on the brand's allowed origins), the device. The
+        URL carries a one-time launch code that expires within minutes, never a session token;
+        the page redeems it once (BlackjackService.RedeemLaunch). docs/operators.md, "Launching".
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -321,6 +336,11 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     servicer.ListFreeBetGrants,
                     request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsRequest.FromString,
                     response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsResponse.SerializeToString,
+            ),
+            'CreateLaunch': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateLaunch,
+                    request_deserializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateLaunchRequest.FromString,
+                    response_serializer=rgs_dot_operator_dot_v1_dot_operator__pb2.CreateLaunchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -729,6 +749,33 @@ class OperatorService:
             '/rgs.operator.v1.OperatorService/ListFreeBetGrants',
             rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsRequest.SerializeToString,
             rgs_dot_operator_dot_v1_dot_operator__pb2.ListFreeBetGrantsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateLaunch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/rgs.operator.v1.OperatorService/CreateLaunch',
+            rgs_dot_operator_dot_v1_dot_operator__pb2.CreateLaunchRequest.SerializeToString,
+            rgs_dot_operator_dot_v1_dot_operator__pb2.CreateLaunchResponse.FromString,
             options,
             channel_credentials,
             insecure,

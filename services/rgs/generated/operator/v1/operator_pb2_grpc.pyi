@@ -107,6 +107,12 @@ class OperatorServiceStub:
     """ListFreeBetGrants is the free-bet report: each grant of the operator (optionally of one
     brand, one player) with its usage: granted, used, expired, paid.
     """
+    CreateLaunch: _grpc.UnaryUnaryMultiCallable[_operator_pb2.CreateLaunchRequest, _operator_pb2.CreateLaunchResponse]
+    """CreateLaunch gives a launch URL for a player (or demo play): a variant or a shared table,
+    the language, the lobby and cashier URLs (on the brand's allowed origins), the device. The
+    URL carries a one-time launch code that expires within minutes, never a session token;
+    the page redeems it once (BlackjackService.RedeemLaunch). docs/operators.md, "Launching".
+    """
 
 @_typing.type_check_only
 class OperatorServiceAsyncStub(OperatorServiceStub):
@@ -178,6 +184,12 @@ class OperatorServiceAsyncStub(OperatorServiceStub):
     ListFreeBetGrants: _aio.UnaryUnaryMultiCallable[_operator_pb2.ListFreeBetGrantsRequest, _operator_pb2.ListFreeBetGrantsResponse]  # type: ignore[assignment]
     """ListFreeBetGrants is the free-bet report: each grant of the operator (optionally of one
     brand, one player) with its usage: granted, used, expired, paid.
+    """
+    CreateLaunch: _aio.UnaryUnaryMultiCallable[_operator_pb2.CreateLaunchRequest, _operator_pb2.CreateLaunchResponse]  # type: ignore[assignment]
+    """CreateLaunch gives a launch URL for a player (or demo play): a variant or a shared table,
+    the language, the lobby and cashier URLs (on the brand's allowed origins), the device. The
+    URL carries a one-time launch code that expires within minutes, never a session token;
+    the page redeems it once (BlackjackService.RedeemLaunch). docs/operators.md, "Launching".
     """
 
 class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -337,6 +349,18 @@ class OperatorServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_operator_pb2.ListFreeBetGrantsResponse, _abc.Awaitable[_operator_pb2.ListFreeBetGrantsResponse]]:
         """ListFreeBetGrants is the free-bet report: each grant of the operator (optionally of one
         brand, one player) with its usage: granted, used, expired, paid.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateLaunch(
+        self,
+        request: _operator_pb2.CreateLaunchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_operator_pb2.CreateLaunchResponse, _abc.Awaitable[_operator_pb2.CreateLaunchResponse]]:
+        """CreateLaunch gives a launch URL for a player (or demo play): a variant or a shared table,
+        the language, the lobby and cashier URLs (on the brand's allowed origins), the device. The
+        URL carries a one-time launch code that expires within minutes, never a session token;
+        the page redeems it once (BlackjackService.RedeemLaunch). docs/operators.md, "Launching".
         """
 
 def add_OperatorServiceServicer_to_server(servicer: OperatorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

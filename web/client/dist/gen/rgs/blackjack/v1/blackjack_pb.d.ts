@@ -6,6 +6,137 @@ import type { Message } from "@bufbuild/protobuf";
  */
 export declare const file_rgs_blackjack_v1_blackjack: GenFile;
 /**
+ * RedeemLaunchRequest carries the launch code from the launch URL's fragment.
+ *
+ * @generated from message rgs.blackjack.v1.RedeemLaunchRequest
+ */
+export type RedeemLaunchRequest = Message<"rgs.blackjack.v1.RedeemLaunchRequest"> & {
+    /**
+     * `l1.` and 43 characters, as in `#launch=...`.
+     *
+     * @generated from field: string launch_code = 1;
+     */
+    launchCode: string;
+};
+/**
+ * Describes the message rgs.blackjack.v1.RedeemLaunchRequest.
+ * Use `create(RedeemLaunchRequestSchema)` to create a new message.
+ */
+export declare const RedeemLaunchRequestSchema: GenMessage<RedeemLaunchRequest>;
+/**
+ * RedeemLaunchResponse is the launched session and what the launch asked for.
+ *
+ * @generated from message rgs.blackjack.v1.RedeemLaunchResponse
+ */
+export type RedeemLaunchResponse = Message<"rgs.blackjack.v1.RedeemLaunchResponse"> & {
+    /**
+     * The session's secret, sent as `authorization: Bearer <session_token>`.
+     *
+     * @generated from field: string session_token = 1;
+     */
+    sessionToken: string;
+    /**
+     * @generated from field: string session_id = 2;
+     */
+    sessionId: string;
+    /**
+     * @generated from field: google.protobuf.Timestamp expires_at = 3;
+     */
+    expiresAt?: Timestamp | undefined;
+    /**
+     * @generated from field: string currency = 4;
+     */
+    currency: string;
+    /**
+     * The balance (virtual in demo play); unset when the wallet did not answer.
+     *
+     * @generated from field: optional int64 balance = 5;
+     */
+    balance?: bigint | undefined;
+    /**
+     * @generated from field: string next_commitment = 6;
+     */
+    nextCommitment: string;
+    /**
+     * @generated from field: string brand_id = 7;
+     */
+    brandId: string;
+    /**
+     * The game to open: a variant, or a shared table (one of them is set).
+     *
+     * @generated from field: string variant_id = 8;
+     */
+    variantId: string;
+    /**
+     * @generated from field: string table_id = 9;
+     */
+    tableId: string;
+    /**
+     * BCP 47 language tag (en, de, es).
+     *
+     * @generated from field: string language = 10;
+     */
+    language: string;
+    /**
+     * Where "Lobby" and "Deposit" go (top window); empty: not shown.
+     *
+     * @generated from field: string lobby_url = 11;
+     */
+    lobbyUrl: string;
+    /**
+     * @generated from field: string cashier_url = 12;
+     */
+    cashierUrl: string;
+    /**
+     * desktop or mobile.
+     *
+     * @generated from field: string device = 13;
+     */
+    device: string;
+    /**
+     * Demo play: virtual money, no wallet, shown as DEMO.
+     *
+     * @generated from field: bool demo = 14;
+     */
+    demo: boolean;
+};
+/**
+ * Describes the message rgs.blackjack.v1.RedeemLaunchResponse.
+ * Use `create(RedeemLaunchResponseSchema)` to create a new message.
+ */
+export declare const RedeemLaunchResponseSchema: GenMessage<RedeemLaunchResponse>;
+/**
+ * TopUpDemoBalanceRequest asks for a demo session's balance to be topped up.
+ *
+ * @generated from message rgs.blackjack.v1.TopUpDemoBalanceRequest
+ */
+export type TopUpDemoBalanceRequest = Message<"rgs.blackjack.v1.TopUpDemoBalanceRequest"> & {};
+/**
+ * Describes the message rgs.blackjack.v1.TopUpDemoBalanceRequest.
+ * Use `create(TopUpDemoBalanceRequestSchema)` to create a new message.
+ */
+export declare const TopUpDemoBalanceRequestSchema: GenMessage<TopUpDemoBalanceRequest>;
+/**
+ * TopUpDemoBalanceResponse is the demo balance after the top-up.
+ *
+ * @generated from message rgs.blackjack.v1.TopUpDemoBalanceResponse
+ */
+export type TopUpDemoBalanceResponse = Message<"rgs.blackjack.v1.TopUpDemoBalanceResponse"> & {
+    /**
+     * @generated from field: int64 balance = 1;
+     */
+    balance: bigint;
+    /**
+     * @generated from field: string currency = 2;
+     */
+    currency: string;
+};
+/**
+ * Describes the message rgs.blackjack.v1.TopUpDemoBalanceResponse.
+ * Use `create(TopUpDemoBalanceResponseSchema)` to create a new message.
+ */
+export declare const TopUpDemoBalanceResponseSchema: GenMessage<TopUpDemoBalanceResponse>;
+/**
  * ListVariantsRequest asks for the session brand's variants.
  *
  * @generated from message rgs.blackjack.v1.ListVariantsRequest
@@ -62,6 +193,12 @@ export type ListVariantsResponse = Message<"rgs.blackjack.v1.ListVariantsRespons
      * @generated from field: repeated rgs.blackjack.v1.FreeBet free_bets = 6;
      */
     freeBets: FreeBet[];
+    /**
+     * A demo session: virtual money, no wallet (docs/operators.md, demo play).
+     *
+     * @generated from field: bool demo = 30;
+     */
+    demo: boolean;
 };
 /**
  * Describes the message rgs.blackjack.v1.ListVariantsResponse.
@@ -981,6 +1118,12 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
      * @generated from field: repeated rgs.blackjack.v1.FreeBet free_bets = 19;
      */
     freeBets: FreeBet[];
+    /**
+     * A round of demo play (virtual money; never in reports, GGR or RTP monitoring).
+     *
+     * @generated from field: bool demo = 30;
+     */
+    demo: boolean;
 };
 /**
  * Describes the message rgs.blackjack.v1.RoundView.
@@ -1369,6 +1512,12 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
      * @generated from field: string currency = 2;
      */
     currency: string;
+    /**
+     * A demo session: the balance is virtual money (docs/operators.md, demo play).
+     *
+     * @generated from field: bool demo = 10;
+     */
+    demo: boolean;
 };
 /**
  * Describes the message rgs.blackjack.v1.GetBalanceResponse.
@@ -1893,5 +2042,30 @@ export declare const BlackjackService: GenService<{
         methodKind: "unary";
         input: typeof AcknowledgeRealityCheckRequestSchema;
         output: typeof AcknowledgeRealityCheckResponseSchema;
+    };
+    /**
+     * RedeemLaunch exchanges a launch URL's one-time code (CreateLaunch, docs/operators.md) for
+     * its session, once; it needs no authorization (the code is the credential). A second use is
+     * PERMISSION_DENIED LAUNCH_CODE_USED, an expired code LAUNCH_CODE_EXPIRED, an altered or
+     * unknown one LAUNCH_CODE_INVALID: the page tells the player to go back to the casino and
+     * open the game again.
+     *
+     * @generated from rpc rgs.blackjack.v1.BlackjackService.RedeemLaunch
+     */
+    redeemLaunch: {
+        methodKind: "unary";
+        input: typeof RedeemLaunchRequestSchema;
+        output: typeof RedeemLaunchResponseSchema;
+    };
+    /**
+     * TopUpDemoBalance raises a demo session's virtual balance back to its brand's starting
+     * balance (a real session: FAILED_PRECONDITION NOT_A_DEMO_SESSION).
+     *
+     * @generated from rpc rgs.blackjack.v1.BlackjackService.TopUpDemoBalance
+     */
+    topUpDemoBalance: {
+        methodKind: "unary";
+        input: typeof TopUpDemoBalanceRequestSchema;
+        output: typeof TopUpDemoBalanceResponseSchema;
     };
 }>;

@@ -28,7 +28,165 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file rgs/blackjack/v1/blackjack.proto.
  */
 export const file_rgs_blackjack_v1_blackjack: GenFile = /*@__PURE__*/
-  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IvABChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAkSLAoJZnJlZV9iZXRzGAYgAygLMhkucmdzLmJsYWNramFjay52MS5GcmVlQmV0QgoKCF9iYWxhbmNlIoQBCglMYXN0Um91bmQSEgoKdmFyaWFudF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCRInCgVib3hlcxgDIAMoCzIYLnJncy5ibGFja2phY2sudjEuQm94QmV0EhQKDHRvdGFsX3N0YWtlZBgEIAEoAxISCgp0b3RhbF9wYWlkGAUgASgDIlUKC1RhYmxlTGltaXRzEhAKCG1haW5fbWluGAEgASgDEhAKCG1haW5fbWF4GAIgASgDEhAKCHNpZGVfbWluGAMgASgDEhAKCHNpZGVfbWF4GAQgASgDIioKDFBheXRhYmxlTGluZRIMCgRsaW5lGAEgASgJEgwKBHBheXMYAiABKAMibQoPU2lkZUJldFBheXRhYmxlEisKBGtpbmQYASABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRLaW5kEi0KBWxpbmVzGAIgAygLMh4ucmdzLmJsYWNramFjay52MS5QYXl0YWJsZUxpbmUingUKB1ZhcmlhbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVkZWNrcxgDIAEoBRIRCgltYXhfYm94ZXMYBCABKAUSGwoTZGVhbGVyX2hpdHNfc29mdF8xNxgFIAEoCBIRCglob2xlX2NhcmQYBiABKAgSDAoEcGVlaxgHIAEoCRIgChhibGFja2phY2tfcGF5c19udW1lcmF0b3IYCCABKAUSIgoaYmxhY2tqYWNrX3BheXNfZGVub21pbmF0b3IYCSABKAUSFgoOaW5zdXJhbmNlX3BheXMYCiABKAUSFgoObGF0ZV9zdXJyZW5kZXIYCyABKAgSEQoJbWF4X2hhbmRzGAwgASgFEhUKDWNoYXJsaWVfY2FyZHMYDSABKAUSGQoRZGVhbGVyX3B1c2hfdG90YWwYDiABKAUSEgoKc2FmZXR5X25ldBgPIAEoCBIQCghjYXNoX291dBgQIAEoCBItCgZsaW1pdHMYESABKAsyHS5yZ3MuYmxhY2tqYWNrLnYxLlRhYmxlTGltaXRzEjQKCXNpZGVfYmV0cxgSIAMoCzIhLnJncy5ibGFja2phY2sudjEuU2lkZUJldFBheXRhYmxlEjoKEGluc3VyYW5jZV9vZmZlcnMYEyADKA4yIC5yZ3MuYmxhY2tqYWNrLnYxLkluc3VyYW5jZU9mZmVyEhgKEGRvdWJsZV9hbnlfY2FyZHMYFCABKAgSGgoSZG91YmxlX2FmdGVyX3NwbGl0GBUgASgIEjQKDGF2YWlsYWJpbGl0eRgeIAEoCzIeLnJncy5ibGFja2phY2sudjEuQXZhaWxhYmlsaXR5EisKBWxvYmJ5GCggASgLMhwucmdzLmJsYWNramFjay52MS5Mb2JieUVudHJ5IsgBCgpMb2JieUVudHJ5EhQKDGRpc3BsYXlfbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRITCgtydHBfcGVyY2VudBgDIAEoARIwCgZsaW1pdHMYBCADKAsyIC5yZ3MuYmxhY2tqYWNrLnYxLkN1cnJlbmN5TGltaXRzEjEKCGZlYXR1cmVzGAUgASgLMh8ucmdzLmJsYWNramFjay52MS5Mb2JieUZlYXR1cmVzEhUKDXRodW1ibmFpbF91cmwYBiABKAkiUQoOQ3VycmVuY3lMaW1pdHMSEAoIY3VycmVuY3kYASABKAkSLQoGbGltaXRzGAIgASgLMh0ucmdzLmJsYWNramFjay52MS5UYWJsZUxpbWl0cyKKAQoNTG9iYnlGZWF0dXJlcxIwCglzaWRlX2JldHMYASADKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRLaW5kEhAKCGNhc2hfb3V0GAIgASgIEhIKCmJldF9iZWhpbmQYAyABKAgSEgoKc2VhdHNfZnJlZRgEIAEoBRINCgVzZWF0cxgFIAEoBSJbCgxBdmFpbGFiaWxpdHkSDQoFc3RhdGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIrCgdlbmRzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK/AQoGQm94QmV0EgwKBHNlYXQYASABKAUSDQoFc3Rha2UYAiABKAMSEwoLdHdlbnR5X3BsdXMYAyABKAMSFQoNcGVyZmVjdF9wYWlycxgEIAEoAxIdChV0d2VudHlfb25lX3BsdXNfdGhyZWUYBSABKAMSOQoPaW5zdXJhbmNlX29mZmVyGAYgASgOMiAucmdzLmJsYWNramFjay52MS5JbnN1cmFuY2VPZmZlchISCgpzYWZldHlfbmV0GAcgASgIIrkBCg1BbGxvd2VkQWN0aW9uEigKBmFjdGlvbhgBIAEoDjIYLnJncy5ibGFja2phY2sudjEuQWN0aW9uEgwKBGNvc3QYAiABKAMSDQoFb2ZmZXIYAyABKAMSDwoHd2FybmluZxgEIAEoCRIbCg5leHBlY3RlZF92YWx1ZRgFIAEoAUgAiAEBEgwKBGJlc3QYBiABKAgSEgoKZmFpcl92YWx1ZRgHIAEoA0IRCg9fZXhwZWN0ZWRfdmFsdWUikQIKBEhhbmQSDQoFaW5kZXgYASABKAUSDQoFY2FyZHMYAiADKAkSDQoFdG90YWwYAyABKAUSDAoEc29mdBgEIAEoCBINCgVzdGFrZRgFIAEoAxIsCgZzdGF0dXMYBiABKA4yHC5yZ3MuYmxhY2tqYWNrLnYxLkhhbmRTdGF0dXMSKgoHb3V0Y29tZRgHIAEoDjIZLnJncy5ibGFja2phY2sudjEuT3V0Y29tZRIOCgZwYXlvdXQYCCABKAMSEgoKZnJvbV9zcGxpdBgJIAEoCBIPCgdkb3VibGVkGAogASgIEjAKB2FsbG93ZWQYCyADKAsyHy5yZ3MuYmxhY2tqYWNrLnYxLkFsbG93ZWRBY3Rpb24iegoNU2lkZUJldFJlc3VsdBIrCgRraW5kGAEgASgOMh0ucmdzLmJsYWNramFjay52MS5TaWRlQmV0S2luZBINCgVzdGFrZRgCIAEoAxIMCgRsaW5lGAMgASgJEg4KBnBheW91dBgEIAEoAxIPCgdzZXR0bGVkGAUgASgIIrQCCgNCb3gSDAoEc2VhdBgBIAEoBRINCgVzdGFrZRgCIAEoAxIlCgVoYW5kcxgDIAMoCzIWLnJncy5ibGFja2phY2sudjEuSGFuZBIyCglzaWRlX2JldHMYBCADKAsyHy5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRSZXN1bHQSGQoRaW5zdXJhbmNlX29mZmVyZWQYBSABKAgSFwoPaW5zdXJhbmNlX3N0YWtlGAYgASgDEhgKEGluc3VyYW5jZV9wYXlvdXQYByABKAMSOgoRaW5zdXJhbmNlX2FsbG93ZWQYCCADKAsyHy5yZ3MuYmxhY2tqYWNrLnYxLkFsbG93ZWRBY3Rpb24SKwoGYmVoaW5kGAkgAygLMhsucmdzLmJsYWNramFjay52MS5Cb3hCZWhpbmQieQoJQm94QmVoaW5kEhQKDGRpc3BsYXlfbmFtZRgBIAEoCRILCgN5b3UYAiABKAgSDgoGc3Rha2VkGAMgASgDEgwKBHBhaWQYBCABKAMSFQoNZm9sbG93X2RvdWJsZRgFIAEoCBIUCgxmb2xsb3dfc3BsaXQYBiABKAgiJQoHSGFuZFJlZhIMCgRzZWF0GAEgASgFEgwKBGhhbmQYAiABKAUivAQKCVJvdW5kVmlldxIQCghyb3VuZF9pZBgBIAEoCRILCgNzZXEYAiABKAMSEgoKdmFyaWFudF9pZBgDIAEoCRItCgZzdGF0dXMYBCABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kU3RhdHVzEhQKDGRlYWxlcl9jYXJkcxgFIAMoCRIUCgxkZWFsZXJfdG90YWwYBiABKAUSEwoLZGVhbGVyX3NvZnQYByABKAgSGgoSZGVhbGVyX2hvbGVfaGlkZGVuGAggASgIEiQKBWJveGVzGAkgAygLMhUucmdzLmJsYWNramFjay52MS5Cb3gSKQoGdG9fYWN0GAogASgLMhkucmdzLmJsYWNramFjay52MS5IYW5kUmVmEhQKDHRvdGFsX3N0YWtlZBgLIAEoAxISCgp0b3RhbF9wYWlkGAwgASgDEg8KB2JhbGFuY2UYDSABKAMSEAoIY3VycmVuY3kYDiABKAkSFwoPcGF5bWVudF9wZW5kaW5nGA8gASgIEigKBGZhaXIYECABKAsyGi5yZ3MuYmxhY2tqYWNrLnYxLkZhaXJuZXNzEjIKB3Nlc3Npb24YESABKAsyIS5yZ3MuYmxhY2tqYWNrLnYxLlNlc3Npb25Qb3NpdGlvbhItCgZyZXN1bHQYEiABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlJlc3VsdENsYXNzEiwKCWZyZWVfYmV0cxgTIAMoCzIZLnJncy5ibGFja2phY2sudjEuRnJlZUJldCKUAQoPU2Vzc2lvblBvc2l0aW9uEi4KCnN0YXJ0ZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWVsYXBzZWRfcxgCIAEoAxIUCgx0b3RhbF9zdGFrZWQYAyABKAMSEgoKdG90YWxfcGFpZBgEIAEoAxIUCgxuZXRfcG9zaXRpb24YBSABKAMirwEKCEZhaXJuZXNzEhIKCnZlcmlmaWFibGUYASABKAgSEgoKY29tbWl0bWVudBgCIAEoCRITCgtjbGllbnRfc2VlZBgDIAEoCRIUCgxyb3VuZF9udW1iZXIYBCABKAMSDQoFZGVja3MYBSABKAUSEwoLc2VydmVyX3NlZWQYBiABKAkSFwoPbmV4dF9jb21taXRtZW50GAcgASgJEhMKC2RlYWx0X2NhcmRzGAggAygJIp4BCgtEZWFsUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSJwoFYm94ZXMYAyADKAsyGC5yZ3MuYmxhY2tqYWNrLnYxLkJveEJldBIUCgxmb3JjZWRfY2FyZHMYBCADKAkSEwoLY2xpZW50X3NlZWQYBSABKAkSEwoLZnJlZV9iZXRfaWQYBiABKAkiOgoMRGVhbFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXcijgEKCkFjdFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCRIUCgxleHBlY3RlZF9zZXEYAyABKAMSDAoEc2VhdBgEIAEoBRIMCgRoYW5kGAUgASgFEigKBmFjdGlvbhgGIAEoDjIYLnJncy5ibGFja2phY2sudjEuQWN0aW9uIjkKC0FjdFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciNQoNU2V0dGxlUmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJIjwKDlNldHRsZVJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciIwoPR2V0Um91bmRSZXF1ZXN0EhAKCHJvdW5kX2lkGAEgASgJIj4KEEdldFJvdW5kUmVzcG9uc2USKgoFcm91bmQYASABKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLlJvdW5kVmlldyITChFHZXRCYWxhbmNlUmVxdWVzdCIgCh5BY2tub3dsZWRnZVJlYWxpdHlDaGVja1JlcXVlc3QiVQofQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXNwb25zZRIyCgdzZXNzaW9uGAEgASgLMiEucmdzLmJsYWNramFjay52MS5TZXNzaW9uUG9zaXRpb24iNwoSR2V0QmFsYW5jZVJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAMSEAoIY3VycmVuY3kYAiABKAkifQoHRnJlZUJldBIQCghncmFudF9pZBgBIAEoCRINCgV2YWx1ZRgCIAEoAxIMCgRsZWZ0GAMgASgFEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3ZhcmlhbnRfaWRzGAUgAygJKqUCCgZBY3Rpb24SFgoSQUNUSU9OX1VOU1BFQ0lGSUVEEAASEQoNQUNUSU9OX0lOU1VSRRABEhwKGEFDVElPTl9ERUNMSU5FX0lOU1VSQU5DRRACEg4KCkFDVElPTl9ISVQQAxIQCgxBQ1RJT05fU1RBTkQQBBIRCg1BQ1RJT05fRE9VQkxFEAUSEAoMQUNUSU9OX1NQTElUEAYSFAoQQUNUSU9OX1NVUlJFTkRFUhAHEhYKEkFDVElPTl9QT1dFUl9TUExJVBAIEhcKE0FDVElPTl9QT1dFUl9ET1VCTEUQCRIVChFBQ1RJT05fUE9XRVJfS0VFUBAKEhgKFEFDVElPTl9QT1dFUl9SRVBMQUNFEAsSEwoPQUNUSU9OX0NBU0hfT1VUEAwqmAEKC1JvdW5kU3RhdHVzEhwKGFJPVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJPVU5EX1NUQVRVU19JTlNVUkFOQ0UQARIcChhST1VORF9TVEFUVVNfUExBWUVSX1RVUk4QAhIYChRST1VORF9TVEFUVVNfU0VUVExFRBADEhcKE1JPVU5EX1NUQVRVU19WT0lERUQQBCrGAgoKSGFuZFN0YXR1cxIbChdIQU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE0hBTkRfU1RBVFVTX1dBSVRJTkcQARIWChJIQU5EX1NUQVRVU19BQ1RJVkUQAhIcChhIQU5EX1NUQVRVU19QT1dFUl9DSE9JQ0UQAxIVChFIQU5EX1NUQVRVU19TVE9PRBAEEhcKE0hBTkRfU1RBVFVTX0RPVUJMRUQQBRIWChJIQU5EX1NUQVRVU19CVVNURUQQBhIZChVIQU5EX1NUQVRVU19CTEFDS0pBQ0sQBxIXChNIQU5EX1NUQVRVU19DSEFSTElFEAgSGwoXSEFORF9TVEFUVVNfU1VSUkVOREVSRUQQCRIaChZIQU5EX1NUQVRVU19DQVNIRURfT1VUEAoSFwoTSEFORF9TVEFUVVNfU0VUVExFRBALKtYBCgdPdXRjb21lEhcKE09VVENPTUVfVU5TUEVDSUZJRUQQABIVChFPVVRDT01FX0JMQUNLSkFDSxABEg8KC09VVENPTUVfV0lOEAISEAoMT1VUQ09NRV9QVVNIEAMSEAoMT1VUQ09NRV9MT1NFEAQSEAoMT1VUQ09NRV9CVVNUEAUSFQoRT1VUQ09NRV9TVVJSRU5ERVIQBhIWChJPVVRDT01FX0NBU0hFRF9PVVQQBxITCg9PVVRDT01FX0NIQVJMSUUQCBIQCgxPVVRDT01FX1ZPSUQQCSqVAQoLU2lkZUJldEtpbmQSHQoZU0lERV9CRVRfS0lORF9VTlNQRUNJRklFRBAAEh0KGVNJREVfQkVUX0tJTkRfVFdFTlRZX1BMVVMQARIfChtTSURFX0JFVF9LSU5EX1BFUkZFQ1RfUEFJUlMQAhInCiNTSURFX0JFVF9LSU5EX1RXRU5UWV9PTkVfUExVU19USFJFRRADKpYBCg5JbnN1cmFuY2VPZmZlchIfChtJTlNVUkFOQ0VfT0ZGRVJfVU5TUEVDSUZJRUQQABIaChZJTlNVUkFOQ0VfT0ZGRVJfQUxXQVlTEAESLAooSU5TVVJBTkNFX09GRkVSX09OTFlfT05fUExBWUVSX0JMQUNLSkFDSxACEhkKFUlOU1VSQU5DRV9PRkZFUl9ORVZFUhADKpYBCgtSZXN1bHRDbGFzcxIcChhSRVNVTFRfQ0xBU1NfVU5TUEVDSUZJRUQQABIUChBSRVNVTFRfQ0xBU1NfV0lOEAESHQoZUkVTVUxUX0NMQVNTX1JFVFVSTl9FUVVBTBACEh0KGVJFU1VMVF9DTEFTU19SRVRVUk5fQkVMT1cQAxIVChFSRVNVTFRfQ0xBU1NfTE9TUxAEMvUEChBCbGFja2phY2tTZXJ2aWNlEl0KDExpc3RWYXJpYW50cxIlLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBomLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USRQoERGVhbBIdLnJncy5ibGFja2phY2sudjEuRGVhbFJlcXVlc3QaHi5yZ3MuYmxhY2tqYWNrLnYxLkRlYWxSZXNwb25zZRJCCgNBY3QSHC5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlcXVlc3QaHS5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlc3BvbnNlEksKBlNldHRsZRIfLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVxdWVzdBogLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVzcG9uc2USUQoIR2V0Um91bmQSIS5yZ3MuYmxhY2tqYWNrLnYxLkdldFJvdW5kUmVxdWVzdBoiLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXNwb25zZRJXCgpHZXRCYWxhbmNlEiMucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVxdWVzdBokLnJncy5ibGFja2phY2sudjEuR2V0QmFsYW5jZVJlc3BvbnNlEn4KF0Fja25vd2xlZGdlUmVhbGl0eUNoZWNrEjAucmdzLmJsYWNramFjay52MS5BY2tub3dsZWRnZVJlYWxpdHlDaGVja1JlcXVlc3QaMS5yZ3MuYmxhY2tqYWNrLnYxLkFja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiByZ3MvYmxhY2tqYWNrL3YxL2JsYWNramFjay5wcm90bxIQcmdzLmJsYWNramFjay52MSIqChNSZWRlZW1MYXVuY2hSZXF1ZXN0EhMKC2xhdW5jaF9jb2RlGAEgASgJIs4CChRSZWRlZW1MYXVuY2hSZXNwb25zZRIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEhIKCnNlc3Npb25faWQYAiABKAkSLgoKZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIY3VycmVuY3kYBCABKAkSFAoHYmFsYW5jZRgFIAEoA0gAiAEBEhcKD25leHRfY29tbWl0bWVudBgGIAEoCRIQCghicmFuZF9pZBgHIAEoCRISCgp2YXJpYW50X2lkGAggASgJEhAKCHRhYmxlX2lkGAkgASgJEhAKCGxhbmd1YWdlGAogASgJEhEKCWxvYmJ5X3VybBgLIAEoCRITCgtjYXNoaWVyX3VybBgMIAEoCRIOCgZkZXZpY2UYDSABKAkSDAoEZGVtbxgOIAEoCEIKCghfYmFsYW5jZSIZChdUb3BVcERlbW9CYWxhbmNlUmVxdWVzdCI9ChhUb3BVcERlbW9CYWxhbmNlUmVzcG9uc2USDwoHYmFsYW5jZRgBIAEoAxIQCghjdXJyZW5jeRgCIAEoCSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0Iv4BChRMaXN0VmFyaWFudHNSZXNwb25zZRIrCgh2YXJpYW50cxgBIAMoCzIZLnJncy5ibGFja2phY2sudjEuVmFyaWFudBIQCghjdXJyZW5jeRgCIAEoCRIwCgtsYXN0X3JvdW5kcxgDIAMoCzIbLnJncy5ibGFja2phY2sudjEuTGFzdFJvdW5kEhQKB2JhbGFuY2UYBCABKANIAIgBARIXCg9uZXh0X2NvbW1pdG1lbnQYBSABKAkSLAoJZnJlZV9iZXRzGAYgAygLMhkucmdzLmJsYWNramFjay52MS5GcmVlQmV0EgwKBGRlbW8YHiABKAhCCgoIX2JhbGFuY2UihAEKCUxhc3RSb3VuZBISCgp2YXJpYW50X2lkGAEgASgJEhAKCHJvdW5kX2lkGAIgASgJEicKBWJveGVzGAMgAygLMhgucmdzLmJsYWNramFjay52MS5Cb3hCZXQSFAoMdG90YWxfc3Rha2VkGAQgASgDEhIKCnRvdGFsX3BhaWQYBSABKAMiVQoLVGFibGVMaW1pdHMSEAoIbWFpbl9taW4YASABKAMSEAoIbWFpbl9tYXgYAiABKAMSEAoIc2lkZV9taW4YAyABKAMSEAoIc2lkZV9tYXgYBCABKAMiKgoMUGF5dGFibGVMaW5lEgwKBGxpbmUYASABKAkSDAoEcGF5cxgCIAEoAyJtCg9TaWRlQmV0UGF5dGFibGUSKwoEa2luZBgBIAEoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSLQoFbGluZXMYAiADKAsyHi5yZ3MuYmxhY2tqYWNrLnYxLlBheXRhYmxlTGluZSKeBQoHVmFyaWFudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWRlY2tzGAMgASgFEhEKCW1heF9ib3hlcxgEIAEoBRIbChNkZWFsZXJfaGl0c19zb2Z0XzE3GAUgASgIEhEKCWhvbGVfY2FyZBgGIAEoCBIMCgRwZWVrGAcgASgJEiAKGGJsYWNramFja19wYXlzX251bWVyYXRvchgIIAEoBRIiChpibGFja2phY2tfcGF5c19kZW5vbWluYXRvchgJIAEoBRIWCg5pbnN1cmFuY2VfcGF5cxgKIAEoBRIWCg5sYXRlX3N1cnJlbmRlchgLIAEoCBIRCgltYXhfaGFuZHMYDCABKAUSFQoNY2hhcmxpZV9jYXJkcxgNIAEoBRIZChFkZWFsZXJfcHVzaF90b3RhbBgOIAEoBRISCgpzYWZldHlfbmV0GA8gASgIEhAKCGNhc2hfb3V0GBAgASgIEi0KBmxpbWl0cxgRIAEoCzIdLnJncy5ibGFja2phY2sudjEuVGFibGVMaW1pdHMSNAoJc2lkZV9iZXRzGBIgAygLMiEucmdzLmJsYWNramFjay52MS5TaWRlQmV0UGF5dGFibGUSOgoQaW5zdXJhbmNlX29mZmVycxgTIAMoDjIgLnJncy5ibGFja2phY2sudjEuSW5zdXJhbmNlT2ZmZXISGAoQZG91YmxlX2FueV9jYXJkcxgUIAEoCBIaChJkb3VibGVfYWZ0ZXJfc3BsaXQYFSABKAgSNAoMYXZhaWxhYmlsaXR5GB4gASgLMh4ucmdzLmJsYWNramFjay52MS5BdmFpbGFiaWxpdHkSKwoFbG9iYnkYKCABKAsyHC5yZ3MuYmxhY2tqYWNrLnYxLkxvYmJ5RW50cnkiyAEKCkxvYmJ5RW50cnkSFAoMZGlzcGxheV9uYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhMKC3J0cF9wZXJjZW50GAMgASgBEjAKBmxpbWl0cxgEIAMoCzIgLnJncy5ibGFja2phY2sudjEuQ3VycmVuY3lMaW1pdHMSMQoIZmVhdHVyZXMYBSABKAsyHy5yZ3MuYmxhY2tqYWNrLnYxLkxvYmJ5RmVhdHVyZXMSFQoNdGh1bWJuYWlsX3VybBgGIAEoCSJRCg5DdXJyZW5jeUxpbWl0cxIQCghjdXJyZW5jeRgBIAEoCRItCgZsaW1pdHMYAiABKAsyHS5yZ3MuYmxhY2tqYWNrLnYxLlRhYmxlTGltaXRzIooBCg1Mb2JieUZlYXR1cmVzEjAKCXNpZGVfYmV0cxgBIAMoDjIdLnJncy5ibGFja2phY2sudjEuU2lkZUJldEtpbmQSEAoIY2FzaF9vdXQYAiABKAgSEgoKYmV0X2JlaGluZBgDIAEoCBISCgpzZWF0c19mcmVlGAQgASgFEg0KBXNlYXRzGAUgASgFIlsKDEF2YWlsYWJpbGl0eRINCgVzdGF0ZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEisKB2VuZHNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIr8BCgZCb3hCZXQSDAoEc2VhdBgBIAEoBRINCgVzdGFrZRgCIAEoAxITCgt0d2VudHlfcGx1cxgDIAEoAxIVCg1wZXJmZWN0X3BhaXJzGAQgASgDEh0KFXR3ZW50eV9vbmVfcGx1c190aHJlZRgFIAEoAxI5Cg9pbnN1cmFuY2Vfb2ZmZXIYBiABKA4yIC5yZ3MuYmxhY2tqYWNrLnYxLkluc3VyYW5jZU9mZmVyEhIKCnNhZmV0eV9uZXQYByABKAgiuQEKDUFsbG93ZWRBY3Rpb24SKAoGYWN0aW9uGAEgASgOMhgucmdzLmJsYWNramFjay52MS5BY3Rpb24SDAoEY29zdBgCIAEoAxINCgVvZmZlchgDIAEoAxIPCgd3YXJuaW5nGAQgASgJEhsKDmV4cGVjdGVkX3ZhbHVlGAUgASgBSACIAQESDAoEYmVzdBgGIAEoCBISCgpmYWlyX3ZhbHVlGAcgASgDQhEKD19leHBlY3RlZF92YWx1ZSKRAgoESGFuZBINCgVpbmRleBgBIAEoBRINCgVjYXJkcxgCIAMoCRINCgV0b3RhbBgDIAEoBRIMCgRzb2Z0GAQgASgIEg0KBXN0YWtlGAUgASgDEiwKBnN0YXR1cxgGIAEoDjIcLnJncy5ibGFja2phY2sudjEuSGFuZFN0YXR1cxIqCgdvdXRjb21lGAcgASgOMhkucmdzLmJsYWNramFjay52MS5PdXRjb21lEg4KBnBheW91dBgIIAEoAxISCgpmcm9tX3NwbGl0GAkgASgIEg8KB2RvdWJsZWQYCiABKAgSMAoHYWxsb3dlZBgLIAMoCzIfLnJncy5ibGFja2phY2sudjEuQWxsb3dlZEFjdGlvbiJ6Cg1TaWRlQmV0UmVzdWx0EisKBGtpbmQYASABKA4yHS5yZ3MuYmxhY2tqYWNrLnYxLlNpZGVCZXRLaW5kEg0KBXN0YWtlGAIgASgDEgwKBGxpbmUYAyABKAkSDgoGcGF5b3V0GAQgASgDEg8KB3NldHRsZWQYBSABKAgitAIKA0JveBIMCgRzZWF0GAEgASgFEg0KBXN0YWtlGAIgASgDEiUKBWhhbmRzGAMgAygLMhYucmdzLmJsYWNramFjay52MS5IYW5kEjIKCXNpZGVfYmV0cxgEIAMoCzIfLnJncy5ibGFja2phY2sudjEuU2lkZUJldFJlc3VsdBIZChFpbnN1cmFuY2Vfb2ZmZXJlZBgFIAEoCBIXCg9pbnN1cmFuY2Vfc3Rha2UYBiABKAMSGAoQaW5zdXJhbmNlX3BheW91dBgHIAEoAxI6ChFpbnN1cmFuY2VfYWxsb3dlZBgIIAMoCzIfLnJncy5ibGFja2phY2sudjEuQWxsb3dlZEFjdGlvbhIrCgZiZWhpbmQYCSADKAsyGy5yZ3MuYmxhY2tqYWNrLnYxLkJveEJlaGluZCJ5CglCb3hCZWhpbmQSFAoMZGlzcGxheV9uYW1lGAEgASgJEgsKA3lvdRgCIAEoCBIOCgZzdGFrZWQYAyABKAMSDAoEcGFpZBgEIAEoAxIVCg1mb2xsb3dfZG91YmxlGAUgASgIEhQKDGZvbGxvd19zcGxpdBgGIAEoCCIlCgdIYW5kUmVmEgwKBHNlYXQYASABKAUSDAoEaGFuZBgCIAEoBSLKBAoJUm91bmRWaWV3EhAKCHJvdW5kX2lkGAEgASgJEgsKA3NlcRgCIAEoAxISCgp2YXJpYW50X2lkGAMgASgJEi0KBnN0YXR1cxgEIAEoDjIdLnJncy5ibGFja2phY2sudjEuUm91bmRTdGF0dXMSFAoMZGVhbGVyX2NhcmRzGAUgAygJEhQKDGRlYWxlcl90b3RhbBgGIAEoBRITCgtkZWFsZXJfc29mdBgHIAEoCBIaChJkZWFsZXJfaG9sZV9oaWRkZW4YCCABKAgSJAoFYm94ZXMYCSADKAsyFS5yZ3MuYmxhY2tqYWNrLnYxLkJveBIpCgZ0b19hY3QYCiABKAsyGS5yZ3MuYmxhY2tqYWNrLnYxLkhhbmRSZWYSFAoMdG90YWxfc3Rha2VkGAsgASgDEhIKCnRvdGFsX3BhaWQYDCABKAMSDwoHYmFsYW5jZRgNIAEoAxIQCghjdXJyZW5jeRgOIAEoCRIXCg9wYXltZW50X3BlbmRpbmcYDyABKAgSKAoEZmFpchgQIAEoCzIaLnJncy5ibGFja2phY2sudjEuRmFpcm5lc3MSMgoHc2Vzc2lvbhgRIAEoCzIhLnJncy5ibGFja2phY2sudjEuU2Vzc2lvblBvc2l0aW9uEi0KBnJlc3VsdBgSIAEoDjIdLnJncy5ibGFja2phY2sudjEuUmVzdWx0Q2xhc3MSLAoJZnJlZV9iZXRzGBMgAygLMhkucmdzLmJsYWNramFjay52MS5GcmVlQmV0EgwKBGRlbW8YHiABKAgilAEKD1Nlc3Npb25Qb3NpdGlvbhIuCgpzdGFydGVkX2F0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCgllbGFwc2VkX3MYAiABKAMSFAoMdG90YWxfc3Rha2VkGAMgASgDEhIKCnRvdGFsX3BhaWQYBCABKAMSFAoMbmV0X3Bvc2l0aW9uGAUgASgDIq8BCghGYWlybmVzcxISCgp2ZXJpZmlhYmxlGAEgASgIEhIKCmNvbW1pdG1lbnQYAiABKAkSEwoLY2xpZW50X3NlZWQYAyABKAkSFAoMcm91bmRfbnVtYmVyGAQgASgDEg0KBWRlY2tzGAUgASgFEhMKC3NlcnZlcl9zZWVkGAYgASgJEhcKD25leHRfY29tbWl0bWVudBgHIAEoCRITCgtkZWFsdF9jYXJkcxgIIAMoCSKeAQoLRGVhbFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRISCgp2YXJpYW50X2lkGAIgASgJEicKBWJveGVzGAMgAygLMhgucmdzLmJsYWNramFjay52MS5Cb3hCZXQSFAoMZm9yY2VkX2NhcmRzGAQgAygJEhMKC2NsaWVudF9zZWVkGAUgASgJEhMKC2ZyZWVfYmV0X2lkGAYgASgJIjoKDERlYWxSZXNwb25zZRIqCgVyb3VuZBgBIAEoCzIbLnJncy5ibGFja2phY2sudjEuUm91bmRWaWV3Io4BCgpBY3RSZXF1ZXN0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIcm91bmRfaWQYAiABKAkSFAoMZXhwZWN0ZWRfc2VxGAMgASgDEgwKBHNlYXQYBCABKAUSDAoEaGFuZBgFIAEoBRIoCgZhY3Rpb24YBiABKA4yGC5yZ3MuYmxhY2tqYWNrLnYxLkFjdGlvbiI5CgtBY3RSZXNwb25zZRIqCgVyb3VuZBgBIAEoCzIbLnJncy5ibGFja2phY2sudjEuUm91bmRWaWV3IjUKDVNldHRsZVJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghyb3VuZF9pZBgCIAEoCSI8Cg5TZXR0bGVSZXNwb25zZRIqCgVyb3VuZBgBIAEoCzIbLnJncy5ibGFja2phY2sudjEuUm91bmRWaWV3IiMKD0dldFJvdW5kUmVxdWVzdBIQCghyb3VuZF9pZBgBIAEoCSI+ChBHZXRSb3VuZFJlc3BvbnNlEioKBXJvdW5kGAEgASgLMhsucmdzLmJsYWNramFjay52MS5Sb3VuZFZpZXciEwoRR2V0QmFsYW5jZVJlcXVlc3QiIAoeQWNrbm93bGVkZ2VSZWFsaXR5Q2hlY2tSZXF1ZXN0IlUKH0Fja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVzcG9uc2USMgoHc2Vzc2lvbhgBIAEoCzIhLnJncy5ibGFja2phY2sudjEuU2Vzc2lvblBvc2l0aW9uIkUKEkdldEJhbGFuY2VSZXNwb25zZRIPCgdiYWxhbmNlGAEgASgDEhAKCGN1cnJlbmN5GAIgASgJEgwKBGRlbW8YCiABKAgifQoHRnJlZUJldBIQCghncmFudF9pZBgBIAEoCRINCgV2YWx1ZRgCIAEoAxIMCgRsZWZ0GAMgASgFEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3ZhcmlhbnRfaWRzGAUgAygJKqUCCgZBY3Rpb24SFgoSQUNUSU9OX1VOU1BFQ0lGSUVEEAASEQoNQUNUSU9OX0lOU1VSRRABEhwKGEFDVElPTl9ERUNMSU5FX0lOU1VSQU5DRRACEg4KCkFDVElPTl9ISVQQAxIQCgxBQ1RJT05fU1RBTkQQBBIRCg1BQ1RJT05fRE9VQkxFEAUSEAoMQUNUSU9OX1NQTElUEAYSFAoQQUNUSU9OX1NVUlJFTkRFUhAHEhYKEkFDVElPTl9QT1dFUl9TUExJVBAIEhcKE0FDVElPTl9QT1dFUl9ET1VCTEUQCRIVChFBQ1RJT05fUE9XRVJfS0VFUBAKEhgKFEFDVElPTl9QT1dFUl9SRVBMQUNFEAsSEwoPQUNUSU9OX0NBU0hfT1VUEAwqmAEKC1JvdW5kU3RhdHVzEhwKGFJPVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFlJPVU5EX1NUQVRVU19JTlNVUkFOQ0UQARIcChhST1VORF9TVEFUVVNfUExBWUVSX1RVUk4QAhIYChRST1VORF9TVEFUVVNfU0VUVExFRBADEhcKE1JPVU5EX1NUQVRVU19WT0lERUQQBCrGAgoKSGFuZFN0YXR1cxIbChdIQU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE0hBTkRfU1RBVFVTX1dBSVRJTkcQARIWChJIQU5EX1NUQVRVU19BQ1RJVkUQAhIcChhIQU5EX1NUQVRVU19QT1dFUl9DSE9JQ0UQAxIVChFIQU5EX1NUQVRVU19TVE9PRBAEEhcKE0hBTkRfU1RBVFVTX0RPVUJMRUQQBRIWChJIQU5EX1NUQVRVU19CVVNURUQQBhIZChVIQU5EX1NUQVRVU19CTEFDS0pBQ0sQBxIXChNIQU5EX1NUQVRVU19DSEFSTElFEAgSGwoXSEFORF9TVEFUVVNfU1VSUkVOREVSRUQQCRIaChZIQU5EX1NUQVRVU19DQVNIRURfT1VUEAoSFwoTSEFORF9TVEFUVVNfU0VUVExFRBALKtYBCgdPdXRjb21lEhcKE09VVENPTUVfVU5TUEVDSUZJRUQQABIVChFPVVRDT01FX0JMQUNLSkFDSxABEg8KC09VVENPTUVfV0lOEAISEAoMT1VUQ09NRV9QVVNIEAMSEAoMT1VUQ09NRV9MT1NFEAQSEAoMT1VUQ09NRV9CVVNUEAUSFQoRT1VUQ09NRV9TVVJSRU5ERVIQBhIWChJPVVRDT01FX0NBU0hFRF9PVVQQBxITCg9PVVRDT01FX0NIQVJMSUUQCBIQCgxPVVRDT01FX1ZPSUQQCSqVAQoLU2lkZUJldEtpbmQSHQoZU0lERV9CRVRfS0lORF9VTlNQRUNJRklFRBAAEh0KGVNJREVfQkVUX0tJTkRfVFdFTlRZX1BMVVMQARIfChtTSURFX0JFVF9LSU5EX1BFUkZFQ1RfUEFJUlMQAhInCiNTSURFX0JFVF9LSU5EX1RXRU5UWV9PTkVfUExVU19USFJFRRADKpYBCg5JbnN1cmFuY2VPZmZlchIfChtJTlNVUkFOQ0VfT0ZGRVJfVU5TUEVDSUZJRUQQABIaChZJTlNVUkFOQ0VfT0ZGRVJfQUxXQVlTEAESLAooSU5TVVJBTkNFX09GRkVSX09OTFlfT05fUExBWUVSX0JMQUNLSkFDSxACEhkKFUlOU1VSQU5DRV9PRkZFUl9ORVZFUhADKpYBCgtSZXN1bHRDbGFzcxIcChhSRVNVTFRfQ0xBU1NfVU5TUEVDSUZJRUQQABIUChBSRVNVTFRfQ0xBU1NfV0lOEAESHQoZUkVTVUxUX0NMQVNTX1JFVFVSTl9FUVVBTBACEh0KGVJFU1VMVF9DTEFTU19SRVRVUk5fQkVMT1cQAxIVChFSRVNVTFRfQ0xBU1NfTE9TUxAEMr8GChBCbGFja2phY2tTZXJ2aWNlEl0KDExpc3RWYXJpYW50cxIlLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBomLnJncy5ibGFja2phY2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USRQoERGVhbBIdLnJncy5ibGFja2phY2sudjEuRGVhbFJlcXVlc3QaHi5yZ3MuYmxhY2tqYWNrLnYxLkRlYWxSZXNwb25zZRJCCgNBY3QSHC5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlcXVlc3QaHS5yZ3MuYmxhY2tqYWNrLnYxLkFjdFJlc3BvbnNlEksKBlNldHRsZRIfLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVxdWVzdBogLnJncy5ibGFja2phY2sudjEuU2V0dGxlUmVzcG9uc2USUQoIR2V0Um91bmQSIS5yZ3MuYmxhY2tqYWNrLnYxLkdldFJvdW5kUmVxdWVzdBoiLnJncy5ibGFja2phY2sudjEuR2V0Um91bmRSZXNwb25zZRJXCgpHZXRCYWxhbmNlEiMucmdzLmJsYWNramFjay52MS5HZXRCYWxhbmNlUmVxdWVzdBokLnJncy5ibGFja2phY2sudjEuR2V0QmFsYW5jZVJlc3BvbnNlEn4KF0Fja25vd2xlZGdlUmVhbGl0eUNoZWNrEjAucmdzLmJsYWNramFjay52MS5BY2tub3dsZWRnZVJlYWxpdHlDaGVja1JlcXVlc3QaMS5yZ3MuYmxhY2tqYWNrLnYxLkFja25vd2xlZGdlUmVhbGl0eUNoZWNrUmVzcG9uc2USXQoMUmVkZWVtTGF1bmNoEiUucmdzLmJsYWNramFjay52MS5SZWRlZW1MYXVuY2hSZXF1ZXN0GiYucmdzLmJsYWNramFjay52MS5SZWRlZW1MYXVuY2hSZXNwb25zZRJpChBUb3BVcERlbW9CYWxhbmNlEikucmdzLmJsYWNramFjay52MS5Ub3BVcERlbW9CYWxhbmNlUmVxdWVzdBoqLnJncy5ibGFja2phY2sudjEuVG9wVXBEZW1vQmFsYW5jZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+
+/**
+ * RedeemLaunchRequest carries the launch code from the launch URL's fragment.
+ *
+ * @generated from message rgs.blackjack.v1.RedeemLaunchRequest
+ */
+export type RedeemLaunchRequest = Message<"rgs.blackjack.v1.RedeemLaunchRequest"> & {
+  /**
+   * `l1.` and 43 characters, as in `#launch=...`.
+   *
+   * @generated from field: string launch_code = 1;
+   */
+  launchCode: string;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.RedeemLaunchRequest.
+ * Use `create(RedeemLaunchRequestSchema)` to create a new message.
+ */
+export const RedeemLaunchRequestSchema: GenMessage<RedeemLaunchRequest> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 0);
+
+/**
+ * RedeemLaunchResponse is the launched session and what the launch asked for.
+ *
+ * @generated from message rgs.blackjack.v1.RedeemLaunchResponse
+ */
+export type RedeemLaunchResponse = Message<"rgs.blackjack.v1.RedeemLaunchResponse"> & {
+  /**
+   * The session's secret, sent as `authorization: Bearer <session_token>`.
+   *
+   * @generated from field: string session_token = 1;
+   */
+  sessionToken: string;
+
+  /**
+   * @generated from field: string session_id = 2;
+   */
+  sessionId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string currency = 4;
+   */
+  currency: string;
+
+  /**
+   * The balance (virtual in demo play); unset when the wallet did not answer.
+   *
+   * @generated from field: optional int64 balance = 5;
+   */
+  balance?: bigint | undefined;
+
+  /**
+   * @generated from field: string next_commitment = 6;
+   */
+  nextCommitment: string;
+
+  /**
+   * @generated from field: string brand_id = 7;
+   */
+  brandId: string;
+
+  /**
+   * The game to open: a variant, or a shared table (one of them is set).
+   *
+   * @generated from field: string variant_id = 8;
+   */
+  variantId: string;
+
+  /**
+   * @generated from field: string table_id = 9;
+   */
+  tableId: string;
+
+  /**
+   * BCP 47 language tag (en, de, es).
+   *
+   * @generated from field: string language = 10;
+   */
+  language: string;
+
+  /**
+   * Where "Lobby" and "Deposit" go (top window); empty: not shown.
+   *
+   * @generated from field: string lobby_url = 11;
+   */
+  lobbyUrl: string;
+
+  /**
+   * @generated from field: string cashier_url = 12;
+   */
+  cashierUrl: string;
+
+  /**
+   * desktop or mobile.
+   *
+   * @generated from field: string device = 13;
+   */
+  device: string;
+
+  /**
+   * Demo play: virtual money, no wallet, shown as DEMO.
+   *
+   * @generated from field: bool demo = 14;
+   */
+  demo: boolean;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.RedeemLaunchResponse.
+ * Use `create(RedeemLaunchResponseSchema)` to create a new message.
+ */
+export const RedeemLaunchResponseSchema: GenMessage<RedeemLaunchResponse> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 1);
+
+/**
+ * TopUpDemoBalanceRequest asks for a demo session's balance to be topped up.
+ *
+ * @generated from message rgs.blackjack.v1.TopUpDemoBalanceRequest
+ */
+export type TopUpDemoBalanceRequest = Message<"rgs.blackjack.v1.TopUpDemoBalanceRequest"> & {
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.TopUpDemoBalanceRequest.
+ * Use `create(TopUpDemoBalanceRequestSchema)` to create a new message.
+ */
+export const TopUpDemoBalanceRequestSchema: GenMessage<TopUpDemoBalanceRequest> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 2);
+
+/**
+ * TopUpDemoBalanceResponse is the demo balance after the top-up.
+ *
+ * @generated from message rgs.blackjack.v1.TopUpDemoBalanceResponse
+ */
+export type TopUpDemoBalanceResponse = Message<"rgs.blackjack.v1.TopUpDemoBalanceResponse"> & {
+  /**
+   * @generated from field: int64 balance = 1;
+   */
+  balance: bigint;
+
+  /**
+   * @generated from field: string currency = 2;
+   */
+  currency: string;
+};
+
+/**
+ * Describes the message rgs.blackjack.v1.TopUpDemoBalanceResponse.
+ * Use `create(TopUpDemoBalanceResponseSchema)` to create a new message.
+ */
+export const TopUpDemoBalanceResponseSchema: GenMessage<TopUpDemoBalanceResponse> = /*@__PURE__*/
+  messageDesc(file_rgs_blackjack_v1_blackjack, 3);
 
 /**
  * ListVariantsRequest asks for the session brand's variants.
@@ -43,7 +201,7 @@ export type ListVariantsRequest = Message<"rgs.blackjack.v1.ListVariantsRequest"
  * Use `create(ListVariantsRequestSchema)` to create a new message.
  */
 export const ListVariantsRequestSchema: GenMessage<ListVariantsRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 0);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 4);
 
 /**
  * ListVariantsResponse lists the variants the brand offers.
@@ -96,6 +254,13 @@ export type ListVariantsResponse = Message<"rgs.blackjack.v1.ListVariantsRespons
    * @generated from field: repeated rgs.blackjack.v1.FreeBet free_bets = 6;
    */
   freeBets: FreeBet[];
+
+  /**
+   * A demo session: virtual money, no wallet (docs/operators.md, demo play).
+   *
+   * @generated from field: bool demo = 30;
+   */
+  demo: boolean;
 };
 
 /**
@@ -103,7 +268,7 @@ export type ListVariantsResponse = Message<"rgs.blackjack.v1.ListVariantsRespons
  * Use `create(ListVariantsResponseSchema)` to create a new message.
  */
 export const ListVariantsResponseSchema: GenMessage<ListVariantsResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 1);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 5);
 
 /**
  * LastRound is a player's most recent settled round of one variant.
@@ -152,7 +317,7 @@ export type LastRound = Message<"rgs.blackjack.v1.LastRound"> & {
  * Use `create(LastRoundSchema)` to create a new message.
  */
 export const LastRoundSchema: GenMessage<LastRound> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 2);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 6);
 
 /**
  * TableLimits are stake limits in minor units per bet type.
@@ -194,7 +359,7 @@ export type TableLimits = Message<"rgs.blackjack.v1.TableLimits"> & {
  * Use `create(TableLimitsSchema)` to create a new message.
  */
 export const TableLimitsSchema: GenMessage<TableLimits> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 3);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 7);
 
 /**
  * PaytableLine is one paying line of a side bet.
@@ -222,7 +387,7 @@ export type PaytableLine = Message<"rgs.blackjack.v1.PaytableLine"> & {
  * Use `create(PaytableLineSchema)` to create a new message.
  */
 export const PaytableLineSchema: GenMessage<PaytableLine> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 4);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 8);
 
 /**
  * SideBetPaytable is the paytable of one side bet the variant offers.
@@ -250,7 +415,7 @@ export type SideBetPaytable = Message<"rgs.blackjack.v1.SideBetPaytable"> & {
  * Use `create(SideBetPaytableSchema)` to create a new message.
  */
 export const SideBetPaytableSchema: GenMessage<SideBetPaytable> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 5);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 9);
 
 /**
  * Variant is one blackjack variant with everything a client needs to draw its table.
@@ -426,7 +591,7 @@ export type Variant = Message<"rgs.blackjack.v1.Variant"> & {
  * Use `create(VariantSchema)` to create a new message.
  */
 export const VariantSchema: GenMessage<Variant> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 6);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 10);
 
 /**
  * LobbyEntry is what an operator's lobby shows of a variant (ListVariants) or a shared table
@@ -486,7 +651,7 @@ export type LobbyEntry = Message<"rgs.blackjack.v1.LobbyEntry"> & {
  * Use `create(LobbyEntrySchema)` to create a new message.
  */
 export const LobbyEntrySchema: GenMessage<LobbyEntry> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 7);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 11);
 
 /**
  * CurrencyLimits are the stake limits in one currency, in its minor units.
@@ -514,7 +679,7 @@ export type CurrencyLimits = Message<"rgs.blackjack.v1.CurrencyLimits"> & {
  * Use `create(CurrencyLimitsSchema)` to create a new message.
  */
 export const CurrencyLimitsSchema: GenMessage<CurrencyLimits> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 8);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 12);
 
 /**
  * LobbyFeatures are the features a lobby lists for a game.
@@ -563,7 +728,7 @@ export type LobbyFeatures = Message<"rgs.blackjack.v1.LobbyFeatures"> & {
  * Use `create(LobbyFeaturesSchema)` to create a new message.
  */
 export const LobbyFeaturesSchema: GenMessage<LobbyFeatures> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 9);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 13);
 
 /**
  * Availability says whether new rounds are taken: a variant, brand or table may be disabled by
@@ -600,7 +765,7 @@ export type Availability = Message<"rgs.blackjack.v1.Availability"> & {
  * Use `create(AvailabilitySchema)` to create a new message.
  */
 export const AvailabilitySchema: GenMessage<Availability> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 10);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
 
 /**
  * BoxBet is a player's bet on one box.
@@ -663,7 +828,7 @@ export type BoxBet = Message<"rgs.blackjack.v1.BoxBet"> & {
  * Use `create(BoxBetSchema)` to create a new message.
  */
 export const BoxBetSchema: GenMessage<BoxBet> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 11);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
 
 /**
  * AllowedAction is a decision open now, with what it costs or offers.
@@ -731,7 +896,7 @@ export type AllowedAction = Message<"rgs.blackjack.v1.AllowedAction"> & {
  * Use `create(AllowedActionSchema)` to create a new message.
  */
 export const AllowedActionSchema: GenMessage<AllowedAction> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 12);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
 
 /**
  * Hand is one player hand.
@@ -822,7 +987,7 @@ export type Hand = Message<"rgs.blackjack.v1.Hand"> & {
  * Use `create(HandSchema)` to create a new message.
  */
 export const HandSchema: GenMessage<Hand> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 13);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
 
 /**
  * SideBetResult is a side bet's stake and result.
@@ -871,7 +1036,7 @@ export type SideBetResult = Message<"rgs.blackjack.v1.SideBetResult"> & {
  * Use `create(SideBetResultSchema)` to create a new message.
  */
 export const SideBetResultSchema: GenMessage<SideBetResult> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 14);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
 
 /**
  * Box is one box of the table.
@@ -948,7 +1113,7 @@ export type Box = Message<"rgs.blackjack.v1.Box"> & {
  * Use `create(BoxSchema)` to create a new message.
  */
 export const BoxSchema: GenMessage<Box> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 15);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
 
 /**
  * A Bet Behind on a box at a shared table: everything it staked and was paid so far.
@@ -996,7 +1161,7 @@ export type BoxBehind = Message<"rgs.blackjack.v1.BoxBehind"> & {
  * Use `create(BoxBehindSchema)` to create a new message.
  */
 export const BoxBehindSchema: GenMessage<BoxBehind> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 16);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
 
 /**
  * HandRef names a hand.
@@ -1024,7 +1189,7 @@ export type HandRef = Message<"rgs.blackjack.v1.HandRef"> & {
  * Use `create(HandRefSchema)` to create a new message.
  */
 export const HandRefSchema: GenMessage<HandRef> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 17);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
 
 /**
  * RoundView is the public state of a round: never the hole card before it is revealed, never the
@@ -1167,6 +1332,13 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
    * @generated from field: repeated rgs.blackjack.v1.FreeBet free_bets = 19;
    */
   freeBets: FreeBet[];
+
+  /**
+   * A round of demo play (virtual money; never in reports, GGR or RTP monitoring).
+   *
+   * @generated from field: bool demo = 30;
+   */
+  demo: boolean;
 };
 
 /**
@@ -1174,7 +1346,7 @@ export type RoundView = Message<"rgs.blackjack.v1.RoundView"> & {
  * Use `create(RoundViewSchema)` to create a new message.
  */
 export const RoundViewSchema: GenMessage<RoundView> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 18);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
 
 /**
  * SessionPosition is a session's time and money so far, exactly as the journal records its
@@ -1224,7 +1396,7 @@ export type SessionPosition = Message<"rgs.blackjack.v1.SessionPosition"> & {
  * Use `create(SessionPositionSchema)` to create a new message.
  */
 export const SessionPositionSchema: GenMessage<SessionPosition> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 19);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
 
 /**
  * Fairness is a provably fair round's commitment and, once the round is over, its server seed.
@@ -1300,7 +1472,7 @@ export type Fairness = Message<"rgs.blackjack.v1.Fairness"> & {
  * Use `create(FairnessSchema)` to create a new message.
  */
 export const FairnessSchema: GenMessage<Fairness> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 20);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
 
 /**
  * DealRequest places the bets of a new round.
@@ -1360,7 +1532,7 @@ export type DealRequest = Message<"rgs.blackjack.v1.DealRequest"> & {
  * Use `create(DealRequestSchema)` to create a new message.
  */
 export const DealRequestSchema: GenMessage<DealRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 21);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
 
 /**
  * DealResponse is the dealt round.
@@ -1381,7 +1553,7 @@ export type DealResponse = Message<"rgs.blackjack.v1.DealResponse"> & {
  * Use `create(DealResponseSchema)` to create a new message.
  */
 export const DealResponseSchema: GenMessage<DealResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 22);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 26);
 
 /**
  * ActRequest is one player decision.
@@ -1438,7 +1610,7 @@ export type ActRequest = Message<"rgs.blackjack.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 23);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 27);
 
 /**
  * ActResponse is the round after the decision.
@@ -1459,7 +1631,7 @@ export type ActResponse = Message<"rgs.blackjack.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 24);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 28);
 
 /**
  * SettleRequest finishes a round.
@@ -1487,7 +1659,7 @@ export type SettleRequest = Message<"rgs.blackjack.v1.SettleRequest"> & {
  * Use `create(SettleRequestSchema)` to create a new message.
  */
 export const SettleRequestSchema: GenMessage<SettleRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 25);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 29);
 
 /**
  * SettleResponse is the finished round.
@@ -1508,7 +1680,7 @@ export type SettleResponse = Message<"rgs.blackjack.v1.SettleResponse"> & {
  * Use `create(SettleResponseSchema)` to create a new message.
  */
 export const SettleResponseSchema: GenMessage<SettleResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 26);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 30);
 
 /**
  * GetRoundRequest reads a round.
@@ -1529,7 +1701,7 @@ export type GetRoundRequest = Message<"rgs.blackjack.v1.GetRoundRequest"> & {
  * Use `create(GetRoundRequestSchema)` to create a new message.
  */
 export const GetRoundRequestSchema: GenMessage<GetRoundRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 27);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 31);
 
 /**
  * GetRoundResponse is the round's public view.
@@ -1550,7 +1722,7 @@ export type GetRoundResponse = Message<"rgs.blackjack.v1.GetRoundResponse"> & {
  * Use `create(GetRoundResponseSchema)` to create a new message.
  */
 export const GetRoundResponseSchema: GenMessage<GetRoundResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 28);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 32);
 
 /**
  * GetBalanceRequest asks for the session player's balance.
@@ -1565,7 +1737,7 @@ export type GetBalanceRequest = Message<"rgs.blackjack.v1.GetBalanceRequest"> & 
  * Use `create(GetBalanceRequestSchema)` to create a new message.
  */
 export const GetBalanceRequestSchema: GenMessage<GetBalanceRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 29);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 33);
 
 /**
  * AcknowledgeRealityCheckRequest acknowledges the session's reality check.
@@ -1580,7 +1752,7 @@ export type AcknowledgeRealityCheckRequest = Message<"rgs.blackjack.v1.Acknowled
  * Use `create(AcknowledgeRealityCheckRequestSchema)` to create a new message.
  */
 export const AcknowledgeRealityCheckRequestSchema: GenMessage<AcknowledgeRealityCheckRequest> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 30);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 34);
 
 /**
  * AcknowledgeRealityCheckResponse is the session's position when the check was acknowledged.
@@ -1601,7 +1773,7 @@ export type AcknowledgeRealityCheckResponse = Message<"rgs.blackjack.v1.Acknowle
  * Use `create(AcknowledgeRealityCheckResponseSchema)` to create a new message.
  */
 export const AcknowledgeRealityCheckResponseSchema: GenMessage<AcknowledgeRealityCheckResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 31);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 35);
 
 /**
  * GetBalanceResponse is the player's balance as the operator's wallet reported it.
@@ -1622,6 +1794,13 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
    * @generated from field: string currency = 2;
    */
   currency: string;
+
+  /**
+   * A demo session: the balance is virtual money (docs/operators.md, demo play).
+   *
+   * @generated from field: bool demo = 10;
+   */
+  demo: boolean;
 };
 
 /**
@@ -1629,7 +1808,7 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
  * Use `create(GetBalanceResponseSchema)` to create a new message.
  */
 export const GetBalanceResponseSchema: GenMessage<GetBalanceResponse> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 32);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 36);
 
 /**
  * FreeBet is a grant of free bets the player may still stake: Deal with free_bet_id = grant_id
@@ -1679,7 +1858,7 @@ export type FreeBet = Message<"rgs.blackjack.v1.FreeBet"> & {
  * Use `create(FreeBetSchema)` to create a new message.
  */
 export const FreeBetSchema: GenMessage<FreeBet> = /*@__PURE__*/
-  messageDesc(file_rgs_blackjack_v1_blackjack, 33);
+  messageDesc(file_rgs_blackjack_v1_blackjack, 37);
 
 /**
  * Action is a player decision.
@@ -2223,6 +2402,31 @@ export const BlackjackService: GenService<{
     methodKind: "unary";
     input: typeof AcknowledgeRealityCheckRequestSchema;
     output: typeof AcknowledgeRealityCheckResponseSchema;
+  },
+  /**
+   * RedeemLaunch exchanges a launch URL's one-time code (CreateLaunch, docs/operators.md) for
+   * its session, once; it needs no authorization (the code is the credential). A second use is
+   * PERMISSION_DENIED LAUNCH_CODE_USED, an expired code LAUNCH_CODE_EXPIRED, an altered or
+   * unknown one LAUNCH_CODE_INVALID: the page tells the player to go back to the casino and
+   * open the game again.
+   *
+   * @generated from rpc rgs.blackjack.v1.BlackjackService.RedeemLaunch
+   */
+  redeemLaunch: {
+    methodKind: "unary";
+    input: typeof RedeemLaunchRequestSchema;
+    output: typeof RedeemLaunchResponseSchema;
+  },
+  /**
+   * TopUpDemoBalance raises a demo session's virtual balance back to its brand's starting
+   * balance (a real session: FAILED_PRECONDITION NOT_A_DEMO_SESSION).
+   *
+   * @generated from rpc rgs.blackjack.v1.BlackjackService.TopUpDemoBalance
+   */
+  topUpDemoBalance: {
+    methodKind: "unary";
+    input: typeof TopUpDemoBalanceRequestSchema;
+    output: typeof TopUpDemoBalanceResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_rgs_blackjack_v1_blackjack, 0);
