@@ -110,7 +110,10 @@ async def test_a_german_launch_opens_vip_platinum_with_the_casinos_links(
             await expect(deposit).to_have_attribute("href", CASHIER)
             await expect(deposit).to_have_attribute("target", "_top")
             await expect(game.locator("#demo-badge")).to_have_count(0)
-            await expect(game.locator("#balance")).to_contain_text("1,000.00")
+            # In German: its words and its amounts.
+            await expect(deposit).to_have_text("Einzahlen")
+            await expect(game.locator("#deal")).to_have_text("Geben")
+            await expect(game.locator("#balance")).to_contain_text("1.000,00\u00a0€")
             await page.screenshot(path=str(artifacts / "launch-de.png"), full_page=True)
             await deposit.click()
             await page.wait_for_url(CASHIER)  # the casino's window went there, not the frame
@@ -162,12 +165,12 @@ async def _play_round(page: Page) -> None:
 async def test_a_demo_launch_plays_three_rounds_and_no_wallet_records_anything(
         web: Web, browser: Browser, artifacts: Path) -> None:  # noqa: F811 - fixtures
     before = await _ledgers(web)
-    url = await _launch(web, demo=True, variant_id="classic-resplit", language="es",
+    url = await _launch(web, demo=True, variant_id="classic-resplit", language="en",
                         lobby_url=LOBBY)
     page = await _page(browser, url + "&cards=TS,7H,9D,TC")
     try:
         await expect(page.locator("#demo-badge")).to_have_text("DEMO")
-        assert await page.evaluate("document.documentElement.lang") == "es"
+        assert await page.evaluate("document.documentElement.lang") == "en"
         await expect(page.locator("#balance")).to_contain_text("1,000.00")
         for _ in range(3):
             await _play_round(page)
@@ -178,7 +181,7 @@ async def test_a_demo_launch_plays_three_rounds_and_no_wallet_records_anything(
         assert balance.demo and shown == major(balance.balance)
         await page.screenshot(path=str(artifacts / "launch-demo.png"), full_page=True)
         await page.locator("#demo-top-up").click()
-        if not shown.startswith("1,0"):  # below the start: the top-up brings it back
+        if not shown.startswith("€1,0"):  # below the start: the top-up brings it back
             await expect(page.locator("#balance")).to_contain_text("1,000.00")
     finally:
         await page.close()

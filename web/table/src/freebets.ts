@@ -3,6 +3,7 @@
 // free bet stakes a main bet of exactly its value: no debit, and only the winnings are paid.
 
 import type { FreeBet } from "@rgs/client";
+import { t } from "./i18n.js";
 
 /** The free bets a solo Deal of ``variantId`` may stake (a grant naming no variant is for all). */
 export function freeBetsFor(freeBets: readonly FreeBet[], variantId: string): FreeBet[] {
@@ -14,8 +15,8 @@ export function freeBetsFor(freeBets: readonly FreeBet[], variantId: string): Fr
 export function fillFreeBets(select: HTMLSelectElement, field: HTMLElement, freeBets: readonly FreeBet[],
                              money: (amount: bigint) => string): FreeBet | undefined {
   const chosen = select.value;
-  select.replaceChildren(new Option("No free bet: my own money", ""), ...freeBets.map((f) =>
-    new Option(`Free bet of ${money(f.value)} (${f.left} left)`, f.grantId)));
+  select.replaceChildren(new Option(t("freebet.none"), ""), ...freeBets.map((f) =>
+    new Option(t("freebet.option", { value: money(f.value), left: f.left }), f.grantId)));
   select.value = freeBets.some((f) => f.grantId === chosen) ? chosen : "";
   field.hidden = freeBets.length === 0;
   return chosenFreeBet(select, freeBets);
@@ -30,5 +31,5 @@ export function chosenFreeBet(select: HTMLSelectElement, freeBets: readonly Free
 export function freeBetsLine(freeBets: readonly FreeBet[], money: (amount: bigint) => string): string {
   const left = freeBets.filter((f) => f.left > 0);
   if (left.length === 0) return "";
-  return "Free bets left: " + left.map((f) => `${f.left} × ${money(f.value)}`).join(", ");
+  return t("freebet.left", { list: left.map((f) => `${f.left} × ${money(f.value)}`).join(", ") });
 }

@@ -7,6 +7,7 @@
 // table to open, demo play. A used, expired or altered code opens a page that says what to do.
 
 import { ConnectError, errorInfo, launchCodeFrom, redeemLaunch, type BlackjackClient } from "@rgs/client";
+import { reasonText, t } from "./i18n.js";
 import { formatMoney } from "./money.js";
 
 const TOKEN_KEY = "rgs.token";
@@ -22,15 +23,6 @@ export interface Launched {
   device: string;
   demo: boolean;
 }
-
-/** Why a launch link does not open, in words, per RedeemLaunch's reason. */
-const REFUSALS: Record<string, string> = {
-  LAUNCH_CODE_USED: "This game link was already used.",
-  LAUNCH_CODE_EXPIRED: "This game link has expired.",
-  LAUNCH_CODE_INVALID: "This game link is not valid.",
-  ORIGIN_NOT_ALLOWED: "This game cannot be opened from this page.",
-};
-const AGAIN = "Go back to the casino and open the game again.";
 
 function saved(): Launched | undefined {
   const raw = sessionStorage.getItem(LAUNCH_KEY);
@@ -64,9 +56,9 @@ function showLinks(launched: Launched): void {
   if (!bar || document.getElementById("launch-links")) return;
   const nav = document.createElement("nav");
   nav.id = "launch-links";
-  nav.setAttribute("aria-label", "Casino");
-  if (launched.lobbyUrl) nav.append(link("lobby-link", "Lobby", launched.lobbyUrl));
-  if (launched.cashierUrl) nav.append(link("deposit-link", "Deposit", launched.cashierUrl));
+  nav.setAttribute("aria-label", t("launch.casino"));
+  if (launched.lobbyUrl) nav.append(link("lobby-link", t("launch.lobby"), launched.lobbyUrl));
+  if (launched.cashierUrl) nav.append(link("deposit-link", t("launch.deposit"), launched.cashierUrl));
   if (nav.childElementCount) bar.append(nav);
   document.body.dataset.device = launched.device;
 }
@@ -79,9 +71,11 @@ function showRefusal(error: unknown): void {
   section.setAttribute("role", "alert");
   section.dataset.reason = reason;
   const title = document.createElement("h2");
-  title.textContent = REFUSALS[reason] ?? "This game could not be opened.";
+  title.textContent = t("launch.refused");
   const what = document.createElement("p");
-  what.textContent = reason in REFUSALS ? AGAIN : `${ConnectError.from(error).rawMessage} ${AGAIN}`;
+  // The reason's sentence says what to do (go back to the casino and open the game again).
+  what.textContent = reasonText(reason)
+    ?? `${ConnectError.from(error).rawMessage} ${t("launch.again")}`;
   section.append(title, what);
   document.querySelector("main")?.prepend(section);
 }
@@ -160,12 +154,12 @@ export function showDemo(client: BlackjackClient, currency: string): void {
   const badge = document.createElement("strong");
   badge.id = "demo-badge";
   badge.className = "demo-badge";
-  badge.textContent = "DEMO";
-  badge.title = "Demo play: virtual money, no real bets or wins";
+  badge.textContent = t("launch.demo");
+  badge.title = t("launch.demo_title");
   const topUp = document.createElement("button");
   topUp.type = "button";
   topUp.id = "demo-top-up";
-  topUp.textContent = "Top up";
+  topUp.textContent = t("launch.top_up");
   topUp.addEventListener("click", () => {
     void client.topUpDemoBalance({}).then((got) => {
       const out = document.getElementById("balance");
