@@ -30,11 +30,11 @@ def test_memory_follows_the_workers_and_the_hints_rule_sets() -> None:
                              "--set", "autoscaling.maxReplicas=10"))
     assert _env(four)["RGS_WORKERS"] == "4"
     assert four["resources"]["limits"]["memory"] == "736Mi"  # 256 + 4 x 120
-    # brand-a plays classic-resplit and vip-platinum: two rule sets of ~70 MiB in each worker.
+    # brand-a plays classic-resplit and vip-platinum: two rule sets, 135 MiB each per worker.
     hinted = _container(render("-f", PRODUCTION, *HINTS, "--set", "workers=4",
                                "--set", "database.poolSize=4",
                                "--set", "autoscaling.maxReplicas=10"))
-    assert hinted["resources"]["limits"]["memory"] == f"{256 + 4 * (120 + 2 * 70)}Mi"
+    assert hinted["resources"]["limits"]["memory"] == f"{256 + 4 * (120 + 2 * 135)}Mi"
 
 
 def test_a_memory_limit_below_the_workers_need_is_refused() -> None:
@@ -42,7 +42,7 @@ def test_a_memory_limit_below_the_workers_need_is_refused() -> None:
     err = _refused(*HINTS, "--set", "resources.requests.cpu=2", "--set", "resources.limits.cpu=4",
                    "--set", "resources.limits.memory=1Gi", "--set", "database.poolSize=4",
                    "--set", "autoscaling.maxReplicas=10")
-    assert "resources.limits.memory (1Gi) is below what 4 workers need: 1296 MiB" in err
+    assert "resources.limits.memory (1Gi) is below what 4 workers need: 1816 MiB" in err
     ok = _container(render("-f", PRODUCTION, "--set", "resources.limits.memory=2Gi"))
     assert ok["resources"]["limits"]["memory"] == "2Gi"
 

@@ -210,7 +210,7 @@ little beyond that), at least 2.
 {{- end }}
 
 {{/* Distinct rule sets (variant and its options) the brands with hints play: each worker keeps
-the exact analysis of each, about 70 MiB. */}}
+the exact analysis of each. */}}
 {{- define "rgs.hintRuleSets" -}}
 {{- $sets := dict -}}
 {{- range .Values.operators }}{{ range .brands }}{{ if .hints }}{{ range $v, $opts := .variants }}
@@ -220,9 +220,15 @@ the exact analysis of each, about 70 MiB. */}}
 {{- end }}
 
 {{/* The memory a pod needs, in MiB: 256 for the supervisor and headroom, and per worker 120
-plus 70 per hint rule set (bench/README.md, ops/capacity.md). */}}
+plus the hints' analyses: 135 per rule set up to 375 for five, 75 per set beyond
+(bench/memory.py: +31 to +133 MiB per variant, +364 MiB for all five; ops/capacity.md). */}}
+{{- define "rgs.hintsMi" -}}
+{{- $sets := int (include "rgs.hintRuleSets" .) -}}
+{{- if le $sets 5 }}{{ min 375 (mul 135 $sets) }}{{ else }}{{ add 375 (mul 75 (sub $sets 5)) }}{{ end -}}
+{{- end }}
+
 {{- define "rgs.memoryMi" -}}
-{{- $perWorker := add 120 (mul 70 (int (include "rgs.hintRuleSets" .))) -}}
+{{- $perWorker := add 120 (int (include "rgs.hintsMi" .)) -}}
 {{- add 256 (mul (int (include "rgs.workers" .)) $perWorker) -}}
 {{- end }}
 
@@ -270,6 +276,6 @@ plus 70 per hint rule set (bench/README.md, ops/capacity.md). */}}
 {{- end }}
 {{- $limit := int (include "rgs.quantityMi" (dig "limits" "memory" "" (.Values.resources | default dict))) -}}
 {{- if and $limit (lt $limit (int (include "rgs.memoryMi" .))) }}
-{{- fail (printf "resources.limits.memory (%v) is below what %d workers need: %d MiB (256 + per worker 120, plus 70 per rule set a hints brand plays: %s); leave it empty to derive it, or lower the workers (ops/capacity.md)" .Values.resources.limits.memory $workers (int (include "rgs.memoryMi" .)) (include "rgs.hintRuleSets" .)) }}
+{{- fail (printf "resources.limits.memory (%v) is below what %d workers need: %d MiB (256 + per worker 120, plus %s for the %s rule sets hints brands play); leave it empty to derive it, or lower the workers (ops/capacity.md)" .Values.resources.limits.memory $workers (int (include "rgs.memoryMi" .)) (include "rgs.hintsMi" .) (include "rgs.hintRuleSets" .)) }}
 {{- end }}
 {{- end }}
