@@ -87,6 +87,15 @@ MUTATIONS = [
      [("and\n          sum by (namespace, job, pool) "
        "(rate(rgs_journal_pool_wait_seconds_count[5m])) * 300 >= 20", "")],
      "database unreachable, slow commits, stale samples"),
+    ("a Deployment scaled to zero on purpose is not an outage",
+     [("\n          and on (namespace, deployment)\n          max by (namespace, job, deployment) "
+       "(kube_deployment_spec_replicas{namespace=\"casino\", deployment=\"rgs\"}) > 0", "")],
+     "every pod running but none ready"),
+    ("an old OOMKilled reason without a recent restart stays quiet",
+     [("\n          and on (namespace, job, pod, container)\n          sum by (namespace, job, "
+       "pod, container) (increase(kube_pod_container_status_restarts_total{namespace=\"casino\", "
+       "pod=~\"rgs-.*\", container=\"rgs\"}[30m])) > 0", "")],
+     "an OOMKilled restart opens a ticket"),
     ("the wallet traffic guard",
      [("and\n          sum by (namespace, job, operator) (rate(rgs_wallet_calls_total[5m]))"
        " * 300 >= 20", "")],
