@@ -44,7 +44,7 @@ def test_promtool_accepts_the_rules() -> None:
 
 @pytest.mark.parametrize("suite", [RULES_TEST, RULES_SLOW_TEST], ids=lambda p: p.name)
 def test_promtool_unit_tests_of_every_alert_pass(suite: Path) -> None:
-    out = run([tool("promtool"), "test", "rules", suite.name], cwd=RULES.parent, timeout=240)
+    out = run([tool("promtool"), "test", "rules", suite.name], cwd=RULES.parent, timeout=600)
     assert "SUCCESS" in out.stdout + out.stderr
 
 

@@ -47,7 +47,7 @@ def test_every_promtool_case_passes_against_the_rendered_rules(tmp_path: Path) -
             for s in c["input_series"] if re.match(r"(rgs_|up\{)", s["series"]))]
         kept += len(doc["tests"])
         (tmp_path / suite).write_text(yaml.safe_dump(doc))
-        out = run([tool("promtool"), "test", "rules", suite], cwd=tmp_path, timeout=240)
+        out = run([tool("promtool"), "test", "rules", suite], cwd=tmp_path, timeout=600)
         assert "SUCCESS" in out.stdout + out.stderr
     assert kept >= 25
 
@@ -89,5 +89,5 @@ def test_outages_page_per_installation_as_rendered(tmp_path: Path) -> None:
                                               "exp_annotations": summary}]}]},
     ]}
     (tmp_path / "case.yml").write_text(yaml.safe_dump(suite))
-    out = run([tool("promtool"), "test", "rules", "case.yml"], cwd=tmp_path, timeout=240)
+    out = run([tool("promtool"), "test", "rules", "case.yml"], cwd=tmp_path, timeout=600)
     assert "SUCCESS" in out.stdout + out.stderr
