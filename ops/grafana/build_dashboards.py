@@ -37,9 +37,21 @@ EXTERNAL_EXPORTERS = {
                            "pgbouncer_pools_server_active_connections",
                            "pgbouncer_pools_server_idle_connections",
                            "pgbouncer_pools_client_maxwait_seconds"),
+    "postgres_exporter (alerts)": ("pg_stat_archiver_failed_count",),
+    "pgbackrest_exporter": ("pgbackrest_backup_since_last_completion_seconds",),
+    "kube-state-metrics": ("kube_deployment_status_replicas_available",
+                           "kube_deployment_spec_replicas",
+                           "kube_horizontalpodautoscaler_status_current_replicas",
+                           "kube_horizontalpodautoscaler_spec_max_replicas",
+                           "kube_pod_container_status_last_terminated_reason",
+                           "kube_pod_container_status_restarts_total"),
+    "rgs probe": ("rgs_probe_success", "rgs_probe_duration_seconds",
+                  "rgs_probe_timestamp_seconds"),
 }
-"""Series the database-server panels read from the community exporters
-(prometheus-community/postgres_exporter 0.13+ and pgbouncer_exporter), by exporter."""
+"""Series the database-server panels and the alerts read from other exporters
+(prometheus-community/postgres_exporter 0.13+, pgbouncer_exporter, woblerr/pgbackrest_exporter,
+kube-state-metrics 2.x) and from the synthetic client ``rgs probe`` (its own process), by
+exporter."""
 
 
 def target(expr: str, legend: str = "", ref: str = "A") -> dict[str, Any]:
@@ -251,6 +263,21 @@ def wallet() -> dict[str, Any]:
             f'[$__rate_interval])) / sum(rate(rgs_wallet_calls_total{{{J}}}[$__rate_interval]))',
             "failures")], unit="percentunit",
             description="Refusals (insufficient funds, limits) are final answers, not failures."),
+        panel("Wallet calls per second by operator and outcome", [target(
+            f'sum by (operator, outcome) (rate(rgs_wallet_calls_total{{{J}}}'
+            f'[$__rate_interval]))', "{{operator}} {{outcome}}")], unit="reqps",
+            description="not_sent: the operator's breaker or bulkhead refused the call before it "
+                        "was sent; the player sees a failure."),
+        panel("Wallet failure ratio by operator (unavailable + error + not_sent)", [target(
+            f'sum by (operator) (rate(rgs_wallet_calls_total{{{J}, '
+            f'outcome=~"unavailable|error|not_sent"}}[$__rate_interval])) / sum by (operator) '
+            f'(rate(rgs_wallet_calls_total{{{J}}}[$__rate_interval]))', "{{operator}}")],
+            unit="percentunit",
+            description="What RgsWalletFailures reads: above 5% for 5 minutes pages, per operator."),
+        panel("Wallet p99 latency by operator", [target(
+            f'histogram_quantile(0.99, sum by (operator, le) (rate('
+            f'rgs_wallet_latency_seconds_bucket{{{J}}}[$__rate_interval])))', "{{operator}}")],
+            unit="s", description="What RgsWalletSlow reads: above 2 s for 10 minutes."),
         panel("Wallet p99 latency by operation", [target(
             f'histogram_quantile(0.99, sum by (operation, le) (rate('
             f'rgs_wallet_latency_seconds_bucket{{{J}}}[$__rate_interval])))', "{{operation}}")],

@@ -67,11 +67,20 @@ class SqlMigrations:
 
     ``lock_key`` is any constant, the same in every process migrating the same database: a
     transaction-scoped advisory lock on it serialises concurrent runs.
+
+    Each migration runs with ``lock_timeout`` and ``statement_timeout`` (milliseconds, set
+    locally to its transaction once the advisory lock is held): a DDL that would wait behind a
+    long transaction for its table's lock fails after ``lock_timeout_ms`` instead of queueing
+    every call behind it, and nothing runs unbounded. A migration that needs more (a backfill)
+    says so itself with its own ``SET LOCAL statement_timeout``. New migrations must not rewrite
+    a table (tests/unit/test_migration_rules.py names the forbidden forms).
     """
 
     package: str
     schema: str
     lock_key: int
+    lock_timeout_ms: int = 5_000
+    statement_timeout_ms: int = 300_000
 
     def migrations(self) -> list[Migration]:
         """The shipped migrations in version order."""
@@ -123,6 +132,9 @@ class SqlMigrations:
                                        "WHERE version = $1", m.version):
                     continue  # another process applied it while this one waited
                 await conn.execute(f"SET LOCAL search_path TO {schema}")
+                await conn.execute(f"SET LOCAL lock_timeout = {int(self.lock_timeout_ms)}")
+                await conn.execute(
+                    f"SET LOCAL statement_timeout = {int(self.statement_timeout_ms)}")
                 await conn.execute(m.sql)
                 await conn.execute(
                     f"INSERT INTO {schema}.schema_migrations (version, name) VALUES ($1, $2)",

@@ -13,7 +13,9 @@ Every command lives in one module of this package, which adds it with ``register
 * :mod:`rgs.cli.audit` — ``audit verify`` and ``admin add-key`` (the audit trail, the
   administrator's keys);
 * :mod:`rgs.cli.finance` — ``movements`` and ``reconcile``, :mod:`rgs.cli.report` —
-  ``report ggr`` (the operator's back office).
+  ``report ggr`` (the operator's back office);
+* :mod:`rgs.cli.probe` — ``probe`` (the synthetic client), :mod:`rgs.cli.lifecycle` —
+  ``purge`` (expired idempotency records and sessions).
 
 Every command prints what to do next on a user error and exits 2; long work shows progress on a
 terminal and stays quiet with ``--json``. This is the top of the dependency graph: nothing
@@ -31,8 +33,10 @@ from rgs.cli import (
     audit,
     authenticate,
     finance,
+    lifecycle,
     par,
     play,
+    probe,
     report,
     rng,
     service,
@@ -43,7 +47,7 @@ from rgs.cli.common import UserError
 
 #: The modules that add their own commands through ``register(subparsers)``, in help order.
 _COMMAND_MODULES = (simulate, par, rng, service, play, verify, authenticate, audit,
-                    finance, report)
+                    finance, report, probe, lifecycle)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -136,6 +136,7 @@ Refuse combinations the service itself would refuse at start-up, so a bad releas
 {{- fail (printf "database.playerLeaseSeconds must be at least twice operators[%s].wallet.timeout_s (a call must not lose its player while it waits for the wallet)" .id) }}
 {{- end }}
 {{- end }}
+{{- include "rgs.validateSizing" . }}
 {{- if and .Values.prometheusRule.enabled (not .Values.prometheusRule.runbookBaseUrl) }}
 {{- fail "prometheusRule.runbookBaseUrl is required with prometheusRule.enabled: the absolute URL where ops/runbooks is published (each alert links <base>/<AlertName>.md)" }}
 {{- end }}
@@ -178,4 +179,103 @@ Refuse combinations the service itself would refuse at start-up, so a bad releas
 {{- end -}}
 {{- max 1 (div (add $milli 999) 1000) -}}
 {{- end -}}
+{{- end }}
+
+{{/*
+Sizing (ops/capacity.md). Pods at most: autoscaling.maxReplicas, else replicaCount.
+*/}}
+{{- define "rgs.maxPods" -}}
+{{- if .Values.autoscaling.enabled }}{{ .Values.autoscaling.maxReplicas }}{{ else }}{{ .Values.replicaCount }}{{ end }}
+{{- end }}
+
+{{/*
+Journal connections per worker for calls: database.poolSize, or 0 = derived from the connection
+budget: what each worker of the largest deployment may have, after the tables' pool (half of
+it, at least 2) and the 3 of the sampler and the controls, at most 10 (one event loop gains
+little beyond that), at least 2.
+*/}}
+{{- define "rgs.poolSize" -}}
+{{- if .Values.database.poolSize -}}
+{{- .Values.database.poolSize -}}
+{{- else -}}
+{{- $perWorker := div (sub (int .Values.database.connectionBudget) 2) (mul (int (include "rgs.maxPods" .)) (int (include "rgs.workers" .))) -}}
+{{- min 10 (max 2 (div (mul (sub $perWorker 3) 2) 3)) -}}
+{{- end -}}
+{{- end }}
+
+{{/* Connections one worker opens at most: calls, the tables' pool, sampler and controls. */}}
+{{- define "rgs.connectionsPerWorker" -}}
+{{- $pool := int (include "rgs.poolSize" .) -}}
+{{- add $pool (max 2 (div $pool 2)) 3 -}}
+{{- end }}
+
+{{/* Distinct rule sets (variant and its options) the brands with hints play: each worker keeps
+the exact analysis of each. */}}
+{{- define "rgs.hintRuleSets" -}}
+{{- $sets := dict -}}
+{{- range .Values.operators }}{{ range .brands }}{{ if .hints }}{{ range $v, $opts := .variants }}
+{{- $_ := set $sets (printf "%s %s" $v (toJson $opts)) true -}}
+{{- end }}{{ end }}{{ end }}{{ end -}}
+{{- len $sets -}}
+{{- end }}
+
+{{/* The memory a pod needs, in MiB: 256 for the supervisor and headroom, and per worker 120
+plus the hints' analyses: 135 per rule set up to 375 for five, 75 per set beyond
+(bench/memory.py: +31 to +133 MiB per variant, +364 MiB for all five; ops/capacity.md). */}}
+{{- define "rgs.hintsMi" -}}
+{{- $sets := int (include "rgs.hintRuleSets" .) -}}
+{{- if le $sets 5 }}{{ min 375 (mul 135 $sets) }}{{ else }}{{ add 375 (mul 75 (sub $sets 5)) }}{{ end -}}
+{{- end }}
+
+{{- define "rgs.memoryMi" -}}
+{{- $perWorker := add 120 (int (include "rgs.hintsMi" .)) -}}
+{{- add 256 (mul (int (include "rgs.workers" .)) $perWorker) -}}
+{{- end }}
+
+{{/* A Kubernetes quantity (Mi, Gi, M, G, Ki) in MiB, rounded down; 0 when empty. */}}
+{{- define "rgs.quantityMi" -}}
+{{- $q := toString . -}}
+{{- if not $q -}}0
+{{- else if hasSuffix "Gi" $q -}}{{ mulf (float64 (trimSuffix "Gi" $q)) 1024 | int }}
+{{- else if hasSuffix "Mi" $q -}}{{ trimSuffix "Mi" $q | int }}
+{{- else if hasSuffix "Ki" $q -}}{{ div (trimSuffix "Ki" $q | int) 1024 }}
+{{- else if hasSuffix "G" $q -}}{{ divf (mulf (float64 (trimSuffix "G" $q)) 1000000000) 1048576 | int }}
+{{- else if hasSuffix "M" $q -}}{{ divf (mulf (float64 (trimSuffix "M" $q)) 1000000) 1048576 | int }}
+{{- else -}}{{ div (int64 $q) 1048576 }}
+{{- end -}}
+{{- end }}
+
+{{/* The server container's resources: as given, memory derived where it is not. */}}
+{{- define "rgs.resources" -}}
+{{- $res := deepCopy (.Values.resources | default dict) -}}
+{{- $need := printf "%dMi" (int (include "rgs.memoryMi" .)) -}}
+{{- $limits := $res.limits | default dict -}}
+{{- if not $limits.memory }}{{ $_ := set $limits "memory" $need }}{{ end -}}
+{{- $_ := set $res "limits" $limits -}}
+{{- $requests := $res.requests | default dict -}}
+{{- if not $requests.memory }}{{ $_ := set $requests "memory" $limits.memory }}{{ end -}}
+{{- $_ := set $res "requests" $requests -}}
+{{- toYaml $res -}}
+{{- end }}
+
+{{/* Refuse sizes that break the connection budget, the drain arithmetic or the memory. */}}
+{{- define "rgs.validateSizing" -}}
+{{- $pods := int (include "rgs.maxPods" .) -}}
+{{- $workers := int (include "rgs.workers" .) -}}
+{{- $perWorker := int (include "rgs.connectionsPerWorker" .) -}}
+{{- $total := add (mul $pods $workers $perWorker) 2 -}}
+{{- if gt $total (int .Values.database.connectionBudget) }}
+{{- fail (printf "connection budget: %d pods x %d workers x %d connections (database.poolSize %s, its tables' pool, sampler and controls) + 2 (migration Job, purge CronJob) = %d, more than database.connectionBudget %v (PgBouncer's max_client_conn, or PostgreSQL's max_connections less its reserve): lower database.poolSize (0 derives it), the workers or autoscaling.maxReplicas, or raise the budget (ops/capacity.md)" $pods $workers $perWorker (include "rgs.poolSize" .) $total .Values.database.connectionBudget) }}
+{{- end }}
+{{- $wallet := 0.0 -}}
+{{- range .Values.operators }}{{ $wallet = maxf $wallet (float64 (.wallet.timeout_s | default 5)) }}{{ end -}}
+{{- $drain := float64 (include "rgs.shutdownGraceSeconds" .) -}}
+{{- $need := addf (float64 .Values.database.lockWaitSeconds) (mulf 2 $wallet) -}}
+{{- if lt $drain $need }}
+{{- fail (printf "drain: the calls in flight get %v s after SIGTERM (terminationGracePeriodSeconds - shutdown.preStopSleepSeconds - shutdown.exitMarginSeconds), less than database.lockWaitSeconds (%v) + 2 x the longest operators[].wallet.timeout_s (%v) = %v s that a call may still need: raise terminationGracePeriodSeconds (ops/capacity.md)" $drain .Values.database.lockWaitSeconds $wallet $need) }}
+{{- end }}
+{{- $limit := int (include "rgs.quantityMi" (dig "limits" "memory" "" (.Values.resources | default dict))) -}}
+{{- if and $limit (lt $limit (int (include "rgs.memoryMi" .))) }}
+{{- fail (printf "resources.limits.memory (%v) is below what %d workers need: %d MiB (256 + per worker 120, plus %s for the %s rule sets hints brands play); leave it empty to derive it, or lower the workers (ops/capacity.md)" .Values.resources.limits.memory $workers (int (include "rgs.memoryMi" .)) (include "rgs.hintsMi" .) (include "rgs.hintRuleSets" .)) }}
+{{- end }}
 {{- end }}

@@ -1,0 +1,81 @@
+"""The chart's scheduled jobs, the jobs' NetworkPolicy and the synthetic client, as rendered:
+the daily purge runs `rgs purge` with the database URL and no API token; the migration Job and
+the CronJobs may reach DNS and the database only, and nothing reaches them; the probe calls the
+public address with its key read from a file (never an argument) and is scraped as
+<fullname>-probe, the job its alert reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ops_toolbox import CHART
+from test_ops_helm import named, render
+
+PRODUCTION = str(CHART / "ci" / "production-values.yaml")
+
+
+def _pod(doc: dict[str, Any]) -> dict[str, Any]:
+    spec = doc["spec"]
+    if doc["kind"] == "CronJob":
+        spec = spec["jobTemplate"]["spec"]
+    return dict(spec["template"])
+
+
+def test_the_daily_purge_runs_rgs_purge_against_the_journal() -> None:
+    docs = render("-f", PRODUCTION)
+    cron = named(docs, "CronJob", "rgs-purge")
+    assert cron["spec"]["concurrencyPolicy"] == "Forbid"
+    pod = _pod(cron)
+    (container,) = pod["spec"]["containers"]
+    assert container["args"][:5] == ["purge", "--idempotency-days", "7", "--session-days", "30"]
+    env = {e["name"]: e for e in container["env"]}
+    assert env["RGS_DATABASE_URL"]["valueFrom"]["secretKeyRef"]["name"] == "rgs-credentials"
+    assert pod["spec"]["automountServiceAccountToken"] is False
+    assert pod["metadata"]["labels"]["app.kubernetes.io/component"] == "lifecycle"
+    off = render("-f", PRODUCTION, "--set", "lifecycle.purge.enabled=false")
+    assert not [d for d in off if d["kind"] == "CronJob"]
+
+
+def test_the_migration_job_and_the_cronjobs_reach_the_database_only() -> None:
+    docs = render("-f", PRODUCTION)
+    policy = named(docs, "NetworkPolicy", "rgs-jobs")
+    spec = policy["spec"]
+    assert spec["policyTypes"] == ["Ingress", "Egress"] and spec["ingress"] == []
+    assert {p["port"] for rule in spec["egress"] for p in rule["ports"]} == {53, 6432}
+    (expr,) = spec["podSelector"]["matchExpressions"]
+    assert expr["values"] == ["migration", "lifecycle"]
+    job = named(docs, "Job", "rgs-migrate")
+    for pod in (_pod(job), _pod(named(docs, "CronJob", "rgs-purge"))):
+        labels = pod["metadata"]["labels"]
+        assert spec["podSelector"]["matchLabels"].items() <= labels.items()
+        assert labels["app.kubernetes.io/component"] in expr["values"]
+    # A hook before the migration Job, so the Job starts under it.
+    assert int(policy["metadata"]["annotations"]["helm.sh/hook-weight"]) < int(
+        job["metadata"]["annotations"]["helm.sh/hook-weight"])
+    # The server's policy does not select them (their component differs).
+    server = named(docs, "NetworkPolicy", "rgs")["spec"]["podSelector"]["matchLabels"]
+    assert server["app.kubernetes.io/component"] == "server"
+
+
+def test_the_probe_calls_the_public_address_with_its_key_from_a_file() -> None:
+    docs = render("-f", PRODUCTION)
+    deploy = named(docs, "Deployment", "rgs-probe")
+    (container,) = _pod(deploy)["spec"]["containers"]
+    args = container["args"]
+    assert args[0] == "probe"
+    assert args[args.index("--address") + 1] == "rgs.gateway.example.invalid:443"
+    assert args[args.index("--operator-key-file") + 1] == "/etc/rgs/probe/operator-key"
+    assert args[args.index("--tls-server-name") + 1] == "rgs.gateway.example.invalid"
+    assert "--interval" in args and "--metrics-listen" in args
+    assert not [e for e in container.get("env", []) if "KEY" in e["name"]]
+    # Scraped through its own Service: Prometheus' job label is the Service's name.
+    service = named(docs, "Service", "rgs-probe")
+    monitor = named(docs, "ServiceMonitor", "rgs-probe")
+    assert monitor["spec"]["selector"]["matchLabels"].items() <= service["metadata"][
+        "labels"].items()
+    assert service["spec"]["selector"]["app.kubernetes.io/component"] == "probe"
+    # The server's Service and ServiceMonitor do not pick the probe up.
+    server_monitor = named(docs, "ServiceMonitor", "rgs")["spec"]["selector"]["matchLabels"]
+    assert server_monitor["app.kubernetes.io/component"] == "server"
+    policy = named(docs, "NetworkPolicy", "rgs-probe")["spec"]
+    assert {p["port"] for rule in policy["egress"] for p in rule["ports"]} == {53, 443}
