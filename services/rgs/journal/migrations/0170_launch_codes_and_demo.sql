@@ -34,10 +34,20 @@ CREATE TABLE demo_moves (
     PRIMARY KEY (player_key, transaction_id)
 );
 
--- Every demo round and movement is marked in the journal: a stored column derived from the
--- player key, so writers need not set it (a previous release's inserts get it too) and RTP
--- monitoring, finance and reports exclude `demo` rows by it.
-ALTER TABLE rounds ADD COLUMN demo boolean
-    GENERATED ALWAYS AS (split_part(player_key, '/', 2) LIKE 'demo~%') STORED;
-ALTER TABLE wallet_transactions ADD COLUMN demo boolean
-    GENERATED ALWAYS AS (split_part(player_key, '/', 2) LIKE 'demo~%') STORED;
+-- Every demo round and movement is marked in the journal, derived from the player key by a
+-- trigger, so writers need not set it (a previous release's inserts get it too) and RTP
+-- monitoring, finance and reports exclude `demo` rows by it. A plain column with a constant
+-- default is added without rewriting the table (a stored generated column would rewrite
+-- rounds and wallet_transactions under an exclusive lock: tests/unit/test_migration_rules.py);
+-- no row written before this migration is a demo one.
+ALTER TABLE rounds ADD COLUMN demo boolean NOT NULL DEFAULT false;
+ALTER TABLE wallet_transactions ADD COLUMN demo boolean NOT NULL DEFAULT false;
+CREATE FUNCTION mark_demo() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.demo := split_part(NEW.player_key, '/', 2) LIKE 'demo~%';
+    RETURN NEW;
+END $$;
+CREATE TRIGGER rounds_mark_demo BEFORE INSERT ON rounds
+    FOR EACH ROW EXECUTE FUNCTION mark_demo();
+CREATE TRIGGER wallet_transactions_mark_demo BEFORE INSERT ON wallet_transactions
+    FOR EACH ROW EXECUTE FUNCTION mark_demo();
