@@ -273,7 +273,8 @@ def wallet() -> dict[str, Any]:
             f'outcome=~"unavailable|error|not_sent"}}[$__rate_interval])) / sum by (operator) '
             f'(rate(rgs_wallet_calls_total{{{J}}}[$__rate_interval]))', "{{operator}}")],
             unit="percentunit",
-            description="What RgsWalletFailures reads: above 5% for 5 minutes pages, per operator."),
+            description="What RgsWalletFailures reads: above 5% for 5 minutes pages, per "
+                        "operator."),
         panel("Wallet p99 latency by operator", [target(
             f'histogram_quantile(0.99, sum by (operator, le) (rate('
             f'rgs_wallet_latency_seconds_bucket{{{J}}}[$__rate_interval])))', "{{operator}}")],
