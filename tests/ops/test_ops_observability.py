@@ -41,6 +41,7 @@ from rgs.observability.interceptors import server_interceptors
 from rgs.observability.logging import JsonFormatter, RedactionFilter
 from rgs.observability.tracing import TraceContextClientInterceptor, configure_tracing, tracer
 from rgs.rng.errors import EntropySourceFailure
+from rgs.service.demo import DemoWallet
 from rgs.wallet.port import MoneyCall, MoneyKind, MoneyResult, Party, WalletUnavailable
 from support.platforms import sandbox_platform
 
@@ -108,7 +109,10 @@ async def served(spans: InMemorySpanExporter) -> AsyncIterator[Served]:
     # build() wraps the journal and the wallet in the instrumented decorators itself.
     app = await build(settings, journal=journal, wallet=DictWallet(), cards=SeededCards())
     assert isinstance(app.journal, InstrumentedJournal)
-    assert isinstance(app.wallet, InstrumentedWallet)
+    # Demo play is answered in front of the instrumented wallet: its money never reaches a
+    # wallet or the wallet's metrics.
+    assert isinstance(app.wallet, DemoWallet)
+    assert isinstance(app.wallet._real, InstrumentedWallet)
     await add_dev_operator_keys(app.journal)
     brands = platform(settings).brands
     metrics.initialise(version="test", brands={b.id: b.variants for b in brands.values()})
