@@ -35,6 +35,7 @@ from rgs.cli import (
     play,
     report,
     rng,
+    rtp,
     service,
     simulate,
     verify,
@@ -43,7 +44,7 @@ from rgs.cli.common import UserError
 
 #: The modules that add their own commands through ``register(subparsers)``, in help order.
 _COMMAND_MODULES = (simulate, par, rng, service, play, verify, authenticate, audit,
-                    finance, report)
+                    finance, report, rtp)
 
 
 def build_parser() -> argparse.ArgumentParser:
