@@ -83,7 +83,8 @@ def test_dashboard_is_what_its_builder_writes_and_its_queries_parse(tmp_path: Pa
     exprs = _queries(d)
     assert names_in(exprs) - _exported() - STANDARD_SERIES - {"rgs_build_info"} == set()
     rules = []
-    for i, expr in enumerate(exprs):
+    for i, raw in enumerate(exprs):
+        expr = raw
         for name, value in sorted(VARIABLES.items(), key=lambda kv: -len(kv[0])):
             expr = expr.replace(name, value)
         assert "$" not in expr, expr
