@@ -4,11 +4,14 @@ unsettled and test-mode rounds alone, and ``rgs rtp report`` reads the figures b
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 
 import asyncpg
+import pytest
 
+from rgs.cli import main
 from rgs.codec import encode_event, event_kind
 from rgs.journal.migrate import SCHEMA
 from rgs.rtp.expected import round_figures
@@ -45,7 +48,7 @@ async def _solo(conn: asyncpg.Connection, i: int, events: tuple[object, ...], *,
 
 
 async def test_worker_values_each_settled_round_once_across_a_restart(
-        rgs_database_url: str) -> None:
+        rgs_database_url: str) -> str:
     played = [p.events for p in play_rounds(RULES, "basic", 24, seed=7)]
     pool = await _pool(rgs_database_url)
     try:
@@ -88,3 +91,21 @@ async def test_worker_values_each_settled_round_once_across_a_restart(
         assert await groups(pool, brand="nobody") == []
     finally:
         await pool.close()
+    return rgs_database_url
+
+
+async def test_rgs_rtp_report_prints_the_groups_as_json(rgs_database_url: str,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    await test_worker_values_each_settled_round_once_across_a_restart(rgs_database_url)
+    capsys.readouterr()
+    argv = ["rtp", "report", "--database-url", rgs_database_url, "--brand", "brand-a",
+            "--since", "2026-12-01", "--json"]
+    assert await asyncio.to_thread(main, argv) == 0
+    out = capsys.readouterr()
+    doc = json.loads(out.out)
+    assert out.err == ""  # quiet with --json
+    assert [(g["brand"], g["variant"], g["rounds"]) for g in doc["groups"]] == [
+        ("brand-a", "classic-resplit", 20)]
+    assert {"observed", "par", "expected", "difference", "standard_error", "z",
+            "plain_z", "hand_check_failures"} <= set(doc["groups"][0])
