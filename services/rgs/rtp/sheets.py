@@ -6,16 +6,8 @@ import json
 from functools import lru_cache
 
 from rgs.engine import RuleSet, SideBetKind
-from rgs.math.par import PAR_DIR
+from rgs.math.par import PAR_DIR, sheet_name
 from rgs.rtp.expected import ParFigures
-from rgs.variants import VARIANTS
-
-
-def sheet_name(rules: RuleSet) -> str:
-    """The sheet of these rules: ``<variant>`` or, for a deck count a brand chose,
-    ``<variant>-<n>d``."""
-    own = VARIANTS.get(rules.id)
-    return rules.id if own is None or own.decks == rules.decks else f"{rules.id}-{rules.decks}d"
 
 
 @lru_cache(maxsize=64)
