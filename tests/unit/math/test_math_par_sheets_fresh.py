@@ -95,7 +95,6 @@ CHECK_PENDING: frozenset[str] = frozenset({
     "electronic-h17-8d",
     "electronic-h17",
     "vegas-20-plus",
-    "vip-platinum",
 })
 
 
