@@ -13,7 +13,17 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from rgs.engine import Action, BoxBet, Event, Round, RuleSet, Shoe, ShoeSource, VerifiedBets
+from rgs.engine import (
+    Action,
+    BoxBet,
+    Event,
+    Round,
+    RuleSet,
+    Shoe,
+    ShoeSource,
+    SideBetKind,
+    VerifiedBets,
+)
 from rgs.math.basic_strategy import BasicStrategyPlayer
 from rgs.service.advice import hints
 
@@ -66,14 +76,22 @@ class Played:
 
 
 def play_rounds(rules: RuleSet, player: str, rounds: int, *, seed: int,
-                engine_rules: RuleSet | None = None, stake: int = 1000) -> Iterator[Played]:
-    """``rounds`` seeded rounds of one box of ``stake``, insurance always declined, played by
-    ``player`` (a :data:`PLAYERS` name) through an engine playing ``engine_rules`` (default:
-    ``rules``)."""
+                engine_rules: RuleSet | None = None, stake: int = 1000, side: int = 0,
+                insure: bool = False) -> Iterator[Played]:
+    """``rounds`` seeded rounds of one box of ``stake`` (and ``side`` on every side bet the
+    variant offers), insurance declined (taken with ``insure``), played by ``player`` (a
+    :data:`PLAYERS` name) through an engine playing ``engine_rules`` (default: ``rules``)."""
     eng = engine_rules or rules
     decide = PLAYERS[player](rules)
     pick = random.Random(seed)._randbelow  # type: ignore[attr-defined]
-    bets = VerifiedBets(rules=eng, boxes=(BoxBet(seat=1, stake=stake),))
+    offered = eng.side_bets if side else frozenset()
+    box = BoxBet(seat=1, stake=stake,
+                 twenty_plus=side if SideBetKind.TWENTY_PLUS in offered else 0,
+                 perfect_pairs=side if SideBetKind.PERFECT_PAIRS in offered else 0,
+                 twenty_one_plus_three=side if SideBetKind.TWENTY_ONE_PLUS_THREE in offered
+                 else 0)
+    bets = VerifiedBets(rules=eng, boxes=(box,))
+    answer = Action.INSURE if insure else Action.DECLINE_INSURANCE
     full = Shoe.of_decks(eng.decks).cards()
     for _ in range(rounds):
         rnd = Round.deal(eng, ShoeSource(Shoe(full), pick), bets)
@@ -81,7 +99,9 @@ def play_rounds(rules: RuleSet, player: str, rounds: int, *, seed: int,
             to_act = rnd.to_act
             if to_act is None:
                 for seat in rnd.seats():
-                    if rnd.can(seat, 0, Action.DECLINE_INSURANCE):
+                    if rnd.can(seat, 0, answer):
+                        rnd.act(seat, 0, answer)
+                    elif rnd.can(seat, 0, Action.DECLINE_INSURANCE):
                         rnd.act(seat, 0, Action.DECLINE_INSURANCE)
                 continue
             rnd.act(*to_act, decide(rnd, *to_act))

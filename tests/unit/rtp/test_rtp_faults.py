@@ -110,3 +110,14 @@ def test_players_never_move_the_decision_adjusted_z_score_out_of_band(player: st
     if player != "basic":
         assert 100 * (s.par - s.observed) > 1.0
     assert s.hand_check_failures == 0
+
+
+@pytest.mark.parametrize("variant_id", list(VARIANTS))
+def test_every_variant_passes_the_per_hand_check_with_side_bets_and_insurance(
+        variant_id: str) -> None:
+    rules = VARIANTS[variant_id]
+    par = par_figures(rules)
+    for p in play_rounds(rules, "stand", 120, seed=8, side=500, insure=True):
+        f = round_figures(rules, p.events, par)
+        assert f is not None and f.faults == (), f
+        assert f.regret >= 0.0
