@@ -109,3 +109,23 @@ async def test_rgs_rtp_report_prints_the_groups_as_json(rgs_database_url: str,
         ("brand-a", "classic-resplit", 20)]
     assert {"observed", "par", "expected", "difference", "standard_error", "z",
             "plain_z", "hand_check_failures"} <= set(doc["groups"][0])
+
+
+async def test_rgs_rtp_worker_once_values_what_is_settled_and_sets_the_metrics(
+        rgs_database_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from rgs.rtp.metrics import REGISTRY
+
+    pool = await _pool(rgs_database_url)
+    try:
+        async with pool.acquire() as conn:
+            for i, p in enumerate(play_rounds(RULES, "stand", 5, seed=9)):
+                await _solo(conn, i, p.events)
+    finally:
+        await pool.close()
+    argv = ["rtp", "worker", "--database-url", rgs_database_url, "--once", "--idle", "0.1"]
+    assert await asyncio.to_thread(main, argv) == 0
+    assert "5 rounds read" in capsys.readouterr().err
+    labels = {"brand": "brand-a", "variant": RULES.id, "table": "", "stake_band": "1000-9999",
+              "channel": "unknown", "window": "start"}
+    assert REGISTRY.get_sample_value("rgs_rtp_rounds", labels) == 5
+    assert REGISTRY.get_sample_value("rgs_rtp_hand_check_failures", labels) == 0
