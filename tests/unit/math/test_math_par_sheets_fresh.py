@@ -94,7 +94,6 @@ CHECK_PENDING: frozenset[str] = frozenset({
     "electronic-h17-4d",
     "electronic-h17-8d",
     "electronic-h17",
-    "vegas-20-plus",
 })
 
 
