@@ -13,7 +13,7 @@ import rgs.__main__
 import rgs.cli
 
 COMMANDS = {"simulate", "par", "rng", "serve", "migrate", "sandbox", "play", "verify",
-            "authenticate", "audit", "admin", "movements", "reconcile", "report"}
+            "authenticate", "audit", "admin", "movements", "reconcile", "report", "rtp"}
 
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:
