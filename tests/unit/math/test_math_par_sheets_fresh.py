@@ -93,7 +93,6 @@ CHECK_PENDING: frozenset[str] = frozenset({
     "electronic-h17-2d",
     "electronic-h17-4d",
     "electronic-h17-8d",
-    "electronic-h17",
 })
 
 
