@@ -75,6 +75,7 @@ def test_a_sheet_is_kept_for_every_deck_count_a_brand_may_choose(variant_id: str
     the chosen count (rgs par electronic-h17 --decks N)."""
     rules = effective_rules(VARIANTS[variant_id], VariantOptions(decks=decks))
     committed = json.loads((PAR_DIR / f"{sheet_name(rules)}.json").read_text("utf-8"))
+    committed.pop("simulation_check", None)  # checked by the simulation-check test
     fresh = json.loads(json.dumps(figures(cached_report(rules))))
     assert committed["decks"] == decks
     assert _close(committed, fresh), REGENERATE
@@ -88,11 +89,7 @@ def _sheets() -> list[tuple[str, int | None]]:
 
 #: Sheets whose 10^7-round check is not recorded yet (each says "Not run" and names the
 #: command); the list only shrinks: a sheet leaves it when its check is recorded.
-CHECK_PENDING: frozenset[str] = frozenset({
-    "electronic-h17-2d",
-    "electronic-h17-4d",
-    "electronic-h17-8d",
-})
+CHECK_PENDING: frozenset[str] = frozenset()
 
 
 @pytest.mark.parametrize(("variant_id", "decks"), _sheets())
