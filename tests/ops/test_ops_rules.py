@@ -143,6 +143,8 @@ def test_every_alert_has_a_runbook_behind_an_absolute_link() -> None:
             assert section in text, f"{runbook} lacks {section}"
         assert rule["labels"]["severity"] in ("critical", "warning")  # type: ignore[index]
     alerts = {str(r["alert"]) for r in _alerts()}
+    rtp = yaml.safe_load((OPS / "prometheus" / "rtp_rules.yml").read_text("utf-8"))
+    alerts |= {str(r["alert"]) for g in rtp["groups"] for r in g["rules"]}  # test_ops_rtp.py
     orphans = {p.stem for p in (OPS / "runbooks").glob("*.md")} - alerts
     assert orphans == set(), f"runbooks of alerts that no longer exist: {orphans}"
 

@@ -39,6 +39,7 @@ from rgs.cli import (
     probe,
     report,
     rng,
+    rtp,
     service,
     simulate,
     verify,
@@ -47,7 +48,7 @@ from rgs.cli.common import UserError
 
 #: The modules that add their own commands through ``register(subparsers)``, in help order.
 _COMMAND_MODULES = (simulate, par, rng, service, play, verify, authenticate, audit,
-                    finance, report, probe, lifecycle)
+                    finance, report, probe, lifecycle, rtp)
 
 
 def build_parser() -> argparse.ArgumentParser:

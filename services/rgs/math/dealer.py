@@ -56,6 +56,13 @@ def _stops(hard: int, ace: bool, rules: DealerRules) -> bool:
     return hard >= 17
 
 
+def stops(hard: int, ace: bool, rules: DealerRules) -> bool:
+    """Whether the dealer stops on a hand of ``hard`` (aces as one) holding an ace or not: the
+    rule every dealer probability here is counted with (the monitoring's per-hand check,
+    :mod:`rgs.rtp.check`, holds the engine's draws to it)."""
+    return _stops(hard, ace, rules)
+
+
 def _outcome(up: int, drawn: Counts, rules: DealerRules) -> int:
     hard = hard_sum(drawn) + up + 1
     ace = drawn[0] > 0 or up == 0

@@ -67,22 +67,6 @@ def test_committed_vip_platinum_cash_out_table_is_the_generated_one() -> None:
     assert rules.cash_out.offers_bp == design.offers_bp
 
 
-@pytest.mark.parametrize("variant_id", list(VARIANTS))
-def test_a_recorded_simulation_check_was_run_against_these_figures_and_passed(
-        variant_id: str) -> None:
-    report = cached_report(VARIANTS[variant_id])
-    check = json.loads((PAR_DIR / f"{variant_id}.json").read_text("utf-8")).get(
-        "simulation_check")
-    if check is None:
-        assert variant_id != "power", "power's sheet must state its simulation check"
-        return
-    assert still_valid(check, report), f"stale simulation check: rerun `{check['command']}`"
-    assert check["passed"] and abs(check["standard_errors"]) < PASS_SE
-    assert check["rounds"] >= 10_000_000 and check["stderr"] <= 0.05
-    assert "Simulation check" in (PAR_DIR / f"{variant_id}.md").read_text("utf-8")
-    assert recorded_check(report) == check
-
-
 @pytest.mark.parametrize(("variant_id", "decks"), [
     (v, n) for v, counts in DECK_CHOICES.items() for n in counts if n != VARIANTS[v].decks])
 def test_a_sheet_is_kept_for_every_deck_count_a_brand_may_choose(variant_id: str,
@@ -91,6 +75,7 @@ def test_a_sheet_is_kept_for_every_deck_count_a_brand_may_choose(variant_id: str
     the chosen count (rgs par electronic-h17 --decks N)."""
     rules = effective_rules(VARIANTS[variant_id], VariantOptions(decks=decks))
     committed = json.loads((PAR_DIR / f"{sheet_name(rules)}.json").read_text("utf-8"))
+    committed.pop("simulation_check", None)  # checked by the simulation-check test
     fresh = json.loads(json.dumps(figures(cached_report(rules))))
     assert committed["decks"] == decks
     assert _close(committed, fresh), REGENERATE
@@ -100,6 +85,30 @@ def _sheets() -> list[tuple[str, int | None]]:
     own = [(v, None) for v in VARIANTS]
     return own + [(v, n) for v, counts in DECK_CHOICES.items() for n in counts
                   if n != VARIANTS[v].decks]
+
+
+#: Sheets whose 10^7-round check is not recorded yet (each says "Not run" and names the
+#: command); the list only shrinks: a sheet leaves it when its check is recorded.
+CHECK_PENDING: frozenset[str] = frozenset()
+
+
+@pytest.mark.parametrize(("variant_id", "decks"), _sheets())
+def test_every_sheet_records_a_simulation_check_run_against_its_figures_that_passed(
+        variant_id: str, decks: int | None) -> None:
+    rules = effective_rules(VARIANTS[variant_id], VariantOptions(decks=decks))
+    report = cached_report(rules)
+    name = sheet_name(rules)
+    check = json.loads((PAR_DIR / f"{name}.json").read_text("utf-8")).get("simulation_check")
+    if name in CHECK_PENDING:
+        assert check is None, f"{name} has its check now: take it off CHECK_PENDING"
+        assert "Not run" in (PAR_DIR / f"{name}.md").read_text("utf-8")
+        return
+    assert check is not None, f"{name}'s sheet must state its simulation check"
+    assert still_valid(check, report), f"stale simulation check: rerun `{check['command']}`"
+    assert check["passed"] and abs(check["standard_errors"]) < PASS_SE
+    assert check["rounds"] >= 10_000_000 and check["stderr"] <= 0.05
+    assert "Simulation check" in (PAR_DIR / f"{name}.md").read_text("utf-8")
+    assert recorded_check(report) == check
 
 
 @pytest.mark.parametrize(("variant_id", "decks"), _sheets())
