@@ -160,13 +160,11 @@ class RgsSettings(BaseSettings):
     unset: ``http://`` + ``web_listen``."""
     replay_ttl_s: int = Field(default=900, ge=60, le=86400)
     """How long a replay link opens its round when CreateRoundReplay gives no ``ttl_seconds``."""
-    launch_url: str | None = Field(
-        default=None, description="Base URL of launch links to the reference web table.")
+    launch_url: str | None = None
     """Where CreateLaunch's URLs point for a brand without its own ``launch_url`` (the browser
     edge as players reach it, ``https://play.example/``); unset: ``replay_url``, else
     ``http://`` + ``web_listen`` + ``/``."""
-    launch_ttl_s: int = Field(default=300, ge=10, le=1800,
-                              description="Life of a launch code, in seconds.")
+    launch_ttl_s: int = Field(default=300, ge=10, le=1800)
     """How long a launch URL's one-time code can be redeemed (minutes at most)."""
 
     @model_validator(mode="after")
