@@ -20,10 +20,11 @@ from rgs.api.controls import (
 )
 from rgs.api.fields import check_strings
 from rgs.api.operator_keys import OperatorKeyCalls
-from rgs.api.servicers import _Servicer
+from rgs.api.servicers import Context, serve_unary
 from rgs.authenticity.manifest import parse_seed
 from rgs.authenticity.selfcheck import SelfCheck
 from rgs.generated.admin.v1 import admin_pb2 as adm
+from rgs.generated.admin.v1 import admin_pb2_grpc as adm_grpc
 from rgs.service.admin import AdminAccess, Administrator
 from rgs.service.controls import ControlScope
 from rgs.service.errors import InvalidRequest
@@ -121,11 +122,39 @@ class AdminCalls:
         return out
 
 
-class AdminServicer(_Servicer):
-    """``rgs.admin.v1.AdminService``."""
+class AdminServicer(adm_grpc.AdminServiceServicer):
+    """``rgs.admin.v1.AdminService``: each RPC runs the same-named call of
+    :class:`AdminCalls`."""
 
     def __init__(self, access: AdminAccess, controls: GameControls,
                  authentication: SelfCheck | None = None,
                  operator_keys: OperatorKeyRotation | None = None) -> None:
-        super().__init__(AdminCalls(access, controls, authentication, operator_keys),
-                         "AdminService", adm)
+        self.calls = AdminCalls(access, controls, authentication, operator_keys)
+
+    async def SetGameControl(self, request: adm.SetGameControlRequest, context: Context
+                             ) -> adm.SetGameControlResponse:
+        return await serve_unary(context, request, self.calls.SetGameControl)
+
+    async def ListGameControls(self, request: adm.ListGameControlsRequest, context: Context
+                               ) -> adm.ListGameControlsResponse:
+        return await serve_unary(context, request, self.calls.ListGameControls)
+
+    async def ListAuditRecords(self, request: adm.ListAuditRecordsRequest, context: Context
+                               ) -> adm.ListAuditRecordsResponse:
+        return await serve_unary(context, request, self.calls.ListAuditRecords)
+
+    async def AuthenticateSoftware(self, request: adm.AuthenticateSoftwareRequest,
+                                   context: Context) -> adm.AuthenticateSoftwareResponse:
+        return await serve_unary(context, request, self.calls.AuthenticateSoftware)
+
+    async def CreateOperatorKey(self, request: adm.CreateOperatorKeyRequest, context: Context
+                                ) -> adm.CreateOperatorKeyResponse:
+        return await serve_unary(context, request, self.calls.CreateOperatorKey)
+
+    async def ListOperatorKeys(self, request: adm.ListOperatorKeysRequest, context: Context
+                               ) -> adm.ListOperatorKeysResponse:
+        return await serve_unary(context, request, self.calls.ListOperatorKeys)
+
+    async def RevokeOperatorKey(self, request: adm.RevokeOperatorKeyRequest, context: Context
+                                ) -> adm.RevokeOperatorKeyResponse:
+        return await serve_unary(context, request, self.calls.RevokeOperatorKey)

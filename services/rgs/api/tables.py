@@ -19,10 +19,11 @@ from rgs.api.drain import CallsInFlight
 from rgs.api.errors import classify, error_metadata, status_trailer
 from rgs.api.fields import check_strings
 from rgs.api.lobby import table_entry
-from rgs.api.servicers import Context, _Servicer
+from rgs.api.servicers import Context, serve_unary
 from rgs.api.table_messages import event_to_proto, recall_events, view_to_proto
 from rgs.engine import Action
 from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.generated.table.v1 import table_pb2_grpc as tb_grpc
 from rgs.service.backoffice import BackOffice
 from rgs.service.controls import OPEN, Availability
 from rgs.service.demo import refuse_demo
@@ -247,13 +248,47 @@ class TableCalls:
                 yield tb.WatchTableResponse(snapshot=await self._snapshot(item, session))
 
 
-class TableServicer(_Servicer):
-    """``rgs.table.v1.TableService`` on native gRPC: the unary calls as every servicer's, and
-    the WatchTable stream."""
+class TableServicer(tb_grpc.TableServiceServicer):
+    """``rgs.table.v1.TableService`` on native gRPC: each unary RPC runs the same-named call
+    of :class:`TableCalls` as every servicer's does, and WatchTable is the server stream."""
 
     def __init__(self, tables: TableService, game: GameService, office: BackOffice) -> None:
         self.calls = TableCalls(tables, game, office)
-        super().__init__(self.calls, "TableService", tb)
+
+    async def ListTables(self, request: tb.ListTablesRequest, context: Context
+                         ) -> tb.ListTablesResponse:
+        return await serve_unary(context, request, self.calls.ListTables)
+
+    async def TakeSeat(self, request: tb.TakeSeatRequest, context: Context
+                       ) -> tb.TakeSeatResponse:
+        return await serve_unary(context, request, self.calls.TakeSeat)
+
+    async def LeaveSeat(self, request: tb.LeaveSeatRequest, context: Context
+                        ) -> tb.LeaveSeatResponse:
+        return await serve_unary(context, request, self.calls.LeaveSeat)
+
+    async def PlaceBets(self, request: tb.PlaceBetsRequest, context: Context
+                        ) -> tb.PlaceBetsResponse:
+        return await serve_unary(context, request, self.calls.PlaceBets)
+
+    async def DealNow(self, request: tb.DealNowRequest, context: Context
+                      ) -> tb.DealNowResponse:
+        return await serve_unary(context, request, self.calls.DealNow)
+
+    async def Act(self, request: tb.ActRequest, context: Context) -> tb.ActResponse:
+        return await serve_unary(context, request, self.calls.Act)
+
+    async def DecideInsurance(self, request: tb.DecideInsuranceRequest, context: Context
+                              ) -> tb.DecideInsuranceResponse:
+        return await serve_unary(context, request, self.calls.DecideInsurance)
+
+    async def GetTableRound(self, request: tb.GetTableRoundRequest, context: Context
+                            ) -> tb.GetTableRoundResponse:
+        return await serve_unary(context, request, self.calls.GetTableRound)
+
+    async def ListOperatorTables(self, request: tb.ListOperatorTablesRequest, context: Context
+                                 ) -> tb.ListOperatorTablesResponse:
+        return await serve_unary(context, request, self.calls.ListOperatorTables)
 
     async def WatchTable(self, request: tb.WatchTableRequest, context: Context
                          ) -> AsyncIterator[tb.WatchTableResponse]:
