@@ -60,7 +60,7 @@ async def test_terminal_client_refuses_a_bad_amount_and_offers_insurance(e2e: Cl
     assert "EUR has 2 decimals" in text and "'abc' is not an amount" in text
     assert "[i] insure (0.50 EUR)  [n] no insurance" in text
     # insured 0.50 pays 1.50; the main 1.00 loses to the dealer blackjack: net 0.00
-    assert "You broke even 0.00 EUR. Balance 100.00 EUR." in text
+    assert "Push: your stake is back. Balance 100.00 EUR." in text
     assert await wallet_balance(e2e, pid) == 10_000
 
 
