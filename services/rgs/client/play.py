@@ -129,13 +129,10 @@ class Player:
             return 0
 
     async def _resume(self) -> bj.RoundView | None:
-        try:
-            got: bj.GetRoundResponse = await self._call(self.stub.GetRound,
-                                                        bj.GetRoundRequest())
-        except PlayError as exc:
-            if exc.code is grpc.StatusCode.NOT_FOUND:
-                return None
-            raise
+        got: bj.GetRoundResponse = await self._call(self.stub.GetRound,
+                                                    bj.GetRoundRequest(if_unfinished=True))
+        if not got.HasField("round"):
+            return None  # nothing to resume
         self.say(i18n.say("resuming"))
         return got.round
 
