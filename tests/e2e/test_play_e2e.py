@@ -210,6 +210,14 @@ async def test_insufficient_funds_refuses_cleanly_and_changes_nothing(e2e: Clien
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await e2e.games[1].GetRound(bj.GetRoundRequest(), metadata=md)
     assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    # Asked whether there is one to resume (the web table on start): no round, no error.
+    asked = await e2e.games[1].GetRound(bj.GetRoundRequest(if_unfinished=True), metadata=md)
+    assert not asked.HasField("round")
+    # A round asked for by id is still NOT_FOUND with the flag (it names one that is not).
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await e2e.games[1].GetRound(bj.GetRoundRequest(round_id="r-missing",
+                                                       if_unfinished=True), metadata=md)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
 
 
 async def test_other_operators_cannot_see_a_players_rounds(e2e: Clients) -> None:

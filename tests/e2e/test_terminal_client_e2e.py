@@ -60,7 +60,7 @@ async def test_terminal_client_refuses_a_bad_amount_and_offers_insurance(e2e: Cl
     assert "EUR has 2 decimals" in text and "'abc' is not an amount" in text
     assert "[i] insure (0.50 EUR)  [n] no insurance" in text
     # insured 0.50 pays 1.50; the main 1.00 loses to the dealer blackjack: net 0.00
-    assert "You broke even 0.00 EUR. Balance 100.00 EUR." in text
+    assert "Push: your stake is back. Balance 100.00 EUR." in text
     assert await wallet_balance(e2e, pid) == 10_000
 
 
@@ -157,3 +157,22 @@ async def test_terminal_client_plays_in_german_with_german_amounts(e2e: Clients)
     assert "[h] Karte  [s] stehen" in text
     assert "Sie haben 3,00\u00a0€ gewonnen. Guthaben 1.503,00\u00a0€." in text
     assert await wallet_balance(e2e, pid) == 150_300
+
+
+async def test_terminal_client_resumes_an_unfinished_round_and_writes_80_columns(
+        e2e: Clients) -> None:
+    """A round left open (the player typed q mid-round) is resumed by the next start (asked
+    with if_unfinished: none is an empty answer, not an error); everything fits 80 columns."""
+    pid = await new_player(e2e, balance=10_000)
+    first, out = await _player(e2e, pid, "classic-resplit", ["2.00", "q"],
+                               ["TS", "6H", "7D", "7C"])
+    assert await first.run() == 0
+    assert "Resuming your unfinished round." not in out
+    again, later = await _player(e2e, pid, "classic-resplit", ["s", "f", "q"], [])
+    assert await again.run() == 0
+    text = "\n".join(later)
+    assert "Resuming your unfinished round." in text
+    # 17 stands against the dealer's 6+7 that draws: forced cards never verify, f says so.
+    assert "No provably fair round to show yet" in text
+    assert [line for line in (*out, *later) for line in line.splitlines()
+            if len(line) > 80] == []

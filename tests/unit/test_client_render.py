@@ -27,11 +27,15 @@ def test_the_table_shows_the_commitment_while_open_and_the_seed_once_over() -> N
                        round_number=3, decks=6, next_commitment="n" * 64)
     open_view = bj.RoundView(round_id="r", variant_id="power", currency="EUR", fair=fair)
     shown = render.table(open_view)
-    assert "commitment " + "c" * 64 in shown and "round 3" in shown and "n" * 64 not in shown
+    # Hashes shortened in the table's lines (f shows them whole): never split at 80 columns.
+    assert "commitment cccccccc…" in shown and "round 3" in shown and "nnnnnnnn" not in shown
     fair.server_seed = "5" * 64
     done = render.table(bj.RoundView(round_id="r", variant_id="power", currency="EUR",
                                      fair=fair))
-    assert "server seed " + "5" * 64 in done and "n" * 64 in done
+    assert "server seed 55555555…" in done and "nnnnnnnn…" in done and "5" * 64 not in done
+    whole = render.fairness_full("r", fair)
+    assert "    " + "5" * 64 in whole.splitlines() and "    " + "c" * 64 in whole.splitlines()
+    assert "'lucky'" in whole and "rgs verify" in whole and "support" in whole
     forced = render.table(bj.RoundView(round_id="r", variant_id="power", currency="EUR"))
     assert "Fair" not in forced
 
@@ -63,7 +67,7 @@ def test_rgs_play_shows_the_sessions_position_and_calls_only_a_win_a_win() -> No
                                                    total_paid=2500, net_position=-500))
     assert "Session 1:02:05 · staked 30.00 GBP · paid 25.00 GBP · net -5.00 GBP" in (
         render.table(view))
-    assert render.verdict(view) == "You broke even 0.00 GBP."
+    assert render.verdict(view) == "Push: your stake is back."
     won = bj.RoundView(currency="GBP", total_staked=1000, total_paid=2500,
                        result=bj.RESULT_CLASS_WIN)
     assert render.verdict(won) == "You won 15.00 GBP."

@@ -46,7 +46,7 @@ def test_a_snapshot_shows_every_seat_its_bets_behinds_hot_players_and_time_left(
     text = draw.shared_table(_state(), seats=4, currency="EUR", now=NOW, balance=123456)
     assert text.splitlines() == [
         "Table vip-1  round 4  betting open  (8 s left)  |  your balance 1,234.56 EUR",
-        "  Seat 1: Lucky Ann  hot 2  bet 10.00 EUR + PP 1.00 EUR  [Deal Now]",
+        "  Seat 1: Lucky Ann  won 2 in a row  bet 10.00 EUR + PP 1.00 EUR  [Deal Now]",
         "      behind: Player 0B0B (you) 5.00 EUR (follows doubles, insurance ask)",
         "  Seat 2: (free)",
         "  Seat 3: Player 0B0B (you)",
@@ -67,20 +67,21 @@ def _ev(seq: int = 1, **event: Any) -> tb.TableEvent:
 def test_the_commitment_shows_while_the_round_is_open_and_the_seed_once_it_ended() -> None:
     text = draw.shared_table(_state(fair=_fair(), next_commitment="d1" * 32),
                              seats=1, currency="EUR", now=NOW)
-    assert f"  Fair round 4: commitment {'c0' * 32}" in text.splitlines()
+    assert "  Fair round 4: commitment c0c0c0c0…" in text.splitlines()
     idle = _state(phase=tb.TABLE_PHASE_IDLE, next_commitment="d1" * 32,
                   last_round=tb.LastRound(round_id="r1", fair=_fair(server_seed="5e" * 32)))
     lines = draw.shared_table(idle, seats=1, currency="EUR", now=NOW).splitlines()
-    assert f"  Next round's commitment: {'d1' * 32}" in lines
-    assert f"  Last round r1: server seed {'5e' * 32}" in lines
+    assert "  Next round's commitment d1d1d1d1… (type f: in full)" in lines
+    assert "  Last round r1: server seed 5e5e5e5e… (type f: in full, how to check)" in lines
+    assert "    " + "5e" * 32 in draw.fairness_full(idle.last_round).splitlines()
     ev = draw.table_event
-    assert f"commitment SHA-256(server seed) = {'c0' * 32}" in str(
+    assert f"commitment = SHA-256(server seed):\n      {'c0' * 32}" in str(
         ev(_ev(betting_opened=tb.BettingOpened(fair=_fair())), "EUR"))
     assert "client seed (none)" in str(ev(_ev(betting_closed=tb.BettingClosed(fair=_fair())),
                                           "EUR"))
     over = str(ev(_ev(round_finished=tb.RoundFinished(fair=_fair(server_seed="5e" * 32))),
                   "EUR"))
-    assert f"server seed {'5e' * 32}" in over and "rgs verify" in over
+    assert f"\n      {'5e' * 32}\n" in over and "rgs verify" in over and "support" in over
     assert "does not verify" in str(ev(_ev(round_finished=tb.RoundFinished(
         fair=tb.TableFairness(commitment="c0" * 32, verifiable=False))), "EUR"))
 
@@ -220,7 +221,7 @@ async def test_the_loop_draws_the_table_reads_keys_and_asks_on_q_with_a_bet_in_p
     assert "You left seat 3." in out
     assert "Table vip-1 (vip-platinum, 7 seats): bets 10.00 EUR to 5,000.00 EUR" in text
     assert text.count("Commands:") == 2  # the help, then again for "?"
-    assert "  Seat 1: Lucky Ann  hot 2  bet 10.00 EUR + PP 1.00 EUR  [Deal Now]" in text
+    assert "  Seat 1: Lucky Ann  won 2 in a row  bet 10.00 EUR + PP 1.00 EUR  [Deal Now]" in text
     assert out[-1] == "bye"
 
 

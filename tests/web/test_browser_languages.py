@@ -67,7 +67,7 @@ async def test_german_words_and_german_amounts(web: Web, browser: Browser,  # no
             f"Sie haben 5,00{NBSP}€ gewonnen — gesetzt 5,00{NBSP}€, ausgezahlt 10,00{NBSP}€.")
         await expect(page.locator("#balance")).to_have_text(f"1.005,00{NBSP}€")
         assert await web.wallet_balance(pid) == START + 500
-        await expect(page.locator("#history-title")).to_have_text("Letzte Runden")
+        await expect(page.locator("#history-title")).to_have_text("Ihre letzte Runde jedes Spiels")
         await page.screenshot(path=str(artifacts / "table-de.png"), full_page=True)
     finally:
         await page.context.close()

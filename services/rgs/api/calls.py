@@ -31,7 +31,7 @@ from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.service.backoffice import BackOffice
 from rgs.service.controls import OPEN, Availability
-from rgs.service.errors import Unavailable
+from rgs.service.errors import NotFound, Unavailable
 from rgs.service.freebets import FreeBets
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
@@ -166,7 +166,12 @@ class BlackjackCalls:
                        ) -> bj.GetRoundResponse:
         """Read a round (or the unfinished one)."""
         session = await self._session(caller, request, allow_expired=True)
-        result = await self._game.get_round(session, request.round_id)
+        try:
+            result = await self._game.get_round(session, request.round_id)
+        except NotFound:
+            if request.if_unfinished and not request.round_id:
+                return bj.GetRoundResponse()  # nothing to resume: not an error
+            raise
         return bj.GetRoundResponse(round=_marked(conv.round_view_to_proto(result), session))
 
 

@@ -77,6 +77,8 @@ class Player:
     last_win: int = 0
     #: The meaning of the hints' EV figures was said (once per session).
     hints_explained: bool = False
+    #: The round id and fairness of the last round shown settled (``f`` shows them whole).
+    last_fair: tuple[str, bj.Fairness] | None = None
 
     @property
     def _md(self) -> tuple[tuple[str, str], ...]:
@@ -113,6 +115,8 @@ class Player:
                 view = await self._play(view)
                 self.say(render.table(view, ascii_only=self.ascii_only))
                 self.say(self._summary(view))
+                if view.fair.verifiable and view.fair.server_seed:
+                    self.last_fair = (view.round_id, view.fair)
                 # Rebet and Ride Bet follow this variant's rounds only (a resumed round of
                 # another variant has other limits).
                 if (view.status == bj.ROUND_STATUS_SETTLED and view.boxes
@@ -125,13 +129,10 @@ class Player:
             return 0
 
     async def _resume(self) -> bj.RoundView | None:
-        try:
-            got: bj.GetRoundResponse = await self._call(self.stub.GetRound,
-                                                        bj.GetRoundRequest())
-        except PlayError as exc:
-            if exc.code is grpc.StatusCode.NOT_FOUND:
-                return None
-            raise
+        got: bj.GetRoundResponse = await self._call(self.stub.GetRound,
+                                                    bj.GetRoundRequest(if_unfinished=True))
+        if not got.HasField("round"):
+            return None  # nothing to resume
         self.say(i18n.say("resuming"))
         return got.round
 
@@ -149,6 +150,9 @@ class Player:
             if answer.lower() in ("q", "quit", "exit"):
                 self.say(i18n.say("bye"))
                 return None
+            if answer.lower() == "f":  # the last round's fairness whole, how to check it
+                self.say(render.fairness_full(*(self.last_fair or ("", None))))
+                continue
             if answer.lower() == "r" and offer:
                 stake = ride
             else:

@@ -6,14 +6,20 @@ the decisions open now with their costs and offers.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from rgs.client import i18n
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.table.v1 import table_pb2 as tb
 
 #: ISO 4217 minor-unit exponents that are not 2.
 _EXPONENTS = {"JPY": 0, "KRW": 0, "CLP": 0, "ISK": 0, "VND": 0, "BHD": 3, "KWD": 3, "OMR": 3,
               "JOD": 3, "TND": 3}
+#: The width ``rgs play`` writes to (a terminal's classic 80 columns).
+WIDTH = 80
+#: Hex digits of a hash shown in the table's lines (the ``f`` command shows the whole).
+HASH_SHOWN = 8
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 #: Keys a player types for each decision.
@@ -115,8 +121,20 @@ def table(view: bj.RoundView, *, ascii_only: bool = False) -> str:
                  + (i18n.say("pending") if view.payment_pending else ""))
     if view.HasField("session"):
         lines.append("  " + position(view.session, cur))
+    lines = [fit(line) for line in lines]
     lines.extend(fairness(view.fair))
     return "\n".join(lines)
+
+
+def fit(line: str, width: int = WIDTH) -> str:
+    """A table line as it is, or wrapped at ``width`` columns (words never split; the rest
+    indented under it); each line of a text of several."""
+    if "\n" in line:
+        return "\n".join(fit(part, width) for part in line.split("\n"))
+    if len(line) <= width:
+        return line
+    return textwrap.fill(line, width=width, subsequent_indent="        ",
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def elapsed(seconds: int) -> str:
@@ -144,12 +162,12 @@ def verdict(view: bj.RoundView) -> str:
 
     >>> verdict(bj.RoundView(result=bj.RESULT_CLASS_RETURN_EQUAL, total_staked=1000,
     ...                      total_paid=1000, currency="EUR"))
-    'You broke even 0.00 EUR.'
+    'Push: your stake is back.'
     """
     net, cur = view.total_paid - view.total_staked, view.currency
     won = (view.result == bj.RESULT_CLASS_WIN if view.result != bj.RESULT_CLASS_UNSPECIFIED
            else net > 0)  # a voided round has no class
-    key = "won" if won else "lost" if net < 0 else "even"
+    key = "won" if won else "lost" if net < 0 else "even"  # even: a push, the stake back
     return i18n.say(key, amount=money(abs(net), cur))
 
 
@@ -186,17 +204,55 @@ def round_lines(view: bj.RoundView, ascii_only: bool = False) -> list[str]:
     return lines
 
 
+def wrap(text: str, indent: str = "  ", width: int = WIDTH) -> str:
+    """``text`` wrapped at ``width`` columns, every line starting with ``indent``; words (and
+    so hashes) are never split, and lines already in ``text`` are kept."""
+    out = []
+    for para in text.split("\n"):
+        out.append(textwrap.fill(para, width=width, initial_indent=indent,
+                                 subsequent_indent=indent + "  ", break_long_words=False,
+                                 break_on_hyphens=False) or indent.rstrip())
+    return "\n".join(out)
+
+
+def short_hash(value: str) -> str:
+    """A hash's first digits and an ellipsis (``9f86d081…``); short values as they are."""
+    return value if len(value) <= HASH_SHOWN + 1 else value[:HASH_SHOWN] + "…"
+
+
 def fairness(fair: bj.Fairness) -> list[str]:
-    """The provably fair lines: the commitment while the round is open, the seed after it."""
+    """The provably fair lines, at most two at 80 columns: the commitment while the round is
+    open; the seed, its commitment and the next round's after it (hashes shortened: ``f`` at
+    the stake prompt shows them whole, :func:`fairness_full`)."""
     if not fair.verifiable:
         return []
-    client = f"client seed {fair.client_seed!r}, round {fair.round_number}"
     if not fair.server_seed:
-        return [f"  Fair: commitment {fair.commitment} ({client}); the seed is shown when the "
-                "round ends"]
-    return [f"  Fair: server seed {fair.server_seed}",
-            f"        SHA-256 = {fair.commitment} ({client}); check: rgs verify <recall.json>",
-            f"  Next round's commitment: {fair.next_commitment}"]
+        return wrap(i18n.say("fair_open", commitment=short_hash(fair.commitment),
+                             n=fair.round_number)).split("\n")
+    lines = [wrap(i18n.say("fair_settled", seed=short_hash(fair.server_seed),
+                           commitment=short_hash(fair.commitment), n=fair.round_number))]
+    lines.append(wrap(i18n.say("fair_next", commitment=short_hash(fair.next_commitment))
+                      if fair.next_commitment else i18n.say("fair_more")))
+    return "\n".join(lines).split("\n")
+
+
+def fairness_full(round_id: str, fair: bj.Fairness | tb.TableFairness | None) -> str:
+    """A round's provably fair values whole, each hash on its own line, and how a player
+    checks them (the seed by its SHA-256; the whole round from the operator's recall)."""
+    if fair is None or not fair.verifiable:
+        return wrap(i18n.say("fair_none"), indent="")
+    lines = [wrap(i18n.say("fair_title", id=round_id), indent="")]
+    for key, value in (("fair_seed", fair.server_seed), ("fair_commitment", fair.commitment),
+                       ("fair_next_full", fair.next_commitment)):
+        if value:
+            lines += ["  " + i18n.say(key), "    " + value]
+    lines.append(wrap(i18n.say("fair_inputs", seed=repr(fair.client_seed),
+                               n=fair.round_number, decks=fair.decks)))
+    if fair.server_seed:
+        lines += [wrap(i18n.say("fair_check"), indent=""),
+                  "    printf '%s' SEED | xxd -r -p | sha256sum"]
+    lines.append(wrap(i18n.say("fair_recall"), indent=""))
+    return "\n".join(lines)
 
 
 def best_mark(ascii_only: bool = False) -> str:
@@ -205,11 +261,9 @@ def best_mark(ascii_only: bool = False) -> str:
 
 
 def hints_legend(ascii_only: bool = False) -> str:
-    """Said once, the first time a brand's hints show: what the ``EV`` figures mean."""
-    return ("EV: what a decision returns on average, in main bets (EV +0.250 wins a quarter "
-            "of a bet, EV -1.000 loses it), playing on as well as possible; "
-            f"{best_mark(ascii_only)} marks the best. A split hand's EV is that hand's own; "
-            "insurance's and keep/replace's count the whole hand.")
+    """Said once, the first time a brand's hints show: what the ``EV`` figures mean (wrapped
+    at 80 columns)."""
+    return wrap(i18n.say("hints_legend", best=best_mark(ascii_only)), indent="")
 
 
 def choices(allowed: list[bj.AllowedAction], currency: str, *, ascii_only: bool = False) -> str:
@@ -229,5 +283,10 @@ def choices(allowed: list[bj.AllowedAction], currency: str, *, ascii_only: bool 
             extra += f" EV {a.expected_value:+.3f}" + (f" {best_mark(ascii_only)}" if a.best
                                                        else "")
         parts.append(f"[{ACTION_KEYS[a.action]}] {action_name(a.action)}{extra}")
-    return "  ".join(parts)
+    lines = [""]
+    for part in parts:  # a line break between two decisions, never inside one
+        if lines[-1] and len(lines[-1]) + 2 + len(part) > WIDTH - 4:  # room for "  > "
+            lines.append("")
+        lines[-1] += ("  " if lines[-1] else "") + part
+    return "\n".join(lines)
 

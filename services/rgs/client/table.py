@@ -28,23 +28,29 @@ Ask = Callable[[str], str]
 Say = Callable[[str], None]
 Balance = Callable[[], Awaitable[int | None]]
 
-HELP = """Commands:
-  sit N                      take seat N            leave      leave your seat
-  bet 10 [pp 1] [21+3 1] [20+ 1] [seed WORD]
-                             main bet (and side bets, your client seed) on your seat
-  behind N 5 [double] [split] [ins never|always|ask]
-                             Bet Behind on seat N (follow doubles/splits, insurance preset)
-  deal                       Deal Now (betting closes once every bettor pressed it)
-  h s d p r ...              your decision when your hand is to act (keys shown then)
-  i / n                      take / decline insurance on your seat
-  ib N / nb N                take / decline insurance for your Bet Behind on seat N
-  Enter                      redraw the table
-  q                          leave your seat and the table (asks when a bet of yours is in
-                             play)"""
+#: A side bet's word in ``bet`` and the Bet field it fills.
+_SIDES = {bj.SIDE_BET_KIND_PERFECT_PAIRS: ("pp", "perfect_pairs"),
+          bj.SIDE_BET_KIND_TWENTY_ONE_PLUS_THREE: ("21+3", "twenty_one_plus_three"),
+          bj.SIDE_BET_KIND_TWENTY_PLUS: ("20+", "twenty_plus")}
+
+
+def side_words(table: tb.TableInfo) -> dict[str, str]:
+    """The ``bet`` words of the side bets this table has (its lobby features; every kind the
+    client knows when the server lists none) and the Bet field each fills."""
+    kinds = (list(table.lobby.features.side_bets) if table.HasField("lobby")
+             else list(_SIDES))
+    return dict(_SIDES[k] for k in _SIDES if k in kinds)
+
+
+def help_text(table: tb.TableInfo) -> str:
+    """The table's commands, its own side bets only in ``bet``."""
+    words = side_words(table)
+    return i18n.say("table_help", sides="".join(f" [{w} 1]" for w in words),
+                    side_words=i18n.say("side_words_some") if words else "")
+
 
 _INSURANCE = {"never": tb.BEHIND_INSURANCE_NEVER, "always": tb.BEHIND_INSURANCE_ALWAYS,
               "ask": tb.BEHIND_INSURANCE_ASK}
-_SIDES = {"pp": "perfect_pairs", "21+3": "twenty_one_plus_three", "20+": "twenty_plus"}
 
 
 def round_view(snap: tb.TableSnapshot | None) -> bj.RoundView | None:
@@ -150,7 +156,7 @@ class TablePlayer:
                     self.last_seq = ev.seq
                     line = draw.table_event(ev, self._cur, ascii_only=self.ascii_only)
                     if line:
-                        self.say(f"  · {line}")
+                        self.say(render.fit(f"  · {line}"))
                     if ev.WhichOneof("event") in ("round_finished", "behind_refunded"):
                         self._money_moved = True
                     self._changed.set()
@@ -240,7 +246,7 @@ class TablePlayer:
                                    ascii_only=self.ascii_only))
         hint = self._decision_hint(round_view(self.snap))
         if hint:
-            self.say(hint)
+            self.say(render.fit(hint))
 
     # ------------------------------------------------------------------ deciding
 
@@ -263,7 +269,7 @@ class TablePlayer:
             label = "insurance" if allowed[0].action in (bj.ACTION_INSURE,
                                                          bj.ACTION_DECLINE_INSURANCE) \
                 else f"seat {seat} hand {hand + 1}"
-            parts.append(f"Your turn ({label}): "
+            parts.append(f"Your turn ({label}):\n"
                          f"{render.choices(allowed, self._cur, ascii_only=self.ascii_only)}")
             if not self.hints_explained and any(a.HasField("expected_value") for a in allowed):
                 self.hints_explained = True
@@ -284,7 +290,7 @@ class TablePlayer:
         self.say(f"Table {t.table_id} ({t.variant_id}, {t.seats} seats): bets "
                  f"{render.money(t.main_min, self._cur)} to {render.money(t.main_max, self._cur)}"
                  f", betting {t.betting_seconds:g} s, decisions {t.decision_seconds:g} s.")
-        self.say(HELP)
+        self.say(help_text(t))
         await self._read_balance()
         watcher = asyncio.create_task(self.watch())
         drawer = asyncio.create_task(self.redraw_on_change())
@@ -351,7 +357,10 @@ class TablePlayer:
         head, rest = words[0], words[1:]
         tid = self.table.table_id
         if head in ("?", "help"):
-            self.say(HELP)
+            self.say(help_text(self.table))
+        elif head == "f":
+            last = self.snap.last_round if self.snap is not None else None
+            self.say(draw.fairness_full(last))
         elif head == "sit":
             seat = _int(rest, "sit N: the seat number")
             await self._send(self.stub.TakeSeat,
@@ -385,17 +394,19 @@ class TablePlayer:
             raise ValueError("bet AMOUNT: e.g. bet 10")
         bet = tb.Bet(seat=seat, stake=render.parse_money(rest[0], self._cur))
         opts = rest[1:]
+        sides = side_words(self.table)
         if len(opts) % 2:
-            raise ValueError("side bets come as NAME AMOUNT pairs: pp 1, 21+3 1, 20+ 1 "
-                             "(and seed WORD: your client seed)")
+            raise ValueError(i18n.say("side_pairs", pairs=", ".join(f"{w} 1" for w in sides)))
         client_seed = ""
         for name, amount in zip(opts[::2], opts[1::2], strict=True):
             if name == "seed":
                 client_seed = amount
                 continue
-            if name not in _SIDES:
-                raise ValueError(f"{name!r} is not a side bet here (pp, 21+3, 20+)")
-            setattr(bet, _SIDES[name], render.parse_money(amount, self._cur))
+            if name not in sides:
+                raise ValueError(i18n.say("side_unknown", name=repr(name),
+                                          names=", ".join(sides)) if sides
+                                 else i18n.say("side_unknown_none", name=repr(name)))
+            setattr(bet, sides[name], render.parse_money(amount, self._cur))
         await self._place(bet, client_seed)
 
     async def _behind(self, rest: list[str]) -> None:

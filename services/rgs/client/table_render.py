@@ -8,13 +8,17 @@ from datetime import datetime
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from rgs.client import i18n, render
 from rgs.client.render import (
     ACTION_NAMES,
     SIDE_NAMES,
     card,
+    fit,
     money,
     position,
     round_lines,
+    short_hash,
+    wrap,
 )
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
@@ -84,7 +88,7 @@ def shared_table(snap: tb.TableSnapshot, *, seats: int, currency: str, now: date
             lines.append(f" {mark}Seat {n}: (free)")
             continue
         who = f"{s.player.display_name}{' (you)' if s.player.you else ''}"
-        hot = f"  hot {s.hot}" if s.hot else ""
+        hot = "  " + i18n.say("hot", n=s.hot) if s.hot else ""
         note = "  (leaves after this round)" if s.leaving else (
             f"  (sat out {s.sat_out})" if s.sat_out and s.player.you else "")
         line = f" {mark}Seat {n}: {who}{hot}{note}"
@@ -110,31 +114,41 @@ def shared_table(snap: tb.TableSnapshot, *, seats: int, currency: str, now: date
         lines.extend(round_lines(view, ascii_only))
     if snap.HasField("session"):
         lines.append("  " + position(snap.session, cur))
+    lines = [fit(line) for line in lines]
     lines.extend(fairness_lines(snap))
     return "\n".join(lines)
 
 
 def fairness_lines(snap: tb.TableSnapshot) -> list[str]:
-    """The snapshot's provably fair lines: the round's commitment while it is open, the last
-    round's revealed seed, the next round's commitment."""
+    """The snapshot's provably fair lines, at most two at 80 columns (hashes shortened: ``f``
+    shows them whole): the round's commitment while it is open, else the next round's; the
+    last round's revealed seed."""
     lines = []
     f = snap.fair
     if snap.HasField("fair") and f.commitment:
-        lines.append(f"  Fair round {f.round_number}: commitment {f.commitment}"
-                     + (f", client seed {f.client_seed}" if f.client_seed else ""))
+        client = (i18n.say("tfair_client", seed=short_hash(f.client_seed)) if f.client_seed
+                  else "")
+        lines.append(i18n.say("tfair_round", n=f.round_number,
+                              commitment=short_hash(f.commitment), client=client))
     elif snap.next_commitment:
-        lines.append(f"  Next round's commitment: {snap.next_commitment}")
+        lines.append(i18n.say("tfair_next", commitment=short_hash(snap.next_commitment)))
     if snap.HasField("last_round") and snap.last_round.fair.server_seed:
-        lines.append(f"  Last round {snap.last_round.round_id}: server seed "
-                     f"{snap.last_round.fair.server_seed}")
-    return lines
+        lines.append(i18n.say("tfair_last", id=snap.last_round.round_id,
+                              seed=short_hash(snap.last_round.fair.server_seed)))
+    return [fit("  " + line) for line in lines]
+
+
+def fairness_full(last: tb.LastRound | None) -> str:
+    """The last round's provably fair values whole and how to check them (``f``)."""
+    if last is None or not last.round_id or not last.fair.server_seed:
+        return render.fairness_full("", None)
+    return render.fairness_full(last.round_id, last.fair)
 
 
 def _opened(f: tb.TableFairness) -> str:
     if not f.commitment:
         return ""
-    return (f"\n    provably fair round {f.round_number}: commitment SHA-256(server seed) = "
-            f"{f.commitment}")
+    return (f"\n    {i18n.say('tfair_opened', n=f.round_number)}\n      {f.commitment}")
 
 
 def _closed(f: tb.TableFairness) -> str:
@@ -143,8 +157,8 @@ def _closed(f: tb.TableFairness) -> str:
     if not f.verifiable:
         return "\n    forced cards (test mode): this round does not verify"
     if f.server_seed:
-        return (f"\n    server seed {f.server_seed} (its SHA-256 is the commitment "
-                f"{f.commitment}); check it with rgs verify on the round's recall")
+        return (f"\n    {i18n.say('tfair_closed')}\n      {f.server_seed}\n"
+                + wrap(i18n.say("tfair_check"), indent="    "))
     return f"\n    client seed {f.client_seed or '(none)'}"
 
 

@@ -435,8 +435,9 @@ async function start(token: string, forcedCards: string[]): Promise<void> {
     },
   });
   // Resume: a round left unfinished (closed tab, lost connection) is shown where it stood.
+  // ifUnfinished: no unfinished round is an empty answer, not a NOT_FOUND the console logs.
   try {
-    const open = await client.getRound({ roundId: "" });
+    const open = await client.getRound({ roundId: "", ifUnfinished: true });
     if (open.round && open.round.status !== RoundStatus.SETTLED && open.round.status !== RoundStatus.VOIDED) {
       select.value = open.round.variantId;
       show(open.round);

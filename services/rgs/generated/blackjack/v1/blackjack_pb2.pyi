@@ -1701,16 +1701,23 @@ class GetRoundRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     ROUND_ID_FIELD_NUMBER: _builtins.int
+    IF_UNFINISHED_FIELD_NUMBER: _builtins.int
     round_id: _builtins.str
     """The round; empty for the session player's unfinished round (NOT_FOUND when there is none)."""
+    if_unfinished: _builtins.bool
+    """With round_id empty: when the player has no unfinished round, answer with no round (round
+    unset) instead of NOT_FOUND, so a client asking on start whether there is one to resume
+    logs no error.
+    """
     def __init__(
         self,
         *,
         round_id: _builtins.str = ...,
+        if_unfinished: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["round_id", b"round_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["if_unfinished", b"if_unfinished", "round_id", b"round_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

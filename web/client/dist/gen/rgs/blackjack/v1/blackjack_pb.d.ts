@@ -1430,6 +1430,14 @@ export type GetRoundRequest = Message<"rgs.blackjack.v1.GetRoundRequest"> & {
      * @generated from field: string round_id = 1;
      */
     roundId: string;
+    /**
+     * With round_id empty: when the player has no unfinished round, answer with no round (round
+     * unset) instead of NOT_FOUND, so a client asking on start whether there is one to resume
+     * logs no error.
+     *
+     * @generated from field: bool if_unfinished = 2;
+     */
+    ifUnfinished: boolean;
 };
 /**
  * Describes the message rgs.blackjack.v1.GetRoundRequest.
