@@ -5,6 +5,8 @@ wallets, PostgreSQL):
   code redeems on the other replica (hashed in the journal's database), once: two concurrent
   redeems, exactly one wins; a second use, an expired code and an altered code are refused
   with a reason and what to do;
+- a browser page on an origin the brand does not allow is refused before the code is spent:
+  the same code then redeems from the right origin (the browser edge);
 - lobby and cashier URLs must be on the brand's allowed origins, the language one of en, de,
   es; a brand's launch_url points launches at its studio's client;
 - a demo launch plays with virtual money: its rounds move the demo balance, the sandbox wallets
@@ -15,6 +17,7 @@ wallets, PostgreSQL):
 from __future__ import annotations
 
 import asyncio
+import base64
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -23,10 +26,12 @@ from typing import Any
 
 import asyncpg
 import grpc
+import httpx
 import pytest
 import pytest_asyncio
-from e2e_servers import Stack, start_stack
+from e2e_servers import Stack, free_port, start_stack
 from google.protobuf.timestamp_pb2 import Timestamp
+from google.rpc import error_details_pb2
 
 from rgs.bootstrap import add_dev_operator_keys
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
@@ -45,6 +50,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 OPERATOR = (("authorization", "Bearer rgs-dev-operator-key"),)
 WALLET = (("authorization", "Bearer sandbox-wallet-dev-key"),)
 CASINO = "https://casino.example"
+OTHER_CASINO = "https://other-casino.example"  # another brand's page
 STUDIO = "https://studio.example/blackjack/"
 DEMO_START = 50_000
 START = 100_000
@@ -59,6 +65,7 @@ class Launching:
     tables: table_pb2_grpc.TableServiceAsyncStub
     wallet: sandbox_pb2_grpc.SandboxControlServiceAsyncStub
     rgs_db: str
+    web: str
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
@@ -70,13 +77,16 @@ async def launching(database_templates: DatabaseTemplates, tmp_path_factory: Any
     journal = await PostgresJournal.connect(rgs_db, min_size=1, max_size=1)
     await add_dev_operator_keys(journal)
     await journal.close()
+    web_port = free_port()
     stack = await start_stack(
         rgs_db=rgs_db, wallet_dbs={"dev-operator": dev_db, "other-operator": other_db},
         replicas=2, logs=Path(tmp_path_factory.mktemp("launch")),
         env={"RGS_LAUNCH_TTL_S": str(TTL_S), "RGS_LAUNCH_URL": "https://play.example/"},
         brand_fields={"demo-casino": {"web_origins": [CASINO],
                                       "demo": {"balances": {"EUR": DEMO_START}}},
-                      "demo-casino-usd": {"launch_url": STUDIO}})
+                      "demo-casino-usd": {"launch_url": STUDIO,
+                                          "web_origins": [OTHER_CASINO]}},
+        each_env=[{"RGS_WEB_LISTEN": f"127.0.0.1:{web_port}"}])
     channels = [grpc.aio.insecure_channel(r.target) for r in stack.replicas]
     wallet_channel = grpc.aio.insecure_channel(stack.wallets["dev-operator"].target)
     try:
@@ -85,7 +95,7 @@ async def launching(database_templates: DatabaseTemplates, tmp_path_factory: Any
                         operator=operator_pb2_grpc.OperatorServiceStub(channels[0]),
                         tables=table_pb2_grpc.TableServiceStub(channels[1]),
                         wallet=sandbox_pb2_grpc.SandboxControlServiceStub(wallet_channel),
-                        rgs_db=rgs_db)
+                        rgs_db=rgs_db, web=f"http://127.0.0.1:{web_port}")
     finally:
         for c in (*channels, wallet_channel):
             await c.close()
@@ -190,6 +200,40 @@ async def test_an_altered_or_expired_code_is_refused_with_what_to_do(
         launching.games[1].RedeemLaunch(bj.RedeemLaunchRequest(launch_code=code)))
     assert (status, reason) == (grpc.StatusCode.PERMISSION_DENIED, "LAUNCH_CODE_EXPIRED")
     assert "open the game again" in message
+
+
+async def _web_redeem(lx: Launching, code: str, origin: str) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=lx.web, timeout=10) as client:
+        return await client.post("/rgs.blackjack.v1.BlackjackService/RedeemLaunch",
+                                 json={"launchCode": code},
+                                 headers={"origin": origin, "content-type": "application/json"})
+
+
+def _web_reason(resp: httpx.Response) -> str:
+    """The ErrorInfo reason of a Connect error answer."""
+    for detail in resp.json().get("details", ()):
+        if detail["type"] == "google.rpc.ErrorInfo":
+            info = error_details_pb2.ErrorInfo()
+            value = detail["value"]
+            info.ParseFromString(base64.b64decode(value + "=" * (-len(value) % 4)))
+            return str(info.reason)
+    return ""
+
+
+async def test_a_refused_origin_leaves_the_code_usable_from_the_right_one(
+        launching: Launching) -> None:
+    pid = await _player(launching)
+    code = _code((await _launch(launching, player_id=pid)).url)
+    # An origin the edge serves (another brand allows it), not the launch's brand.
+    refused = await _web_redeem(launching, code, OTHER_CASINO)
+    assert refused.status_code == 403, refused.text
+    assert _web_reason(refused) == "ORIGIN_NOT_ALLOWED"
+    got = await _web_redeem(launching, code, CASINO)
+    assert got.status_code == 200, got.text
+    answer = got.json()
+    assert answer["sessionToken"].startswith("s1.") and int(answer["balance"]) == START
+    again = await _web_redeem(launching, code, CASINO)
+    assert (again.status_code, _web_reason(again)) == (403, "LAUNCH_CODE_USED")
 
 
 async def test_lobby_and_cashier_must_be_on_the_brands_origins_and_the_language_known(

@@ -13,7 +13,7 @@ from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.service.demo import DemoWallet
 from rgs.service.errors import Unavailable
-from rgs.service.launch import Launches, LaunchRequest
+from rgs.service.launch import Launch, Launches, LaunchRequest
 from rgs.service.model import Brand, Session
 
 
@@ -46,11 +46,14 @@ class LaunchCalls:
     async def redeem(self, origin: str | None, request: bj.RedeemLaunchRequest
                      ) -> bj.RedeemLaunchResponse:
         """RedeemLaunch: the code's session, once. A browser page on an origin the brand does
-        not allow gets ORIGIN_NOT_ALLOWED (and the code is spent)."""
+        not allow gets ORIGIN_NOT_ALLOWED before the code is spent (it stays usable)."""
         check_strings(request)
-        launch, new = await self.launches.redeem(request.launch_code)
-        if origin is not None:
-            check_origin(self._brands[launch.brand_id], origin)
+
+        def allowed(launch: Launch) -> None:
+            if origin is not None:
+                check_origin(self._brands[launch.brand_id], origin)
+
+        launch, new = await self.launches.redeem(request.launch_code, allowed)
         return bj.RedeemLaunchResponse(
             session_token=new.token, session_id=new.session.session_id,
             expires_at=_ts(new.session.expires_at), currency=new.session.currency,

@@ -21,6 +21,9 @@ Q_REDEEM = """
 UPDATE launch_codes SET redeemed_at = $2
 WHERE code_hash = $1 AND redeemed_at IS NULL AND expires_at > $2
 RETURNING launch::text"""
+Q_PEEK = """
+SELECT launch::text, redeemed_at IS NOT NULL AS used, expires_at <= $2 AS expired
+FROM launch_codes WHERE code_hash = $1"""
 Q_WHY = "SELECT redeemed_at IS NOT NULL AS used FROM launch_codes WHERE code_hash = $1"
 Q_START = """
 INSERT INTO demo_balances (player_key, currency, balance) VALUES ($1, $2, $3)
@@ -49,6 +52,15 @@ class PostgresLaunches:
     async def save(self, code_hash: str, launch: Launch, expires_at: datetime) -> None:
         await self._pool.execute(Q_SAVE, code_hash, launch.operator_id, launch.brand_id,
                                  launch.to_json(), expires_at)
+
+    @translated
+    async def peek(self, code_hash: str, now: datetime) -> Redeemed:
+        row = await self._pool.fetchrow(Q_PEEK, code_hash, now)
+        if row is None:
+            return Redeemed(None, "unknown")
+        if row["used"] or row["expired"]:
+            return Redeemed(None, "used" if row["used"] else "expired")
+        return Redeemed(Launch.from_json(row["launch"]))
 
     @translated
     async def redeem(self, code_hash: str, now: datetime) -> Redeemed:

@@ -11,7 +11,9 @@ The page redeems the code once (RedeemLaunch, through the browser edge): the red
 atomic write, so of two concurrent redeems exactly one gets the session; a second use answers
 LAUNCH_CODE_USED, an expired code LAUNCH_CODE_EXPIRED, an altered or unknown code
 LAUNCH_CODE_INVALID, each with what to do (go back to the casino and open the game again).
-Only then is the session opened (CreateSession's rules, or a demo session).
+Only then is the session opened (CreateSession's rules, or a demo session). A browser page's
+origin is checked against the launch's brand before the code is spent (a peek), so a page on a
+wrong origin leaves the code usable from the right one.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -99,6 +101,10 @@ class LaunchStore(Protocol):
 
     async def save(self, code_hash: str, launch: Launch, expires_at: datetime) -> None:
         """Keep a new code's hash with its launch."""
+        ...
+
+    async def peek(self, code_hash: str, now: datetime) -> Redeemed:
+        """What :meth:`redeem` would answer at ``now``, without marking the code used."""
         ...
 
     async def redeem(self, code_hash: str, now: datetime) -> Redeemed:
@@ -206,30 +212,40 @@ class Launches:
         base = self._brands[launch.brand_id].launch_url or self._default_url
         return f"{base.split('#')[0]}#{_FRAGMENT_KEY}={code}", expires, launch
 
-    async def redeem(self, code: str) -> tuple[Launch, NewSession]:
-        """Exchange a code for its session, once."""
+    async def redeem(self, code: str, check: Callable[[Launch], None] | None = None
+                     ) -> tuple[Launch, NewSession]:
+        """Exchange a code for its session, once. ``check`` (the caller's origin rule) sees the
+        launch before the code is spent: a refusal there leaves the code usable."""
         if not _CODE.match(code):
             raise PermissionDenied(f"this launch link is not valid: {AGAIN}",
                                    reason="LAUNCH_CODE_INVALID")
-        got = await self._store.redeem(sha256_hex(code), self._clock())
-        if got.refusal == "used":
-            raise PermissionDenied(f"this launch link was already used: {AGAIN}",
-                                   reason="LAUNCH_CODE_USED")
-        if got.refusal == "expired":
-            raise PermissionDenied(f"this launch link has expired: {AGAIN}",
-                                   reason="LAUNCH_CODE_EXPIRED")
-        if got.launch is None:
-            raise PermissionDenied(f"this launch link is not valid: {AGAIN}",
-                                   reason="LAUNCH_CODE_INVALID")
-        launch = got.launch
+        code_hash = sha256_hex(code)
+        if check is not None:
+            peeked = _refuse(await self._store.peek(code_hash, self._clock()))
+            check(peeked)
+        launch = _refuse(await self._store.redeem(code_hash, self._clock()))
         brand = self._brand(launch.operator_id, launch.brand_id)
         if launch.demo:
             return launch, await self._sessions.create_demo_session(brand, launch.currency)
         new = await self._sessions.create_session(launch.operator_id, CreateSessionCommand(
-            request_id=f"launch-{sha256_hex(code)[:40]}", brand_id=launch.brand_id,
+            request_id=f"launch-{code_hash[:40]}", brand_id=launch.brand_id,
             player_id=launch.player_id, currency=launch.currency, nickname=launch.nickname,
             reality_check_s=launch.reality_check_s))
         return launch, new
+
+
+def _refuse(got: Redeemed) -> Launch:
+    """The launch of a redeem (or peek), or the refusal that says what to do."""
+    if got.refusal == "used":
+        raise PermissionDenied(f"this launch link was already used: {AGAIN}",
+                               reason="LAUNCH_CODE_USED")
+    if got.refusal == "expired":
+        raise PermissionDenied(f"this launch link has expired: {AGAIN}",
+                               reason="LAUNCH_CODE_EXPIRED")
+    if got.launch is None:
+        raise PermissionDenied(f"this launch link is not valid: {AGAIN}",
+                               reason="LAUNCH_CODE_INVALID")
+    return got.launch
 
 
 class MemoryLaunchStore:
@@ -241,6 +257,15 @@ class MemoryLaunchStore:
 
     async def save(self, code_hash: str, launch: Launch, expires_at: datetime) -> None:
         self._codes[code_hash] = (launch, expires_at, False)
+
+    async def peek(self, code_hash: str, now: datetime) -> Redeemed:
+        found = self._codes.get(code_hash)
+        if found is None:
+            return Redeemed(None, "unknown")
+        launch, expires, used = found
+        if used:
+            return Redeemed(None, "used")
+        return Redeemed(None, "expired") if expires <= now else Redeemed(launch)
 
     async def redeem(self, code_hash: str, now: datetime) -> Redeemed:
         found = self._codes.get(code_hash)

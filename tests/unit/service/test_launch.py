@@ -16,7 +16,7 @@ from service_fakes import DEV_KEY, harness
 from rgs.engine import Action, BoxBet
 from rgs.platform_file import DEFAULT_PLATFORM_FILE, PlatformError, load_platform
 from rgs.service.errors import PermissionDenied
-from rgs.service.launch import LaunchRequest
+from rgs.service.launch import Launch, LaunchRequest
 from rgs.service.model import ActCommand, DealCommand
 
 pytestmark = pytest.mark.asyncio
@@ -36,6 +36,28 @@ async def test_a_code_redeems_once_even_when_redeemed_concurrently() -> None:
     assert len(won) == 1 and won[0][0].language == "es"
     assert {getattr(r, "reason", "") for r in results if isinstance(r, BaseException)} == {
         "LAUNCH_CODE_USED"}
+
+
+async def test_a_refusing_check_leaves_the_code_unspent() -> None:
+    h = await harness()
+    assert h.app.launch is not None
+    launches = h.app.launch.launches
+    operator = await h.app.office.authenticate(DEV_KEY)
+    url, _, _ = await launches.create(operator, LaunchRequest(
+        brand_id="demo-casino", player_id="alice", variant_id="power"))
+    code = url.partition("#launch=")[2]
+
+    def wrong_origin(_: Launch) -> None:
+        raise PermissionDenied("not this page", reason="ORIGIN_NOT_ALLOWED")
+
+    with pytest.raises(PermissionDenied) as err:
+        await launches.redeem(code, wrong_origin)
+    assert err.value.reason == "ORIGIN_NOT_ALLOWED"
+    launch, _ = await launches.redeem(code, lambda _: None)
+    assert launch.player_id == "alice"
+    with pytest.raises(PermissionDenied) as err:
+        await launches.redeem(code, lambda _: None)
+    assert err.value.reason == "LAUNCH_CODE_USED"
 
 
 async def test_an_expired_or_altered_code_is_refused() -> None:
