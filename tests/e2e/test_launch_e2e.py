@@ -7,6 +7,8 @@ wallets, PostgreSQL):
   with a reason and what to do;
 - a browser page on an origin the brand does not allow is refused before the code is spent:
   the same code then redeems from the right origin (the browser edge);
+- the launch's language is kept with the session: ListVariants, ListTables and GetBalance
+  answer it on any replica;
 - lobby and cashier URLs must be on the brand's allowed origins, the language one of en, de,
   es; a brand's launch_url points launches at its studio's client;
 - a demo launch plays with virtual money: its rounds move the demo balance, the sandbox wallets
@@ -166,7 +168,14 @@ async def test_a_launch_redeems_once_on_any_replica_with_what_the_operator_asked
     assert got.session_token.startswith("s1.") and got.session_token not in resp.url
     auth = (("authorization", f"Bearer {got.session_token}"),)
     balance = await launching.games[0].GetBalance(bj.GetBalanceRequest(), metadata=auth)
-    assert (balance.balance, balance.demo) == (START, False)
+    assert (balance.balance, balance.demo, balance.language) == (START, False, "de")
+    # The language is kept with the session: what a reloaded page (or `rgs play`) reads at
+    # start says it, on either replica.
+    for game in launching.games:
+        listed = await game.ListVariants(bj.ListVariantsRequest(), metadata=auth)
+        assert listed.language == "de"
+    tables = await launching.tables.ListTables(tb.ListTablesRequest(), metadata=auth)
+    assert tables.language == "de"
     code_, reason, message = await _refused(
         launching.games[0].RedeemLaunch(bj.RedeemLaunchRequest(launch_code=code)))
     assert (code_, reason) == (grpc.StatusCode.PERMISSION_DENIED, "LAUNCH_CODE_USED")
@@ -273,7 +282,7 @@ async def test_demo_play_moves_virtual_money_and_no_wallet_sees_it(
     assert reason == "DEMO_NOT_ALLOWED"  # never at a shared table
     got = await launching.games[0].RedeemLaunch(bj.RedeemLaunchRequest(
         launch_code=_code((await _launch(launching, variant_id="classic-resplit",
-                                         demo=True)).url)))
+                                         demo=True, language="es")).url)))
     assert (got.demo, got.balance) == (True, DEMO_START)
     auth = (("authorization", f"Bearer {got.session_token}"),)
     game = launching.games[1]
@@ -295,6 +304,7 @@ async def test_demo_play_moves_virtual_money_and_no_wallet_sees_it(
         assert rnd.balance == balance
     listed = await game.ListVariants(bj.ListVariantsRequest(), metadata=auth)
     assert listed.demo and listed.balance == balance != DEMO_START
+    assert listed.language == "es"
     topped = await game.TopUpDemoBalance(bj.TopUpDemoBalanceRequest(), metadata=auth)
     assert topped.balance == max(balance, DEMO_START)
     # The sandbox wallets record nothing: no transaction, no player, in any ledger.

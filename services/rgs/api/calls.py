@@ -116,14 +116,15 @@ class BlackjackCalls:
             next_commitment=await self._game.next_commitment(session),
             free_bets=[conv.free_bet_to_proto(f)
                        for f in await self._game.free_bets.left(session, fresh=True)],
-            demo=session.demo)
+            demo=session.demo, language=session.language)
 
     async def GetBalance(self, caller: Caller, request: bj.GetBalanceRequest
                          ) -> bj.GetBalanceResponse:
         """The player's balance now."""
         session = await self._session(caller, request, allow_expired=True)
         return bj.GetBalanceResponse(balance=await self._game.balance(session),
-                                     currency=session.currency, demo=session.demo)
+                                     currency=session.currency, demo=session.demo,
+                                     language=session.language)
 
     async def RedeemLaunch(self, caller: Caller, request: bj.RedeemLaunchRequest
                            ) -> bj.RedeemLaunchResponse:

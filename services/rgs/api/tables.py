@@ -137,7 +137,7 @@ class TableCalls:
                                                                 c.variant, c.id))
             info.lobby.CopyFrom(table_entry(c, await self._tables.seats_free(c.id)))
             tables.append(info)
-        return tb.ListTablesResponse(tables=tables)
+        return tb.ListTablesResponse(tables=tables, language=session.language)
 
     async def ListOperatorTables(self, caller: Caller, request: tb.ListOperatorTablesRequest
                                  ) -> tb.ListOperatorTablesResponse:

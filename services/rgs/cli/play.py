@@ -51,7 +51,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--ascii", action="store_true", help="plain letters for suits")
     p.add_argument("--lang", choices=LANGUAGES, default=None,
                    help="the language to play in, its words and its way of writing amounts "
-                   "(default: from LC_ALL/LC_MESSAGES/LANG, else en)")
+                   "(default: the session's launch language, else from "
+                   "LC_ALL/LC_MESSAGES/LANG, else en)")
     p.add_argument("--forced-cards", default="", metavar="CARDS",
                    help="comma-separated card codes each deal draws first (at a table: the "
                    "round your Deal Now deals); accepted only by a server in test mode")
@@ -99,6 +100,7 @@ async def _main(args: argparse.Namespace) -> int:
                                              timeout=10)
         except grpc.aio.AioRpcError as exc:
             raise UserError(f"the RGS refused the session: {exc.details()}") from None
+        _speak(args, listed.language)
         by_id = {v.id: v for v in listed.variants}
         if args.variant not in by_id:
             raise UserError(f"{args.variant!r} is not offered here; offered: "
@@ -125,6 +127,7 @@ async def _table(args: argparse.Namespace, channel: grpc.aio.Channel, token: str
         listed = await stub.ListTables(tb.ListTablesRequest(), metadata=md, timeout=10)
     except grpc.aio.AioRpcError as exc:
         raise UserError(f"the RGS refused the session: {exc.details()}") from None
+    _speak(args, listed.language)
     by_id = {t.table_id: t for t in listed.tables}
     if not args.table:
         if not by_id:
@@ -151,6 +154,12 @@ async def _table(args: argparse.Namespace, channel: grpc.aio.Channel, token: str
     player = TablePlayer(stub=stub, token=token, table=by_id[args.table], ask=input, say=_say,
                          forced_cards=forced, ascii_only=ascii_only, balance_of=balance)
     return await player.run()
+
+
+def _speak(args: argparse.Namespace, session_language: str) -> None:
+    """Speak the session's launch language unless ``--lang`` chose one."""
+    if args.lang is None and session_language in LANGUAGES:
+        i18n.use(session_language)
 
 
 def _say(text: str) -> None:

@@ -93,7 +93,7 @@ def _session(r: asyncpg.Record) -> Session:
                    operator_id=r["operator_id"], brand_id=r["brand_id"],
                    player_id=r["player_id"], currency=r["currency"], expires_at=r["expires_at"],
                    nickname=r["nickname"], started_at=r["started_at"],
-                   reality_check_s=r["reality_check_s"] or 0)
+                   reality_check_s=r["reality_check_s"] or 0, language=r["language"] or "")
 
 
 def _movement(r: asyncpg.Record) -> Movement:
@@ -336,7 +336,7 @@ class PostgresPlayerJournal:
             await self._conn.execute(Q_INSERT_SESSION, self._key, token_hash, s.session_id,
                                      s.operator_id, s.brand_id, s.player_id, s.currency,
                                      s.expires_at, s.nickname, s.reality_check_s,
-                                     s.started_at)
+                                     s.started_at, s.language)
             if request is not None:
                 await self._conn.execute(Q_INSERT_REQUEST, self._key, request.request_id,
                                          request.method, request.request_hash,

@@ -55,12 +55,13 @@ Q_FIND_SESSION = """
 SELECT session_id, player_key, operator_id, brand_id, player_id, currency, expires_at, nickname,
        (SELECT min(f.created_at) FROM sessions f
         WHERE f.player_key = s.player_key AND f.session_id = s.session_id) AS started_at,
-       reality_check_s
+       reality_check_s, language
 FROM sessions s WHERE player_key = $1 AND token_hash = $2"""
 Q_INSERT_SESSION = """
 INSERT INTO sessions (player_key, token_hash, session_id, operator_id, brand_id, player_id,
-                      currency, expires_at, nickname, reality_check_s, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, 0), COALESCE($11, now()))"""
+                      currency, expires_at, nickname, reality_check_s, created_at, language)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, 0), COALESCE($11, now()),
+        NULLIF($12, ''))"""
 # What a jurisdiction's rules read before a new round (rgs.service.model.PlayerPace): the
 # player's last round start and unfinished rounds (solo and table) across the operator, and
 # the session's last step of play and reality-check acknowledgement. $3: a table round the

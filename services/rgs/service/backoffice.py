@@ -137,7 +137,8 @@ class BackOffice:
         if not 0 <= cmd.reality_check_s <= 86400:
             raise InvalidRequest("reality_check_interval_s must be 0-86400 seconds",
                                  reason="INVALID_REALITY_CHECK", field="reality_check_interval_s")
-        fingerprint = request_hash("create_session", cmd, added=("nickname", "reality_check_s"))
+        fingerprint = request_hash("create_session", cmd, added=("nickname", "reality_check_s",
+                                                                       "language"))
         async with self._journal.player(key) as pj:
             rec = await pj.find_request(cmd.request_id, RequestScope.OPERATOR)
             if rec is not None:
@@ -157,7 +158,8 @@ class BackOffice:
                                   expires_at=self._clock() + self._ttl,
                                   nickname=cmd.nickname, started_at=self._clock(),
                                   reality_check_s=(cmd.reality_check_s
-                                                   or brand.jurisdiction.reality_check_s or 0))
+                                                   or brand.jurisdiction.reality_check_s or 0),
+                                  language=cmd.language)
                 record = StoredRequest(
                     request_id=cmd.request_id, method="create_session",
                     request_hash=fingerprint, response=encode_value(session),
@@ -172,7 +174,8 @@ class BackOffice:
         return NewSession(session=session, token=token, balance=balance,
                           next_commitment=next_commitment)
 
-    async def create_demo_session(self, brand: Brand, currency: str) -> NewSession:
+    async def create_demo_session(self, brand: Brand, currency: str,
+                                  language: str = "") -> NewSession:
         """A demo session of ``brand`` (:mod:`rgs.service.demo`): a fresh demo player, no
         player id and no wallet; its balance is the brand's demo starting balance."""
         key = player_key(brand.operator_id, demo.new_demo_player_id())
@@ -181,7 +184,8 @@ class BackOffice:
                           operator_id=brand.operator_id, brand_id=brand.id,
                           player_id=key.partition("/")[2], currency=currency,
                           expires_at=self._clock() + self._ttl, started_at=self._clock(),
-                          reality_check_s=brand.jurisdiction.reality_check_s or 0)
+                          reality_check_s=brand.jurisdiction.reality_check_s or 0,
+                          language=language)
         async with self._journal.player(key) as pj:
             await pj.save_session(session, sha256_hex(token), None)
             next_commitment = await self._first_seed(pj, session)

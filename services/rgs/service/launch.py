@@ -119,7 +119,8 @@ class SessionOpener(Protocol):
         """A player's session (CreateSession's rules)."""
         ...
 
-    async def create_demo_session(self, brand: Brand, currency: str) -> NewSession:
+    async def create_demo_session(self, brand: Brand, currency: str,
+                                  language: str = "") -> NewSession:
         """A demo session (no player, no wallet)."""
         ...
 
@@ -226,11 +227,12 @@ class Launches:
         launch = _refuse(await self._store.redeem(code_hash, self._clock()))
         brand = self._brand(launch.operator_id, launch.brand_id)
         if launch.demo:
-            return launch, await self._sessions.create_demo_session(brand, launch.currency)
+            return launch, await self._sessions.create_demo_session(
+                brand, launch.currency, launch.language)
         new = await self._sessions.create_session(launch.operator_id, CreateSessionCommand(
             request_id=f"launch-{code_hash[:40]}", brand_id=launch.brand_id,
             player_id=launch.player_id, currency=launch.currency, nickname=launch.nickname,
-            reality_check_s=launch.reality_check_s))
+            reality_check_s=launch.reality_check_s, language=launch.language))
         return launch, new
 
 

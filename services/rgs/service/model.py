@@ -93,6 +93,9 @@ class Session:
     #: The reality-check interval in seconds, as CreateSession gave it or the brand's profile
     #: (0: none).
     reality_check_s: int = 0
+    #: The language the session was launched in (BCP 47: en, de, es; "": not launched, the
+    #: client's own default).
+    language: str = ""
 
     @property
     def demo(self) -> bool:
@@ -412,6 +415,8 @@ class CreateSessionCommand:
     nickname: str = ""
     #: The reality-check interval in seconds (0: the brand's profile's default).
     reality_check_s: int = 0
+    #: The language of the launch that opens the session ("": none).
+    language: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -412,6 +412,9 @@ async function start(token: string, forcedCards: string[]): Promise<void> {
     }
     return;
   }
+  // The session's launch language (kept with the session): a reload, or a page opened with the
+  // token alone, speaks it (followLanguage re-words the page when <html lang> changes).
+  if (listed.language) document.documentElement.lang = listed.language;
   state.currency = listed.currency;
   state.variants = listed.variants;
   state.freeBets = listed.freeBets;

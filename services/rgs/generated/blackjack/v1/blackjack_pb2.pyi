@@ -494,6 +494,7 @@ class ListVariantsResponse(_message.Message):
     NEXT_COMMITMENT_FIELD_NUMBER: _builtins.int
     FREE_BETS_FIELD_NUMBER: _builtins.int
     DEMO_FIELD_NUMBER: _builtins.int
+    LANGUAGE_FIELD_NUMBER: _builtins.int
     currency: _builtins.str
     """ISO 4217 code of the session's currency (all amounts are minor units of it)."""
     balance: _builtins.int
@@ -507,6 +508,10 @@ class ListVariantsResponse(_message.Message):
     """
     demo: _builtins.bool
     """A demo session: virtual money, no wallet (docs/operators.md, demo play)."""
+    language: _builtins.str
+    """The language the session was launched in (BCP 47: en, de, es; empty: the session was not
+    launched, the client's own default). The lobby entries' words are in it.
+    """
     @_builtins.property
     def variants(self) -> _containers.RepeatedCompositeFieldContainer[Global___Variant]:
         """The variants, in the order of the brand configuration."""
@@ -531,10 +536,11 @@ class ListVariantsResponse(_message.Message):
         next_commitment: _builtins.str = ...,
         free_bets: _abc.Iterable[Global___FreeBet] | None = ...,
         demo: _builtins.bool = ...,
+        language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "demo", b"demo", "free_bets", b"free_bets", "last_rounds", b"last_rounds", "next_commitment", b"next_commitment", "variants", b"variants"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_balance", b"_balance", "balance", b"balance", "currency", b"currency", "demo", b"demo", "free_bets", b"free_bets", "language", b"language", "last_rounds", b"last_rounds", "next_commitment", b"next_commitment", "variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__balance: _TypeAlias = _typing.Literal["balance"]  # noqa: Y015
     _WhichOneofArgType__balance: _TypeAlias = _typing.Literal["_balance", b"_balance"]  # noqa: Y015
@@ -1814,22 +1820,26 @@ class GetBalanceResponse(_message.Message):
     BALANCE_FIELD_NUMBER: _builtins.int
     CURRENCY_FIELD_NUMBER: _builtins.int
     DEMO_FIELD_NUMBER: _builtins.int
+    LANGUAGE_FIELD_NUMBER: _builtins.int
     balance: _builtins.int
     """Balance in minor units."""
     currency: _builtins.str
     """ISO 4217 code of the session's currency."""
     demo: _builtins.bool
     """A demo session: the balance is virtual money (docs/operators.md, demo play)."""
+    language: _builtins.str
+    """The language the session was launched in (as ListVariantsResponse.language)."""
     def __init__(
         self,
         *,
         balance: _builtins.int = ...,
         currency: _builtins.str = ...,
         demo: _builtins.bool = ...,
+        language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "currency", b"currency", "demo", b"demo"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["balance", b"balance", "currency", b"currency", "demo", b"demo", "language", b"language"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -246,16 +246,22 @@ class ListTablesResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     TABLES_FIELD_NUMBER: _builtins.int
+    LANGUAGE_FIELD_NUMBER: _builtins.int
+    language: _builtins.str
+    """The language the session was launched in (BCP 47: en, de, es; empty: not launched); the
+    lobby entries' words are in it.
+    """
     @_builtins.property
     def tables(self) -> _containers.RepeatedCompositeFieldContainer[Global___TableInfo]: ...
     def __init__(
         self,
         *,
         tables: _abc.Iterable[Global___TableInfo] | None = ...,
+        language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["tables", b"tables"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["language", b"language", "tables", b"tables"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -199,6 +199,13 @@ export type ListVariantsResponse = Message<"rgs.blackjack.v1.ListVariantsRespons
      * @generated from field: bool demo = 30;
      */
     demo: boolean;
+    /**
+     * The language the session was launched in (BCP 47: en, de, es; empty: the session was not
+     * launched, the client's own default). The lobby entries' words are in it.
+     *
+     * @generated from field: string language = 31;
+     */
+    language: string;
 };
 /**
  * Describes the message rgs.blackjack.v1.ListVariantsResponse.
@@ -1526,6 +1533,12 @@ export type GetBalanceResponse = Message<"rgs.blackjack.v1.GetBalanceResponse"> 
      * @generated from field: bool demo = 10;
      */
     demo: boolean;
+    /**
+     * The language the session was launched in (as ListVariantsResponse.language).
+     *
+     * @generated from field: string language = 11;
+     */
+    language: string;
 };
 /**
  * Describes the message rgs.blackjack.v1.GetBalanceResponse.

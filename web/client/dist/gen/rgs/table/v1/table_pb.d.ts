@@ -135,6 +135,13 @@ export type ListTablesResponse = Message<"rgs.table.v1.ListTablesResponse"> & {
      * @generated from field: repeated rgs.table.v1.TableInfo tables = 1;
      */
     tables: TableInfo[];
+    /**
+     * The language the session was launched in (BCP 47: en, de, es; empty: not launched); the
+     * lobby entries' words are in it.
+     *
+     * @generated from field: string language = 2;
+     */
+    language: string;
 };
 /**
  * Describes the message rgs.table.v1.ListTablesResponse.
