@@ -1,7 +1,9 @@
 """A lobby's catalogue against a real server (issue 28): ListVariants and ListTables carry, for
 the session's brand, each game's display name, a line about it, the brand's RTP from the PAR
 sheet of the rules it plays, its limits in every currency the brand plays, its features (side
-bets, Cash Out, Bet Behind, seats free now) and the path of a thumbnail the edge serves."""
+bets, Cash Out, Bet Behind, seats free now) and the path of a thumbnail the edge serves. The
+display name and the line are in the session's language: a session launched in German gets
+them from the German catalogue (English for a session CreateSession opened)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
 from rgs.journal.postgres import PostgresJournal
+from rgs.locales import catalogue
 from rgs.variants import VARIANTS
 from rgs.variants.catalogue import DESCRIPTIONS
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
@@ -77,6 +80,20 @@ async def _session(rgs: grpc.aio.Channel, wallet: grpc.aio.Channel, pid: str
     return (("authorization", f"Bearer {made.session_token}"),)
 
 
+async def _launched(rgs: grpc.aio.Channel, wallet: grpc.aio.Channel, pid: str, language: str
+                    ) -> tuple[tuple[str, str], ...]:
+    """A session opened by a launch in ``language``."""
+    await sandbox_pb2_grpc.SandboxControlServiceStub(wallet).CreatePlayer(
+        sandbox_pb2.CreatePlayerRequest(player=sandbox_pb2.Player(
+            player_id=pid, currency="EUR", balance=100_000)), metadata=WALLET)
+    launch = await operator_pb2_grpc.OperatorServiceStub(rgs).CreateLaunch(
+        op.CreateLaunchRequest(brand_id="other-casino", player_id=pid, currency="EUR",
+                               variant_id="vip-platinum", language=language), metadata=OTHER)
+    got = await bj_grpc.BlackjackServiceStub(rgs).RedeemLaunch(bj.RedeemLaunchRequest(
+        launch_code=launch.url.partition("#launch=")[2]))
+    return (("authorization", f"Bearer {got.session_token}"),)
+
+
 async def test_list_variants_carries_the_brands_catalogue(
         stack: tuple[Stack, grpc.aio.Channel, grpc.aio.Channel]) -> None:
     _, rgs, wallet = stack
@@ -125,3 +142,32 @@ async def test_list_tables_carries_the_catalogue_with_the_seats_free_now(
                           metadata=md)
     after = (await tables.ListTables(tb.ListTablesRequest(), metadata=md)).tables
     assert after[0].lobby.features.seats_free == 6
+
+
+async def test_a_german_session_gets_the_lobby_in_german(
+        stack: tuple[Stack, grpc.aio.Channel, grpc.aio.Channel]) -> None:
+    _, rgs, wallet = stack
+    md = await _launched(rgs, wallet, "lobby-de", "de")
+    german = catalogue("de")["lobby"]
+    listed = await bj_grpc.BlackjackServiceStub(rgs).ListVariants(bj.ListVariantsRequest(),
+                                                                  metadata=md)
+    assert listed.language == "de"
+    assert [(v.id, v.lobby.display_name, v.lobby.description) for v in listed.variants] == [
+        ("classic-resplit", "Player's Suite Blackjack", german["classic-resplit.description"]),
+        ("vip-platinum", "VIP Platinum Blackjack",
+         "Acht Decks mit Perfect Pairs, 21+3, Cash Out und Bet Behind an sieben Plätzen.")]
+    assert all(v.lobby.description != DESCRIPTIONS[v.id] for v in listed.variants)
+    tables = await table_pb2_grpc.TableServiceStub(rgs).ListTables(tb.ListTablesRequest(),
+                                                                    metadata=md)
+    assert tables.language == "de"
+    lobby = tables.tables[0].lobby
+    assert (lobby.display_name, lobby.description) == (
+        "VIP Platinum Blackjack — vip-lobby", german["vip-platinum.description"])
+    # Everything but the words is the same as in English.
+    english = await bj_grpc.BlackjackServiceStub(rgs).ListVariants(
+        bj.ListVariantsRequest(), metadata=await _session(rgs, wallet, "lobby-en"))
+    assert english.language == ""
+    for de, en in zip(listed.variants, english.variants, strict=True):
+        assert (de.lobby.rtp_percent, list(de.lobby.limits), de.lobby.thumbnail_url) == (
+            en.lobby.rtp_percent, list(en.lobby.limits), en.lobby.thumbnail_url)
+        assert en.lobby.description == DESCRIPTIONS[en.id]

@@ -107,7 +107,7 @@ class BlackjackCalls:
         return bj.ListVariantsResponse(
             variants=[_with_lobby(_with_availability(conv.variant_to_proto(r, lim),
                                                      availability_for(self._game, session, r.id)),
-                                  variant_entry(brand, r))
+                                  variant_entry(brand, r, session.language))
                       for r, lim in self._game.variants(session)],
             currency=session.currency,
             last_rounds=[conv.last_round_to_proto(r)

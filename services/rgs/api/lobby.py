@@ -1,6 +1,7 @@
 """A lobby's catalogue: the ``lobby`` entry of each variant ListVariants lists and each table
 ListTables lists (display name, a line about it, the brand's RTP, limits per currency,
-features, the thumbnail's path on the browser edge)."""
+features, the thumbnail's path on the browser edge). The words are in the session's language
+(its launch's; English for a session not launched)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.service.model import Brand
 from rgs.service.tables.model import TableConfig
 from rgs.variants import VARIANTS
-from rgs.variants.catalogue import DESCRIPTIONS, rtp_percent, thumbnail_url
+from rgs.variants.catalogue import description, display_name, rtp_percent, table_name, thumbnail_url
 
 
 def _side_bets(rules: RuleSet) -> list[bj.SideBetKind.ValueType]:
@@ -29,23 +30,26 @@ def _limits(limits: dict[str, TableLimits]) -> list[bj.CurrencyLimits]:
             for c, lim in limits.items()]
 
 
-def variant_entry(brand: Brand, rules: RuleSet) -> bj.LobbyEntry:
-    """A solo variant as the brand offers it (``rules``: its effective rules)."""
+def variant_entry(brand: Brand, rules: RuleSet, language: str = "") -> bj.LobbyEntry:
+    """A solo variant as the brand offers it (``rules``: its effective rules), its words in
+    ``language``."""
     per_currency = {c: lim for c in brand.currencies
                     if (lim := brand.limits.get(c, {}).get(rules.id)) is not None}
     return bj.LobbyEntry(
-        display_name=rules.name, description=DESCRIPTIONS.get(rules.id, ""),
+        display_name=display_name(rules.id, language, rules.name),
+        description=description(rules.id, language),
         rtp_percent=rtp_percent(rules.id, rules.decks), limits=_limits(per_currency),
         features=bj.LobbyFeatures(side_bets=_side_bets(rules),
                                   cash_out=rules.cash_out is not None),
         thumbnail_url=thumbnail_url(rules.id))
 
 
-def table_entry(c: TableConfig, seats_free: int) -> bj.LobbyEntry:
-    """A shared table, with its seats free now."""
+def table_entry(c: TableConfig, seats_free: int, language: str = "") -> bj.LobbyEntry:
+    """A shared table, with its seats free now, its words in ``language``."""
     rules = VARIANTS[c.variant]
     return bj.LobbyEntry(
-        display_name=f"{rules.name} — {c.id}", description=DESCRIPTIONS.get(rules.id, ""),
+        display_name=table_name(rules.id, c.id, language, rules.name),
+        description=description(rules.id, language),
         rtp_percent=rtp_percent(rules.id, rules.decks), limits=_limits({c.currency: c.limits}),
         features=bj.LobbyFeatures(side_bets=_side_bets(rules),
                                   cash_out=rules.cash_out is not None,

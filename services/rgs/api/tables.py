@@ -135,7 +135,8 @@ class TableCalls:
         for c in self._tables.tables_for_brands([session.brand_id]):
             info = _table_info(c, availability=availability_for(self._game, session,
                                                                 c.variant, c.id))
-            info.lobby.CopyFrom(table_entry(c, await self._tables.seats_free(c.id)))
+            info.lobby.CopyFrom(table_entry(c, await self._tables.seats_free(c.id),
+                                            session.language))
             tables.append(info)
         return tb.ListTablesResponse(tables=tables, language=session.language)
 

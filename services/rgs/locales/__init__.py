@@ -1,9 +1,11 @@
 """The message catalogues of the reference clients, one JSON file per language (``en.json``,
 ``de.json``, ``es.json``): the one home of every word the web table and ``rgs play`` show.
 
-Each file has four sections: ``language`` (its name and the BCP 47 locale ``Intl`` formats
+Each file has five sections: ``language`` (its name and the BCP 47 locale ``Intl`` formats
 with), ``reasons`` (a sentence for every ErrorInfo reason the server can send, by reason),
-``web`` (the web table's words) and ``terminal`` (``rgs play``'s). Placeholders are
+``web`` (the web table's words), ``terminal`` (``rgs play``'s) and ``lobby`` (each variant's
+display name and one-line description in ListVariants and ListTables, read by
+:mod:`rgs.variants.catalogue`). Placeholders are
 ``{name}``; a key ending ``_one``/``_other`` is a plural form. English is the reference: every
 other file has exactly its keys (tests/unit/test_locales.py), and every reason the server
 raises is in each (docs/studio-guide.md, "Languages", says how to add one).
@@ -20,7 +22,7 @@ from typing import Final
 #: The languages the reference clients speak, English first (the fallback).
 LANGUAGES: Final = ("en", "de", "es")
 
-SECTIONS: Final = ("language", "reasons", "web", "terminal")
+SECTIONS: Final = ("language", "reasons", "web", "terminal", "lobby")
 
 
 @functools.cache

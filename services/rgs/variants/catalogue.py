@@ -1,6 +1,8 @@
-"""What an operator's lobby shows of each hosted variant: a one-line description, its thumbnail
-and its theoretical RTP per deck count, read from the PAR sheets (``rgs/math/par/*.json``,
-the same sheets the theoretical-RTP gauges read)."""
+"""What an operator's lobby shows of each hosted variant: its display name and a one-line
+description in the session's language (the ``lobby`` section of the catalogues,
+``rgs/locales/<lang>.json``: the one home of those words), its thumbnail and its theoretical
+RTP per deck count, read from the PAR sheets (``rgs/math/par/*.json``, the same sheets the
+theoretical-RTP gauges read)."""
 
 from __future__ import annotations
 
@@ -10,19 +12,38 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Final
 
-#: One line per hosted variant for a lobby (English; a lobby in another language writes its
-#: own). tests/unit/test_lobby_catalogue.py checks every hosted variant has one.
+from rgs.locales import LANGUAGES, catalogue
+
+
+def _lobby(language: str) -> MappingProxyType[str, str]:
+    """The ``lobby`` words of ``language`` (English for "" or a language no catalogue has)."""
+    return catalogue(language if language in LANGUAGES else LANGUAGES[0])["lobby"]
+
+
+def display_name(variant_id: str, language: str = "", default: str = "") -> str:
+    """The variant's name in a lobby, in ``language`` (English: its rules' name), else
+    English's, else ``default``."""
+    key = f"{variant_id}.name"
+    return _lobby(language).get(key) or _lobby("").get(key, default)
+
+
+def description(variant_id: str, language: str = "") -> str:
+    """The variant's one line in a lobby, in ``language`` ("" for a variant with none)."""
+    key = f"{variant_id}.description"
+    return _lobby(language).get(key) or _lobby("").get(key, "")
+
+
+def table_name(variant_id: str, table_id: str, language: str = "", default: str = "") -> str:
+    """A shared table's name in a lobby: its variant's name and its id."""
+    return _lobby(language)["table"].format(
+        variant=display_name(variant_id, language, default), table=table_id)
+
+
+#: The English lines, by variant (tests/unit/test_lobby_catalogue.py checks every hosted
+#: variant has one in every language).
 DESCRIPTIONS: Final = MappingProxyType({
-    "vegas-20-plus": "Double on any number of cards, hit split aces, and the 20+ Bonus side "
-                     "bet.",
-    "classic-resplit": "Resplit to four hands, late surrender and the Safety Net on stiff "
-                       "hands.",
-    "electronic-h17": "Electronic table: dealer hits soft 17, late surrender and a 7-card "
-                      "Charlie.",
-    "power": "Power Double and Power Split; dealer 22 pushes, no hole card.",
-    "vip-platinum": "Eight decks with Perfect Pairs, 21+3, Cash Out and Bet Behind at seven "
-                    "seats.",
-})
+    key.removesuffix(".description"): text for key, text in _lobby("").items()
+    if key.endswith(".description")})
 
 #: Where the browser edge serves a variant's thumbnail (``rgs/web/static/thumb-<id>.svg``).
 THUMBNAIL_PATH: Final = "/thumbnails/{variant}.svg"
