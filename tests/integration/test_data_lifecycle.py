@@ -1,5 +1,7 @@
-"""Data lifecycle on real PostgreSQL: ``rgs purge`` deletes expired idempotency records and
-sessions in batches and nothing else (a live session keeps every row, game records stay), and
+"""Data lifecycle on real PostgreSQL: ``rgs purge`` deletes expired idempotency records,
+sessions and launch codes, and the demo balances and moves of demo players none of whose
+sessions is alive, in batches, and nothing else (a live session keeps every row, a live demo
+player its money, game records stay), and
 a migration waiting for a lock fails after its lock_timeout instead of queueing the calls."""
 
 from __future__ import annotations
@@ -44,7 +46,30 @@ async def _seed(conn: asyncpg.Connection) -> None:
         "INSERT INTO rgs.sessions (player_key, token_hash, session_id, operator_id, brand_id, "
         "player_id, currency, expires_at, created_at) VALUES ($1, $2, $3, 'op', 'b', "
         "split_part($1, '/', 2), 'EUR', $4::timestamptz, $4::timestamptz - interval '1 hour')",
-        rows)
+        rows + DEMO_SESSIONS)
+    await conn.executemany(
+        "INSERT INTO rgs.launch_codes (code_hash, operator_id, brand_id, launch, expires_at, "
+        "redeemed_at) VALUES ($1, 'op', 'b', '{}'::jsonb, $2, $3)",
+        [("c-old-used", NOW - timedelta(days=3), NOW - timedelta(days=3, minutes=2)),
+         ("c-old", NOW - timedelta(days=2), None),
+         ("c-recent", NOW - timedelta(hours=2), None),  # within --launch-days: kept
+         ("c-live", NOW + timedelta(minutes=4), None)])
+    # Demo money: ended (session long expired), no session left at all, still playing,
+    # ended recently (within --session-days).
+    balances = {"op/demo~ended": 3, "op/demo~gone": 1, "op/demo~live": 2, "op/demo~recent": 1}
+    await conn.executemany(
+        "INSERT INTO rgs.demo_balances (player_key, currency, balance) VALUES ($1, 'EUR', $2)",
+        [(key, 50_000 - 1000 * n) for key, n in balances.items()])
+    await conn.executemany(
+        "INSERT INTO rgs.demo_moves (player_key, transaction_id, kind, amount, balance_after) "
+        "VALUES ($1, $2, 'debit', 1000, $3)",
+        [(key, f"tx-{i}", 50_000 - 1000 * (i + 1))
+         for key, n in balances.items() for i in range(n)])
+
+
+DEMO_SESSIONS = [("op/demo~ended", "t6", "s-demo-ended", NOW - timedelta(days=35)),
+                 ("op/demo~live", "t7", "s-demo-live", NOW + timedelta(hours=1)),
+                 ("op/demo~recent", "t8", "s-demo-recent", NOW - timedelta(days=1))]
 
 
 async def test_purge_deletes_only_expired_rows_in_batches(rgs_database_url: str) -> None:
@@ -52,18 +77,33 @@ async def test_purge_deletes_only_expired_rows_in_batches(rgs_database_url: str)
     try:
         await _seed(conn)
         report = await purge(rgs_database_url, idempotency_before=NOW - timedelta(days=7),
-                             sessions_before=NOW - timedelta(days=30), batch=5, pause_s=0)
-        assert (report.idempotency_records, report.sessions) == (23, 2)
-        assert report.batches == 5 + 1  # 23 rows in batches of 5, then 2 session rows
+                             sessions_before=NOW - timedelta(days=30),
+                             launches_before=NOW - timedelta(days=1), batch=5, pause_s=0)
+        assert (report.idempotency_records, report.sessions) == (23, 3)
+        assert (report.launch_codes, report.demo_balances, report.demo_moves) == (2, 2, 4)
+        # 23 rows in batches of 5, then one batch each of launch codes, demo money, sessions
+        assert report.batches == 5 + 1 + 1 + 1
         left = {r["request_id"] for r in await conn.fetch(
             "SELECT request_id FROM rgs.idempotency_records")}
         assert left == {f"new-{i}" for i in range(5)}
         sessions = {(r["session_id"], r["token_hash"]) for r in await conn.fetch(
             "SELECT session_id, token_hash FROM rgs.sessions")}
-        assert sessions == {("s-live", "t3"), ("s-live", "t4"), ("s-recent", "t5")}
+        assert sessions == {("s-live", "t3"), ("s-live", "t4"), ("s-recent", "t5"),
+                            ("s-demo-live", "t7"), ("s-demo-recent", "t8")}
+        codes = {r["code_hash"] for r in await conn.fetch("SELECT code_hash FROM rgs.launch_codes")}
+        assert codes == {"c-recent", "c-live"}
+        demo = {r["player_key"]: r["balance"] for r in await conn.fetch(
+            "SELECT player_key, balance FROM rgs.demo_balances")}
+        assert demo == {"op/demo~live": 48_000, "op/demo~recent": 49_000}
+        moves = {(r["player_key"], r["transaction_id"]) for r in await conn.fetch(
+            "SELECT player_key, transaction_id FROM rgs.demo_moves")}
+        assert moves == {("op/demo~live", "tx-0"), ("op/demo~live", "tx-1"),
+                         ("op/demo~recent", "tx-0")}
         again = await purge(rgs_database_url, idempotency_before=NOW - timedelta(days=7),
-                            sessions_before=NOW - timedelta(days=30), batch=5, pause_s=0)
-        assert (again.idempotency_records, again.sessions) == (0, 0)
+                            sessions_before=NOW - timedelta(days=30),
+                            launches_before=NOW - timedelta(days=1), batch=5, pause_s=0)
+        assert (again.idempotency_records, again.sessions, again.launch_codes,
+                again.demo_balances, again.demo_moves) == (0, 0, 0, 0, 0)
     finally:
         await conn.close()
 
@@ -79,7 +119,8 @@ async def test_rgs_purge_command_prints_what_it_deleted(rgs_database_url: str) -
     proc = await asyncio.to_thread(subprocess.run, cmd, capture_output=True, text=True,
                                    timeout=60, check=False, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout) == {"idempotency_records": 23, "sessions": 2, "batches": 4}
+    assert json.loads(proc.stdout) == {"idempotency_records": 23, "sessions": 3, "batches": 6,
+                                       "launch_codes": 2, "demo_balances": 2, "demo_moves": 4}
     refused = await asyncio.to_thread(
         subprocess.run, [*cmd, "--idempotency-days", "0.5"], capture_output=True, text=True,
         timeout=60, check=False, cwd=ROOT)
