@@ -3,6 +3,7 @@ process and the sandbox wallets:
 
 - a German player's launch URL opens vip-platinum with ``<html lang="de">``, "Lobby" and
   "Deposit" links to where the operator said (top window), and no code left in the address bar;
+- a page opened with a launched session's token alone speaks the launch's language;
 - a reused launch code opens the page that says to go back to the casino;
 - a demo launch shows DEMO, plays three rounds with virtual money, and no sandbox wallet
   records anything (no transaction, no player in either ledger);
@@ -120,6 +121,27 @@ async def test_a_german_launch_opens_vip_platinum_with_the_casinos_links(
             await expect(page.locator("h1")).to_have_text("Casino /cashier")
     finally:
         await page.close()
+
+
+async def test_the_session_keeps_the_launch_language_for_a_page_with_the_token_alone(
+        web: Web, browser: Browser) -> None:  # noqa: F811 - fixture name
+    """A page opened with the session token only (no launch kept in its storage) speaks the
+    launch's language: the session keeps it and ListVariants answers it."""
+    pid = await web.new_player()
+    page = await _page(browser, await _launch(web, player_id=pid, variant_id="vip-platinum",
+                                              language="de"))
+    try:
+        await expect(page.locator("#deal")).to_have_text("Geben")
+        token = await page.evaluate("sessionStorage.getItem('rgs.token')")
+    finally:
+        await page.close()
+    fresh = await _page(browser, f"{web.base_url}/#token={token}")  # a new browser context
+    try:
+        await expect(fresh.locator("#deal")).to_have_text("Geben")
+        assert await fresh.evaluate("document.documentElement.lang") == "de"
+        assert await fresh.evaluate("sessionStorage.getItem('rgs.launch')") is None
+    finally:
+        await fresh.close()
 
 
 async def test_a_reused_launch_code_opens_the_page_that_says_what_to_do(
