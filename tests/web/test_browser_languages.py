@@ -51,7 +51,7 @@ async def test_german_words_and_german_amounts(web: Web, browser: Browser,  # no
         await expect(page.locator("#balance")).to_have_text(f"1.000,00{NBSP}€")
         await expect(page.locator(".balance").first).to_contain_text("Guthaben:")
         await expect(page.locator("#bets-title")).to_have_text("Ihre Einsätze")
-        await page.get_by_label("Spiel").select_option("classic-resplit")
+        await page.get_by_label("Spiel", exact=True).select_option("classic-resplit")
         await expect(page.locator("#variant-rules")).to_contain_text("6 Decks")
         await expect(page.locator("#stake-limits")).to_have_text(
             f"von 1,00{NBSP}€ bis 1.000,00{NBSP}€")
@@ -77,7 +77,7 @@ async def test_a_refusal_is_said_in_german(web: Web, browser: Browser) -> None: 
     pid = await web.new_player(balance=500)
     page = await open_in(browser, web, await web.session_token(pid), html_lang="de-AT")
     try:
-        await page.get_by_label("Spiel").select_option("classic-resplit")
+        await page.get_by_label("Spiel", exact=True).select_option("classic-resplit")
         await page.get_by_label("Haupteinsatz").fill("10")
         await page.get_by_role("button", name="Geben").click()
         await expect(page.get_by_role("alert")).to_have_text(
@@ -97,7 +97,7 @@ async def test_without_a_page_language_the_browsers_spanish(
     try:
         await expect(page.locator("#balance")).to_have_text(f"12.345,00{NBSP}€")
         await expect(page.locator(".balance").first).to_contain_text("Saldo:")
-        await page.get_by_label("Juego").select_option("classic-resplit")
+        await page.get_by_label("Juego", exact=True).select_option("classic-resplit")
         # CLDR: Spanish groups thousands from five digits on
         await expect(page.locator("#stake-limits")).to_have_text(
             f"de 1,00{NBSP}€ a 1000,00{NBSP}€")
