@@ -129,7 +129,7 @@ async def test_a_round_of_every_variant_through_the_ui_to_the_cent(
     page = await open_table(browser, web, await web.session_token(pid), rnd.cards)
     try:
         await expect(page.locator("#balance")).to_have_text(major(START))
-        await page.get_by_label("Game").select_option(rnd.variant)
+        await page.get_by_label("Game", exact=True).select_option(rnd.variant)
         await page.get_by_label("Main bet").fill(rnd.stake)
         for name, amount in rnd.side_bets:
             await page.get_by_label(f"{name} side bet").fill(amount)
@@ -165,7 +165,7 @@ async def test_a_refusal_is_shown_in_words_and_costs_nothing(web: Web, browser: 
     pid = await web.new_player(balance=500)
     page = await open_table(browser, web, await web.session_token(pid))
     try:
-        await page.get_by_label("Game").select_option("classic-resplit")
+        await page.get_by_label("Game", exact=True).select_option("classic-resplit")
         await page.get_by_label("Main bet").fill("10.00")
         await page.get_by_role("button", name="Deal").click()
         await expect(page.get_by_role("alert")).to_have_text(
@@ -211,7 +211,7 @@ async def test_a_round_on_a_phone_sized_screen(web: Web, browser: Browser,
     page = await open_table(browser, web, await web.session_token(pid),
                             ("TS", "7H", "9D", "TC"), width=375, height=667)
     try:
-        await page.get_by_label("Game").select_option("classic-resplit")
+        await page.get_by_label("Game", exact=True).select_option("classic-resplit")
         await page.get_by_label("Main bet").fill("5.00")
         await page.get_by_role("button", name="Deal").click()
         stand = page.get_by_role("button", name="Stand")

@@ -49,7 +49,7 @@ async def play_out(page: Page) -> None:
 
 
 async def deal(page: Page, variant: str, client_seed: str = "") -> None:
-    await page.get_by_label("Game").select_option(variant)
+    await page.get_by_label("Game", exact=True).select_option(variant)
     await page.get_by_label("Main bet").fill("10.00")
     await page.get_by_label("Client seed").fill(client_seed)
     await page.get_by_role("button", name="Deal").click()
@@ -200,7 +200,7 @@ async def test_the_fairness_panel_fits_a_phone_and_works_by_keyboard(
     page = await open_table(browser, hints_web, await hints_web.session_token(pid),
                             width=375, height=667)
     try:
-        await page.get_by_label("Game").select_option("electronic-h17")
+        await page.get_by_label("Game", exact=True).select_option("electronic-h17")
         await page.get_by_label("Main bet").fill("5.00")
         await page.get_by_label("Client seed").focus()
         await page.keyboard.type("typed by keyboard")

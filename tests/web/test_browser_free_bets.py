@@ -42,7 +42,7 @@ async def test_a_free_bet_staked_at_deal_pays_its_winnings_only(
     try:
         await expect(page.locator("#free-bets-left")).to_have_text(
             f"Free bets left: 2 × {major(1000)}")
-        await page.get_by_label("Game").select_option("classic-resplit")
+        await page.get_by_label("Game", exact=True).select_option("classic-resplit")
         await page.get_by_label("Use a free bet", exact=True).select_option(f"solo-{pid}")
         await expect(page.locator("#stake")).to_have_value("10.00")
         await page.get_by_role("button", name="Deal").click()

@@ -37,7 +37,7 @@ async def _uk_token(web: Web, pid: str, brand: str = "demo-casino-uk", currency:
 
 
 async def _round(page: Page, cards: tuple[str, ...] = ()) -> None:
-    await page.get_by_label("Game").select_option("classic-resplit")
+    await page.get_by_label("Game", exact=True).select_option("classic-resplit")
     await page.get_by_label("Main bet").fill("10.00")
     await page.get_by_role("button", name="Deal").click()
     stand = page.locator("#actions button[data-action='STAND']")
@@ -103,7 +103,7 @@ async def test_a_reality_check_blocks_the_next_round_until_the_player_goes_on(
     page = await open_table(browser, web, token, WIN)
     try:
         await asyncio.sleep(1.1)
-        await page.get_by_label("Game").select_option("classic-resplit")
+        await page.get_by_label("Game", exact=True).select_option("classic-resplit")
         await page.get_by_label("Main bet").fill("10.00")
         await page.get_by_role("button", name="Deal").click()
         check = page.get_by_role("alertdialog", name="Reality check")
