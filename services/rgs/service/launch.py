@@ -270,13 +270,8 @@ class MemoryLaunchStore:
         return Redeemed(None, "expired") if expires <= now else Redeemed(launch)
 
     async def redeem(self, code_hash: str, now: datetime) -> Redeemed:
-        found = self._codes.get(code_hash)
-        if found is None:
-            return Redeemed(None, "unknown")
-        launch, expires, used = found
-        if used:
-            return Redeemed(None, "used")
-        if expires <= now:
-            return Redeemed(None, "expired")
-        self._codes[code_hash] = (launch, expires, True)
-        return Redeemed(launch)
+        got = await self.peek(code_hash, now)
+        if got.launch is not None:  # usable: spend it (nothing awaits in between)
+            _, expires, _ = self._codes[code_hash]
+            self._codes[code_hash] = (got.launch, expires, True)
+        return got
