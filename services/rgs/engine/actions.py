@@ -15,6 +15,9 @@ from rgs.engine.members import (
     DOUBLE,
     HIT,
     INSURE,
+    NO_SURRENDER,
+    OFFER_ALWAYS,
+    OFFER_ON_PLAYER_BLACKJACK,
     POWER_DOUBLE,
     POWER_KEEP,
     POWER_REPLACE,
@@ -24,7 +27,7 @@ from rgs.engine.members import (
     SURRENDER,
 )
 from rgs.engine.model import Action, BoxBet, LegalAction
-from rgs.engine.rules import InsuranceOffer, RuleSet, Surrender, up_class
+from rgs.engine.rules import RuleSet, up_class
 from rgs.engine.state import BoxState, HandState
 
 #: Every decision on a hand, in the order legal actions are listed.
@@ -63,8 +66,7 @@ def insurance_offered(bet: BoxBet, natural: bool) -> bool:
     """Whether a box is offered insurance against a dealer ace, by its player's setting and
     whether the box holds a blackjack."""
     setting = bet.insurance_offer
-    wanted = setting is InsuranceOffer.ALWAYS or (
-        setting is InsuranceOffer.ONLY_ON_PLAYER_BLACKJACK and natural)
+    wanted = setting is OFFER_ALWAYS or (setting is OFFER_ON_PLAYER_BLACKJACK and natural)
     return wanted and insurance_stake(bet.stake) > 0
 
 
@@ -94,19 +96,18 @@ def cash_out_offer(rules: RuleSet, hd: HandState, up: str) -> int | None:
 
 def refusal(rules: RuleSet, box: BoxState, hd: HandState, action: Action, *, up: str,
             dealer_bj: bool | None) -> tuple[str, str] | None:
-    """Why ``action`` is refused on ``hd``, the hand to act — (rule, message) — or None."""
+    """Why ``action`` is refused on ``hd``, the hand to act against the up card ``up`` —
+    (rule, message) — or None."""
     r = rules
     if hd.power_pending:
-        if action in (POWER_KEEP, POWER_REPLACE):
+        if action is POWER_KEEP or action is POWER_REPLACE:
             return None
         return ("power_double_choice", "keep or replace the Power Double card first")
-    if action in (POWER_KEEP, POWER_REPLACE):
+    if action is STAND or action is HIT:
+        return None  # a hand that can no longer draw is never the active hand
+    if action is POWER_KEEP or action is POWER_REPLACE:
         return ("power_double_choice", "there is no Power Double card to keep or replace")
     n = len(hd.cards)
-    if action is STAND:
-        return None
-    if action is HIT:
-        return None  # a hand that can no longer draw is never the active hand
     original = not hd.from_split and len(box.hands) == 1
     if action is DOUBLE or action is POWER_DOUBLE:
         power = (original and n == 2 and hd.hard in r.power_double_counts)
@@ -147,7 +148,7 @@ def refusal(rules: RuleSet, box: BoxState, hd: HandState, action: Action, *, up:
             return ("max_hands", f"a box may hold at most {r.max_hands} hands")
         return None
     if action is SURRENDER:
-        if r.surrender is Surrender.NONE:
+        if r.surrender is NO_SURRENDER:
             return ("surrender", "this table has no surrender")
         if not original or n != 2:
             return ("surrender_first_decision",

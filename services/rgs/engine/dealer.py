@@ -54,9 +54,10 @@ def must_play(rules: RuleSet, boxes: Sequence[BoxState], up: str, *,
     return live, check
 
 
-def draw_out(rules: RuleSet, cards: Sequence[str], deal: Callable[[], str]) -> None:
+def draw_out(rules: RuleSet, cards: Sequence[str], deal: Callable[[], str]) -> int:
     """Have the dealer draw (``deal()`` deals one card to the dealer and returns it) until the
-    hand stands: on any 17 or more, except a soft 17 where the table hits soft 17."""
+    hand stands: on any 17 or more, except a soft 17 where the table hits soft 17. Return the
+    hand's final total (settlement reads it)."""
     hard = 0
     ace = False
     for c in cards:
@@ -68,7 +69,7 @@ def draw_out(rules: RuleSet, cards: Sequence[str], deal: Callable[[], str]) -> N
         soft = ace and hard <= 11  # cards.is_soft, inline (checked by a test)
         total = hard + 10 if soft else hard
         if total > 17 or (total == 17 and not (h17 and soft)):
-            return
+            return total
         v = CARD_VALUE[deal()]
         hard += v
         ace = ace or v == 1

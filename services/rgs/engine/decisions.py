@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rgs.engine import actions
+from rgs.engine.builders import player_acted
 from rgs.engine.cards import CARD_VALUE
 from rgs.engine.members import (
     BUSTED,
@@ -43,7 +44,6 @@ from rgs.engine.model import (
     BehindStakeAdded,
     CardBurned,
     Event,
-    PlayerActed,
 )
 from rgs.engine.rules import RuleSet
 from rgs.engine.state import HIT_EVENTS, STAND_EVENTS, BoxState, HandState, acted_event
@@ -67,17 +67,19 @@ def apply(rnd: Round, box: BoxState, h: int, action: Action, unfunded: frozenset
     if h == 0 and len(box.hands) == 1 and action is not STAND:
         box.touched = True
     if action is HIT:
-        rnd._events.append(HIT_EVENTS.get((seat, h)) or acted_event(seat, h, action))
+        shared = HIT_EVENTS[seat]  # the box's seat is 1..7 (verified bets)
+        rnd._events.append(shared[h] if h < len(shared) else acted_event(seat, h, action))
         rnd._deal_to(box, h)
         check_hand_end(rules, hd)
     elif action is STAND:
-        rnd._events.append(STAND_EVENTS.get((seat, h)) or acted_event(seat, h, action))
+        shared = STAND_EVENTS[seat]
+        rnd._events.append(shared[h] if h < len(shared) else acted_event(seat, h, action))
         hd.done, hd.status = True, STOOD
     elif action is DOUBLE:
         added = hd.stake
         hd.stake += added
         hd.doubled = True
-        rnd._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
+        rnd._events.append(player_acted(seat=seat, hand=h, action=action, stake_added=added))
         follow(box, h, action, unfunded, rnd._events.append)
         rnd._deal_to(box, h)
         hd.done = True
@@ -87,7 +89,7 @@ def apply(rnd: Round, box: BoxState, h: int, action: Action, unfunded: frozenset
         added = hd.stake
         hd.stake += added
         hd.doubled = True
-        rnd._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=added))
+        rnd._events.append(player_acted(seat=seat, hand=h, action=action, stake_added=added))
         follow(box, h, action, unfunded, rnd._events.append)
         rnd._deal_to(box, h)
         hd.power_pending = True
@@ -102,7 +104,7 @@ def apply(rnd: Round, box: BoxState, h: int, action: Action, unfunded: frozenset
         hd.done = True
         hd.status = BUSTED if hd.total > 21 else DOUBLED
     elif action in (SPLIT, POWER_SPLIT):
-        rnd._events.append(PlayerActed(seat=seat, hand=h, action=action, stake_added=hd.stake))
+        rnd._events.append(player_acted(seat=seat, hand=h, action=action, stake_added=hd.stake))
         second = hd.cards[1]
         hd.drop_last()
         aces = action is SPLIT and CARD_VALUE[second] == 1

@@ -4,15 +4,16 @@ On CPython 3.11 reading a member off its class (``Action.HIT``) goes through
 ``EnumType.__getattr__``'s slot, unspecialised, at about ten times a global's cost, and the
 engine reads dozens per round (every card and decision). Importing these names makes each read a
 global one. They are the very same objects as the enum's members. The round's own phases are
-``ROUND_SETTLED``/``ROUND_VOIDED``: the hand status ``SETTLED`` keeps the plain name.
+``ROUND_SETTLED``/``ROUND_VOIDED``: the hand status ``SETTLED`` keeps the plain name; a settled
+hand's outcomes are ``OUTCOME_*`` (``BLACKJACK`` is the hand status, ``SURRENDER`` the action).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from rgs.engine.model import Action, HandStatus, Phase
-from rgs.engine.rules import Peek
+from rgs.engine.model import Action, HandStatus, Outcome, Phase
+from rgs.engine.rules import InsuranceOffer, Peek, Surrender
 
 CASH_OUT: Final = Action.CASH_OUT
 DECLINE_INSURANCE: Final = Action.DECLINE_INSURANCE
@@ -45,3 +46,17 @@ ROUND_VOIDED: Final = Phase.VOIDED
 
 ACE_AND_TEN: Final = Peek.ACE_AND_TEN
 ACE_ONLY: Final = Peek.ACE_ONLY
+
+OUTCOME_BLACKJACK: Final = Outcome.BLACKJACK
+OUTCOME_BUST: Final = Outcome.BUST
+OUTCOME_CASHED_OUT: Final = Outcome.CASHED_OUT
+OUTCOME_CHARLIE: Final = Outcome.CHARLIE
+OUTCOME_LOSE: Final = Outcome.LOSE
+OUTCOME_PUSH: Final = Outcome.PUSH
+OUTCOME_SURRENDER: Final = Outcome.SURRENDER
+OUTCOME_VOID: Final = Outcome.VOID
+OUTCOME_WIN: Final = Outcome.WIN
+
+NO_SURRENDER: Final = Surrender.NONE
+OFFER_ALWAYS: Final = InsuranceOffer.ALWAYS
+OFFER_ON_PLAYER_BLACKJACK: Final = InsuranceOffer.ONLY_ON_PLAYER_BLACKJACK

@@ -253,7 +253,7 @@ class Round:
             active = self._active
             assert active is not None  # the turn checks passed: (seat, hand) is to act
         box = self._boxes[active[0]]
-        reason = actions.refusal(self.rules, box, box.hands[active[1]], action,
+        reason = actions.refusal(self.rules, box, box.hands[hand], action,
                                  up=self._dealer[0], dealer_bj=self._dealer_bj)
         return None if reason is None else (ActionNotAllowed, reason[1], reason[0])
 
@@ -380,9 +380,9 @@ class Round:
         if v == 1:
             hd.has_ace = True
         hd.total = hard + 10 if hd.has_ace and hard <= 11 else hard
-        seat = box.bet.seat
-        shared = SEAT_CARD_EVENTS.get((seat, h))
-        self._events.append(card_event(card, seat, h, False) if shared is None else shared[card])
+        shared = SEAT_CARD_EVENTS[box.bet.seat]  # the box's seat is 1..7 (verified bets)
+        self._events.append(shared[h][card] if h < len(shared)
+                            else card_event(card, box.bet.seat, h, False))
         return card
 
     def _deal_dealer(self) -> str:

@@ -10,13 +10,27 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from rgs.engine.cards import hand_total
-from rgs.engine.members import BLACKJACK, CASHED_OUT, CHARLIE, SETTLED, SURRENDERED
+from rgs.engine.builders import hand_settled
+from rgs.engine.members import (
+    BLACKJACK,
+    CASHED_OUT,
+    CHARLIE,
+    OUTCOME_BLACKJACK,
+    OUTCOME_BUST,
+    OUTCOME_CASHED_OUT,
+    OUTCOME_CHARLIE,
+    OUTCOME_LOSE,
+    OUTCOME_PUSH,
+    OUTCOME_SURRENDER,
+    OUTCOME_VOID,
+    OUTCOME_WIN,
+    SETTLED,
+    SURRENDERED,
+)
 from rgs.engine.model import (
     BehindInsuranceSettled,
     BehindSettled,
     Event,
-    HandSettled,
     InsuranceSettled,
     Outcome,
     SideBetSettled,
@@ -44,37 +58,37 @@ def settle_hand(rules: RuleSet, box: BoxState, hi: int, hd: HandState, *, dealer
     stake = hd.stake
     st = hd.status
     if st is SURRENDERED:
-        return Outcome.SURRENDER, stake // 2, HALF if stake % 2 else ZERO
+        return OUTCOME_SURRENDER, stake // 2, HALF if stake % 2 else ZERO
     if st is CASHED_OUT:
         table = r.cash_out
         assert table is not None
-        return Outcome.CASHED_OUT, hd.cash_out, ZERO
+        return OUTCOME_CASHED_OUT, hd.cash_out, ZERO
     total = hd.total
     if total > 21:
-        return Outcome.BUST, 0, ZERO
+        return OUTCOME_BUST, 0, ZERO
     if st is BLACKJACK:
         if dealer_bj:
-            return Outcome.PUSH, stake, ZERO
+            return OUTCOME_PUSH, stake, ZERO
         # stake x blackjack_pays in integers (Fraction arithmetic costs more than the rest of a
         # round): the whole minor units won, and the fraction of one the floor keeps
         pays = r.blackjack_pays
         win, kept = divmod(stake * pays.numerator, pays.denominator)
-        return Outcome.BLACKJACK, stake + win, Fraction(kept, pays.denominator) if kept else ZERO
+        return OUTCOME_BLACKJACK, stake + win, Fraction(kept, pays.denominator) if kept else ZERO
     if st is CHARLIE and (r.charlie_wins_at_once or not dealer_bj):
-        return Outcome.CHARLIE, 2 * stake, ZERO
+        return OUTCOME_CHARLIE, 2 * stake, ZERO
     if dealer_bj:
         if r.late_blackjack_takes_all:
-            return Outcome.LOSE, 0, ZERO
+            return OUTCOME_LOSE, 0, ZERO
         # Original bet only: the extra stakes of doubles and splits are returned.
         kept = box.bet.stake if hi == 0 else 0
-        return Outcome.LOSE, stake - kept, ZERO
+        return OUTCOME_LOSE, stake - kept, ZERO
     if dealer_push:
-        return Outcome.PUSH, stake, ZERO
+        return OUTCOME_PUSH, stake, ZERO
     if d_total > 21 or total > d_total:
-        return Outcome.WIN, 2 * stake, ZERO
+        return OUTCOME_WIN, 2 * stake, ZERO
     if total == d_total:
-        return Outcome.PUSH, stake, ZERO
-    return Outcome.LOSE, 0, ZERO
+        return OUTCOME_PUSH, stake, ZERO
+    return OUTCOME_LOSE, 0, ZERO
 
 
 def twenty_plus_outcome(box: BoxState, dealer_bj: bool, d_total: int,
@@ -98,17 +112,17 @@ def twenty_plus_outcome(box: BoxState, dealer_bj: bool, d_total: int,
 def behind_payout(rules: RuleSet, outcome: Outcome, stake: int,
                   cash_out_bp: int) -> tuple[int, Fraction]:
     """What a Bet Behind stake on a hand pays (stake included) for the hand's outcome."""
-    if outcome in (Outcome.WIN, Outcome.CHARLIE):
+    if outcome in (OUTCOME_WIN, OUTCOME_CHARLIE):
         return 2 * stake, ZERO
-    if outcome in (Outcome.PUSH, Outcome.VOID):
+    if outcome in (OUTCOME_PUSH, OUTCOME_VOID):
         return stake, ZERO
-    if outcome is Outcome.BLACKJACK:
+    if outcome is OUTCOME_BLACKJACK:
         exact = stake * rules.blackjack_pays
         win = exact.numerator // exact.denominator
         return stake + win, exact - win
-    if outcome is Outcome.SURRENDER:
+    if outcome is OUTCOME_SURRENDER:
         return stake // 2, Fraction(stake % 2, 2)
-    if outcome is Outcome.CASHED_OUT:
+    if outcome is OUTCOME_CASHED_OUT:
         exact = Fraction(stake * cash_out_bp, 10_000)
         paid = exact.numerator // exact.denominator
         return paid, exact - paid
@@ -153,11 +167,10 @@ def settle_insurance(rules: RuleSet, boxes: Sequence[BoxState], dealer_bj: bool,
                                         payout=paid))
 
 
-def settle_hands(rules: RuleSet, boxes: Sequence[BoxState], dealer: Sequence[str],
-                 dealer_bj: bool, emit: Emit) -> None:
+def settle_hands(rules: RuleSet, boxes: Sequence[BoxState], d_total: int, dealer_bj: bool,
+                 emit: Emit) -> None:
     """Settle every hand, the Bet Behind stakes riding on it, and the 20+ Bonus, against the
-    dealer's final cards."""
-    d_total, _ = hand_total(dealer)
+    dealer's final total ``d_total``."""
     dealer_push = rules.dealer_push_total is not None and d_total == rules.dealer_push_total
     for box in boxes:
         seat = box.bet.seat
@@ -165,8 +178,8 @@ def settle_hands(rules: RuleSet, boxes: Sequence[BoxState], dealer: Sequence[str
             outcome, payout, rounded = settle_hand(
                 rules, box, hi, hd, dealer_bj=dealer_bj, d_total=d_total, dealer_push=dealer_push)
             hd.outcome, hd.payout, hd.status = outcome, payout, SETTLED
-            emit(HandSettled(seat=seat, hand=hi, outcome=outcome, stake=hd.stake, payout=payout,
-                             rounded_off=rounded))
+            emit(hand_settled(seat=seat, hand=hi, outcome=outcome, stake=hd.stake, payout=payout,
+                              rounded_off=rounded))
             if not hd.behind:
                 continue
             for player, stake in hd.behind.items():
@@ -184,7 +197,7 @@ def refund_all(boxes: Sequence[BoxState]) -> None:
     """A void: every stake taken is paid back and nothing more (side bets settle as "void")."""
     for box in boxes:
         for hd in box.hands:
-            hd.outcome, hd.payout, hd.status = Outcome.VOID, hd.stake, SETTLED
+            hd.outcome, hd.payout, hd.status = OUTCOME_VOID, hd.stake, SETTLED
             hd.behind_paid = dict(hd.behind)
         box.insurance_payout = box.insurance
         box.behind_insurance_paid = dict(box.behind_insurance)

@@ -34,14 +34,13 @@ CARD_EVENTS: Mapping[tuple[str, int | None, int, bool], CardDealt] = {
 
 
 #: The same events by card code, one mapping per receiver, for the round's dealing (a lookup by
-#: card with no tuple to build): the dealer's face-up and face-down cards, and each
-#: ``(seat, hand)`` of the prebuilt table.
+#: card with no tuple to build): the dealer's face-up and face-down cards, and each hand of the
+#: prebuilt table as ``SEAT_CARD_EVENTS[seat][hand]`` (a seat is 1..7: index 0 holds nothing).
 DEALER_CARD_EVENTS: Mapping[str, CardDealt] = {c: CARD_EVENTS[c, None, 0, False] for c in DECK}
 HOLE_CARD_EVENTS: Mapping[str, CardDealt] = {c: CARD_EVENTS[c, None, 0, True] for c in DECK}
-SEAT_CARD_EVENTS: Mapping[tuple[int, int], Mapping[str, CardDealt]] = {
-    (seat, hand): {c: CARD_EVENTS[c, seat, hand, False] for c in DECK}
-    for seat in range(1, 8) for hand in range(4)
-}
+SEAT_CARD_EVENTS: tuple[tuple[Mapping[str, CardDealt], ...], ...] = ((), *(
+    tuple({c: CARD_EVENTS[c, seat, hand, False] for c in DECK} for hand in range(4))
+    for seat in range(1, 8)))
 
 
 def card_event(card: str, seat: int | None, hand: int, face_down: bool) -> CardDealt:
@@ -57,13 +56,12 @@ ACTED_EVENTS: Mapping[tuple[int, int, Action], PlayerActed] = {
     (seat, hand, action): PlayerActed(seat=seat, hand=hand, action=action)
     for seat in range(1, 8) for hand in range(4) for action in Action
 }
-#: The HIT and STAND events of the prebuilt table by ``(seat, hand)``: the commonest decisions,
-#: looked up without hashing the action (an enum member hashes in Python code).
-HIT_EVENTS: Mapping[tuple[int, int], PlayerActed] = {
-    (seat, hand): ev for (seat, hand, action), ev in ACTED_EVENTS.items() if action is Action.HIT}
-STAND_EVENTS: Mapping[tuple[int, int], PlayerActed] = {
-    (seat, hand): ev for (seat, hand, action), ev in ACTED_EVENTS.items()
-    if action is Action.STAND}
+#: The HIT and STAND events of the prebuilt table as ``HIT_EVENTS[seat][hand]``: the commonest
+#: decisions, looked up without hashing the action (an enum member hashes in Python code).
+HIT_EVENTS: tuple[tuple[PlayerActed, ...], ...] = ((), *(
+    tuple(ACTED_EVENTS[seat, hand, Action.HIT] for hand in range(4)) for seat in range(1, 8)))
+STAND_EVENTS: tuple[tuple[PlayerActed, ...], ...] = ((), *(
+    tuple(ACTED_EVENTS[seat, hand, Action.STAND] for hand in range(4)) for seat in range(1, 8)))
 #: The two outcomes of the dealer's peek.
 PEEK_EVENTS: Mapping[bool, DealerPeeked] = {bj: DealerPeeked(blackjack=bj) for bj in (False, True)}
 #: The hole card turned over, one per card code.
@@ -108,10 +106,14 @@ class HandState:
         self.cards = cards
         #: Total with aces as 1, and whether the hand holds one; the round updates both (and
         #: ``total``) with every card it deals (``Round._deal_to``).
-        self.hard, self.has_ace = hard_total(cards)
+        self.hard = 0
+        self.has_ace = False
         #: Best total (an ace counted as 11 when that does not bust), kept with every card: the
         #: round reads it at each card and at settlement.
-        self.total = best_total(self.hard, self.has_ace)
+        self.total = 0
+        if cards:  # a split hand's card (a box's first hand starts empty: no call for it)
+            self.hard, self.has_ace = hard_total(cards)
+            self.total = best_total(self.hard, self.has_ace)
         self.stake = stake
         self.from_split = from_split
         self.depth = depth

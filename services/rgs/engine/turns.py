@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rgs.engine import dealer, insurance
-from rgs.engine.cards import CARD_VALUE
+from rgs.engine.builders import round_settled
+from rgs.engine.cards import CARD_VALUE, hand_total
 from rgs.engine.decisions import check_hand_end
 from rgs.engine.members import BLACKJACK, INSURANCE, PLAYER_TURN, ROUND_SETTLED
-from rgs.engine.model import RoundSettled
 from rgs.engine.money import money_totals
 from rgs.engine.settlement import settle_deal_side_bets, settle_hands, settle_insurance
 from rgs.engine.state import PEEK_EVENTS, REVEAL_EVENTS
@@ -117,15 +117,19 @@ def dealer_turn(rnd: Round) -> None:
         if insured:
             settle_insurance(rules, boxes, rnd._dealer_bj, rnd._events.append)
     if live and not rnd._dealer_bj:
-        dealer.draw_out(rules, cards, rnd._deal_dealer)
-    settle(rnd)
+        settle(rnd, dealer.draw_out(rules, cards, rnd._deal_dealer))
+    else:
+        settle(rnd)
 
 
-def settle(rnd: Round) -> None:
-    """Settle every hand against the dealer's and close the round with its totals."""
+def settle(rnd: Round, d_total: int | None = None) -> None:
+    """Settle every hand against the dealer's, whose final total is ``d_total`` when the
+    dealer's draw just counted it, and close the round with its totals."""
+    if d_total is None:
+        d_total = hand_total(rnd._dealer)[0]
     emit = rnd._events.append
-    settle_hands(rnd.rules, rnd._boxes, rnd._dealer, bool(rnd._dealer_bj), emit)
+    settle_hands(rnd.rules, rnd._boxes, d_total, bool(rnd._dealer_bj), emit)
     rnd.phase = ROUND_SETTLED
     rnd._active = None
     staked, paid = money_totals(rnd._boxes)
-    emit(RoundSettled(total_staked=staked, total_paid=paid))
+    emit(round_settled(total_staked=staked, total_paid=paid))

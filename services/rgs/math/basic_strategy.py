@@ -111,7 +111,7 @@ class BasicStrategyPlayer:
     """Plays every decision of a round from a strategy table; never insures, never cashes out
     unless the table says ``C``."""
 
-    __slots__ = ("power_choices", "rules", "table", "two_card")
+    __slots__ = ("_hard", "_soft", "_split_rows", "power_choices", "rules", "table", "two_card")
 
     def __init__(self, rules: RuleSet, table: StrategyTable | None = None,
                  power_choices: PowerChoiceTable | None = None,
@@ -124,6 +124,17 @@ class BasicStrategyPlayer:
                    if (k, t, u) not in self.table]
         if missing:
             raise ValueError(f"strategy table lacks entries such as {missing[0]}")
+        # The hard and soft rows as each up card's list of plans by total (a hand to act
+        # totals 20 at most), a missing entry standing on 17 and more: most decisions end in
+        # them, and two list lookups cost less than a key to build and hash, then its plan's.
+        self._hard = {up: self._plans("hard", up) for up in UP_CLASSES}
+        self._soft = {up: self._plans("soft", up) for up in UP_CLASSES}
+        #: Whether the table plays split hands apart ("split_hard"/"split_soft" rows).
+        self._split_rows = any(k[0] in ("split_hard", "split_soft") for k in self.table)
+
+    def _plans(self, kind: str, up: str) -> list[tuple[tuple[Action, ...], Action]]:
+        return [_code_plan(self.table.get((kind, total, up), "S" if total >= 17 else "H"))
+                for total in range(22)]
 
     def play(self, rnd: Round) -> None:
         """Make every decision until the round is settled."""
@@ -168,7 +179,8 @@ class BasicStrategyPlayer:
         code = None
         if len(cards) == 2:
             v0, v1 = CARD_VALUE[cards[0]], CARD_VALUE[cards[1]]
-            split_hand = rnd.hand_count(seat) > 1
+            # asked of the round only where one of the tables plays a split hand apart
+            split_hand = bool(self.two_card or self._split_rows) and rnd.hand_count(seat) > 1
             if self.two_card and not split_hand:
                 code = self.two_card.get((v0, v1, up) if v0 <= v1 else (v1, v0, up))
                 if code == "P":
@@ -182,11 +194,11 @@ class BasicStrategyPlayer:
             if split_hand:
                 # a split hand's own play where it differs (it has no Power Double, for one)
                 code = table.get(("split_soft" if soft else "split_hard", total, up), code)
-        if code is None or code == "P":
-            code = table.get(("soft" if soft else "hard", total, up),
-                             "S" if total >= 17 else "H")
         # the code with its documented fallbacks
-        tries, fallback = _code_plan(code)
+        if code is None or code == "P":
+            tries, fallback = (self._soft if soft else self._hard)[up][total]
+        else:
+            tries, fallback = _code_plan(code)
         for action in tries:
             if rnd.can(seat, hand, action):
                 return action

@@ -22,7 +22,6 @@ from rgs.engine import (
     Round,
     RuleSet,
     Shoe,
-    ShoeSource,
     SideBetKind,
     SideBetSettled,
     VerifiedBets,
@@ -34,6 +33,7 @@ from rgs.math.basic_strategy import (
     TwoCardTable,
 )
 from rgs.math.parallel import chunk_seed, chunks, run_chunks
+from rgs.math.seeded_shoe import SeededShoe
 
 #: Rounds per seeded chunk of :func:`simulate_parallel` (part of what makes a run reproducible;
 #: the PAR sheets' recorded checks name it). :func:`simulate` has its own, :data:`CHUNK_ROUNDS`.
@@ -153,10 +153,8 @@ def _play_chunk(plan: _Plan, seed: int, rounds: int,
                 progress: Callable[[int], None] | None = None, step: int = 0) -> _Tallies:
     """Play ``rounds`` rounds dealt from ``random.Random(seed)``."""
     rules = plan.rules
-    rng = random.Random(seed)
-    # randrange(n) for n > 0 is exactly _randbelow(n) (CPython 3.11-3.13), without the
-    # argument checks: the same cards for the same seed, a few percent faster per round.
-    pick: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+    # Every round from the full shoe, drawn as ShoeSource(Shoe(full), rng.randrange) draws.
+    shoe = SeededShoe(Shoe.of_decks(rules.decks).cards(), random.Random(seed))
     player = BasicStrategyPlayer(rules, plan.table, plan.power_choices, plan.two_card)
     offered = _offered(plan)
     stake = max(UNIT, rules.limits.main_min)
@@ -169,11 +167,11 @@ def _play_chunk(plan: _Plan, seed: int, rounds: int,
     bets = VerifiedBets(rules=rules, boxes=(bet,))  # checked once, dealt `rounds` times
     tallies = _empty(plan)
     main, sides = tallies.main, tallies.sides
-    full = Shoe.of_decks(rules.decks).cards()
     # The main bet's tally is kept in locals (added to `main` at the end): the same integers.
     staked = total = total_sq = 0
     for i in range(rounds):
-        rnd = Round.deal(rules, ShoeSource(Shoe(full), pick), bets)
+        shoe.next_round()
+        rnd = Round.deal(rules, shoe, bets)
         player.play(rnd)
         net = 0
         if sides:

@@ -69,15 +69,18 @@ def _dealing(cards: list[str], deck: list[str]) -> Callable[[], str]:
 
 @pytest.mark.parametrize("h17", [False, True])
 def test_the_dealer_draws_by_the_rule(h17: bool) -> None:
-    """``dealer.draw_out``'s inline copy: the dealer stands exactly where the rule says."""
+    """``dealer.draw_out``'s inline copy: the dealer stands exactly where the rule says, and
+    the total it returns is the rule's."""
     rules = find_variant("electronic-h17" if h17 else "classic-resplit")
     assert rules.dealer_hits_soft_17 is h17
     rng = random.Random(11)
     for start in itertools.product(CARDS, repeat=2):
         for _ in range(20):
             cards = list(start)
-            draw_out(rules, cards, _dealing(cards, [rng.choice(CARDS) for _ in range(12)]))
+            counted = draw_out(rules, cards,
+                               _dealing(cards, [rng.choice(CARDS) for _ in range(12)]))
             total, soft = _rule(cards)
+            assert counted == total, cards  # the total settlement reads
             assert total > 17 or (total == 17 and not (h17 and soft)), cards  # stands
             before, soft_before = _rule(cards[:-1])
             if len(cards) > 2:  # and drew its last card only where it had to
