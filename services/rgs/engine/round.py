@@ -70,7 +70,7 @@ class Round:
 
     # The private state is read and written by the round's own steps in turns.py too.
     __slots__ = (
-        "_active", "_boxes", "_dealer", "_dealer_bj", "_events", "_hole_hidden", "_seat_index",
+        "_active", "_boxes", "_dealer", "_dealer_bj", "_events", "_hole_hidden",
         "_source",
         "limits", "phase", "rules", "seq",
     )
@@ -81,7 +81,6 @@ class Round:
         self.limits = limits
         self._source = source
         self._boxes: list[BoxState] = []
-        self._seat_index: dict[object, int] = {}
         self._dealer: list[str] = []
         self._hole_hidden = False
         self._dealer_bj: bool | None = None  # None: not known yet
@@ -122,9 +121,8 @@ class Round:
             started = RoundStarted(variant=rules.id, boxes=ordered, limits=lim)
         rnd = cls(rules, source, lim)
         boxes = rnd._boxes
-        for i, b in enumerate(ordered):
+        for b in ordered:
             boxes.append(BoxState(b))
-            rnd._seat_index[b.seat] = i
         events = rnd._events
         events.append(started)
         rnd.seq = 1
@@ -299,7 +297,7 @@ class Round:
         """Why ``player``'s Bet Behind on ``seat`` may not take insurance now, or None."""
         if self.phase is not INSURANCE:
             return "insurance is decided before play; the round is not in its insurance phase"
-        bi = self._seat_index.get(seat) if type(seat) is int else None
+        bi = self._box_index(seat)
         if bi is None:
             return f"seat {seat!r} has no box in this round"
         return actions.behind_insurance_refusal(self._boxes[bi], seat, player)
@@ -310,7 +308,9 @@ class Round:
         reason = self.behind_insurance_refusal(seat, player)
         if reason is not None:
             raise ActionNotAllowed(reason, rule="behind_insurance")
-        box = self._boxes[self._seat_index[seat]]
+        bi = self._box_index(seat)
+        assert bi is not None  # the refusal above found the seat's box
+        box = self._boxes[bi]
         return (insurance.insure_behind(box, seat, player, self._events.append),)
 
     def legal_actions(self, seat: int, hand: int = 0) -> tuple[LegalAction, ...]:
@@ -379,7 +379,7 @@ class Round:
         hard = hd.hard = hd.hard + v
         if v == 1:
             hd.has_ace = True
-        hd.total = hard + 10 if hd.has_ace and hard <= 11 else hard
+        hd.total = hard + 10 if hard <= 11 and hd.has_ace else hard
         shared = SEAT_CARD_EVENTS[box.bet.seat]  # the box's seat is 1..7 (verified bets)
         self._events.append(shared[h][card] if h < len(shared)
                             else card_event(card, box.bet.seat, h, False))
@@ -392,12 +392,18 @@ class Round:
         self._events.append(DEALER_CARD_EVENTS[card])
         return card
 
+    def _box_index(self, seat: object) -> int | None:
+        """Where the box on ``seat`` is in seat order, or None: no box of this round (a seat is
+        an int; a table has seven boxes at most, so looking costs less than a map per round)."""
+        if type(seat) is int:
+            for i, box in enumerate(self._boxes):
+                if box.bet.seat == seat:
+                    return i
+        return None
+
     def _locate(self, seat: int, hand: int) -> tuple[int, int]:
-        try:
-            bi = self._seat_index.get(seat)
-        except TypeError:  # an unhashable "seat"
-            bi = None
-        if bi is not None and type(seat) is int:
+        bi = self._box_index(seat)
+        if bi is not None:
             box = self._boxes[bi]
             if type(hand) is int and 0 <= hand < len(box.hands):
                 return bi, hand

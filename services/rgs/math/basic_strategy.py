@@ -27,6 +27,7 @@ from rgs.engine.members import (
     DECLINE_INSURANCE,
     DOUBLE,
     HIT,
+    INSURANCE,
     POWER_DOUBLE,
     POWER_KEEP,
     POWER_REPLACE,
@@ -146,7 +147,7 @@ class BasicStrategyPlayer:
         while True:
             to_act = rnd.to_act
             if to_act is None:  # settled, or insurance: always declined by basic strategy
-                if rnd.finished:
+                if rnd.phase is not INSURANCE:  # settled (Round.finished, without a property)
                     return
                 for seat in rnd.seats():
                     if rnd.can(seat, 0, DECLINE_INSURANCE):

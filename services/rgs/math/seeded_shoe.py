@@ -4,10 +4,9 @@
 :class:`SeededShoe` deals, round after round, exactly the cards that a fresh
 ``ShoeSource(Shoe(full), rng.randrange)`` per round would deal: the same positions of the same
 ordered list, picked by the same random numbers. It does not build the shoe again for each
-round (a copy of 312 or 416 cards, and freeing it): a drawn card is swapped behind the cards
-left instead of popped off the list, which leaves the cards left in the order ``ShoeSource``
-leaves them, and :meth:`SeededShoe.next_round` puts back only the positions the last round
-touched.
+round (a copy of 312 or 416 cards, and freeing it): the last card left takes a drawn card's
+place as in ``ShoeSource``, the list is never shortened (nothing reads past the cards left), and
+:meth:`SeededShoe.next_round` puts back only the positions the last round changed.
 """
 
 from __future__ import annotations
@@ -34,8 +33,8 @@ class SeededShoe:
         self._bits = tuple(n.bit_length() for n in range(len(cards) + 1))
 
     def next_round(self) -> None:
-        """The full shoe again, in its first order: the positions drawn and the drawn cards
-        kept behind the cards left are the only ones that changed."""
+        """The full shoe again, in its first order: the positions drawn from and those past
+        the cards left are the only ones that changed."""
         cards, full, left = self._cards, self._full, self._left
         for i in self._picked:
             cards[i] = full[i]
@@ -60,8 +59,7 @@ class SeededShoe:
         cards = self._cards
         card = cards[i]
         n -= 1
-        cards[i] = cards[n]
-        cards[n] = card
+        cards[i] = cards[n]  # the last card left takes its place (nothing reads past the last)
         self._left = n
         self._picked.append(i)
         return card
