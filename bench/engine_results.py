@@ -146,8 +146,11 @@ def main() -> None:
             rows.append({"variant": c[0], "strategy": c[1], "side_bets": c[2],
                          "identical": a == b, "before": b, "after": a})
             if not args.json:
+                sides = a["side_bets"]
+                assert isinstance(sides, dict)
                 print(f"  rgs simulate {c[0]:<16} {c[1]:<9} side bets {'on ' if c[2] else 'off'}"
-                      f"  RTP {a['rtp']:.4f} ± {a['stderr']:.4f}  "
+                      f"  RTP {a['rtp']:.4f} ± {a['stderr']:.4f}"
+                      f"{f' (and {len(sides)} side bets)' if sides else ''}  "
                       f"{'identical' if a == b else 'DIFFERENT: before ' + json.dumps(b)}",
                       flush=True)
         digest_rows = []

@@ -46,7 +46,14 @@ from rgs.engine.model import (
     Event,
 )
 from rgs.engine.rules import RuleSet
-from rgs.engine.state import HIT_EVENTS, STAND_EVENTS, BoxState, HandState, acted_event
+from rgs.engine.state import (
+    HIT_EVENTS,
+    SHARED_HANDS,
+    STAND_EVENTS,
+    BoxState,
+    HandState,
+    acted_event,
+)
 
 if TYPE_CHECKING:
     from rgs.engine.round import Round
@@ -67,13 +74,14 @@ def apply(rnd: Round, box: BoxState, h: int, action: Action, unfunded: frozenset
     if h == 0 and len(box.hands) == 1 and action is not STAND:
         box.touched = True
     if action is HIT:
-        shared = HIT_EVENTS[seat]  # the box's seat is 1..7 (verified bets)
-        rnd._events.append(shared[h] if h < len(shared) else acted_event(seat, h, action))
+        # the box's seat is 1..7 (verified bets)
+        rnd._events.append(HIT_EVENTS[seat][h] if h < SHARED_HANDS
+                           else acted_event(seat, h, action))
         rnd._deal_to(box, h)
         check_hand_end(rules, hd)
     elif action is STAND:
-        shared = STAND_EVENTS[seat]
-        rnd._events.append(shared[h] if h < len(shared) else acted_event(seat, h, action))
+        rnd._events.append(STAND_EVENTS[seat][h] if h < SHARED_HANDS
+                           else acted_event(seat, h, action))
         hd.done, hd.status = True, STOOD
     elif action is DOUBLE:
         added = hd.stake

@@ -59,6 +59,7 @@ from rgs.engine.state import (
     DEALER_CARD_EVENTS,
     HOLE_CARD_EVENTS,
     SEAT_CARD_EVENTS,
+    SHARED_HANDS,
     BoxState,
     card_event,
 )
@@ -380,8 +381,8 @@ class Round:
         if v == 1:
             hd.has_ace = True
         hd.total = hard + 10 if hard <= 11 and hd.has_ace else hard
-        shared = SEAT_CARD_EVENTS[box.bet.seat]  # the box's seat is 1..7 (verified bets)
-        self._events.append(shared[h][card] if h < len(shared)
+        # the box's seat is 1..7 (verified bets)
+        self._events.append(SEAT_CARD_EVENTS[box.bet.seat][h][card] if h < SHARED_HANDS
                             else card_event(card, box.bet.seat, h, False))
         return card
 

@@ -19,17 +19,20 @@ from rgs.engine.model import (
 from rgs.engine.rules import SideBetKind
 
 ZERO = Fraction(0)
+#: Seats 1..7 (a table's most) and hands 0..3 (the most any shipped variant allows): the events
+#: below are prebuilt for these; a rarer shape is built when it happens.
+SEATS = range(1, 8)
+SHARED_HANDS = 4
 #: Card events are immutable values with few distinct shapes; sharing them saves building
 #: thousands of identical objects per second in simulations. Built once here and never written
-#: to (the engine keeps no state between rounds): the dealer's cards, and every card to seats
-#: 1..7 (a table's most) on hands 0..3 (the most any shipped variant allows); a rarer shape is
-#: built when dealt.
+#: to (the engine keeps no state between rounds): the dealer's cards, and every card to a seat's
+#: hand of the prebuilt table.
 CARD_EVENTS: Mapping[tuple[str, int | None, int, bool], CardDealt] = {
     (card, seat, hand, face_down): CardDealt(card=card, seat=seat, hand=hand, face_down=face_down)
     for card in DECK
     for seat, hand, face_down in (
         (None, 0, False), (None, 0, True),
-        *((s, h, False) for s in range(1, 8) for h in range(4)))
+        *((s, h, False) for s in SEATS for h in range(SHARED_HANDS)))
 }
 
 
@@ -39,8 +42,8 @@ CARD_EVENTS: Mapping[tuple[str, int | None, int, bool], CardDealt] = {
 DEALER_CARD_EVENTS: Mapping[str, CardDealt] = {c: CARD_EVENTS[c, None, 0, False] for c in DECK}
 HOLE_CARD_EVENTS: Mapping[str, CardDealt] = {c: CARD_EVENTS[c, None, 0, True] for c in DECK}
 SEAT_CARD_EVENTS: tuple[tuple[Mapping[str, CardDealt], ...], ...] = ((), *(
-    tuple({c: CARD_EVENTS[c, seat, hand, False] for c in DECK} for hand in range(4))
-    for seat in range(1, 8)))
+    tuple({c: CARD_EVENTS[c, seat, hand, False] for c in DECK} for hand in range(SHARED_HANDS))
+    for seat in SEATS))
 
 
 def card_event(card: str, seat: int | None, hand: int, face_down: bool) -> CardDealt:
@@ -51,17 +54,19 @@ def card_event(card: str, seat: int | None, hand: int, face_down: bool) -> CardD
     return ev
 
 
-#: Decisions that add no stake, shared like the card events (seats 1..7, hands 0..3).
+#: Decisions that add no stake, shared like the card events.
 ACTED_EVENTS: Mapping[tuple[int, int, Action], PlayerActed] = {
     (seat, hand, action): PlayerActed(seat=seat, hand=hand, action=action)
-    for seat in range(1, 8) for hand in range(4) for action in Action
+    for seat in SEATS for hand in range(SHARED_HANDS) for action in Action
 }
 #: The HIT and STAND events of the prebuilt table as ``HIT_EVENTS[seat][hand]``: the commonest
 #: decisions, looked up without hashing the action (an enum member hashes in Python code).
 HIT_EVENTS: tuple[tuple[PlayerActed, ...], ...] = ((), *(
-    tuple(ACTED_EVENTS[seat, hand, Action.HIT] for hand in range(4)) for seat in range(1, 8)))
+    tuple(ACTED_EVENTS[seat, hand, Action.HIT] for hand in range(SHARED_HANDS))
+    for seat in SEATS))
 STAND_EVENTS: tuple[tuple[PlayerActed, ...], ...] = ((), *(
-    tuple(ACTED_EVENTS[seat, hand, Action.STAND] for hand in range(4)) for seat in range(1, 8)))
+    tuple(ACTED_EVENTS[seat, hand, Action.STAND] for hand in range(SHARED_HANDS))
+    for seat in SEATS))
 #: The two outcomes of the dealer's peek.
 PEEK_EVENTS: Mapping[bool, DealerPeeked] = {bj: DealerPeeked(blackjack=bj) for bj in (False, True)}
 #: The hole card turned over, one per card code.
