@@ -20,6 +20,7 @@ Goal (issue 27): 50,000 rounds per CPU-second or more per variant.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -82,22 +83,30 @@ def _speed(tree: Path, variant: str, rounds: int) -> int:
     return rate
 
 
-def _instructions(tree: Path, variant: str, base: int, count: int) -> int:
-    """Instructions per round: a run of ``count`` rounds minus one of ``base`` rounds."""
-    # Both runs read the same compiled modules (else the first would compile them).
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "rgs")], check=True)
-    totals = []
-    for rounds in (base, count):
-        env = child_env(tree) | {"PYTHONHASHSEED": "0"}
-        done = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-             *_command(tree, variant, rounds, False)],
-            env=env, capture_output=True, text=True, check=False)
-        found = re.search(r"Collected : (\d+)", done.stderr)
-        if done.returncode != 0 or found is None:
-            raise SystemExit(f"valgrind on {variant} in {tree} failed:\n{done.stderr[-3000:]}")
-        totals.append(int(found.group(1)))
-    return round((totals[1] - totals[0]) / (count - base))
+def _collected(tree: Path, variant: str, rounds: int) -> int:
+    """Instructions of a whole child process (start-up and warm-up included) under callgrind."""
+    env = child_env(tree) | {"PYTHONHASHSEED": "0"}
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+         *_command(tree, variant, rounds, False)],
+        env=env, capture_output=True, text=True, check=False)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"valgrind on {variant} in {tree} failed:\n{done.stderr[-3000:]}")
+    return int(found.group(1))
+
+
+def _instructions(trees: dict[str, Path], variants: list[str], base: int, count: int
+                  ) -> dict[str, dict[str, int]]:
+    """Instructions per round of each variant in each tree: a run of ``count`` rounds minus one
+    of ``base`` rounds (exact whatever the load, so the runs go side by side, one per CPU)."""
+    for tree in trees.values():  # every run reads compiled modules (else the first compiles)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "rgs")], check=True)
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        runs = {(v, side, n): pool.submit(_collected, tree, v, n)
+                for v in variants for side, tree in trees.items() for n in (base, count)}
+        return {v: {side: round((runs[v, side, count].result() - runs[v, side, base].result())
+                                / (count - base)) for side in trees} for v in variants}
 
 
 def _say(quiet: bool, text: str) -> None:
@@ -161,12 +170,9 @@ def _measure(args: argparse.Namespace, variants: list[str], trees: dict[str, Pat
                             f"rounds/CPU-s (load {os.getloadavg()[0]:.1f})")
     instructions: dict[str, dict[str, int]] = {}
     if args.instructions:
-        for variant in variants:
-            instructions[variant] = {}
-            for side in sides:
-                n = _instructions(trees[side], variant, args.base_rounds, args.count_rounds)
-                instructions[variant][side] = n
-                _say(quiet, f"  instructions {variant:<16} {side:<6} {n:>9,} per round")
+        _say(quiet, f"  counting instructions under callgrind ({len(variants) * len(trees) * 2} "
+                    f"runs, {os.cpu_count()} at a time)")
+        instructions = _instructions(trees, variants, args.base_rounds, args.count_rounds)
     per_variant: dict[str, dict[str, object]] = {}
     for variant in variants:
         row: dict[str, object] = {}

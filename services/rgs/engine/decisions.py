@@ -71,7 +71,7 @@ def apply(rnd: Round, box: BoxState, h: int, action: Action, unfunded: frozenset
     rules = rnd.rules
     hd = box.hands[h]
     seat = box.bet.seat
-    if h == 0 and len(box.hands) == 1 and action is not STAND:
+    if action is not STAND and h == 0 and len(box.hands) == 1:
         box.touched = True
     if action is HIT:
         # the box's seat is 1..7 (verified bets)

@@ -165,7 +165,7 @@ class Round:
     def dealer_cards(self, *, reveal: bool = False) -> tuple[str, ...]:
         """The dealer's cards; the hole card only once revealed unless ``reveal``."""
         if self._hole_hidden and not reveal:
-            return tuple(self._dealer[:1])
+            return (self._dealer[0],)
         return tuple(self._dealer)
 
     def seats(self) -> tuple[int, ...]:

@@ -28,6 +28,7 @@ from rgs.engine.members import (
     DOUBLE,
     HIT,
     INSURANCE,
+    PLAYER_TURN,
     POWER_DOUBLE,
     POWER_KEEP,
     POWER_REPLACE,
@@ -144,11 +145,10 @@ class BasicStrategyPlayer:
         # this player's own POWER_DOUBLE (the hand stays in play for that choice); None: not
         # known (the round came in mid-play), ask the round.
         pending: bool | None = None
-        while True:
+        # until the round is settled (Round.finished, read off the phase: not a property)
+        while rnd.phase is PLAYER_TURN or rnd.phase is INSURANCE:
             to_act = rnd.to_act
-            if to_act is None:  # settled, or insurance: always declined by basic strategy
-                if rnd.phase is not INSURANCE:  # settled (Round.finished, without a property)
-                    return
+            if to_act is None:  # insurance: always declined by basic strategy
                 for seat in rnd.seats():
                     if rnd.can(seat, 0, DECLINE_INSURANCE):
                         rnd.act(seat, 0, DECLINE_INSURANCE)
