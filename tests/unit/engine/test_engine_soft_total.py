@@ -29,7 +29,7 @@ def _rule(cards: list[str]) -> tuple[int, bool]:
     return (hard + 10 if soft else hard), soft
 
 
-@pytest.mark.parametrize("size", [1, 2, 3, 4])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 4])
 def test_the_rule_and_hand_state_agree_on_every_hand(size: int) -> None:
     for cards in itertools.product(CARDS, repeat=size):
         want = _rule(list(cards))
