@@ -1,11 +1,11 @@
 """Monte Carlo simulation: basic strategy played through the production engine.
 
 Every round is dealt from the full shoe (as every variant requires), drawn by a seeded
-``random.Random`` (:class:`~rgs.math.seeded_shoe.SeededShoe`) — a simulation tool needs speed and
-reproducibility, not the certified RNG that deals production rounds. Long runs are cut into chunks with seeds of their own
-(:data:`CHUNK_ROUNDS`, :func:`run_seed`) that several processes can play side by side with the
-same result. Amounts are integer minor units; only the summary statistics
-are floats.
+``random.Random`` (:class:`~rgs.math.seeded_shoe.SeededShoe`): a simulation tool needs speed and
+reproducibility, not the certified RNG that deals production rounds. Long runs are cut into
+chunks with seeds of their own (:data:`CHUNK_ROUNDS`, :func:`run_seed`) that several processes
+can play side by side with the same result. Amounts are integer minor units; only the summary
+statistics are floats.
 """
 
 from __future__ import annotations
