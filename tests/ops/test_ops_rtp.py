@@ -20,7 +20,7 @@ RULES = OPS / "prometheus" / "rtp_rules.yml"
 RULES_TEST = OPS / "prometheus" / "rtp_rules_test.yml"
 DASHBOARD = OPS / "grafana" / "rtp" / "rgs-rtp.json"
 VARIABLES = {"$__rate_interval": "5m", "$namespace": ".*", "$job": ".*", "$brand": ".*",
-             "$variant": ".*", "$window": "rolling"}
+             "$variant": ".*", "$channel": ".*", "$window": "rolling"}
 
 
 def _exported() -> set[str]:
