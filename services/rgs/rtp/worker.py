@@ -38,10 +38,14 @@ SETTLE_LAG: Final = timedelta(seconds=5)
 EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
 Q_CURSOR = "SELECT finished_at, round_key FROM rtp_cursor WHERE source = $1"
+#: The cursor only moves forward: a second worker that valued an earlier batch (two replicas
+#: at once, by mistake or during a node partition) never sends it back.
 Q_SAVE_CURSOR = """
 INSERT INTO rtp_cursor (source, finished_at, round_key) VALUES ($1, $2, $3)
 ON CONFLICT (source) DO UPDATE SET finished_at = EXCLUDED.finished_at,
-    round_key = EXCLUDED.round_key, updated_at = clock_timestamp()"""
+    round_key = EXCLUDED.round_key, updated_at = clock_timestamp()
+WHERE (rtp_cursor.finished_at, rtp_cursor.round_key)
+      < (EXCLUDED.finished_at, EXCLUDED.round_key)"""
 #: The next batch of settled solo rounds after the cursor ($1, $2) settled before $3: the
 #: batch first, in the order of index rounds_settled_order (migration 0211: a range scan that
 #: stops at the LIMIT), then each round's events. Demo (play-money, ``rounds.demo``) and
