@@ -7,7 +7,8 @@ with), ``reasons`` (a sentence for every ErrorInfo reason the server can send, b
 display name and one-line description in ListVariants and ListTables, read by
 :mod:`rgs.variants.catalogue`). Placeholders are
 ``{name}``; a key ending ``_one``/``_other`` is a plural form. English is the reference: every
-other file has exactly its keys (tests/unit/test_locales.py), and every reason the server
+other file has exactly its keys (tests/unit/docs/test_reason_translations.py), and every
+reason the server
 raises is in each (docs/studio-guide.md, "Languages", says how to add one).
 """
 
