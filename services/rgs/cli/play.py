@@ -140,8 +140,8 @@ async def _table(args: argparse.Namespace, channel: grpc.aio.Channel, token: str
             print(i18n.say("tables_hint"))
         return 0
     if args.table not in by_id:
-        raise UserError(f"{args.table!r} is not a table of {args.brand}; its tables: "
-                        f"{', '.join(by_id) or 'none'} (list them with `rgs play --table`)")
+        raise UserError(i18n.say("ttable_unknown", table=repr(args.table), brand=args.brand,
+                                 tables=", ".join(by_id) or i18n.say("tnone")))
     game: bj_grpc.BlackjackServiceAsyncStub = bj_grpc.BlackjackServiceStub(channel)
 
     async def balance() -> int | None:

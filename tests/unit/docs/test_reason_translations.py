@@ -6,19 +6,23 @@ the web table and ``rgs play`` both read. A new reason without its sentences fai
 
 from __future__ import annotations
 
+import inspect
 import re
 from pathlib import Path
 
 import pytest
 from test_docs_error_table import passed_on, raised
 
+from rgs.engine import sidebets
 from rgs.engine.model import Action, Outcome, Phase
-from rgs.engine.rules import Peek
+from rgs.engine.rules import Peek, TwentyPlusOutcome
 from rgs.locales import LANGUAGES, SECTIONS, catalogue
 from rgs.service.model import MovementStatus
 from rgs.wallet.port import MoneyKind
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+#: A paytable line a side bet's evaluation returns (rgs.engine.sidebets).
+_SIDE_BET_LINES = re.compile(r'return \("(\w+)"')
 
 
 def server_reasons() -> set[str]:
@@ -72,8 +76,9 @@ def test_every_word_the_web_table_names_is_in_the_catalogue() -> None:
 
 
 def test_the_replay_page_has_words_for_everything_a_recall_can_carry() -> None:
-    """The support replay page says a round's status, each wallet movement's kind and status,
-    the peek rule, each decision and each result by catalogue keys made from the recall's
+    """The support replay page (and the table's history and ``rgs play``) says a round's
+    status, each wallet movement's kind and status, the peek rule, each decision, each result
+    and each side bet's paytable line by catalogue keys made from the recall's
     values (``replay.status.settled``): a value the server can send without its words fails
     here (the per-language parity test above then holds every language to them)."""
     web = catalogue("en")["web"]
@@ -81,7 +86,10 @@ def test_the_replay_page_has_words_for_everything_a_recall_can_carry() -> None:
               | {f"replay.movement.{k.value}" for k in MoneyKind}
               | {f"replay.movement_status.{s.value}" for s in MovementStatus}
               | {f"replay.peek.{p.value}" for p in Peek}
-              | {f"acted.{a.name}" for a in Action} | {f"settled.{o.name}" for o in Outcome})
+              | {f"acted.{a.name}" for a in Action} | {f"settled.{o.name}" for o in Outcome}
+              | {f"line.{line}" for line in _SIDE_BET_LINES.findall(inspect.getsource(sidebets))
+                 if line != "lose"} | {f"line.{o.value}" for o in TwentyPlusOutcome})
+    assert "line.mixed_pair" in wanted
     assert sorted(wanted - set(web)) == []
 
 

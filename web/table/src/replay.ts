@@ -213,7 +213,7 @@ export function narrate(step: Step): string {
     case "insurance_settled": return t("replay.step.insurance", { seat, paid: money(step.amount) });
     case "side_bet_settled": {
       const values = { name: sideName(String(d.kind ?? "")), seat, line: lineName(String(d.line ?? "")), paid: money(step.amount) };
-      return t(d.line ? "replay.step.side_bet" : "replay.step.side_bet_lost", values);
+      return t(lost(String(d.line ?? ""), BigInt(step.amount ?? "0")) ? "replay.step.side_bet_lost" : "replay.step.side_bet", values);
     }
     case "behind_stake_added":
       return t("replay.step.behind_added", { who: who(d), seat, action: acted(step.action), amount: money(step.amount) });
@@ -237,9 +237,13 @@ function totalText(cards: readonly string[]): string {
   return soft ? t("table.soft", { n: value }) : String(value);
 }
 
+/** A side bet lost: no paytable line (the engine's `lose`) and nothing paid. */
+const lost = (line: string, paid: bigint): boolean => !paid && (!line || line === "lose");
+
 function sideBetText(b: SideBetState): string {
   const values = { name: sideName(b.kind), line: lineName(b.line), paid: money(b.payout) };
-  return t(b.line ? "replay.side_line" : "replay.side_paid", values);
+  if (lost(b.line, b.payout)) return t("replay.side_lost", values);
+  return t(b.line && b.line !== "lose" ? "replay.side_line" : "replay.side_paid", values);
 }
 
 function drawTable(state: TableState): void {
