@@ -289,7 +289,7 @@ class TablePlayer:
         if allowed:
             label = i18n.say("tturn_insurance") if allowed[0].action in (
                 bj.ACTION_INSURE, bj.ACTION_DECLINE_INSURANCE) \
-                else i18n.say("seat_hand", n=seat, h=hand + 1)
+                else i18n.say("tturn_hand", n=seat, h=hand + 1)
             parts.append(i18n.say("tyour_turn", what=label) + "\n"
                          + render.choices(allowed, self._cur, ascii_only=self.ascii_only))
             if not self.hints_explained and any(a.HasField("expected_value") for a in allowed):
