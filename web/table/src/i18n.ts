@@ -93,8 +93,10 @@ export function localizePage(root: ParentNode = document, titleKey: WebKey = "pa
 }
 
 /** Put the words in the page now and again whenever `<html lang>` changes (a launch may set
- * it after the page started). */
+ * it after the page started). The page ships without a `lang` so that the browser's language
+ * counts; the one spoken is then written on `<html>` (for assistive technology). */
 export function followLanguage(): void {
+  if (!document.documentElement.lang) document.documentElement.lang = language();
   localizePage();
   new MutationObserver(() => localizePage())
     .observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
