@@ -103,8 +103,8 @@ async def _main(args: argparse.Namespace) -> int:
         _speak(args, listed.language)
         by_id = {v.id: v for v in listed.variants}
         if args.variant not in by_id:
-            raise UserError(f"{args.variant!r} is not offered here; offered: "
-                            f"{', '.join(by_id) or 'none'}")
+            raise UserError(i18n.say("variant_unknown", variant=repr(args.variant),
+                                     variants=", ".join(by_id) or i18n.say("tnone")))
         last = next((r for r in listed.last_rounds if r.variant_id == args.variant), None)
         player = Player(stub=stub, token=token, variant=by_id[args.variant],
                         currency=listed.currency, ask=input, say=print,
