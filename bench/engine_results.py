@@ -148,9 +148,10 @@ def main() -> None:
             if not args.json:
                 sides = a["side_bets"]
                 assert isinstance(sides, dict)
+                also = {0: "", 1: " (and its side bet)"}.get(
+                    len(sides), f" (and its {len(sides)} side bets)")
                 print(f"  rgs simulate {c[0]:<16} {c[1]:<9} side bets {'on ' if c[2] else 'off'}"
-                      f"  RTP {a['rtp']:.4f} ± {a['stderr']:.4f}"
-                      f"{f' (and {len(sides)} side bets)' if sides else ''}  "
+                      f"  RTP {a['rtp']:.4f} ± {a['stderr']:.4f}{also}  "
                       f"{'identical' if a == b else 'DIFFERENT: before ' + json.dumps(b)}",
                       flush=True)
         digest_rows = []
