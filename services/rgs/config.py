@@ -128,6 +128,13 @@ class RgsSettings(BaseSettings):
     streams are not counted. 0 admits any number (a queue until time-outs)."""
     overload_retry_after_ms: int = Field(default=100, ge=1, le=60_000)
     """The retry delay (milliseconds) a call shed as OVERLOADED carries."""
+    rate_limit_peers: str = ""
+    """A DNS name with one address per replica serving (the Helm chart: the replicas' headless
+    Service): the operators' rates of the platform file are the installation's, shared by every
+    worker of every replica it counts (docs/overload.md); empty: this replica alone."""
+    replica_workers: int = Field(default=1, ge=1, le=256)
+    """The workers of this replica (set by the supervisor of ``--workers`` for each worker):
+    they share the operators' rates with the other replicas' workers."""
     ops_sample_interval_s: float = Field(default=15.0, gt=0)
     """How often the outbox and session gauges are sampled from the database."""
     workers: int = Field(default=1, ge=0, le=256)
