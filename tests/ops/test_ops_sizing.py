@@ -99,3 +99,9 @@ def test_the_pods_share_the_operators_rates_through_the_headless_services_record
     assert "RGS_RATE_LIMIT_PEERS" not in _env(_container(off))
     assert not [d for d in off if d["kind"] == "Service" and d["metadata"]["name"].endswith(
         "-headless")]
+
+
+def test_the_in_flight_limit_is_left_to_the_pool_unless_the_values_set_it() -> None:
+    assert "RGS_MAX_IN_FLIGHT" not in _env(_container(render("-f", PRODUCTION)))
+    env = _env(_container(render("-f", PRODUCTION, "--set", "server.maxInFlight=24")))
+    assert env["RGS_MAX_IN_FLIGHT"] == "24"

@@ -26,6 +26,9 @@ import time
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 
+import grpc
+
+from rgs.api.errors import status_trailer
 from rgs.observability import metrics
 from rgs.platform_file import Platform, RateLimit
 from rgs.service.errors import ResourceExhausted
@@ -86,6 +89,11 @@ class Admission:
         self._buckets = {op: TokenBucket(limit, clock) for op, limit in (rates or {}).items()}
         #: The workers sharing the operators' rates (this one included).
         self.sharers = 1
+        self._overloaded_message = (
+            f"the server is at its limit of {max_in_flight} calls in flight: nothing was done, "
+            f"retry after {retry_after_ms} ms")
+        self._overloaded_shed = metrics.RPC_SHED.labels(reason=OVERLOADED, operator="")
+        self._overloaded_trailer: tuple[tuple[str, str | bytes], ...] | None = None
 
     @property
     def rated(self) -> bool:
@@ -103,11 +111,19 @@ class Admission:
         """The refusal of a new call while ``in_flight`` calls are served (None: admitted)."""
         if self.max_in_flight <= 0 or in_flight < self.max_in_flight:
             return None
-        metrics.RPC_SHED.labels(reason=OVERLOADED, operator="").inc()
-        return ResourceExhausted(
-            f"the server is at its limit of {self.max_in_flight} calls in flight: nothing was "
-            f"done, retry after {self.retry_after_ms} ms", reason=OVERLOADED,
-            retry_after_ms=self.retry_after_ms)
+        self._overloaded_shed.inc()
+        return ResourceExhausted(self._overloaded_message, reason=OVERLOADED,
+                                 retry_after_ms=self.retry_after_ms)
+
+    def overloaded_answer(self) -> tuple[str, tuple[tuple[str, str | bytes], ...]]:
+        """A call shed at the door (rgs.api.shedding): counted, and its message and trailer
+        (google.rpc.Status with ErrorInfo and RetryInfo, retry-after-ms), built once."""
+        self._overloaded_shed.inc()
+        if self._overloaded_trailer is None:
+            self._overloaded_trailer = status_trailer(
+                grpc.StatusCode.RESOURCE_EXHAUSTED, OVERLOADED, self._overloaded_message,
+                metadata={"retry_after_ms": str(self.retry_after_ms)})
+        return self._overloaded_message, self._overloaded_trailer
 
     def admit_operator(self, operator_id: str) -> None:
         """Take the operator's token; ResourceExhausted when it is past its rate."""
