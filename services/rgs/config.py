@@ -139,6 +139,10 @@ class RgsSettings(BaseSettings):
     they share the operators' rates with the other replicas' workers."""
     ops_sample_interval_s: float = Field(default=15.0, gt=0)
     """How often the outbox and session gauges are sampled from the database."""
+    hints_warm: bool = True
+    """Build the analysis tables of the brands with hints on at start, on a background thread
+    (a few CPU seconds per replica), so no decision waits for one; false builds each on first
+    use (the test suite: dozens of short-lived replicas, few of which show hints)."""
     workers: int = Field(default=1, ge=0, le=256)
     """Worker processes serving this replica's port (SO_REUSEPORT) under a supervisor that
     restarts a dead one; 1 runs the replica in this process alone; 0 starts one per CPU this
