@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from rgs.platform_file import (
@@ -23,6 +24,9 @@ from rgs.platform_file import (
     describe,
     load_platform,
 )
+
+#: RGS_LAUNCH_URL's form: the code goes in the fragment, so it has none (nor a query).
+_LAUNCH_URL = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[^#?\s]*)?")
 
 
 class ConfigError(Exception):
@@ -175,10 +179,19 @@ class RgsSettings(BaseSettings):
     """How long a replay link opens its round when CreateRoundReplay gives no ``ttl_seconds``."""
     launch_url: str | None = None
     """Where CreateLaunch's URLs point for a brand without its own ``launch_url`` (the browser
-    edge as players reach it, ``https://play.example/``); unset: ``replay_url``, else
-    ``http://`` + ``web_listen`` + ``/``."""
+    edge as players reach it, ``https://play.example/``: no query, no fragment, as the code
+    goes in the fragment); unset: ``replay_url``, else ``http://`` + ``web_listen`` + ``/``."""
     launch_ttl_s: int = Field(default=300, ge=10, le=1800)
     """How long a launch URL's one-time code can be redeemed (minutes at most)."""
+
+    @field_validator("launch_url")
+    @classmethod
+    def _launch_url(cls, v: str | None) -> str | None:
+        if v is not None and not _LAUNCH_URL.fullmatch(v):
+            raise ValueError("RGS_LAUNCH_URL must be an http(s) URL with no query and no "
+                             "fragment (the launch code goes in the fragment), e.g. "
+                             "https://play.example.com/")
+        return v
 
     @model_validator(mode="after")
     def _safe(self) -> RgsSettings:

@@ -429,3 +429,46 @@ def test_the_browser_edge_is_off_by_default_and_on_gets_a_port_everywhere() -> N
     platform = json.loads(next(iter(on["ConfigMap"]["data"].values())))
     brand = platform["operators"][0]["brands"][0]
     assert brand["web_origins"] == ["https://games.brand-a.example.invalid"]
+
+
+def test_the_launch_settings_an_sre_sets_render_into_the_environment_and_the_purge() -> None:
+    """Issue 28: where launch URLs point, how long their one-time code lives and how long a
+    spent or expired code is kept are chart values, rendered into the settings the service
+    reads (the production scenario's values pass through load_settings in
+    test_rendered_environment_is_settings_the_service_accepts)."""
+    docs = render("-f", PRODUCTION)
+    env = _env(_container(docs))
+    assert env["RGS_LAUNCH_URL"] == "https://games.brand-a.example.invalid/blackjack/"
+    assert env["RGS_LAUNCH_TTL_S"] == "120"
+    purge = named(docs, "CronJob", "rgs-purge")["spec"]["jobTemplate"]["spec"]["template"]
+    args = purge["spec"]["containers"][0]["args"]
+    assert args[args.index("--launch-days") + 1] == "1"
+    defaults = render("-f", PRODUCTION, "--set", "web.launch.url=",
+                      "--set", "web.launch.codeTtlSeconds=300",
+                      "--set-json", "lifecycle.purge.launchDays=0.5")
+    env = _env(_container(defaults))
+    assert "RGS_LAUNCH_URL" not in env and env["RGS_LAUNCH_TTL_S"] == "300"
+    args = named(defaults, "CronJob", "rgs-purge")["spec"]["jobTemplate"]["spec"]["template"][
+        "spec"]["containers"][0]["args"]
+    assert args[args.index("--launch-days") + 1] == "0.5"
+
+
+_SAFE = [*W, "--set", "existingSecret=s", "--set", "tls.existingSecret=t",
+         "--set", "web.enabled=true"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--set", "web.launch.codeTtlSeconds=5"], "codeTtlSeconds"),
+    (["--set", "web.launch.codeTtlSeconds=3600"], "codeTtlSeconds"),
+    (["--set", "web.launch.url=https://play.example.com/#launch"], "/web/launch/url"),
+    (["--set", "web.launch.url=play.example.com"], "/web/launch/url"),
+    (["--set", "web.launch.url=http://play.example.com/"],
+     "web.launch.url: in production players open launch URLs over https only"),
+    (["--set", "lifecycle.purge.launchDays=-1"], "launchDays"),
+])
+def test_the_chart_refuses_launch_settings_the_service_would_refuse(args: list[str],
+                                                                    message: str) -> None:
+    proc = subprocess.run([tool("helm"), "template", "rgs", str(CHART), *_SAFE, *args],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode != 0
+    assert message in proc.stderr, proc.stderr

@@ -27,7 +27,8 @@ def test_the_daily_purge_runs_rgs_purge_against_the_journal() -> None:
     assert cron["spec"]["concurrencyPolicy"] == "Forbid"
     pod = _pod(cron)
     (container,) = pod["spec"]["containers"]
-    assert container["args"][:5] == ["purge", "--idempotency-days", "7", "--session-days", "30"]
+    assert container["args"][:7] == ["purge", "--idempotency-days", "7", "--session-days", "30",
+                                     "--launch-days", "1"]
     env = {e["name"]: e for e in container["env"]}
     assert env["RGS_DATABASE_URL"]["valueFrom"]["secretKeyRef"]["name"] == "rgs-credentials"
     assert pod["spec"]["automountServiceAccountToken"] is False

@@ -96,7 +96,7 @@ def test_events_read_as_a_player_says_them_and_quiet_ones_are_left_out() -> None
         "Lucky Ann bets 5.00 EUR on seat 1"
     assert ev(_ev(player_acted=tb.PlayerActed(seat=1, hand=0, action=bj.ACTION_DOUBLE,
                                               stake_added=1000)), "EUR") == \
-        "Seat 1: double (+10.00 EUR)"
+        "Seat 1 doubled (+10.00 EUR)"
     assert ev(_ev(round_finished=tb.RoundFinished(results=[
         tb.PlayerResult(player=ann, staked=2100, paid=4000),
         tb.PlayerResult(player=bob, staked=500, paid=0)])), "EUR") == \
@@ -189,9 +189,9 @@ async def test_a_dropped_watch_resumes_after_the_last_event_seen_nothing_twice()
     assert [r.HasField("from_seq") for r in stub.requests] == [False, True]
     assert stub.requests[1].from_seq == 7
     lines = [x for x in out if x.startswith("  · ")]
-    assert lines == ["  · Cy takes seat 2", "  · Cy bets 10.00 EUR on seat 2",
+    assert lines == ["  · Cy took seat 2", "  · Cy bets 10.00 EUR on seat 2",
                      "  · connection lost (UNAVAILABLE); resuming after event 7…",
-                     "  · Cy (seat 2) is ready"]
+                     "  · Cy is ready (seat 2)"]
 
 
 @pytest.mark.parametrize(("words", "message"), [

@@ -60,12 +60,14 @@ async def play_split_double(web: Web, *, forced: bool = True) -> PlayedRound:
     return PlayedRound(player_id=pid, round_id=view.round_id, session_token=token)
 
 
-async def replay_link(web: Web, played: PlayedRound, ttl_seconds: int = 0
-                      ) -> op.CreateRoundReplayResponse:
-    """CreateRoundReplay for the round, as demo-casino's operator."""
+async def replay_link(web: Web, played: PlayedRound, ttl_seconds: int = 0,
+                      language: str = "") -> op.CreateRoundReplayResponse:
+    """CreateRoundReplay for the round, as demo-casino's operator (opening in ``language``;
+    empty: the browser's)."""
     resp: op.CreateRoundReplayResponse = await web.operator.CreateRoundReplay(
         op.CreateRoundReplayRequest(brand_id="demo-casino", player_id=played.player_id,
-                                    round_id=played.round_id, ttl_seconds=ttl_seconds),
+                                    round_id=played.round_id, ttl_seconds=ttl_seconds,
+                                    language=language),
         metadata=OPERATOR)
     return resp
 

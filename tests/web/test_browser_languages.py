@@ -1,12 +1,14 @@
 """The reference web table speaks the page's language (issue 28), in a real Chromium against
 real processes: with ``<html lang="de">`` German words and ``1.000,00 €`` amounts, a refusal's
-reason in German; without a page language, the browser's (``es-ES``): Spanish words and CLDR's
-Spanish amounts (``1000,00 €``, ``12.345,00 €``). The wallet is asserted to the cent.
+reason in German; the page as shipped (no language of its own) in an ``es-ES`` browser: Spanish
+words and CLDR's Spanish amounts (``1000,00 €``, ``12.345,00 €``). The wallet is asserted to
+the cent.
 
 Screenshots go to ``$RGS_WEB_ARTIFACTS`` (default: pytest's temporary folder)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -31,8 +33,8 @@ async def open_in(browser: Browser, web: Web, token: str, *,  # noqa: F811
     context = await browser.new_context(locale=locale, viewport={"width": 1000, "height": 900})
     page = await context.new_page()
     html = static_file("index.html").decode()
-    html = html.replace('<html lang="en">', f'<html lang="{html_lang}">' if html_lang
-                        else "<html>")
+    assert "<html>" in html  # shipped without a language: the browser's counts
+    html = html.replace("<html>", f'<html lang="{html_lang}">' if html_lang else "<html>")
 
     async def serve(route: Route) -> None:
         await route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
@@ -62,6 +64,9 @@ async def test_german_words_and_german_amounts(web: Web, browser: Browser,  # no
         await page.get_by_label("Haupteinsatz").fill("5,00")  # the German decimal comma
         await page.get_by_role("button", name="Geben").click()
         await expect(page.locator("#boxes")).to_contain_text(f"Ihre Box — Einsatz 5,00{NBSP}€")
+        # A card's spoken name is German too (screen readers).
+        await expect(page.locator('#boxes li[data-card="TS"]')).to_have_attribute(
+            "aria-label", "Pik 10")
         await page.get_by_role("button", name="Stehen").click()
         await expect(page.locator("#result")).to_contain_text(
             f"Sie haben 5,00{NBSP}€ gewonnen — gesetzt 5,00{NBSP}€, ausgezahlt 10,00{NBSP}€.")
@@ -125,6 +130,12 @@ async def test_a_shared_table_in_german(web: Web, browser: Browser) -> None:  # 
         await page.get_by_label("Einsatz auf Ihrem Platz").fill("10,00")
         await page.get_by_role("button", name="Setzen", exact=True).click()
         await expect(events).to_contain_text(f"Sie setzen 10,00{NBSP}€ auf Platz 1")
+        # The table itself: its phase, each seat and its bet.
+        await expect(page.locator("#table-phase")).to_contain_text("Einsätze offen")
+        await expect(page.locator('[data-seat="1"] h4')).to_have_text(re.compile(
+            r"^Platz 1: .+ \(Sie\)$"))
+        await expect(page.locator('[data-seat="1"]')).to_contain_text(f"Einsatz 10,00{NBSP}€")
+        await expect(page.locator('[data-seat="2"] h4')).to_have_text("Platz 2: frei")
         await expect(page.get_by_role("button", name="Jetzt geben")).to_be_visible()
         await expect(page.get_by_role("button", name="Nach dieser Runde gehen")).to_be_visible()
         assert await web.wallet_balance(pid) == START - 1000

@@ -33,6 +33,7 @@ from web_stack import OPERATOR, START, Web
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
+from rgs.locales import catalogue
 from rgs.service.replay import DEVELOPMENT_SECRET, ReplayLinks
 from support.tables import events_until
 
@@ -41,6 +42,14 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 ROOT = Path(__file__).resolve().parents[2]
 #: Seats 2 and 5 each get two tens (20), the dealer 7S KD (17): both seats win.
 BOTH_WIN = ["TS", "TH", "7S", "TD", "TC", "KD"]
+
+
+def english_time(when: datetime) -> str:
+    """A regex of an instant as Intl writes it in en-US (dateStyle medium, timeStyle long, in
+    UTC): ``Dec 2, 2026, 2:03:05 PM UTC`` (ICU puts a narrow no-break space before PM)."""
+    hour = when.hour % 12 or 12
+    return (f"^{when:%b} {when.day}, {when.year}, {hour}:{when:%M:%S}[ \u202f]"
+            f"{'AM' if when.hour < 12 else 'PM'} UTC$")
 
 
 async def _cards_on_screen(page: Page) -> Counter[str]:
@@ -73,10 +82,13 @@ async def test_a_split_and_a_double_replay_card_by_card_as_recall_has_them(
         await expect(page.locator("#round-id")).to_have_text(played.round_id)
         await expect(page.locator("#bet")).to_have_text(major(recall.total_staked))
         await expect(page.locator("#won")).to_have_text(major(recall.total_paid))
-        started = recall.started_at.ToDatetime(UTC).strftime("%Y-%m-%d %H:%M:%S")
-        ended = recall.finished_at.ToDatetime(UTC).strftime("%Y-%m-%d %H:%M:%S")
-        await expect(page.locator("#started")).to_have_text(f"{started} UTC")
-        await expect(page.locator("#ended")).to_have_text(f"{ended} UTC")
+        # Times in the locale's way (Intl, en-US here), in UTC, the instant in <time datetime>.
+        for where, at in (("#started", recall.started_at), ("#ended", recall.finished_at)):
+            when = at.ToDatetime(UTC)
+            time = page.locator(f"{where} time")
+            await expect(time).to_have_text(re.compile(english_time(when)))
+            assert await time.get_attribute("datetime") == when.strftime(
+                "%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
         await expect(page.locator("#rules")).to_contain_text("double after split")
         await expect(page.locator("#game")).to_contain_text("Player's Suite Blackjack")
         steps = list(recall.steps)
@@ -96,8 +108,9 @@ async def test_a_split_and_a_double_replay_card_by_card_as_recall_has_them(
                 await expect(page.locator(
                     f"#dealer-cards li[data-card={step.card}]")).to_have_count(1)
             if step.kind == "player_acted" and step.amount:
+                acted = catalogue("en")["web"][f"acted.{step.action.upper()}"]
                 await expect(page.locator("#narration")).to_contain_text(
-                    f"{step.action} — costs {major(step.amount)}")
+                    f"{acted} — costs {major(step.amount)}")
             if step.kind == "hand_settled":
                 await expect(page.locator("#narration")).to_contain_text(
                     f"pays {major(step.amount)}")
@@ -111,9 +124,9 @@ async def test_a_split_and_a_double_replay_card_by_card_as_recall_has_them(
         await expect(hands).to_have_count(2)
         settled = {s.hand: s.amount for s in steps if s.kind == "hand_settled"}
         await expect(hands.nth(0)).to_have_text(
-            f"Hand 1: 20 · bet {major(2000)} (doubled) · win, pays {major(settled[0])}")
+            f"Hand 1: 20 · bet {major(2000)} (doubled) · won, pays {major(settled[0])}")
         await expect(hands.nth(1)).to_have_text(
-            f"Hand 2: 18 · bet {major(1000)} · win, pays {major(settled[1])}")
+            f"Hand 2: 18 · bet {major(1000)} · won, pays {major(settled[1])}")
         assert settled[0] + settled[1] == recall.total_paid
         await expect(page.locator("#fair-summary")).to_contain_text("forced cards")
         await expect(page.locator("#verify")).to_be_hidden()
@@ -218,7 +231,7 @@ async def test_a_table_round_names_the_other_operators_player_by_display_name_on
         await expect(seats.nth(0)).to_contain_text(f"({a})")
         await expect(seats.nth(1)).to_have_text(re.compile(r"^Seat 5: Player [0-9A-F]{4}$"))
         await expect(page.locator("#boxes .hand-info").nth(0)).to_have_text(
-            f"Hand 1: 20 · bet {major(1000)} · win, pays {major(2000)}")
+            f"Hand 1: 20 · bet {major(1000)} · won, pays {major(2000)}")
         assert c not in await page.content()
         await expect(page.locator("#fair-summary")).to_contain_text("forced cards")
     finally:

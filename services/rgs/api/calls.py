@@ -291,7 +291,8 @@ class OperatorCalls:
         """A signed, expiring link to the replay of one of the operator's players' rounds."""
         operator = await self._operator(caller, request)
         url, expires = await self._replays.create(operator, request.brand_id, request.player_id,
-                                                  request.round_id, request.ttl_seconds)
+                                                  request.round_id, request.ttl_seconds,
+                                                  language=request.language)
         resp = op.CreateRoundReplayResponse(url=url)
         resp.expires_at.FromDatetime(expires)
         return resp

@@ -103,8 +103,8 @@ async def _main(args: argparse.Namespace) -> int:
         _speak(args, listed.language)
         by_id = {v.id: v for v in listed.variants}
         if args.variant not in by_id:
-            raise UserError(f"{args.variant!r} is not offered here; offered: "
-                            f"{', '.join(by_id) or 'none'}")
+            raise UserError(i18n.say("variant_unknown", variant=repr(args.variant),
+                                     variants=", ".join(by_id) or i18n.say("tnone")))
         last = next((r for r in listed.last_rounds if r.variant_id == args.variant), None)
         player = Player(stub=stub, token=token, variant=by_id[args.variant],
                         currency=listed.currency, ask=input, say=print,
@@ -140,8 +140,8 @@ async def _table(args: argparse.Namespace, channel: grpc.aio.Channel, token: str
             print(i18n.say("tables_hint"))
         return 0
     if args.table not in by_id:
-        raise UserError(f"{args.table!r} is not a table of {args.brand}; its tables: "
-                        f"{', '.join(by_id) or 'none'} (list them with `rgs play --table`)")
+        raise UserError(i18n.say("ttable_unknown", table=repr(args.table), brand=args.brand,
+                                 tables=", ".join(by_id) or i18n.say("tnone")))
     game: bj_grpc.BlackjackServiceAsyncStub = bj_grpc.BlackjackServiceStub(channel)
 
     async def balance() -> int | None:

@@ -124,6 +124,15 @@ def format_amount(amount: int, currency: str, exponent: int, *,
                                 symbol=style.symbols.get(currency.upper(), currency))
 
 
+def seconds(value: float) -> str:
+    """A number of seconds as the active language writes it (``15.5``, German ``15,5``).
+
+    >>> seconds(12.0)
+    '12'
+    """
+    return f"{value:g}".replace(".", STYLES[active()].decimal)
+
+
 def normalise_amount(text: str) -> str:
     """A typed amount in the active language's way (``1.000,50`` in German) as ``1000.50``:
     group separators and spaces dropped, the decimal separator made a point."""

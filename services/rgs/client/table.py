@@ -49,6 +49,28 @@ def help_text(table: tb.TableInfo) -> str:
                     side_words=i18n.say("side_words_some") if words else "")
 
 
+def intro(table: tb.TableInfo) -> str:
+    """The table's line when the player sits down: variant, seats, limits and times (at 80
+    columns)."""
+    cur = table.currency
+    return render.fit(i18n.say(
+        "ttable_intro", id=table.table_id, variant=table.variant_id, seats=table.seats,
+        min=render.money(table.main_min, cur), max=render.money(table.main_max, cur),
+        betting=i18n.seconds(table.betting_seconds),
+        decisions=i18n.seconds(table.decision_seconds)))
+
+
+def count_down(left: int, phase: int, view: bj.RoundView | None) -> str:
+    """The time left to bet or decide, as said at 10 and 5 seconds."""
+    if phase == tb.TABLE_PHASE_BETTING:
+        return i18n.say("tleft_bet", s=left)
+    if phase == tb.TABLE_PHASE_INSURANCE:
+        return i18n.say("tleft_insurance", s=left)
+    if view is not None and view.HasField("to_act"):
+        return i18n.say("tleft_act", s=left, seat=view.to_act.seat)
+    return i18n.say("tleft_plain", s=left)
+
+
 _INSURANCE = {"never": tb.BEHIND_INSURANCE_NEVER, "always": tb.BEHIND_INSURANCE_ALWAYS,
               "ask": tb.BEHIND_INSURANCE_ASK}
 
@@ -164,10 +186,10 @@ class TablePlayer:
                 if exc.code() in (grpc.StatusCode.UNAUTHENTICATED,
                                   grpc.StatusCode.PERMISSION_DENIED,
                                   grpc.StatusCode.NOT_FOUND):
-                    self.say(f"The table stopped the stream: {exc.details()}")
+                    self._tell(i18n.say("tstream_stopped", why=refusal_text(refusal(exc))))
                     return
-                self.say(f"  · connection lost ({exc.code().name}); resuming after event "
-                         f"{self.last_seq}…")
+                self._tell("  · " + i18n.say("tconnection_lost", code=exc.code().name,
+                                              seq=self.last_seq))
             finally:
                 call.cancel()
             await asyncio.sleep(self.retry_s)
@@ -230,12 +252,7 @@ class TablePlayer:
         if left not in (10, 5) or phase == tb.TABLE_PHASE_IDLE or (deadline, left) in told:
             return
         told.add((deadline, left))
-        view = round_view(snap)
-        what = ("to bet" if phase == tb.TABLE_PHASE_BETTING
-                else "for insurance" if phase == tb.TABLE_PHASE_INSURANCE
-                else f"for seat {view.to_act.seat} to act"
-                if view is not None and view.HasField("to_act") else "")
-        self.say(f"  · {left} s left {what}".rstrip())
+        self._tell("  · " + count_down(left, phase, round_view(snap)))
 
     def draw(self) -> None:
         """The table and, when something is ours to decide, the keys to type."""
@@ -246,7 +263,11 @@ class TablePlayer:
                                    ascii_only=self.ascii_only))
         hint = self._decision_hint(round_view(self.snap))
         if hint:
-            self.say(render.fit(hint))
+            self._tell(hint)
+
+    def _tell(self, text: str) -> None:
+        """Say ``text`` wrapped at 80 columns."""
+        self.say(render.fit(text))
 
     # ------------------------------------------------------------------ deciding
 
@@ -266,11 +287,11 @@ class TablePlayer:
         seat, hand, allowed = open_decision(view, self.my_seat())
         parts = []
         if allowed:
-            label = "insurance" if allowed[0].action in (bj.ACTION_INSURE,
-                                                         bj.ACTION_DECLINE_INSURANCE) \
-                else f"seat {seat} hand {hand + 1}"
-            parts.append(f"Your turn ({label}):\n"
-                         f"{render.choices(allowed, self._cur, ascii_only=self.ascii_only)}")
+            label = i18n.say("tturn_insurance") if allowed[0].action in (
+                bj.ACTION_INSURE, bj.ACTION_DECLINE_INSURANCE) \
+                else i18n.say("tturn_hand", n=seat, h=hand + 1)
+            parts.append(i18n.say("tyour_turn", what=label) + "\n"
+                         + render.choices(allowed, self._cur, ascii_only=self.ascii_only))
             if not self.hints_explained and any(a.HasField("expected_value") for a in allowed):
                 self.hints_explained = True
                 parts.append(render.hints_legend(self.ascii_only))
@@ -278,8 +299,7 @@ class TablePlayer:
         if snap is not None and snap.phase == tb.TABLE_PHASE_INSURANCE:
             for b in snap.behind:
                 if b.player.you and b.insurance == tb.BEHIND_INSURANCE_ASK:
-                    parts.append(f"Insurance for your Bet Behind on seat {b.seat}: "
-                                 f"ib {b.seat} take, nb {b.seat} decline")
+                    parts.append(i18n.say("tbehind_insurance_ask", seat=b.seat))
         return "\n".join(parts)
 
     # ------------------------------------------------------------------ the loop
@@ -287,9 +307,7 @@ class TablePlayer:
     async def run(self) -> int:
         """Watch the table and obey the player's commands until q (or input ends)."""
         t = self.table
-        self.say(f"Table {t.table_id} ({t.variant_id}, {t.seats} seats): bets "
-                 f"{render.money(t.main_min, self._cur)} to {render.money(t.main_max, self._cur)}"
-                 f", betting {t.betting_seconds:g} s, decisions {t.decision_seconds:g} s.")
+        self._tell(intro(t))
         self.say(help_text(t))
         await self._read_balance()
         watcher = asyncio.create_task(self.watch())
@@ -299,8 +317,7 @@ class TablePlayer:
                 async with asyncio.timeout(10):
                     await self._synced.wait()
             except TimeoutError:
-                self.say(f"No view of table {t.table_id} after 10 s; check the RGS address "
-                         "and try again.")
+                self._tell(i18n.say("tno_view", id=t.table_id))
                 return 1
             self.draw()
             while True:
@@ -316,14 +333,14 @@ class TablePlayer:
                 try:
                     await self.command(words)
                 except PlayError as exc:
-                    self.say(i18n.say("refused", why=refusal_text(exc)))
+                    self._tell(i18n.say("refused", why=refusal_text(exc)))
                 except ValueError as exc:
-                    self.say(f"{exc}. Type ? for the commands.")
+                    self._tell(i18n.say("tcommand_error", error=exc))
         finally:
             for task in (watcher, drawer):
                 task.cancel()
             await asyncio.gather(watcher, drawer, return_exceptions=True)
-        self.say("bye")
+        self.say(i18n.say("bye"))
         return 0
 
     async def _leave_table(self) -> bool:
@@ -332,9 +349,8 @@ class TablePlayer:
         released after the round."""
         mine = self.my_seat()
         if self.bet_in_play():
-            answer = (await ask_on_thread(
-                self.ask, "A bet of yours is in play: it plays on without you and your seat "
-                          "is given back after the round. Leave? [y/N] ")).strip().lower()
+            self._tell(i18n.say("tleave_in_play"))
+            answer = (await ask_on_thread(self.ask, i18n.say("tleave_confirm"))).strip().lower()
             if answer not in ("y", "yes"):
                 return False
         if mine is not None:
@@ -342,11 +358,9 @@ class TablePlayer:
             try:
                 await self._send(self.stub.LeaveSeat, tb.LeaveSeatRequest(
                     request_id=_rid(), table_id=self.table.table_id, seat=mine))
-                self.say(f"Seat {mine} is given back when the round ends." if in_play
-                         else f"You left seat {mine}.")
+                self._tell(i18n.say("tseat_back_later" if in_play else "tseat_left", n=mine))
             except PlayError as exc:
-                self.say(f"Your seat was not given back: {exc} ({exc.reason or exc.code.name}); "
-                         "it is released after a while without you.")
+                self._tell(i18n.say("tseat_not_back", why=refusal_text(exc)))
         return True
 
     async def command(self, words: list[str]) -> None:
@@ -362,13 +376,13 @@ class TablePlayer:
             last = self.snap.last_round if self.snap is not None else None
             self.say(draw.fairness_full(last))
         elif head == "sit":
-            seat = _int(rest, "sit N: the seat number")
+            seat = _int(rest, i18n.say("tsit_usage"))
             await self._send(self.stub.TakeSeat,
                              tb.TakeSeatRequest(request_id=_rid(), table_id=tid, seat=seat))
         elif head == "leave":
             mine = self.my_seat()
             if mine is None:
-                raise ValueError("you have no seat here")
+                raise ValueError(i18n.say("tno_seat"))
             await self._send(self.stub.LeaveSeat,
                              tb.LeaveSeatRequest(request_id=_rid(), table_id=tid, seat=mine))
         elif head == "bet":
@@ -379,7 +393,7 @@ class TablePlayer:
             await self._send(self.stub.DealNow, tb.DealNowRequest(
                 request_id=_rid(), table_id=tid, forced_cards=list(self.forced_cards)))
         elif head in ("ib", "nb"):
-            seat = _int(rest, f"{head} N: the seat you bet behind")
+            seat = _int(rest, i18n.say("tib_usage", command=head))
             await self._send(self.stub.DecideInsurance, tb.DecideInsuranceRequest(
                 request_id=_rid(), table_id=tid, round_id=self._round_id(),
                 seat=seat, take=head == "ib", behind=True))
@@ -389,9 +403,9 @@ class TablePlayer:
     async def _bet(self, rest: list[str]) -> None:
         seat = self.my_seat()
         if seat is None:
-            raise ValueError("take a seat first (sit N), or bet behind another seat")
+            raise ValueError(i18n.say("tsit_first"))
         if not rest:
-            raise ValueError("bet AMOUNT: e.g. bet 10")
+            raise ValueError(i18n.say("tbet_usage"))
         bet = tb.Bet(seat=seat, stake=render.parse_money(rest[0], self._cur))
         opts = rest[1:]
         sides = side_words(self.table)
@@ -411,8 +425,8 @@ class TablePlayer:
 
     async def _behind(self, rest: list[str]) -> None:
         if len(rest) < 2:
-            raise ValueError("behind N AMOUNT: e.g. behind 3 5")
-        bet = tb.Bet(seat=_int(rest, "behind N AMOUNT"), behind=True,
+            raise ValueError(i18n.say("tbehind_usage"))
+        bet = tb.Bet(seat=_int(rest, i18n.say("tbehind_usage")), behind=True,
                      stake=render.parse_money(rest[1], self._cur))
         opts = iter(rest[2:])
         for word in opts:
@@ -423,19 +437,19 @@ class TablePlayer:
             elif word == "ins":
                 choice = next(opts, "")
                 if choice not in _INSURANCE:
-                    raise ValueError("ins takes never, always or ask")
+                    raise ValueError(i18n.say("tins_usage"))
                 bet.insurance = _INSURANCE[choice]
             else:
-                raise ValueError(f"{word!r}: the presets are double, split, ins never|always|ask")
+                raise ValueError(i18n.say("tpreset_unknown", word=repr(word)))
         await self._place(bet)
 
     async def _place(self, bet: tb.Bet, client_seed: str = "") -> None:
         got = await self._send(self.stub.PlaceBets, tb.PlaceBetsRequest(
             request_id=_rid(), table_id=self.table.table_id, bets=[bet],
             client_seed=client_seed))
-        balance = (f" Balance {render.money(got.result.balance, self._cur)}."
-                   if got.result.HasField("balance") else "")
-        self.say(f"Bet taken.{balance}")
+        self._tell(i18n.say("tbet_taken_balance", balance=render.money(got.result.balance,
+                                                                        self._cur))
+                   if got.result.HasField("balance") else i18n.say("tbet_taken"))
 
     def _round_id(self) -> str:
         return self.snap.round_id if self.snap is not None else ""
@@ -446,8 +460,8 @@ class TablePlayer:
         by_key = {render.ACTION_KEYS[a.action]: a for a in allowed}
         chosen = by_key.get(key)
         if chosen is None:
-            keys = f"; now: {', '.join(by_key)}" if by_key else ""
-            raise ValueError(f"{key!r} is not a command{keys}")
+            raise ValueError(i18n.say("tnot_command_now", typed=repr(key), keys=", ".join(by_key))
+                             if by_key else i18n.say("tnot_command", typed=repr(key)))
         rid = self._round_id()
         if chosen.action in (bj.ACTION_INSURE, bj.ACTION_DECLINE_INSURANCE):
             await self._send(self.stub.DecideInsurance, tb.DecideInsuranceRequest(

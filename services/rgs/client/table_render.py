@@ -5,49 +5,58 @@ events (``rgs.table.v1``) to text. Whose seat is the player's own comes from the
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from rgs.client import i18n, render
 from rgs.client.render import (
-    ACTION_NAMES,
-    SIDE_NAMES,
     card,
     fit,
     money,
     position,
     round_lines,
     short_hash,
+    side_name,
     wrap,
 )
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
 
-PHASES = {tb.TABLE_PHASE_IDLE: "waiting for the first bet",
-          tb.TABLE_PHASE_BETTING: "betting open", tb.TABLE_PHASE_INSURANCE: "insurance",
-          tb.TABLE_PHASE_PLAYING: "playing"}
+#: The table's phase in the header, by the catalogue's ``tphase.<NAME>``.
+_PHASES = {tb.TABLE_PHASE_IDLE: "IDLE", tb.TABLE_PHASE_BETTING: "BETTING",
+           tb.TABLE_PHASE_INSURANCE: "INSURANCE", tb.TABLE_PHASE_PLAYING: "PLAYING"}
+#: A Bet Behind's insurance preset, by the catalogue's ``tpreset.<name>``.
 _PRESETS = {tb.BEHIND_INSURANCE_UNSPECIFIED: "never", tb.BEHIND_INSURANCE_NEVER: "never",
             tb.BEHIND_INSURANCE_ALWAYS: "always", tb.BEHIND_INSURANCE_ASK: "ask"}
-_OUTCOMES = {bj.OUTCOME_BLACKJACK: "blackjack", bj.OUTCOME_WIN: "won",
-             bj.OUTCOME_PUSH: "pushed", bj.OUTCOME_LOSE: "lost", bj.OUTCOME_BUST: "bust",
-             bj.OUTCOME_SURRENDER: "surrendered", bj.OUTCOME_CASHED_OUT: "cashed out",
-             bj.OUTCOME_CHARLIE: "won with a Charlie", bj.OUTCOME_VOID: "void"}
+#: Why a seat was given back, by the web table's ``release.<NAME>_you``/``_other``.
+_RELEASES = {tb.SEAT_RELEASE_SAT_OUT: "SAT_OUT", tb.SEAT_RELEASE_AWAY: "AWAY",
+             tb.SEAT_RELEASE_SESSION_EXPIRED: "SESSION_EXPIRED"}
 
 
-#: Why a seat was given back, said to others (False) and to its player (True).
-_RELEASES = {
-    tb.SEAT_RELEASE_SAT_OUT: {False: "its player sat out too many rounds in a row",
-                              True: "you sat out too many rounds in a row"},
-    tb.SEAT_RELEASE_AWAY: {False: "its player was away from the table",
-                           True: "you were away from the table"},
-    tb.SEAT_RELEASE_SESSION_EXPIRED: {False: "its player's session ended",
-                                      True: "your session ended"},
-}
+def _web(key: str, fallback: str, **values: object) -> str:
+    """A line both clients say, from the web section (the table's history says the same
+    events), placeholders filled; ``fallback`` (a web key) when ``key`` has no words."""
+    text = i18n.web_word(key) or i18n.web_word(fallback) or key
+    return text.format(**values)
 
 
-def name(p: tb.TablePlayer) -> str:
-    """A player as the table shows them, the caller as "you"."""
-    return "you" if p.you else p.display_name
+def _said(key: str, p: tb.TablePlayer, **values: object) -> str:
+    """An event said to the player (``<key>_you``) or about another (``<key>_other``)."""
+    who = p.display_name or i18n.web_word("event.someone") or ""
+    return _web(f"{key}_{'you' if p.you else 'other'}", key, who=who, **values)
+
+
+def _enum_word(prefix: str, enum: Any, value: int, strip: str, fallback: str) -> str:
+    """The web section's word for an enum value (``settled.WIN``), else ``<prefix>.<fallback>``."""
+    found = enum.DESCRIPTOR.values_by_number.get(value)
+    name = found.name.removeprefix(strip) if found else fallback
+    return i18n.web_word(f"{prefix}.{name}") or i18n.web_word(f"{prefix}.{fallback}") or ""
+
+
+def phase_word(phase: int) -> str:
+    """The table's phase in the active language."""
+    return i18n.say(f"tphase.{_PHASES.get(tb.TablePhase.ValueType(phase), 'IDLE')}")
 
 
 def seconds_left(deadline: Timestamp | None, now: datetime) -> int | None:
@@ -69,47 +78,50 @@ def shared_table(snap: tb.TableSnapshot, *, seats: int, currency: str, now: date
     Hot Players count, bets, Bet Behinds and Deal Now; the round's dealer and hands; whose turn
     and the time left."""
     cur = currency
+    say = i18n.say
     left = seconds_left(snap.deadline if snap.HasField("deadline") else None, now)
-    head = (f"Table {snap.table_id}  round {snap.round_no}  "
-            f"{PHASES.get(snap.phase, 'waiting')}")
+    head = say("ttable_head", id=snap.table_id, n=snap.round_no, phase=phase_word(snap.phase))
     if left is not None and snap.phase != tb.TABLE_PHASE_IDLE:
-        head += f"  ({left} s left)"
+        head += say("tleft", s=left)
     if balance is not None:
-        head += f"  |  your balance {money(balance, cur)}"
+        head += say("tbalance", amount=money(balance, cur))
     lines = [head]
     taken = {s.seat: s for s in snap.seats}
     bets = {b.seat: b for b in snap.bets}
     view = snap.round if snap.HasField("round") else None
     to_act = view.to_act.seat if view is not None and view.HasField("to_act") else None
+    you = say("tyou")
     for n in range(1, seats + 1):
         s = taken.get(n)
         mark = "▶" if n == to_act else " "
+        seat = say("seat", n=n)
         if s is None:
-            lines.append(f" {mark}Seat {n}: (free)")
+            lines.append(f" {mark}{seat}: {say('tfree')}")
             continue
-        who = f"{s.player.display_name}{' (you)' if s.player.you else ''}"
-        hot = "  " + i18n.say("hot", n=s.hot) if s.hot else ""
-        note = "  (leaves after this round)" if s.leaving else (
-            f"  (sat out {s.sat_out})" if s.sat_out and s.player.you else "")
-        line = f" {mark}Seat {n}: {who}{hot}{note}"
+        who = f"{s.player.display_name}{you if s.player.you else ''}"
+        hot = "  " + say("hot", n=s.hot) if s.hot else ""
+        note = "  " + say("tleaving") if s.leaving else (
+            "  " + say("tsat_out", n=s.sat_out) if s.sat_out and s.player.you else "")
+        line = f" {mark}{seat}: {who}{hot}{note}"
         b = bets.get(n)
         if b is not None:
-            line += f"  bet {money(b.stake, cur)}"
+            line += "  " + say("tseat_bet", amount=money(b.stake, cur))
             for amount, label in ((b.perfect_pairs, "PP"), (b.twenty_one_plus_three, "21+3"),
                                   (b.twenty_plus, "20+")):
                 if amount:
                     line += f" + {label} {money(amount, cur)}"
             if b.deal_now:
-                line += "  [Deal Now]"
+                line += f"  [{i18n.web_word('shared.deal_now')}]"
         lines.append(line)
         for bb in snap.behind:
             if bb.seat == n:
-                presets = [p for p, on in (("follows doubles", bb.follow_double),
-                                           ("follows splits", bb.follow_split)) if on]
-                presets.append(f"insurance {_PRESETS[bb.insurance]}")
-                you = " (you)" if bb.player.you else ""
-                lines.append(f"      behind: {bb.player.display_name}{you} "
-                             f"{money(bb.stake, cur)} ({', '.join(presets)})")
+                presets = [say(p) for p, on in (("tfollows_doubles", bb.follow_double),
+                                                ("tfollows_splits", bb.follow_split)) if on]
+                presets.append(say("tbehind_insurance",
+                                   preset=say(f"tpreset.{_PRESETS[bb.insurance]}")))
+                lines.append("      " + say(
+                    "tbehind_line", who=bb.player.display_name + (you if bb.player.you else ""),
+                    amount=money(bb.stake, cur), presets=", ".join(presets)))
     if view is not None:
         lines.extend(round_lines(view, ascii_only))
     if snap.HasField("session"):
@@ -155,23 +167,49 @@ def _closed(f: tb.TableFairness) -> str:
     if not f.commitment:
         return ""
     if not f.verifiable:
-        return "\n    forced cards (test mode): this round does not verify"
+        return f"\n    {i18n.say('tfair_forced')}"
     if f.server_seed:
         return (f"\n    {i18n.say('tfair_closed')}\n      {f.server_seed}\n"
                 + wrap(i18n.say("tfair_check"), indent="    "))
-    return f"\n    client seed {f.client_seed or '(none)'}"
+    return "\n    " + i18n.say("tfair_client_only", seed=f.client_seed or i18n.say("tnone"))
 
 
 def _hand(seat: int, hand: int) -> str:
-    return f"Seat {seat}" if hand == 0 else f"Seat {seat} hand {hand + 1}"
+    return i18n.say("seat", n=seat) if hand == 0 else i18n.say("seat_hand", n=seat, h=hand + 1)
 
 
 def table_event(ev: tb.TableEvent, currency: str, *,
                 ascii_only: bool = False) -> str | None:
     """One line, as a player would say it, for an event a player should notice (None for
-    the others)."""
+    the others): the web table's history line (the catalogue's ``event.*``), with the
+    terminal's own for the cards dealt, the fairness record and the round's results."""
     line = _event_line(ev, currency, ascii_only)
     return line[:1].upper() + line[1:] if line else None
+
+
+def _sides(e: tb.BetPlaced, cur: str) -> str:
+    sides = [f"{name} {money(a, cur)}" for a, name in (
+        (e.perfect_pairs, side_name(bj.SIDE_BET_KIND_PERFECT_PAIRS)),
+        (e.twenty_one_plus_three, side_name(bj.SIDE_BET_KIND_TWENTY_ONE_PLUS_THREE)),
+        (e.twenty_plus, side_name(bj.SIDE_BET_KIND_TWENTY_PLUS))) if a]
+    return f" (+ {', '.join(sides)})" if sides else ""
+
+
+def _finished(e: tb.RoundFinished, cur: str) -> str:
+    say = i18n.say
+    parts = [say("tresult_you" if r.player.you else "tresult_other", who=r.player.display_name,
+                 staked=money(r.staked, cur), paid=money(r.paid, cur)) for r in e.results]
+    mine = [r for r in e.results if r.player.you]
+    net = ""
+    if mine:
+        n = mine[0].paid - mine[0].staked
+        net = "\n    " + say("tnet", net=f"{'+' if n > 0 else ''}{money(n, cur)}")
+    over = say("tover", results="; ".join(parts)) if parts else say("tover_none")
+    return over + net + _closed(e.fair)
+
+
+def _acted(action: int, fallback: str = "fallback") -> str:
+    return _enum_word("acted", bj.Action, action, "ACTION_", fallback)
 
 
 def _event_line(ev: tb.TableEvent, currency: str, ascii_only: bool) -> str | None:
@@ -182,77 +220,67 @@ def _event_line(ev: tb.TableEvent, currency: str, ascii_only: bool) -> str | Non
     e = getattr(ev, kind)
     if kind == "card_dealt":
         if e.face_down:
-            return "The dealer's hole card, face down"
+            return i18n.say("tev_hole_down")
         got = card(e.card, ascii_only=ascii_only)
-        return f"The dealer gets {got}" if not e.HasField("seat") else \
-            f"{_hand(e.seat, e.hand)} gets {got}"
+        return i18n.say("tev_dealer_gets", card=got) if not e.HasField("seat") else \
+            i18n.say("tev_hand_gets", hand=_hand(e.seat, e.hand), card=got)
     if kind == "seat_taken":
-        return f"{name(e.player)} {'take' if e.player.you else 'takes'} seat {e.seat}"
+        return _said("event.seat_taken", e.player, seat=e.seat)
     if kind == "seat_left":
         release = _RELEASES.get(e.reason)
         if release is None:
-            return f"{name(e.player)} {'leave' if e.player.you else 'leaves'} seat {e.seat}"
-        whose = "your" if e.player.you else f"{e.player.display_name}'s"
-        return f"{whose} seat {e.seat} is given back: {release[e.player.you]}"
+            return _said("event.seat_left", e.player, seat=e.seat)
+        why = _web(f"release.{release}_{'you' if e.player.you else 'other'}", "")
+        return _said("event.seat_released", e.player, seat=e.seat, why=why)
     if kind == "betting_opened":
-        return "Betting is open" + _opened(e.fair)
+        return _web("event.betting_opened", "", round=e.round_no) + _opened(e.fair)
     if kind == "bet_placed":
-        sides = [f"{label} {money(a, cur)}" for a, label in (
-            (e.perfect_pairs, "Perfect Pairs"), (e.twenty_one_plus_three, "21+3"),
-            (e.twenty_plus, "20+")) if a]
-        extra = f" (+ {', '.join(sides)})" if sides else ""
-        return f"{name(e.player)} {'bet' if e.player.you else 'bets'} " \
-               f"{money(e.stake, cur)} on seat {e.seat}{extra}"
+        return _said("event.bet_placed", e.player, stake=money(e.stake, cur), seat=e.seat,
+                     sides=_sides(e, cur))
     if kind == "behind_placed":
-        return f"{name(e.player)} {'bet' if e.player.you else 'bets'} " \
-               f"{money(e.stake, cur)} behind seat {e.seat}"
+        return _said("event.behind_placed", e.player, stake=money(e.stake, cur), seat=e.seat)
     if kind == "deal_now":
-        return f"{name(e.player)} (seat {e.seat}) {'are' if e.player.you else 'is'} ready"
+        return _said("event.deal_now", e.player, seat=e.seat)
     if kind == "betting_closed":
-        return "Betting closed" + _closed(e.fair)
+        closed = (_web("event.betting_closed", "", seats=", ".join(map(str, e.seats)))
+                  if e.seats else _web("event.betting_closed_none", ""))
+        return closed + _closed(e.fair)
     if kind == "behind_refunded":
-        whose = "Your" if e.player.you else f"{e.player.display_name}'s"
-        cause = "the seat was given back" if e.reason == "seat_released" else \
-            "the seat sat the round out"
-        return f"{whose} Bet Behind on seat {e.seat} is returned ({money(e.amount, cur)}): " \
-               f"{cause}"
+        why = _web("refund.seat_released" if e.reason == "seat_released" else "refund.sat_out",
+                   "")
+        return _said("event.behind_refunded", e.player, seat=e.seat,
+                     amount=money(e.amount, cur), why=why)
     if kind == "player_acted":
-        what = ACTION_NAMES.get(e.action, "acted")
         cost = f" (+{money(e.stake_added, cur)})" if e.stake_added else ""
-        return f"{_hand(e.seat, e.hand)}: {what}{cost}"
+        return _web("event.acted", "", hand=_hand(e.seat, e.hand), action=_acted(e.action),
+                    cost=cost)
     if kind == "behind_stake_added":
-        return f"{name(e.player)} {'follow' if e.player.you else 'follows'} behind seat " \
-               f"{e.seat}: +{money(e.amount, cur)}"
+        return _said("event.follows", e.player, seat=e.seat, amount=money(e.amount, cur))
     if kind == "behind_follow_skipped":
-        return f"{name(e.player)} behind seat {e.seat} did not follow (not funded)"
+        return _said("event.follow_skipped", e.player, seat=e.seat)
     if kind == "decision_due":
-        return f"Seat {e.seat} to act"
+        return i18n.say("tev_to_act", seat=e.seat)
     if kind == "decision_timed_out":
-        return f"Seat {e.seat} ran out of time: {ACTION_NAMES.get(e.action, 'stand')}"
+        return _web("event.timed_out", "", seat=e.seat, action=_acted(e.action, "STAND"))
     if kind == "insurance_decided":
-        took = ("take" if e.player.you else "takes") if e.take else \
-            ("decline" if e.player.you else "declines")
-        whose = " for the Bet Behind" if e.behind else ""
-        return f"{name(e.player)} {took} insurance on seat {e.seat}{whose}"
+        behind = _web("event.behind_suffix", "") if e.behind else ""
+        return _said("event.insurance_take" if e.take else "event.insurance_decline", e.player,
+                     seat=e.seat, behind=behind)
     if kind == "hole_card_revealed":
-        return f"The dealer turns over {card(e.card, ascii_only=ascii_only)}"
+        return _web("event.hole", "", card=card(e.card, ascii_only=ascii_only))
     if kind == "hand_settled":
-        return f"{_hand(e.seat, e.hand)} {_OUTCOMES.get(e.outcome, 'settled')}: paid " \
-               f"{money(e.payout, cur)}"
+        return _web("event.hand_settled", "", hand=_hand(e.seat, e.hand),
+                    outcome=_enum_word("settled", bj.Outcome, e.outcome, "OUTCOME_", "fallback"),
+                    paid=money(e.payout, cur))
     if kind == "side_bet_settled":
-        label = SIDE_NAMES.get(e.kind, "side bet")
-        hit = f"{e.line.replace('_', ' ')}, paid {money(e.payout, cur)}" \
-            if e.payout else "lost"
-        return f"Seat {e.seat} {label}: {hit}"
+        name = side_name(e.kind)
+        if not e.payout:
+            return _web("event.side_lost", "", seat=e.seat, name=name)
+        line = i18n.web_word(f"line.{e.line}") or e.line.replace("_", " ")
+        return _web("event.side_paid", "", seat=e.seat, name=name, line=line,
+                    paid=money(e.payout, cur))
     if kind == "round_voided":
-        return "Round voided: every stake returned" + _closed(e.fair)
+        return _web("event.voided", "") + _closed(e.fair)
     if kind == "round_finished":
-        parts = [f"{name(r.player)} staked {money(r.staked, cur)}, paid {money(r.paid, cur)}"
-                 for r in e.results]
-        mine = [r for r in e.results if r.player.you]
-        net = ""
-        if mine:
-            n = mine[0].paid - mine[0].staked
-            net = f"\n    your net for the round: {'+' if n > 0 else ''}{money(n, cur)}"
-        return "Round over: " + ("; ".join(parts) or "no bets") + net + _closed(e.fair)
+        return _finished(e, cur)
     return None

@@ -3,12 +3,14 @@
 
 Each file has five sections: ``language`` (its name and the BCP 47 locale ``Intl`` formats
 with), ``reasons`` (a sentence for every ErrorInfo reason the server can send, by reason),
-``web`` (the web table's words), ``terminal`` (``rgs play``'s) and ``lobby`` (each variant's
+``web`` (the web table's words, its support replay page's under ``replay.``, and the table
+events both clients say), ``terminal`` (``rgs play``'s own) and ``lobby`` (each variant's
 display name and one-line description in ListVariants and ListTables, read by
-:mod:`rgs.variants.catalogue`). Placeholders are
-``{name}``; a key ending ``_one``/``_other`` is a plural form. English is the reference: every
-other file has exactly its keys (tests/unit/test_locales.py), and every reason the server
-raises is in each (docs/studio-guide.md, "Languages", says how to add one).
+:mod:`rgs.variants.catalogue`). Placeholders are ``{name}``; a key ending ``_one``/``_other``
+is a plural form. English is the reference: every other file has exactly its keys and
+placeholders, and every reason the server raises is in each
+(tests/unit/docs/test_reason_translations.py; docs/studio-guide.md, "Languages", says how to
+add one).
 """
 
 from __future__ import annotations

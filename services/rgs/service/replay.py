@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 
 from rgs.service.backoffice import BackOffice
 from rgs.service.errors import InvalidRequest, PermissionDenied, Unavailable
+from rgs.service.launch import LANGUAGES
 from rgs.service.model import RoundSummary
 from rgs.service.tables.recall import PlayerTableRound
 
@@ -81,18 +82,25 @@ class ReplayLinks:
         return _b64(hmac.new(self._secret, signed.encode("ascii"), hashlib.sha256).digest())
 
     def issue(self, operator_id: str, brand_id: str, player_id: str, round_id: str,
-              ttl_s: int = 0) -> tuple[str, datetime]:
-        """(URL, expiry) of a link to the round; ``ttl_s`` 0 means the configured default."""
+              ttl_s: int = 0, *, language: str = "") -> tuple[str, datetime]:
+        """(URL, expiry) of a link to the round; ``ttl_s`` 0 means the configured default;
+        ``language`` (empty: the browser's) is the page's ``?lang=``, not part of the signed
+        capability (whoever holds the link may read the round in any language)."""
         ttl = ttl_s or self.default_ttl_s
         if not MIN_TTL_S <= ttl <= MAX_TTL_S:
             raise InvalidRequest(f"ttl_seconds must be {MIN_TTL_S}-{MAX_TTL_S} (0: the default)",
                                  reason="INVALID_REPLAY_TTL", field="ttl_seconds")
+        if language and language not in LANGUAGES:
+            raise InvalidRequest(f"language must be one of {', '.join(LANGUAGES)} (BCP 47), or "
+                                 "empty for the browser's", reason="UNSUPPORTED_LANGUAGE",
+                                 field="language")
         expires = (self._clock() + timedelta(seconds=ttl)).replace(microsecond=0)
         payload = _b64(json.dumps({"o": operator_id, "b": brand_id, "p": player_id,
                                    "r": round_id, "x": int(expires.timestamp())},
                                   separators=(",", ":"), sort_keys=True).encode("utf-8"))
         signed = f"{VERSION}.{payload}"
-        return f"{self.base_url}/replay#{signed}.{self._sign(signed)}", expires
+        query = f"?lang={language}" if language else ""
+        return f"{self.base_url}/replay{query}#{signed}.{self._sign(signed)}", expires
 
     def read(self, token: str) -> ReplayCapability:
         """The capability of a link's token; PermissionDenied REPLAY_LINK_INVALID or
@@ -138,11 +146,12 @@ class RoundReplays:
         return self._links
 
     async def create(self, operator_id: str, brand_id: str, player_id: str, round_id: str,
-                     ttl_s: int = 0) -> tuple[str, datetime]:
-        """A link to the round, once recall finds it (another operator's: ROUND_NOT_FOUND)."""
+                     ttl_s: int = 0, *, language: str = "") -> tuple[str, datetime]:
+        """A link to the round, once recall finds it (another operator's: ROUND_NOT_FOUND),
+        opening in ``language`` (empty: the browser's)."""
         links = self._configured()
         await self._office.recall_round(operator_id, brand_id, player_id, round_id)
-        return links.issue(operator_id, brand_id, player_id, round_id, ttl_s)
+        return links.issue(operator_id, brand_id, player_id, round_id, ttl_s, language=language)
 
     async def open(self, token: str) -> tuple[ReplayCapability,
                                               RoundSummary | PlayerTableRound]:

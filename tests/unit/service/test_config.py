@@ -49,6 +49,17 @@ def test_the_pool_mode_is_session_or_transaction() -> None:
         load_settings(database_pool_mode="statement")
 
 
+def test_the_launch_url_has_no_query_nor_fragment_as_the_code_goes_in_the_fragment() -> None:
+    assert load_settings(launch_url="https://play.example.com/bj/").launch_url \
+        == "https://play.example.com/bj/"
+    for bad in ("https://play.example.com/#x", "https://play.example.com/?a=1",
+                "play.example.com", "ftp://play.example.com/"):
+        with pytest.raises(ConfigError, match="RGS_LAUNCH_URL must be an http"):
+            load_settings(launch_url=bad)
+    with pytest.raises(ConfigError):
+        load_settings(launch_ttl_s=5)
+
+
 def test_tls_needs_both_certificate_and_key(tmp_path: Path) -> None:
     with pytest.raises(ConfigError):
         load_settings(tls_cert_file=tmp_path / "c.pem")

@@ -46,6 +46,17 @@ def test_a_link_reads_back_until_its_time_and_is_expired_from_then() -> None:
     assert refused.value.reason == "REPLAY_LINK_EXPIRED"
 
 
+def test_a_link_may_name_the_language_the_page_opens_in_outside_its_signature() -> None:
+    links = ReplayLinks(SECRET, "https://play.example", clock=Clock())
+    url, _ = links.issue("op", "brand", "p-1", "r_1", language="de")
+    assert url.startswith("https://play.example/replay?lang=de#r1.")
+    assert links.read(_token(url)).round_id == "r_1"  # the language is not signed
+    assert "?" not in links.issue("op", "brand", "p-1", "r_1")[0]  # none: the browser's
+    with pytest.raises(InvalidRequest) as refused:
+        links.issue("op", "brand", "p-1", "r_1", language="fr")
+    assert (refused.value.reason, refused.value.field) == ("UNSUPPORTED_LANGUAGE", "language")
+
+
 @pytest.mark.parametrize("change", range(0, 120, 7))
 def test_any_changed_character_makes_the_link_invalid(change: int) -> None:
     links = ReplayLinks(SECRET, "http://x", clock=Clock())

@@ -36,7 +36,7 @@ export function showNextCommitment(commitment: string): void {
 export function readClientSeed(): string | Error {
   const seed = el<HTMLInputElement>("client-seed").value;
   const problem = clientSeedProblem(seed);
-  return problem ? new Error(`Client seed: ${problem}.`) : seed;
+  return problem ? new Error(t("fair.seed_problem", { problem })) : seed;
 }
 
 /** The commitment on screen when the bet is placed, to tie to the round the Deal returns. */
@@ -97,9 +97,7 @@ export function verifyShown(): void {
   const check = verifyView(round, { holeCard: variant?.holeCard ?? true, shownCommitment: shown });
   const result = el("fair-result");
   result.className = `fair-result ${check.ok ? "fair-ok" : "fair-bad"}`;
-  result.textContent = check.ok
-    ? "FAIR: these are the cards the committed seed deals."
-    : "NOT VERIFIED: the revealed seed does not deal this round as shown.";
+  result.textContent = t(check.ok ? "fair.ok_solo" : "fair.bad_solo");
   const lines = el("fair-lines");
   lines.replaceChildren(...check.lines.map((line) => {
     const li = document.createElement("li");
@@ -108,7 +106,7 @@ export function verifyShown(): void {
   }));
   if (!shown) {
     const li = document.createElement("li");
-    li.textContent = "this page did not keep the commitment it showed before this round's bet (another tab or device placed it)";
+    li.textContent = t("fair.not_kept");
     lines.append(li);
   }
 }

@@ -18,14 +18,32 @@ export type WebKey = keyof Catalogue["web"];
 // Typed as English's: a catalogue missing a key of English's fails the build.
 const CATALOGUES: Record<string, Catalogue> = { en, de, es };
 
-/** The language spoken now: `<html lang>`, else the browser's, else `en` (by primary tag). */
-export function language(): string {
-  const wanted = [document.documentElement.lang, ...(navigator.languages ?? []), navigator.language];
-  for (const tag of wanted) {
+/** The languages the catalogues speak, English first. */
+export const LANGUAGES: readonly string[] = Object.keys(CATALOGUES);
+
+/** The first of `tags` (BCP 47: `de-AT`, `es`) a catalogue speaks, by primary tag; `en` when
+ * none does. */
+export function firstSpoken(tags: readonly (string | null | undefined)[]): string {
+  for (const tag of tags) {
     const primary = (tag ?? "").toLowerCase().split(/[-_]/)[0];
     if (primary && primary in CATALOGUES) return primary;
   }
   return "en";
+}
+
+/** The browser's languages, most wanted first. */
+export function browserLanguages(): string[] {
+  return [...(navigator.languages ?? []), navigator.language];
+}
+
+/** The language spoken now: `<html lang>`, else the browser's, else `en` (by primary tag). */
+export function language(): string {
+  return firstSpoken([document.documentElement.lang, ...browserLanguages()]);
+}
+
+/** A language's own name (`Deutsch`), for a choice of language. */
+export function languageName(lang: string): string {
+  return (CATALOGUES[lang] ?? en).language.name;
 }
 
 const catalogue = (): Catalogue => CATALOGUES[language()] ?? en;
@@ -62,21 +80,23 @@ export function reasonText(reason: string): string | undefined {
 }
 
 /** Put the words in the page: every `[data-i18n]` element's text, `[data-i18n-label]`'s
- * aria-label and the page's title. Called at start (and again after a
- * change of language). */
-export function localizePage(root: ParentNode = document): void {
+ * aria-label and the page's title (`titleKey`). Called at start (and again after a change of
+ * language). */
+export function localizePage(root: ParentNode = document, titleKey: WebKey = "page.title"): void {
   for (const node of root.querySelectorAll<HTMLElement>("[data-i18n]")) {
     node.textContent = t(node.dataset.i18n as WebKey);
   }
   for (const node of root.querySelectorAll<HTMLElement>("[data-i18n-label]")) {
     node.setAttribute("aria-label", t(node.dataset.i18nLabel as WebKey));
   }
-  document.title = t("page.title");
+  document.title = t(titleKey);
 }
 
 /** Put the words in the page now and again whenever `<html lang>` changes (a launch may set
- * it after the page started). */
+ * it after the page started). The page ships without a `lang` so that the browser's language
+ * counts; the one spoken is then written on `<html>` (for assistive technology). */
 export function followLanguage(): void {
+  if (!document.documentElement.lang) document.documentElement.lang = language();
   localizePage();
   new MutationObserver(() => localizePage())
     .observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });

@@ -1,6 +1,6 @@
 // The table after the first N steps of a recalled round (the operator's RoundRecord in
 // protobuf JSON): the dealer's cards, each seat's hands with their stakes, decisions and
-// results. Pure: the page draws what this computes.
+// results. Pure, and without words: the page says what this computes in its language.
 
 /** One recall step (RoundStep in protobuf JSON: defaults are left out, int64 are strings). */
 export interface Step {
@@ -23,11 +23,20 @@ export interface HandState {
   payout: bigint | undefined;
 }
 
+/** A settled side bet or insurance of a seat: its kind (`perfect_pairs`, or `insurance`),
+ * its paytable line (`mixed`, empty when it lost) and what it paid. */
+export interface SideBetState {
+  kind: string;
+  line: string;
+  payout: bigint;
+}
+
 export interface SeatState {
   seat: number;
+  /** The player as the recall names them; empty when it does not. */
   name: string;
   hands: HandState[];
-  sideBets: string[];
+  sideBets: SideBetState[];
 }
 
 export interface TableState {
@@ -59,8 +68,8 @@ const big = (value: unknown): bigint => {
 };
 
 /** The name a table shows for a player object of a step (a table round's TablePlayer, or a
- * solo round's player id). */
-function nameOf(player: unknown, seat: number): string {
+ * solo round's player id); empty when it has none. */
+export function nameOf(player: unknown): string {
   if (typeof player === "string" && player) return player;
   if (player && typeof player === "object") {
     const p = player as Detail;
@@ -69,13 +78,13 @@ function nameOf(player: unknown, seat: number): string {
     if (shown && id) return `${shown} (${id})`;
     if (shown || id) return shown || id;
   }
-  return `Seat ${seat}`;
+  return "";
 }
 
 function seatOf(state: TableState, seat: number): SeatState {
   let found = state.seats.get(seat);
   if (!found) {
-    found = { seat, name: `Seat ${seat}`, hands: [], sideBets: [] };
+    found = { seat, name: "", hands: [], sideBets: [] };
     state.seats.set(seat, found);
   }
   return found;
@@ -105,19 +114,19 @@ export function apply(state: TableState, step: Step): void {
       for (const box of boxes) {
         const n = Number(box.seat ?? 0);
         const s = seatOf(state, n);
-        s.name = nameOf(box.player, n);
+        s.name = nameOf(box.player);
         handOf(state, n, 0).stake = big(box.stake);
       }
       const seats = Array.isArray(d.seats) ? (d.seats as unknown[]) : [];
       const players = Array.isArray(d.players) ? (d.players as unknown[]) : [];
       seats.forEach((n, i) => {
-        seatOf(state, Number(n)).name = nameOf(players[i], Number(n));
+        seatOf(state, Number(n)).name = nameOf(players[i]);
       });
       break;
     }
     case "bet_placed": {
       const n = Number(d.seat ?? seat);
-      if (d.player) seatOf(state, n).name = nameOf(d.player, n);
+      if (d.player) seatOf(state, n).name = nameOf(d.player);
       const stake = big(d.stake ?? d.amount ?? step.amount);
       if (stake) handOf(state, n, 0).stake = stake;
       break;
@@ -158,7 +167,10 @@ export function apply(state: TableState, step: Step): void {
     }
     case "side_bet_settled":
     case "insurance_settled":
-      seatOf(state, seat).sideBets.push(`${String(d.kind ?? step.kind.replace("_settled", ""))}${d.line ? ` (${String(d.line)})` : ""}: pays ${big(step.amount)}`);
+      seatOf(state, seat).sideBets.push({
+        kind: step.kind === "insurance_settled" ? "insurance" : String(d.kind ?? ""),
+        line: String(d.line ?? ""), payout: big(step.amount),
+      });
       break;
     default:
       break;
@@ -172,8 +184,8 @@ export function stateAfter(steps: readonly Step[], count: number): TableState {
   return state;
 }
 
-/** The hand total as the table counts it (soft totals with an ace as 11 when it fits). */
-export function total(cards: readonly string[]): string {
+/** The hand total as the table counts it (soft: an ace counted 11 because it fits). */
+export function total(cards: readonly string[]): { value: number; soft: boolean } {
   let sum = 0;
   let aces = 0;
   for (const c of cards) {
@@ -183,5 +195,5 @@ export function total(cards: readonly string[]): string {
       sum += 1;
     } else sum += ["T", "J", "Q", "K"].includes(r) ? 10 : Number(r) || 0;
   }
-  return aces && sum + 10 <= 21 ? `${sum + 10} (soft)` : String(sum);
+  return aces && sum + 10 <= 21 ? { value: sum + 10, soft: true } : { value: sum, soft: false };
 }

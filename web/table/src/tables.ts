@@ -9,6 +9,7 @@ import {
   Action,
   HandStatus,
   RoundStatus,
+  SideBetKind,
   clientSeedProblem,
   create,
   createTableClient,
@@ -27,8 +28,8 @@ import { markResult, offerRealityCheck, renderPosition } from "./market.js";
 import { historyLine } from "./history.js";
 import { labelDecision } from "./hints.js";
 import { formatMoney, parseMoney } from "./money.js";
-import { ACTION_LABELS, HAND_WORDS, OUTCOME_WORDS } from "./words.js";
-import { t as tr } from "./i18n.js";
+import { ACTION_LABELS, HAND_WORDS, OUTCOME_WORDS, SIDE_BET_NAMES } from "./words.js";
+import { t as tr, tn, word } from "./i18n.js";
 import { chosenFreeBet, fillFreeBets } from "./freebets.js";
 
 interface Hooks {
@@ -49,12 +50,9 @@ const INSURANCE: Record<string, table.BehindInsurance> = {
   ask: table.BehindInsurance.ASK,
 };
 
-const PHASES: Record<number, string> = {
-  [table.TablePhase.IDLE]: "waiting for the first bet",
-  [table.TablePhase.BETTING]: "betting open",
-  [table.TablePhase.INSURANCE]: "insurance",
-  [table.TablePhase.PLAYING]: "playing",
-};
+/** The table's phase in words (`shared.phase.BETTING`). */
+const phaseWord = (phase: table.TablePhase): string =>
+  word(`shared.phase.${table.TablePhase[phase]}`) ?? tr("shared.phase.IDLE");
 
 /** The action as the API's ActRequest names it (`hit`, `cash_out`, ...). */
 const actionName = (a: Action): string => Action[a].toLowerCase();
@@ -93,9 +91,9 @@ class TableView {
   /** A hand's word at a shared table: only the hand the dealer is waiting on is anyone's turn. */
   private handWord(status: HandStatus, toAct: boolean, yours: boolean): string {
     if (status !== HandStatus.ACTIVE && status !== HandStatus.POWER_CHOICE) return HAND_WORDS[status] ?? "";
-    if (!toAct) return "waiting its turn";
-    if (!yours) return "to act";
-    return status === HandStatus.POWER_CHOICE ? "your turn: keep or replace the card" : "your turn";
+    if (!toAct) return tr("shared.waiting_turn");
+    if (!yours) return tr("shared.to_act");
+    return tr(status === HandStatus.POWER_CHOICE ? "shared.your_turn_power" : "shared.your_turn");
   }
 
   private money(minor: bigint): string {
@@ -213,8 +211,8 @@ class TableView {
     // The last round stays on the table, as it ended, until the next one is dealt.
     const finished = !snap.round ? snap.lastRound?.round : undefined;
     const round = snap.round ?? finished;
-    el("table-phase").textContent = `Round ${snap.roundNo}: ${PHASES[snap.phase] ?? "waiting"}`
-      + (finished ? " — the last round stays until the next deal" : "");
+    el("table-phase").textContent = tr("shared.phase_line", { n: String(snap.roundNo), phase: phaseWord(snap.phase) })
+      + (finished ? tr("shared.last_stays") : "");
     this.countdown(snap.deadline ? Number(snap.deadline.seconds) * 1000 : undefined);
     const mine = this.mySeat();
     const ul = el<HTMLUListElement>("table-seats");
@@ -226,7 +224,8 @@ class TableView {
     const dealer = el<HTMLUListElement>("table-dealer");
     dealer.replaceChildren(...(round?.dealerCards ?? []).map((c) => cardElement(c)));
     if (round?.dealerHoleHidden) dealer.append(hiddenCard());
-    el("table-dealer-total").textContent = round ? `(${round.dealerSoft ? "soft " : ""}${round.dealerTotal})` : "";
+    el("table-dealer-total").textContent = round
+      ? `(${round.dealerSoft ? tr("table.soft", { n: round.dealerTotal }) : round.dealerTotal})` : "";
     const result = el("table-result");
     const net = finished ? finished.totalPaid - finished.totalStaked : 0n;
     result.textContent = finished && finished.totalStaked > 0n
@@ -245,14 +244,15 @@ class TableView {
     li.style.setProperty("--i", String(n - 1));
     const sat = snap.seats.find((s) => s.seat === n);
     const head = document.createElement("h4");
-    head.textContent = sat ? `Seat ${n}: ${sat.player?.displayName ?? ""}${sat.player?.you ? " (you)" : ""}`
-                           : `Seat ${n}: free`;
+    head.textContent = sat
+      ? tr("shared.seat_player", { n, name: `${sat.player?.displayName ?? ""}${sat.player?.you ? tr("shared.you_mark") : ""}` })
+      : tr("shared.seat_free", { n });
     if (sat?.player?.you) li.classList.add("mine");
     li.append(head);
     if (sat?.leaving) {
       const p = document.createElement("p");
       p.className = "seat-note";
-      p.textContent = sat.player?.you ? "You leave after this round" : "Leaves after this round";
+      p.textContent = tr(sat.player?.you ? "shared.leaving_you" : "shared.leaving_other");
       li.append(p);
     }
     const limit = this.info?.sitOutRounds ?? 0;
@@ -260,30 +260,29 @@ class TableView {
       const left = limit - sat.satOut;
       const p = document.createElement("p");
       p.className = "seat-note";
-      p.textContent = `You sat out ${sat.satOut} round${sat.satOut === 1 ? "" : "s"}: bet in the next `
-        + `${left === 1 ? "round" : `${left} rounds`} to keep the seat`;
+      p.textContent = tr("shared.sat_out_line", { sat: tn("shared.sat_out", sat.satOut), keep: tn("shared.keep_seat", left) });
       li.append(p);
     }
     if (sat && sat.hot > 0) {
       const hot = document.createElement("p");
       hot.className = "hot";
-      hot.textContent = `Hot streak: ${sat.hot} won in a row`;
+      hot.textContent = tr("shared.hot", { n: sat.hot });
       li.append(hot);
     }
     const bet = snap.bets.find((b) => b.seat === n);
     if (bet) {
       const p = document.createElement("p");
-      const sides = ([["Perfect Pairs", bet.perfectPairs], ["21+3", bet.twentyOnePlusThree],
-                      ["20+", bet.twentyPlus]] as const).filter(([, v]) => v > 0n)
-        .map(([k, v]) => `${k} ${this.money(v)}`);
-      p.textContent = `Bet ${this.money(bet.stake)}${sides.length ? `, ${sides.join(", ")}` : ""}`
-        + (bet.dealNow ? " — ready" : "");
+      const sides = ([[SideBetKind.PERFECT_PAIRS, bet.perfectPairs], [SideBetKind.TWENTY_ONE_PLUS_THREE, bet.twentyOnePlusThree],
+                      [SideBetKind.TWENTY_PLUS, bet.twentyPlus]] as const).filter(([, v]) => v > 0n)
+        .map(([k, v]) => `${SIDE_BET_NAMES[k]} ${this.money(v)}`);
+      p.textContent = tr("shared.bet_line", { stake: this.money(bet.stake), sides: sides.length ? `, ${sides.join(", ")}` : "" })
+        + (bet.dealNow ? tr("shared.ready") : "");
       li.append(p);
     }
     for (const b of snap.behind.filter((x) => x.seat === n)) {
       const p = document.createElement("p");
       p.className = b.player?.you ? "behind mine" : "behind";
-      p.textContent = `Behind: ${b.player?.you ? "you" : b.player?.displayName ?? ""} ${this.money(b.stake)}`;
+      p.textContent = tr("shared.behind_line", { who: b.player?.you ? tr("shared.you") : b.player?.displayName ?? "", stake: this.money(b.stake) });
       li.append(p);
     }
     const box = round?.boxes.find((x) => x.seat === n);
@@ -304,8 +303,8 @@ class TableView {
       if (b.paid === 0n && b.staked === 0n) continue;
       const p = document.createElement("p");
       p.className = b.you ? "behind mine" : "behind";
-      p.textContent = `${b.you ? "Your" : `${b.displayName}'s`} Bet Behind: staked ${this.money(b.staked)}`
-        + (b.paid > 0n || round?.status === RoundStatus.SETTLED ? `, paid ${this.money(b.paid)}` : "");
+      p.textContent = tr(b.you ? "shared.behind_staked_you" : "shared.behind_staked_other", { who: b.displayName, staked: this.money(b.staked) })
+        + (b.paid > 0n || round?.status === RoundStatus.SETTLED ? tr("shared.behind_paid", { paid: this.money(b.paid) }) : "");
       li.append(p);
     }
     if (!sat && mine === undefined && snap.phase !== table.TablePhase.PLAYING) {
@@ -324,12 +323,12 @@ class TableView {
       if (snap.phase === table.TablePhase.BETTING && snap.roundId && !this.shownCommitments.has(snap.roundId)) {
         this.shownCommitments.set(snap.roundId, fair.commitment);
       }
-      el("table-commitment-label").textContent = `Round ${fair.roundNumber}'s cards are fixed: commitment`;
+      el("table-commitment-label").textContent = tr("shared.commitment_round", { n: String(fair.roundNumber) });
       el("table-commitment").textContent = fair.commitment;
       line.hidden = false;
     } else if (snap.nextCommitment) {
       this.idleCommitment = snap.nextCommitment;
-      el("table-commitment-label").textContent = "The next round's cards are fixed: commitment";
+      el("table-commitment-label").textContent = tr("shared.commitment_next");
       el("table-commitment").textContent = snap.nextCommitment;
       line.hidden = false;
     } else {
@@ -354,8 +353,8 @@ class TableView {
     if (!last) return;
     const check = verifyTableRound(last.fair, this.shownCommitments.get(last.roundId));
     const result = el("table-verify-result");
-    result.textContent = check.ok ? `FAIR: round ${last.fair.roundNumber}'s cards are the order its seeds give`
-      : `NOT VERIFIED: ${check.lines[check.lines.length - 1]}`;
+    result.textContent = check.ok ? tr("shared.fair_ok", { n: String(last.fair.roundNumber) })
+      : tr("shared.fair_bad", { why: check.lines[check.lines.length - 1] ?? "" });
     result.className = `fair-result ${check.ok ? "fair-ok" : "fair-bad"}`;
     el("table-verify-lines").replaceChildren(...check.lines.map((text) => {
       const li = document.createElement("li");
@@ -423,7 +422,7 @@ class TableView {
     if (round && snap.phase === table.TablePhase.INSURANCE) {
       for (const b of myBehind.filter((x) => x.insurance === table.BehindInsurance.ASK)) {
         if (snap.insurance.some((c) => c.seat === b.seat && c.behind?.you)) continue;
-        buttons.push(this.button(`Insure my Bet Behind on seat ${b.seat}`, () =>
+        buttons.push(this.button(tr("shared.insure_behind", { seat: b.seat }), () =>
           this.client.decideInsurance({ requestId: newRequestId(), tableId: this.tableId,
             roundId: snap.roundId, seat: b.seat, take: true, behind: true })));
       }
@@ -500,7 +499,7 @@ class TableView {
     const problem = clientSeedProblem(clientSeed);
     if (problem) {
       this.clearError();
-      this.showError(new Error(`Client seed: ${problem}.`), form);
+      this.showError(new Error(tr("fair.seed_problem", { problem })), form);
       return;
     }
     // The first bet opens betting with the commitment shown now (the idle table's next one).
@@ -524,7 +523,7 @@ class TableView {
     const stake = parseMoney(el<HTMLInputElement>("behind-stake").value);
     if (!seat || stake === undefined) {
       this.clearError();
-      this.showError(new Error("Pick a seat and enter the Bet Behind as an amount"), form);
+      this.showError(new Error(tr("shared.enter_behind")), form);
       return;
     }
     void this.command(() => this.client.placeBets({ requestId: newRequestId(), tableId: this.tableId,

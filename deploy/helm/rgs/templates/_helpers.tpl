@@ -119,6 +119,9 @@ Refuse combinations the service itself would refuse at start-up, so a bad releas
 {{- if and (eq .Values.environment "production") (not .Values.tls.existingSecret) }}
 {{- fail "environment=production serves TLS only: set tls.existingSecret (a kubernetes.io/tls Secret)" }}
 {{- end }}
+{{- if and (eq .Values.environment "production") .Values.web.launch.url (not (hasPrefix "https://" .Values.web.launch.url)) }}
+{{- fail "web.launch.url: in production players open launch URLs over https only (https://play.example.com/)" }}
+{{- end }}
 {{- if and (eq .Values.environment "production") .Values.testMode }}
 {{- fail "testMode (forced cards) is refused together with environment=production" }}
 {{- end }}

@@ -1593,6 +1593,7 @@ class CreateRoundReplayRequest(_message.Message):
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     ROUND_ID_FIELD_NUMBER: _builtins.int
     TTL_SECONDS_FIELD_NUMBER: _builtins.int
+    LANGUAGE_FIELD_NUMBER: _builtins.int
     brand_id: _builtins.str
     """One of the operator's brands."""
     player_id: _builtins.str
@@ -1601,6 +1602,10 @@ class CreateRoundReplayRequest(_message.Message):
     """The round (solo or table round id)."""
     ttl_seconds: _builtins.int
     """How long the link lives, in seconds (60-86400; 0: the server's RGS_REPLAY_TTL_S)."""
+    language: _builtins.str
+    """The language the replay page opens in for support (BCP 47: en, de or es; empty: the
+    browser's): the URL's `?lang=`, outside the signed capability; the page can switch it.
+    """
     def __init__(
         self,
         *,
@@ -1608,10 +1613,11 @@ class CreateRoundReplayRequest(_message.Message):
         player_id: _builtins.str = ...,
         round_id: _builtins.str = ...,
         ttl_seconds: _builtins.int = ...,
+        language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "player_id", b"player_id", "round_id", b"round_id", "ttl_seconds", b"ttl_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["brand_id", b"brand_id", "language", b"language", "player_id", b"player_id", "round_id", b"round_id", "ttl_seconds", b"ttl_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
