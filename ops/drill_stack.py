@@ -66,6 +66,8 @@ def platform_file(path: Path, wallet: str, tables: Sequence[Mapping[str, Any]] =
 def _env(extra: Mapping[str, str]) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RGS_")}
     env["PYTHONPATH"] = str(ROOT / "services")
+    # No drill shows hints: the replica builds no analysis table it would not use.
+    env["RGS_HINTS_WARM"] = "false"
     env.update(extra)
     return env
 
