@@ -449,7 +449,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                interrupted=interrupted, rng=rng, closers=closers, tables=table_service,
                table_clock=table_clock, authentication=authentication,
                governance=gov, platform_keys=platform_keys, launch=launch,
-               admission=admission_for(platform, max_in_flight=settings.in_flight_limit,
+               admission=admission_for(platform, max_in_flight=settings.max_in_flight,
                                        retry_after_ms=settings.overload_retry_after_ms))
 
 

@@ -125,13 +125,13 @@ class RgsSettings(BaseSettings):
     max_connection_age_grace_s: float = Field(default=30.0, ge=0)
     """How long calls still running on a connection past its maximum age may take before it is
     closed."""
-    max_in_flight: int | None = Field(default=None, ge=0, le=100_000)
+    max_in_flight: int = Field(default=128, ge=0, le=100_000)
     """Unary calls one worker serves at once (both edges, every application service); a call
     arriving past it is answered RESOURCE_EXHAUSTED / OVERLOADED before it does anything, with
     ``overload_retry_after_ms`` as its retry delay (docs/overload.md). Health checks and table
-    streams are not counted. Unset: twice ``database_pool_size`` (a call holds a journal
-    connection for most of its life, so calls past that wait for one: a queue, which is what
-    shedding replaces). 0 admits any number (a queue until time-outs)."""
+    streams are not counted. 0 admits any number (a queue until time-outs). The default leaves
+    room for a shared table's burst (seven seats and a hundred Bet Behinds placed at once);
+    lower it to hold admitted calls nearer their unloaded latency."""
     overload_retry_after_ms: int = Field(default=100, ge=1, le=60_000)
     """The retry delay (milliseconds) a call shed as OVERLOADED carries."""
     rate_limit_peers: str = ""
@@ -208,13 +208,6 @@ class RgsSettings(BaseSettings):
             raise ValueError(f"plaintext on {self.web_listen} (RGS_WEB_LISTEN) is not allowed: "
                              "configure RGS_TLS_CERT_FILE/RGS_TLS_KEY_FILE or listen on loopback")
         return self
-
-    @property
-    def in_flight_limit(self) -> int:
-        """The calls in flight a worker admits: ``max_in_flight``, else twice its pool."""
-        if self.max_in_flight is not None:
-            return self.max_in_flight
-        return 2 * self.database_pool_size
 
     @property
     def tls_enabled(self) -> bool:

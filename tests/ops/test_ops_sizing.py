@@ -101,7 +101,7 @@ def test_the_pods_share_the_operators_rates_through_the_headless_services_record
         "-headless")]
 
 
-def test_the_in_flight_limit_is_left_to_the_pool_unless_the_values_set_it() -> None:
+def test_the_in_flight_limit_is_the_servers_default_unless_the_values_set_it() -> None:
     assert "RGS_MAX_IN_FLIGHT" not in _env(_container(render("-f", PRODUCTION)))
     env = _env(_container(render("-f", PRODUCTION, "--set", "server.maxInFlight=24")))
     assert env["RGS_MAX_IN_FLIGHT"] == "24"

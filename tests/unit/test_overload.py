@@ -254,12 +254,3 @@ async def test_a_call_past_the_cap_is_shed_at_the_door_without_parsing_its_reque
     assert await shed.intercept_service(continuation, _Details(deal)) == (
         "the method's own handler")
 
-
-def test_the_in_flight_limit_is_twice_the_pool_unless_set() -> None:
-    from rgs.config import RgsSettings
-
-    # A call holds a journal connection for most of its life: past the pool, calls only queue.
-    assert RgsSettings(database_pool_size=10, max_in_flight=None).in_flight_limit == 20
-    assert RgsSettings(database_pool_size=6, max_in_flight=None).in_flight_limit == 12
-    assert RgsSettings(database_pool_size=6, max_in_flight=40).in_flight_limit == 40
-    assert RgsSettings(max_in_flight=0).in_flight_limit == 0  # no limit
