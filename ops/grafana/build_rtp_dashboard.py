@@ -24,7 +24,7 @@ B: Any = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(B)
 
 SEL = ('namespace=~"$namespace", job=~"$job", brand=~"$brand", variant=~"$variant", '
-       'window="$window"')
+       'channel=~"$channel", window="$window"')
 GROUP = "{{brand}}{{table}} {{variant}} {{stake_band}} {{channel}}"
 
 
@@ -55,8 +55,9 @@ def rtp() -> dict[str, Any]:
         B.panel("Rounds settled against the rules", [
             B.target(f"sum by (brand, table, variant) ({g('rgs_rtp_hand_check_failures')})",
                      "{{brand}}{{table}} {{variant}}")], kind="stat", w=8),
-        B.panel("Rounds valued in the window", [
-            B.target(f"sum by (variant) ({g('rgs_rtp_rounds')})", "{{variant}}")],
+        B.panel("Rounds valued in the window, per channel", [
+            B.target(f"sum by (variant, channel) ({g('rgs_rtp_rounds')})",
+                     "{{variant}} {{channel}}")],
             kind="bargauge", w=8),
         B.panel("Worker: rounds valued per minute and cursor age", [
             B.target('sum by (source) (rate(rgs_rtp_rounds_valued_total{namespace=~"$namespace",'
@@ -71,6 +72,8 @@ def rtp() -> dict[str, Any]:
         B._label_variable("brand", "Brand", 'label_values(rgs_rtp_rounds{job=~"$job"}, brand)'),
         B._label_variable("variant", "Variant",
                           'label_values(rgs_rtp_rounds{job=~"$job"}, variant)'),
+        B._label_variable("channel", "Channel (grpc, browser)",
+                          'label_values(rgs_rtp_rounds{job=~"$job"}, channel)'),
         {"name": "window", "type": "custom", "label": "Window", "query": "rolling,start",
          "current": {"text": "rolling", "value": "rolling"}, "hide": 0,
          "options": [{"text": w, "value": w, "selected": w == "rolling"}

@@ -31,6 +31,7 @@ from rgs.service.model import (
     ActCommand,
     CallRead,
     CallState,
+    Channel,
     CreateSessionCommand,
     DealCommand,
     FairRecord,
@@ -872,3 +873,29 @@ async def test_a_call_read_made_with_the_take_sees_what_the_previous_holder_comm
     finally:
         await holder.close()
         await waiter.close()
+
+
+@pytest.mark.parametrize("adapter", ["postgres", "memory"])
+async def test_a_round_keeps_the_channel_of_its_first_step(rgs_database_url: str,
+                                                           adapter: str) -> None:
+    """Migration 0210: the edge a round's Deal came through is written by its first step and
+    kept by every later one (they do not carry it), on PostgreSQL as in memory; a round
+    dealt in process records none."""
+    from rgs.journal.memory import InMemoryJournal
+
+    journal: Any = (await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
+                    if adapter == "postgres" else InMemoryJournal())
+    dealt = replace(_open_round("e" * 32, "demo-casino", "EUR"), channel=Channel.BROWSER)
+    try:
+        async with journal.player("dev-operator/alice") as pj:
+            await pj.commit_round(round=dealt, new_events_from=0, request=None)
+            await pj.commit_round(round=replace(dealt, seq=2, status="settled", channel=None),
+                                  new_events_from=0, request=None)
+            await pj.commit_round(round=replace(_open_round("f" * 32, "demo-casino", "EUR"),
+                                                status="settled"),
+                                  new_events_from=0, request=None)
+            first, other = await pj.get_round("e" * 32), await pj.get_round("f" * 32)
+        assert first is not None and (first.seq, first.channel) == (2, Channel.BROWSER)
+        assert other is not None and other.channel is None
+    finally:
+        await journal.close()

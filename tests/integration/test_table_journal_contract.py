@@ -26,7 +26,7 @@ from rgs.journal.memory_tables import InMemoryTables
 from rgs.journal.migrate import SCHEMA
 from rgs.journal.postgres import PostgresJournal, PostgresPlayerJournal
 from rgs.journal.tables import PostgresTables
-from rgs.service.model import Movement, MovementStatus, StoredRequest
+from rgs.service.model import Channel, Movement, MovementStatus, StoredRequest
 from rgs.service.ports import Journal, JournalBusy
 from rgs.service.tables.model import (
     StoredTable,
@@ -36,6 +36,7 @@ from rgs.service.tables.model import (
     Watching,
 )
 from rgs.service.tables.ports import (
+    Bettor,
     Found,
     Guards,
     NotCommitted,
@@ -476,8 +477,11 @@ async def test_a_rounds_row_is_updated_in_place_keeping_its_number_seed_and_name
     await a.tables.ensure_table(T, TableState())
     fair = TableFair(server_seed="11" * 32, commitment="c", round_number=1, decks=8,
                      next_commitment="n")
+    bettors = (Bettor(player_key=ANN, brand_id="brand-a", channel=Channel.BROWSER),
+               Bettor(player_key=BOB, brand_id="brand-b", channel=Channel.GRPC),
+               Bettor(player_key="op/old", brand_id="brand-b"))  # a previous release's
     await _write(a, TableWrite(state=BETTING, round=_round(
-        "r1", "player_turn", fair=fair, names=((ANN, "Ann"),))))
+        "r1", "player_turn", fair=fair, names=((ANN, "Ann"),), bettors=bettors)))
     first = await a.tables.get_round("r1")
     assert first is not None and first.finished_at is None and not first.finished
     assert first.players == ()
@@ -487,6 +491,7 @@ async def test_a_rounds_row_is_updated_in_place_keeping_its_number_seed_and_name
     r = await a.tables.get_round("r1")
     assert r is not None
     assert (r.round_no, r.status, r.fair, r.names) == (1, "settled", fair, ((ANN, "Ann"),))
+    assert r.bettors == bettors  # the bettors and their channels, as the deal wrote them
     assert r.players == ((ANN, "op", 20, 40), (BOB, "op", 10, 0))  # by player key
     assert [(k, json.loads(p)) for k, p in r.events] == [("a", {}), ("b", {"x": 1})]
     assert r.started_at == first.started_at and r.finished_at is not None

@@ -56,6 +56,8 @@ WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-browser-lang"})
 WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-browser-free"})
 #: The table a launch opens (test_browser_launch).
 WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-launch"})
+#: The RTP monitoring's channel test: a round with a bettor of each edge, decisions timed out.
+WEB_TABLES.append({**WEB_TABLES[0], "id": "vip-rtp", "decision_s": 1})
 _ids = itertools.count()
 
 
@@ -70,6 +72,8 @@ class Web:
     game: blackjack_pb2_grpc.BlackjackServiceAsyncStub
     operator: operator_pb2_grpc.OperatorServiceAsyncStub
     controls: dict[str, sandbox_pb2_grpc.SandboxControlServiceAsyncStub]
+    #: The RGS journal's database (the RTP monitoring's tests run its worker on it).
+    database_url: str = ""
 
     async def new_player(self, balance: int = START, operator: str = "dev-operator",
                          player_id: str = "") -> str:
@@ -151,7 +155,8 @@ async def running_web(database_templates: DatabaseTemplates, logs: Path,
                   game=blackjack_pb2_grpc.BlackjackServiceStub(channel),
                   operator=operator_pb2_grpc.OperatorServiceStub(channel),
                   controls={o: sandbox_pb2_grpc.SandboxControlServiceStub(c)
-                            for o, c in wallet_channels.items()})
+                            for o, c in wallet_channels.items()},
+                  database_url=rgs_db)
     finally:
         for c in (channel, *wallet_channels.values()):
             await c.close()

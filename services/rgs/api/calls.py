@@ -35,7 +35,7 @@ from rgs.service.errors import NotFound, Unavailable
 from rgs.service.freebets import FreeBets
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedRounds
-from rgs.service.model import Session
+from rgs.service.model import Channel, Session
 from rgs.service.play import GameService
 from rgs.service.replay import RoundReplays
 
@@ -48,6 +48,9 @@ class Caller:
     authorization: str | None
     #: The browser's ``Origin`` header; None for native gRPC clients (no browser rule applies).
     origin: str | None = None
+    #: The edge the call came through, journalled with the rounds it deals (RTP monitoring per
+    #: channel): each edge says which it is.
+    channel: Channel = Channel.GRPC
 
 
 async def player_session(game: GameService, caller: Caller, request: Message, *,
@@ -148,7 +151,8 @@ class BlackjackCalls:
     async def Deal(self, caller: Caller, request: bj.DealRequest) -> bj.DealResponse:
         """Deal a round."""
         session = await self._session(caller, request)
-        result = await self._game.deal(session, conv.deal_from_proto(request))
+        result = await self._game.deal(session, conv.deal_from_proto(request),
+                                       channel=caller.channel)
         return bj.DealResponse(round=_marked(conv.round_view_to_proto(result), session))
 
     async def Act(self, caller: Caller, request: bj.ActRequest) -> bj.ActResponse:

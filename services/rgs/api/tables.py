@@ -181,7 +181,8 @@ class TableCalls:
         refuse_demo(session, "a bet at a shared table")
         a = await self._tables.place_bets(
             session, request.table_id, request.request_id, [_bet(b) for b in request.bets],
-            client_seed=request.client_seed, hints=self._hints(session))
+            client_seed=request.client_seed, hints=self._hints(session),
+            channel=caller.channel)
         return tb.PlaceBetsResponse(result=await self._answer(a, session))
 
     async def DealNow(self, caller: Caller, request: tb.DealNowRequest) -> tb.DealNowResponse:

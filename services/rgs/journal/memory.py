@@ -162,7 +162,8 @@ class InMemoryPlayerJournal:
         finished = (old.finished_at if old is not None and old.finished_at else
                     (now if round.finished else None))
         self._t.rounds[k] = replace(round, created_at=created, finished_at=finished,
-                                    updated_at=now)
+                                    updated_at=now,  # the channel: the first step's
+                                    channel=round.channel if old is None else old.channel)
         self._t.round_touched[k] = now
         if request is not None:
             self._t.requests[(self._key, request.scope.value, request.request_id)] = request

@@ -257,7 +257,7 @@ class InMemoryTables(_Reads):
         else:  # as PostgreSQL's upsert: its number, variant and start kept
             rec = replace(old, status=r.status, events=r.events, finished_at=finished,
                           fair=r.fair if r.fair is not None else old.fair,
-                          names=r.names or old.names)
+                          names=r.names or old.names, bettors=r.bettors or old.bettors)
         self._rows.rounds[r.round_id] = rec
         shares = self._rows.round_players.setdefault(r.round_id, {})
         for p in r.players:

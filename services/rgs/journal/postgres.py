@@ -63,6 +63,7 @@ from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import (
     CallRead,
     CallState,
+    Channel,
     FairRecord,
     Movement,
     MovementStatus,
@@ -120,6 +121,7 @@ def _round(r: asyncpg.Record | None) -> StoredRound | None:
         updated_at=r["updated_at"],
         options=decode_value(VariantOptions, r["options"]),
         fair=_fair(r["fair"]), free_bet=_free_bet(r["free_bet"]),
+        channel=None if r["channel"] is None else Channel(r["channel"]),
         events=tuple(decode_event(kind, payload) for kind, payload in orjson.loads(r["events"])))
 
 
@@ -301,7 +303,8 @@ class PostgresPlayerJournal:
             None if f is None else f.client_seed, None if f is None else f.round_number,
             None if f is None else f.decks, None if f is None else f.next_commitment,
             None if next_seed is None else next_seed.server_seed,
-            None if next_seed is None else next_seed.round_number, balances, refs, *extra))
+            None if next_seed is None else next_seed.round_number, balances, refs,
+            None if r.channel is None else r.channel.value, *extra))
         lease.released = last
 
     @translated

@@ -102,7 +102,7 @@ FROM wallet_transactions WHERE player_key = $1 AND session_id = $2 AND round_id 
 # and its free bet's use ([grant, value, seat] or NULL), so reading a round is one round trip.
 _ROUND_COLUMNS = """round_id, player_key, session_id, operator_id, brand_id, player_id, currency,
 variant, seq, status, forced_cards, total_staked, total_paid, created_at, finished_at, updated_at,
-options::text AS options,
+options::text AS options, channel,
 (SELECT row_to_json(f)::text FROM round_seeds f
   WHERE f.player_key = rounds.player_key AND f.round_id = rounds.round_id) AS fair,
 (SELECT json_build_array(u.grant_id, u.value, u.seat)::text FROM free_bet_uses u
@@ -258,18 +258,19 @@ Q_SETTLE_AND_ANSWER_UNLOCK = _SETTLE_AND_ANSWER.format(
 # round number, decks, next commitment) and $42/$43 the session's next seed that replaces the
 # used one (its server seed and round number; its commitment is $41), $44 the balances the
 # wallet reported for the debits of $33 (one element per debit; NULL: already recorded), $45 the
-# wallet's own references for them (one element per debit; '' or NULL: keep the stored one). A debit
+# wallet's own references for them (one element per debit; '' or NULL: keep the stored one), $46
+# the channel the round was dealt through (written by its first step only; NULL: none). A debit
 # whose balance is given was applied in this call and not recorded yet: it goes from pending to
 # booked here. The sub-statements touch different rows, so none needs to see another's work.
 _COMMIT_STEP = f"""
 WITH lease AS ({{lease}}),
      hdr AS (INSERT INTO rounds (player_key, round_id, session_id, operator_id, brand_id,
                                  player_id, currency, variant, seq, status, forced_cards,
-                                 total_staked, total_paid, finished_at, options)
+                                 total_staked, total_paid, finished_at, options, channel)
              SELECT $1, $2, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
                     $9::integer, $10::text, $11::text[], $12::bigint, $13::bigint,
                     CASE WHEN $10::text IN ('settled', 'voided') THEN clock_timestamp() END,
-                    $14::jsonb
+                    $14::jsonb, $46::text
                FROM lease
              {_ON_ROUND_CONFLICT}),
      ev AS (INSERT INTO round_events (player_key, round_id, event_no, kind, payload)
@@ -315,12 +316,12 @@ WITH lease AS ({{lease}}),
 SELECT (SELECT count(*) FROM lease){{unlock}}"""
 Q_COMMIT_STEP = _COMMIT_STEP.format(lease=fence(34, 35), unlock="")
 # A call's last write: the lease given back by the same statement ($35 unused), and in session
-# mode the advisory lock too ($46: its first key).
+# mode the advisory lock too ($47: its first key).
 Q_COMMIT_LAST_STEP = _COMMIT_STEP.format(lease=fence(34, 35, release=True),
                                          unlock=", $35::interval IS NULL")
 Q_COMMIT_LAST_STEP_UNLOCK = _COMMIT_STEP.format(
     lease=fence(34, 35, release=True),
-    unlock=", $35::interval IS NULL, pg_advisory_unlock($46, hashtext($1))")
+    unlock=", $35::interval IS NULL, pg_advisory_unlock($47, hashtext($1))")
 Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE status IN ('insurance', 'player_turn') AND updated_at < $1

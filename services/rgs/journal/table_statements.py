@@ -78,14 +78,15 @@ INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amo
 VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9)"""
 Q_ROUND = """
 INSERT INTO table_rounds (table_id, round_id, round_no, variant, status, events, finished_at,
-                          fair, names)
+                          fair, names, bettors)
 VALUES ($1, $2, $3, $4, $5, $6::jsonb,
         CASE WHEN $5 IN ('settled', 'voided', 'not_dealt') THEN clock_timestamp() END,
-        $7::jsonb, $8::jsonb)
+        $7::jsonb, $8::jsonb, $9::jsonb)
 ON CONFLICT (table_id, round_id) DO UPDATE SET status = EXCLUDED.status,
     events = EXCLUDED.events, finished_at = EXCLUDED.finished_at,
     fair = COALESCE(EXCLUDED.fair, table_rounds.fair),
-    names = COALESCE(EXCLUDED.names, table_rounds.names)"""
+    names = COALESCE(EXCLUDED.names, table_rounds.names),
+    bettors = COALESCE(EXCLUDED.bettors, table_rounds.bettors)"""
 Q_ROUND_PLAYER = """
 INSERT INTO table_round_players (player_key, round_id, table_id, operator_id, staked, paid)
 VALUES ($1, $2, $3, $4, $5, $6)"""
@@ -115,7 +116,8 @@ UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
 WHERE kind = 'table' AND key = $1 AND epoch = $2"""
 Q_GET_ROUND = """
 SELECT table_id, round_id, round_no, variant, status, events::text AS events,
-       fair::text AS fair, names::text AS names, created_at, finished_at
+       fair::text AS fair, names::text AS names, bettors::text AS bettors, created_at,
+       finished_at
 FROM table_rounds WHERE round_id = $1"""
 # The wallet movements of one operator's players in a round ($2: 'operator/').
 Q_OPERATOR_ROUND_MOVEMENTS = f"""

@@ -24,7 +24,7 @@ from typing import Any
 
 import asyncpg
 
-from rgs.codec import decode_value, encode_value
+from rgs.codec import decode_value, encode_value, from_jsonable
 from rgs.journal.leases import Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
 from rgs.journal.rows import movements_json
@@ -69,6 +69,7 @@ from rgs.service.tables.model import (
 )
 from rgs.service.tables.ports import (
     Apply,
+    Bettor,
     CommandRead,
     Found,
     Guards,
@@ -167,6 +168,8 @@ async def read_round(conn: Any, round_id: str) -> RoundRecord | None:
                        fair=(decode_value(TableFair, r["fair"]) if r["fair"] is not None
                              else None),
                        names=tuple((k, n) for k, n in json.loads(r["names"] or "[]")),
+                       bettors=tuple(from_jsonable(Bettor, b)
+                                     for b in json.loads(r["bettors"] or "[]")),
                        started_at=r["created_at"], finished_at=r["finished_at"])
 
 
@@ -327,7 +330,8 @@ class PostgresTableLink:
             await conn.execute(Q_ROUND, table_id, r.round_id, r.round_no, r.variant, r.status,
                                json.dumps([[k, json.loads(p)] for k, p in r.events]),
                                encode_value(r.fair) if r.fair is not None else None,
-                               json.dumps([list(n) for n in r.names]) if r.names else None)
+                               json.dumps([list(n) for n in r.names]) if r.names else None,
+                               encode_value(r.bettors) if r.bettors else None)
             if r.players:
                 await conn.executemany(Q_ROUND_PLAYER, [
                     (key, r.round_id, table_id, op, staked, paid)

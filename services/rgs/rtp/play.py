@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from rgs.engine import (
     Action,
+    BehindBet,
     BoxBet,
     Event,
     Round,
@@ -26,6 +27,9 @@ from rgs.engine import (
 )
 from rgs.math.basic_strategy import BasicStrategyPlayer
 from rgs.service.advice import hints
+
+#: The seat player's id when others bet behind the box (a Bet Behind names whom it is not).
+SEAT_PLAYER = "seat-player"
 
 #: A player: given the round and the hand to act, the action it takes.
 Player = Callable[[Round, int, int], Action]
@@ -61,10 +65,26 @@ def _stand(rules: RuleSet) -> Player:
     return decide
 
 
-#: The players by name (``bench/rtp.py --player``).
+def _first_of(*prefer: Action) -> Callable[[RuleSet], Player]:
+    """A player who takes the first of ``prefer`` the hand allows, else basic strategy."""
+    def make(rules: RuleSet) -> Player:
+        bs = BasicStrategyPlayer(rules)
+
+        def decide(rnd: Round, seat: int, hand: int) -> Action:
+            legal = {a.action for a in rnd.legal_actions(seat, hand)}
+            return next((a for a in prefer if a in legal), None) or bs.decide(rnd, seat, hand)
+        return decide
+    return make
+
+
+#: The players by name (``bench/rtp.py --player``): ``double`` doubles whenever it may (the
+#: Bet Behinds' proof: a double they do not follow halves their share), ``cash-out`` takes
+#: every Cash Out offered.
 PLAYERS: dict[str, Callable[[RuleSet], Player]] = {
     "best": _best, "basic": _basic, "stand": _stand,
     "no-double": lambda rules: _basic(rules, double=False),
+    "double": _first_of(Action.DOUBLE, Action.POWER_DOUBLE),
+    "cash-out": _first_of(Action.CASH_OUT),
 }
 
 
@@ -77,10 +97,11 @@ class Played:
 
 def play_rounds(rules: RuleSet, player: str, rounds: int, *, seed: int,
                 engine_rules: RuleSet | None = None, stake: int = 1000, side: int = 0,
-                insure: bool = False) -> Iterator[Played]:
+                insure: bool = False, behind: tuple[BehindBet, ...] = ()) -> Iterator[Played]:
     """``rounds`` seeded rounds of one box of ``stake`` (and ``side`` on every side bet the
-    variant offers), insurance declined (taken with ``insure``), played by ``player`` (a
-    :data:`PLAYERS` name) through an engine playing ``engine_rules`` (default: ``rules``)."""
+    variant offers, and the Bet Behinds ``behind`` of other players), insurance declined
+    (taken with ``insure``), played by ``player`` (a :data:`PLAYERS` name) through an engine
+    playing ``engine_rules`` (default: ``rules``)."""
     eng = engine_rules or rules
     decide = PLAYERS[player](rules)
     pick = random.Random(seed)._randbelow  # type: ignore[attr-defined]
@@ -89,7 +110,7 @@ def play_rounds(rules: RuleSet, player: str, rounds: int, *, seed: int,
                  twenty_plus=side if SideBetKind.TWENTY_PLUS in offered else 0,
                  perfect_pairs=side if SideBetKind.PERFECT_PAIRS in offered else 0,
                  twenty_one_plus_three=side if SideBetKind.TWENTY_ONE_PLUS_THREE in offered
-                 else 0)
+                 else 0, player=SEAT_PLAYER if behind else "", behind=behind)
     bets = VerifiedBets(rules=eng, boxes=(box,))
     answer = Action.INSURE if insure else Action.DECLINE_INSURANCE
     full = Shoe.of_decks(eng.decks).cards()

@@ -56,6 +56,16 @@ class Brand:
         return self.options.get(variant_id, DEFAULT_OPTIONS)
 
 
+class Channel(enum.StrEnum):
+    """The edge a round's bets came through, recorded with the round for RTP monitoring
+    (docs/rtp-monitoring.md): the native gRPC port (operators' platforms and native clients) or
+    the browser edge (Connect, gRPC-Web or gRPC on the browser edge's port: game clients in
+    browsers, ``rgs.api.web``). A round dealt without an edge (in process) records none."""
+
+    GRPC = "grpc"
+    BROWSER = "browser"
+
+
 class InterruptedResolution(enum.StrEnum):
     """What becomes of a round its player abandoned, once its time has passed."""
 
@@ -304,6 +314,9 @@ class StoredRound:
     fair: FairRecord | None = None
     #: The free bet the round stakes (None: none), read with the round from its recorded use.
     free_bet: RoundFreeBet | None = None
+    #: The edge its Deal came through (None: not recorded, dealt in process or by a release
+    #: before channels were journalled). Written with the round's first step only.
+    channel: Channel | None = None
 
     @property
     def finished(self) -> bool:

@@ -50,6 +50,7 @@ from rgs.service.model import (
     ActCommand,
     Brand,
     CallRead,
+    Channel,
     DealCommand,
     FairView,
     Movement,
@@ -247,8 +248,11 @@ class GameService:
 
     # ------------------------------------------------------------------ commands
 
-    async def deal(self, session: Session, cmd: DealCommand) -> PlayResult:
-        """Take the stakes and deal a new round."""
+    async def deal(self, session: Session, cmd: DealCommand, *,
+                   channel: Channel | None = None) -> PlayResult:
+        """Take the stakes and deal a new round (``channel``: the edge the Deal came through,
+        journalled with the round; not part of the request, so a retry through the other
+        edge is the same request)."""
         self.software.admit_new_round()
         check_request_id(cmd.request_id)
         rules, limits = self._rules(session, cmd.variant_id)
@@ -314,7 +318,8 @@ class GameService:
             header = replace(_header(session, rnd, round_id=round_id, forced=cmd.forced_cards,
                                      options=self.brand(session).variant_options(
                                          cmd.variant_id)), fair=fair,
-                             free_bet=round_free_bet(grant, cmd.boxes[0].seat if grant else 0))
+                             free_bet=round_free_bet(grant, cmd.boxes[0].seat if grant else 0),
+                             channel=channel)
             return await self._commit(pj, session, header, rnd, new_from=0,
                                       balance=taken.balance,
                                       request=(cmd.request_id, "deal", fingerprint),

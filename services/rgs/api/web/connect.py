@@ -42,6 +42,7 @@ from rgs.api.errors import DOMAIN, classify, error_metadata, retry_after_ms, ret
 from rgs.generated.blackjack.v1 import blackjack_pb2
 from rgs.generated.table.v1 import table_pb2
 from rgs.observability.interceptors import observe_call, observe_stream
+from rgs.service.model import Channel
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +115,7 @@ def _endpoint(method: str, call: Callable[[Caller, Any], Awaitable[Message]],
 
     async def serve(request: Message, ctx: RequestContext[Any, Any]) -> Message:
         headers = ctx.request_headers
-        caller = Caller(headers.get("authorization"), headers.get("origin"))
+        caller = Caller(headers.get("authorization"), headers.get("origin"), Channel.BROWSER)
 
         async def run() -> Message:
             try:
@@ -169,7 +170,7 @@ def _stream_endpoint(method: str, call: Callable[[Caller, Any], AsyncIterator[Me
         if stopping.is_set():
             raise WebError(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN, SHUTTING_DOWN_MESSAGE)
         headers = ctx.request_headers
-        caller = Caller(headers.get("authorization"), headers.get("origin"))
+        caller = Caller(headers.get("authorization"), headers.get("origin"), Channel.BROWSER)
 
         async def items() -> AsyncIterator[Message]:
             try:

@@ -22,7 +22,7 @@ from rgs.service.errors import (
 )
 from rgs.service.freebets import FreeBets
 from rgs.service.jurisdiction import NONE, JurisdictionProfile
-from rgs.service.model import Session
+from rgs.service.model import Channel, Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
 from rgs.service.tables import fairness, free_bets, public, seats
 from rgs.service.tables.answers import TableAnswer
@@ -196,9 +196,11 @@ class TableCommands:
 
     async def place_bets(self, session: Session, cfg: TableConfig, request_id: str,
                          bets: Sequence[BetCommand], client_seed: str = "", *,
-                         hints: bool = False) -> TableAnswer:
+                         hints: bool = False, channel: Channel | None = None) -> TableAnswer:
         """Bets on the caller's seat and behind others'; ``client_seed`` goes with the bet on
-        the caller's own seat (its share of the round's client seed, provably fair rounds)."""
+        the caller's own seat (its share of the round's client seed, provably fair rounds).
+        ``channel``: the edge the bets came through, kept with them for the round's record
+        (not part of the request: a retry through the other edge is the same request)."""
         who = who_of(session, cfg.id)
         bets = tuple(bets)
         if not bets:
@@ -241,7 +243,7 @@ class TableCommands:
                     state = replace(state, behind=(*state.behind, Behind(
                         seat=b.seat, who=who, stake=b.stake, follow_double=b.follow_double,
                         follow_split=b.follow_split, insurance=b.insurance,
-                        debit=debit)))
+                        debit=debit, channel=channel)))
                     step.events.append(public.event(
                         "behind_placed", seat=b.seat, player=public.player(cfg.id, who),
                         stake=b.stake,
@@ -250,7 +252,7 @@ class TableCommands:
                 else:
                     sb = free_bets.seat_bet(b, client_seed)
                     state = replace(state, bets=tuple(sorted(
-                        (*state.bets, replace(sb, debit=debit)),
+                        (*state.bets, replace(sb, debit=debit, channel=channel)),
                         key=lambda x: x.seat)))
                     step.events.append(public.event(
                         "bet_placed", seat=b.seat, player=public.player(cfg.id, who), stake=b.stake,

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from rgs.engine import Action, TableLimits
+from rgs.service.model import Channel
 
 
 class TablePhase(enum.StrEnum):
@@ -116,6 +117,8 @@ class SeatBet:
     #: (the main stake, which the debit does not take: docs/freebets.md).
     free_bet_id: str = ""
     free_stake: int = 0
+    #: The edge the bet came through (None: not recorded, a release before channels).
+    channel: Channel | None = None
 
     @property
     def total(self) -> int:
@@ -138,6 +141,8 @@ class Behind:
     follow_split: bool = False
     insurance: BehindInsurance = BehindInsurance.NEVER
     debit: str = ""
+    #: The edge the bet came through (None: not recorded, a release before channels).
+    channel: Channel | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

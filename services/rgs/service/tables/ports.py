@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from rgs.service.model import Movement, StoredRequest
+from rgs.service.model import Channel, Movement, StoredRequest
 from rgs.service.ports import JournalUnavailable, PlayerJournal
 from rgs.service.tables.model import StoredTable, TableEvent, TableFair, TableState, Watching
 
@@ -42,6 +42,16 @@ class HeldPlayer:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Bettor:
+    """A player who bet in a table round: their brand and the edge their bets came through
+    (None: not recorded)."""
+
+    player_key: str
+    brand_id: str
+    channel: Channel | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RoundRecord:
     """A table round's row: its engine events (server side) and, once settled, each player's
     share."""
@@ -61,6 +71,10 @@ class RoundRecord:
     #: (player key, display name) of every player of the round, as the table showed them
     #: (empty for a round of a release before display names: pseudonyms then).
     names: tuple[tuple[str, str], ...] = ()
+    #: Everyone who bet in the round, seated and behind, with their brand and the edge their
+    #: bets came through (RTP monitoring per brand and channel; empty for a round of a release
+    #: before channels).
+    bettors: tuple[Bettor, ...] = ()
 
     #: When the round's row was written first and when it ended (None while in play).
     started_at: datetime | None = None

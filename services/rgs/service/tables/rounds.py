@@ -28,7 +28,7 @@ from rgs.service.tables.model import (
     TablePhase,
     TableState,
 )
-from rgs.service.tables.ports import RoundRecord
+from rgs.service.tables.ports import Bettor, RoundRecord
 from rgs.service.tables.turns import Step
 from rgs.variants import VARIANTS
 from rgs.wallet.port import MoneyKind, transaction_id
@@ -41,8 +41,18 @@ def player_tag(player_key: str) -> str:
     return hashlib.sha256(player_key.encode()).hexdigest()[:12]
 
 
+def table_rules(variant: str) -> RuleSet:
+    """The one home of a shared table's rules: its variant as written. A brand's variant
+    options (decks, side bets, Cash Out) do not change a shared table (docs/tables.md); what a
+    table configures of its own, its limits, travels in each round's ``RoundStarted``. The
+    table's commands, its clock, its restore and the RTP monitoring (:mod:`rgs.rtp.worker`)
+    all take the rules from here."""
+    return VARIANTS[variant]
+
+
 def rules_of(cfg: TableConfig) -> RuleSet:
-    return VARIANTS[cfg.variant]
+    """The rules the table ``cfg`` deals under (:func:`table_rules`)."""
+    return table_rules(cfg.variant)
 
 
 #: Finished rounds a replica keeps, as they ended (each table's last is shown until its next
@@ -132,12 +142,25 @@ def insurance_complete(s: TableState, rnd: Round) -> bool:
                if b.insurance is BehindInsurance.ASK)
 
 
+def bettors(s: TableState) -> tuple[Bettor, ...]:
+    """Everyone with a bet in the table's round: the seats that bet and the Bet Behinds, each
+    player once, with their brand and the edge their (first) bet came through."""
+    whos = {x.seat: x.who for x in s.seats}
+    found: dict[str, Bettor] = {}
+    for who, channel in [*((whos[b.seat], b.channel) for b in s.bets if b.seat in whos),
+                         *((b.who, b.channel) for b in s.behind)]:
+        found.setdefault(who.player_key, Bettor(player_key=who.player_key,
+                                                brand_id=who.brand_id, channel=channel))
+    return tuple(found[k] for k in sorted(found))
+
+
 def record(cfg: TableConfig, s: TableState, rnd: Round) -> RoundRecord:
     """The round's row as the engine leaves it."""
     return RoundRecord(round_id=s.round_id, round_no=s.round_no, variant=cfg.variant,
                        status=rnd.phase.value,
                        events=tuple((event_kind(e), encode_event(e)) for e in rnd.events),
-                       fair=s.fair, names=tuple(sorted(public.names(cfg.id, s).items())))
+                       fair=s.fair, names=tuple(sorted(public.names(cfg.id, s).items())),
+                       bettors=bettors(s))
 
 
 def after_play(cfg: TableConfig, s: TableState, rnd: Round, start: int, step: Step, *,

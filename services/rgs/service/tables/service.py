@@ -24,7 +24,7 @@ from rgs.service.errors import NotFound
 from rgs.service.fairness import draw_seed
 from rgs.service.freebets import FreeBets
 from rgs.service.jurisdiction import JurisdictionProfile
-from rgs.service.model import Session
+from rgs.service.model import Channel, Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock
 from rgs.service.tables import public
 from rgs.service.tables.answers import TableAnswer
@@ -197,10 +197,10 @@ class TableService:
 
     async def place_bets(self, session: Session, table_id: str, request_id: str,
                          bets: Sequence[BetCommand], client_seed: str = "", *,
-                         hints: bool = False) -> TableAnswer:
+                         hints: bool = False, channel: Channel | None = None) -> TableAnswer:
         self.software.admit_new_round()  # a stake starts a new round: refused when not authentic
         return await self._commands.place_bets(session, self.config(table_id), request_id,
-                                               bets, client_seed, hints=hints)
+                                               bets, client_seed, hints=hints, channel=channel)
 
     async def deal_now(self, session: Session, table_id: str, request_id: str,
                        forced_cards: tuple[str, ...] = (), *,
