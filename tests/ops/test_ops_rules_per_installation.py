@@ -164,15 +164,16 @@ def test_either_probe_mode_feeds_the_rendered_probe_alert() -> None:
                    "--set", f"probe.mode={mode}",
                    "--set", "probe.pushgateway.url=http://pushgateway.monitoring:9091"])
         docs = [d for d in yaml.safe_load_all(out.stdout) if d]
-        kinds = by_kind(docs)
-        (group,) = [g for g in kinds["PrometheusRule"]["spec"]["groups"]
-                    if g["name"] == "rgs.probe"]
+        (rule,) = [d for d in docs if d["kind"] == "PrometheusRule"
+                   and not d["metadata"]["name"].endswith("-rtp")]
+        (group,) = [g for g in rule["spec"]["groups"] if g["name"] == "rgs.probe"]
         expr = group["rules"][0]["expr"]
         assert expr.count('{namespace="casino-prod", job="blackjack-probe"}') == 3, expr
+        named = {(d["kind"], d["metadata"]["name"]) for d in docs}
         if mode == "deployment":
-            assert kinds["Service"]  # scraped through its Service, named blackjack-probe
-            assert "CronJob" not in kinds or all(
-                d["metadata"]["name"] != "blackjack-probe" for d in docs if d["kind"] == "CronJob")
+            # Scraped through its Service: Prometheus' job label is the Service's name.
+            assert ("Service", "blackjack-probe") in named
+            assert ("CronJob", "blackjack-probe") not in named
             continue
         cron = next(d for d in docs if d["kind"] == "CronJob"
                     and d["metadata"]["name"] == "blackjack-probe")
