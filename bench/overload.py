@@ -4,21 +4,33 @@ On the production-shape stack (bench/stack.py: PostgreSQL, the sandbox wallet an
 as separate processes), with ``RGS_MAX_IN_FLIGHT`` at ``--max-in-flight``:
 
 1. **unloaded**: one player, one call at a time, for ``--unloaded-seconds``: p50/p99 per call;
-2. **peak**: ``--peak-players`` players flat out for ``--peak-seconds``: calls/s served;
-3. **overload**: an open-loop arrival process at ``--factor`` x the peak (default 3) for
+2. **peak**: ``--peak-players`` players flat out for ``--peak-seconds``: calls/s served, and the
+   RGS's CPU per call (all its processes, from /proc);
+3. **shed cost**: ``--max-in-flight`` Deals held in flight by the wallet (a latency fault), then
+   ``--shed-calls`` calls that are all shed: the RGS's CPU per shed call, against an admitted
+   call's;
+4. **overload**: an open-loop arrival process at ``--factor`` x the peak (default 3) for
    ``--seconds`` (the issue's minute by default), each arrival one call (Deal, or Act STAND on
    the player's open round) of an idle player of ``--players``: admitted calls' p50/p99, calls
    shed (RESOURCE_EXHAUSTED, by reason, each with its retry delay) and anything else;
-4. **recovery**: the moment the load drops, one player again: the first call's answer and
+5. **recovery**: the moment the load drops, one player again: the first call's answer and
    latency, and p99 over ``--unloaded-seconds``;
-5. **money**: every open round finished, then each wallet's balance against what its rounds
+6. **money**: every open round finished, then each wallet's balance against what its rounds
    announced (start - stakes + payouts), to the cent.
+
+Every phase reports the CPU milliseconds per call of the RGS and of this load generator (one
+asyncio process; its cost per call is what it takes from a machine it shares). On a machine
+with cores to spare, ``--server-cpus 0,1 --client-cpus 2,3`` pins the RGS's processes and the
+load generator to cores of their own (the wallet and PostgreSQL are left where the system puts
+them), so the client's CPU is no longer taken from the server's: that, not a network namespace
+(loopback costs the same CPU either way), is what separates them on one host.
 
 A shed call is retried later with its same request id (as a client that backs off would). The
 script prints figures and the verdicts (p99 within 2x of the unloaded p99, every shed call with
 its reason and delay, recovery, wallets); it asserts nothing about time.
 
     .venv/bin/python bench/overload.py [--seconds 60] [--max-in-flight 8] [--json]
+        [--server-cpus 0,1 --client-cpus 2,3]
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -39,7 +52,7 @@ import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stack import production_stack
+from stack import Stack, cpu_seconds, production_stack
 
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
@@ -59,6 +72,42 @@ def pct(values: list[float], q: float) -> float:
         return 0.0
     s = sorted(values)
     return round(s[min(len(s) - 1, int(q * len(s)))] * 1000, 2)
+
+
+def _cpus(spec: str) -> set[int]:
+    return {int(c) for c in spec.split(",") if c.strip()}
+
+
+def _client_cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+class Cpu:
+    """CPU seconds of the RGS's processes and of this load generator, between two marks."""
+
+    def __init__(self, stack: Stack) -> None:
+        self._stack = stack
+        self._at = self._now()
+
+    def _now(self) -> tuple[float, float]:
+        server = sum(cpu_seconds(pid) or 0.0 for pid in self._stack.processes()["rgs"])
+        return server, _client_cpu()
+
+    def lap(self) -> tuple[float, float]:
+        """(RGS, client) CPU seconds since the last lap."""
+        now = self._now()
+        spent = (now[0] - self._at[0], now[1] - self._at[1])
+        self._at = now
+        return spent
+
+
+def per_call(spent: tuple[float, float], calls: int) -> dict[str, float]:
+    """CPU milliseconds per call of the RGS and of the client."""
+    if not calls:
+        return {"rgs_cpu_ms": 0.0, "client_cpu_ms": 0.0}
+    return {"rgs_cpu_ms": round(spent[0] / calls * 1000, 3),
+            "client_cpu_ms": round(spent[1] / calls * 1000, 3)}
 
 
 @dataclass
@@ -195,6 +244,40 @@ async def open_loop(players: list[Player], rate: float, seconds: float) -> tuple
     return stats, dropped
 
 
+async def shed_cost(stack: Stack, held: list[Player], shedder: Player, calls: int,
+                    cpu: Cpu) -> dict[str, Any]:
+    """Hold one Deal per slot in flight (the wallet sits on each debit for 4 s, within the
+    RGS's wallet time-out), then send up to ``calls`` calls that find no room, for at most
+    2.5 s: what a shed call costs."""
+    async with grpc.aio.insecure_channel(stack.wallet) as wch:
+        control = sandbox_pb2_grpc.SandboxControlServiceStub(wch)
+        await control.SetFault(sandbox_pb2.SetFaultRequest(fault=sandbox_pb2.Fault(
+            kind=sandbox_pb2.FAULT_KIND_LATENCY, method=sandbox_pb2.WALLET_METHOD_DEBIT,
+            latency_ms=4000, remaining=len(held))), metadata=WALLET)
+        stats = Stats()
+        holding = [asyncio.ensure_future(p.step(stats)) for p in held]
+        await asyncio.sleep(0.5)
+        cpu.lap()
+        shed = Stats()
+        request = bj.GetBalanceRequest()
+        sent = 0
+        until = time.monotonic() + 2.5
+
+        async def one() -> None:
+            try:
+                await shedder.game.GetBalance(request, metadata=shedder.md, timeout=10)
+            except grpc.aio.AioRpcError as err:
+                shed.failed(err)
+        while sent < calls and time.monotonic() < until:
+            wave = min(50, calls - sent)
+            await asyncio.gather(*(one() for _ in range(wave)))
+            sent += wave
+        spent = cpu.lap()
+        await asyncio.gather(*holding)
+    return {"calls": sent, "shed": dict(shed.shed), "other": dict(shed.other),
+            "held_answered": len(stats.ok), **per_call(spent, sent)}
+
+
 async def finish_all(players: list[Player]) -> int:
     """Finish every open round (retrying shed calls); the calls it took."""
     calls = 0
@@ -236,26 +319,44 @@ async def main() -> None:
     ap.add_argument("--unloaded-seconds", type=float, default=10.0)
     ap.add_argument("--peak-seconds", type=float, default=15.0)
     ap.add_argument("--channels", type=int, default=16, help="client connections")
+    ap.add_argument("--shed-calls", type=int, default=2000,
+                    help="calls of the shed-cost phase (0: skip it)")
+    ap.add_argument("--server-cpus", default="", help="pin the RGS to these cores, e.g. 0,1")
+    ap.add_argument("--client-cpus", default="", help="pin this load generator, e.g. 2,3")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    if args.client_cpus:
+        os.sched_setaffinity(0, _cpus(args.client_cpus))
     out: dict[str, Any] = {"max_in_flight": args.max_in_flight, "seconds": args.seconds}
     async with production_stack(rgs_env={"RGS_MAX_IN_FLIGHT": str(args.max_in_flight),
                                          "RGS_LOG_LEVEL": "WARNING"}) as stack:
+        if args.server_cpus:
+            for pid in stack.processes()["rgs"]:
+                os.sched_setaffinity(pid, _cpus(args.server_cpus))
         players = await setup_players(stack.rgs, stack.wallet, args.players, args.channels)
         solo = players[:1]
         await closed_loop(solo, 2.0)  # warm-up
+        cpu = Cpu(stack)
         unloaded = await closed_loop(solo, args.unloaded_seconds)
         out["unloaded"] = {"calls": len(unloaded.ok), "p50_ms": pct(unloaded.ok, 0.5),
-                           "p99_ms": pct(unloaded.ok, 0.99)}
+                           "p99_ms": pct(unloaded.ok, 0.99),
+                           **per_call(cpu.lap(), len(unloaded.ok))}
         peak_players = players[1:1 + (args.peak_players or args.max_in_flight)]
         peak = await closed_loop(peak_players, args.peak_seconds)
         peak_rate = len(peak.ok) / args.peak_seconds
         out["peak"] = {"players": len(peak_players), "calls_per_s": round(peak_rate, 1),
-                       "p99_ms": pct(peak.ok, 0.99), "shed": dict(peak.shed)}
+                       "p99_ms": pct(peak.ok, 0.99), "shed": dict(peak.shed),
+                       **per_call(cpu.lap(), len(peak.ok) + sum(peak.shed.values()))}
+        if args.shed_calls:
+            # Players that have not played yet: their Deal debits, which the wallet holds.
+            out["shed_cost"] = await shed_cost(
+                stack, players[-1 - args.max_in_flight:-1], players[-1], args.shed_calls, cpu)
         rate = args.factor * peak_rate
+        cpu.lap()
         t0 = time.monotonic()
         over, dropped = await open_loop(players[1:], rate, args.seconds)
         elapsed = time.monotonic() - t0
+        over_cpu = cpu.lap()
         offered = len(over.ok) + sum(over.shed.values()) + sum(over.other.values())
         out["overload"] = {
             "offered_per_s": round(offered / elapsed, 1), "target_per_s": round(rate, 1),
@@ -263,7 +364,9 @@ async def main() -> None:
             "admitted_per_s": round(len(over.ok) / elapsed, 1),
             "admitted_p50_ms": pct(over.ok, 0.5), "admitted_p99_ms": pct(over.ok, 0.99),
             "shed": dict(over.shed), "shed_without_delay": over.shed_without_delay,
-            "retry_delay_ms": sorted(set(over.delays))[:5], "other_errors": dict(over.other)}
+            "retry_delay_ms": sorted(set(over.delays))[:5], "other_errors": dict(over.other),
+            "rgs_cpu_s": round(over_cpu[0], 2), "client_cpu_s": round(over_cpu[1], 2),
+            **per_call(over_cpu, offered)}
         t1 = time.perf_counter()
         first = Stats()
         await solo[0].step(first)

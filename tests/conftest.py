@@ -5,6 +5,7 @@ Logic lives in ``tests/support``; this file only wires it into pytest.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest_asyncio
@@ -20,6 +21,12 @@ from support.pgbouncer import PgBouncer, running_pgbouncer, set_journal_search_p
 from support.sandbox import SandboxWalletClient, sandbox_wallet_server
 
 FreshDatabase = Callable[[str], Awaitable[str]]
+
+# The suite starts dozens of short-lived replicas (and builds hundreds of apps), each of which
+# would spend a few CPU seconds building the hints brands' analysis tables at start for the few
+# tests that show hints: they build them on first use instead (RGS_HINTS_WARM=true for the
+# production behaviour). Servers the tests start inherit it.
+os.environ.setdefault("RGS_HINTS_WARM", "false")
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")

@@ -39,6 +39,9 @@ EXTERNAL_EXPORTERS = {
                            "pgbouncer_pools_client_maxwait_seconds"),
     "postgres_exporter (alerts)": ("pg_stat_archiver_failed_count",),
     "pgbackrest_exporter": ("pgbackrest_backup_since_last_completion_seconds",),
+    "CloudNativePG instance exporter (alerts)": (
+        "cnpg_pg_stat_archiver_failed_count", "cnpg_collector_last_available_backup_timestamp",
+        "barman_cloud_cloudnative_pg_io_last_available_backup_timestamp"),
     "kube-state-metrics": ("kube_deployment_status_replicas_available",
                            "kube_deployment_spec_replicas",
                            "kube_horizontalpodautoscaler_status_current_replicas",
@@ -50,6 +53,7 @@ EXTERNAL_EXPORTERS = {
 }
 """Series the database-server panels and the alerts read from other exporters
 (prometheus-community/postgres_exporter 0.13+, pgbouncer_exporter, woblerr/pgbackrest_exporter,
+CloudNativePG's instance manager with barmanObjectStore or the Barman Cloud plugin,
 kube-state-metrics 2.x) and from the synthetic client ``rgs probe`` (its own process), by
 exporter."""
 

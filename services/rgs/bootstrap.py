@@ -405,7 +405,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                      interval_s=settings.platform_reload_s)
         await platform_keys.refresh()
     software = await authenticate_at_start(authentication, gov.audit)
-    warm_hints(brands.values(), platform.tables.values())
+    if settings.hints_warm:
+        warm_hints(brands.values(), platform.tables.values())
     game = GameService(journal=journal, wallet=wallet, cards=cards, controls=gov.board,
                        brands=brands, clock=clock, test_mode=settings.test_mode,
                        software=software, free_bets=gov.free_bets)

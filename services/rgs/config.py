@@ -129,11 +129,24 @@ class RgsSettings(BaseSettings):
     """Unary calls one worker serves at once (both edges, every application service); a call
     arriving past it is answered RESOURCE_EXHAUSTED / OVERLOADED before it does anything, with
     ``overload_retry_after_ms`` as its retry delay (docs/overload.md). Health checks and table
-    streams are not counted. 0 admits any number (a queue until time-outs)."""
+    streams are not counted. 0 admits any number (a queue until time-outs). The default leaves
+    room for a shared table's burst (seven seats and a hundred Bet Behinds placed at once);
+    lower it to hold admitted calls nearer their unloaded latency."""
     overload_retry_after_ms: int = Field(default=100, ge=1, le=60_000)
     """The retry delay (milliseconds) a call shed as OVERLOADED carries."""
+    rate_limit_peers: str = ""
+    """A DNS name with one address per replica serving (the Helm chart: the replicas' headless
+    Service): the operators' rates of the platform file are the installation's, shared by every
+    worker of every replica it counts (docs/overload.md); empty: this replica alone."""
+    replica_workers: int = Field(default=1, ge=1, le=256)
+    """The workers of this replica (set by the supervisor of ``--workers`` for each worker):
+    they share the operators' rates with the other replicas' workers."""
     ops_sample_interval_s: float = Field(default=15.0, gt=0)
     """How often the outbox and session gauges are sampled from the database."""
+    hints_warm: bool = True
+    """Build the analysis tables of the brands with hints on at start, on a background thread
+    (a few CPU seconds per replica), so no decision waits for one; false builds each on first
+    use (the test suite: dozens of short-lived replicas, few of which show hints)."""
     workers: int = Field(default=1, ge=0, le=256)
     """Worker processes serving this replica's port (SO_REUSEPORT) under a supervisor that
     restarts a dead one; 1 runs the replica in this process alone; 0 starts one per CPU this

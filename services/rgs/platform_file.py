@@ -91,7 +91,8 @@ class WalletConnection:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RateLimit:
-    """An operator's admitted rate per worker: ``calls_per_s`` on average, ``burst`` at once."""
+    """An operator's admitted rate, for the whole installation (every worker of every replica
+    holds its share: rgs.api.overload): ``calls_per_s`` on average, ``burst`` at once."""
 
     calls_per_s: float
     burst: int

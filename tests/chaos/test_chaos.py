@@ -644,8 +644,9 @@ async def check_money(rgs_db: str, wallet_db: str, pids: list[str]) -> dict[str,
         by_kind[t["round_id"]][t["kind"]] += abs(t["balance_change"])
     expected = {r["round_id"]: (0 if r["status"] == "voided"
                                 else r["total_staked"] - r["total_paid"]) for r in rounds}
-    # A shared table's round: each player's share (a round refunded or never dealt has none).
-    assert {r["status"] for r in table_rounds} <= {"settled", "voided"}
+    # A shared table's round: each player's share (a round refunded or never dealt has none:
+    # not_dealt, when only Bet Behinds reached betting close, their seat's own bet refused).
+    assert {r["status"] for r in table_rounds} <= {"settled", "voided", "not_dealt"}
     for sh in shares:
         expected[sh["round_id"]] = expected.get(sh["round_id"], 0) + sh["staked"] - sh["paid"]
     for rid in set(net) | set(expected):

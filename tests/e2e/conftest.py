@@ -1,15 +1,18 @@
 """End-to-end fixtures: one stack (sandbox wallet + two RGS replicas, real processes and
-databases) for the whole e2e module run, and gRPC stubs on it."""
+databases) for the whole e2e module run, and gRPC stubs on it; and a site whose replicas a test
+starts one at a time with settings of their own (``replica_site``)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
 import pytest_asyncio
 from e2e_servers import Stack, start_stack
+from replica_site import ReplicaSite
+from replica_site import replica_site as open_replica_site
 
 from rgs.bootstrap import add_dev_operator_keys
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
@@ -64,3 +67,13 @@ async def e2e(database_templates: DatabaseTemplates, tmp_path_factory: object
         database_templates.discard(rgs_name)
         database_templates.discard(wallet_name)
         database_templates.discard(other_name)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def replica_site(rgs_database_url: str, fresh_database: Callable[[str], Awaitable[str]],
+                       tmp_path: Path) -> AsyncIterator[ReplicaSite]:
+    """A wallet and replicas started one at a time with settings of their own
+    (tests/e2e/replica_site.py), on a fresh journal: one per test."""
+    async with open_replica_site(rgs_database_url, await fresh_database(SANDBOX_WALLET_TEMPLATE),
+                                 tmp_path) as site:
+        yield site

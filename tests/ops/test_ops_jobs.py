@@ -80,3 +80,47 @@ def test_the_probe_calls_the_public_address_with_its_key_from_a_file() -> None:
     assert server_monitor["app.kubernetes.io/component"] == "server"
     policy = named(docs, "NetworkPolicy", "rgs-probe")["spec"]
     assert {p["port"] for rule in policy["egress"] for p in rule["ports"]} == {53, 443}
+
+
+def test_the_probe_as_a_cronjob_pushes_each_run_to_the_pushgateway() -> None:
+    docs = render("-f", PRODUCTION, "--set", "probe.mode=cronjob",
+                  "--set", "probe.pushgateway.url=http://prometheus-pushgateway.monitoring:9091")
+    cron = named(docs, "CronJob", "rgs-probe")
+    assert cron["spec"]["schedule"] == "* * * * *"
+    assert cron["spec"]["concurrencyPolicy"] == "Forbid"
+    job = cron["spec"]["jobTemplate"]["spec"]
+    # A run that cannot push is not retried within the minute, and never outlives it.
+    assert job["backoffLimit"] == 0 and job["activeDeadlineSeconds"] < 60
+    pod = _pod(cron)
+    assert pod["spec"]["restartPolicy"] == "Never"
+    (container,) = pod["spec"]["containers"]
+    args = container["args"]
+    assert args[args.index("--pushgateway") + 1] == "http://prometheus-pushgateway.monitoring:9091"
+    assert args[args.index("--push-job") + 1] == "rgs-probe"
+    assert args[args.index("--push-label") + 1] == "namespace=casino"  # the release's
+    assert args[args.index("--operator-key-file") + 1] == "/etc/rgs/probe/operator-key"
+    assert "--interval" not in args and "--metrics-listen" not in args
+    assert "ports" not in container
+    # Nothing scrapes a run: no Deployment, Service or ServiceMonitor of the probe.
+    for kind in ("Deployment", "Service", "ServiceMonitor"):
+        assert not [d for d in docs if d["kind"] == kind
+                    and d["metadata"]["name"] == "rgs-probe"], kind
+    policy = named(docs, "NetworkPolicy", "rgs-probe")["spec"]
+    assert policy["ingress"] == []
+    assert {p["port"] for rule in policy["egress"] for p in rule["ports"]} == {53, 443, 9091}
+    # The port of a URL without one is the scheme's.
+    https = render("-f", PRODUCTION, "--set", "probe.mode=cronjob",
+                   "--set", "probe.pushgateway.url=https://pushgateway.example.invalid")
+    policy = named(https, "NetworkPolicy", "rgs-probe")["spec"]
+    assert {p["port"] for rule in policy["egress"] for p in rule["ports"]} == {53, 443}
+
+
+def test_the_probe_cronjob_needs_its_pushgateway() -> None:
+    import subprocess
+
+    from ops_toolbox import tool
+    proc = subprocess.run([tool("helm"), "template", "rgs", str(CHART), "-f", PRODUCTION,
+                           "--set", "probe.mode=cronjob"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode != 0
+    assert "probe.pushgateway.url is required with probe.mode cronjob" in proc.stderr

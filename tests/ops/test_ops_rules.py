@@ -96,6 +96,14 @@ MUTATIONS = [
        "pod, container) (increase(kube_pod_container_status_restarts_total{namespace=\"casino\", "
        "pod=~\"rgs-.*\", container=\"rgs\"}[30m])) > 0", "")],
      "an OOMKilled restart opens a ticket"),
+    ("a Pushgateway keeps the last push: a probe CronJob that stopped reporting pages",
+     [("\n          or\n          time() - max by (namespace, job) (rgs_probe_timestamp_seconds"
+       "{namespace=\"casino\", job=\"rgs-probe\"}) > 120", "")],
+     "probe CronJob: a passing run a minute"),
+    ("a vanished probe Deployment pages",
+     [("\n          or\n          absent(rgs_probe_success{namespace=\"casino\", "
+       "job=\"rgs-probe\"})", "")],
+     "probe Deployment: a failing synthetic client"),
     ("the wallet traffic guard",
      [("and\n          sum by (namespace, job, operator) (rate(rgs_wallet_calls_total[5m]))"
        " * 300 >= 20", "")],

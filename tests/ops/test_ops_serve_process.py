@@ -40,6 +40,7 @@ def _free_port() -> int:
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("RGS_", "OTEL_"))}
     env["PYTHONPATH"] = str(ROOT / "services")
+    env["RGS_HINTS_WARM"] = "false"  # nothing here shows hints (tests/conftest.py)
     env.update(extra)
     return env
 

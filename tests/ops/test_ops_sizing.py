@@ -83,3 +83,26 @@ def test_a_drain_shorter_than_lock_wait_and_two_wallet_timeouts_is_refused() -> 
                                     "production-values.yaml"])
 def test_every_scenario_fits_its_budget(values: str) -> None:
     run([tool("helm"), "template", "rgs", str(CHART), "-f", str(CHART / "ci" / values)])
+
+
+def test_the_pods_share_the_operators_rates_through_the_headless_services_record() -> None:
+    # docs/overload.md: every worker of every ready pod holds its share of an operator's rate;
+    # the pods count themselves from the headless Service's DNS record (one address each).
+    docs = render("-f", PRODUCTION, "--set", "fullnameOverride=blackjack")
+    env = _env(_container(docs))
+    assert env["RGS_RATE_LIMIT_PEERS"] == "blackjack-headless.casino.svc"
+    services = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Service"}
+    headless = services["blackjack-headless"]["spec"]
+    assert headless["clusterIP"] == "None"
+    assert headless["selector"]["app.kubernetes.io/component"] == "server"
+    off = render("-f", PRODUCTION, "--set", "server.shareRateLimits=false",
+                 "--set", "service.headless=false")
+    assert "RGS_RATE_LIMIT_PEERS" not in _env(_container(off))
+    assert not [d for d in off if d["kind"] == "Service" and d["metadata"]["name"].endswith(
+        "-headless")]
+
+
+def test_the_in_flight_limit_is_the_servers_default_unless_the_values_set_it() -> None:
+    assert "RGS_MAX_IN_FLIGHT" not in _env(_container(render("-f", PRODUCTION)))
+    env = _env(_container(render("-f", PRODUCTION, "--set", "server.maxInFlight=24")))
+    assert env["RGS_MAX_IN_FLIGHT"] == "24"

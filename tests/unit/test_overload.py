@@ -181,3 +181,76 @@ def test_a_wrong_rate_is_refused_naming_its_field(tmp_path: Path, rate: Any, whe
     with pytest.raises(PlatformError) as err:
         load_platform(_platform_with(tmp_path, rate))
     assert f"operators[0].{where}" in str(err.value)
+
+
+class _Details:
+    def __init__(self, method: str) -> None:
+        self.method = method
+        self.invocation_metadata = ()
+
+
+class _AbortContext:
+    def __init__(self) -> None:
+        self.aborted: tuple[Any, ...] | None = None
+
+    async def abort(self, code: grpc.StatusCode, message: str,
+                    trailing_metadata: Any = ()) -> None:
+        self.aborted = (code, message, trailing_metadata)
+        raise grpc.aio.AbortError()
+
+
+async def test_a_call_past_the_cap_is_shed_at_the_door_without_parsing_its_request() -> None:
+    from rgs.api.shedding import ShedInterceptor, unary_paths
+    from rgs.generated.blackjack.v1 import blackjack_pb2
+    from rgs.generated.table.v1 import table_pb2
+
+    service = blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"]
+    tables = table_pb2.DESCRIPTOR.services_by_name["TableService"]
+    paths = unary_paths([service, tables])
+    assert "/rgs.blackjack.v1.BlackjackService/Deal" in paths
+    assert "/rgs.table.v1.TableService/WatchTable" not in paths  # a stream is never shed
+    calls = CallsInFlight(Admission(max_in_flight=1, retry_after_ms=250))
+    shed = ShedInterceptor(calls, paths)
+    served: list[str] = []
+
+    async def continuation(details: Any) -> str:
+        served.append(details.method)
+        return "the method's own handler"
+
+    deal = "/rgs.blackjack.v1.BlackjackService/Deal"
+    assert await shed.intercept_service(continuation, _Details(deal)) == (
+        "the method's own handler")  # room: it goes on
+    release = asyncio.Event()
+
+    async def held(request: object, context: object) -> str:
+        await release.wait()
+        return "ok"
+    in_flight = asyncio.ensure_future(calls.serve(held)("req", None))
+    await asyncio.sleep(0)
+    assert len(calls) == 1
+    before = _shed(OVERLOADED)
+    handler = await shed.intercept_service(continuation, _Details(deal))
+    assert served == [deal]  # no handler looked up for the shed call
+    assert handler.request_deserializer is None  # its bytes are never parsed
+    context = _AbortContext()
+    with pytest.raises(grpc.aio.AbortError):
+        await handler.unary_unary(b"\xff not a message", context)
+    assert context.aborted is not None
+    code, message, trailer = context.aborted
+    assert code is grpc.StatusCode.RESOURCE_EXHAUSTED and "retry after 250 ms" in message
+    trailers = dict(trailer)
+    assert trailers[RETRY_AFTER_KEY] == "250"
+    status = status_pb2.Status.FromString(trailers[STATUS_DETAILS_KEY])
+    info = error_details_pb2.ErrorInfo()
+    assert status.details[0].Unpack(info) and info.reason == OVERLOADED
+    assert info.metadata["retry_after_ms"] == "250"
+    assert _shed(OVERLOADED) == before + 1
+    # Health, reflection and streams pass at any load.
+    for path in ("/grpc.health.v1.Health/Check", "/rgs.table.v1.TableService/WatchTable"):
+        assert await shed.intercept_service(continuation, _Details(path)) == (
+            "the method's own handler")
+    release.set()
+    assert await in_flight == "ok"
+    assert await shed.intercept_service(continuation, _Details(deal)) == (
+        "the method's own handler")
+

@@ -7,9 +7,12 @@ Two limits, both checked before a call does anything (no journal write, no walle
   count is :class:`rgs.api.drain.CallsInFlight`'s (both edges, every application service);
   health checks, reflection and table streams are not counted and never shed.
 * **Operator rate** (the platform file's ``rate_limit`` of an operator: ``calls_per_s`` and
-  ``burst``, per worker): a token bucket per operator, taken once the call's credential names
-  its operator (a player's session or an operator's API key) and before the use case runs;
-  past it, RESOURCE_EXHAUSTED / ``OPERATOR_RATE_LIMITED``.
+  ``burst``, for the whole installation): a token bucket per operator in each worker, taken once
+  the call's credential names its operator (a player's session or an operator's API key) and
+  before the use case runs; past it, RESOURCE_EXHAUSTED / ``OPERATOR_RATE_LIMITED``. Every
+  worker of every replica shares the stated rate: each bucket holds the rate and burst divided
+  by the number of workers serving (:meth:`Admission.share`, kept current by
+  :mod:`rgs.api.rate_share`), so the installation admits what the platform file says.
 
 Every shed call carries its retry delay three ways: ErrorInfo metadata ``retry_after_ms``, a
 ``google.rpc.RetryInfo`` in the status details, and (native gRPC) the ``retry-after-ms``
@@ -23,6 +26,9 @@ import time
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 
+import grpc
+
+from rgs.api.errors import status_trailer
 from rgs.observability import metrics
 from rgs.platform_file import Platform, RateLimit
 from rgs.service.errors import ResourceExhausted
@@ -38,14 +44,27 @@ __all__ = ["CURRENT", "OPERATOR_RATE_LIMITED", "OVERLOADED", "Admission", "RateL
 
 
 class TokenBucket:
-    """``burst`` tokens, refilled at ``rate`` per second; a call takes one."""
+    """``burst`` tokens, refilled at ``rate`` per second; a call takes one. ``sharers`` buckets
+    (the workers serving) share the limit: each holds ``1 / sharers`` of the rate and of the
+    burst, never less than one token at once."""
 
-    def __init__(self, limit: RateLimit, clock: Callable[[], float] = time.monotonic) -> None:
-        self._rate = limit.calls_per_s
-        self._burst = float(limit.burst)
-        self._tokens = float(limit.burst)
+    def __init__(self, limit: RateLimit, clock: Callable[[], float] = time.monotonic,
+                 sharers: int = 1) -> None:
+        self._limit = limit
         self._clock = clock
         self._at = clock()
+        self._rate = self._burst = self._tokens = 0.0
+        self.share(sharers)
+        self._tokens = self._burst
+
+    def share(self, sharers: int) -> None:
+        """Hold ``1 / sharers`` of the limit from now on (the tokens held scale with it)."""
+        sharers = max(1, sharers)
+        burst = max(1.0, self._limit.burst / sharers)
+        fill = self._tokens / self._burst if self._burst else 1.0
+        self._rate = self._limit.calls_per_s / sharers
+        self._burst = burst
+        self._tokens = fill * burst
 
     def take(self) -> int:
         """Take a token: 0 when there was one, else the milliseconds until there is (nothing
@@ -68,16 +87,43 @@ class Admission:
         self.max_in_flight = max_in_flight
         self.retry_after_ms = retry_after_ms
         self._buckets = {op: TokenBucket(limit, clock) for op, limit in (rates or {}).items()}
+        #: The workers sharing the operators' rates (this one included).
+        self.sharers = 1
+        self._overloaded_message = (
+            f"the server is at its limit of {max_in_flight} calls in flight: nothing was done, "
+            f"retry after {retry_after_ms} ms")
+        self._overloaded_shed = metrics.RPC_SHED.labels(reason=OVERLOADED, operator="")
+        self._overloaded_trailer: tuple[tuple[str, str | bytes], ...] | None = None
+
+    @property
+    def rated(self) -> bool:
+        """Whether any operator has a rate (else there is nothing to share)."""
+        return bool(self._buckets)
+
+    def share(self, sharers: int) -> None:
+        """``sharers`` workers serve the installation now: each operator's bucket holds its
+        share of the stated rate."""
+        self.sharers = max(1, sharers)
+        for bucket in self._buckets.values():
+            bucket.share(self.sharers)
 
     def over_capacity(self, in_flight: int) -> ResourceExhausted | None:
         """The refusal of a new call while ``in_flight`` calls are served (None: admitted)."""
         if self.max_in_flight <= 0 or in_flight < self.max_in_flight:
             return None
-        metrics.RPC_SHED.labels(reason=OVERLOADED, operator="").inc()
-        return ResourceExhausted(
-            f"the server is at its limit of {self.max_in_flight} calls in flight: nothing was "
-            f"done, retry after {self.retry_after_ms} ms", reason=OVERLOADED,
-            retry_after_ms=self.retry_after_ms)
+        self._overloaded_shed.inc()
+        return ResourceExhausted(self._overloaded_message, reason=OVERLOADED,
+                                 retry_after_ms=self.retry_after_ms)
+
+    def overloaded_answer(self) -> tuple[str, tuple[tuple[str, str | bytes], ...]]:
+        """A call shed at the door (rgs.api.shedding): counted, and its message and trailer
+        (google.rpc.Status with ErrorInfo and RetryInfo, retry-after-ms), built once."""
+        self._overloaded_shed.inc()
+        if self._overloaded_trailer is None:
+            self._overloaded_trailer = status_trailer(
+                grpc.StatusCode.RESOURCE_EXHAUSTED, OVERLOADED, self._overloaded_message,
+                metadata={"retry_after_ms": str(self.retry_after_ms)})
+        return self._overloaded_message, self._overloaded_trailer
 
     def admit_operator(self, operator_id: str) -> None:
         """Take the operator's token; ResourceExhausted when it is past its rate."""

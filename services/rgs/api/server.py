@@ -28,6 +28,7 @@ from rgs.api.errors import status_trailer
 from rgs.api.launch_calls import LaunchCalls
 from rgs.api.overload import Admission
 from rgs.api.servicers import BlackjackServicer, OperatorServicer
+from rgs.api.shedding import ShedInterceptor, unary_paths
 from rgs.api.tls import ReloadingCertificate, TlsFiles
 from rgs.api.web.server import RunningWebEdge, start_web_edge
 from rgs.authenticity.selfcheck import SelfCheck
@@ -179,6 +180,14 @@ class RunningServer:
         return report
 
 
+def _optional_services() -> list[ServiceDescriptor]:
+    """The services served when configured (their unary methods shed as the others')."""
+    from rgs.generated.admin.v1 import admin_pb2
+    from rgs.generated.table.v1 import table_pb2
+    return [admin_pb2.DESCRIPTOR.services_by_name["AdminService"],
+            table_pb2.DESCRIPTOR.services_by_name["TableService"]]
+
+
 async def start_server(*, game: GameService, office: BackOffice, rounds: InterruptedRounds,
                        listen: str,
                        tls: TlsFiles | None, tables: TableService | None = None,
@@ -203,9 +212,14 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
     operator's game-control RPCs answer, and with ``admin`` too the AdminService is served; with
     ``finance`` the movements and GGR RPCs answer; with ``admission`` calls past its limits are
     shed RESOURCE_EXHAUSTED (:mod:`rgs.api.overload`; health is never shed)."""
-    server = grpc.aio.server(interceptors=list(interceptors),
-                             options=connections.grpc_options())
     calls = CallsInFlight(admission)
+    # The first interceptor sheds a call past the worker's limit before anything is spent on
+    # it (rgs.api.shedding); the application services' unary methods only.
+    shed = ShedInterceptor(calls, unary_paths(
+        [blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],
+         operator_pb2.DESCRIPTOR.services_by_name["OperatorService"], *_optional_services()]))
+    server = grpc.aio.server(interceptors=[shed, *interceptors],
+                             options=connections.grpc_options())
     replays = RoundReplays(office, replay)
     server.add_generic_rpc_handlers((
         lenient_handler(blackjack_pb2.DESCRIPTOR.services_by_name["BlackjackService"],

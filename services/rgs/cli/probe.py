@@ -6,10 +6,22 @@ One check is two calls: the gRPC health of the whole server (``SERVING`` expecte
 that returns nothing) with the probe operator's key — TLS, the gateway, the Service, a replica,
 the key store and the journal database all answer or the check fails. Each check prints one
 JSON line (``success``, ``stage``: health or call, ``code``, ``reason``, ``duration_s``; never
-the key). With ``--interval`` it repeats and serves ``rgs_probe_success``,
-``rgs_probe_duration_seconds`` and ``rgs_probe_timestamp_seconds`` on ``--metrics-listen`` (the
-Helm chart's probe Deployment; alert RgsProbeFailing); ``--pushgateway`` pushes them after each
-check instead (a CronJob). Exit status of a single check: 0 success, 1 failure, 2 bad usage.
+the key).
+
+Two ways to report (the Helm chart's ``probe.mode``; alert RgsProbeFailing reads either):
+
+* **Deployment**: ``--interval`` repeats the check and ``--metrics-listen`` serves
+  ``rgs_probe_success``, ``rgs_probe_duration_seconds`` and ``rgs_probe_timestamp_seconds`` for
+  Prometheus to scrape.
+* **CronJob**: one check per run, its series pushed to a Pushgateway (``--pushgateway``) under
+  job ``--push-job`` and the grouping labels ``--push-label namespace=<ns>``, so the pushed
+  series carry the installation's namespace and job as the scraped ones do (the Pushgateway is
+  scraped with ``honor_labels``). The Pushgateway keeps the last push for ever: the alert also
+  fires when ``rgs_probe_timestamp_seconds`` stops moving.
+
+Exit status of a single check: 0 success, 1 failure, 2 bad usage; with ``--pushgateway``, 0
+when the result reached the Pushgateway (whatever it says: the alert reads it) and 1 when it
+did not, so a CronJob's failed runs mean "the probe cannot report".
 """
 
 from __future__ import annotations
@@ -132,9 +144,37 @@ def _listen(spec: str) -> tuple[str, int]:
     return host or "0.0.0.0", int(port)
 
 
+def _push_labels(specs: list[str]) -> dict[str, str]:
+    labels: dict[str, str] = {}
+    for spec in specs:
+        name, sep, value = spec.partition("=")
+        if not sep or not name.isidentifier() or not value:
+            raise UserError(f"--push-label {spec!r}: expected NAME=VALUE, e.g. "
+                            "namespace=casino")
+        if name == "job":
+            raise UserError("--push-label job=...: the job is --push-job")
+        labels[name] = value
+    return labels
+
+
+def _push(args: argparse.Namespace, metrics: _Metrics, labels: dict[str, str]) -> bool:
+    """Push the last check's series (replacing the group's); False when it did not arrive."""
+    try:
+        push_to_gateway(args.pushgateway, job=args.push_job, registry=metrics.registry,
+                        grouping_key=labels, timeout=args.timeout)
+    except OSError as exc:
+        print(f"rgs probe: cannot push to the Pushgateway {args.pushgateway}: {exc}; the "
+              "alert RgsProbeFailing fires when no result arrives", file=sys.stderr)
+        return False
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
     """``rgs probe``."""
     key = _operator_key(args)
+    labels = _push_labels(args.push_label)
+    if labels and not args.pushgateway:
+        raise UserError("--push-label needs --pushgateway")
     if args.tls_ca is not None and not args.tls_ca.is_file():
         raise UserError(f"--tls-ca {args.tls_ca}: no such file")
     metrics = _Metrics()
@@ -147,13 +187,11 @@ def run(args: argparse.Namespace) -> int:
                        server_name=args.tls_server_name)
         metrics.record(result)
         print(json.dumps({"address": args.address, **asdict(result)}), flush=True)
-        if args.pushgateway:
-            try:
-                push_to_gateway(args.pushgateway, job=args.push_job, registry=metrics.registry)
-            except OSError as exc:
-                print(f"rgs probe: cannot push to {args.pushgateway}: {exc}", file=sys.stderr)
+        pushed = _push(args, metrics, labels) if args.pushgateway else None
         done += 1
         if args.interval is None or (args.count and done >= args.count):
+            if pushed is not None:
+                return 0 if pushed else 1
             return 0 if result.success else 1
         time.sleep(args.interval)
 
@@ -173,6 +211,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="repeat every this many seconds (else check once and exit)")
     p.add_argument("--count", type=int, default=0, help="with --interval: stop after N checks")
     p.add_argument("--metrics-listen", help="serve the probe's metrics on host:port")
-    p.add_argument("--pushgateway", help="push the metrics to this Pushgateway after each check")
-    p.add_argument("--push-job", default="rgs-probe", help="the Pushgateway job name")
+    p.add_argument("--pushgateway",
+                   help="push the series to this Pushgateway (URL) after each check; the "
+                        "exit status then says whether the push arrived")
+    p.add_argument("--push-job", default="rgs-probe",
+                   help="the job label of the pushed series (the alert's job: <fullname>-probe)")
+    p.add_argument("--push-label", action="append", default=[], metavar="NAME=VALUE",
+                   help="a grouping label of the pushed series, e.g. namespace=casino "
+                        "(repeatable)")
     p.set_defaults(func=run)

@@ -22,6 +22,7 @@ import asyncpg
 
 from rgs import devdb, eventloop
 from rgs.api.calls import Caller, OperatorCalls
+from rgs.api.rate_share import start_rate_share
 from rgs.bootstrap import (
     DEV_OPERATOR_KEYS,
     App,
@@ -123,6 +124,11 @@ async def _run_replica(settings: RgsSettings,
     try:
         obs = await _observability(settings, worker)
         running = await serve(settings, app, interceptors=server_interceptors())
+        # Every worker holds its share of the operators' rates (docs/overload.md).
+        stop_share = await start_rate_share(app.admission, peers=settings.rate_limit_peers,
+                                            replica_workers=settings.replica_workers)
+        if stop_share is not None:
+            app.closers.append(stop_share)
         if worker in (None, 0):
             app.start_background(settings)
         web = (f"{settings.web_listen.rsplit(':', 1)[0]}:{running.web_port}"
@@ -163,7 +169,7 @@ def _supervise(ns: argparse.Namespace, settings: RgsSettings, count: int) -> int
     so every worker uses the same."""
     url = asyncio.run(database_url(settings))
     env = {**os.environ, "RGS_DATABASE_URL": url, "RGS_LISTEN": concrete_listen(settings.listen),
-           "RGS_WORKERS": "1"}
+           "RGS_WORKERS": "1", "RGS_REPLICA_WORKERS": str(count)}
     if settings.web_listen:  # every worker serves the browser edge on the same port too
         env["RGS_WEB_LISTEN"] = concrete_listen(settings.web_listen)
     argv = [sys.executable, "-m", "rgs", "serve", *(["--test-mode"] if ns.test_mode else [])]

@@ -77,7 +77,8 @@ def _grant(r: asyncpg.Record) -> FreeBetGrant:
                         revoked_at=r["revoked_at"])
 
 
-def _use(r: asyncpg.Record) -> FreeBetUse:
+def use_of_row(r: asyncpg.Record) -> FreeBetUse:
+    """A free bet's use from its row (``free_bet_uses`` or ``free_bet_table_uses``)."""
     return FreeBetUse(operator_id=r["operator_id"], grant_id=r["grant_id"],
                       round_id=r["round_id"], player_key=r["player_key"], seat=r["seat"],
                       value=r["value"], used_at=r["used_at"], paid=r["paid"],
@@ -119,7 +120,7 @@ class PostgresFreeBets:
 
     @translated
     async def uses(self, operator_id: str, grant_id: str) -> list[FreeBetUse]:
-        return [_use(r) for r in await self._pool.fetch(Q_USES, operator_id, grant_id)]
+        return [use_of_row(r) for r in await self._pool.fetch(Q_USES, operator_id, grant_id)]
 
     @translated
     async def usages(self, operator_id: str, brand_id: str = "", player_id: str = ""
@@ -146,12 +147,12 @@ class PostgresFreeBets:
     @translated
     async def use_of_round(self, round_id: str) -> FreeBetUse | None:
         r = await self._pool.fetchrow(Q_USE_OF_ROUND, round_id)
-        return None if r is None else _use(r)
+        return None if r is None else use_of_row(r)
 
     @translated
     async def table_use(self, round_id: str, player_key: str) -> FreeBetUse | None:
         r = await self._pool.fetchrow(Q_TABLE_USE, round_id, player_key)
-        return None if r is None else _use(r)
+        return None if r is None else use_of_row(r)
 
     @translated
     async def record_paid(self, round_id: str, paid: int, player_key: str = "") -> None:

@@ -154,7 +154,8 @@ def _request(r: asyncpg.Record | None) -> StoredRequest | None:
                          request_hash=r["request_hash"], response=r["response"])
 
 
-async def _round(conn: Any, round_id: str) -> RoundRecord | None:
+async def read_round(conn: Any, round_id: str) -> RoundRecord | None:
+    """A table round with its players' shares, read on ``conn`` (a connection or the pool)."""
     r = await conn.fetchrow(Q_GET_ROUND, round_id)
     if r is None:
         return None
@@ -241,7 +242,7 @@ class PostgresTableLink:
 
     @translated
     async def get_round(self, round_id: str) -> RoundRecord | None:
-        return await _round(self._conn, round_id)
+        return await read_round(self._conn, round_id)
 
     async def transition(self, table_id: str, guards: Guards, apply: Apply, *,
                          wait_s: float | None = None) -> int:
@@ -259,7 +260,7 @@ class PostgresTableLink:
                     raise NotCommitted(f"table {table_id} has no row in the journal")
                 rec = None
                 if stored.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
-                    rec = await _round(conn, stored.state.round_id)
+                    rec = await read_round(conn, stored.state.round_id)
                 found = await self._check(conn, table_id, guards)
                 w = apply(stored, rec, found)
                 if w is None:
@@ -458,7 +459,7 @@ class PostgresTables:
     @translated
     async def get_round(self, round_id: str) -> RoundRecord | None:
         async with self._connection() as conn:
-            return await _round(conn, round_id)
+            return await read_round(conn, round_id)
 
     @translated
     async def mark_watching(self, table_id: str, watching: Sequence[Watching]) -> None:
@@ -491,7 +492,7 @@ class PostgresTables:
             rows = await conn.fetch(Q_PLAYER_TABLE_ROUNDS, player_key, brand_id, at, rid, limit)
             out = []
             for r in rows:
-                rec = await _round(conn, r["round_id"])
+                rec = await read_round(conn, r["round_id"])
                 if rec is not None:
                     out.append((rec, r["first_at"]))
         return out

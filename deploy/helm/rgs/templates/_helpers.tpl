@@ -283,3 +283,72 @@ plus the hints' analyses: 135 per rule set up to 375 for five, 75 per set beyond
 {{- fail (printf "resources.limits.memory (%v) is below what %d workers need: %d MiB (256 + per worker 120, plus %s for the %s rule sets hints brands play); leave it empty to derive it, or lower the workers (ops/capacity.md)" .Values.resources.limits.memory $workers (int (include "rgs.memoryMi" .)) (include "rgs.hintsMi" .) (include "rgs.hintRuleSets" .)) }}
 {{- end }}
 {{- end }}
+
+{{/* The probe's pod (templates/probe.yaml), either mode: (list $ args). */}}
+{{- define "rgs.probe.pod" -}}
+{{- $ := index . 0 }}
+{{- $args := index . 1 -}}
+metadata:
+  labels:
+    {{- include "rgs.selectorLabels" $ | nindent 4 }}
+    app.kubernetes.io/component: probe
+spec:
+  automountServiceAccountToken: false
+  {{- if eq $.Values.probe.mode "cronjob" }}
+  restartPolicy: Never
+  {{- end }}
+  {{- with $.Values.imagePullSecrets }}
+  imagePullSecrets:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  securityContext:
+    {{- toYaml $.Values.podSecurityContext | nindent 4 }}
+  containers:
+    - name: probe
+      image: {{ include "rgs.image" $ | quote }}
+      imagePullPolicy: {{ $.Values.image.pullPolicy }}
+      args:
+        {{- toYaml $args | nindent 8 }}
+        {{- if $.Values.tls.existingSecret }}
+        - --tls-ca
+        - /etc/rgs/tls/ca.crt
+        {{- with $.Values.probe.tlsServerName }}
+        - --tls-server-name
+        - {{ . | quote }}
+        {{- end }}
+        {{- end }}
+      {{- if ne $.Values.probe.mode "cronjob" }}
+      ports:
+        - name: metrics
+          containerPort: {{ $.Values.probe.metricsPort }}
+          protocol: TCP
+      {{- end }}
+      resources:
+        {{- toYaml $.Values.probe.resources | nindent 8 }}
+      securityContext:
+        {{- include "rgs.containerSecurityContext" $ | nindent 8 }}
+      volumeMounts:
+        - name: key
+          mountPath: /etc/rgs/probe
+          readOnly: true
+        {{- if $.Values.tls.existingSecret }}
+        - name: tls
+          mountPath: /etc/rgs/tls
+          readOnly: true
+        {{- end }}
+  volumes:
+    - name: key
+      secret:
+        secretName: {{ required "probe.existingSecret is required with probe.enabled: the Secret with the probe operator's API key" $.Values.probe.existingSecret }}
+        items:
+          - key: {{ $.Values.probe.secretKey }}
+            path: {{ $.Values.probe.secretKey }}
+    {{- if $.Values.tls.existingSecret }}
+    - name: tls
+      secret:
+        secretName: {{ $.Values.tls.existingSecret }}
+        items:
+          - key: ca.crt
+            path: ca.crt
+    {{- end }}
+{{- end }}

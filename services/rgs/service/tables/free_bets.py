@@ -47,11 +47,15 @@ def free_bet_of(s: TableState, player_key: str) -> SeatBet | None:
 def credit_less(view: RoundView, sb: SeatBet | None) -> int:
     """What the credit of the settled round leaves out of the engine's payout: the free stake
     of ``sb``, taken from what its seat's first hand returns (0 without a free bet)."""
-    if sb is None:
-        return 0
-    box = next((b for b in view.boxes if b.seat == sb.seat), None)
+    return 0 if sb is None else free_credit_less(view, sb.seat, sb.free_stake)
+
+
+def free_credit_less(view: RoundView, seat: int, free_stake: int) -> int:
+    """The free stake ``free_stake`` on ``seat``, taken from what the seat's first hand
+    returns: what a settled round's credit leaves out (never more than that hand returns)."""
+    box = next((b for b in view.boxes if b.seat == seat), None)
     first = box.hands[0].payout if box is not None and box.hands else 0
-    return min(sb.free_stake, first)
+    return min(free_stake, first)
 
 
 def seat_bet(b: BetCommand, client_seed: str) -> SeatBet:
