@@ -1,5 +1,7 @@
-"""Engine throughput: single-box basic-strategy rounds per CPU-second per variant, on one core,
-this tree against an earlier revision in the same run.
+"""Engine throughput beside an earlier revision's, same run: rounds per CPU-second per variant.
+
+Single-box basic-strategy rounds per CPU-second on one core, this tree against an earlier
+revision in the same run.
 
 Run: ``.venv/bin/python bench/engine.py [--rounds N] [--repeat R] [--before REV] [--instructions]
 [--json]``. Every round is dealt from a freshly shuffled shoe, played by the table-driven
@@ -126,8 +128,10 @@ def main() -> None:
                         help="measure only this variant (repeatable; default: all five)")
     parser.add_argument("--instructions", action="store_true",
                         help="also count instructions per round under valgrind (slow: minutes)")
-    parser.add_argument("--base-rounds", type=int, default=500)
-    parser.add_argument("--count-rounds", type=int, default=3_500)
+    parser.add_argument("--base-rounds", type=int, default=500,
+                        help="--instructions: the shorter run's rounds (default 500)")
+    parser.add_argument("--count-rounds", type=int, default=3_500,
+                        help="--instructions: the longer run's rounds (default 3500)")
     parser.add_argument("--json", action="store_true", help="print one JSON object, no progress")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--timed", action="store_true", help=argparse.SUPPRESS)
