@@ -208,7 +208,8 @@ def _print(report: dict[str, object]) -> None:
           f"{report['repeat']}; load average {load['start'][0]:.1f} at the start, "
           f"{load['end'][0]:.1f} at the end)")
     if isinstance(before, dict):
-        print(f"  before: {before['rev']} = {before['commit'][:10]} ({before['subject'][:60]})")
+        named = "" if before["commit"].startswith(before["rev"]) else f"{before['rev']} = "
+        print(f"  before: {named}{before['commit'][:10]} ({before['subject'][:60]})")
     print(f"  after:  this tree, {report['after']}")
     rows = report["rounds_per_cpu_second"]
     assert isinstance(rows, dict)
