@@ -69,8 +69,8 @@ def content_security_policy(brands: Iterable[Brand]) -> str:
 
 
 def static_file(name: str) -> bytes:
-    """A file of the reference web table's committed bundle (rgs/web/static)."""
-    return resources.files("rgs.web").joinpath("static", name).read_bytes()
+    """A file of the reference web table's committed bundle (rgs/web_table/static)."""
+    return resources.files("rgs.web_table").joinpath("static", name).read_bytes()
 
 
 def same_origin(scope: Scope, origin: str) -> bool:
