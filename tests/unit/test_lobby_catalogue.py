@@ -8,7 +8,7 @@ from importlib import resources
 
 import pytest
 
-from rgs.api.web.app import STATIC_FILES
+from rgs.api.browser_edge.app import STATIC_FILES
 from rgs.locales import LANGUAGES
 from rgs.variants import VARIANTS
 from rgs.variants.catalogue import (
