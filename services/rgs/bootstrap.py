@@ -65,8 +65,8 @@ from rgs.service.admin import AdminAccess, AdminKeys
 from rgs.service.audit import SYSTEM, Action, AuditEntry, AuditTrail
 from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.backoffice import BackOffice
-from rgs.service.common import sha256_hex
 from rgs.service.controls import ControlBoard, ControlStore
+from rgs.service.fingerprints import sha256_hex
 from rgs.service.freebets import FreeBets, FreeBetStore
 from rgs.service.game_controls import GameControls
 from rgs.service.interrupted import InterruptedPolicies, InterruptedRounds

@@ -32,7 +32,8 @@ from pydantic import (
 )
 
 from rgs.engine import EngineError, SideBetKind, TableLimits
-from rgs.service.common import TENANT_ID_PATTERN, sha256_hex
+from rgs.service.fingerprints import sha256_hex
+from rgs.service.identifiers import TENANT_ID_PATTERN
 from rgs.service.jurisdiction import PROFILES, JurisdictionProfile, with_overrides
 from rgs.service.model import Brand, InterruptedResolution, InterruptedRoundsPolicy
 from rgs.service.tables.model import TableConfig

@@ -9,10 +9,10 @@ import pytest
 from test_play_e2e import OPERATOR, new_player
 
 from conftest import Clients
-from rgs.client import render
-from rgs.client.play import Player
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.terminal import render
+from rgs.terminal.play import Player
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

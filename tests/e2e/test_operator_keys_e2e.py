@@ -40,7 +40,7 @@ from rgs.journal.audit import PostgresAuditTrail, open_pool
 from rgs.journal.controls import PostgresControls
 from rgs.journal.postgres import PostgresJournal
 from rgs.service.admin import AdminAccess
-from rgs.service.common import sha256_hex
+from rgs.service.fingerprints import sha256_hex
 from support.databases import RGS_TEMPLATE, SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

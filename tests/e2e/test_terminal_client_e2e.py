@@ -6,10 +6,10 @@ import pytest
 from test_play_e2e import OPERATOR, new_player, session, wallet_balance
 
 from conftest import Clients
-from rgs.client import i18n
-from rgs.client.play import Player
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
+from rgs.terminal import i18n
+from rgs.terminal.play import Player
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -36,7 +36,7 @@ def test_the_wheel_carries_a_manifest_of_exactly_its_installed_files(site: Path)
     manifest = json.loads((root / MANIFEST_NAME).read_text())
     assert sorted(manifest["files"]) == control_programs(root)
     assert "authenticity/manifest.py" in manifest["files"]
-    assert "web/static/app.js" in manifest["files"]
+    assert "web_table/static/app.js" in manifest["files"]
     assert any(p.startswith("journal/migrations/") for p in manifest["files"])
     assert not (site / "rgs_build.py").exists()  # the build hook is not installed
 

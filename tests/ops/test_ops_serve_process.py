@@ -23,7 +23,7 @@ import yaml
 from ops_toolbox import OPS, ROOT, names_in, own_series
 
 from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
-from rgs.service.common import sha256_hex
+from rgs.service.fingerprints import sha256_hex
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from rgs.cli import play as play_cli
-from rgs.client import i18n, render
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.terminal import i18n, render
 
 NBSP = "\u00a0"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rgs.client import render
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.terminal import render
 
 
 def test_money_is_formatted_and_parsed_exactly() -> None:

@@ -13,14 +13,14 @@ import grpc
 import pytest
 
 from rgs.api.table_messages import view_to_proto
-from rgs.client import table_render as draw
-from rgs.client.table import TablePlayer
 from rgs.engine import Action, BoxBet, Round, SequenceSource
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.service import advice
 from rgs.service.tables import public
 from rgs.service.tables.model import Seat, TablePhase, TableState, Who
+from rgs.terminal import table_render as draw
+from rgs.terminal.table import TablePlayer
 from rgs.variants import VARIANTS
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from rgs.client import i18n, render
-from rgs.client import table as table_module
-from rgs.client import table_render as draw
-from rgs.client.table import TablePlayer, count_down, help_text, intro, side_words
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.locales import LANGUAGES, catalogue
+from rgs.terminal import i18n, render
+from rgs.terminal import table as table_module
+from rgs.terminal import table_render as draw
+from rgs.terminal.table import TablePlayer, count_down, help_text, intro, side_words
 
 SEED, COMMIT, NEXT = (hashlib.sha256(w.encode()).hexdigest() for w in ("s", "c", "n"))
 HASHES = (SEED, COMMIT, NEXT)

@@ -8,7 +8,7 @@ from importlib import resources
 
 import pytest
 
-from rgs.api.web.app import STATIC_FILES
+from rgs.api.browser_edge.app import STATIC_FILES
 from rgs.locales import LANGUAGES
 from rgs.variants import VARIANTS
 from rgs.variants.catalogue import (
@@ -29,7 +29,7 @@ def test_every_variant_has_a_description_rtp_and_thumbnail(variant: str) -> None
     assert 95.0 < rtp_percent(variant, VARIANTS[variant].decks) < 101.0
     for decks in DECK_CHOICES.get(variant, ()):
         assert 95.0 < rtp_percent(variant, decks) < 101.0, decks
-    svg = resources.files("rgs.web").joinpath("static", thumbnail_file(variant)).read_text()
+    svg = resources.files("rgs.web_table").joinpath("static", thumbnail_file(variant)).read_text()
     assert svg.startswith("<svg ") and "<script" not in svg
     assert STATIC_FILES[thumbnail_url(variant)] == (thumbnail_file(variant), "image/svg+xml")
 

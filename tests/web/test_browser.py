@@ -179,6 +179,40 @@ async def test_a_refusal_is_shown_in_words_and_costs_nothing(web: Web, browser: 
         await page.close()
 
 
+async def test_opening_the_table_logs_no_error_in_the_browser_console(
+        web: Web, browser: Browser) -> None:
+    """A page load asks GetRound whether a round is left to resume; with none (a new player)
+    the answer is empty, so the console shows no 404 and no error. The same page's GetRound
+    without ``if_unfinished`` is a NOT_FOUND that the listeners do see (the test can fail)."""
+    token = await web.session_token(await web.new_player())
+    page = await browser.new_page()
+    errors: list[str] = []
+    failed: list[str] = []
+    asked: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400
+            else None)
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/GetRound") else None)
+    try:
+        await page.goto(f"{web.base_url}/#token={token}")
+        await expect(page.locator("#deal")).to_be_visible()
+        await expect(page.locator("#balance")).to_have_text(major(START))
+        await page.wait_for_load_state("networkidle")
+        assert asked, "the page no longer asks GetRound on load: this test checks nothing"
+        assert (errors, failed) == ([], [])
+        async with page.expect_console_message(lambda m: m.type == "error"), \
+                page.expect_response(lambda r: r.url.endswith("/GetRound")) as answer:
+            await page.evaluate("""async (token) => (await fetch(
+                "/rgs.blackjack.v1.BlackjackService/GetRound", {method: "POST",
+                headers: {"content-type": "application/json", authorization: "Bearer " + token},
+                body: "{}"})).status""", token)
+        assert (await answer.value).status == 404
+        assert any(f.startswith("404 ") for f in failed) and errors
+    finally:
+        await page.close()
+
+
 async def test_cors_lets_an_allowed_studio_page_call_and_refuses_another(
         web: Web, browser: Browser) -> None:
     token = await web.session_token(await web.new_player())

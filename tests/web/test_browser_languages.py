@@ -16,7 +16,7 @@ from playwright.async_api import Browser, Page, Route, expect
 from test_browser import artifacts, browser  # noqa: F401  (fixtures)
 from web_stack import START, Web
 
-from rgs.api.web.app import static_file
+from rgs.api.browser_edge.app import static_file
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -19,7 +19,7 @@ from test_connect_edge import connect_error
 from test_table_streams_end import BAD_LINE
 from web_stack import Web
 
-from rgs.api.web.connect import _Envelopes
+from rgs.api.browser_edge.connect import _Envelopes
 from rgs.generated.table.v1 import table_pb2 as tb
 from support.errors import error_reason
 

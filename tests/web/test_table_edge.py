@@ -19,7 +19,7 @@ from test_connect_edge import SERVICE as PLAYER_SERVICE
 from test_connect_edge import connect_error
 from web_stack import OTHER_ORIGIN, START, STUDIO_ORIGIN, Web
 
-from rgs.api.web.connect import WebError, _until
+from rgs.api.browser_edge.connect import WebError, _until
 from support.tables import shown_as
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

@@ -23,7 +23,7 @@ import httpx
 import pytest
 from web_stack import Web
 
-from rgs.api.web.connect import _until
+from rgs.api.browser_edge.connect import _until
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
 

@@ -1,6 +1,7 @@
 """The committed web artefacts are what their sources build: the TypeScript client's generated
-code matches proto/ and its dist/ matches src/; the web table's bundle in rgs/web/static matches
-web/table. Rebuilt into a temporary folder with the locked tools (``bash .ci/web-tools``)."""
+code matches proto/ and its dist/ matches src/; the web table's bundle in rgs/web_table/static
+matches web/table. Rebuilt into a temporary folder with the locked tools
+(``bash .ci/web-tools``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "web" / "client"
 TABLE = ROOT / "web" / "table"
-STATIC = ROOT / "services" / "rgs" / "web" / "static"
+STATIC = ROOT / "services" / "rgs" / "web_table" / "static"
 
 
 def _tool(package: Path, name: str) -> str:
@@ -74,7 +75,7 @@ def test_the_served_web_table_is_the_bundle_of_its_sources(tmp_path: Path) -> No
         shutil.copy(TABLE / name, tmp_path / name)
     stale = [n for n in ("app.js", "replay.js", "index.html", "replay.html", "style.css")
              if (tmp_path / n).read_bytes() != (STATIC / n).read_bytes()]
-    assert not stale, (f"services/rgs/web/static is stale ({stale}): run "
+    assert not stale, (f"services/rgs/web_table/static is stale ({stale}): run "
                        "`cd web/table && npm run build` and commit the bundle")
 
 

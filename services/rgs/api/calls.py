@@ -2,9 +2,9 @@
 authenticate, convert, call the service, convert back.
 
 Both edges use these classes: the native gRPC servicers (:mod:`rgs.api.servicers`) and the
-browser edge (:mod:`rgs.api.web`). An edge only reads the caller's credentials and origin from
-its transport and turns a raised error into its protocol's status through the one table in
-:mod:`rgs.api.errors`, so a rule written here holds for every client.
+browser edge (:mod:`rgs.api.browser_edge`). An edge only reads the caller's credentials and
+origin from its transport and turns a raised error into its protocol's status through the one
+table in :mod:`rgs.api.errors`, so a rule written here holds for every client.
 """
 
 from __future__ import annotations

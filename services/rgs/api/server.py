@@ -23,6 +23,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
+from rgs.api.browser_edge.server import RunningWebEdge, start_web_edge
 from rgs.api.drain import CallsInFlight, DrainReport
 from rgs.api.errors import status_trailer
 from rgs.api.launch_calls import LaunchCalls
@@ -30,7 +31,6 @@ from rgs.api.overload import Admission
 from rgs.api.servicers import BlackjackServicer, OperatorServicer
 from rgs.api.shedding import ShedInterceptor, unary_paths
 from rgs.api.tls import ReloadingCertificate, TlsFiles
-from rgs.api.web.server import RunningWebEdge, start_web_edge
 from rgs.authenticity.selfcheck import SelfCheck
 from rgs.finance.office import FinanceOffice
 from rgs.generated.blackjack.v1 import blackjack_pb2
@@ -206,12 +206,13 @@ async def start_server(*, game: GameService, office: BackOffice, rounds: Interru
                        launch: LaunchCalls | None = None) -> RunningServer:
     """Build, bind and start the server (``interceptors`` e.g. from rgs.observability). With
     TLS, the certificate is read again whenever its files change; ``on_certificate`` gets each
-    chain loaded. With ``web_listen`` the browser edge (:mod:`rgs.api.web`) starts too, on the
-    same use cases, its calls counted with the gRPC ones for the drain. Without ``ready`` the
-    server starts NOT_SERVING on readiness (its liveness SERVING). With ``controls`` the
-    operator's game-control RPCs answer, and with ``admin`` too the AdminService is served; with
-    ``finance`` the movements and GGR RPCs answer; with ``admission`` calls past its limits are
-    shed RESOURCE_EXHAUSTED (:mod:`rgs.api.overload`; health is never shed)."""
+    chain loaded. With ``web_listen`` the browser edge (:mod:`rgs.api.browser_edge`) starts
+    too, on the same use cases, its calls counted with the gRPC ones for the drain. Without
+    ``ready`` the server starts NOT_SERVING on readiness (its liveness SERVING). With
+    ``controls`` the operator's game-control RPCs answer, and with ``admin`` too the
+    AdminService is served; with ``finance`` the movements and GGR RPCs answer; with
+    ``admission`` calls past its limits are shed RESOURCE_EXHAUSTED (:mod:`rgs.api.overload`;
+    health is never shed)."""
     calls = CallsInFlight(admission)
     # The first interceptor sheds a call past the worker's limit before anything is spent on
     # it (rgs.api.shedding); the application services' unary methods only.

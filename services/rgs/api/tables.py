@@ -1,6 +1,6 @@
 """``rgs.table.v1.TableService``: the shared tables' use cases as every edge calls them
 (authenticate, convert, call :class:`~rgs.service.tables.service.TableService`, convert back),
-and its native gRPC servicer. The browser edge (:mod:`rgs.api.web`) runs the same
+and its native gRPC servicer. The browser edge (:mod:`rgs.api.browser_edge`) runs the same
 :class:`TableCalls`; errors go through the one table of :mod:`rgs.api.errors`."""
 
 from __future__ import annotations

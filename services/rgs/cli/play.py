@@ -12,9 +12,6 @@ from pathlib import Path
 import grpc
 
 from rgs.cli.common import UserError
-from rgs.client import i18n, render
-from rgs.client.play import Player, PlayError, refusal_text
-from rgs.client.table import TablePlayer
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc as bj_grpc
 from rgs.generated.operator.v1 import operator_pb2 as op
@@ -22,6 +19,9 @@ from rgs.generated.operator.v1 import operator_pb2_grpc as op_grpc
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc as tb_grpc
 from rgs.locales import LANGUAGES
+from rgs.terminal import i18n, render
+from rgs.terminal.play import Player, PlayError, refusal_text
+from rgs.terminal.table import TablePlayer
 
 SANDBOX_ADDRESS = "127.0.0.1:50051"
 SANDBOX_OPERATOR_KEY = "rgs-dev-operator-key"

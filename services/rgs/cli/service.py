@@ -238,18 +238,20 @@ Play in a browser (the reference web table; a demo session for demo-alice at dem
 Play on this terminal:
   .venv/bin/rgs play --variant classic-resplit --address {rgs}
 
-Or script a round with grpcurl (reflection is on):
+Or script a round with grpcurl (reflection is on; a request id makes a call idempotent, so
+each run takes its own: a reused one answers with the first run's session and round):
+  RUN=$RANDOM$RANDOM
   TOKEN=$(grpcurl -plaintext -H 'authorization: Bearer {key}' \\
-      -d '{{"request_id":"s1","brand_id":"demo-casino","player_id":"demo-alice"}}' \\
+      -d '{{"request_id":"s'$RUN'","brand_id":"demo-casino","player_id":"demo-alice"}}' \\
       {rgs} rgs.operator.v1.OperatorService/CreateSession | jq -r .session_token)
   grpcurl -plaintext -H "authorization: Bearer $TOKEN" \\
       {rgs} rgs.blackjack.v1.BlackjackService/ListVariants
   grpcurl -plaintext -H "authorization: Bearer $TOKEN" \\
-      -d '{{"request_id":"d1","variant_id":"classic-resplit",
+      -d '{{"request_id":"d'$RUN'","variant_id":"classic-resplit",
            "boxes":[{{"seat":1,"stake":100}}]}}' \\
       {rgs} rgs.blackjack.v1.BlackjackService/Deal
   grpcurl -plaintext -H "authorization: Bearer $TOKEN" \\
-      -d '{{"request_id":"a1","round_id":"<round id>","expected_seq":1,"seat":1,
+      -d '{{"request_id":"a'$RUN'","round_id":"<round id>","expected_seq":1,"seat":1,
            "action":"ACTION_STAND"}}' \\
       {rgs} rgs.blackjack.v1.BlackjackService/Act
 Stop with Ctrl-C."""

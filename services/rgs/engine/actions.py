@@ -9,7 +9,10 @@ answers for the hand in front of it.
 from __future__ import annotations
 
 from rgs.engine.cards import CARD_VALUE
-from rgs.engine.members import (
+from rgs.engine.model import Action, BoxBet, LegalAction
+from rgs.engine.rules import RuleSet, up_class
+from rgs.engine.state import BoxState, HandState
+from rgs.engine.vocabulary import (
     CASH_OUT,
     DECLINE_INSURANCE,
     DOUBLE,
@@ -26,9 +29,6 @@ from rgs.engine.members import (
     STAND,
     SURRENDER,
 )
-from rgs.engine.model import Action, BoxBet, LegalAction
-from rgs.engine.rules import RuleSet, up_class
-from rgs.engine.state import BoxState, HandState
 
 #: Every decision on a hand, in the order legal actions are listed.
 HAND_ACTIONS = (HIT, STAND, DOUBLE, SPLIT, SURRENDER, POWER_SPLIT, POWER_DOUBLE, POWER_KEEP,

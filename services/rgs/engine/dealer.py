@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rgs.engine.cards import CARD_VALUE
-from rgs.engine.members import ACE_AND_TEN, ACE_ONLY, BLACKJACK, CHARLIE, DOUBLED, STOOD
 from rgs.engine.rules import RuleSet
 from rgs.engine.state import BoxState
+from rgs.engine.vocabulary import ACE_AND_TEN, ACE_ONLY, BLACKJACK, CHARLIE, DOUBLED, STOOD
 
 
 def is_natural(cards: Sequence[str]) -> bool:

@@ -19,7 +19,23 @@ from typing import TYPE_CHECKING
 from rgs.engine import actions
 from rgs.engine.builders import player_acted
 from rgs.engine.cards import CARD_VALUE
-from rgs.engine.members import (
+from rgs.engine.model import (
+    Action,
+    BehindFollowSkipped,
+    BehindStakeAdded,
+    CardBurned,
+    Event,
+)
+from rgs.engine.rules import RuleSet
+from rgs.engine.state import (
+    HIT_EVENTS,
+    SHARED_HANDS,
+    STAND_EVENTS,
+    BoxState,
+    HandState,
+    acted_event,
+)
+from rgs.engine.vocabulary import (
     BUSTED,
     CASH_OUT,
     CASHED_OUT,
@@ -37,22 +53,6 @@ from rgs.engine.members import (
     STOOD,
     SURRENDER,
     SURRENDERED,
-)
-from rgs.engine.model import (
-    Action,
-    BehindFollowSkipped,
-    BehindStakeAdded,
-    CardBurned,
-    Event,
-)
-from rgs.engine.rules import RuleSet
-from rgs.engine.state import (
-    HIT_EVENTS,
-    SHARED_HANDS,
-    STAND_EVENTS,
-    BoxState,
-    HandState,
-    acted_event,
 )
 
 if TYPE_CHECKING:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rgs.engine import actions
-from rgs.engine.members import DECLINE_INSURANCE, INSURE
 from rgs.engine.model import BehindStakeAdded, Event, PlayerActed
 from rgs.engine.state import BoxState
+from rgs.engine.vocabulary import DECLINE_INSURANCE, INSURE
 
 #: Where the events go (the round's event list).
 Emit = Callable[[Event], None]

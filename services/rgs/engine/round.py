@@ -27,20 +27,6 @@ from rgs.engine import actions, decisions, insurance, turns
 from rgs.engine.bets import VerifiedBets, verify_bets
 from rgs.engine.cards import CARD_VALUE, CardSource
 from rgs.engine.errors import ActionNotAllowed, WrongHand, WrongPhase
-from rgs.engine.members import (
-    CASH_OUT,
-    DECLINE_INSURANCE,
-    DOUBLE,
-    HIT,
-    INSURANCE,
-    INSURE,
-    PLAYER_TURN,
-    ROUND_SETTLED,
-    ROUND_VOIDED,
-    SPLIT,
-    STAND,
-    SURRENDER,
-)
 from rgs.engine.model import (
     Action,
     BoxBet,
@@ -64,6 +50,20 @@ from rgs.engine.state import (
     card_event,
 )
 from rgs.engine.view import round_view
+from rgs.engine.vocabulary import (
+    CASH_OUT,
+    DECLINE_INSURANCE,
+    DOUBLE,
+    HIT,
+    INSURANCE,
+    INSURE,
+    PLAYER_TURN,
+    ROUND_SETTLED,
+    ROUND_VOIDED,
+    SPLIT,
+    STAND,
+    SURRENDER,
+)
 
 
 class Round:

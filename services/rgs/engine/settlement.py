@@ -11,22 +11,6 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from rgs.engine.builders import hand_settled
-from rgs.engine.members import (
-    BLACKJACK,
-    CASHED_OUT,
-    CHARLIE,
-    OUTCOME_BLACKJACK,
-    OUTCOME_BUST,
-    OUTCOME_CASHED_OUT,
-    OUTCOME_CHARLIE,
-    OUTCOME_LOSE,
-    OUTCOME_PUSH,
-    OUTCOME_SURRENDER,
-    OUTCOME_VOID,
-    OUTCOME_WIN,
-    SETTLED,
-    SURRENDERED,
-)
 from rgs.engine.model import (
     BehindInsuranceSettled,
     BehindSettled,
@@ -43,6 +27,22 @@ from rgs.engine.sidebets import (
     twenty_plus_qualifies,
 )
 from rgs.engine.state import ZERO, BoxState, HandState
+from rgs.engine.vocabulary import (
+    BLACKJACK,
+    CASHED_OUT,
+    CHARLIE,
+    OUTCOME_BLACKJACK,
+    OUTCOME_BUST,
+    OUTCOME_CASHED_OUT,
+    OUTCOME_CHARLIE,
+    OUTCOME_LOSE,
+    OUTCOME_PUSH,
+    OUTCOME_SURRENDER,
+    OUTCOME_VOID,
+    OUTCOME_WIN,
+    SETTLED,
+    SURRENDERED,
+)
 
 #: Half a minor unit: what rounding an odd stake's surrender keeps.
 HALF = Fraction(1, 2)

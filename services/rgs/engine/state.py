@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from rgs.engine.cards import DECK, best_total, hard_total
-from rgs.engine.members import ACTIVE
 from rgs.engine.model import (
     Action,
     BoxBet,
@@ -17,6 +16,7 @@ from rgs.engine.model import (
     PlayerActed,
 )
 from rgs.engine.rules import SideBetKind
+from rgs.engine.vocabulary import ACTIVE
 
 ZERO = Fraction(0)
 #: Seats 1..7 (a table's most) and hands 0..3 (the most any shipped variant allows): the events

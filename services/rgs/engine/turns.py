@@ -19,10 +19,10 @@ from rgs.engine import dealer, insurance
 from rgs.engine.builders import round_settled
 from rgs.engine.cards import CARD_VALUE, hand_total
 from rgs.engine.decisions import check_hand_end
-from rgs.engine.members import BLACKJACK, INSURANCE, PLAYER_TURN, ROUND_SETTLED
 from rgs.engine.money import money_totals
 from rgs.engine.settlement import settle_deal_side_bets, settle_hands, settle_insurance
 from rgs.engine.state import PEEK_EVENTS, REVEAL_EVENTS
+from rgs.engine.vocabulary import BLACKJACK, INSURANCE, PLAYER_TURN, ROUND_SETTLED
 
 if TYPE_CHECKING:
     from rgs.engine.round import Round

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from types import MappingProxyType
 
-from rgs.client.render import exponent
 from rgs.finance.movements import MovementLine
 from rgs.service.model import MovementStatus, is_open
+from rgs.terminal.render import exponent
 from rgs.wallet.port import MoneyKind
 
 GroupKey = tuple[str, str, str, str, str]

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from rgs.journal.translate import translated
-from rgs.service.common import is_table_round_id
+from rgs.service.identifiers import is_table_round_id
 
 PAGE_SIZE = 5000
 """Rows per page (and per database read) unless the caller asks for fewer."""

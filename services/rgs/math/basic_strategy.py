@@ -22,7 +22,8 @@ from collections.abc import Mapping
 
 from rgs.engine import Action, Round, RuleSet, Surrender
 from rgs.engine.cards import CARD_VALUE, hand_total
-from rgs.engine.members import (
+from rgs.engine.rules import UP_CLASSES, up_class
+from rgs.engine.vocabulary import (
     CASH_OUT,
     DECLINE_INSURANCE,
     DOUBLE,
@@ -37,7 +38,6 @@ from rgs.engine.members import (
     STAND,
     SURRENDER,
 )
-from rgs.engine.rules import UP_CLASSES, up_class
 
 StrategyKey = tuple[str, int, str]
 StrategyTable = Mapping[StrategyKey, str]

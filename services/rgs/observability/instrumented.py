@@ -28,7 +28,7 @@ from rgs.engine.model import (
 )
 from rgs.observability import metrics
 from rgs.observability.tracing import journal_span, mark_error, wallet_span
-from rgs.service.common import is_demo_player
+from rgs.service.identifiers import is_demo_player
 from rgs.service.model import (
     CallRead,
     CallState,

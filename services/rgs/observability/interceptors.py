@@ -29,7 +29,7 @@ from opentelemetry.trace import INVALID_SPAN, SpanKind, Status, StatusCode, use_
 from rgs.observability import metrics
 from rgs.observability.logging import ROUND_ID
 from rgs.observability.tracing import Metadata, extract_context, tracer, tracing_enabled
-from rgs.service.common import is_round_id
+from rgs.service.identifiers import is_round_id
 
 log = logging.getLogger("rgs.rpc")
 

@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rgs.api.converters import ACTION_NUMBERS, SIDE_BETS
-from rgs.client.render import ACTION_NAMES, SIDE_NAMES, money
 from rgs.engine import (
     Action,
     BehindFollowSkipped,
@@ -34,6 +33,7 @@ from rgs.engine import (
     RoundVoided,
     SideBetSettled,
 )
+from rgs.terminal.render import ACTION_NAMES, SIDE_NAMES, money
 
 _OUTCOMES = {
     Outcome.BLACKJACK: "blackjack", Outcome.WIN: "win", Outcome.PUSH: "push",

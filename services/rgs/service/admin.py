@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from rgs.service.audit import SYSTEM, Action, AuditEntry, AuditTrail
-from rgs.service.common import is_api_key, sha256_hex
 from rgs.service.errors import Unauthenticated
+from rgs.service.fingerprints import sha256_hex
+from rgs.service.identifiers import is_api_key
 
 KEY_PREFIX = "rgsadm_"
 """Every administrator key this server makes starts so (an operator key never does)."""

@@ -16,7 +16,16 @@ from rgs.codec import decode_value, encode_value
 from rgs.engine import CardDealt, Event, HoleCardRevealed
 from rgs.service import demo, fairness, money, voiding
 from rgs.service.audit import AuditTrail, operator_actor
-from rgs.service.common import (
+from rgs.service.errors import (
+    InvalidRequest,
+    NotAllowedNow,
+    NotFound,
+    RequestConflict,
+    Unauthenticated,
+    preview,
+)
+from rgs.service.fingerprints import request_hash, sha256_hex
+from rgs.service.identifiers import (
     check_nickname,
     check_player_id,
     check_request_id,
@@ -25,16 +34,6 @@ from rgs.service.common import (
     is_round_id,
     is_table_round_id,
     player_key,
-    preview,
-    request_hash,
-    sha256_hex,
-)
-from rgs.service.errors import (
-    InvalidRequest,
-    NotAllowedNow,
-    NotFound,
-    RequestConflict,
-    Unauthenticated,
 )
 from rgs.service.model import (
     Brand,

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from rgs.service.common import DEMO_PREFIX, is_demo_player
 from rgs.service.errors import NotAllowedNow, PermissionDenied
+from rgs.service.identifiers import DEMO_PREFIX, is_demo_player
 from rgs.service.model import Brand, Session
 from rgs.wallet.port import MoneyCall, MoneyKind, MoneyResult, Party, Wallet, WalletRefused
 

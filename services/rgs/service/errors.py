@@ -8,6 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rgs.engine import (
+    ActionNotAllowed,
+    EngineError,
+    InvalidBet,
+    InvalidCard,
+    ReplayMismatch,
+    ShoeExhausted,
+    StakeOutOfLimits,
+    WrongHand,
+    WrongPhase,
+)
+
 
 class ServiceError(Exception):
     """Root of the service's errors. ``metadata``: facts a client acts on, sent in ErrorInfo's
@@ -100,3 +112,44 @@ class ResourceExhausted(ServiceError):
         super().__init__(message, reason=reason,
                          metadata={"retry_after_ms": str(max(1, retry_after_ms))})
         self.retry_after_ms = max(1, retry_after_ms)
+
+
+#: Characters of an input an error message may quote.
+PREVIEW_CHARS = 24
+
+
+def preview(value: str, limit: int = PREVIEW_CHARS) -> str:
+    r"""How an error message quotes an input: at most ``limit`` characters of it, escaped, and
+    its length when it was cut, so a hostile 1 MB value never travels back in a status or into
+    a log line.
+
+    >>> preview("classic-resplit")
+    "'classic-resplit'"
+    >>> preview("x" * 10_000)
+    "'xxxxxxxxxxxxxxxxxxxxxxxx'... (10000 characters)"
+    >>> preview("a\x00b")
+    "'a\\x00b'"
+    """
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value)} characters)"
+
+
+_REASONS: tuple[tuple[type[EngineError], type[ServiceError], str], ...] = (
+    (StakeOutOfLimits, NotAllowedNow, "STAKE_OUT_OF_LIMITS"),
+    (ActionNotAllowed, NotAllowedNow, "ACTION_NOT_ALLOWED"),
+    (WrongPhase, NotAllowedNow, "WRONG_PHASE"),
+    (WrongHand, NotAllowedNow, "NOT_THIS_HAND"),
+    (InvalidBet, InvalidRequest, "INVALID_BET"),
+    (InvalidCard, InvalidRequest, "INVALID_CARD"),
+    (ShoeExhausted, InvalidRequest, "FORCED_CARDS_INVALID"),
+    (ReplayMismatch, Unavailable, "ROUND_UNRECOVERABLE"),
+)
+
+
+def translate_engine(exc: EngineError) -> ServiceError:
+    """The service error for an engine refusal (the engine's rule name stays in the message)."""
+    for engine_cls, service_cls, reason in _REASONS:
+        if isinstance(exc, engine_cls):
+            return service_cls(f"{exc} (rule: {exc.rule})", reason=reason)
+    return InvalidRequest(f"{exc} (rule: {exc.rule})", reason=exc.rule.upper())

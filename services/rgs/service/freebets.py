@@ -21,8 +21,8 @@ from typing import Protocol
 
 from rgs.engine import BoxBet, RoundView
 from rgs.service.audit import Action, AuditEntry, AuditTrail, operator_actor
-from rgs.service.common import check_player_id, preview
-from rgs.service.errors import InvalidRequest, NotAllowedNow, NotFound, Unavailable
+from rgs.service.errors import InvalidRequest, NotAllowedNow, NotFound, Unavailable, preview
+from rgs.service.identifiers import check_player_id
 from rgs.service.model import Brand, FreeBetLeft, Movement, RoundFreeBet, Session, StoredRound
 from rgs.service.ports import Clock
 from rgs.wallet.port import MoneyKind, transaction_id

@@ -18,7 +18,6 @@ from rgs.service.audit import (
     admin_actor,
     operator_actor,
 )
-from rgs.service.common import preview
 from rgs.service.controls import (
     Authority,
     ControlBoard,
@@ -28,7 +27,7 @@ from rgs.service.controls import (
     GameControl,
     control_key,
 )
-from rgs.service.errors import InvalidRequest, NotFound, PermissionDenied
+from rgs.service.errors import InvalidRequest, NotFound, PermissionDenied, preview
 from rgs.service.jurisdiction import PROFILES
 from rgs.service.model import Brand
 from rgs.service.ports import Clock

@@ -17,8 +17,8 @@ from datetime import UTC, datetime, timedelta
 
 from rgs.service.audit import Action, AuditEntry, AuditTrail, operator_actor
 from rgs.service.backoffice import BackOffice
-from rgs.service.common import check_request_id, is_demo_player, is_round_id, player_key
 from rgs.service.errors import InvalidRequest, NotAllowedNow, NotFound
+from rgs.service.identifiers import check_request_id, is_demo_player, is_round_id, player_key
 from rgs.service.model import (
     InterruptedResolution,
     InterruptedRoundsPolicy,

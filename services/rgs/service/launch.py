@@ -27,9 +27,10 @@ from datetime import datetime, timedelta
 from typing import Protocol
 from urllib.parse import urlsplit
 
-from rgs.service.common import check_player_id, preview, sha256_hex
 from rgs.service.demo import check_demo_allowed
-from rgs.service.errors import InvalidRequest, NotFound, PermissionDenied
+from rgs.service.errors import InvalidRequest, NotFound, PermissionDenied, preview
+from rgs.service.fingerprints import sha256_hex
+from rgs.service.identifiers import check_player_id
 from rgs.service.model import Brand, CreateSessionCommand, NewSession
 from rgs.service.ports import Clock
 

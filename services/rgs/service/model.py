@@ -60,7 +60,7 @@ class Channel(enum.StrEnum):
     """The edge a round's bets came through, recorded with the round for RTP monitoring
     (docs/rtp-monitoring.md): the native gRPC port (operators' platforms and native clients) or
     the browser edge (Connect, gRPC-Web or gRPC on the browser edge's port: game clients in
-    browsers, ``rgs.api.web``). A round dealt without an edge (in process) records none."""
+    browsers, ``rgs.api.browser_edge``). A round dealt without an edge (in process) records none."""
 
     GRPC = "grpc"
     BROWSER = "browser"

@@ -21,8 +21,8 @@ from datetime import datetime
 from typing import Protocol
 
 from rgs.service.audit import SYSTEM, Action, AuditEntry, AuditTrail
-from rgs.service.common import sha256_hex
 from rgs.service.errors import InvalidRequest, NotFound
+from rgs.service.fingerprints import sha256_hex
 from rgs.service.ports import Clock
 
 KEY_PREFIX = "rgsop_"

@@ -27,15 +27,6 @@ from rgs.engine.cards import check_card
 from rgs.rng.fair import FairInputError, check_client_seed
 from rgs.service import advice, fairness, money, stakes
 from rgs.service.authenticity import SoftwareAuthenticity
-from rgs.service.common import (
-    check_request_id,
-    is_round_id,
-    preview,
-    request_hash,
-    sha256_hex,
-    token_player_key,
-    translate_engine,
-)
 from rgs.service.controls import ControlBoard
 from rgs.service.errors import (
     InvalidRequest,
@@ -44,8 +35,12 @@ from rgs.service.errors import (
     PermissionDenied,
     Unauthenticated,
     Unavailable,
+    preview,
+    translate_engine,
 )
+from rgs.service.fingerprints import request_hash, sha256_hex
 from rgs.service.freebets import FreeBets, round_free_bet
+from rgs.service.identifiers import check_request_id, is_round_id, token_player_key
 from rgs.service.model import (
     ActCommand,
     Brand,

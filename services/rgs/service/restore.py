@@ -26,8 +26,7 @@ from rgs.engine import (
     replay,
 )
 from rgs.service import fairness
-from rgs.service.common import preview, translate_engine
-from rgs.service.errors import Unavailable
+from rgs.service.errors import Unavailable, preview, translate_engine
 from rgs.service.model import StoredRound
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
 from rgs.variants import VARIANTS

@@ -45,7 +45,7 @@ DESCRIPTIONS: Final = MappingProxyType({
     key.removesuffix(".description"): text for key, text in _lobby("").items()
     if key.endswith(".description")})
 
-#: Where the browser edge serves a variant's thumbnail (``rgs/web/static/thumb-<id>.svg``).
+#: Where the browser edge serves a variant's thumbnail (``rgs/web_table/static/thumb-<id>.svg``).
 THUMBNAIL_PATH: Final = "/thumbnails/{variant}.svg"
 
 

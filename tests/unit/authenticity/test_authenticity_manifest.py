@@ -92,7 +92,7 @@ def test_the_seeded_digest_changes_with_any_one_file(tmp_path: Path) -> None:
     root = copied_package(tmp_path)
     before = challenge(SEED, root)
     names = control_programs(root)
-    assert len(names) > 200 and "engine/rules.py" in names and "web/static/app.js" in names
+    assert len(names) > 200 and "engine/rules.py" in names and "web_table/static/app.js" in names
     # Every file in turn (one byte appended, then taken back off).
     for name in names:
         path = root / name

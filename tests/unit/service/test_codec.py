@@ -118,7 +118,7 @@ def test_play_result_with_a_live_view_round_trips() -> None:
 def test_request_fingerprints_keep_the_bytes_earlier_releases_stored() -> None:
     """A retry after an upgrade is matched by its fingerprint: the stored form moved to orjson,
     the fingerprint form must not (ASCII escapes, the standard library's float spelling)."""
-    from rgs.service.common import request_hash
+    from rgs.service.fingerprints import request_hash
     from rgs.service.model import DealCommand
 
     command = DealCommand(request_id="ré-1", variant_id="classic-resplit",

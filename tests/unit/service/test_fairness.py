@@ -13,8 +13,8 @@ from service_fakes import harness
 from rgs.codec import to_jsonable
 from rgs.engine import BoxBet, CardDealt, Phase
 from rgs.rng.fair import card_order
-from rgs.service.common import request_hash, sha256_hex
 from rgs.service.errors import InvalidRequest, NotAllowedNow
+from rgs.service.fingerprints import request_hash, sha256_hex
 from rgs.service.model import DealCommand, SettleCommand
 
 

@@ -13,8 +13,8 @@ from rgs.bootstrap import Governance
 from rgs.journal.memory_audit import MemoryAuditTrail
 from rgs.journal.memory_operator_keys import MemoryOperatorKeys
 from rgs.service.audit import SYSTEM, Action, AuditRecord, verify_chain
-from rgs.service.common import sha256_hex
 from rgs.service.errors import InvalidRequest, NotFound, Unauthenticated
+from rgs.service.fingerprints import sha256_hex
 from rgs.service.operator_keys import KEY_PREFIX, OperatorKeyRotation
 
 pytestmark = pytest.mark.asyncio

@@ -16,7 +16,7 @@ from rgs.journal.memory_operator_keys import MemoryOperatorKeys
 from rgs.platform_file import DEFAULT_PLATFORM_FILE, PlatformError, load_platform
 from rgs.platform_keys import PlatformKeys
 from rgs.service.audit import Action
-from rgs.service.common import sha256_hex
+from rgs.service.fingerprints import sha256_hex
 from rgs.service.operator_keys import OperatorKeyRotation
 
 KEY = "platform-key-0123456789abcdef"

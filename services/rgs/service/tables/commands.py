@@ -13,12 +13,12 @@ from datetime import datetime, timedelta
 from rgs.engine import Action, EngineError, Round
 from rgs.rng.fair import FairInputError, check_client_seed
 from rgs.service import market_rules
-from rgs.service.common import translate_engine
 from rgs.service.errors import (
     InvalidRequest,
     NotAllowedNow,
     PermissionDenied,
     Unavailable,
+    translate_engine,
 )
 from rgs.service.freebets import FreeBets
 from rgs.service.jurisdiction import NONE, JurisdictionProfile

@@ -13,8 +13,7 @@ from datetime import datetime, timedelta
 
 from rgs.codec import decode_event, encode_event, event_kind
 from rgs.engine import Action, EngineError, Phase, ReplayMismatch, Round, RuleSet
-from rgs.service.common import translate_engine
-from rgs.service.errors import Unavailable
+from rgs.service.errors import Unavailable, translate_engine
 from rgs.service.fairness import dealt_order
 from rgs.service.model import Movement
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable

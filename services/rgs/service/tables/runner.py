@@ -30,7 +30,6 @@ from datetime import datetime
 import orjson
 
 from rgs.codec import encode_value
-from rgs.service.common import check_request_id, request_hash
 from rgs.service.errors import (
     NotAllowedNow,
     NotFound,
@@ -40,6 +39,8 @@ from rgs.service.errors import (
     TableBusy,
     Unavailable,
 )
+from rgs.service.fingerprints import request_hash
+from rgs.service.identifiers import check_request_id
 from rgs.service.model import Movement, Session, StoredRequest
 from rgs.service.ports import JournalLeaseLost, JournalUnavailable
 from rgs.service.tables import public, seats

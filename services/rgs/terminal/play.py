@@ -15,9 +15,9 @@ from typing import Any, cast
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
-from rgs.client import i18n, render
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc as bj_grpc
+from rgs.terminal import i18n, render
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]

@@ -17,12 +17,12 @@ from typing import Any
 
 import grpc
 
-from rgs.client import i18n, render
-from rgs.client import table_render as draw
-from rgs.client.play import PlayError, refusal, refusal_text
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc as tb_grpc
+from rgs.terminal import i18n, render
+from rgs.terminal import table_render as draw
+from rgs.terminal.play import PlayError, refusal, refusal_text
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]

@@ -1,26 +1,14 @@
-"""Helpers shared by the use cases: hashing secrets and requests, validating ids, translating
-engine errors once into service errors."""
+"""The shapes of the ids a call carries (request, player, operator and brand, round, table
+round, API key, session token) and of a table nickname: each checked here, before any database
+or wallet is asked, and the player key that shards a player's data."""
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import re
 import unicodedata
 
-from rgs.codec import canonical_json, to_jsonable
-from rgs.engine import (
-    ActionNotAllowed,
-    EngineError,
-    InvalidBet,
-    InvalidCard,
-    ReplayMismatch,
-    ShoeExhausted,
-    StakeOutOfLimits,
-    WrongHand,
-    WrongPhase,
-)
-from rgs.service.errors import InvalidRequest, NotAllowedNow, ServiceError, Unavailable
+from rgs.service.errors import InvalidRequest
 
 _REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,64}$")
 _PLAYER_ID = re.compile(r"^[A-Za-z0-9._@:-]{1,64}$")
@@ -34,45 +22,6 @@ TENANT_ID_PATTERN = _TENANT_ID.pattern
 """Operator and brand ids: lower-case letters, digits and dashes, 1-63 characters."""
 _API_KEY = re.compile(r"^[\x21-\x7e]{8,256}$")
 _SESSION_TOKEN = re.compile(r"^s1\.[A-Za-z0-9_-]{4,200}\.[A-Za-z0-9_-]{16,128}$")
-
-
-#: Characters of an input an error message may quote.
-PREVIEW_CHARS = 24
-
-
-def preview(value: str, limit: int = PREVIEW_CHARS) -> str:
-    r"""How an error message quotes an input: at most ``limit`` characters of it, escaped, and
-    its length when it was cut, so a hostile 1 MB value never travels back in a status or into
-    a log line.
-
-    >>> preview("classic-resplit")
-    "'classic-resplit'"
-    >>> preview("x" * 10_000)
-    "'xxxxxxxxxxxxxxxxxxxxxxxx'... (10000 characters)"
-    >>> preview("a\x00b")
-    "'a\\x00b'"
-    """
-    if len(value) <= limit:
-        return repr(value)
-    return f"{value[:limit]!r}... ({len(value)} characters)"
-
-
-def sha256_hex(secret: str) -> str:
-    """The stored form of a secret (API key, session token)."""
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def request_hash(method: str, command: object, *, added: tuple[str, ...] = ()) -> str:
-    """A fingerprint of a request, to tell a replay from a reused request id.
-
-    ``added`` names fields the command gained in a later release: left out while empty, so a
-    request first sent to the previous release and retried after the upgrade still matches.
-    """
-    data = to_jsonable(command)
-    for name in added:
-        if not data[name]:
-            del data[name]
-    return sha256_hex(method + "\n" + canonical_json(data))
 
 
 #: The longest nickname a player may have at a table.
@@ -180,23 +129,3 @@ def decode_token_prefix(prefix: str) -> str | None:
         return raw.decode()
     except (ValueError, UnicodeDecodeError):
         return None
-
-
-_REASONS: tuple[tuple[type[EngineError], type[ServiceError], str], ...] = (
-    (StakeOutOfLimits, NotAllowedNow, "STAKE_OUT_OF_LIMITS"),
-    (ActionNotAllowed, NotAllowedNow, "ACTION_NOT_ALLOWED"),
-    (WrongPhase, NotAllowedNow, "WRONG_PHASE"),
-    (WrongHand, NotAllowedNow, "NOT_THIS_HAND"),
-    (InvalidBet, InvalidRequest, "INVALID_BET"),
-    (InvalidCard, InvalidRequest, "INVALID_CARD"),
-    (ShoeExhausted, InvalidRequest, "FORCED_CARDS_INVALID"),
-    (ReplayMismatch, Unavailable, "ROUND_UNRECOVERABLE"),
-)
-
-
-def translate_engine(exc: EngineError) -> ServiceError:
-    """The service error for an engine refusal (the engine's rule name stays in the message)."""
-    for engine_cls, service_cls, reason in _REASONS:
-        if isinstance(exc, engine_cls):
-            return service_cls(f"{exc} (rule: {exc.rule})", reason=reason)
-    return InvalidRequest(f"{exc} (rule: {exc.rule})", reason=exc.rule.upper())

@@ -9,8 +9,10 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from rgs.client import i18n, render
-from rgs.client.render import (
+from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
+from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.terminal import i18n, render
+from rgs.terminal.render import (
     card,
     fit,
     money,
@@ -20,8 +22,6 @@ from rgs.client.render import (
     side_name,
     wrap,
 )
-from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
-from rgs.generated.table.v1 import table_pb2 as tb
 
 #: The table's phase in the header, by the catalogue's ``tphase.<NAME>``.
 _PHASES = {tb.TABLE_PHASE_IDLE: "IDLE", tb.TABLE_PHASE_BETTING: "BETTING",

@@ -9,9 +9,9 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from rgs.client import i18n
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.terminal import i18n
 
 #: ISO 4217 minor-unit exponents that are not 2.
 _EXPONENTS = {"JPY": 0, "KRW": 0, "CLP": 0, "ISK": 0, "VND": 0, "BHD": 3, "KWD": 3, "OMR": 3,
@@ -50,7 +50,7 @@ def exponent(currency: str) -> int:
 
 def money(amount: int, currency: str) -> str:
     """``12345, "EUR"`` → ``"123.45 EUR"`` in English, ``"123,45 €"`` in German (the active
-    language's way, :mod:`rgs.client.i18n`; exact: integer arithmetic only)."""
+    language's way, :mod:`rgs.terminal.i18n`; exact: integer arithmetic only)."""
     return i18n.format_amount(amount, currency, exponent(currency))
 
 

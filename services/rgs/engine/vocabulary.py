@@ -1,4 +1,5 @@
-"""The enum members the engine's hot paths read, as module constants: one home for them.
+"""The game's vocabulary the engine's hot paths read: the actions, hand statuses, round phases,
+peek rules and outcomes, as module constants (one home for them).
 
 On CPython 3.11 reading a member off its class (``Action.HIT``) goes through
 ``EnumType.__getattr__``'s slot, unspecialised, at about ten times a global's cost, and the

@@ -16,11 +16,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
-from rgs.api.calls import BlackjackCalls
-from rgs.api.drain import CallsInFlight
-from rgs.api.origins import any_brand_allows
-from rgs.api.tables import TableCalls
-from rgs.api.web.connect import (
+from rgs.api.browser_edge.connect import (
     SERVICE,
     TABLE_SERVICE,
     ConnectApp,
@@ -28,8 +24,12 @@ from rgs.api.web.connect import (
     Scope,
     Send,
 )
-from rgs.api.web.connect import header as _header
-from rgs.api.web.replay import MAX_BODY, REPLAY_FILES, ROUND_PATH, ReplayEndpoint
+from rgs.api.browser_edge.connect import header as _header
+from rgs.api.browser_edge.replay import MAX_BODY, REPLAY_FILES, ROUND_PATH, ReplayEndpoint
+from rgs.api.calls import BlackjackCalls
+from rgs.api.drain import CallsInFlight
+from rgs.api.origins import any_brand_allows
+from rgs.api.tables import TableCalls
 from rgs.service.model import Brand
 from rgs.service.replay import RoundReplays
 from rgs.variants import VARIANTS
@@ -69,8 +69,8 @@ def content_security_policy(brands: Iterable[Brand]) -> str:
 
 
 def static_file(name: str) -> bytes:
-    """A file of the reference web table's committed bundle (rgs/web/static)."""
-    return resources.files("rgs.web").joinpath("static", name).read_bytes()
+    """A file of the reference web table's committed bundle (rgs/web_table/static)."""
+    return resources.files("rgs.web_table").joinpath("static", name).read_bytes()
 
 
 def same_origin(scope: Scope, origin: str) -> bool:

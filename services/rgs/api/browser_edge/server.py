@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from hypercorn.asyncio import serve
 from hypercorn.config import Config
 
+from rgs.api.browser_edge.app import WebApp
 from rgs.api.calls import BlackjackCalls
 from rgs.api.drain import CallsInFlight
 from rgs.api.launch_calls import LaunchCalls
 from rgs.api.tables import TableCalls
 from rgs.api.tls import ReloadingSslContext, TlsFiles
-from rgs.api.web.app import WebApp
 from rgs.service.model import Brand
 from rgs.service.play import GameService
 from rgs.service.replay import RoundReplays

@@ -1,2 +1,0 @@
-"""rgs.web: the reference web table's committed bundle (``static/``), built from ``web/table``
-and served by the browser edge at ``/``."""
