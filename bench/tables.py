@@ -342,7 +342,7 @@ def _print_burst(out: dict[str, Any]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scene", choices=("burst", "rounds"), default="burst")
+    ap.add_argument("--scene", choices=("crowd", "burst", "rounds"), default="crowd")
     ap.add_argument("--seated", type=int, default=SEATS)
     ap.add_argument("--behind", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=3)
@@ -351,6 +351,18 @@ def main() -> None:
     ap.add_argument("--betting-s", type=float, default=15.0)
     ap.add_argument("--pool-size", type=int, default=0,
                     help="RGS_DATABASE_POOL_SIZE of the replicas (default: theirs)")
+    ap.add_argument("--watchers", type=int, default=2,
+                    help="crowd: watch streams, spread over the replicas")
+    ap.add_argument("--operators", type=int, choices=(1, 2), default=2,
+                    help="crowd: operators (each its own sandbox wallet); players alternate")
+    ap.add_argument("--client-procs", type=int, default=1,
+                    help="crowd: processes the Bet Behinds and watchers are split over")
+    ap.add_argument("--spread-s", type=float, default=0.0,
+                    help="crowd: the Bet Behinds spread uniformly over this many seconds")
+    ap.add_argument("--streams-per-conn", type=int, default=10,
+                    help="crowd: watch streams and players per client connection")
+    ap.add_argument("--kill-clock-at-settlement", action="store_true",
+                    help="crowd: SIGKILL the clock's replica when the last round settles")
     ap.add_argument("--tables", type=int, default=2, help="rounds scene: tables")
     ap.add_argument("--seconds", type=float, default=20.0, help="rounds scene: how long")
     ap.add_argument("--profile", type=Path, help="py-spy raw profile of the first replica")
@@ -361,12 +373,20 @@ def main() -> None:
         from table_rounds import rounds
 
         out = asyncio.run(rounds(args, say))
+    elif args.scene == "crowd":
+        from table_crowd import crowd, print_crowd
+
+        if args.seated < 1:
+            ap.error("--seated must be at least 1 (the seated bets open the window)")
+        out = asyncio.run(crowd(args, say))
     else:
         out = asyncio.run(burst(args, say))
     if args.json:
         print(json.dumps(out))
     elif args.scene == "burst":
         _print_burst(out)
+    elif args.scene == "crowd":
+        print_crowd(out)
 
 
 if __name__ == "__main__":
