@@ -329,6 +329,7 @@ class Crowd:
                 settle_at = at
                 if holder is not None:
                     os.kill(self.t.rgs_procs[holder].pid, signal.SIGKILL)
+                    self.kill["at"] = time.time()
                     self.kill["killed_after_settlement_s"] = round(time.time() - at, 3)
                     self.say(f"  SIGKILLed {self.kill['replica']} (the clock's holder) at "
                              "settlement")
@@ -360,7 +361,10 @@ class Crowd:
             m[0] += r.staked
             m[1] += r.paid
         paid = {r.player.display_name: r.paid for r in data.results}
-        last, unpaid = await self._credits(data.round_id, paid)
+        last, unpaid, times = await self._credits(data.round_id, paid)
+        if "at" in self.kill and "credits_before_kill" not in self.kill:
+            self.kill["credits_before_kill"] = sum(t < self.kill["at"] for t in times)
+            self.kill["credits_after_kill"] = sum(t >= self.kill["at"] for t in times)
         fan = await clients.ask({"op": "fanout", "round": round_no, "answered": answered})
         hist: Counter[int] = Counter()
         for f in fan:
@@ -386,9 +390,10 @@ class Crowd:
                  f"{rec['fanout_bets_p99_ms']} ms (per bet), round events first->last p99 "
                  f"{rec['round_events_spread_p99_ms']} ms")
 
-    async def _credits(self, round_id: str, paid: dict[str, int]) -> tuple[float | None, int]:
-        """When the wallets recorded the round's last credit (Unix s), and how many players
-        with a win were still without their credit when the wait ran out."""
+    async def _credits(self, round_id: str, paid: dict[str, int]
+                       ) -> tuple[float | None, int, list[float]]:
+        """When the wallets recorded the round's last credit (Unix s), how many players with a
+        win were still without their credit when the wait ran out, and every credit's time."""
         ops = {p.player_id: p.operator for p in self.seated + self.behind}
         sem = asyncio.Semaphore(48)
         found: dict[str, float] = {}
@@ -408,7 +413,7 @@ class Crowd:
             if wait:
                 await asyncio.sleep(0.5)
         await asyncio.gather(*(look(p) for p in paid if p not in found))  # credits of 0 too
-        return (max(found.values()) if found else None), len(wait)
+        return (max(found.values()) if found else None), len(wait), list(found.values())
 
     async def wallets(self) -> dict[str, Any]:
         """Each player's wallet balance against the stakes and wins the table announced."""
@@ -491,7 +496,9 @@ def c_figures(args: argparse.Namespace, c: Crowd, *, finished: int, elapsed: flo
     errors: Counter[str] = Counter()
     for name, outs in c.outcomes.items():
         errors.update({f"{name} {k}": v for k, v in outs.items() if k != "OK"})
-    errors.update({f"watch stream {k}": v for k, v in ended.items()})
+    # Streams of the replica the kill took away end UNAVAILABLE (the bench does not resume).
+    killed = " (replica killed)" if c.kill else ""
+    errors.update({f"watch stream {k}{killed}": v for k, v in ended.items()})
     unpaid = sum(r["unpaid"] for r in c.per_round)
     if unpaid:
         errors["not paid (no credit in the wallet)"] = unpaid
@@ -529,7 +536,8 @@ def c_figures(args: argparse.Namespace, c: Crowd, *, finished: int, elapsed: flo
                          "p50_ms": round(pct(v, 0.5), 1), "p99_ms": round(pct(v, 0.99), 1)}
                      for k, v in c.ms.items()},
         "cpu_s_per_round": {k: round((cpu1[k] - cpu0.get(k, 0.0)) / rounds, 3) for k in cpu1},
-        "per_round": c.per_round, "kill": c.kill or None, "wallets": wallets,
+        "per_round": c.per_round,
+        "kill": {k: v for k, v in c.kill.items() if k != "at"} or None, "wallets": wallets,
         "load_avg": {"start": [round(x, 2) for x in load[0]],
                      "end": [round(x, 2) for x in load[1]]}}
 

@@ -154,12 +154,11 @@ class TableStack:
     async def clock_holder(self, table_id: str) -> int | None:
         """The process id of the replica holding the table's clock lease now (the lease's
         holder is ``host/pid/suffix``); None when nobody holds it."""
-        import asyncpg
 
-        conn = await asyncpg.connect(self.journal_url)
+        conn = await _connect(self.journal_url)
         try:
             holder = await conn.fetchval(
-                "SELECT holder FROM leases WHERE kind = 'table' AND key = $1 "
+                "SELECT holder FROM rgs.leases WHERE kind = 'table' AND key = $1 "
                 "AND expires_at > clock_timestamp()", table_id)
         finally:
             await conn.close()
@@ -170,7 +169,6 @@ class TableStack:
         client and the PostgreSQL backends serving the stack's databases (those open now)."""
         import resource
 
-        import asyncpg
         from stack import cpu_seconds
 
         out: dict[str, float] = {}
@@ -178,7 +176,7 @@ class TableStack:
             out[name] = cpu_seconds(p.pid) or 0.0
         ru = resource.getrusage(resource.RUSAGE_SELF)
         out["client"] = ru.ru_utime + ru.ru_stime
-        conn = await asyncpg.connect(self.server_url)
+        conn = await _connect(self.server_url)
         try:
             pids = [r["pid"] for r in await conn.fetch(
                 "SELECT pid FROM pg_stat_activity WHERE datname = ANY($1)",
@@ -191,9 +189,8 @@ class TableStack:
     async def transactions(self) -> int:
         """Transactions committed or rolled back in the journal's database so far (a
         statement outside an explicit transaction is one)."""
-        import asyncpg
 
-        conn = await asyncpg.connect(self.server_url)
+        conn = await _connect(self.server_url)
         try:
             await conn.execute("SELECT pg_stat_clear_snapshot()")
             n = await conn.fetchval("SELECT xact_commit + xact_rollback FROM pg_stat_database "
@@ -201,6 +198,21 @@ class TableStack:
         finally:
             await conn.close()
         return int(n or 0)
+
+
+async def _connect(url: str) -> Any:
+    """A connection for the benchmark's own reads, waiting out a full server (the machine's
+    PostgreSQL is shared: "too many clients" passes)."""
+    import asyncio
+
+    import asyncpg
+
+    for _ in range(60):
+        try:
+            return await asyncpg.connect(url)
+        except asyncpg.TooManyConnectionsError:
+            await asyncio.sleep(0.5)
+    return await asyncpg.connect(url)
 
 
 WALLET_AUTH: Metadata = OPERATORS[0].wallet_auth
