@@ -209,8 +209,10 @@ class Share:
                     why, delay = reason(exc)
                     if retryable(why) and left > 0.5:
                         retried[why] += 1
-                        await asyncio.sleep(delay if delay is not None
-                                            else random.uniform(0.05, 0.25))
+                        # The server's retry delay, with jitter (as a client should: a
+                        # thousand retries at the same instant would be the next burst).
+                        await asyncio.sleep((delay if delay is not None else 0.1)
+                                            * random.uniform(1.0, 2.0))
                         continue
                     outcomes[why] += 1
                     ms.append((time.monotonic() - t0) * 1000)

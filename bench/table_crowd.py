@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import resource
 import signal
 import subprocess
@@ -242,7 +243,7 @@ class Crowd:
                 why, delay = reason(exc)
                 if retryable(why) and time.monotonic() < deadline:
                     self.retried[f"{name} {why}"] += 1
-                    await asyncio.sleep(delay or 0.1)
+                    await asyncio.sleep((delay or 0.1) * random.uniform(1.0, 2.0))
                     continue
                 self.ms.setdefault(name, []).append((time.monotonic() - t0) * 1000)
                 self.outcomes.setdefault(name, Counter())[why] += 1
@@ -294,7 +295,8 @@ class Crowd:
                 time.monotonic() + 10)
             last_deal_now = time.monotonic()
 
-        await asyncio.gather(*(deal_now(i, p) for i, p in enumerate(seated)))
+        if time.monotonic() < window_end:  # else the clock closes betting (no Deal Now)
+            await asyncio.gather(*(deal_now(i, p) for i, p in enumerate(seated)))
         return await self._play(clients, drivers, n, round_no, answered=answered,
                                 last_deal_now=last_deal_now, holder=holder)
 

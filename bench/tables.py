@@ -1,18 +1,22 @@
-"""Shared tables as players use them: everyone bets at the same instant.
+"""Shared tables as players use them.
 
-    .venv/bin/python bench/tables.py [--seated 7] [--behind 100] [--rounds 3] [--replicas 2]
-                                     [--insurance] [--json]
+    .venv/bin/python bench/tables.py [--seated 7] [--behind 100] [--watchers 2] [--rounds 3]
+        [--operators 2] [--client-procs 1] [--spread-s 0] [--kill-clock-at-settlement]
+        [--insurance] [--json]
+    .venv/bin/python bench/tables.py --scene burst [--seated 7] [--behind 100] [--rounds 3]
     .venv/bin/python bench/tables.py --scene rounds --tables 2 --seconds 20 [--json]
 
-``burst`` (the default): one VIP table on ``--replicas`` replicas; ``--seated`` players take the
-seats and ``--behind`` players bet behind them (spread over the seats). Each round every player
-sends PlaceBets at the same instant (released together after every connection is warm), then
-every seated player presses Deal Now at once; with ``--insurance`` the dealer shows an ace
-(test mode, forced cards) and every seat decides insurance at the same instant. Prints, per
-command: placed / refused (by reason) and p50/p99/max latency; fan-out (a bet answered -> its
-event seen by a watcher on every replica) p50/p99; the last Deal Now -> the first card; each
-process's CPU; and whether every wallet is exact (each player's balance from the wallet against
-the stakes and wins the table announced).
+``crowd`` (the default, ``table_crowd.py``): one VIP table of two operators (each with its own
+sandbox wallet) on two replicas; ``--seated`` players in the seats, ``--behind`` Bet Behind
+players with mixed presets and ``--watchers`` watch streams in ``--client-procs`` processes.
+Per round: PlaceBets latency and errors by reason (retried refusals apart), fan-out to every
+watcher, last Deal Now -> first card, settlement -> the last credit in the wallets, each
+process's CPU per round, and every wallet against the table's stakes and wins afterwards.
+
+``burst`` (the earlier scene): the same table with one operator, every PlaceBets sent at the
+same instant from this process, a watcher per replica; placed / refused by reason and p50/p99
+per command, fan-out, journal transactions and RGS CPU per bet; ``--insurance`` forces a
+dealer's ace (test mode) and every seat decides insurance at once.
 
 ``rounds``: N tables x 7 seated players playing rounds flat out (the earlier throughput
 figure): rounds/s, last Deal Now -> first card, fan-out.
