@@ -316,7 +316,8 @@ class Crowd:
             elif kind == "card_dealt":
                 if not card_seen:
                     card_seen = True
-                    self.first_card_ms.append(max(0.0, seen - last_deal_now) * 1000)
+                    if last_deal_now:  # pressed (not closed by the clock)
+                        self.first_card_ms.append(max(0.0, seen - last_deal_now) * 1000)
                 if (not insured and not data.HasField("seat") and data.card.startswith("A")
                         and not data.face_down):
                     insured = await self._insurance(clients, round_id, by_seat)
