@@ -215,6 +215,15 @@ async def _connect(url: str) -> Any:
     return await asyncpg.connect(url)
 
 
+async def _serving(target: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Wait until ``proc`` serves; when it exits first, stop with the end of its output."""
+    try:
+        await wait_serving(target, proc)
+    except SystemExit as exc:
+        tail = log.read_text(errors="replace").strip().splitlines()[-15:]
+        raise SystemExit(f"{exc}:\n" + "\n".join(tail)) from None
+
+
 WALLET_AUTH: Metadata = OPERATORS[0].wallet_auth
 OPERATOR_AUTH: Metadata = OPERATORS[0].rgs_auth
 
@@ -242,27 +251,30 @@ async def table_stack(*, tables: int, replicas: int, betting_s: float, decision_
     procs: list[subprocess.Popen[bytes]] = []
     names: list[str] = []
     channels: list[grpc.aio.Channel] = []
+    logs = contextlib.ExitStack()
     try:
         say(f"starting {operators} wallet(s) and {replicas} replica(s) with {tables} "
             "table(s) ...")
         for i, (o, wallet, url) in enumerate(zip(OPERATORS, wallets, wallet_urls, strict=False)):
             procs.append(subprocess.Popen(
                 [sys.executable, "-m", "sandbox_wallet", "--listen", wallet, "--database-url",
-                 url], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, cwd=ROOT,
+                 url], stdout=logs.enter_context((config / f"wallet{i}.log").open("wb")),
+                stderr=subprocess.STDOUT, cwd=ROOT,
                 env=_env({"SANDBOX_WALLET_API_KEY": o.wallet_key,
                           "SANDBOX_WALLET_OPERATOR_ID": o.operator_id})))
             names.append("wallet" if i == 0 else f"wallet{i + 1}")
-            await wait_serving(wallet, procs[-1])
+            await _serving(wallet, procs[-1], config / f"wallet{i}.log")
         for n, target in enumerate(targets):
             procs.append(subprocess.Popen(
-                [sys.executable, "-m", "rgs", "serve"], stdout=subprocess.DEVNULL,
+                [sys.executable, "-m", "rgs", "serve"],
+                stdout=logs.enter_context((config / f"rgs{n}.log").open("wb")),
                 stderr=subprocess.STDOUT, cwd=ROOT,
                 env=_env({"RGS_LISTEN": target, "RGS_DATABASE_URL": journal_url,
                           "RGS_PLATFORM_FILE": str(plat),
                           **{o.wallet_key_env: o.wallet_key for o in OPERATORS[:operators]},
                           **(rgs_env or {})})))
             names.append(f"rgs{n + 1}")
-            await wait_serving(target, procs[-1])
+            await _serving(target, procs[-1], config / f"rgs{n}.log")
         channels = [grpc.aio.insecure_channel(t) for t in targets]
         wchs = [grpc.aio.insecure_channel(w) for w in wallets]
         channels += wchs
@@ -278,6 +290,7 @@ async def table_stack(*, tables: int, replicas: int, betting_s: float, decision_
             await c.close()
         for p in reversed(procs):
             _stop(p)
+        logs.close()
         shutil.rmtree(config, ignore_errors=True)
         for name in (journal_db, *wallet_dbs):
             await devdb.drop_database(server, name)
