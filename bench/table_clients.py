@@ -160,6 +160,8 @@ class Share:
         self.watchers: list[dict[str, Any]] = cfg["watchers"]
         self.seen = Seen()
         self.tasks: list[asyncio.Task[None]] = []
+        #: The players whose Bet Behind this round's window took.
+        self.placed: set[str] = set()
 
     def stub(self, replica: int, i: int) -> table_pb2_grpc.TableServiceAsyncStub:
         chans = self.channels[replica % len(self.channels)]
@@ -189,6 +191,7 @@ class Share:
         outcomes: Counter[str] = Counter()
         retried: Counter[str] = Counter()
         answered: dict[str, float] = {}
+        self.placed = set()
 
         async def one(i: int, p: dict[str, Any]) -> None:
             await asyncio.sleep(max(0.0, msg["start"] + msg["spread_s"] * p["offset"]
@@ -221,6 +224,7 @@ class Share:
                 outcomes["OK"] += 1
                 ms.append((now - t0) * 1000)
                 answered[bet_key("behind_placed", p["seat"], p["id"])] = now
+                self.placed.add(p["id"])
                 return
 
         await asyncio.gather(*(one(i, p) for i, p in enumerate(self.players)))
@@ -230,19 +234,29 @@ class Share:
     async def insure(self, msg: dict[str, Any]) -> dict[str, Any]:
         outcomes: Counter[str] = Counter()
 
+        end = time.monotonic() + 8  # within the insurance window (the table's 10 s)
+
         async def one(i: int, p: dict[str, Any]) -> None:
             md = (("authorization", f"Bearer {p['token']}"),)
-            try:
-                await self.stub(p["replica"], i).DecideInsurance(tb.DecideInsuranceRequest(
-                    request_id=f"i-{msg['round_id']}-{p['id']}", table_id=self.table,
-                    round_id=msg["round_id"], seat=p["seat"], take=i % 2 == 0, behind=True),
-                    metadata=md, timeout=30)
-                outcomes["OK"] += 1
-            except grpc.aio.AioRpcError as exc:
-                outcomes[reason(exc)[0]] += 1
+            while True:
+                try:
+                    await self.stub(p["replica"], i).DecideInsurance(tb.DecideInsuranceRequest(
+                        request_id=f"i-{msg['round_id']}-{p['id']}", table_id=self.table,
+                        round_id=msg["round_id"], seat=p["seat"], take=i % 2 == 0,
+                        behind=True), metadata=md, timeout=max(0.5, end - time.monotonic()))
+                    outcomes["OK"] += 1
+                    return
+                except grpc.aio.AioRpcError as exc:
+                    why, delay = reason(exc)
+                    if retryable(why) and time.monotonic() < end:
+                        await asyncio.sleep((delay or 0.1) * random.uniform(1.0, 2.0))
+                        continue
+                    outcomes[why] += 1
+                    return
 
         await asyncio.gather(*(one(i, p) for i, p in enumerate(self.players)
-                               if p["insurance"] == tb.BEHIND_INSURANCE_ASK))
+                               if p["insurance"] == tb.BEHIND_INSURANCE_ASK
+                               and p["id"] in self.placed))
         return {"op": "insure", "outcomes": dict(outcomes)}
 
     async def stop(self) -> None:
