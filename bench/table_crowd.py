@@ -383,6 +383,8 @@ class Crowd:
                 spread += [(t - first) * 1000 for t in times]
         self.round_spread_ms += spread
         rec = {"round": n + 1, "round_id": data.round_id, "players": len(paid),
+               # Bet Behinds the round took, answered in time to their player or not.
+               "behind_recorded": sum(k.startswith("behind-") for k in paid),
                "settle_to_last_credit_s": None if last is None else round(last - settle_at, 3),
                "unpaid": unpaid,
                "fanout_bets_p99_ms": hist_pct(dict(hist), 0.99) if hist else None,
@@ -523,6 +525,8 @@ def c_figures(args: argparse.Namespace, c: Crowd, *, finished: int, elapsed: flo
         "replicas": args.replicas, "client_procs": args.client_procs,
         "spread_s": args.spread_s, "rounds": args.rounds, "rounds_finished": finished,
         "seconds": round(elapsed, 1),
+        "behind_placed_ok": c.outcomes.get("PlaceBets behind", Counter())["OK"],
+        "behind_recorded": sum(r["behind_recorded"] for r in c.per_round),
         "place_p50_ms": round(pct(place, 0.5), 1), "place_p99_ms": round(pct(place, 0.99), 1),
         "place_max_ms": round(max(place), 1) if place else None,
         "settle_to_last_credit_s": max(credit) if credit else None,
@@ -554,6 +558,8 @@ def print_crowd(out: dict[str, Any]) -> None:
     for name, c in out["commands"].items():
         print(f"  {name:<24} n={c['n']:<6} p50 {c['p50_ms']} ms  p99 {c['p99_ms']} ms  "
               f"{c['outcomes']}")
+    print(f"  Bet Behinds answered OK {out['behind_placed_ok']}, recorded by the table "
+          f"{out['behind_recorded']} (the rest of those answered too late or not at all)")
     print(f"  fan-out ({out['fanout_measure']}): p50 {out['fanout_p50_ms']} ms, p99 "
           f"{out['fanout_p99_ms']} ms; round events first->last p99 "
           f"{out['round_events_spread_p99_ms']} ms")
