@@ -125,14 +125,32 @@ class TableStack:
 
     async def player(self, player_id: str, replica: int, *, balance: int,
                      operator: int = 0) -> Player:
+        """A player in the operator's wallet (created or reset) with a session, both retried
+        while the shared PostgreSQL is full (UNAVAILABLE)."""
+        import asyncio
+
         o = OPERATORS[operator]
-        await self.controls[operator].CreatePlayer(sandbox_pb2.CreatePlayerRequest(
-            player=sandbox_pb2.Player(player_id=player_id, currency="EUR", balance=balance)),
-            metadata=o.wallet_auth)
-        s = await self.operator.CreateSession(op.CreateSessionRequest(
-            request_id=f"s-{player_id}", brand_id=o.brand_id, player_id=player_id,
-            nickname=player_id),  # the table shows the player by it: events name them so
-            metadata=o.rgs_auth)
+        for attempt in range(40):
+            try:
+                await self.controls[operator].CreatePlayer(sandbox_pb2.CreatePlayerRequest(
+                    player=sandbox_pb2.Player(player_id=player_id, currency="EUR",
+                                              balance=balance)), metadata=o.wallet_auth)
+                break
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() != grpc.StatusCode.UNAVAILABLE or attempt == 39:
+                    raise
+                await asyncio.sleep(0.5)
+        for attempt in range(40):
+            try:
+                s = await self.operator.CreateSession(op.CreateSessionRequest(
+                    request_id=f"s-{player_id}", brand_id=o.brand_id, player_id=player_id,
+                    nickname=player_id),  # the table shows the player by it: events name them
+                    metadata=o.rgs_auth)
+                break
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() != grpc.StatusCode.UNAVAILABLE or attempt == 39:
+                    raise
+                await asyncio.sleep(0.5)
         return Player(player_id, (("authorization", f"Bearer {s.session_token}"),),
                       self.stubs[replica % len(self.stubs)], operator)
 
