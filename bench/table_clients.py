@@ -96,7 +96,7 @@ class Seen:
     #: round -> bet key -> times (one per watcher that saw it).
     bets: dict[int, dict[str, list[float]]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(list)))
-    #: round -> round event kind -> times.
+    #: round -> round event (``kind#seq``) -> times.
     rounds: dict[int, dict[str, list[float]]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(list)))
     ended: Counter[str] = field(default_factory=Counter)
@@ -132,8 +132,8 @@ async def watch(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table: str,
                 data = getattr(item.event, kind)
                 seen.bets[round_no][bet_key(kind, data.seat, data.player.display_name)].append(
                     now)
-            elif kind in ROUND_EVENTS:
-                seen.rounds[round_no][kind].append(now)
+            elif kind in ROUND_EVENTS:  # by seq: a round has many behind_totals
+                seen.rounds[round_no][f"{kind}#{item.event.seq}"].append(now)
         seen.ended["stream ended"] += 1
     except grpc.aio.AioRpcError as exc:
         seen.ended[reason(exc)[0]] += 1

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-from table_clients import ROUND_EVENTS, hist_pct, reason, retryable
+from table_clients import hist_pct, reason, retryable
 from table_stack import Player, TableStack, pct, table_stack
 
 from rgs.generated.table.v1 import table_pb2 as tb
@@ -376,11 +376,10 @@ class Crowd:
         sights = sum(f["bet_events"] for f in fan)
         self.missed_sights += max(0, len(answered) * self.args.watchers - sights)
         spread: list[float] = []
-        for kind in ROUND_EVENTS:
-            times = [t for f in fan for t in f["rounds"].get(kind, [])]
-            if times:
-                first = min(times)
-                spread += [(t - first) * 1000 for t in times]
+        for event in {e for f in fan for e in f["rounds"]}:  # each event: first -> last
+            times = [t for f in fan for t in f["rounds"].get(event, [])]
+            first = min(times)
+            spread += [(t - first) * 1000 for t in times]
         self.round_spread_ms += spread
         rec = {"round": n + 1, "round_id": data.round_id, "players": len(paid),
                # Bet Behinds the round took, answered in time to their player or not.
