@@ -178,9 +178,9 @@ class Share:
             if i % 50 == 49:
                 await asyncio.sleep(0)  # let the opened streams go out
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not all(e.is_set() for e in events):
-            if sum(self.seen.ended.values()):
-                break
+        # Until every stream has its snapshot or has ended (ended ones are counted apart).
+        while (time.monotonic() < deadline and sum(e.is_set() for e in events)
+               + sum(self.seen.ended.values()) < len(events)):
             await asyncio.sleep(0.2)
         return {"op": "ready", "watching": sum(e.is_set() for e in events),
                 "ended": dict(self.seen.ended),
