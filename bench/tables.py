@@ -1,18 +1,22 @@
-"""Shared tables as players use them: everyone bets at the same instant.
+"""Shared tables as players use them.
 
-    .venv/bin/python bench/tables.py [--seated 7] [--behind 100] [--rounds 3] [--replicas 2]
-                                     [--insurance] [--json]
+    .venv/bin/python bench/tables.py [--seated 7] [--behind 100] [--watchers 2] [--rounds 3]
+        [--operators 2] [--client-procs 1] [--spread-s 0] [--kill-clock-at-settlement]
+        [--insurance] [--json]
+    .venv/bin/python bench/tables.py --scene burst [--seated 7] [--behind 100] [--rounds 3]
     .venv/bin/python bench/tables.py --scene rounds --tables 2 --seconds 20 [--json]
 
-``burst`` (the default): one VIP table on ``--replicas`` replicas; ``--seated`` players take the
-seats and ``--behind`` players bet behind them (spread over the seats). Each round every player
-sends PlaceBets at the same instant (released together after every connection is warm), then
-every seated player presses Deal Now at once; with ``--insurance`` the dealer shows an ace
-(test mode, forced cards) and every seat decides insurance at the same instant. Prints, per
-command: placed / refused (by reason) and p50/p99/max latency; fan-out (a bet answered -> its
-event seen by a watcher on every replica) p50/p99; the last Deal Now -> the first card; each
-process's CPU; and whether every wallet is exact (each player's balance from the wallet against
-the stakes and wins the table announced).
+``crowd`` (the default, ``table_crowd.py``): one VIP table of two operators (each with its own
+sandbox wallet) on two replicas; ``--seated`` players in the seats, ``--behind`` Bet Behind
+players with mixed presets and ``--watchers`` watch streams in ``--client-procs`` processes.
+Per round: PlaceBets latency and errors by reason (retried refusals apart), fan-out to every
+watcher, last Deal Now -> first card, settlement -> the last credit in the wallets, each
+process's CPU per round, and every wallet against the table's stakes and wins afterwards.
+
+``burst`` (the earlier scene): the same table with one operator, every PlaceBets sent at the
+same instant from this process, a watcher per replica; placed / refused by reason and p50/p99
+per command, fan-out, journal transactions and RGS CPU per bet; ``--insurance`` forces a
+dealer's ace (test mode) and every seat decides insurance at once.
 
 ``rounds``: N tables x 7 seated players playing rounds flat out (the earlier throughput
 figure): rounds/s, last Deal Now -> first card, fan-out.
@@ -342,7 +346,7 @@ def _print_burst(out: dict[str, Any]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scene", choices=("burst", "rounds"), default="burst")
+    ap.add_argument("--scene", choices=("crowd", "burst", "rounds"), default="crowd")
     ap.add_argument("--seated", type=int, default=SEATS)
     ap.add_argument("--behind", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=3)
@@ -351,6 +355,18 @@ def main() -> None:
     ap.add_argument("--betting-s", type=float, default=15.0)
     ap.add_argument("--pool-size", type=int, default=0,
                     help="RGS_DATABASE_POOL_SIZE of the replicas (default: theirs)")
+    ap.add_argument("--watchers", type=int, default=2,
+                    help="crowd: watch streams, spread over the replicas")
+    ap.add_argument("--operators", type=int, choices=(1, 2), default=2,
+                    help="crowd: operators (each its own sandbox wallet); players alternate")
+    ap.add_argument("--client-procs", type=int, default=1,
+                    help="crowd: processes the Bet Behinds and watchers are split over")
+    ap.add_argument("--spread-s", type=float, default=0.0,
+                    help="crowd: the Bet Behinds spread uniformly over this many seconds")
+    ap.add_argument("--streams-per-conn", type=int, default=10,
+                    help="crowd: watch streams and players per client connection")
+    ap.add_argument("--kill-clock-at-settlement", action="store_true",
+                    help="crowd: SIGKILL the clock's replica when the last round settles")
     ap.add_argument("--tables", type=int, default=2, help="rounds scene: tables")
     ap.add_argument("--seconds", type=float, default=20.0, help="rounds scene: how long")
     ap.add_argument("--profile", type=Path, help="py-spy raw profile of the first replica")
@@ -361,12 +377,20 @@ def main() -> None:
         from table_rounds import rounds
 
         out = asyncio.run(rounds(args, say))
+    elif args.scene == "crowd":
+        from table_crowd import crowd, print_crowd
+
+        if args.seated < 1:
+            ap.error("--seated must be at least 1 (the seated bets open the window)")
+        out = asyncio.run(crowd(args, say))
     else:
         out = asyncio.run(burst(args, say))
     if args.json:
         print(json.dumps(out))
     elif args.scene == "burst":
         _print_burst(out)
+    elif args.scene == "crowd":
+        print_crowd(out)
 
 
 if __name__ == "__main__":
