@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import grpc
 
-from rgs.api.errors import classify, error_metadata, status_trailer
+from rgs.api.errors import abort, classify, error_metadata, status_trailer
 from rgs.api.overload import CURRENT, Admission
 
 R = TypeVar("R")
@@ -40,13 +40,13 @@ class DrainReport:
 
 async def _abort_shutting_down(context: Any) -> None:
     code = grpc.StatusCode.UNAVAILABLE
-    await context.abort(code, MESSAGE,
-                        trailing_metadata=status_trailer(code, SHUTTING_DOWN, MESSAGE))
+    await abort(context, code, MESSAGE,
+                        status_trailer(code, SHUTTING_DOWN, MESSAGE))
 
 
 async def _abort_shed(context: Any, refusal: Exception) -> None:
     code, reason, message = classify(refusal)
-    await context.abort(code, message, trailing_metadata=status_trailer(
+    await abort(context, code, message, status_trailer(
         code, reason, message, metadata=error_metadata(refusal)))
 
 

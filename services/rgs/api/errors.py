@@ -7,8 +7,10 @@ unforeseen is logged and answered UNAVAILABLE (retryable, nothing was committed)
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
+from typing import Any, NoReturn
 
 import grpc
 from google.protobuf import any_pb2
@@ -142,3 +144,22 @@ def retry_info(milliseconds: int) -> any_pb2.Any:
 def _rpc_code(code: grpc.StatusCode) -> int:
     value = code.value[0]
     return int(value) if isinstance(value, int) else code_pb2.UNKNOWN
+
+
+async def abort(context: Any, code: grpc.StatusCode, message: str,
+                trailer: tuple[tuple[str, str | bytes], ...]) -> NoReturn:
+    """End the call with ``code``: the one way every native-gRPC refusal is sent.
+
+    When the call already ended (its deadline passed, its caller cancelled) while its use case
+    ran on (a table command runs to its end either way), gRPC cannot send a status any more and
+    ``context.abort`` fails with a core batch error. Nobody is left to tell and nothing is wrong
+    with the server: the call ends as cancelled (counted CANCELLED, logged at INFO like any
+    call), not as an unexpected error with a traceback."""
+    try:
+        await context.abort(code, message, trailing_metadata=trailer)
+    except grpc.aio.AbortError:
+        raise
+    except Exception as exc:  # grpc's ExecuteBatchError: the call is over
+        log.debug("the call ended before its %s answer could be sent: %s", code.name, exc)
+        raise asyncio.CancelledError from exc
+    raise AssertionError("context.abort returned")  # pragma: no cover

@@ -25,7 +25,7 @@ from grpc_reflection.v1alpha import reflection
 
 from rgs.api.browser_edge.server import RunningWebEdge, start_web_edge
 from rgs.api.drain import CallsInFlight, DrainReport
-from rgs.api.errors import status_trailer
+from rgs.api.errors import abort, status_trailer
 from rgs.api.launch_calls import LaunchCalls
 from rgs.api.overload import Admission
 from rgs.api.servicers import BlackjackServicer, OperatorServicer
@@ -82,7 +82,7 @@ def _lenient_deserializer(cls: type[Message]) -> Callable[[bytes], object]:
 async def _refuse_malformed(context: Any) -> None:
     code = grpc.StatusCode.INVALID_ARGUMENT
     message = "the request is not a valid protobuf message"
-    await context.abort(code, message, trailing_metadata=status_trailer(
+    await abort(context, code, message, status_trailer(
         code, "MALFORMED_REQUEST", message))
 
 

@@ -19,7 +19,7 @@ from google.protobuf.message import Message
 
 from rgs.api.auth import authorization
 from rgs.api.calls import BlackjackCalls, Caller, OperatorCalls
-from rgs.api.errors import classify, error_metadata, status_trailer
+from rgs.api.errors import abort, classify, error_metadata, status_trailer
 from rgs.api.launch_calls import LaunchCalls
 from rgs.finance.office import FinanceOffice
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
@@ -50,9 +50,8 @@ async def serve_unary(context: Context, request: Req,
         code, reason, message = classify(exc)
         if reason == "SERVER_ERROR":
             log.exception("unexpected error serving a call")
-        await context.abort(code, message, trailing_metadata=status_trailer(
+        await abort(context, code, message, status_trailer(
             code, reason, message, metadata=error_metadata(exc)))
-        raise  # pragma: no cover - abort raises
 
 
 class BlackjackServicer(bj_grpc.BlackjackServiceServicer):

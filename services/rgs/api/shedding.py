@@ -23,6 +23,7 @@ import grpc
 from google.protobuf.descriptor import ServiceDescriptor
 
 from rgs.api.drain import CallsInFlight
+from rgs.api.errors import abort
 from rgs.observability import metrics
 
 if TYPE_CHECKING:
@@ -72,6 +73,6 @@ class ShedInterceptor(_ServerInterceptor):
             assert admission is not None
             message, trailer = admission.overloaded_answer()
             requests.inc()
-            await context.abort(_CODE, message, trailing_metadata=trailer)
+            await abort(context, _CODE, message, trailer)
         # No request deserializer: the request's bytes are never parsed.
         return grpc.unary_unary_rpc_method_handler(shed)

@@ -16,7 +16,7 @@ from rgs.api.calls import Caller, availability_for, player_session
 from rgs.api.controls import availability_to_proto
 from rgs.api.converters import free_bet_to_proto, position_to_proto
 from rgs.api.drain import CallsInFlight
-from rgs.api.errors import classify, error_metadata, status_trailer
+from rgs.api.errors import abort, classify, error_metadata, status_trailer
 from rgs.api.fields import check_strings
 from rgs.api.lobby import table_entry
 from rgs.api.servicers import Context, serve_unary
@@ -302,7 +302,7 @@ class TableServicer(tb_grpc.TableServiceServicer):
             code, reason, message = classify(exc)
             if reason == "SERVER_ERROR":
                 log.exception("unexpected error watching a table")
-            await context.abort(code, message, trailing_metadata=status_trailer(
+            await abort(context, code, message, status_trailer(
                 code, reason, message, metadata=error_metadata(exc)))
 
 
