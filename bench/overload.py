@@ -25,7 +25,9 @@ coarse buckets): the time from its observing interceptor to the answer. The diff
 client's figure is the time outside the handler: the transport, the RGS's event-loop queue
 before a call reaches its interceptors, and this load generator's own loop. ``loop_lag_p99_ms``
 is the p99 of the RGS's ``rgs_event_loop_lag_seconds`` in the phase: how long a ready callback
-(a call arriving, a database answer) waited for the loop.
+(a call arriving, a database answer) waited for the loop; ``client_loop_lag_p99_ms`` the same
+of this load generator's loop during the overload (a 10 ms timer): an answer that arrived
+waits that long before its latency is taken.
 
 Every phase reports the CPU milliseconds per call of the RGS and of this load generator (one
 asyncio process; its cost per call is what it takes from a machine it shares). On a machine
@@ -276,6 +278,30 @@ async def closed_loop(players: list[Player], seconds: float) -> Stats:
     return stats
 
 
+class ClientLag:
+    """How late this load generator's own event loop runs a 10 ms timer, while it runs: a call
+    whose answer arrived waits that long before its latency is taken."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _sample(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + 0.01
+            await asyncio.sleep(0.01)
+            self.lags.append(max(0.0, loop.time() - due))
+
+    def __enter__(self) -> ClientLag:
+        self._task = asyncio.get_running_loop().create_task(self._sample())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
 async def open_loop(players: list[Player], rate: float, seconds: float) -> tuple[Stats, int]:
     """Arrivals at ``rate``/s (Poisson), each one call of an idle player; (stats, arrivals
     dropped because no player was idle)."""
@@ -429,7 +455,8 @@ async def main() -> None:
         mark = await histogram()
         cpu.lap()
         t0 = time.monotonic()
-        over, dropped = await open_loop(players[1:], rate, args.seconds)
+        with ClientLag() as client_lag:
+            over, dropped = await open_loop(players[1:], rate, args.seconds)
         elapsed = time.monotonic() - t0
         over_cpu = cpu.lap()
         over_server = server_quantiles(mark, await histogram())
@@ -442,7 +469,8 @@ async def main() -> None:
             "shed": dict(over.shed), "shed_without_delay": over.shed_without_delay,
             "retry_delay_ms": sorted(set(over.delays))[:5], "other_errors": dict(over.other),
             "rgs_cpu_s": round(over_cpu[0], 2), "client_cpu_s": round(over_cpu[1], 2),
-            **per_call(over_cpu, offered), **over_server}
+            **per_call(over_cpu, offered), **over_server,
+            "client_loop_lag_p99_ms": pct(client_lag.lags, 0.99)}
         t1 = time.perf_counter()
         first = Stats()
         await solo[0].step(first)
