@@ -18,6 +18,17 @@ as separate processes), with ``RGS_MAX_IN_FLIGHT`` at ``--max-in-flight``:
 6. **money**: every open round finished, then each wallet's balance against what its rounds
    announced (start - stakes + payouts), to the cent.
 
+The unloaded and overload phases also report the RGS's own latency of the Deal and Act calls
+it served (``server_p50_ms``/``server_p99_ms``, from its ``rgs_rpc_latency_seconds`` histogram,
+scraped from ``RGS_METRICS_LISTEN`` before and after the phase; linear within the histogram's
+coarse buckets): the time from its observing interceptor to the answer. The difference from the
+client's figure is the time outside the handler: the transport, the RGS's event-loop queue
+before a call reaches its interceptors, and this load generator's own loop. ``loop_lag_p99_ms``
+is the p99 of the RGS's ``rgs_event_loop_lag_seconds`` in the phase: how long a ready callback
+(a call arriving, a database answer) waited for the loop; ``client_loop_lag_p99_ms`` the same
+of this load generator's loop during the overload (a 10 ms timer): an answer that arrived
+waits that long before its latency is taken.
+
 Every phase reports the CPU milliseconds per call of the RGS and of this load generator (one
 asyncio process; its cost per call is what it takes from a machine it shares). On a machine
 with cores to spare, ``--server-cpus 0,1 --client-cpus 2,3`` pins the RGS's processes and the
@@ -52,7 +63,7 @@ import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stack import Stack, cpu_seconds, production_stack
+from stack import Stack, cpu_seconds, free_port, production_stack
 
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.blackjack.v1 import blackjack_pb2_grpc
@@ -76,6 +87,63 @@ def pct(values: list[float], q: float) -> float:
 
 def _cpus(spec: str) -> set[int]:
     return {int(c) for c in spec.split(",") if c.strip()}
+
+
+GAME_CALLS = ("rgs.blackjack.v1.BlackjackService/Deal", "rgs.blackjack.v1.BlackjackService/Act")
+
+
+def _scrape(url: str) -> dict[str, dict[float, float]]:
+    """Two of the RGS's own histograms (cumulative count by upper bound, seconds): ``calls``,
+    the latency of the Deal and Act calls it served, from its first observing interceptor to
+    the answer (without the time before: the transport, the event loop's queue, the client);
+    and ``lag``, how late its event loop's 0.1 s timer fired (``rgs_event_loop_lag_seconds``)."""
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=10) as r:
+        text = r.read().decode()
+    out: dict[str, dict[float, float]] = {"calls": {}, "lag": {}}
+    for line in text.splitlines():
+        if line.startswith("rgs_rpc_latency_seconds_bucket{"):
+            if not any(f'method="{m}"' in line for m in GAME_CALLS):
+                continue
+            into = out["calls"]
+        elif line.startswith("rgs_event_loop_lag_seconds_bucket{"):
+            into = out["lag"]
+        else:
+            continue
+        labels, _, value = line.rpartition(" ")
+        le = labels.split('le="')[1].split('"')[0]
+        bound = float("inf") if le == "+Inf" else float(le)
+        into[bound] = into.get(bound, 0.0) + float(value)
+    return out
+
+
+def _quantile(before: dict[float, float], after: dict[float, float], q: float) -> float:
+    """The q-quantile (ms) of what a histogram counted between two scrapes, linear within a
+    bucket (coarse, as a scrape is)."""
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0.0) for b in bounds]
+    total = counts[-1] if counts else 0.0
+    lower, below = 0.0, 0.0
+    for bound, cum in zip(bounds, counts, strict=True):
+        if total and cum >= q * total:
+            top = bound if bound != float("inf") else lower * 2
+            share = (q * total - below) / (cum - below) if cum > below else 1.0
+            return round((lower + (top - lower) * share) * 1000, 1)
+        lower, below = bound, cum
+    return 0.0
+
+
+def server_quantiles(before: dict[str, dict[float, float]], after: dict[str, dict[float, float]]
+                     ) -> dict[str, float | int]:
+    """The RGS's p50/p99 of its Deal and Act calls and its event loop's p99 lag (ms) between
+    two scrapes (the latency buckets are 2.5, 5, 10, 25, 50, 100, 250, 500 ms...)."""
+    calls = after["calls"]
+    return {"server_calls": int(calls.get(float("inf"), 0.0)
+                                - before["calls"].get(float("inf"), 0.0)),
+            "server_p50_ms": _quantile(before["calls"], calls, 0.5),
+            "server_p99_ms": _quantile(before["calls"], calls, 0.99),
+            "loop_lag_p99_ms": _quantile(before["lag"], after["lag"], 0.99)}
 
 
 def _client_cpu() -> float:
@@ -210,6 +278,30 @@ async def closed_loop(players: list[Player], seconds: float) -> Stats:
     return stats
 
 
+class ClientLag:
+    """How late this load generator's own event loop runs a 10 ms timer, while it runs: a call
+    whose answer arrived waits that long before its latency is taken."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _sample(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + 0.01
+            await asyncio.sleep(0.01)
+            self.lags.append(max(0.0, loop.time() - due))
+
+    def __enter__(self) -> ClientLag:
+        self._task = asyncio.get_running_loop().create_task(self._sample())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
 async def open_loop(players: list[Player], rate: float, seconds: float) -> tuple[Stats, int]:
     """Arrivals at ``rate``/s (Poisson), each one call of an idle player; (stats, arrivals
     dropped because no player was idle)."""
@@ -328,8 +420,14 @@ async def main() -> None:
     if args.client_cpus:
         os.sched_setaffinity(0, _cpus(args.client_cpus))
     out: dict[str, Any] = {"max_in_flight": args.max_in_flight, "seconds": args.seconds}
+    metrics = f"127.0.0.1:{free_port()}"
+    metrics_url = f"http://{metrics}/metrics"
+
+    async def histogram() -> dict[str, dict[float, float]]:
+        return await asyncio.to_thread(_scrape, metrics_url)
     async with production_stack(rgs_env={"RGS_MAX_IN_FLIGHT": str(args.max_in_flight),
-                                         "RGS_LOG_LEVEL": "WARNING"}) as stack:
+                                         "RGS_LOG_LEVEL": "WARNING",
+                                         "RGS_METRICS_LISTEN": metrics}) as stack:
         if args.server_cpus:
             for pid in stack.processes()["rgs"]:
                 os.sched_setaffinity(pid, _cpus(args.server_cpus))
@@ -337,10 +435,12 @@ async def main() -> None:
         solo = players[:1]
         await closed_loop(solo, 2.0)  # warm-up
         cpu = Cpu(stack)
+        mark = await histogram()
         unloaded = await closed_loop(solo, args.unloaded_seconds)
         out["unloaded"] = {"calls": len(unloaded.ok), "p50_ms": pct(unloaded.ok, 0.5),
                            "p99_ms": pct(unloaded.ok, 0.99),
-                           **per_call(cpu.lap(), len(unloaded.ok))}
+                           **per_call(cpu.lap(), len(unloaded.ok)),
+                           **server_quantiles(mark, await histogram())}
         peak_players = players[1:1 + (args.peak_players or args.max_in_flight)]
         peak = await closed_loop(peak_players, args.peak_seconds)
         peak_rate = len(peak.ok) / args.peak_seconds
@@ -352,11 +452,14 @@ async def main() -> None:
             out["shed_cost"] = await shed_cost(
                 stack, players[-1 - args.max_in_flight:-1], players[-1], args.shed_calls, cpu)
         rate = args.factor * peak_rate
+        mark = await histogram()
         cpu.lap()
         t0 = time.monotonic()
-        over, dropped = await open_loop(players[1:], rate, args.seconds)
+        with ClientLag() as client_lag:
+            over, dropped = await open_loop(players[1:], rate, args.seconds)
         elapsed = time.monotonic() - t0
         over_cpu = cpu.lap()
+        over_server = server_quantiles(mark, await histogram())
         offered = len(over.ok) + sum(over.shed.values()) + sum(over.other.values())
         out["overload"] = {
             "offered_per_s": round(offered / elapsed, 1), "target_per_s": round(rate, 1),
@@ -366,7 +469,8 @@ async def main() -> None:
             "shed": dict(over.shed), "shed_without_delay": over.shed_without_delay,
             "retry_delay_ms": sorted(set(over.delays))[:5], "other_errors": dict(over.other),
             "rgs_cpu_s": round(over_cpu[0], 2), "client_cpu_s": round(over_cpu[1], 2),
-            **per_call(over_cpu, offered)}
+            **per_call(over_cpu, offered), **over_server,
+            "client_loop_lag_p99_ms": pct(client_lag.lags, 0.99)}
         t1 = time.perf_counter()
         first = Stats()
         await solo[0].step(first)
@@ -385,6 +489,8 @@ async def main() -> None:
     out["verdict"] = {
         "admitted_p99_within_2x_unloaded": ov["admitted_p99_ms"] <= 2 * unloaded_p99,
         "ratio": round(ov["admitted_p99_ms"] / unloaded_p99, 2) if unloaded_p99 else None,
+        "server_ratio": (round(ov["server_p99_ms"] / out["unloaded"]["server_p99_ms"], 2)
+                         if out["unloaded"]["server_p99_ms"] else None),
         "shed_cleanly": (sum(ov["shed"].values()) > 0 and ov["shed_without_delay"] == 0
                          and not ov["other_errors"]),
         "recovered_at_once": out["recovery"]["first_call"] == "OK",

@@ -47,7 +47,8 @@ EXTERNAL_EXPORTERS = {
                            "kube_horizontalpodautoscaler_status_current_replicas",
                            "kube_horizontalpodautoscaler_spec_max_replicas",
                            "kube_pod_container_status_last_terminated_reason",
-                           "kube_pod_container_status_restarts_total"),
+                           "kube_pod_container_status_restarts_total",
+                           "kube_cronjob_status_last_successful_time", "kube_cronjob_created"),
     "rgs probe": ("rgs_probe_success", "rgs_probe_duration_seconds",
                   "rgs_probe_timestamp_seconds"),
 }

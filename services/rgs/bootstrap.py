@@ -370,9 +370,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         if stop_pool_gauges is not None:
             closers.append(stop_pool_gauges)
         journal = pg
-    stop_loop_gauge = watch_event_loop()
-    if stop_loop_gauge is not None:
-        closers.append(stop_loop_gauge)
+    closers.append(watch_event_loop())
     if wallet is None:
         wallet, wallet_closers = operator_wallets(platform)
         closers.extend(wallet_closers)

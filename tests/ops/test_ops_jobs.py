@@ -1,14 +1,17 @@
 """The chart's scheduled jobs, the jobs' NetworkPolicy and the synthetic client, as rendered:
-the daily purge runs `rgs purge` with the database URL and no API token; the migration Job and
+the daily purge runs `rgs purge` with the database URL and no API token, the daily partition
+maintenance `rgs partitions maintain` the same way, with a retention the schema keeps at the
+regulators' minimum or above; the migration Job and
 the CronJobs may reach DNS and the database only, and nothing reaches them; the probe calls the
 public address with its key read from a file (never an argument) and is scraped as
 <fullname>-probe, the job its alert reads."""
 
 from __future__ import annotations
 
+import subprocess
 from typing import Any
 
-from ops_toolbox import CHART
+from ops_toolbox import CHART, tool
 from test_ops_helm import named, render
 
 PRODUCTION = str(CHART / "ci" / "production-values.yaml")
@@ -34,7 +37,51 @@ def test_the_daily_purge_runs_rgs_purge_against_the_journal() -> None:
     assert pod["spec"]["automountServiceAccountToken"] is False
     assert pod["metadata"]["labels"]["app.kubernetes.io/component"] == "lifecycle"
     off = render("-f", PRODUCTION, "--set", "lifecycle.purge.enabled=false")
-    assert not [d for d in off if d["kind"] == "CronJob"]
+    assert [d["metadata"]["name"] for d in off if d["kind"] == "CronJob"] == ["rgs-partitions"]
+
+
+def test_the_daily_partition_maintenance_runs_like_the_purge() -> None:
+    docs = render("-f", PRODUCTION)
+    purge, cron = named(docs, "CronJob", "rgs-purge"), named(docs, "CronJob", "rgs-partitions")
+    assert cron["spec"]["concurrencyPolicy"] == "Forbid"
+    pod, purge_pod = _pod(cron), _pod(purge)
+    (container,) = pod["spec"]["containers"]
+    assert container["args"] == ["partitions", "maintain", "--retention-months", "72",
+                                 "--months-ahead", "3", "--past-retention", "detach",
+                                 "--lock-timeout-ms", "1000", "--attempts", "5", "--json"]
+    # The purge's identity, hardening and database credentials, and its NetworkPolicy (the
+    # lifecycle component: test below).
+    for key in ("securityContext", "serviceAccountName", "automountServiceAccountToken"):
+        assert pod["spec"][key] == purge_pod["spec"][key], key
+    (purge_container,) = purge_pod["spec"]["containers"]
+    assert container["securityContext"] == purge_container["securityContext"]
+    assert container["env"] == purge_container["env"]
+    assert pod["metadata"]["labels"] == purge_pod["metadata"]["labels"]
+    assert container["resources"]["limits"]["memory"]
+    set_ = render("-f", PRODUCTION, "--set", "lifecycle.partitions.retentionMonths=84",
+                  "--set", "lifecycle.partitions.pastRetention=drop",
+                  "--set", "lifecycle.partitions.schedule=5 4 * * *")
+    cron = named(set_, "CronJob", "rgs-partitions")
+    args = _pod(cron)["spec"]["containers"][0]["args"]
+    assert args[args.index("--retention-months") + 1] == "84"
+    assert args[args.index("--past-retention") + 1] == "drop"
+    assert cron["spec"]["schedule"] == "5 4 * * *"
+    off = render("-f", PRODUCTION, "--set", "lifecycle.partitions.enabled=false")
+    assert [d["metadata"]["name"] for d in off if d["kind"] == "CronJob"] == ["rgs-purge"]
+    # Without either lifecycle job the jobs' policy still covers the migration Job.
+    none = render("-f", PRODUCTION, "--set", "lifecycle.partitions.enabled=false",
+                  "--set", "lifecycle.purge.enabled=false")
+    assert named(none, "NetworkPolicy", "rgs-jobs")
+
+
+def test_the_chart_refuses_a_retention_inside_the_regulators() -> None:
+    for value, field in (("lifecycle.partitions.retentionMonths=24", "retentionMonths"),
+                         ("lifecycle.partitions.pastRetention=truncate", "pastRetention"),
+                         ("lifecycle.partitions.lockTimeoutMs=60000", "lockTimeoutMs")):
+        proc = subprocess.run([tool("helm"), "template", "rgs", str(CHART), "-f", PRODUCTION,
+                               "--set", value], capture_output=True, text=True, timeout=60,
+                              check=False)
+        assert proc.returncode != 0 and field in proc.stderr, (value, proc.stderr)
 
 
 def test_the_migration_job_and_the_cronjobs_reach_the_database_only() -> None:
@@ -46,7 +93,8 @@ def test_the_migration_job_and_the_cronjobs_reach_the_database_only() -> None:
     (expr,) = spec["podSelector"]["matchExpressions"]
     assert expr["values"] == ["migration", "lifecycle"]
     job = named(docs, "Job", "rgs-migrate")
-    for pod in (_pod(job), _pod(named(docs, "CronJob", "rgs-purge"))):
+    for pod in (_pod(job), _pod(named(docs, "CronJob", "rgs-purge")),
+                _pod(named(docs, "CronJob", "rgs-partitions"))):
         labels = pod["metadata"]["labels"]
         assert spec["podSelector"]["matchLabels"].items() <= labels.items()
         assert labels["app.kubernetes.io/component"] in expr["values"]

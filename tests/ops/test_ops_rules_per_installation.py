@@ -78,6 +78,15 @@ def test_every_rgs_selector_names_the_installation() -> None:
     assert 'deployment="blackjack"' in text and 'horizontalpodautoscaler="blackjack"' in text
     assert 'pod=~"blackjack-.*"' in text and '"rgs"' not in text.replace('container="rgs"', "")
     assert "rgs.probe" not in {g["name"] for g in groups}  # probe.enabled is off
+    assert 'cronjob="blackjack-partitions"' in text  # the partitions CronJob's own name
+
+
+def test_the_partition_alert_renders_with_its_cronjob_only() -> None:
+    names = {g["name"] for g in _rendered_rules("casino")}
+    assert "rgs.lifecycle" in names
+    off = _rendered_rules("casino", "--set", "lifecycle.partitions.enabled=false")
+    assert "rgs.lifecycle" not in {g["name"] for g in off}
+    assert names - {"rgs.lifecycle"} == {g["name"] for g in off}
 
 
 def test_outages_page_per_installation_as_rendered(tmp_path: Path) -> None:

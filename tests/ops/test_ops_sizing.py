@@ -52,13 +52,13 @@ def test_the_connection_budget_is_refused_when_broken_and_the_pool_derived_withi
     err = _refused("--set", "workers=4", "--set", "database.poolSize=20",
                    "--set", "resources.limits.memory=4Gi")
     assert "connection budget: 40 pods x 4 workers x 33 connections" in err
-    assert "+ 3 (migration Job, purge CronJob, RTP worker) = 5283, more than " \
+    assert "+ 4 (migration Job, purge CronJob, partitions CronJob, RTP worker) = 5284, more than " \
            "database.connectionBudget 1000" in err
     derived = render("-f", PRODUCTION, "--set", "workers=4", "--set", "database.poolSize=0",
                      "--set", "autoscaling.maxReplicas=20", "--set", "resources.limits.memory=4Gi")
     pool = int(_env(_container(derived))["RGS_DATABASE_POOL_SIZE"])
     per_worker = pool + max(2, pool // 2) + 3
-    assert pool == 6 and 20 * 4 * per_worker + 3 <= 1000
+    assert pool == 6 and 20 * 4 * per_worker + 4 <= 1000
     # 160 workers cannot fit 1,000 connections even at the smallest pool: refused, not shrunk.
     err = _refused("--set", "workers=4", "--set", "database.poolSize=0",
                    "--set", "resources.limits.memory=4Gi")

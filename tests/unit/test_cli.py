@@ -14,7 +14,7 @@ import rgs.cli
 
 COMMANDS = {"simulate", "par", "rng", "serve", "migrate", "sandbox", "play", "verify",
             "authenticate", "audit", "admin", "movements", "reconcile", "report", "probe",
-            "purge", "rtp"}
+            "purge", "partitions", "rtp"}
 
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:

@@ -4,6 +4,7 @@ the RGS's ``event_loop`` setting (RGS_EVENT_LOOP); the loop module reads no envi
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -58,3 +59,27 @@ def test_each_setting_is_described_once_by_its_docstring() -> None:
     assert "description=" not in source.read_text()
     assert all(f.description for f in RgsSettings.model_fields.values()), [
         name for name, f in RgsSettings.model_fields.items() if not f.description]
+
+
+def _lag_count(at_least_s: float) -> float:
+    """Samples of ``rgs_event_loop_lag_seconds`` above ``at_least_s`` so far (this process)."""
+    from rgs.observability.metrics import EVENT_LOOP_LAG
+
+    buckets = {s.labels["le"]: s.value for s in next(iter(EVENT_LOOP_LAG.collect())).samples
+               if s.name.endswith("_bucket")}
+    return buckets["+Inf"] - buckets[repr(at_least_s)]
+
+
+def test_a_blocked_loop_shows_as_lag() -> None:
+    from rgs.observability.metrics import watch_event_loop
+
+    async def blocked() -> None:
+        stop = watch_event_loop()
+        await asyncio.sleep(0)  # the sampler has started its 0.1 s sleep
+        time.sleep(0.35)  # a callback that holds the loop: the sampler's timer fires late
+        await asyncio.sleep(0.01)
+        await stop()
+
+    before = _lag_count(0.1)
+    asyncio.run(blocked())
+    assert _lag_count(0.1) >= before + 1  # a sample late by 0.25 s or more (> 0.1)

@@ -15,7 +15,8 @@ Every command lives in one module of this package, which adds it with ``register
 * :mod:`rgs.cli.finance` — ``movements`` and ``reconcile``, :mod:`rgs.cli.report` —
   ``report ggr`` (the operator's back office);
 * :mod:`rgs.cli.probe` — ``probe`` (the synthetic client), :mod:`rgs.cli.lifecycle` —
-  ``purge`` (expired idempotency records and sessions).
+  ``purge`` (expired idempotency records and sessions), :mod:`rgs.cli.partitions` —
+  ``partitions`` (the journal's monthly partitions, when it is partitioned).
 
 Every command prints what to do next on a user error and exits 2; long work shows progress on a
 terminal and stays quiet with ``--json``. This is the top of the dependency graph: nothing
@@ -35,6 +36,7 @@ from rgs.cli import (
     finance,
     lifecycle,
     par,
+    partitions,
     play,
     probe,
     report,
@@ -48,7 +50,7 @@ from rgs.cli.common import UserError
 
 #: The modules that add their own commands through ``register(subparsers)``, in help order.
 _COMMAND_MODULES = (simulate, par, rng, service, play, verify, authenticate, audit,
-                    finance, report, probe, lifecycle, rtp)
+                    finance, report, probe, lifecycle, partitions, rtp)
 
 
 def build_parser() -> argparse.ArgumentParser:

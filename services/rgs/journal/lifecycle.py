@@ -3,7 +3,7 @@ expired launch codes and the virtual money of finished demo play.
 
 Game records (rounds, their events, the wallet outbox, table rounds, the audit trail) are never
 purged here: they are kept for the regulator's retention period and leave by whole partitions
-(ops/scale-out.md, ops/dr.md). What goes:
+(:mod:`rgs.journal.partitions`, ops/scale-out.md, ops/dr.md). What goes:
 
 * an **idempotency record** whose last write is older than the cutoff (a request id is
   answered as a replay for ``--idempotency-days``, 7 by default; clients retry within seconds);

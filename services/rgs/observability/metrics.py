@@ -87,6 +87,11 @@ EVENT_LOOP_TASKS: Final = Gauge(
     "rgs_event_loop_tasks", "asyncio tasks alive on this replica's event loop (with several "
     "workers: every live worker's, added); a count that keeps growing under a steady load is "
     "work that never ends.", multiprocess_mode="livesum")
+EVENT_LOOP_LAG: Final = Histogram(
+    "rgs_event_loop_lag_seconds", "How late a timer of the event loop fired, sampled every "
+    "0.1 s: the time a call's ready continuation waits for the loop (work queued ahead of it, "
+    "or the process not given a core).",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0))
 
 # --------------------------------------------------------------------------- rounds and money
 
@@ -208,7 +213,7 @@ BUILD_INFO: Final = Gauge(
 EXPORTED_NAMES: Final = frozenset({
     "rgs_rpc_requests_total", "rgs_rpc_latency_seconds", "rgs_rpc_in_flight", "rgs_rpc_shed_total",
     "rgs_rpc_streams_open", "rgs_rpc_streams_total", "rgs_rpc_stream_messages_sent_total",
-    "rgs_table_watchers", "rgs_event_loop_tasks",
+    "rgs_table_watchers", "rgs_event_loop_tasks", "rgs_event_loop_lag_seconds",
     "rgs_rounds_total", "rgs_stakes_minor_total", "rgs_wins_minor_total",
     "rgs_variant_theoretical_rtp_ratio", "rgs_variant_rtp_standard_deviation_ratio",
     "rgs_brand_theoretical_rtp_ratio",
@@ -226,6 +231,7 @@ EXPORTED_NAMES: Final = frozenset({
 rules may use these, plus the ``_bucket``/``_sum``/``_count`` series of the histograms."""
 
 HISTOGRAMS: Final = frozenset({"rgs_rpc_latency_seconds", "rgs_wallet_latency_seconds",
+                               "rgs_event_loop_lag_seconds",
                                "rgs_win_payment_delay_seconds",
                                "rgs_journal_tx_latency_seconds",
                                "rgs_journal_lock_wait_seconds",
@@ -307,11 +313,33 @@ def watch_table_watchers(watchers: Callable[[], int]) -> Stopper | None:
     return _publish({TABLE_WATCHERS: lambda: float(watchers())})
 
 
-def watch_event_loop() -> Stopper | None:
+#: How often the event loop's lag is sampled (``rgs_event_loop_lag_seconds``).
+LOOP_LAG_SAMPLE_S: Final = 0.1
+
+
+def watch_event_loop() -> Stopper:
     """Publish ``rgs_event_loop_tasks``: the unfinished tasks of the running loop (counted from
-    the scrape's thread too: :func:`asyncio.all_tasks` copes with the loop adding tasks)."""
+    the scrape's thread too: :func:`asyncio.all_tasks` copes with the loop adding tasks), and
+    observe ``rgs_event_loop_lag_seconds``: how late a sleep of :data:`LOOP_LAG_SAMPLE_S`
+    wakes, which is how long any ready callback waits for the loop then."""
     loop = asyncio.get_running_loop()
-    return _publish({EVENT_LOOP_TASKS: lambda: float(len(asyncio.all_tasks(loop)))})
+    stop_tasks = _publish({EVENT_LOOP_TASKS: lambda: float(len(asyncio.all_tasks(loop)))})
+
+    async def sample() -> None:
+        while True:
+            due = loop.time() + LOOP_LAG_SAMPLE_S
+            await asyncio.sleep(LOOP_LAG_SAMPLE_S)
+            EVENT_LOOP_LAG.observe(max(0.0, loop.time() - due))
+
+    task = loop.create_task(sample())
+
+    async def stop() -> None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        if stop_tasks is not None:
+            await stop_tasks()
+    return stop
 
 
 def observe_pool_wait(pool: str) -> Callable[[float], None]:

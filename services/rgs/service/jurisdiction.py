@@ -36,6 +36,10 @@ class JurisdictionProfile:
     #: The largest stake of one round per currency, in minor units (a currency not named: the
     #: brand's limits only).
     max_stake: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    #: The least time game and transaction records are kept, in months (UKGC LCCP, MGA, DGE
+    #: N.J.A.C. 13:69O, AGCO: 5 years; ``ops/dr.md``). The journal's partitions are shared by
+    #: every market of an installation, so ``rgs partitions`` keeps at least the longest of all.
+    record_retention_months: int = 0
 
     @property
     def paces_rounds(self) -> bool:
@@ -50,11 +54,11 @@ NONE = JurisdictionProfile(id="none")
 PROFILES: Mapping[str, JurisdictionProfile] = MappingProxyType({
     "none": NONE,
     "ukgc": JurisdictionProfile(id="ukgc", min_round_interval_s=5.0, one_game_at_a_time=True,
-                                show_session_position=True),
-    "mga": JurisdictionProfile(id="mga", show_session_position=True),
-    "nj": JurisdictionProfile(id="nj"),
+                                show_session_position=True, record_retention_months=60),
+    "mga": JurisdictionProfile(id="mga", show_session_position=True, record_retention_months=60),
+    "nj": JurisdictionProfile(id="nj", record_retention_months=60),
     "ontario": JurisdictionProfile(id="ontario", show_session_position=True,
-                                   idle_timeout_s=30 * 60),
+                                   idle_timeout_s=30 * 60, record_retention_months=60),
 })
 """The named profiles. Their values are a starting point to be checked against each market's
 current rules (``docs/compliance.md``); a brand may override a field where the market allows."""

@@ -201,7 +201,7 @@ little beyond that), at least 2.
 {{- if .Values.database.poolSize -}}
 {{- .Values.database.poolSize -}}
 {{- else -}}
-{{- $perWorker := div (sub (int .Values.database.connectionBudget) (ternary 3 2 .Values.rtp.enabled)) (mul (int (include "rgs.maxPods" .)) (int (include "rgs.workers" .))) -}}
+{{- $perWorker := div (sub (int .Values.database.connectionBudget) (int (include "rgs.jobConnections" .))) (mul (int (include "rgs.maxPods" .)) (int (include "rgs.workers" .))) -}}
 {{- min 10 (max 2 (div (mul (sub $perWorker 3) 2) 3)) -}}
 {{- end -}}
 {{- end }}
@@ -261,15 +261,21 @@ plus the hints' analyses: 135 per rule set up to 375 for five, 75 per set beyond
 {{- toYaml $res -}}
 {{- end }}
 
+{{/* The database connections of everything but the server's workers, one each: the migration
+Job, the purge CronJob, the partitions CronJob and the RTP monitoring worker when enabled. */}}
+{{- define "rgs.jobConnections" -}}
+{{- add 2 (ternary 1 0 .Values.lifecycle.partitions.enabled) (ternary 1 0 .Values.rtp.enabled) -}}
+{{- end -}}
+
 {{/* Refuse sizes that break the connection budget, the drain arithmetic or the memory. */}}
 {{- define "rgs.validateSizing" -}}
 {{- $pods := int (include "rgs.maxPods" .) -}}
 {{- $workers := int (include "rgs.workers" .) -}}
 {{- $perWorker := int (include "rgs.connectionsPerWorker" .) -}}
-{{- $jobs := ternary 3 2 .Values.rtp.enabled -}}
+{{- $jobs := int (include "rgs.jobConnections" .) -}}
 {{- $total := add (mul $pods $workers $perWorker) $jobs -}}
 {{- if gt $total (int .Values.database.connectionBudget) }}
-{{- fail (printf "connection budget: %d pods x %d workers x %d connections (database.poolSize %s, its tables' pool, sampler and controls) + %d (migration Job, purge CronJob%s) = %d, more than database.connectionBudget %v (PgBouncer's max_client_conn, or PostgreSQL's max_connections less its reserve): lower database.poolSize (0 derives it), the workers or autoscaling.maxReplicas, or raise the budget (ops/capacity.md)" $pods $workers $perWorker (include "rgs.poolSize" .) $jobs (ternary ", RTP worker" "" .Values.rtp.enabled) $total .Values.database.connectionBudget) }}
+{{- fail (printf "connection budget: %d pods x %d workers x %d connections (database.poolSize %s, its tables' pool, sampler and controls) + %d (migration Job, purge CronJob%s%s) = %d, more than database.connectionBudget %v (PgBouncer's max_client_conn, or PostgreSQL's max_connections less its reserve): lower database.poolSize (0 derives it), the workers or autoscaling.maxReplicas, or raise the budget (ops/capacity.md)" $pods $workers $perWorker (include "rgs.poolSize" .) $jobs (ternary ", partitions CronJob" "" .Values.lifecycle.partitions.enabled) (ternary ", RTP worker" "" .Values.rtp.enabled) $total .Values.database.connectionBudget) }}
 {{- end }}
 {{- $wallet := 0.0 -}}
 {{- range .Values.operators }}{{ $wallet = maxf $wallet (float64 (.wallet.timeout_s | default 5)) }}{{ end -}}
