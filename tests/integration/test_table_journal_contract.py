@@ -595,3 +595,23 @@ async def test_a_subscriber_is_woken_by_its_tables_transition(adapter: Adapter) 
         assert not done  # another table's transition is not this table's news
         await _write(a, TableWrite(state=BETTING, events=_events("x")))
         await asyncio.wait_for(woken, 30.0)
+
+
+@pytest.mark.parametrize("adapter", ["memory", "postgres"], indirect=True)
+async def test_a_deadline_brought_forward_wakes_the_clocks_and_no_other_transition_does(
+        adapter: Adapter) -> None:
+    """Any table's transition that brings its deadline forward (a Deal Now) wakes the table
+    clocks; one that sets a later deadline, or a first one, leaves them to their own pace."""
+    a = adapter
+    for tid in (T, "vip-2"):
+        await a.tables.ensure_table(tid, TableState())
+    later = replace(BETTING, deadline=T0 + timedelta(seconds=30))
+    async with a.tables.deadlines() as woken:
+        await _write(a, TableWrite(state=later, events=_events("betting_opened")))
+        assert not await woken(0.3)  # a first deadline: the clock's next pass finds it
+        await _write(a, TableWrite(state=replace(later, deadline=T0 + timedelta(seconds=40)),
+                                   events=_events("x")))
+        assert not await woken(0.3)  # pushed back
+        waiting = asyncio.create_task(woken(60.0))
+        await _write(a, TableWrite(state=replace(later, deadline=T0), events=_events("deal_now")))
+        assert await asyncio.wait_for(waiting, 30.0)  # brought forward: woken, not timed out

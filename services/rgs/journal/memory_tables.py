@@ -33,6 +33,7 @@ from rgs.service.tables.ports import (
     RoundRecord,
     TableLocked,
     TableWrite,
+    brought_forward,
 )
 from rgs.wallet.port import MoneyKind
 
@@ -182,6 +183,7 @@ class InMemoryTables(_Reads):
         super().__init__(journal, _Rows())
         self._locks: dict[str, asyncio.Lock] = {}
         self._waiters: dict[str, set[asyncio.Event]] = {}
+        self._clocks: set[asyncio.Event] = set()
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The table's row lock."""
@@ -246,6 +248,9 @@ class InMemoryTables(_Reads):
             rows.requests[(table_id, k, r.request_id)] = r
         for ev in self._waiters.get(table_id, ()):
             ev.set()
+        if brought_forward(stored.state.deadline, w.state.deadline):
+            for ev in self._clocks:
+                ev.set()
         return last
 
     def _write_round(self, table_id: str, r: RoundRecord, now: datetime) -> None:
@@ -353,6 +358,23 @@ class InMemoryTables(_Reads):
             yield wait
         finally:
             self._waiters[table_id].discard(ev)
+
+    @asynccontextmanager
+    async def deadlines(self) -> AsyncIterator[Callable[[float], Awaitable[bool]]]:
+        ev = asyncio.Event()
+        self._clocks.add(ev)
+
+        async def wait(timeout_s: float) -> bool:
+            woken = False
+            with suppress(TimeoutError):
+                woken = await asyncio.wait_for(ev.wait(), timeout_s)
+            ev.clear()
+            return woken
+
+        try:
+            yield wait
+        finally:
+            self._clocks.discard(ev)
 
     async def close(self) -> None:
         """Nothing to release (the same call as the PostgreSQL adapter's)."""

@@ -255,3 +255,17 @@ class TableJournal(Protocol):
         until the table may have new events since it last returned; never a guarantee, the
         caller reads the journal."""
         ...
+
+    def deadlines(self) -> AbstractAsyncContextManager[Callable[[float], Awaitable[bool]]]:
+        """A wake-up for the table clock: the function waits (at most its timeout in seconds)
+        until a transition of any table, on any replica, brought that table's deadline
+        forward (:func:`brought_forward`: a Deal Now, a last decision) since it last
+        returned; True when woken so, False at its timeout (the clock then looks anyway)."""
+        ...
+
+
+def brought_forward(old: datetime | None, new: datetime | None) -> bool:
+    """Whether a transition that moves a table's deadline from ``old`` to ``new`` wakes the
+    clock: a deadline sooner than the one the clock may be waiting for (a new one where there
+    was none is looked at on the clock's next pass)."""
+    return new is not None and old is not None and new < old
