@@ -29,6 +29,7 @@ from rgs.codec import decode_value, encode_value, from_jsonable
 from rgs.journal.leases import Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
 from rgs.journal.rows import movements_json
+from rgs.journal.table_payments import PostgresHeldMany
 from rgs.journal.table_statements import (
     Q_ANSWERED,
     Q_BOOK,
@@ -508,6 +509,12 @@ class PostgresTables:
                 if rec is not None:
                     out.append((rec, r["first_at"]))
         return out
+
+    @asynccontextmanager
+    async def hold_many(self, keys: Sequence[str]) -> AsyncIterator[PostgresHeldMany]:
+        async with self._connection() as conn, self._holds.hold_many(conn,
+                                                                     list(keys)) as epochs:
+            yield PostgresHeldMany(conn, epochs, self._holds.ttl)
 
     # ------------------------------------------------------------------ the clock lease
 
