@@ -116,26 +116,45 @@ async def _player(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id:
             continue
         # Play: stand whenever this seat's hand is due, until the round is over.
         while not stop.is_set():
-            call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id), metadata=md)
-            done = False
-            async for item in call:
-                if item.HasField("snapshot"):
-                    s = item.snapshot
-                    if s.phase in (tb.TABLE_PHASE_IDLE, tb.TABLE_PHASE_BETTING):
-                        done = s.round_no > snap.round_no or s.phase == tb.TABLE_PHASE_IDLE
-                        break
-                    to_act = s.round.to_act if s.round.HasField("to_act") else None
-                    if s.phase == tb.TABLE_PHASE_PLAYING and to_act and to_act.seat == seat:
-                        with contextlib.suppress(grpc.aio.AioRpcError):
-                            await _sent(figs, stub.Act, tb.ActRequest(
-                                request_id=f"a{n}-{s.seq}", table_id=table_id,
-                                round_id=s.round_id, seat=seat, hand=to_act.hand,
-                                action="stand"), md)
-                    break
-            call.cancel()
+            try:
+                done = await _turn(figs, stub, md, table_id, seat=seat, n=n,
+                                   round_no=snap.round_no)
+            except grpc.aio.AioRpcError as exc:
+                # A look refused (the server shedding load): look again. A player that died
+                # here left its hand to time out (decision_s) and its seat unplayed.
+                if exc.code() not in RETRYABLE:
+                    raise
+                figs.retried += 1
+                done = False
             if done:
                 break
             await asyncio.sleep(0.05)
+
+
+async def _turn(figs: Figures, stub: table_pb2_grpc.TableServiceAsyncStub, md: Any,
+                table_id: str, *, seat: int, n: int, round_no: int) -> bool:
+    """One look at the table (a snapshot), standing if this seat's hand is due; True once the
+    round is over."""
+    call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id), metadata=md)
+    done = False
+    try:
+        async for item in call:
+            if item.HasField("snapshot"):
+                s = item.snapshot
+                if s.phase in (tb.TABLE_PHASE_IDLE, tb.TABLE_PHASE_BETTING):
+                    done = s.round_no > round_no or s.phase == tb.TABLE_PHASE_IDLE
+                    break
+                to_act = s.round.to_act if s.round.HasField("to_act") else None
+                if s.phase == tb.TABLE_PHASE_PLAYING and to_act and to_act.seat == seat:
+                    with contextlib.suppress(grpc.aio.AioRpcError):
+                        await _sent(figs, stub.Act, tb.ActRequest(
+                            request_id=f"a{n}-{s.seq}", table_id=table_id,
+                            round_id=s.round_id, seat=seat, hand=to_act.hand,
+                            action="stand"), md)
+                break
+    finally:
+        call.cancel()
+    return done
 
 
 async def rounds(args: argparse.Namespace, say: Any) -> dict[str, Any]:
@@ -158,6 +177,8 @@ async def rounds(args: argparse.Namespace, say: Any) -> dict[str, Any]:
             f"{args.seconds:.0f} s ...")
         await asyncio.sleep(args.seconds)
         stop.set()
+        died = [t.exception() for t in tasks if t.done() and not t.cancelled()
+                and t.exception() is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -174,7 +195,9 @@ async def rounds(args: argparse.Namespace, say: Any) -> dict[str, Any]:
                          "n": len(figs.fanout_ms)},
            "timers_fired": {"betting": figs.betting_timed_out,
                             "decisions": figs.decisions_timed_out},
-           "commands_retried": figs.retried}
+           "commands_retried": figs.retried,
+           "bench_players_died": [type(e).__name__ + (f" {e.code().name}" if isinstance(
+               e, grpc.aio.AioRpcError) else "") for e in died]}
     if not args.json:
         print(f"rounds: {out['rounds']} in {args.seconds:.0f} s = {out['rounds_per_s']}/s")
         print(f"last Deal Now -> first card at a watcher: p50 "
@@ -185,5 +208,5 @@ async def rounds(args: argparse.Namespace, say: Any) -> dict[str, Any]:
               f"(n={out['fanout_ms']['n']})")
         print(f"the table's timers fired: betting {figs.betting_timed_out}, decisions "
               f"{figs.decisions_timed_out}; commands retried (same request id): "
-              f"{figs.retried}")
+              f"{figs.retried}; bench players that died: {out['bench_players_died'] or 0}")
     return out
