@@ -1,5 +1,5 @@
 """A round's payments in bulk (rgs.service.tables.payouts) with the in-memory tables' journal
-and the fake wallet: thirty Bet Behinds of two operators paid to the cent at settlement, one
+and the fake wallet: forty Bet Behinds of two operators paid to the cent at settlement, one
 whose journal another call holds then paid the single way once it is free, nothing paid
 twice; and which rows a bulk payment sends."""
 
@@ -22,12 +22,12 @@ pytestmark = pytest.mark.asyncio
 SEAT_WINS = ["TS", "9C", "9H", "7D", "TD"]
 
 
-async def test_thirty_bets_behind_are_paid_in_bulk_to_the_cent_and_a_busy_one_after() -> None:
+async def test_forty_bets_behind_are_paid_in_bulk_to_the_cent_and_a_busy_one_after() -> None:
     t = await tables()
     await t.player("ann")
     await t.sit("ann", 1)
     await t.bet("ann", "b", BetCommand(seat=1, stake=1000))
-    names = [f"p{i}" for i in range(30)]
+    names = [f"p{i}" for i in range(40)]
     for i, name in enumerate(names):
         await t.player(name, other=i % 2 == 1)
         await t.bet(name, "b", BetCommand(seat=1, stake=1000 + 100 * (i % 3), behind=True))

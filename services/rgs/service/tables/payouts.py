@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 PER_OPERATOR = 16
 #: Players per bulk payment (their leases last while their wallet calls run).
 BULK = 250
+#: Fewer players than this are paid the single way: each lease is then given back with its own
+#: player's answer, so a seated player's next bet does not wait for the others' payments.
+BULK_MIN = 32
 
 Single = Callable[[Sequence[tuple[str, Movement]]], None]
 """Pays movements the single way (each under its player's journal, waited for)."""
@@ -79,11 +82,14 @@ class Payouts:
         self._free_bets = free_bets
 
     async def pay(self, movements: Sequence[tuple[str, Movement]], single: Single) -> None:
-        """Send ``movements`` in bulks of :data:`BULK` players; what cannot go in bulk goes to
-        ``single``."""
+        """Send ``movements`` in bulks of :data:`BULK` players (fewer than :data:`BULK_MIN`:
+        all to ``single``); what cannot go in bulk goes to ``single``."""
         by_key: dict[str, list[tuple[str, Movement]]] = {}
         for key, m in movements:
             by_key.setdefault(key, []).append((key, m))
+        if len(by_key) < BULK_MIN:
+            single(movements)
+            return
         keys = sorted(by_key)
         await asyncio.gather(*(self._bulk([km for k in keys[i:i + BULK] for km in by_key[k]],
                                           single) for i in range(0, len(keys), BULK)))
