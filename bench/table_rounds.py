@@ -26,6 +26,33 @@ class Figures:
         self.fanout_ms: list[float] = []
         self.last_deal_now: dict[tuple[str, int], float] = {}
         self.first_card_ms: list[float] = []
+        #: The table's own timers that fired: betting closed by its time (not by Deal Now),
+        #: and decisions timed out. A player of the bench that stops pressing Deal Now or
+        #: acting shows here, and each costs a round its timer's seconds (5 s).
+        self.betting_timed_out = 0
+        self.decisions_timed_out = 0
+        #: Commands sent again with the same request id after a retryable refusal.
+        self.retried = 0
+
+
+#: Refusals a client sends again with the same request id (the server answers a retry from
+#: its stored answer, or runs it once).
+RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED,
+             grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
+async def _sent(figs: Figures, call: Any, request: Any, md: Any) -> Any:
+    """A command, sent again (same request id) while it is refused for a retryable reason: a
+    bench player that gave up after one TABLE_BUSY would leave its bet without a Deal Now, and
+    every round after it would wait out the table's timers."""
+    while True:
+        try:
+            return await call(request, metadata=md, timeout=30)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() not in RETRYABLE:
+                raise
+            figs.retried += 1
+            await asyncio.sleep(0.05)
 
 
 async def _watch(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: str, *,
@@ -33,6 +60,7 @@ async def _watch(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: 
     call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id), metadata=md)
     round_no = 0
     seen_card = False
+    closing = False
     with contextlib.suppress(grpc.aio.AioRpcError, asyncio.CancelledError):
         async for item in call:
             now = time.perf_counter()
@@ -43,6 +71,13 @@ async def _watch(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: 
             kind = item.event.WhichOneof("event")
             if kind == "betting_opened":
                 round_no, seen_card = item.event.betting_opened.round_no, False
+                closing = False
+            elif kind == "betting_closing":
+                closing = True
+            elif kind == "betting_closed" and count_rounds and not closing:
+                figs.betting_timed_out += 1
+            elif kind == "decision_timed_out" and count_rounds:
+                figs.decisions_timed_out += 1
             elif kind == "bet_placed":
                 sent = figs.bet_sent.get((table_id, round_no, item.event.bet_placed.seat))
                 if sent is not None:
@@ -60,18 +95,18 @@ async def _watch(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: 
 async def _player(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: str, *,
                   seat: int, figs: Figures, stop: asyncio.Event) -> None:
     n = 0
-    await stub.TakeSeat(tb.TakeSeatRequest(request_id="seat", table_id=table_id, seat=seat),
-                        metadata=md)
+    await _sent(figs, stub.TakeSeat, tb.TakeSeatRequest(request_id="seat", table_id=table_id,
+                                                         seat=seat), md)
     while not stop.is_set():
         n += 1
         try:
-            snap = (await stub.PlaceBets(tb.PlaceBetsRequest(
+            snap = (await _sent(figs, stub.PlaceBets, tb.PlaceBetsRequest(
                 request_id=f"b{n}", table_id=table_id, bets=[tb.Bet(seat=seat, stake=1000)]),
-                metadata=md)).result.snapshot
+                md)).result.snapshot
             figs.bet_sent.setdefault((table_id, snap.round_no, seat), time.perf_counter())
             # A bet sent before PlaceBets answered is timed from its answer: a lower bound.
-            await stub.DealNow(tb.DealNowRequest(request_id=f"d{n}", table_id=table_id),
-                               metadata=md)
+            await _sent(figs, stub.DealNow, tb.DealNowRequest(request_id=f"d{n}",
+                                                              table_id=table_id), md)
             figs.last_deal_now[(table_id, snap.round_no)] = time.perf_counter()
         except grpc.aio.AioRpcError as exc:
             if exc.code() not in (grpc.StatusCode.FAILED_PRECONDITION,
@@ -81,26 +116,45 @@ async def _player(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id:
             continue
         # Play: stand whenever this seat's hand is due, until the round is over.
         while not stop.is_set():
-            call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id), metadata=md)
-            done = False
-            async for item in call:
-                if item.HasField("snapshot"):
-                    s = item.snapshot
-                    if s.phase in (tb.TABLE_PHASE_IDLE, tb.TABLE_PHASE_BETTING):
-                        done = s.round_no > snap.round_no or s.phase == tb.TABLE_PHASE_IDLE
-                        break
-                    to_act = s.round.to_act if s.round.HasField("to_act") else None
-                    if s.phase == tb.TABLE_PHASE_PLAYING and to_act and to_act.seat == seat:
-                        with contextlib.suppress(grpc.aio.AioRpcError):
-                            await stub.Act(tb.ActRequest(
-                                request_id=f"a{n}-{s.seq}", table_id=table_id,
-                                round_id=s.round_id, seat=seat, hand=to_act.hand,
-                                action="stand"), metadata=md)
-                    break
-            call.cancel()
+            try:
+                done = await _turn(figs, stub, md, table_id, seat=seat, n=n,
+                                   round_no=snap.round_no)
+            except grpc.aio.AioRpcError as exc:
+                # A look refused (the server shedding load): look again. A player that died
+                # here left its hand to time out (decision_s) and its seat unplayed.
+                if exc.code() not in RETRYABLE:
+                    raise
+                figs.retried += 1
+                done = False
             if done:
                 break
             await asyncio.sleep(0.05)
+
+
+async def _turn(figs: Figures, stub: table_pb2_grpc.TableServiceAsyncStub, md: Any,
+                table_id: str, *, seat: int, n: int, round_no: int) -> bool:
+    """One look at the table (a snapshot), standing if this seat's hand is due; True once the
+    round is over."""
+    call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id), metadata=md)
+    done = False
+    try:
+        async for item in call:
+            if item.HasField("snapshot"):
+                s = item.snapshot
+                if s.phase in (tb.TABLE_PHASE_IDLE, tb.TABLE_PHASE_BETTING):
+                    done = s.round_no > round_no or s.phase == tb.TABLE_PHASE_IDLE
+                    break
+                to_act = s.round.to_act if s.round.HasField("to_act") else None
+                if s.phase == tb.TABLE_PHASE_PLAYING and to_act and to_act.seat == seat:
+                    with contextlib.suppress(grpc.aio.AioRpcError):
+                        await _sent(figs, stub.Act, tb.ActRequest(
+                            request_id=f"a{n}-{s.seq}", table_id=table_id,
+                            round_id=s.round_id, seat=seat, hand=to_act.hand,
+                            action="stand"), md)
+                break
+    finally:
+        call.cancel()
+    return done
 
 
 async def rounds(args: argparse.Namespace, say: Any) -> dict[str, Any]:
@@ -123,6 +177,8 @@ async def rounds(args: argparse.Namespace, say: Any) -> dict[str, Any]:
             f"{args.seconds:.0f} s ...")
         await asyncio.sleep(args.seconds)
         stop.set()
+        died = [t.exception() for t in tasks if t.done() and not t.cancelled()
+                and t.exception() is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -136,7 +192,12 @@ async def rounds(args: argparse.Namespace, say: Any) -> dict[str, Any]:
                          "p99": round(pct(figs.fanout_ms, 0.99), 1),
                          "mean": round(statistics.fmean(figs.fanout_ms), 1)
                          if figs.fanout_ms else None,
-                         "n": len(figs.fanout_ms)}}
+                         "n": len(figs.fanout_ms)},
+           "timers_fired": {"betting": figs.betting_timed_out,
+                            "decisions": figs.decisions_timed_out},
+           "commands_retried": figs.retried,
+           "bench_players_died": [type(e).__name__ + (f" {e.code().name}" if isinstance(
+               e, grpc.aio.AioRpcError) else "") for e in died]}
     if not args.json:
         print(f"rounds: {out['rounds']} in {args.seconds:.0f} s = {out['rounds_per_s']}/s")
         print(f"last Deal Now -> first card at a watcher: p50 "
@@ -145,4 +206,7 @@ async def rounds(args: argparse.Namespace, say: Any) -> dict[str, Any]:
         print(f"fan-out (bet answered -> seen by watchers on both replicas): p50 "
               f"{out['fanout_ms']['p50']} ms, p99 {out['fanout_ms']['p99']} ms "
               f"(n={out['fanout_ms']['n']})")
+        print(f"the table's timers fired: betting {figs.betting_timed_out}, decisions "
+              f"{figs.decisions_timed_out}; commands retried (same request id): "
+              f"{figs.retried}; bench players that died: {out['bench_players_died'] or 0}")
     return out

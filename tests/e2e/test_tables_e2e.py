@@ -110,6 +110,7 @@ async def te2e(database_templates: DatabaseTemplates, tmp_path_factory: Any
                ) -> AsyncIterator[Tables]:
     async with tables_stack(database_templates, Path(tmp_path_factory.mktemp("tables")), [
             _table("vip-e2e"), _table("vip-insurance"), _table("vip-resume"),
+            _table("vip-batch"),
             {**_table("vip-hints", decision_s=30.0), "brands": [HINTS, "other-casino"]},
             {"id": "electronic-e2e", "variant": "electronic-h17", "seats": 5, "currency": "EUR",
              "brands": ["demo-casino"], "betting_s": 1.5, "decision_s": 1.5}]) as t:
@@ -523,3 +524,54 @@ async def test_a_hints_brands_player_sees_every_decisions_value_and_the_other_br
     _no_values(as_dict(acted.result.snapshot))
     # The caller's win is paid before its answer; the other player's goes right after it.
     await _until(lambda: _balances(t, h, n), (START + 1000, START + 1000))
+
+
+async def _batches_until(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id: str,
+                         until: str, from_seq: int) -> list[list[tb.TableEvent]]:
+    """Watch with ``batch_events`` until an event of kind ``until``: every message's events."""
+    out: list[list[tb.TableEvent]] = []
+    call = stub.WatchTable(tb.WatchTableRequest(table_id=table_id, from_seq=from_seq,
+                                                batch_events=True), metadata=md)
+    try:
+        async with asyncio.timeout(30):
+            async for item in call:
+                assert item.HasField("events") and item.events.events
+                out.append(list(item.events.events))
+                if kind(out[-1][-1]) == until:
+                    return out
+    finally:
+        call.cancel()
+    raise AssertionError(f"no {until} event")
+
+
+async def test_a_watcher_that_asks_for_batches_gets_the_same_events_in_fewer_messages(
+        te2e: Tables) -> None:
+    """A round played, then two watchers of another replica from before its first bet: one
+    event per message, and with ``batch_events`` everything there was in one message; the same
+    events, numbered without gaps, "you" marked alike (each rendered once per replica for the
+    watchers it does not name)."""
+    t = te2e
+    tid = "vip-batch"
+    a, c = await _player(t, "dev-operator"), await _player(t, "other-operator")
+    r0, r1 = t.tables[0], t.tables[1]
+    await r0.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=1), metadata=a.md)
+    start = (await r0.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=1000)]), metadata=a.md)).result.seq
+    await r0.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=1000, behind=True)]), metadata=c.md)
+    await r0.DealNow(tb.DealNowRequest(request_id="d", table_id=tid, forced_cards=CARDS),
+                     metadata=a.md)
+    await _events_until(r0, a.md, tid, "decision_due", from_seq=start)
+    round_id = (await _snapshot(r0, a.md, tid)).round_id
+    await r0.Act(tb.ActRequest(request_id="x", table_id=tid, round_id=round_id, seat=1,
+                               hand=0, action="stand"), metadata=a.md)
+    for who in (a, c):
+        single = await _events_until(r1, who.md, tid, "round_finished", from_seq=start - 1)
+        batches = await _batches_until(r1, who.md, tid, "round_finished", from_seq=start - 1)
+        flat = [e for b in batches for e in b]
+        assert [e.SerializeToString() for e in flat] == [
+            e.SerializeToString() for e in single]
+        assert [e.seq for e in flat] == list(range(start, start + len(flat)))
+        assert len(batches) == 1 < len(flat)
+    mine = [p for e in single for p in _players(e) if p.you]
+    assert mine and all(p.display_name == shown_as(tid, "other-operator", c.pid) for p in mine)

@@ -17,6 +17,7 @@ import pytest_asyncio
 from test_tables_e2e import (
     CARDS,
     START,
+    WALLET_AUTH,
     Tables,
     _balances,
     _events_until,
@@ -28,6 +29,7 @@ from test_tables_e2e import (
 )
 
 from rgs.generated.table.v1 import table_pb2 as tb
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from support.databases import DatabaseTemplates
 from support.tables import shown_as
 
@@ -40,6 +42,15 @@ async def kill_stack(database_templates: DatabaseTemplates, tmp_path_factory: An
     async with tables_stack(database_templates, Path(tmp_path_factory.mktemp("tables-kill")), [
             _table("vip-kill-betting", betting_s=4.0), _table("vip-kill-play",
                                                                decision_s=4.0)]) as t:
+        yield t
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def settle_stack(database_templates: DatabaseTemplates, tmp_path_factory: Any
+                       ) -> AsyncIterator[Tables]:
+    """Its own stack: the tests above leave one replica of theirs alive."""
+    async with tables_stack(database_templates, Path(tmp_path_factory.mktemp("tables-settle")),
+                            [_table("vip-kill-settle", decision_s=2.0)]) as t:
         yield t
 
 
@@ -137,3 +148,65 @@ async def test_the_clock_holder_killed_during_play_the_round_completes_once(
     await _until(lambda: _balances(t, a, b), (START + 1900, START + 1900))
     kinds = await _kinds(t, tid)
     assert kinds.count("round_finished") == 1 and kinds.count("decision_timed_out") == 1
+
+
+#: Seat 1: T 9 (19); the dealer 9, hole 7, draws T and busts: everyone on seat 1 wins evens.
+SEAT_WINS = ["TS", "9C", "9H", "7D", "TD"]
+#: Bet Behinds on seat 1, from both operators.
+BEHIND = 40
+
+
+async def test_the_clock_holder_killed_while_it_pays_many_bets_behind_everyone_is_paid_once(
+        settle_stack: Tables) -> None:
+    """Forty Bet Behinds of two operators follow seat 1, which wins; the seat's decision time
+    runs out, so the clock's holder settles the round and pays everyone in bulk, each wallet
+    sitting 300 ms on every credit; the holder is SIGKILLed as soon as the round is finished,
+    while its payments are in flight. The other replicas' reconcilers pay whatever it left:
+    every wallet ends at its player's stake and win to the cent, paid once."""
+    t = settle_stack
+    tid = "vip-kill-settle"
+    seat = await _player(t, "dev-operator")
+    behind = [await _player(t, "dev-operator" if i % 2 else "other-operator")
+              for i in range(BEHIND)]
+    holder = await _clock_holder(t, tid)
+    live = _alive(t, holder)
+    stub = t.tables[live]
+    await stub.TakeSeat(tb.TakeSeatRequest(request_id="s", table_id=tid, seat=1),
+                        metadata=seat.md)
+    await stub.PlaceBets(tb.PlaceBetsRequest(request_id="b", table_id=tid, bets=[
+        tb.Bet(seat=1, stake=1000)]), metadata=seat.md)
+    await asyncio.gather(*(stub.PlaceBets(tb.PlaceBetsRequest(
+        request_id="b", table_id=tid, bets=[tb.Bet(seat=1, stake=1000 + 100 * (i % 3),
+                                                   behind=True)]), metadata=p.md)
+        for i, p in enumerate(behind)))
+    for op_id, control in t.controls.items():
+        await control.SetFault(sandbox_pb2.SetFaultRequest(fault=sandbox_pb2.Fault(
+            kind=sandbox_pb2.FAULT_KIND_LATENCY, method=sandbox_pb2.WALLET_METHOD_CREDIT,
+            latency_ms=300)), metadata=WALLET_AUTH[op_id])
+    try:
+        await stub.DealNow(tb.DealNowRequest(request_id="d", table_id=tid,
+                                             forced_cards=SEAT_WINS), metadata=seat.md)
+        await _events_until(stub, seat.md, tid, "decision_due", timeout=20)
+        holder = await _clock_holder(t, tid)  # it dealt the round and will settle it
+        if holder == live:
+            live = _alive(t, holder)
+            stub = t.tables[live]
+        seen = await _events_until(stub, seat.md, tid, "round_finished", timeout=40)
+        t.stack.replicas[holder].proc.kill()  # SIGKILL while the payments are in flight
+        paid = {r.player.display_name: (r.staked, r.paid)
+                for r in seen[-1].round_finished.results}
+        want = [START - 1000 + 2000] + [START + 1000 + 100 * (i % 3) for i in range(BEHIND)]
+        assert paid[shown_as(tid, "dev-operator", seat.pid)] == (1000, 2000)
+        await _until(lambda: _balances(t, seat, *behind), tuple(want), timeout=60)
+    finally:
+        for op_id, control in t.controls.items():
+            await control.ClearFaults(sandbox_pb2.ClearFaultsRequest(),
+                                      metadata=WALLET_AUTH[op_id])
+    for p in (seat, *behind):  # one credit each: the stake and the one win, nothing twice
+        txns = await t.controls[p.operator].ListTransactions(
+            sandbox_pb2.ListTransactionsRequest(player_id=p.pid),
+            metadata=WALLET_AUTH[p.operator])
+        assert sorted(x.kind for x in txns.transactions) == [
+            sandbox_pb2.TRANSACTION_KIND_DEBIT, sandbox_pb2.TRANSACTION_KIND_CREDIT], p.pid
+    kinds = await _kinds(t, tid)
+    assert kinds.count("round_finished") == 1

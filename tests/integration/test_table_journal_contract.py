@@ -40,6 +40,7 @@ from rgs.service.tables.ports import (
     Found,
     Guards,
     NotCommitted,
+    Outcome,
     RoundRecord,
     TableJournal,
     TableLocked,
@@ -595,3 +596,74 @@ async def test_a_subscriber_is_woken_by_its_tables_transition(adapter: Adapter) 
         assert not done  # another table's transition is not this table's news
         await _write(a, TableWrite(state=BETTING, events=_events("x")))
         await asyncio.wait_for(woken, 30.0)
+
+
+@pytest.mark.parametrize("adapter", ["memory", "postgres"], indirect=True)
+async def test_a_deadline_brought_forward_wakes_the_clocks_and_no_other_transition_does(
+        adapter: Adapter) -> None:
+    """Any table's transition that brings its deadline forward (a Deal Now) wakes the table
+    clocks; one that sets a later deadline, or a first one, leaves them to their own pace."""
+    a = adapter
+    for tid in (T, "vip-2"):
+        await a.tables.ensure_table(tid, TableState())
+    later = replace(BETTING, deadline=T0 + timedelta(seconds=30))
+    async with a.tables.deadlines() as woken:
+        await _write(a, TableWrite(state=later, events=_events("betting_opened")))
+        assert not await woken(0.3)  # a first deadline: the clock's next pass finds it
+        await _write(a, TableWrite(state=replace(later, deadline=T0 + timedelta(seconds=40)),
+                                   events=_events("x")))
+        assert not await woken(0.3)  # pushed back
+        waiting = asyncio.create_task(woken(60.0))
+        await _write(a, TableWrite(state=replace(later, deadline=T0), events=_events("deal_now")))
+        assert await asyncio.wait_for(waiting, 30.0)  # brought forward: woken, not timed out
+
+
+# --------------------------------------------------------------------------- bulk payments
+
+
+async def test_many_players_are_held_at_once_read_and_their_answers_recorded_fenced(
+        adapter: Adapter) -> None:
+    """A round's payments: the players nobody else holds are held in one go (one never held
+    before too; one another call holds is left out, not waited for), their open rows read
+    together, the wallet's answers recorded together (none for a player not held), and all of
+    them given back at the end."""
+    a = adapter
+    dee = "op/dee"
+    for key in (ANN, BOB, CY):
+        await _record(a, key, _credit(f"c-{key}", "r1"))
+    await _record(a, ANN, _debit("d-ann", "r1"), MovementStatus.BOOKED, 9000)
+    holding, let_go = asyncio.Event(), asyncio.Event()
+
+    async def bob_busy() -> None:
+        async with a.journal.player(BOB):
+            holding.set()
+            await let_go.wait()
+
+    busy = asyncio.create_task(bob_busy())
+    await holding.wait()
+    try:
+        async with a.tables.hold_many([CY, ANN, BOB, dee, ANN]) as h:
+            assert set(h.epochs) == {ANN, CY, dee}
+            rows = await h.open_movements()
+            assert {k: [m.transaction_id for m in v] for k, v in rows.items()} == {
+                ANN: [f"c-{ANN}"], CY: [f"c-{CY}"], dee: []}
+            lost = await h.settle([
+                Outcome(key=ANN, transaction_id=f"c-{ANN}", status=MovementStatus.APPLIED,
+                        balance_after=11000, error="", wallet_reference="w-1"),
+                Outcome(key=CY, transaction_id=f"c-{CY}", status=MovementStatus.UNKNOWN,
+                        error="timeout"),
+                Outcome(key=BOB, transaction_id=f"c-{BOB}", status=MovementStatus.APPLIED,
+                        balance_after=1)])
+            assert lost == {BOB}
+    finally:
+        let_go.set()
+        await busy
+    assert await _rows(a, ANN, "r1") == [(f"c-{ANN}", "credit", 2000, "applied", 11000),
+                                         ("d-ann", "debit", 1000, "booked", 9000)]
+    assert await _rows(a, CY, "r1") == [(f"c-{CY}", "credit", 2000, "unknown", None)]
+    assert await _rows(a, BOB, "r1") == [(f"c-{BOB}", "credit", 2000, "pending", None)]
+    cy = await a.journal.movements(CY, "r1")
+    assert (cy[0].attempts, cy[0].last_error) == (1, "timeout")
+    for key in (ANN, CY, dee):  # given back: held again at once
+        async with a.journal.player(key):
+            pass

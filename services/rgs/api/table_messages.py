@@ -10,6 +10,7 @@ leaves the server), and the player id only in an operator's recall of its own pl
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -333,6 +334,39 @@ def event_to_proto(e: TableEvent, viewer: str) -> tb.TableEvent:
     """A table's stored event for the player ``viewer`` (their key)."""
     data = e.data if e.data is not None else orjson.loads(e.payload)
     return event_message(e.seq, e.kind, data, Audience(e.table_id, viewer=viewer), at=e.at)
+
+
+class RenderedEvents:
+    """Each table event rendered once per replica for every watcher it does not name: a
+    thousand watchers of one table cost one rendering of each event, not a thousand. Only an
+    event whose payload carries the watcher's own key (where it may be "you") is rendered for
+    that watcher."""
+
+    #: Events kept (the newest, across tables).
+    KEEP = 4096
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[str, int], tb.TableEvent] = OrderedDict()
+
+    def for_viewer(self, e: TableEvent, viewer: str) -> tb.TableEvent:
+        """``e`` as :func:`event_to_proto` renders it for ``viewer`` (the shared rendering
+        unless the event names them)."""
+        if _may_name(e.payload, viewer):
+            return event_to_proto(e, viewer)
+        key = (e.table_id, e.seq)
+        made = self._kept.get(key)
+        if made is None:
+            made = self._kept[key] = event_to_proto(e, "")
+            if len(self._kept) > self.KEEP:
+                self._kept.popitem(last=False)
+        return made
+
+
+def _may_name(payload: str, viewer: str) -> bool:
+    """Whether an event's JSON payload may name ``viewer``: their key appears in it (as JSON
+    writes it; a key with a character JSON escapes is always looked at)."""
+    plain = viewer.isprintable() and '"' not in viewer and "\\" not in viewer
+    return not plain or not viewer.isascii() or viewer in payload
 
 
 def recall_events(table_id: str, rec: RoundRecord, operator: str) -> list[tb.TableEvent]:

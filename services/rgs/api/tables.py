@@ -5,6 +5,7 @@ and its native gRPC servicer. The browser edge (:mod:`rgs.api.browser_edge`) run
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
@@ -20,7 +21,7 @@ from rgs.api.errors import abort, classify, error_metadata, status_trailer
 from rgs.api.fields import check_strings
 from rgs.api.lobby import table_entry
 from rgs.api.servicers import Context, serve_unary
-from rgs.api.table_messages import event_to_proto, recall_events, view_to_proto
+from rgs.api.table_messages import RenderedEvents, recall_events, view_to_proto
 from rgs.engine import Action
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc as tb_grpc
@@ -106,6 +107,8 @@ class TableCalls:
         self._tables = tables
         self._game = game
         self._office = office
+        #: The events rendered once for every watcher of this replica they do not name.
+        self._rendered = RenderedEvents()
 
     async def _answer(self, a: TableAnswer, session: Session) -> tb.TableCommandResult:
         return tb.TableCommandResult(seq=a.seq, balance=a.balance,
@@ -242,10 +245,22 @@ class TableCalls:
         session = await player_session(self._game, caller, request)
         from_seq = request.from_seq if request.HasField("from_seq") else None
         viewer = session.player_key
+        render = self._rendered.for_viewer
+        if request.batch_events:  # one message per pull, with every event there is by then
+            async with contextlib.aclosing(self._tables.watch_batches(
+                    session, request.table_id, from_seq, hints=self._hints(session))) as items:
+                async for batch in items:
+                    if isinstance(batch, TableView):
+                        yield tb.WatchTableResponse(snapshot=await self._snapshot(batch,
+                                                                                  session))
+                    else:
+                        yield tb.WatchTableResponse(events=tb.TableEvents(
+                            events=[render(e, viewer) for e in batch]))
+            return
         async for item in self._tables.watch(session, request.table_id, from_seq,
                                              hints=self._hints(session)):
             if isinstance(item, TableEvent):
-                yield tb.WatchTableResponse(event=event_to_proto(item, viewer))
+                yield tb.WatchTableResponse(event=render(item, viewer))
             else:
                 yield tb.WatchTableResponse(snapshot=await self._snapshot(item, session))
 

@@ -120,6 +120,38 @@ def fence(epoch: int, ttl: int, *, release: bool = False) -> str:
 # The first statement of every transaction that commits a step.
 Q_FENCE = fence(2, 3)
 
+# Many players' leases at once ($1: keys), each tried once: a lease free or expired is taken
+# ($2: holder, $3: time to live), a player never held gets a first lease; the keys taken with
+# their new epochs. One held, or whose row another statement has locked, is skipped (never
+# waited for, so two bulk takers or a bulk taker and a command cannot deadlock).
+Q_TAKE_LEASES = f"""
+WITH free AS (SELECT kind, key FROM leases
+               WHERE kind = '{PLAYER_LEASE}' AND key = ANY($1::text[])
+                 AND (holder IS NULL OR expires_at <= clock_timestamp())
+               ORDER BY key FOR UPDATE SKIP LOCKED),
+     taken AS (UPDATE leases l SET holder = $2, epoch = l.epoch + 1,
+                                   acquired_at = clock_timestamp(),
+                                   expires_at = clock_timestamp() + $3::interval
+                 FROM free WHERE l.kind = free.kind AND l.key = free.key
+               RETURNING l.key, l.epoch),
+     fresh AS (INSERT INTO leases (kind, key, holder, epoch, expires_at)
+               SELECT '{PLAYER_LEASE}', k, $2, 1, clock_timestamp() + $3::interval
+                 FROM unnest($1::text[]) AS k
+                WHERE NOT EXISTS (SELECT FROM leases WHERE kind = '{PLAYER_LEASE}' AND key = k)
+               ON CONFLICT DO NOTHING
+               RETURNING key, epoch)
+SELECT key, epoch FROM taken UNION ALL SELECT key, epoch FROM fresh"""
+# Session mode: the previous release's advisory locks of the players just leased ($2: the
+# lock's first key), tried once; the keys whose lock was taken.
+Q_TRY_LOCKS = """
+SELECT key FROM unnest($1::text[]) AS key WHERE pg_try_advisory_lock($2, hashtext(key))"""
+# Many leases given back ($1: keys, $2: their epochs); one taken over meanwhile is left.
+Q_RELEASE_LEASES = f"""
+UPDATE leases l SET holder = NULL, expires_at = clock_timestamp()
+  FROM unnest($1::text[], $2::bigint[]) AS h(key, epoch)
+ WHERE l.kind = '{PLAYER_LEASE}' AND l.key = h.key AND l.epoch = h.epoch"""
+Q_UNLOCK_PLAYERS = "SELECT pg_advisory_unlock($2, hashtext(key)) FROM unnest($1::text[]) AS key"
+
 
 @dataclass(slots=True, kw_only=True)
 class Lease:
@@ -211,6 +243,41 @@ class PlayerHolds:
                 self.may_hold_lock.discard(conn.get_server_pid())
             else:
                 await self._release(conn, player_key, epoch)
+
+    @asynccontextmanager
+    async def hold_many(self, conn: asyncpg.Connection, keys: list[str]
+                        ) -> AsyncIterator[dict[str, int]]:
+        """Hold the players of ``keys`` nobody else holds on ``conn``, in two statements at
+        most (the leases, and in session mode the advisory locks), given back in as many; the
+        players held with their epochs. Players held by another call are left out, never
+        waited for."""
+        rows = await conn.fetch(Q_TAKE_LEASES, sorted(set(keys)), self.holder, self._ttl)
+        held = {r["key"]: int(r["epoch"]) for r in rows}
+        locked: list[str] = []
+        try:
+            if self._advisory and held:
+                self.may_hold_lock.add(conn.get_server_pid())
+                locked = [r["key"] for r in await conn.fetch(Q_TRY_LOCKS, sorted(held),
+                                                             _PLAYER_LOCK_CLASS)]
+                for key in set(held) - set(locked):
+                    del held[key]  # a previous release's call has them (lease given back below)
+            yield held
+        finally:
+            await self._release_many(conn, rows, locked)
+
+    async def _release_many(self, conn: asyncpg.Connection, rows: list[asyncpg.Record],
+                            locked: list[str]) -> None:
+        try:
+            if conn.is_in_transaction():  # a failed statement left it open; leases expire
+                return
+            if rows:
+                await conn.execute(Q_RELEASE_LEASES, [r["key"] for r in rows],
+                                   [r["epoch"] for r in rows])
+            if locked:
+                await conn.execute(Q_UNLOCK_PLAYERS, locked, _PLAYER_LOCK_CLASS)
+                self.may_hold_lock.discard(conn.get_server_pid())
+        except DRIVER_ERRORS as exc:
+            log.warning("%d leases not released (they expire): %s", len(rows), exc)
 
     async def reset_connection(self, conn: asyncpg.Connection) -> None:
         """The pool's reset of a connection given back (instead of asyncpg's four statements on

@@ -19,7 +19,7 @@ from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from rgs.journal.memory import InMemoryJournal
+from rgs.journal.memory import InMemoryJournal, InMemoryPlayerJournal
 from rgs.service.model import Movement, MovementStatus, StoredRequest
 from rgs.service.ports import JournalBusy
 from rgs.service.tables.model import StoredTable, TableEvent, TablePhase, TableState, Watching
@@ -30,9 +30,11 @@ from rgs.service.tables.ports import (
     Guards,
     HeldPlayer,
     NotCommitted,
+    Outcome,
     RoundRecord,
     TableLocked,
     TableWrite,
+    brought_forward,
 )
 from rgs.wallet.port import MoneyKind
 
@@ -175,6 +177,32 @@ class InMemoryTableLink(_Reads):
         return Found(lost_players=lost, lost_clock=lost_clock, answered=answered)
 
 
+class _HeldMany:
+    """Players held at once, each in the solo journal (its epoch checked by every write)."""
+
+    def __init__(self, held: dict[str, InMemoryPlayerJournal]) -> None:
+        self._held = held
+
+    @property
+    def epochs(self) -> dict[str, int]:
+        return {k: pj.epoch for k, pj in self._held.items()}
+
+    async def open_movements(self) -> dict[str, list[Movement]]:
+        return {k: await pj.open_movements() for k, pj in self._held.items()}
+
+    async def settle(self, outcomes: Sequence[Outcome]) -> frozenset[str]:
+        lost: set[str] = set()
+        for o in outcomes:
+            pj = self._held.get(o.key)
+            if pj is None or o.key in lost:
+                lost.add(o.key)
+                continue
+            # (A hold in memory is a lock: never taken over while held.)
+            await pj.settle_movement(o.transaction_id, o.status, o.balance_after,
+                                     error=o.error, wallet_reference=o.wallet_reference)
+        return frozenset(lost)
+
+
 class InMemoryTables(_Reads):
     """Shared tables in dictionaries, their money in ``journal``'s outboxes."""
 
@@ -182,6 +210,7 @@ class InMemoryTables(_Reads):
         super().__init__(journal, _Rows())
         self._locks: dict[str, asyncio.Lock] = {}
         self._waiters: dict[str, set[asyncio.Event]] = {}
+        self._clocks: set[asyncio.Event] = set()
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The table's row lock."""
@@ -246,6 +275,9 @@ class InMemoryTables(_Reads):
             rows.requests[(table_id, k, r.request_id)] = r
         for ev in self._waiters.get(table_id, ()):
             ev.set()
+        if brought_forward(stored.state.deadline, w.state.deadline):
+            for ev in self._clocks:
+                ev.set()
         return last
 
     def _write_round(self, table_id: str, r: RoundRecord, now: datetime) -> None:
@@ -353,6 +385,32 @@ class InMemoryTables(_Reads):
             yield wait
         finally:
             self._waiters[table_id].discard(ev)
+
+    @asynccontextmanager
+    async def hold_many(self, keys: Sequence[str]) -> AsyncIterator[_HeldMany]:
+        async with AsyncExitStack() as stack:
+            held: dict[str, InMemoryPlayerJournal] = {}
+            for key in sorted(set(keys)):
+                with suppress(JournalBusy):  # tried once: another call holds this player
+                    held[key] = await stack.enter_async_context(self._j.hold(key, wait_s=0.0))
+            yield _HeldMany(held)
+
+    @asynccontextmanager
+    async def deadlines(self) -> AsyncIterator[Callable[[float], Awaitable[bool]]]:
+        ev = asyncio.Event()
+        self._clocks.add(ev)
+
+        async def wait(timeout_s: float) -> bool:
+            woken = False
+            with suppress(TimeoutError):
+                woken = await asyncio.wait_for(ev.wait(), timeout_s)
+            ev.clear()
+            return woken
+
+        try:
+            yield wait
+        finally:
+            self._clocks.discard(ev)
 
     async def close(self) -> None:
         """Nothing to release (the same call as the PostgreSQL adapter's)."""

@@ -14,6 +14,7 @@ is only a wake-up: feeds read ``seq > last`` from ``table_events``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -28,6 +29,7 @@ from rgs.codec import decode_value, encode_value, from_jsonable
 from rgs.journal.leases import Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
 from rgs.journal.rows import movements_json
+from rgs.journal.table_payments import PostgresHeldMany
 from rgs.journal.table_statements import (
     Q_ANSWERED,
     Q_BOOK,
@@ -78,6 +80,7 @@ from rgs.service.tables.ports import (
     RoundRecord,
     TableLocked,
     TableWrite,
+    brought_forward,
 )
 
 log = logging.getLogger(__name__)
@@ -88,6 +91,9 @@ TABLE_LEASE = "table"
 STATEMENT_S = 10.0
 CHANNEL = "rgs_tables"
 """The NOTIFY channel: the payload is ``{table_id}`` (read the journal for what is new)."""
+DEADLINES = "rgs_table_deadlines"
+"""The NOTIFY channel of a deadline brought forward (a Deal Now, a last decision): the payload
+is ``{table_id}``; it wakes the table clock of every replica (the lease's holder fires it)."""
 
 
 PlayerJournalMaker = Callable[[asyncpg.Connection, str, Lease], PlayerJournal]
@@ -266,7 +272,8 @@ class PostgresTableLink:
                 if w is None:
                     await conn.execute("ROLLBACK")
                     return stored.last_seq
-                last = await self._write(conn, table_id, w)
+                last = await self._write(conn, table_id, w, sooner=brought_forward(
+                    stored.state.deadline, w.state.deadline))
                 commit_sent = True
                 await conn.execute("COMMIT")
                 self._states.keep(table_id, stored.version + 1, w.state)
@@ -304,7 +311,8 @@ class PostgresTableLink:
         return Found(lost_players=lost, lost_clock=clock_lost, answered=answered)
 
     @staticmethod
-    async def _write(conn: asyncpg.Connection, table_id: str, w: TableWrite) -> int:
+    async def _write(conn: asyncpg.Connection, table_id: str, w: TableWrite, *,
+                     sooner: bool = False) -> int:
         last = await conn.fetchval(Q_WRITE, table_id, len(w.events), encode_value(w.state),
                                    w.state.deadline)
         first = last - len(w.events) + 1
@@ -340,7 +348,11 @@ class PostgresTableLink:
             await conn.executemany(Q_REQUEST, [
                 (table_id, key, req.request_id, req.method, req.request_hash, req.response)
                 for key, req in w.requests])
-        await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, table_id)
+        if sooner:  # the clocks too, in the same round trip
+            await conn.execute("SELECT pg_notify($1, $3), pg_notify($2, $3)", CHANNEL,
+                               DEADLINES, table_id)
+        else:
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, table_id)
         return int(last)
 
 
@@ -359,6 +371,7 @@ class PostgresTables:
         self._on_wait = on_wait
         self._listener: asyncpg.Connection | None = None
         self._waiters: dict[str, set[asyncio.Event]] = {}
+        self._clocks: set[asyncio.Event] = set()
         self._listen_lock = asyncio.Lock()
         self._states = States()
 
@@ -497,6 +510,12 @@ class PostgresTables:
                     out.append((rec, r["first_at"]))
         return out
 
+    @asynccontextmanager
+    async def hold_many(self, keys: Sequence[str]) -> AsyncIterator[PostgresHeldMany]:
+        async with self._connection() as conn, self._holds.hold_many(conn,
+                                                                     list(keys)) as epochs:
+            yield PostgresHeldMany(conn, epochs, self._holds.ttl)
+
     # ------------------------------------------------------------------ the clock lease
 
     @translated
@@ -528,11 +547,35 @@ class PostgresTables:
             if conn is None:
                 return
             await conn.add_listener(CHANNEL, self._notified)
+            await conn.add_listener(DEADLINES, self._notified)
             self._listener = conn
 
-    def _notified(self, _conn: object, _pid: int, _channel: str, payload: object) -> None:
-        for ev in self._waiters.get(str(payload), ()):
+    def _notified(self, _conn: object, _pid: int, channel: str, payload: object) -> None:
+        for ev in (self._clocks if channel == DEADLINES else self._waiters.get(str(payload),
+                                                                              ())):
             ev.set()
+
+    async def _wait_on(self, ev: asyncio.Event, timeout_s: float) -> bool:
+        if self._listener is None or self._listener.is_closed():
+            # The listener went away (a restart of PostgreSQL): connect again, poll meanwhile.
+            await self._ensure_listener()
+        woken = False
+        with suppress(TimeoutError):
+            woken = await asyncio.wait_for(ev.wait(), timeout_s)
+        ev.clear()
+        return woken
+
+    @asynccontextmanager
+    async def deadlines(self) -> AsyncIterator[Callable[[float], Awaitable[bool]]]:
+        """The table clock's wake-up (NOTIFY rgs_table_deadlines; behind a transaction pooler,
+        no LISTEN: the clock's own pace)."""
+        await self._ensure_listener()
+        ev = asyncio.Event()
+        self._clocks.add(ev)
+        try:
+            yield functools.partial(self._wait_on, ev)
+        finally:
+            self._clocks.discard(ev)
 
     @asynccontextmanager
     async def subscribe(self, table_id: str) -> AsyncIterator[Callable[[float], Awaitable[None]]]:
@@ -544,13 +587,7 @@ class PostgresTables:
         self._waiters.setdefault(table_id, set()).add(ev)
 
         async def wait(timeout_s: float) -> None:
-            if self._listener is None or self._listener.is_closed():
-                # The listener went away (a restart of PostgreSQL): connect again, poll
-                # meanwhile.
-                await self._ensure_listener()
-            with suppress(TimeoutError):
-                await asyncio.wait_for(ev.wait(), timeout_s)
-            ev.clear()
+            await self._wait_on(ev, timeout_s)
 
         try:
             yield wait

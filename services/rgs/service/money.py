@@ -53,7 +53,8 @@ async def balance_or_none(wallet: Wallet, party: Party) -> int | None:
         log.warning("balance not available: %s", exc)
         return None
 
-def _call(m: Movement, party: Party) -> MoneyCall:
+def wallet_call(m: Movement, party: Party) -> MoneyCall:
+    """The wallet call that sends the outbox row ``m`` for ``party`` (a retry repeats it)."""
     # A retry must repeat the original parameters exactly, so the movement's own session and
     # currency win over the current call's.
     party = Party(operator_id=party.operator_id, brand_id=m.brand_id or party.brand_id,
@@ -96,31 +97,37 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement, *,
     applied (open, settled by the next call if this one dies).
     """
     try:
-        res = await wallet.move(_call(m, party))
-    except WalletRefused as exc:
-        # Only a stake may be refused for good. A win or a rollback must go through (the
-        # wallet contract), so a refusal leaves it open: retried with backoff, and visible as
-        # an open outbox row with its error until the operator's wallet accepts it.
-        status = (MovementStatus.REFUSED if m.kind is MoneyKind.DEBIT
-                  else MovementStatus.UNKNOWN)
-        if status is MovementStatus.UNKNOWN:
-            log.error("wallet refused %s %s: %s", m.kind.value, m.transaction_id, exc)
-        await pj.settle_movement(m.transaction_id, status, exc.balance, error=str(exc))
-        raise refusal(exc) from exc
-    except WalletNotCalled as exc:
-        # Never sent: a debit is final (nothing moved, no rollback needed); a credit or a
-        # rollback stays open and is sent later. It counts as an attempt, so the reconciler
-        # backs off from an operator whose wallet is down instead of hammering it.
-        status = (MovementStatus.REFUSED if m.kind is MoneyKind.DEBIT
-                  else MovementStatus.UNKNOWN)
-        await pj.settle_movement(m.transaction_id, status, None, error=f"not sent: {exc}")
-        raise NotSent(str(exc), reason="WALLET_UNAVAILABLE") from exc
+        res = await wallet.move(wallet_call(m, party))
     except WalletError as exc:
-        await pj.settle_movement(m.transaction_id, MovementStatus.UNKNOWN, None, error=str(exc))
+        status, balance, error = failure(m, exc)
+        await pj.settle_movement(m.transaction_id, status, balance, error=error)
+        if isinstance(exc, WalletRefused):
+            raise refusal(exc) from exc
+        if isinstance(exc, WalletNotCalled):
+            raise NotSent(str(exc), reason="WALLET_UNAVAILABLE") from exc
         raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
     if record_applied:
         await record(pj, m, res.balance, wallet_reference=res.wallet_reference)
     return res
+
+
+def failure(m: Movement, exc: WalletError) -> tuple[MovementStatus, int | None, str]:
+    """How a wallet call that did not apply ``m`` is recorded: (status, the balance the wallet
+    reported, error)."""
+    # Only a stake may be refused for good. A win or a rollback must go through (the wallet
+    # contract), so a refusal leaves it open: retried with backoff, and visible as an open
+    # outbox row with its error until the operator's wallet accepts it.
+    final = MovementStatus.REFUSED if m.kind is MoneyKind.DEBIT else MovementStatus.UNKNOWN
+    if isinstance(exc, WalletRefused):
+        if final is MovementStatus.UNKNOWN:
+            log.error("wallet refused %s %s: %s", m.kind.value, m.transaction_id, exc)
+        return final, exc.balance, str(exc)
+    if isinstance(exc, WalletNotCalled):
+        # Never sent: a debit is final (nothing moved, no rollback needed); a credit or a
+        # rollback stays open and is sent later. It counts as an attempt, so the reconciler
+        # backs off from an operator whose wallet is down instead of hammering it.
+        return final, None, f"not sent: {exc}"
+    return MovementStatus.UNKNOWN, None, str(exc)
 
 
 async def record(pj: PlayerJournal, m: Movement, balance: int, *,

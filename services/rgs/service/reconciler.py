@@ -29,6 +29,11 @@ from rgs.wallet.port import Party, Wallet
 
 log = logging.getLogger(__name__)
 
+#: Players reconciled per pass.
+_BATCH = 100
+#: Full batches reconciled one after the other before the interval's pause.
+_AGAIN = 20
+
 
 class Reconciler:
     """Periodic outbox recovery across players."""
@@ -141,7 +146,7 @@ class Reconciler:
             return 0
         return 1
 
-    async def run_once(self, *, limit: int = 100) -> int:
+    async def run_once(self, *, limit: int = _BATCH) -> int:
         """Reconcile players with an outbox row due for another call (open for longer than
         ``min_age``, doubled for every attempt after the first, at most ``max_backoff``);
         return how many players were handled."""
@@ -177,11 +182,16 @@ class Reconciler:
         return done
 
     async def run_forever(self, interval_s: float) -> None:
-        """Run :meth:`run_once` and :meth:`sweep_abandoned` every ``interval_s`` seconds until
-        cancelled."""
+        """Run :meth:`run_once` (again at once while it finds a full batch) and
+        :meth:`sweep_abandoned` every ``interval_s`` seconds until cancelled."""
         while True:
             try:
-                await self.run_once()
+                # A full batch (a settlement of a thousand players whose replica died): the
+                # next one at once, not after the interval (a few in a row at most, should
+                # the same players come back).
+                for _ in range(_AGAIN):
+                    if await self.run_once(limit=_BATCH) < _BATCH:
+                        break
                 await self.sweep_abandoned()
             except JournalError as exc:
                 log.warning("reconciler pass failed: %s", exc)

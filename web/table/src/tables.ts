@@ -128,14 +128,20 @@ class TableView {
     this.abort = abort;
     while (!abort.signal.aborted) {
       try {
+        // In batches: a table busy with Bet Behinds sends a few messages, not hundreds.
         for await (const item of this.client.watchTable(
-          { tableId: this.tableId, fromSeq: this.lastSeq }, { signal: abort.signal })) {
+          { tableId: this.tableId, fromSeq: this.lastSeq, batchEvents: true },
+          { signal: abort.signal })) {
           if (item.item.case === "snapshot") {
             this.lastSeq = item.item.value.seq;
             this.render(item.item.value);
-          } else if (item.item.case === "event") {
-            this.lastSeq = item.item.value.seq;
-            this.onEvent(item.item.value);
+          } else if (item.item.case === "events" || item.item.case === "event") {
+            const events = item.item.case === "events" ? item.item.value.events
+              : [item.item.value];
+            for (const ev of events) {
+              this.lastSeq = ev.seq;
+              this.onEvent(ev);
+            }
             void this.refresh();
           }
         }

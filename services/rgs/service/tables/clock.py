@@ -5,11 +5,15 @@ Every replica runs :class:`TableClock`. For each table it takes (or renews) the 
 :meth:`TableService.tick`, whose commit checks the lease's epoch in the same transaction, so a
 holder that paused past its lease changes nothing. When the holder dies, its lease expires
 after ``ttl_s`` and another replica takes the table over on its next pass.
+
+Between passes the clock waits ``interval_s`` at most: a transition that brings a table's
+deadline forward (every seated player pressed Deal Now, the last insurance decision) wakes the
+clocks of every replica at once (:meth:`TableJournal.deadlines`, ``NOTIFY rgs_table_deadlines``),
+so the holder fires it without waiting for its next pass.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 
@@ -81,12 +85,13 @@ class TableClock:
     async def run_forever(self) -> None:
         """Run passes until cancelled; give the leases up on the way out."""
         try:
-            while True:
-                try:
-                    await self.run_once()
-                except Exception:
-                    log.exception("table clock pass failed")
-                await asyncio.sleep(self._interval_s)
+            async with self._tables.deadlines() as woken:
+                while True:
+                    try:
+                        await self.run_once()
+                    except Exception:
+                        log.exception("table clock pass failed")
+                    await woken(self._interval_s)
         finally:
             for table_id, epoch in list(self.held.items()):
                 await self._tables.release_clock(table_id, epoch)

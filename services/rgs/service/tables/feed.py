@@ -15,7 +15,7 @@ import contextlib
 import functools
 import logging
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import replace
 
 import orjson
@@ -105,6 +105,16 @@ class Feeds:
     async def events(self, table_id: str, from_seq: int) -> AsyncIterator[TableEvent]:
         """The table's events numbered above ``from_seq``, each once, in order, for as long as
         the caller pulls."""
+        async with contextlib.aclosing(self.batches(table_id, from_seq)) as batches:
+            async for batch in batches:
+                for e in batch:
+                    yield e
+
+    async def batches(self, table_id: str, from_seq: int
+                      ) -> AsyncGenerator[list[TableEvent], None]:
+        """The same events in batches: each time the caller pulls, every event the feed has
+        for it by then (at most :data:`_PAGE`, never none), so a watcher that fell behind
+        catches up in a few messages."""
         feed = self._feeds.get(table_id)
         if feed is None:
             feed = self._feeds[table_id] = _Feed(self._tables, table_id, self._poll_s)
@@ -116,14 +126,11 @@ class Feeds:
             while True:
                 kept = feed.after(seq)
                 if kept is None:  # behind what the feed keeps: from the journal
-                    for e in await self._tables.events_after(table_id, seq, _PAGE):
-                        seq = e.seq
-                        yield e
-                    continue
+                    kept = await self._tables.events_after(table_id, seq, _PAGE)
                 if kept:
-                    for e in kept:
-                        seq = e.seq
-                        yield e
+                    kept = kept[:_PAGE]
+                    seq = kept[-1].seq
+                    yield kept
                     continue
                 async with feed.changed:
                     await feed.changed.wait_for(functools.partial(_moved, feed, seq))

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rgs.service import money
 from rgs.service.freebets import FreeBetStore
 from rgs.service.model import Movement, MovementStatus
 from rgs.service.ports import PlayerJournal
 from rgs.service.tables.model import TableConfig, Who
+from rgs.service.tables.payouts import Payouts, party_of
 from rgs.service.tables.ports import HeldPlayer, TableJournal
 from rgs.wallet.port import MoneyKind, Party, Wallet
 
@@ -35,10 +37,7 @@ def party(who: Who, currency: str) -> Party:
                  session_id=who.session_id, currency=currency)
 
 
-def _party_of(key: str, m: Movement) -> Party:
-    operator_id, _, player_id = key.partition("/")
-    return Party(operator_id=operator_id, brand_id=m.brand_id, player_id=player_id,
-                 session_id=m.session_id, currency=m.currency)
+_party_of = party_of
 
 
 @dataclass(slots=True, kw_only=True)
@@ -80,6 +79,7 @@ class TableMoney:
         self._free_bets = free_bets
         self._payers = asyncio.Semaphore(_PAYERS)
         self._background: set[asyncio.Task[None]] = set()
+        self._payouts = Payouts(wallet=wallet, tables=tables, free_bets=free_bets)
 
     async def debit(self, cfg: TableConfig, funding: Funding, who: Who, *, round_id: str,
                     tag: str, amount: int, caller: bool = True) -> Movement:
@@ -160,12 +160,20 @@ class TableMoney:
         return out
 
     def pay_later(self, movements: Sequence[tuple[str, Movement]]) -> None:
-        """Send these credits and refunds in the background, each under its player's journal
+        """Send these credits and refunds in the background, in bulk (:mod:`~rgs.service.
+        tables.payouts`); a player that cannot be paid in bulk is paid under their own journal
         (taken on a connection of its own)."""
+        if movements:
+            self._spawn(self._payouts.pay(movements, self._pay_single))
+
+    def _pay_single(self, movements: Sequence[tuple[str, Movement]]) -> None:
         for key, m in movements:
-            task = asyncio.get_running_loop().create_task(self._pay_one(key, m))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._spawn(self._pay_one(key, m))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _pay_one(self, key: str, m: Movement) -> None:
         async with self._payers:
@@ -178,12 +186,16 @@ class TableMoney:
                             m.transaction_id, exc)
 
     async def drain(self, timeout_s: float) -> None:
-        """Wait for the background payments (at shutdown); what is left goes to the
-        reconciler."""
-        if self._background:
-            _, pending = await asyncio.wait(set(self._background), timeout=timeout_s)
-            for task in pending:
-                task.cancel()
+        """Wait for the background payments (at shutdown; a bulk payment may leave single ones
+        behind it); what is left goes to the reconciler."""
+        end = asyncio.get_running_loop().time() + timeout_s
+        while self._background:
+            left = end - asyncio.get_running_loop().time()
+            _, pending = await asyncio.wait(set(self._background), timeout=max(left, 0))
+            if pending and left <= 0:
+                for task in pending:
+                    task.cancel()
+                return
 
     async def _send(self, pj: PlayerJournal, key: str, m: Movement) -> int | None:
         p = _party_of(key, m)

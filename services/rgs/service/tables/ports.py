@@ -10,13 +10,13 @@ Reads outside a link take a connection for one statement and give it back.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from rgs.service.model import Channel, Movement, StoredRequest
+from rgs.service.model import Channel, Movement, MovementStatus, StoredRequest
 from rgs.service.ports import JournalUnavailable, PlayerJournal
 from rgs.service.tables.model import StoredTable, TableEvent, TableFair, TableState, Watching
 
@@ -143,6 +143,40 @@ Apply = Callable[[StoredTable, "RoundRecord | None", Found], "TableWrite | None"
 when a round is in play) and what its guards found; None writes nothing."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Outcome:
+    """A wallet call's outcome for a player's outbox row, recorded with many others at once
+    (the fields of :meth:`~rgs.service.ports.PlayerJournal.settle_movement`)."""
+
+    key: str
+    transaction_id: str
+    status: MovementStatus
+    balance_after: int | None = None
+    #: The call's error (None: none, the attempts are not counted up).
+    error: str | None = None
+    wallet_reference: str = ""
+
+
+class HeldMany(Protocol):
+    """Many players' journals held at once on one connection, each with its lease's epoch (a
+    round's payments: one statement takes them, one reads their open outbox rows, one records
+    the wallet's answers, one gives them back)."""
+
+    @property
+    def epochs(self) -> Mapping[str, int]:
+        """The players held (the others were held by another call), with their epochs."""
+        ...
+
+    async def open_movements(self) -> dict[str, list[Movement]]:
+        """The open outbox rows of every player held, oldest first, by player key."""
+        ...
+
+    async def settle(self, outcomes: Sequence[Outcome]) -> frozenset[str]:
+        """Record the outcomes of players still held; the players whose lease was taken over
+        meanwhile (nothing recorded for them: their rows stay open for the reconciler)."""
+        ...
+
+
 class TableLink(Protocol):
     """One pooled connection a table command holds from its start to its end."""
 
@@ -255,3 +289,22 @@ class TableJournal(Protocol):
         until the table may have new events since it last returned; never a guarantee, the
         caller reads the journal."""
         ...
+
+    def hold_many(self, keys: Sequence[str]) -> AbstractAsyncContextManager[HeldMany]:
+        """Hold the players of ``keys`` that no other call holds, on one pooled connection of
+        their own, each tried once (never waited for)."""
+        ...
+
+    def deadlines(self) -> AbstractAsyncContextManager[Callable[[float], Awaitable[bool]]]:
+        """A wake-up for the table clock: the function waits (at most its timeout in seconds)
+        until a transition of any table, on any replica, brought that table's deadline
+        forward (:func:`brought_forward`: a Deal Now, a last decision) since it last
+        returned; True when woken so, False at its timeout (the clock then looks anyway)."""
+        ...
+
+
+def brought_forward(old: datetime | None, new: datetime | None) -> bool:
+    """Whether a transition that moves a table's deadline from ``old`` to ``new`` wakes the
+    clock: a deadline sooner than the one the clock may be waiting for (a new one where there
+    was none is looked at on the clock's next pass)."""
+    return new is not None and old is not None and new < old

@@ -15,8 +15,9 @@ replica retries what is not confirmed).
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 
 from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.controls import ControlBoard
@@ -165,6 +166,21 @@ class TableService:
         in order), else the table's view (``hints`` as for :meth:`view`) and then the events
         above it. Events carry no decision values. While it runs the player counts as
         watching (their seat is kept)."""
+        async with contextlib.aclosing(self.watch_batches(session, table_id, from_seq,
+                                                          hints=hints)) as items:
+            async for item in items:
+                if isinstance(item, TableView):
+                    yield item
+                else:
+                    for e in item:
+                        yield e
+
+    async def watch_batches(self, session: Session, table_id: str, from_seq: int | None, *,
+                            hints: bool = False
+                            ) -> AsyncGenerator[list[TableEvent] | TableView, None]:
+        """:meth:`watch` with the events in batches: each one every event this replica's feed
+        has for the caller when it pulls (never empty), so a watcher that fell behind catches
+        up in a few messages."""
         CommandRunner.admit(session, self.config(table_id))
         async with self.presence.watching(table_id, session):
             if from_seq is None:
@@ -173,8 +189,9 @@ class TableService:
                 seq = v.seq
             else:
                 seq = from_seq
-            async for e in self.feeds.events(table_id, seq):
-                yield e
+            async with contextlib.aclosing(self.feeds.batches(table_id, seq)) as batches:
+                async for batch in batches:
+                    yield batch
 
     async def recall(self, operator_id: str, round_id: str, *,
                      table_id: str = "") -> OperatorTableRound:

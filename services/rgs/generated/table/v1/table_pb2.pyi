@@ -273,18 +273,25 @@ class WatchTableRequest(_message.Message):
 
     TABLE_ID_FIELD_NUMBER: _builtins.int
     FROM_SEQ_FIELD_NUMBER: _builtins.int
+    BATCH_EVENTS_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     from_seq: _builtins.int
     """Resume after this event number (the last one the client saw); unset: snapshot first."""
+    batch_events: _builtins.bool
+    """Opt-in: the events come as `events` batches, each with every event the server had for the
+    caller when it sent it (in order, numbered without gaps), so a watcher that falls behind
+    gets one message with many events rather than many messages. Unset: one `event` each.
+    """
     def __init__(
         self,
         *,
         table_id: _builtins.str = ...,
         from_seq: _builtins.int | None = ...,
+        batch_events: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_from_seq", b"_from_seq", "from_seq", b"from_seq"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_from_seq", b"_from_seq", "from_seq", b"from_seq", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_from_seq", b"_from_seq", "batch_events", b"batch_events", "from_seq", b"from_seq", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__from_seq: _TypeAlias = _typing.Literal["from_seq"]  # noqa: Y015
     _WhichOneofArgType__from_seq: _TypeAlias = _typing.Literal["_from_seq", b"_from_seq"]  # noqa: Y015
@@ -1608,25 +1615,53 @@ class WatchTableResponse(_message.Message):
 
     SNAPSHOT_FIELD_NUMBER: _builtins.int
     EVENT_FIELD_NUMBER: _builtins.int
+    EVENTS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def snapshot(self) -> Global___TableSnapshot: ...
     @_builtins.property
     def event(self) -> Global___TableEvent: ...
+    @_builtins.property
+    def events(self) -> Global___TableEvents:
+        """With `batch_events`: the next events, oldest first (never empty)."""
+
     def __init__(
         self,
         *,
         snapshot: Global___TableSnapshot | None = ...,
         event: Global___TableEvent | None = ...,
+        events: Global___TableEvents | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "item", b"item", "snapshot", b"snapshot"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "events", b"events", "item", b"item", "snapshot", b"snapshot"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "item", b"item", "snapshot", b"snapshot"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "events", b"events", "item", b"item", "snapshot", b"snapshot"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_item: _TypeAlias = _typing.Literal["snapshot", "event"]  # noqa: Y015
+    _WhichOneofReturnType_item: _TypeAlias = _typing.Literal["snapshot", "event", "events"]  # noqa: Y015
     _WhichOneofArgType_item: _TypeAlias = _typing.Literal["item", b"item"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_item) -> _WhichOneofReturnType_item | None: ...
 
 Global___WatchTableResponse: _TypeAlias = WatchTableResponse  # noqa: Y015
+
+@_typing.final
+class TableEvents(_message.Message):
+    """Consecutive events of a table, oldest first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___TableEvent]: ...
+    def __init__(
+        self,
+        *,
+        events: _abc.Iterable[Global___TableEvent] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TableEvents: _TypeAlias = TableEvents  # noqa: Y015
 
 @_typing.final
 class TakeSeatRequest(_message.Message):

@@ -162,6 +162,14 @@ export type WatchTableRequest = Message<"rgs.table.v1.WatchTableRequest"> & {
      * @generated from field: optional int64 from_seq = 2;
      */
     fromSeq?: bigint | undefined;
+    /**
+     * Opt-in: the events come as `events` batches, each with every event the server had for the
+     * caller when it sent it (in order, numbered without gaps), so a watcher that falls behind
+     * gets one message with many events rather than many messages. Unset: one `event` each.
+     *
+     * @generated from field: bool batch_events = 3;
+     */
+    batchEvents: boolean;
 };
 /**
  * Describes the message rgs.table.v1.WatchTableRequest.
@@ -1446,6 +1454,14 @@ export type WatchTableResponse = Message<"rgs.table.v1.WatchTableResponse"> & {
         value: TableEvent;
         case: "event";
     } | {
+        /**
+         * With `batch_events`: the next events, oldest first (never empty).
+         *
+         * @generated from field: rgs.table.v1.TableEvents events = 3;
+         */
+        value: TableEvents;
+        case: "events";
+    } | {
         case: undefined;
         value?: undefined;
     };
@@ -1455,6 +1471,22 @@ export type WatchTableResponse = Message<"rgs.table.v1.WatchTableResponse"> & {
  * Use `create(WatchTableResponseSchema)` to create a new message.
  */
 export declare const WatchTableResponseSchema: GenMessage<WatchTableResponse>;
+/**
+ * Consecutive events of a table, oldest first.
+ *
+ * @generated from message rgs.table.v1.TableEvents
+ */
+export type TableEvents = Message<"rgs.table.v1.TableEvents"> & {
+    /**
+     * @generated from field: repeated rgs.table.v1.TableEvent events = 1;
+     */
+    events: TableEvent[];
+};
+/**
+ * Describes the message rgs.table.v1.TableEvents.
+ * Use `create(TableEventsSchema)` to create a new message.
+ */
+export declare const TableEventsSchema: GenMessage<TableEvents>;
 /**
  * @generated from message rgs.table.v1.TakeSeatRequest
  */
