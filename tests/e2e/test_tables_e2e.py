@@ -389,6 +389,7 @@ async def test_an_operator_lists_the_tables_its_brands_offer_and_no_others(
     dev = await stub.ListOperatorTables(tb.ListOperatorTablesRequest(), metadata=DEV)
     assert {x.table_id: (x.variant_id, x.seats, list(x.brand_ids)) for x in dev.tables} == {
         "vip-e2e": ("vip-platinum", 7, ["demo-casino"]),
+        "vip-batch": ("vip-platinum", 7, ["demo-casino"]),
         "vip-insurance": ("vip-platinum", 7, ["demo-casino"]),
         "vip-resume": ("vip-platinum", 7, ["demo-casino"]),
         "vip-hints": ("vip-platinum", 7, [HINTS]),
@@ -397,7 +398,8 @@ async def test_an_operator_lists_the_tables_its_brands_offer_and_no_others(
     other = await stub.ListOperatorTables(tb.ListOperatorTablesRequest(), metadata=OTHER)
     # The electronic table is demo-casino's alone; the other operator never sees it.
     assert {x.table_id: list(x.brand_ids) for x in other.tables} == {
-        "vip-e2e": ["other-casino"], "vip-insurance": ["other-casino"],
+        "vip-e2e": ["other-casino"], "vip-batch": ["other-casino"],
+        "vip-insurance": ["other-casino"],
         "vip-resume": ["other-casino"], "vip-hints": ["other-casino"]}
     one = await stub.ListOperatorTables(tb.ListOperatorTablesRequest(brand_id="other-casino"),
                                         metadata=OTHER)

@@ -96,8 +96,8 @@ def test_a_shed_call_is_resource_exhausted_with_retry_info_and_a_trailer() -> No
     assert len(status_trailer(grpc.StatusCode.NOT_FOUND, "X", "m")) == 1
 
 
-class Aborted(Exception):
-    pass
+class Aborted(grpc.aio.AbortError):
+    """What ``ServicerContext.abort`` raises on a call still open (gRPC's AbortError)."""
 
 
 class Context:

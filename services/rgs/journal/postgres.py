@@ -24,6 +24,7 @@ import orjson
 from rgs.codec import decode_event, decode_value, encode_event, encode_value, event_kind
 from rgs.journal.leases import Q_FENCE, Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
+from rgs.journal.rows import movement as _movement
 from rgs.journal.rows import movements_json
 from rgs.journal.statements import (
     Q_ABANDONED_ROUNDS,
@@ -78,7 +79,6 @@ from rgs.service.model import (
 )
 from rgs.service.ports import JournalLeaseLost, JournalUnavailable
 from rgs.variants.options import VariantOptions
-from rgs.wallet.port import MoneyKind
 
 PoolMode = Literal["session", "transaction"]
 """How the database URL hands out server connections: ``session`` (PostgreSQL itself or a
@@ -95,18 +95,6 @@ def _session(r: asyncpg.Record) -> Session:
                    player_id=r["player_id"], currency=r["currency"], expires_at=r["expires_at"],
                    nickname=r["nickname"], started_at=r["started_at"],
                    reality_check_s=r["reality_check_s"] or 0, language=r["language"] or "")
-
-
-def _movement(r: asyncpg.Record) -> Movement:
-    return Movement(transaction_id=r["transaction_id"], round_id=r["round_id"],
-                    kind=MoneyKind(r["kind"]), amount=r["amount"],
-                    status=MovementStatus(r["status"]),
-                    balance_after=r["balance_after"],
-                    debit_transaction_id=r["debit_transaction_id"], session_id=r["session_id"],
-                    currency=r["currency"], attempts=r["attempts"],
-                    last_error=r["last_error"], brand_id=r["brand_id"],
-                    created_at=r["created_at"], promotional=bool(r["promotional"]),
-                    wallet_reference=r["wallet_reference"])
 
 
 def _round(r: asyncpg.Record | None) -> StoredRound | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import asyncpg
 import orjson
 
 from rgs.service.model import Movement, MovementStatus
@@ -20,3 +21,16 @@ def movements_json(text: str) -> list[Movement]:
                      wallet_reference=a[13] or "",
                      promotional=bool(a[14]) if len(a) > 14 else False)
             for a in orjson.loads(text)]
+
+
+def movement(r: asyncpg.Record) -> Movement:
+    """An outbox row read with ``statements.MOVEMENT_COLUMNS``."""
+    return Movement(transaction_id=r["transaction_id"], round_id=r["round_id"],
+                    kind=MoneyKind(r["kind"]), amount=r["amount"],
+                    status=MovementStatus(r["status"]),
+                    balance_after=r["balance_after"],
+                    debit_transaction_id=r["debit_transaction_id"], session_id=r["session_id"],
+                    currency=r["currency"], attempts=r["attempts"],
+                    last_error=r["last_error"], brand_id=r["brand_id"],
+                    created_at=r["created_at"], promotional=bool(r["promotional"]),
+                    wallet_reference=r["wallet_reference"])

@@ -146,15 +146,15 @@ _PROMOTIONAL = """(kind = 'credit' AND (EXISTS (SELECT FROM free_bet_uses u
     WHERE u.player_key = {t}.player_key AND u.round_id = {t}.round_id)))"""
 #: The mark of rows aliased ``{t}`` (the shared tables' reads use it too).
 PROMOTIONAL = _PROMOTIONAL
-_MOVEMENT_COLUMNS = f"""transaction_id, round_id, kind, amount, status, balance_after,
+MOVEMENT_COLUMNS = f"""transaction_id, round_id, kind, amount, status, balance_after,
 debit_transaction_id, session_id, currency, attempts, last_error, brand_id, created_at,
 {_PROMOTIONAL.format(t="wallet_transactions")} AS promotional,
 coalesce(wallet_reference, '') AS wallet_reference"""
 Q_ROUND_MOVEMENTS = f"""
-SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
+SELECT {MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND round_id = $2 ORDER BY created_at, transaction_id"""
 Q_OPEN_MOVEMENTS = f"""
-SELECT {_MOVEMENT_COLUMNS} FROM wallet_transactions
+SELECT {MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = $1 AND {OPEN_MOVEMENT}
 ORDER BY created_at, transaction_id"""
 # What a call reads first, in one statement (one snapshot): the request id's record ($2, scope

@@ -13,15 +13,15 @@ from datetime import timedelta
 import asyncpg
 
 from rgs.journal.leases import PLAYER_LEASE
-from rgs.journal.postgres import _movement
-from rgs.journal.statements import _MOVEMENT_COLUMNS, OPEN_MOVEMENT
+from rgs.journal.rows import movement as _movement
+from rgs.journal.statements import MOVEMENT_COLUMNS, OPEN_MOVEMENT
 from rgs.journal.translate import translated
 from rgs.service.model import Movement
 from rgs.service.tables.ports import Outcome
 
 # The open outbox rows of many players ($1: keys), oldest first.
 Q_OPEN_ROWS = f"""
-SELECT player_key, {_MOVEMENT_COLUMNS} FROM wallet_transactions
+SELECT player_key, {MOVEMENT_COLUMNS} FROM wallet_transactions
 WHERE player_key = ANY($1::text[]) AND {OPEN_MOVEMENT}
 ORDER BY player_key, created_at, transaction_id"""
 
