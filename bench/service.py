@@ -97,6 +97,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stack_cm = sandbox_stack()
     else:
         env = {"RGS_DATABASE_POOL_SIZE": str(args.pool_size)} if args.pool_size else {}
+        env.update(item.partition("=")[::2] for item in args.rgs_env or [])
         stack_cm = production_stack(rgs_workers=args.rgs_workers, rgs_env=env)
     async with stack_cm as stack:
         # --rate R: the players together start at most R rounds/s, each paced at R/players
@@ -147,7 +148,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                              crossings) if tx else {})
     return {
         "shape": stack.shape, "players": args.players, "seconds": round(elapsed, 1),
-        "rate": args.rate or None,
+        "rate": args.rate or None, "rgs_env": args.rgs_env or [],
         "rounds": rounds, "rounds_per_second": round(rounds / elapsed, 1),
         "errors": dict(total.errors),
         "latency_ms": {name: {"calls": len(xs), "p50": round(percentile(xs, 0.5), 2),
@@ -219,6 +220,9 @@ def main() -> None:
                         help="client processes the players are spread over")
     parser.add_argument("--pool-size", type=int, default=0,
                         help="RGS_DATABASE_POOL_SIZE per worker (default: the setting's)")
+    parser.add_argument("--rgs-env", action="append", metavar="RGS_NAME=VALUE",
+                        help="a setting of the RGS process (repeatable), e.g. "
+                             "RGS_DATABASE_PREVIOUS_RELEASE_LOCK=false")
     parser.add_argument("--shape", choices=("production", "sandbox"), default="production",
                         help="separate processes and databases (default) or rgs sandbox")
     parser.add_argument("--rgs", help="host:port of a running RGS (default: start one)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rgs.journal.leases import fence, take_player_then
+from rgs.journal.leases import fence, resume, take_player_then
 from rgs.service.model import (
     OPEN_STATUSES,
     MovementStatus,
@@ -222,6 +222,13 @@ WITH lease AS ({fence(12, 13)}),
            SELECT $1, $2, $3, $4, $5::bigint, $6, $7::bigint, $8, $9, $10, $11 FROM lease
            ON CONFLICT (player_key, transaction_id) DO NOTHING)
 SELECT count(*) FROM lease"""
+# The same write as a call's first, taking the lease back where this replica left it
+# (:func:`~rgs.journal.leases.resume`; $14 the holder, $15/$16 the call's request id and scope).
+Q_RECORD_MOVEMENT_RESUMED = Q_RECORD_MOVEMENT.replace(f"({fence(12, 13)})",
+                                                      f"({resume(12, 13, 14, 15, 16)})")
+# A call's first write when it is not one of the above: the lease taken back ($2 the epoch it
+# was given back at, $3 time to live, $4 holder, $5/$6 the call's request id and scope).
+Q_RESUME = f"WITH lease AS ({resume(2, 3, 4, 5, 6)}) SELECT count(*) FROM lease"
 Q_SETTLE_MOVEMENT = f"""
 WITH lease AS ({fence(6, 7)}),
      w AS (UPDATE wallet_transactions
@@ -322,6 +329,13 @@ Q_COMMIT_LAST_STEP = _COMMIT_STEP.format(lease=fence(34, 35, release=True),
 Q_COMMIT_LAST_STEP_UNLOCK = _COMMIT_STEP.format(
     lease=fence(34, 35, release=True),
     unlock=", $35::interval IS NULL, pg_advisory_unlock($47, hashtext($1))")
+# A step's commit as the call's first write, the lease taken back where this replica left it
+# ($47 the holder; the request id $18 must have no record yet): kept, or (LAST) given back
+# again by the same statement.
+Q_COMMIT_STEP_RESUMED = _COMMIT_STEP.format(lease=resume(34, 35, 47, 18, 22), unlock="")
+Q_COMMIT_LAST_STEP_RESUMED = _COMMIT_STEP.format(
+    lease=resume(34, 35, 47, 18, 22, release=True),
+    unlock=", $35::interval IS NULL, $47::text IS NULL")
 Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE status IN ('insurance', 'player_turn') AND updated_at < $1
