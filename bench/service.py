@@ -178,6 +178,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def _print(r: dict[str, Any]) -> None:
     paced = f" paced at {r['rate']} rounds/s" if r["rate"] else ""
+    paced += f" RGS settings {' '.join(r['rgs_env'])}" if r["rgs_env"] else ""
     print(f"shape={r['shape']} players={r['players']}{paced} seconds={r['seconds']} "
           f"rounds={r['rounds']} rounds/s={r['rounds_per_second']} errors={r['errors']}")
     for name, s in r["latency_ms"].items():
