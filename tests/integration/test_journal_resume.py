@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import asyncpg
 import pytest
 import pytest_asyncio
 
@@ -15,6 +16,7 @@ from rgs.bootstrap import App, add_dev_operator_keys, build
 from rgs.config import RgsSettings
 from rgs.engine import Action, BoxBet, Phase
 from rgs.journal.postgres import PostgresJournal
+from rgs.journal.statements import Q_RECORD_MOVEMENT_RESUMED
 from rgs.service.errors import ServiceError
 from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand, PlayResult, Session
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
@@ -147,3 +149,31 @@ async def test_a_call_another_replica_made_in_between_makes_the_memory_read_agai
     assert stood.balance == await _balance(sandbox_wallet) == start + 100
     stored = await a.journal.get_round(s.player_key, dealt.round_id)
     assert stored is not None and stored.seq == stood.view.seq and stored.total_paid == 200
+
+
+async def test_a_first_write_whose_answer_is_lost_gives_the_lease_back_and_the_call_goes_on(
+        replicas: tuple[App, App], sandbox_wallet: SandboxWalletClient,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    a, _ = replicas
+    s = await _session(a)
+    start = await _balance(sandbox_wallet)
+    await _round(a, s, "0")  # won: +100; a remembers the finished round
+    fetchval = asyncpg.pool.PoolConnectionProxy.fetchval
+    lost: list[str] = []
+
+    async def answer_lost(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+        value = await fetchval(self, query, *args, **kwargs)
+        if query is Q_RECORD_MOVEMENT_RESUMED and not lost:  # written, then the line drops
+            lost.append(query)
+            raise asyncpg.InterfaceError("connection lost (test)")
+        return value
+
+    monkeypatch.setattr(asyncpg.pool.PoolConnectionProxy, "fetchval", answer_lost)
+    dealt = await _deal(a, s, "d1")
+    assert lost  # the Deal's debit row was written with the lease taken back, answer lost
+    # Given back at once (not left to expire: the call would have waited and been refused);
+    # the call ran again from the journal: the orphaned debit rolled back, a new round dealt.
+    assert dealt.view.phase is Phase.PLAYER_TURN
+    assert await _balance(sandbox_wallet) == start + 100 - 100
+    rows = await a.journal.movements(s.player_key, dealt.round_id)
+    assert [(m.kind.value, m.status.value) for m in rows] == [("debit", "booked")]

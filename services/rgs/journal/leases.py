@@ -93,6 +93,7 @@ _RELEASE_LEASE = """
 UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
 WHERE kind = $1 AND key = $2 AND epoch = $3"""
 Q_RELEASE_LEASE = _RELEASE_LEASE
+Q_RELEASE_LEASE_HELD_BY = _RELEASE_LEASE + " AND holder = $4"
 # Session mode, one round trip: release the lease, then the advisory lock ($4: its first key).
 Q_RELEASE_AND_UNLOCK = (f"WITH released AS ({_RELEASE_LEASE} RETURNING 1) "
                         "SELECT (SELECT count(*) FROM released), "
@@ -160,6 +161,9 @@ class Lease:
     first_read: asyncpg.Record | None = None
     #: Not taken yet: the call's first write takes it back at ``epoch`` (:func:`resume`).
     resuming: bool = False
+    #: The holder name such a write was sent with while its answer never came: it may have
+    #: taken the lease.
+    in_doubt: str = ""
 
 
 def request_tag(request_id: str) -> str:
@@ -248,7 +252,9 @@ class PlayerHolds:
         try:
             yield lease
         finally:
-            if not lease.resuming and not lease.released:
+            if lease.resuming and lease.in_doubt:
+                await self._release(conn, player_key, lease.epoch + 1, holder=lease.in_doubt)
+            elif not lease.resuming and not lease.released:
                 await self._release(conn, player_key, lease.epoch)
 
     async def reset_connection(self, conn: asyncpg.Connection) -> None:
@@ -315,11 +321,15 @@ class PlayerHolds:
             await asyncio.sleep(min(left, pause * random.uniform(0.5, 1.0)))
             pause = min(pause * 2, _LEASE_POLL_MAX_S)
 
-    async def _release(self, conn: asyncpg.Connection, player_key: str, epoch: int) -> None:
+    async def _release(self, conn: asyncpg.Connection, player_key: str, epoch: int, *,
+                       holder: str = "") -> None:
         try:
             if conn.is_in_transaction():  # a failed commit left it open; the lease expires
                 return
-            if self._advisory:
+            if holder:  # only if it is still as the write whose answer was lost left it
+                await conn.execute(Q_RELEASE_LEASE_HELD_BY, PLAYER_LEASE, player_key, epoch,
+                                   holder)
+            elif self._advisory:
                 await conn.execute(Q_RELEASE_AND_UNLOCK, PLAYER_LEASE, player_key, epoch,
                                    _PLAYER_LOCK_CLASS)
                 self.may_hold_lock.discard(conn.get_server_pid())

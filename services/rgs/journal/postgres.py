@@ -31,10 +31,6 @@ from rgs.journal.statements import (
     Q_ACTIVE_ROUND,
     Q_ACTIVE_SESSIONS,
     Q_ADD_OPERATOR_KEY,
-    Q_CALL_READ_ACTIVE,
-    Q_CALL_READ_BY_ID,
-    Q_CALL_READ_DEAL,
-    Q_CALL_READ_NO_ROUND,
     Q_COMMIT_LAST_STEP,
     Q_COMMIT_LAST_STEP_RESUMED,
     Q_COMMIT_LAST_STEP_UNLOCK,
@@ -62,6 +58,7 @@ from rgs.journal.statements import (
     Q_SETTLE_AND_ANSWER_UNLOCK,
     Q_SETTLE_MOVEMENT,
     Q_UPDATE_RESPONSE,
+    call_query,
 )
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import (
@@ -88,19 +85,6 @@ own ``search_path`` must find the journal's schema)."""
 
 
 
-def _call_query(key: str, read: CallRead) -> tuple[dict[bool | None, str], tuple[Any, ...]]:
-    """The variant of the call state's read for ``read``, by whether the lease is taken with it
-    (None: it is not; True/False: with or without the advisory lock), and its arguments."""
-    head = (key, read.request_id, read.scope.value)
-    if read.seed_of is not None and read.active_in is not None:
-        return Q_CALL_READ_DEAL, (*head, *read.active_in, read.seed_of)
-    if read.round_id is not None:
-        return Q_CALL_READ_BY_ID, (*head, read.round_id)
-    if read.active_in is not None:
-        return Q_CALL_READ_ACTIVE, (*head, *read.active_in)
-    return Q_CALL_READ_NO_ROUND, head
-
-
 class PostgresPlayerJournal:
     """One player's journal under a lease, on one pooled connection. Every write is fenced by
     the lease's epoch (:class:`~rgs.service.ports.JournalLeaseLost` once it was taken over)."""
@@ -124,7 +108,11 @@ class PostgresPlayerJournal:
         assert self._first is not None
         return self._holder, self._first.request_id, self._first.scope.value
 
+    def _resume_sent(self) -> None:
+        self._lease.in_doubt = self._holder  # until the answer comes
+
     def _taken_back(self, lease_rows: int) -> None:
+        self._lease.in_doubt = ""
         if lease_rows != 1:
             raise JournalStale(f"{self._key}'s journal changed since this replica's last call "
                                "of the player (or the request id has a record): read again")
@@ -134,6 +122,7 @@ class PostgresPlayerJournal:
     async def _held(self) -> None:
         """Before a write that takes no lease back itself: take it back if the call has not."""
         if self._lease.resuming:
+            self._resume_sent()
             self._taken_back(await self._conn.fetchval(Q_RESUME, self._key, self._lease.epoch,
                                                        self._lease.ttl, *self._resume_args()))
 
@@ -183,7 +172,7 @@ class PostgresPlayerJournal:
             return known
         r = self._first_read(read)
         if r is None:
-            query, args = _call_query(self._key, read)
+            query, args = call_query(self._key, read)
             r = await self._conn.fetchrow(query[None], *args)
         assert r is not None  # a select of one row joined with left joins
         request = None if r["rq_method"] is None else StoredRequest(
@@ -226,6 +215,8 @@ class PostgresPlayerJournal:
         """Write an outbox row (autocommitted: it must exist before the wallet call)."""
         m = movement
         resuming = self._lease.resuming
+        if resuming:
+            self._resume_sent()
         rows = await self._conn.fetchval(
             Q_RECORD_MOVEMENT_RESUMED if resuming else Q_RECORD_MOVEMENT, self._key,
             m.transaction_id, m.round_id, m.kind.value, m.amount, m.status.value,
@@ -268,6 +259,8 @@ class PostgresPlayerJournal:
         ms = movements
         lease = self._lease
         resuming = lease.resuming
+        if resuming:
+            self._resume_sent()
         query, extra = ((Q_COMMIT_LAST_STEP_RESUMED if last else Q_COMMIT_STEP_RESUMED,
                          (self._holder,)) if resuming
                         else (Q_COMMIT_STEP, ()) if not last
@@ -494,7 +487,7 @@ class PostgresJournal:
             else:
                 read = None
                 if first is not None:
-                    query, args = _call_query(player_key, first)
+                    query, args = call_query(player_key, first)
                     read = (query[self._holds.advisory], args)
                 async with self._holds.hold(conn, player_key, read,
                                             request=first.request_id if first else "") as lease:

@@ -4,10 +4,12 @@ place, so a schema change meets all of them here."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rgs.journal.leases import fence, resume, take_player_then
 from rgs.service.model import (
     OPEN_STATUSES,
+    CallRead,
     MovementStatus,
 )
 
@@ -212,6 +214,21 @@ Q_CALL_READ_NO_ROUND = _with_lease(Q_CALL_STATE_NO_ROUND, 3)
 Q_CALL_READ_BY_ID = _with_lease(Q_CALL_STATE_BY_ID, 4)
 Q_CALL_READ_ACTIVE = _with_lease(Q_CALL_STATE_ACTIVE, 5)
 Q_CALL_READ_DEAL = _with_lease(Q_CALL_STATE_DEAL, 6)
+
+
+def call_query(key: str, read: CallRead) -> tuple[dict[bool | None, str], tuple[Any, ...]]:
+    """The variant of the call state's read for ``read``, by whether the lease is taken with it
+    (None: it is not; True/False: with or without the advisory lock), and its arguments."""
+    head = (key, read.request_id, read.scope.value)
+    if read.seed_of is not None and read.active_in is not None:
+        return Q_CALL_READ_DEAL, (*head, *read.active_in, read.seed_of)
+    if read.round_id is not None:
+        return Q_CALL_READ_BY_ID, (*head, read.round_id)
+    if read.active_in is not None:
+        return Q_CALL_READ_ACTIVE, (*head, *read.active_in)
+    return Q_CALL_READ_NO_ROUND, head
+
+
 _INSERT_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
                                  balance_after, debit_transaction_id, session_id, currency,
