@@ -12,7 +12,9 @@ asyncio's own loop).
 
 The floor of a round multiplies these by what a round of ``bench/service.py`` makes (player
 calls, wallet calls, statements: ``--per-round`` overrides them): the CPU every process together
-spends on nothing but crossing the parts, before any work of the product. ``bench/service.py``'s
+spends on nothing but crossing the parts, before any work of the product. ``bench/service.py``
+runs these measurements in its own run and sets each process's CPU per round against its own
+share of that floor (:func:`process_floors`). ``bench/service.py``'s
 rounds per 100 upserts cannot exceed what that floor leaves on the machine's cores; the figures
 and the reasoning are in bench/README.md.
 """
@@ -123,6 +125,23 @@ def floor_per_round(call: dict[str, float], statement: dict[str, float],
     stmt = statement["client_cpu_ms"] + statement["server_cpu_ms"]
     return round((per_round["player_calls"] + per_round["wallet_calls"]) * hop
                  + per_round["statements"] * stmt, 3)
+
+
+def process_floors(call: dict[str, float], statement: dict[str, float],
+                   per_round: dict[str, float]) -> dict[str, float]:
+    """CPU ms per round each process spends on its own share of the crossings alone, from the
+    crossings a round made (``per_round``: ``player_calls`` served by the RGS and made by the
+    clients, ``wallet_calls`` made by the RGS and served by the wallet, ``journal_statements``
+    made by the RGS, ``wallet_statements`` made by the wallet; PostgreSQL serves both kinds):
+    the floor under each process's own CPU per round, in ``bench/service.py``."""
+    server, client = call["server_cpu_ms"], call["client_cpu_ms"]
+    pg, sql_client = statement["server_cpu_ms"], statement["client_cpu_ms"]
+    player, wallet = per_round["player_calls"], per_round["wallet_calls"]
+    journal, ledger = per_round["journal_statements"], per_round["wallet_statements"]
+    return {"rgs": round(player * server + wallet * client + journal * sql_client, 3),
+            "wallet": round(wallet * server + ledger * sql_client, 3),
+            "client": round(player * client, 3),
+            "postgres": round((journal + ledger) * pg, 3)}
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -2,7 +2,11 @@
 RGS, the sandbox wallet and PostgreSQL; prints rounds/s and p50/p99 latency per RPC, the
 single-row upsert rate of the same PostgreSQL measured in the same run and the ratio of the two
 (rounds per 100 upserts: the figure that survives a change of machine), the processes of each
-side and the CPU each used during the run.
+side and the CPU each used during the run; then ``bench/floor.py``'s measurements of the parts
+(an empty gRPC call, a one-row statement) in the same run, and per process (RGS, wallet,
+clients, PostgreSQL) the CPU per round against its own floor: its share of the round's
+crossings (player calls served, wallet calls made and served, statements made and served)
+times what each costs.
 
 Run: ``.venv/bin/python bench/service.py [--players 16] [--seconds 20] [--rate R]
 [--rgs-workers 1] [--client-procs 2] [--json]``; ``--rate`` paces the players to R rounds/s
@@ -33,6 +37,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from floor import process_floors
 from load import ClientPool, percentile
 from stack import Stack, cpu_seconds, production_stack, sandbox_stack
 
@@ -74,6 +79,16 @@ def _usage(before: dict[str, dict[int, float | None]], after: dict[str, dict[int
     return out
 
 
+def _parts(calls: int, statements: int) -> dict[str, Any]:
+    """``bench/floor.py``'s measurements (an empty gRPC call, a one-row statement), in a
+    process of its own on the product's event loop."""
+    out = subprocess.run([sys.executable, str(Path(__file__).with_name("floor.py")), "--json",
+                          "--calls", str(calls), "--statements", str(statements)],
+                         capture_output=True, check=True, timeout=600)
+    parts: dict[str, Any] = json.loads(out.stdout)
+    return parts
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """One benchmark run; its figures."""
     if args.rgs:
@@ -82,6 +97,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stack_cm = sandbox_stack()
     else:
         env = {"RGS_DATABASE_POOL_SIZE": str(args.pool_size)} if args.pool_size else {}
+        env.update(item.partition("=")[::2] for item in args.rgs_env or [])
         stack_cm = production_stack(rgs_workers=args.rgs_workers, rgs_env=env)
     async with stack_cm as stack:
         # --rate R: the players together start at most R rounds/s, each paced at R/players
@@ -100,6 +116,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 workers = pids["rgs"][1:] or pids["rgs"][:1]
                 spy = _profile(workers[0], args.profile, max(1.0, args.seconds - 4))
             tx_before = await stack.transactions()
+            moves_before = await stack.wallet_moves() if stack.shape == "production" else 0
             before, t0 = _cpu(pids), time.monotonic()
             total = await clients.play(args.seconds, args.seconds)
             elapsed = time.monotonic() - t0
@@ -107,33 +124,52 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             # PostgreSQL reports statistics after a short delay (stats flush, ~1 s).
             await asyncio.sleep(1.5)
             tx_after = await stack.transactions()
+            moves = (await stack.wallet_moves() - moves_before
+                     if stack.shape == "production" else 0)
             if spy is not None:
                 spy.wait(timeout=60)
             upsert_rate = await clients.upserts(stack.journal_url, args.players,
                                                 min(10.0, args.seconds))
         finally:
             await clients.stop()
+        # What the parts cost now, on the same machine at the same hour (the stack idle).
+        parts = _parts(args.floor_calls, args.floor_statements)
     rounds = total.rounds
+    tx = ({k: round((tx_after[k] - tx_before[k]) / max(rounds, 1), 2) for k in tx_after}
+          if stack.shape == "production" else {})
+    cpu_ms = {side: round(sum(pcts) * 10 / max(rounds / elapsed, 1e-9), 2)
+              for side, pcts in usage.items()}
+    crossings = {
+        "player_calls": round((sum(len(xs) for xs in total.latencies.values())
+                               + sum(total.errors.values())) / max(rounds, 1), 2),
+        "wallet_calls": round(moves / max(rounds, 1), 2),
+        "journal_statements": tx.get("journal", 0.0), "wallet_statements": tx.get("wallet", 0.0)}
+    floors = (process_floors(parts["grpc_empty_unary"], parts["postgres_one_row_statement"],
+                             crossings) if tx else {})
     return {
         "shape": stack.shape, "players": args.players, "seconds": round(elapsed, 1),
-        "rate": args.rate or None,
+        "rate": args.rate or None, "rgs_env": args.rgs_env or [],
         "rounds": rounds, "rounds_per_second": round(rounds / elapsed, 1),
         "errors": dict(total.errors),
         "latency_ms": {name: {"calls": len(xs), "p50": round(percentile(xs, 0.5), 2),
                               "p99": round(percentile(xs, 0.99), 2),
                               "mean": round(statistics.fmean(xs) * 1000, 2)}
                        for name, xs in sorted(total.latencies.items())},
-        "db_transactions_per_round": (
-            {k: round((tx_after[k] - tx_before[k]) / max(rounds, 1), 1) for k in tx_after}
-            if stack.shape == "production" else {}),
+        "db_transactions_per_round": tx,
+        "crossings_per_round": crossings if tx else {},
         "upserts_per_second": round(upsert_rate),
         "rounds_per_100_upserts": round(rounds / elapsed / upsert_rate * 100, 2),
         "processes": {side: len(ps) for side, ps in pids.items()},
         "cpu_percent": usage,
         # CPU time each side spends per round: what a change of code moves, far less bent by
         # other work on the machine than rounds/s.
-        "cpu_ms_per_round": {side: round(sum(pcts) * 10 / max(rounds / elapsed, 1e-9), 2)
-                             for side, pcts in usage.items()},
+        "cpu_ms_per_round": cpu_ms,
+        # Each process's own share of the crossings' cost (bench/floor.py, measured in this
+        # run), and how many times that its CPU per round is: what the product adds.
+        "parts": parts,
+        "floor_cpu_ms_per_round": floors,
+        "cpu_to_floor": {side: round(cpu_ms[side] / f, 2) for side, f in floors.items()
+                         if f > 0 and side in cpu_ms},
         "machine": {"cpus": os.cpu_count(), "load_average": [round(x, 2)
                                                             for x in os.getloadavg()],
                     "python": platform.python_version()},
@@ -142,6 +178,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def _print(r: dict[str, Any]) -> None:
     paced = f" paced at {r['rate']} rounds/s" if r["rate"] else ""
+    paced += f" RGS settings {' '.join(r['rgs_env'])}" if r["rgs_env"] else ""
     print(f"shape={r['shape']} players={r['players']}{paced} seconds={r['seconds']} "
           f"rounds={r['rounds']} rounds/s={r['rounds_per_second']} errors={r['errors']}")
     for name, s in r["latency_ms"].items():
@@ -153,10 +190,21 @@ def _print(r: dict[str, Any]) -> None:
     if r["db_transactions_per_round"]:
         print("database transactions (≈ statements) per round: " + ", ".join(
             f"{k} {v}" for k, v in r["db_transactions_per_round"].items()))
+        c = r["crossings_per_round"]
+        print(f"crossings per round: {c['player_calls']} player calls, {c['wallet_calls']} "
+              f"wallet calls, {c['journal_statements']} journal and {c['wallet_statements']} "
+              f"wallet statements")
+    call, stmt = r["parts"]["grpc_empty_unary"], r["parts"]["postgres_one_row_statement"]
+    print(f"parts (bench/floor.py, this run): empty gRPC call client {call['client_cpu_ms']:.3f}"
+          f" + server {call['server_cpu_ms']:.3f} CPU ms; one-row statement client "
+          f"{stmt['client_cpu_ms']:.3f} + PostgreSQL {stmt['server_cpu_ms']:.3f} CPU ms")
     for side, pcts in r["cpu_percent"].items():
+        floor = r["floor_cpu_ms_per_round"].get(side)
+        against = ("" if floor is None else f"; floor {floor:.2f}, "
+                   f"{r['cpu_to_floor'].get(side, float('nan')):.2f}x")
         print(f"  {side:<9} {len(pcts)} processes, CPU% (100 = one core): "
               f"{' '.join(f'{p:.0f}' for p in pcts)} (sum {sum(pcts):.0f}; "
-              f"{r['cpu_ms_per_round'][side]:.2f} CPU ms per round)")
+              f"{r['cpu_ms_per_round'][side]:.2f} CPU ms per round{against})")
     m = r["machine"]
     print(f"machine: {m['cpus']} CPUs, load average {m['load_average']}, Python {m['python']}")
 
@@ -173,11 +221,18 @@ def main() -> None:
                         help="client processes the players are spread over")
     parser.add_argument("--pool-size", type=int, default=0,
                         help="RGS_DATABASE_POOL_SIZE per worker (default: the setting's)")
+    parser.add_argument("--rgs-env", action="append", metavar="RGS_NAME=VALUE",
+                        help="a setting of the RGS process (repeatable), e.g. "
+                             "RGS_DATABASE_PREVIOUS_RELEASE_LOCK=false")
     parser.add_argument("--shape", choices=("production", "sandbox"), default="production",
                         help="separate processes and databases (default) or rgs sandbox")
     parser.add_argument("--rgs", help="host:port of a running RGS (default: start one)")
     parser.add_argument("--wallet", help="host:port of its sandbox wallet")
     parser.add_argument("--profile", type=Path, help="py-spy raw profile of one RGS worker")
+    parser.add_argument("--floor-calls", type=int, default=2000,
+                        help="empty gRPC calls bench/floor.py times after the run")
+    parser.add_argument("--floor-statements", type=int, default=3000,
+                        help="one-row statements bench/floor.py times after the run")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args()
     if bool(args.rgs) != bool(args.wallet):

@@ -149,6 +149,15 @@ class Stack:
         by_name = {r["datname"]: int(r["n"]) for r in rows}
         return {side: by_name.get(name, 0) for side, name in names.items()}
 
+    async def wallet_moves(self) -> int:
+        """Money movements the sandbox wallet has applied so far (debits, credits, rollbacks:
+        one per wallet call of a run without faults, replays of a call add none)."""
+        conn = await asyncpg.connect(self.wallet_url)
+        try:
+            return int(await conn.fetchval("SELECT count(*) FROM sandbox_wallet.transactions"))
+        finally:
+            await conn.close()
+
     async def outbox_open(self) -> int:
         """Open wallet outbox rows in the journal (the journal's own rule)."""
         from rgs.journal.postgres import PostgresJournal

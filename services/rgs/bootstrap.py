@@ -351,7 +351,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
         pg_tables = await PostgresTables.connect(
             database_url(settings), PlayerHolds(
                 wait_s=settings.lock_wait_s, lease_s=settings.player_lease_s,
-                advisory_lock=settings.database_pool_mode == "session"),
+                advisory_lock=settings.previous_release_lock),
             PostgresPlayerJournal, max_size=max(2, settings.database_pool_size // 2),
             pool_mode=settings.database_pool_mode, on_wait=observe_pool_wait("tables"))
         closers.append(pg_tables.close)
@@ -364,6 +364,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                            lock_wait_s=settings.lock_wait_s,
                                            lease_s=settings.player_lease_s,
                                            pool_mode=settings.database_pool_mode,
+                                           advisory_lock=settings.previous_release_lock,
                                            on_wait=observe_pool_wait("journal"))
         closers.append(pg.close)
         stop_pool_gauges = watch_journal_pool(pg.pool_stats)

@@ -60,6 +60,12 @@ class RgsSettings(BaseSettings):
     rolling upgrade from it stays serialised). ``transaction``: a transaction-mode pooler such
     as PgBouncer (no session state, no prepared statements kept; the role's search_path must
     start with the journal's schema). ops/database.md says when to switch."""
+    database_previous_release_lock: bool = True
+    """In ``session`` pool mode, also take the previous release's advisory lock for every
+    call, so a rolling upgrade from it stays serialised. Set false once no replica of the
+    previous release is left (as before switching to ``transaction`` mode): a player's next
+    call on the same replica then reads nothing first (ops/database.md, "Leases"). Ignored
+    in ``transaction`` mode, which never takes it."""
     tls_cert_file: Path | None = None
     """PEM certificate chain this server presents; with tls_key_file enables TLS."""
     tls_key_file: Path | None = None
@@ -208,6 +214,12 @@ class RgsSettings(BaseSettings):
             raise ValueError(f"plaintext on {self.web_listen} (RGS_WEB_LISTEN) is not allowed: "
                              "configure RGS_TLS_CERT_FILE/RGS_TLS_KEY_FILE or listen on loopback")
         return self
+
+    @property
+    def previous_release_lock(self) -> bool:
+        """Whether calls take the previous release's advisory lock too (session mode, until
+        ``database_previous_release_lock`` says the previous release is gone)."""
+        return self.database_pool_mode == "session" and self.database_previous_release_lock
 
     @property
     def tls_enabled(self) -> bool:

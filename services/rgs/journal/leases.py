@@ -93,6 +93,7 @@ _RELEASE_LEASE = """
 UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
 WHERE kind = $1 AND key = $2 AND epoch = $3"""
 Q_RELEASE_LEASE = _RELEASE_LEASE
+Q_RELEASE_LEASE_HELD_BY = _RELEASE_LEASE + " AND holder = $4"
 # Session mode, one round trip: release the lease, then the advisory lock ($4: its first key).
 Q_RELEASE_AND_UNLOCK = (f"WITH released AS ({_RELEASE_LEASE} RETURNING 1) "
                         "SELECT (SELECT count(*) FROM released), "
@@ -153,6 +154,29 @@ UPDATE leases l SET holder = NULL, expires_at = clock_timestamp()
 Q_UNLOCK_PLAYERS = "SELECT pg_advisory_unlock($2, hashtext(key)) FROM unnest($1::text[]) AS key"
 
 
+def resume(epoch: int, ttl: int, holder: int, request_id: int, scope: int, *,
+           release: bool = False) -> str:
+    """SQL: take the player's lease (key ``$1``) back where this replica gave it back at epoch
+    ``$epoch``, only if nobody took it since (it is still free with that epoch) and the
+    request id ``$request_id`` (scope ``$scope``) has no record yet; the new epoch, or no row.
+    With ``release`` it is given back in the same statement (a call whose only write this is).
+
+    A call that starts from what this replica's last call of the player left
+    (:class:`~rgs.journal.postgres.PostgresJournal`) reads nothing: its first write carries
+    this instead of :func:`fence`. Every write of a player's rows is fenced by the lease and
+    every call's last write gives it back, so a lease still free at the epoch it was given
+    back at means no write has committed since: what the replica remembers is the player's
+    state. The previous release (which takes only the advisory lock) writes without the
+    lease, so this is used only without it (``PlayerHolds.advisory`` false)."""
+    change = ("holder = NULL, expires_at = clock_timestamp()" if release
+              else f"holder = ${holder}, expires_at = clock_timestamp() + ${ttl}::interval")
+    return (f"UPDATE leases SET {change}, epoch = epoch + 1, acquired_at = clock_timestamp() "
+            f"WHERE kind = '{PLAYER_LEASE}' AND key = $1 AND epoch = ${epoch} "
+            "AND holder IS NULL AND NOT EXISTS (SELECT FROM idempotency_records r "
+            f"WHERE r.player_key = $1 AND r.scope = ${scope}::text "
+            f"AND r.request_id = ${request_id}::text) RETURNING epoch")
+
+
 @dataclass(slots=True, kw_only=True)
 class Lease:
     """A player's lease as its holder knows it: the fencing epoch, how far each write pushes
@@ -167,6 +191,11 @@ class Lease:
     released: bool = False
     #: The row of the read taken with the lease (:func:`take_player_then`), when it may be used.
     first_read: asyncpg.Record | None = None
+    #: Not taken yet: the call's first write takes it back at ``epoch`` (:func:`resume`).
+    resuming: bool = False
+    #: The holder name such a write was sent with while its answer never came: it may have
+    #: taken the lease.
+    in_doubt: str = ""
 
 
 def request_tag(request_id: str) -> str:
@@ -279,6 +308,22 @@ class PlayerHolds:
         except DRIVER_ERRORS as exc:
             log.warning("%d leases not released (they expire): %s", len(rows), exc)
 
+    @asynccontextmanager
+    async def resumed(self, conn: asyncpg.Connection, player_key: str,
+                      epoch: int) -> AsyncIterator[Lease]:
+        """Hold ``player_key`` from where this replica gave its lease back at ``epoch``: taken
+        by the call's first write (:func:`resume`), given back by its last, or here when the
+        call ends between the two."""
+        assert not self._advisory, "the previous release's lock is not taken back by a write"
+        lease = Lease(epoch=epoch, ttl=self._ttl, resuming=True)
+        try:
+            yield lease
+        finally:
+            if lease.resuming and lease.in_doubt:
+                await self._release(conn, player_key, lease.epoch + 1, holder=lease.in_doubt)
+            elif not lease.resuming and not lease.released:
+                await self._release(conn, player_key, lease.epoch)
+
     async def reset_connection(self, conn: asyncpg.Connection) -> None:
         """The pool's reset of a connection given back (instead of asyncpg's four statements on
         every release): nothing, unless a call may have left its advisory lock held (a failed
@@ -343,11 +388,15 @@ class PlayerHolds:
             await asyncio.sleep(min(left, pause * random.uniform(0.5, 1.0)))
             pause = min(pause * 2, _LEASE_POLL_MAX_S)
 
-    async def _release(self, conn: asyncpg.Connection, player_key: str, epoch: int) -> None:
+    async def _release(self, conn: asyncpg.Connection, player_key: str, epoch: int, *,
+                       holder: str = "") -> None:
         try:
             if conn.is_in_transaction():  # a failed commit left it open; the lease expires
                 return
-            if self._advisory:
+            if holder:  # only if it is still as the write whose answer was lost left it
+                await conn.execute(Q_RELEASE_LEASE_HELD_BY, PLAYER_LEASE, player_key, epoch,
+                                   holder)
+            elif self._advisory:
                 await conn.execute(Q_RELEASE_AND_UNLOCK, PLAYER_LEASE, player_key, epoch,
                                    _PLAYER_LOCK_CLASS)
                 self.may_hold_lock.discard(conn.get_server_pid())

@@ -14,31 +14,28 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
 import asyncpg
-import orjson
 
-from rgs.codec import decode_event, decode_value, encode_event, encode_value, event_kind
+from rgs.codec import encode_event, encode_value, event_kind
 from rgs.journal.leases import Q_FENCE, Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
-from rgs.journal.rows import movement as _movement
-from rgs.journal.rows import movements_json
+from rgs.journal.resume import Memory, Trail
+from rgs.journal.rows import movements_json, row_movement, row_round, row_seed, row_session
 from rgs.journal.statements import (
     Q_ABANDONED_ROUNDS,
     Q_ACK_REALITY_CHECK,
     Q_ACTIVE_ROUND,
     Q_ACTIVE_SESSIONS,
     Q_ADD_OPERATOR_KEY,
-    Q_CALL_READ_ACTIVE,
-    Q_CALL_READ_BY_ID,
-    Q_CALL_READ_DEAL,
-    Q_CALL_READ_NO_ROUND,
     Q_COMMIT_LAST_STEP,
+    Q_COMMIT_LAST_STEP_RESUMED,
     Q_COMMIT_LAST_STEP_UNLOCK,
     Q_COMMIT_STEP,
+    Q_COMMIT_STEP_RESUMED,
     Q_FIND_REQUEST,
     Q_FIND_SESSION,
     Q_GET_ROUND,
@@ -52,6 +49,8 @@ from rgs.journal.statements import (
     Q_PLAYER_PACE,
     Q_PLAYERS_WITH_OPEN,
     Q_RECORD_MOVEMENT,
+    Q_RECORD_MOVEMENT_RESUMED,
+    Q_RESUME,
     Q_ROUND_MOVEMENTS,
     Q_SAVE_NEXT_SEED,
     Q_SESSION_POSITION,
@@ -59,26 +58,23 @@ from rgs.journal.statements import (
     Q_SETTLE_AND_ANSWER_UNLOCK,
     Q_SETTLE_MOVEMENT,
     Q_UPDATE_RESPONSE,
+    call_query,
 )
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import (
     CallRead,
     CallState,
-    Channel,
-    FairRecord,
     Movement,
     MovementStatus,
     OutboxBacklog,
     PlayerPace,
     RequestScope,
-    RoundFreeBet,
     Session,
     SessionSeed,
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalLeaseLost, JournalUnavailable
-from rgs.variants.options import VariantOptions
+from rgs.service.ports import JournalLeaseLost, JournalStale, JournalUnavailable
 
 PoolMode = Literal["session", "transaction"]
 """How the database URL hands out server connections: ``session`` (PostgreSQL itself or a
@@ -89,81 +85,54 @@ own ``search_path`` must find the journal's schema)."""
 
 
 
-def _session(r: asyncpg.Record) -> Session:
-    return Session(session_id=r["session_id"], player_key=r["player_key"],
-                   operator_id=r["operator_id"], brand_id=r["brand_id"],
-                   player_id=r["player_id"], currency=r["currency"], expires_at=r["expires_at"],
-                   nickname=r["nickname"], started_at=r["started_at"],
-                   reality_check_s=r["reality_check_s"] or 0, language=r["language"] or "")
-
-
-def _round(r: asyncpg.Record | None) -> StoredRound | None:
-    if r is None:
-        return None
-    return StoredRound(
-        round_id=r["round_id"], player_key=r["player_key"], session_id=r["session_id"],
-        operator_id=r["operator_id"], brand_id=r["brand_id"], player_id=r["player_id"],
-        currency=r["currency"], variant=r["variant"], seq=r["seq"], status=r["status"],
-        forced_cards=tuple(r["forced_cards"]), total_staked=r["total_staked"],
-        total_paid=r["total_paid"], created_at=r["created_at"], finished_at=r["finished_at"],
-        updated_at=r["updated_at"],
-        options=decode_value(VariantOptions, r["options"]),
-        fair=_fair(r["fair"]), free_bet=_free_bet(r["free_bet"]),
-        channel=None if r["channel"] is None else Channel(r["channel"]),
-        events=tuple(decode_event(kind, payload) for kind, payload in orjson.loads(r["events"])))
-
-
-def _free_bet(text: str | None) -> RoundFreeBet | None:
-    if text is None:
-        return None
-    grant_id, value, seat = orjson.loads(text)
-    return RoundFreeBet(grant_id=grant_id, value=value, seat=seat)
-
-
-def _fair(text: str | None) -> FairRecord | None:
-    if text is None:
-        return None
-    f = orjson.loads(text)
-    return FairRecord(server_seed=f["server_seed"], commitment=f["commitment"],
-                      client_seed=f["client_seed"], round_number=f["round_number"],
-                      decks=f["decks"], next_commitment=f["next_commitment"])
-
-
-def _call_query(key: str, read: CallRead) -> tuple[dict[bool | None, str], tuple[Any, ...]]:
-    """The variant of the call state's read for ``read``, by whether the lease is taken with it
-    (None: it is not; True/False: with or without the advisory lock), and its arguments."""
-    head = (key, read.request_id, read.scope.value)
-    if read.seed_of is not None and read.active_in is not None:
-        return Q_CALL_READ_DEAL, (*head, *read.active_in, read.seed_of)
-    if read.round_id is not None:
-        return Q_CALL_READ_BY_ID, (*head, read.round_id)
-    if read.active_in is not None:
-        return Q_CALL_READ_ACTIVE, (*head, *read.active_in)
-    return Q_CALL_READ_NO_ROUND, head
-
-
-def _seed(r: asyncpg.Record | None) -> SessionSeed | None:
-    if r is None:
-        return None
-    return SessionSeed(session_id=r["session_id"], server_seed=r["server_seed"],
-                       commitment=r["commitment"], round_number=r["round_number"])
-
-
 class PostgresPlayerJournal:
     """One player's journal under a lease, on one pooled connection. Every write is fenced by
     the lease's epoch (:class:`~rgs.service.ports.JournalLeaseLost` once it was taken over)."""
 
     def __init__(self, conn: asyncpg.Connection, player_key: str, lease: Lease,
-                 first: CallRead | None = None) -> None:
+                 first: CallRead | None = None, *, known: CallState | None = None,
+                 trail: Trail | None = None, holder: str = "") -> None:
         self._conn = conn
         self._key = player_key
         self._lease = lease
         self._first = first
+        #: What the replica remembers for ``first`` (the lease is then taken back by the first
+        #: write: :mod:`rgs.journal.resume`), and what this call reads and writes.
+        self._known = known
+        self.trail = trail if trail is not None else Trail(None)
+        self._holder = holder
+
+    def _resume_args(self) -> tuple[str, str, str]:
+        """The lease's holder and the call's request id and scope, for a first write that
+        takes the lease back (:func:`~rgs.journal.leases.resume`)."""
+        assert self._first is not None
+        return self._holder, self._first.request_id, self._first.scope.value
+
+    def _resume_sent(self) -> None:
+        self._lease.in_doubt = self._holder  # until the answer comes
+
+    def _taken_back(self, lease_rows: int) -> None:
+        self._lease.in_doubt = ""
+        if lease_rows != 1:
+            raise JournalStale(f"{self._key}'s journal changed since this replica's last call "
+                               "of the player (or the request id has a record): read again")
+        self._lease.epoch += 1
+        self._lease.resuming = False
+
+    async def _held(self) -> None:
+        """Before a write that takes no lease back itself: take it back if the call has not."""
+        if self._lease.resuming:
+            self._resume_sent()
+            self._taken_back(await self._conn.fetchval(Q_RESUME, self._key, self._lease.epoch,
+                                                       self._lease.ttl, *self._resume_args()))
 
     def _first_read(self, read: CallRead) -> asyncpg.Record | None:
         """The row read with the lease, once, if it is this read's."""
         row, self._lease.first_read = self._lease.first_read, None
-        return row if row is not None and read == self._first else None
+        return row if row is not None and self._is_first(read) else None
+
+    def _is_first(self, read: CallRead) -> bool:
+        return self._first is not None and replace(self._first, resumable=False) == read
 
     def _check(self, lease_rows: int) -> None:
         if lease_rows != 1:
@@ -172,6 +141,7 @@ class PostgresPlayerJournal:
 
     async def _fence(self) -> None:
         """First statement of a transaction that commits a step."""
+        await self._held()
         epoch = await self._conn.fetchval(Q_FENCE, self._key, self._lease.epoch, self._lease.ttl)
         self._check(0 if epoch is None else 1)
 
@@ -196,9 +166,13 @@ class PostgresPlayerJournal:
         (``PostgresJournal.player(first=...)``) and is still the player's state."""
         read = CallRead(request_id=request_id, scope=scope, round_id=round_id,
                         active_in=active_in, seed_of=seed_of)
+        known, self._known = self._known, None
+        if known is not None and self._is_first(read):
+            self.trail.read(read, known)
+            return known
         r = self._first_read(read)
         if r is None:
-            query, args = _call_query(self._key, read)
+            query, args = call_query(self._key, read)
             r = await self._conn.fetchrow(query[None], *args)
         assert r is not None  # a select of one row joined with left joins
         request = None if r["rq_method"] is None else StoredRequest(
@@ -208,46 +182,59 @@ class PostgresPlayerJournal:
         seed = (None if seed_of is None or r["ns_server_seed"] is None else SessionSeed(
             session_id=seed_of, server_seed=r["ns_server_seed"], commitment=r["ns_commitment"],
             round_number=r["ns_round_number"]))
-        return CallState(request=request, open_movements=movements_json(r["open_rows"]),
-                         round=_round(r) if found else None,
-                         round_movements=movements_json(r["round_rows"]) if found else [],
-                         next_seed=seed)
+        state = CallState(request=request, open_movements=movements_json(r["open_rows"]),
+                          round=row_round(r) if found else None,
+                          round_movements=movements_json(r["round_rows"]) if found else [],
+                          next_seed=seed)
+        self.trail.read(read, state)
+        return state
 
     @translated
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds with its events."""
-        return _round(await self._conn.fetchrow(Q_GET_ROUND, self._key, round_id))
+        return row_round(await self._conn.fetchrow(Q_GET_ROUND, self._key, round_id))
 
     @translated
     async def active_round(self, brand_id: str, currency: str) -> StoredRound | None:
         """This player's unfinished round in a brand and currency, if any."""
-        return _round(await self._conn.fetchrow(Q_ACTIVE_ROUND, self._key, brand_id, currency))
+        return row_round(await self._conn.fetchrow(Q_ACTIVE_ROUND, self._key, brand_id, currency))
 
     @translated
     async def movements(self, round_id: str) -> list[Movement]:
         """A round's wallet movements, oldest first."""
-        return [_movement(r) for r in await self._conn.fetch(Q_ROUND_MOVEMENTS, self._key,
+        return [row_movement(r) for r in await self._conn.fetch(Q_ROUND_MOVEMENTS, self._key,
                                                              round_id)]
 
     @translated
     async def open_movements(self) -> list[Movement]:
         """Outbox rows not final yet, oldest first."""
-        return [_movement(r) for r in await self._conn.fetch(Q_OPEN_MOVEMENTS, self._key)]
+        return [row_movement(r) for r in await self._conn.fetch(Q_OPEN_MOVEMENTS, self._key)]
 
     @translated
     async def record_movement(self, movement: Movement) -> None:
         """Write an outbox row (autocommitted: it must exist before the wallet call)."""
         m = movement
-        self._check(await self._conn.fetchval(
-            Q_RECORD_MOVEMENT, self._key, m.transaction_id, m.round_id, m.kind.value, m.amount,
-            m.status.value, m.balance_after, m.debit_transaction_id, m.session_id, m.currency,
-            m.brand_id, self._lease.epoch, self._lease.ttl))
+        resuming = self._lease.resuming
+        if resuming:
+            self._resume_sent()
+        rows = await self._conn.fetchval(
+            Q_RECORD_MOVEMENT_RESUMED if resuming else Q_RECORD_MOVEMENT, self._key,
+            m.transaction_id, m.round_id, m.kind.value, m.amount, m.status.value,
+            m.balance_after, m.debit_transaction_id, m.session_id, m.currency, m.brand_id,
+            self._lease.epoch, self._lease.ttl, *(self._resume_args() if resuming else ()))
+        if resuming:
+            self._taken_back(rows)
+        else:
+            self._check(rows)
+        self.trail.movement(m)
 
     @translated
     async def settle_movement(self, transaction_id: str, status: MovementStatus,
                               balance_after: int | None, *, error: str | None = None,
                               wallet_reference: str = "") -> None:
         """Record a wallet call's outcome."""
+        await self._held()
+        self.trail.spoil()
         self._check(await self._conn.fetchval(
             Q_SETTLE_MOVEMENT, self._key, transaction_id, status.value, balance_after, error,
             self._lease.epoch, self._lease.ttl, wallet_reference))
@@ -271,10 +258,15 @@ class PostgresPlayerJournal:
         req = request
         ms = movements
         lease = self._lease
-        query, extra = ((Q_COMMIT_STEP, ()) if not last
+        resuming = lease.resuming
+        if resuming:
+            self._resume_sent()
+        query, extra = ((Q_COMMIT_LAST_STEP_RESUMED if last else Q_COMMIT_STEP_RESUMED,
+                         (self._holder,)) if resuming
+                        else (Q_COMMIT_STEP, ()) if not last
                         else (Q_COMMIT_LAST_STEP_UNLOCK, (lease.lock_class,)) if lease.advisory
                         else (Q_COMMIT_LAST_STEP, ()))
-        self._check(await self._conn.fetchval(
+        rows = await self._conn.fetchval(
             query, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
             r.player_id, r.currency, r.variant, r.seq, r.status, list(r.forced_cards),
             r.total_staked, r.total_paid, encode_value(r.options),
@@ -292,8 +284,14 @@ class PostgresPlayerJournal:
             None if f is None else f.decks, None if f is None else f.next_commitment,
             None if next_seed is None else next_seed.server_seed,
             None if next_seed is None else next_seed.round_number, balances, refs,
-            None if r.channel is None else r.channel.value, *extra))
+            None if r.channel is None else r.channel.value, *extra)
+        if resuming:
+            self._taken_back(rows)
+        else:
+            self._check(rows)
         lease.released = last
+        self.trail.commit(r, movements=ms, booked=booked, applied=applied,
+                          references=references, next_seed=next_seed)
 
     @translated
     async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
@@ -301,6 +299,7 @@ class PostgresPlayerJournal:
                                 scope: RequestScope, wallet_reference: str = "") -> None:
         """A wallet call's outcome and the call's new answer, as its last write: the lease
         (and in session mode the advisory lock) given back by the same statement."""
+        await self._held()
         lease = self._lease
         query, extra = ((Q_SETTLE_AND_ANSWER_UNLOCK, (lease.lock_class,)) if lease.advisory
                         else (Q_SETTLE_AND_ANSWER, ()))
@@ -308,11 +307,14 @@ class PostgresPlayerJournal:
                                               balance_after, request_id, response, scope.value,
                                               lease.epoch, wallet_reference, *extra))
         lease.released = True
+        self.trail.answered(transaction_id, status, balance_after, wallet_reference)
 
     @translated
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:
         """Replace a stored response."""
+        await self._held()
+        self.trail.spoil()
         self._check(await self._conn.fetchval(Q_UPDATE_RESPONSE, self._key, request_id,
                                               response, scope.value, self._lease.epoch,
                                               self._lease.ttl))
@@ -321,6 +323,7 @@ class PostgresPlayerJournal:
     async def save_session(self, session: Session, token_hash: str,
                            request: StoredRequest | None) -> None:
         """A new session and its idempotency record, in one transaction."""
+        self.trail.spoil()
         s = session
         async with self._conn.transaction():
             await self._fence()
@@ -345,6 +348,7 @@ class PostgresPlayerJournal:
     @translated
     async def acknowledge_reality_check(self, session_id: str, at: datetime) -> None:
         """Record that the player acknowledged a reality check at ``at``."""
+        self.trail.spoil()
         async with self._conn.transaction():
             await self._fence()
             await self._conn.execute(Q_ACK_REALITY_CHECK, self._key, session_id, at)
@@ -352,11 +356,13 @@ class PostgresPlayerJournal:
     @translated
     async def next_seed(self, session_id: str) -> SessionSeed | None:
         """The session's next seed, if committed."""
-        return _seed(await self._conn.fetchrow(Q_NEXT_SEED, self._key, session_id))
+        return row_seed(await self._conn.fetchrow(Q_NEXT_SEED, self._key, session_id))
 
     @translated
     async def save_next_seed(self, seed: SessionSeed) -> None:
         """A session's first seed (an existing one is kept)."""
+        await self._held()
+        self.trail.spoil()
         self._check(await self._conn.fetchval(
             Q_SAVE_NEXT_SEED, self._key, seed.session_id, seed.server_seed, seed.commitment,
             seed.round_number, self._lease.epoch, self._lease.ttl))
@@ -390,11 +396,13 @@ class PostgresJournal:
                                            advisory_lock=pool_mode == "session", holder=holder)
         #: How long a call waits for a pooled connection before JournalUnavailable.
         self._acquire_timeout_s = 10.0
+        #: What each player's last call on this replica left (:mod:`rgs.journal.resume`).
+        self._memory = Memory()
 
     @classmethod
     async def connect(cls, database_url: str, *, min_size: int = 2, max_size: int = 10,
                       lock_wait_s: float = 5.0, lease_s: float = 30.0,
-                      pool_mode: PoolMode = "session",
+                      pool_mode: PoolMode = "session", advisory_lock: bool | None = None,
                       command_timeout: float | None = None,
                       on_wait: Callable[[float], None] | None = None) -> PostgresJournal:
         """Open a pool on ``database_url``: in session mode with the journal's schema first on
@@ -408,7 +416,8 @@ class PostgresJournal:
             # on one is unknown on the next (asyncpg then re-prepares unnamed ones in place).
             else {"statement_cache_size": 0})
         holds = PlayerHolds(wait_s=lock_wait_s, lease_s=lease_s,
-                            advisory_lock=pool_mode == "session")
+                            advisory_lock=pool_mode == "session" if advisory_lock is None
+                            else advisory_lock and pool_mode == "session")
         try:
             # A connection given back is not reset (asyncpg's default is one more round trip on
             # every release): the journal keeps no session state but the player's advisory
@@ -455,15 +464,39 @@ class PostgresJournal:
         ``first``: the call's first read, made in the same statement as the player is taken
         (:func:`~rgs.journal.leases.take_player_then`); its ``open_call`` then costs no round
         trip."""
+        left = None if self._holds.advisory else self._memory.take(player_key)
+        known = None if left is None or first is None else left.state_for(first)
         conn = await self._acquire()
-        read = None
-        if first is not None:
-            query, args = _call_query(player_key, first)
-            read = (query[self._holds.advisory], args)
         try:
-            async with self._holds.hold(conn, player_key, read,
-                                        request=first.request_id if first else "") as lease:
-                yield PostgresPlayerJournal(conn, player_key, lease, first)
+            if known is not None and first is not None and left is not None:
+                async with self._holds.resumed(conn, player_key, left.epoch) as lease:
+                    pj = PostgresPlayerJournal(conn, player_key, lease, first, known=known,
+                                               trail=Trail(left),
+                                               holder=self._holds.holder_of(first.request_id))
+                    try:
+                        yield pj
+                    except Exception as exc:
+                        if lease.resuming and not isinstance(exc, JournalStale):
+                            # Answered from memory, nothing written: the answer may be the
+                            # memory's, so the call runs again on what the journal holds.
+                            raise JournalStale(f"a call answered from memory failed: {exc}"
+                                               ) from exc
+                        raise
+                    if lease.resuming:
+                        raise JournalStale("a call answered from memory wrote nothing")
+            else:
+                read = None
+                if first is not None:
+                    query, args = call_query(player_key, first)
+                    read = (query[self._holds.advisory], args)
+                async with self._holds.hold(conn, player_key, read,
+                                            request=first.request_id if first else "") as lease:
+                    pj = PostgresPlayerJournal(conn, player_key, lease, first)
+                    yield pj
+            if lease.released and not self._holds.advisory:
+                remembered = pj.trail.left(lease.epoch)
+                if remembered is not None:
+                    self._memory.keep(player_key, remembered)
         finally:
             await self._pool.release(conn)
 
@@ -491,12 +524,12 @@ class PostgresJournal:
     async def find_session(self, player_key: str, token_hash: str) -> Session | None:
         """The session of a token hash."""
         r = await self._pool.fetchrow(Q_FIND_SESSION, player_key, token_hash)
-        return None if r is None else _session(r)
+        return None if r is None else row_session(r)
 
     @translated
     async def next_seed(self, player_key: str, session_id: str) -> SessionSeed | None:
         """A session's next seed, if committed (read-only)."""
-        return _seed(await self._pool.fetchrow(Q_NEXT_SEED, player_key, session_id))
+        return row_seed(await self._pool.fetchrow(Q_NEXT_SEED, player_key, session_id))
 
     @translated
     async def session_money(self, player_key: str, session_id: str, *, except_round: str = ""
@@ -509,13 +542,13 @@ class PostgresJournal:
     @translated
     async def get_round(self, player_key: str, round_id: str) -> StoredRound | None:
         """A round with its events."""
-        return _round(await self._pool.fetchrow(Q_GET_ROUND, player_key, round_id))
+        return row_round(await self._pool.fetchrow(Q_GET_ROUND, player_key, round_id))
 
     @translated
     async def active_round(self, player_key: str, brand_id: str, currency: str
                            ) -> StoredRound | None:
         """The player's unfinished round in a brand and currency."""
-        return _round(await self._pool.fetchrow(Q_ACTIVE_ROUND, player_key, brand_id, currency))
+        return row_round(await self._pool.fetchrow(Q_ACTIVE_ROUND, player_key, brand_id, currency))
 
     @translated
     async def list_rounds(self, player_key: str, brand_id: str, *,
@@ -523,13 +556,13 @@ class PostgresJournal:
         """The player's rounds in a brand, newest first."""
         at, rid = before if before else (None, "")
         rows = await self._pool.fetch(Q_LIST_ROUNDS, player_key, brand_id, at, rid, limit)
-        return [r for r in map(_round, rows) if r is not None]
+        return [r for r in map(row_round, rows) if r is not None]
 
     @translated
     async def movements(self, player_key: str, round_id: str) -> list[Movement]:
         """A round's wallet movements."""
         rows = await self._pool.fetch(Q_ROUND_MOVEMENTS, player_key, round_id)
-        return [_movement(r) for r in rows]
+        return [row_movement(r) for r in rows]
 
     @translated
     async def abandoned_rounds(self, *, before: datetime, limit: int,
@@ -537,7 +570,7 @@ class PostgresJournal:
         """Unfinished rounds untouched since before ``before`` (of ``operator_id``'s players
         when given)."""
         rows = await self._pool.fetch(Q_ABANDONED_ROUNDS, before, limit, operator_id)
-        return [r for r in map(_round, rows) if r is not None]
+        return [r for r in map(row_round, rows) if r is not None]
 
     @translated
     async def players_with_open_movements(self, *, now: datetime, min_age: timedelta,

@@ -8,7 +8,18 @@ from datetime import datetime
 import asyncpg
 import orjson
 
-from rgs.service.model import Movement, MovementStatus
+from rgs.codec import decode_event, decode_value
+from rgs.service.model import (
+    Channel,
+    FairRecord,
+    Movement,
+    MovementStatus,
+    RoundFreeBet,
+    Session,
+    SessionSeed,
+    StoredRound,
+)
+from rgs.variants.options import VariantOptions
 from rgs.wallet.port import MoneyKind
 
 
@@ -23,8 +34,15 @@ def movements_json(text: str) -> list[Movement]:
             for a in orjson.loads(text)]
 
 
-def movement(r: asyncpg.Record) -> Movement:
-    """An outbox row read with ``statements.MOVEMENT_COLUMNS``."""
+def row_session(r: asyncpg.Record) -> Session:
+    return Session(session_id=r["session_id"], player_key=r["player_key"],
+                   operator_id=r["operator_id"], brand_id=r["brand_id"],
+                   player_id=r["player_id"], currency=r["currency"], expires_at=r["expires_at"],
+                   nickname=r["nickname"], started_at=r["started_at"],
+                   reality_check_s=r["reality_check_s"] or 0, language=r["language"] or "")
+
+
+def row_movement(r: asyncpg.Record) -> Movement:
     return Movement(transaction_id=r["transaction_id"], round_id=r["round_id"],
                     kind=MoneyKind(r["kind"]), amount=r["amount"],
                     status=MovementStatus(r["status"]),
@@ -34,3 +52,42 @@ def movement(r: asyncpg.Record) -> Movement:
                     last_error=r["last_error"], brand_id=r["brand_id"],
                     created_at=r["created_at"], promotional=bool(r["promotional"]),
                     wallet_reference=r["wallet_reference"])
+
+
+def row_round(r: asyncpg.Record | None) -> StoredRound | None:
+    if r is None:
+        return None
+    return StoredRound(
+        round_id=r["round_id"], player_key=r["player_key"], session_id=r["session_id"],
+        operator_id=r["operator_id"], brand_id=r["brand_id"], player_id=r["player_id"],
+        currency=r["currency"], variant=r["variant"], seq=r["seq"], status=r["status"],
+        forced_cards=tuple(r["forced_cards"]), total_staked=r["total_staked"],
+        total_paid=r["total_paid"], created_at=r["created_at"], finished_at=r["finished_at"],
+        updated_at=r["updated_at"],
+        options=decode_value(VariantOptions, r["options"]),
+        fair=_fair(r["fair"]), free_bet=_free_bet(r["free_bet"]),
+        channel=None if r["channel"] is None else Channel(r["channel"]),
+        events=tuple(decode_event(kind, payload) for kind, payload in orjson.loads(r["events"])))
+
+
+def _free_bet(text: str | None) -> RoundFreeBet | None:
+    if text is None:
+        return None
+    grant_id, value, seat = orjson.loads(text)
+    return RoundFreeBet(grant_id=grant_id, value=value, seat=seat)
+
+
+def _fair(text: str | None) -> FairRecord | None:
+    if text is None:
+        return None
+    f = orjson.loads(text)
+    return FairRecord(server_seed=f["server_seed"], commitment=f["commitment"],
+                      client_seed=f["client_seed"], round_number=f["round_number"],
+                      decks=f["decks"], next_commitment=f["next_commitment"])
+
+
+def row_seed(r: asyncpg.Record | None) -> SessionSeed | None:
+    if r is None:
+        return None
+    return SessionSeed(session_id=r["session_id"], server_seed=r["server_seed"],
+                       commitment=r["commitment"], round_number=r["round_number"])

@@ -4,10 +4,12 @@ place, so a schema change meets all of them here."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from rgs.journal.leases import fence, take_player_then
+from rgs.journal.leases import fence, resume, take_player_then
 from rgs.service.model import (
     OPEN_STATUSES,
+    CallRead,
     MovementStatus,
 )
 
@@ -212,6 +214,21 @@ Q_CALL_READ_NO_ROUND = _with_lease(Q_CALL_STATE_NO_ROUND, 3)
 Q_CALL_READ_BY_ID = _with_lease(Q_CALL_STATE_BY_ID, 4)
 Q_CALL_READ_ACTIVE = _with_lease(Q_CALL_STATE_ACTIVE, 5)
 Q_CALL_READ_DEAL = _with_lease(Q_CALL_STATE_DEAL, 6)
+
+
+def call_query(key: str, read: CallRead) -> tuple[dict[bool | None, str], tuple[Any, ...]]:
+    """The variant of the call state's read for ``read``, by whether the lease is taken with it
+    (None: it is not; True/False: with or without the advisory lock), and its arguments."""
+    head = (key, read.request_id, read.scope.value)
+    if read.seed_of is not None and read.active_in is not None:
+        return Q_CALL_READ_DEAL, (*head, *read.active_in, read.seed_of)
+    if read.round_id is not None:
+        return Q_CALL_READ_BY_ID, (*head, read.round_id)
+    if read.active_in is not None:
+        return Q_CALL_READ_ACTIVE, (*head, *read.active_in)
+    return Q_CALL_READ_NO_ROUND, head
+
+
 _INSERT_MOVEMENT = """
 INSERT INTO wallet_transactions (player_key, transaction_id, round_id, kind, amount, status,
                                  balance_after, debit_transaction_id, session_id, currency,
@@ -222,6 +239,13 @@ WITH lease AS ({fence(12, 13)}),
            SELECT $1, $2, $3, $4, $5::bigint, $6, $7::bigint, $8, $9, $10, $11 FROM lease
            ON CONFLICT (player_key, transaction_id) DO NOTHING)
 SELECT count(*) FROM lease"""
+# The same write as a call's first, taking the lease back where this replica left it
+# (:func:`~rgs.journal.leases.resume`; $14 the holder, $15/$16 the call's request id and scope).
+Q_RECORD_MOVEMENT_RESUMED = Q_RECORD_MOVEMENT.replace(f"({fence(12, 13)})",
+                                                      f"({resume(12, 13, 14, 15, 16)})")
+# A call's first write when it is not one of the above: the lease taken back ($2 the epoch it
+# was given back at, $3 time to live, $4 holder, $5/$6 the call's request id and scope).
+Q_RESUME = f"WITH lease AS ({resume(2, 3, 4, 5, 6)}) SELECT count(*) FROM lease"
 Q_SETTLE_MOVEMENT = f"""
 WITH lease AS ({fence(6, 7)}),
      w AS (UPDATE wallet_transactions
@@ -322,6 +346,13 @@ Q_COMMIT_LAST_STEP = _COMMIT_STEP.format(lease=fence(34, 35, release=True),
 Q_COMMIT_LAST_STEP_UNLOCK = _COMMIT_STEP.format(
     lease=fence(34, 35, release=True),
     unlock=", $35::interval IS NULL, pg_advisory_unlock($47, hashtext($1))")
+# A step's commit as the call's first write, the lease taken back where this replica left it
+# ($47 the holder; the request id $18 must have no record yet): kept, or (LAST) given back
+# again by the same statement.
+Q_COMMIT_STEP_RESUMED = _COMMIT_STEP.format(lease=resume(34, 35, 47, 18, 22), unlock="")
+Q_COMMIT_LAST_STEP_RESUMED = _COMMIT_STEP.format(
+    lease=resume(34, 35, 47, 18, 22, release=True),
+    unlock=", $35::interval IS NULL, $47::text IS NULL")
 Q_ABANDONED_ROUNDS = f"""
 SELECT {_ROUND_COLUMNS} FROM rounds
 WHERE status IN ('insurance', 'player_turn') AND updated_at < $1

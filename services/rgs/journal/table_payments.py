@@ -13,7 +13,7 @@ from datetime import timedelta
 import asyncpg
 
 from rgs.journal.leases import PLAYER_LEASE
-from rgs.journal.rows import movement as _movement
+from rgs.journal.rows import row_movement as _movement
 from rgs.journal.statements import MOVEMENT_COLUMNS, OPEN_MOVEMENT
 from rgs.journal.translate import translated
 from rgs.service.model import Movement

@@ -40,7 +40,7 @@ from rgs.service.model import (
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import Journal, PlayerJournal
+from rgs.service.ports import Journal, JournalStale, PlayerJournal
 from rgs.wallet.port import (
     MoneyCall,
     MoneyKind,
@@ -68,6 +68,8 @@ async def _timed(operation: str, call: Callable[[], Awaitable[T]]) -> T:
         started = time.perf_counter()
         try:
             return await call()
+        except JournalStale:
+            raise  # the replica's memory of a player was out of date: read again, no error
         except Exception as exc:
             metrics.JOURNAL_ERRORS.labels(operation=operation).inc()
             mark_error(span, type(exc).__name__)

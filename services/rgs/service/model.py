@@ -366,6 +366,10 @@ class CallRead:
     round_id: str | None = None
     active_in: tuple[str, str] | None = None
     seed_of: str | None = None
+    #: The call writes before anything leaves the process (no wallet call, no other store),
+    #: so the journal may answer this read from what the replica remembers and check it with
+    #: the first write (:class:`~rgs.service.ports.JournalStale` when it was out of date).
+    resumable: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
 
 from rgs.codec import encode_value
 from rgs.engine import (
@@ -63,6 +63,7 @@ from rgs.service.ports import (
     CardSourceUnavailable,
     Clock,
     Journal,
+    JournalStale,
     PlayerJournal,
 )
 from rgs.service.positions import SessionRules
@@ -98,6 +99,17 @@ def _header(session: Session, rnd: Round, *, round_id: str, forced: tuple[str, .
                    total_paid=rnd.total_paid, events=rnd.events)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Dealing:
+    """What a Deal prepared before taking the player's journal: the rules and limits, the
+    card randomness and the source it deals from, and the seeds drawn for a fair round."""
+
+    rules: RuleSet
+    limits: TableLimits
+    source: CardSource
+    fresh: tuple[bytes, bytes] | None
+
+
 #: How far back ``last_rounds`` looks for each variant's last settled round.
 RECENT_ROUNDS = 50
 
@@ -116,6 +128,33 @@ async def _no_stake_in_doubt(pj: PlayerJournal, round_id: str) -> None:
            for m in await pj.open_movements()):
         raise Unavailable("an earlier stake of this round is still being resolved with the "
                           "wallet; retry", reason="WALLET_UNAVAILABLE")
+
+
+async def _own_round(pj: PlayerJournal, session: Session, round_id: str) -> StoredRound:
+    stored = await pj.get_round(round_id) if is_round_id(round_id) else None
+    return _in_context_or_not_found(stored, session)
+
+
+async def _reconcile(pj: PlayerJournal, wallet: Wallet, session: Session,
+                     open_rows: list[Movement] | None = None) -> bool:
+    """Drive the player's open outbox rows (``open_rows`` when this call has just read
+    them); True when there were any (the journal holds the player, so when there were
+    none, there are none until this call writes one)."""
+    if open_rows is None:
+        open_rows = await pj.open_movements()
+    if open_rows:
+        await money.reconcile(pj, wallet, _party(session), open_rows)
+    return bool(open_rows)
+
+
+async def _again_if_stale(call: Callable[[CallRead], Awaitable[PlayResult]],
+                          first: CallRead) -> PlayResult:
+    """A call held from what the replica remembered of the player, and once more reading the
+    journal when that was out of date (:class:`JournalStale`: nothing was written)."""
+    try:
+        return await call(first)
+    except JournalStale:
+        return await call(replace(first, resumable=False))
 
 
 class GameService:
@@ -272,9 +311,18 @@ class GameService:
                                                    fairness.draw_seed(pick))
         except EngineError as exc:
             raise translate_engine(exc) from exc
+        # A free bet is used before the round's first write (another store): not resumable.
         first = CallRead(request_id=cmd.request_id, scope=RequestScope.PLAYER,
                          active_in=(session.brand_id, session.currency),
-                         seed_of=session.session_id)
+                         seed_of=session.session_id, resumable=not cmd.free_bet_id)
+        dealing = _Dealing(rules=rules, limits=limits, source=source, fresh=fresh)
+        return await _again_if_stale(
+            lambda read: self._deal_held(session, cmd, read, dealing, channel), first)
+
+    async def _deal_held(self, session: Session, cmd: DealCommand, first: CallRead,
+                         dealing: _Dealing, channel: Channel | None) -> PlayResult:
+        """The Deal with the player's journal held."""
+        rules, limits, fresh, source = dealing.rules, dealing.limits, dealing.fresh, dealing.source
         async with self._journal.player(session.player_key, first) as pj:
             fingerprint = request_hash("deal", cmd, added=("client_seed", "free_bet_id"))
             state = await _open(pj, first)
@@ -284,7 +332,7 @@ class GameService:
                 return stored
             if self.controls is not None:  # a disabled game deals no new round (no query)
                 self.controls.check(session.brand_id, cmd.variant_id)
-            await self._reconcile(pj, session, state.open_movements)
+            await _reconcile(pj, self._wallet, session, state.open_movements)
             if state.round is not None:  # settling outbox rows finishes no round
                 raise NotAllowedNow("finish the unfinished round first (GetRound finds it)",
                                     reason="ROUND_IN_PROGRESS")
@@ -325,7 +373,13 @@ class GameService:
         """Apply one decision; debit its stake first when it adds one."""
         check_request_id(cmd.request_id)
         first = CallRead(request_id=cmd.request_id, scope=RequestScope.PLAYER,
-                         round_id=cmd.round_id if is_round_id(cmd.round_id) else None)
+                         round_id=cmd.round_id if is_round_id(cmd.round_id) else None,
+                         resumable=True)
+        return await _again_if_stale(lambda read: self._act_held(session, cmd, read), first)
+
+    async def _act_held(self, session: Session, cmd: ActCommand, first: CallRead
+                        ) -> PlayResult:
+        """The Act with the player's journal held."""
         async with self._journal.player(session.player_key, first) as pj:
             fingerprint = request_hash("act", cmd)
             state = await _open(pj, first)
@@ -333,7 +387,7 @@ class GameService:
                                                  fingerprint, known=state.round)
             if stored_resp is not None:
                 return stored_resp
-            outbox_was_open = await self._reconcile(pj, session, state.open_movements)
+            outbox_was_open = await _reconcile(pj, self._wallet, session, state.open_movements)
             stored = _in_context_or_not_found(state.round, session)
             if stored.finished:
                 raise NotAllowedNow("the round is finished", reason="ROUND_FINISHED")
@@ -394,8 +448,8 @@ class GameService:
                 fingerprint)
             if stored_resp is not None:
                 return stored_resp
-            stored = await self._own_round(pj, session, cmd.round_id)
-            await self._reconcile(pj, session)
+            stored = await _own_round(pj, session, cmd.round_id)
+            await _reconcile(pj, self._wallet, session)
             if not stored.finished:
                 await _no_stake_in_doubt(pj, stored.round_id)
             rnd = restore_stored(self._cards, stored)
@@ -413,22 +467,6 @@ class GameService:
                                       scope=scope)
 
     # ------------------------------------------------------------------ internals
-
-    async def _own_round(self, pj: PlayerJournal, session: Session, round_id: str
-                         ) -> StoredRound:
-        stored = await pj.get_round(round_id) if is_round_id(round_id) else None
-        return _in_context_or_not_found(stored, session)
-
-    async def _reconcile(self, pj: PlayerJournal, session: Session,
-                         open_rows: list[Movement] | None = None) -> bool:
-        """Drive the player's open outbox rows (``open_rows`` when this call has just read
-        them); True when there were any (the journal holds the player, so when there were
-        none, there are none until this call writes one)."""
-        if open_rows is None:
-            open_rows = await pj.open_movements()
-        if open_rows:
-            await money.reconcile(pj, self._wallet, _party(session), open_rows)
-        return bool(open_rows)
 
     async def _commit(self, pj: PlayerJournal, session: Session, header: StoredRound,
                       rnd: Round, *, new_from: int, balance: int | None,
@@ -469,7 +507,7 @@ class GameService:
         if credit is None:
             if already_finished:
                 # Settle of a finished round: retry its credit if the outbox still has it open.
-                await self._reconcile(pj, session)
+                await _reconcile(pj, self._wallet, session)
                 fresh = await self._result(session, header.round_id, rnd,
                                            await pj.movements(header.round_id), balance=None,
                                            fair=fairness.view(header),

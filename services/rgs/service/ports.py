@@ -50,6 +50,11 @@ class JournalLeaseLost(JournalUnavailable):
     same request id, like any unavailable journal."""
 
 
+class JournalStale(JournalLeaseLost):
+    """What the replica remembered of the player was out of date (another call took the
+    player since): nothing was written, so the call runs again reading the journal as usual."""
+
+
 class JournalRejected(JournalError):
     """The database refused a value of the request for good (a NUL byte, text it cannot store):
     the same request can never succeed, so it is not retryable."""

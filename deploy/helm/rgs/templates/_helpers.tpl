@@ -160,6 +160,8 @@ Refuse combinations the service itself would refuse at start-up, so a bad releas
   value: {{ .Values.logLevel | quote }}
 - name: RGS_DATABASE_POOL_MODE
   value: {{ .Values.database.poolMode | quote }}
+- name: RGS_DATABASE_PREVIOUS_RELEASE_LOCK
+  value: {{ .Values.database.previousReleaseLock | quote }}
 {{- end }}
 
 {{/* The hardened container security context. */}}
