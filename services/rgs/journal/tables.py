@@ -23,13 +23,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import asyncpg
+import orjson
 
 from rgs.codec import decode_value, encode_value, from_jsonable
 from rgs.journal.leases import Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
 from rgs.journal.rows import movements_json
+from rgs.journal.table_behind import place_behind
 from rgs.journal.table_statements import (
     Q_ANSWERED,
+    Q_BEHIND_DELETE,
+    Q_BEHIND_ROWS,
     Q_BOOK,
     Q_COMMAND_READ,
     Q_COMMAND_READ_LEASED,
@@ -59,7 +63,9 @@ from rgs.journal.table_statements import (
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import Movement, StoredRequest
 from rgs.service.ports import JournalBusy, JournalUnavailable, PlayerJournal
+from rgs.service.tables import behind
 from rgs.service.tables.model import (
+    Behind,
     StoredTable,
     TableEvent,
     TableFair,
@@ -69,6 +75,7 @@ from rgs.service.tables.model import (
 )
 from rgs.service.tables.ports import (
     Apply,
+    BehindPlacement,
     Bettor,
     CommandRead,
     Found,
@@ -145,6 +152,11 @@ class States:
             state = kept
         return StoredTable(table_id=table_id, version=version, last_seq=r["last_seq"],
                            state=state)
+
+
+def _behinds(text: str | None) -> tuple[Behind, ...]:
+    """Bet Behind rows from a JSON array of their ``bet`` documents."""
+    return () if text is None else tuple(from_jsonable(Behind, b) for b in orjson.loads(text))
 
 
 def _request(r: asyncpg.Record | None) -> StoredRequest | None:
@@ -228,7 +240,8 @@ class PostgresTableLink:
         return CommandRead(table=await self._states.of_row(self._conn, table_id, r),
                            request=_request(r if r["request_id"] is not None else None),
                            open_movements=movements_json(r["open_rows"]),
-                           round_movements=movements_json(r["round_rows"]))
+                           round_movements=movements_json(r["round_rows"]),
+                           behind=_behinds(r["behind_rows"]))
 
     @translated
     async def load(self, table_id: str) -> StoredTable | None:
@@ -258,6 +271,14 @@ class PostgresTableLink:
                 stored = await self._states.load(conn, table_id, Q_LOCK)
                 if stored is None:
                     raise NotCommitted(f"table {table_id} has no row in the journal")
+                doc = stored.state
+                rows: tuple[Behind, ...] = ()
+                if doc.phase is TablePhase.BETTING:
+                    rows = tuple(from_jsonable(Behind, orjson.loads(r["bet"])) for r in
+                                 await conn.fetch(Q_BEHIND_ROWS, table_id, doc.round_id))
+                    stored = StoredTable(table_id=table_id, version=stored.version,
+                                         last_seq=stored.last_seq,
+                                         state=behind.merged(doc, rows))
                 rec = None
                 if stored.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
                     rec = await read_round(conn, stored.state.round_id)
@@ -266,6 +287,11 @@ class PostgresTableLink:
                 if w is None:
                     await conn.execute("ROLLBACK")
                     return stored.last_seq
+                state, gone = behind.stored(w.state, doc.round_id, rows)
+                if gone:
+                    await conn.execute(Q_BEHIND_DELETE, table_id, doc.round_id,
+                                       [k for _, k in gone], [s for s, _ in gone])
+                w.state = state
                 last = await self._write(conn, table_id, w)
                 commit_sent = True
                 await conn.execute("COMMIT")
@@ -284,6 +310,12 @@ class PostgresTableLink:
                 raise JournalUnavailable(f"table {table_id}: the commit's outcome is unknown: "
                                          f"{type(exc).__name__}: {exc}") from exc
             raise NotCommitted(f"table {table_id}: {type(exc).__name__}: {exc}") from exc
+
+    async def place_behind(self, table_id: str, placement: BehindPlacement, *,
+                           wait_s: float | None = None) -> int:
+        return await place_behind(self._conn, self._holds.ttl, table_id, placement,
+                                  wait_s=STATEMENT_S if wait_s is None else wait_s,
+                                  statement_s=STATEMENT_S)
 
     async def _check(self, conn: asyncpg.Connection, table_id: str, guards: Guards) -> Found:
         clock_lost = False
@@ -430,6 +462,12 @@ class PostgresTables:
     async def load(self, table_id: str) -> StoredTable | None:
         async with self._connection() as conn:
             return await self._states.load(conn, table_id)
+
+    @translated
+    async def behind_rows(self, table_id: str, round_id: str) -> tuple[Behind, ...]:
+        async with self._connection() as conn:
+            rows = await conn.fetch(Q_BEHIND_ROWS, table_id, round_id)
+        return tuple(from_jsonable(Behind, orjson.loads(r["bet"])) for r in rows)
 
     @translated
     async def load_with_request(self, table_id: str, player_key: str, request_id: str

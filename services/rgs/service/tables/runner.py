@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import orjson
@@ -42,17 +42,21 @@ from rgs.service.errors import (
 )
 from rgs.service.model import Movement, Session, StoredRequest
 from rgs.service.ports import JournalLeaseLost, JournalUnavailable
-from rgs.service.tables import public, seats
+from rgs.service.tables import behind, public, seats
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.model import (
     AnswerRecord,
+    Behind,
     StoredTable,
     TableConfig,
     TablePhase,
+    TableState,
     Who,
 )
 from rgs.service.tables.money import Funding, TableMoney
 from rgs.service.tables.ports import (
+    BehindPlacement,
+    BehindRefused,
     HeldPlayer,
     NotCommitted,
     RoundRecord,
@@ -92,6 +96,16 @@ class RoundReader:
         self.get_round = read
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Placing:
+    """Bet Behinds to place on rows of their own (:mod:`~rgs.service.tables.behind`), on the
+    round their stakes were taken for, and the table as the answer shows it."""
+
+    round_id: str
+    bets: tuple[Behind, ...]
+    state: TableState
+
+
 @dataclass(kw_only=True)
 class Plan:
     """What a command does, decided from the table as read."""
@@ -104,6 +118,9 @@ class Plan:
     fund: Callable[[Funding], Awaitable[None]] | None = None
     #: A bet on an idle table: betting opens first (a transition of its own).
     opens_betting: bool = False
+    #: Bet Behinds placed on rows of their own instead of by a transition (``apply`` is then
+    #: not run): made from the stakes taken.
+    place: Callable[[Funding], Placing] | None = None
 
 
 PlanFn = Callable[[TableConfig, StoredTable, RoundReader], Awaitable[Plan]]
@@ -194,8 +211,21 @@ class CommandRunner:
                     await self._settle_open(held, key, read.open_movements)
                     funding.round_movements[key] = (None if read.open_movements
                                                     else read.round_movements)
-                    p = await plan(cfg, _found(read.table), RoundReader(link.get_round))
+                    # The plan sees the player's own Bet Behind rows of the round too.
+                    table = _found(read.table)
+                    table = replace(table, state=behind.merged(table.state, read.behind))
+                    p = await plan(cfg, table, RoundReader(link.get_round))
                     await self._fund(cfg, p, funding)
+                    if p.place is not None:
+                        placed = await self._place(cfg, req, link, p.place(funding),
+                                                   funding=funding, epoch=held[key].epoch,
+                                                   deadline=deadline)
+                        if isinstance(placed, TableAnswer):
+                            return placed
+                        seq, state = placed
+                        return TableAnswer(seq=seq, balance=funding.balance,
+                                           view=await self._view(cfg, Batch(
+                                               seq=seq, state=state, round=None), hints))
                 turn = Turn(apply=self._applier(session, cfg, p, funding, request_id=request_id,
                                                 method=method, fingerprint=fingerprint),
                             players=[(k, h.epoch) for k, h in held.items()],
@@ -219,6 +249,38 @@ class CommandRunner:
             self._money.pay_later([(k, m) for k, m in applied.step.movements if k not in held])
         return TableAnswer(seq=turn.batch.seq, balance=balances.get(key, funding.balance),
                            view=await self._view(cfg, turn.batch, hints))
+
+    async def _place(self, cfg: TableConfig, req: _Request, link: TableLink, placing: Placing,
+                     *, funding: Funding, epoch: int, deadline: Deadline
+                     ) -> tuple[int, TableState] | TableAnswer:
+        """Bet Behinds placed on rows of their own: (the table's event number, the table as
+        the answer shows it), or the answer of a refusal (the stakes returned)."""
+        def record(seq: int) -> StoredRequest:
+            return StoredRequest(request_id=req.request_id, method=req.method,
+                                 request_hash=req.fingerprint,
+                                 response=encode_value(AnswerRecord(seq=seq)))
+
+        placement = BehindPlacement(round_id=placing.round_id, bets=placing.bets,
+                                    player=(req.key, epoch), booked=funding.booked(),
+                                    request=record)
+        try:
+            seq = await link.place_behind(cfg.id, placement,
+                                          wait_s=max(deadline.left(), 0.001))
+        except BehindRefused as exc:
+            refusal: Exception = {
+                "closed": NotAllowedNow("betting closed before your bet reached the table; "
+                                        "bet on the next round", reason="BETTING_CLOSED"),
+                "already_bet": NotAllowedNow("you already bet behind that seat this round",
+                                             reason="ALREADY_BET"),
+                "lease_lost": JournalLeaseLost("your journal was taken over by another call"),
+            }.get(exc.reason, exc)
+            return await self._refused(cfg, req, link, funding, refusal)
+        except (NotCommitted, JournalLeaseLost) as exc:
+            return await self._refused(cfg, req, link, funding, exc)
+        except JournalUnavailable as exc:
+            log.warning("table %s: %s", cfg.id, exc)
+            raise
+        return seq, placing.state
 
     async def _settle_open(self, held: Mapping[str, HeldPlayer], key: str,
                            own: list[Movement]) -> None:

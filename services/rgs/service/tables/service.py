@@ -26,7 +26,7 @@ from rgs.service.freebets import FreeBets
 from rgs.service.jurisdiction import JurisdictionProfile
 from rgs.service.model import Channel, Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock
-from rgs.service.tables import public
+from rgs.service.tables import behind, public
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.commands import BettingOpener, TableCommands
 from rgs.service.tables.feed import Feeds
@@ -69,7 +69,7 @@ class TableService:
                  software: SoftwareAuthenticity | None = None,
                  controls: ControlBoard | None = None,
                  profiles: Mapping[str, JurisdictionProfile] | None = None,
-                 free_bets: FreeBets | None = None) -> None:
+                 free_bets: FreeBets | None = None, behind_rows: bool = True) -> None:
         self._tables = tables
         #: The software authentication's word on new bets (always admitted without one).
         self.software = software if software is not None else SoftwareAuthenticity()
@@ -95,7 +95,7 @@ class TableService:
         self._commands = TableCommands(runner=self.runner, money=self.money, turns=self.turns,
                                        rounds=self.rounds, cards=cards, clock=clock,
                                        test_mode=test_mode, profiles=profiles,
-                                       free_bets=free_bets)
+                                       free_bets=free_bets, behind_rows=behind_rows)
         self._clock_transitions = ClockTransitions(
             tables=tables, money=self.money, turns=self.turns, rounds=self.rounds,
             cards=cards, clock=clock, limit_s=command_limit_s)
@@ -154,7 +154,11 @@ class TableService:
         rec = (await self._tables.get_round(t.state.round_id)
                if t.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING) else None)
         last, last_names = await self.rounds.last(cfg, t.state, self._tables.get_round)
-        return public.view(table_id, t.last_seq, t.state,
+        state = t.state
+        if state.phase is TablePhase.BETTING:  # with the Bet Behinds on rows of their own
+            state = behind.merged(state, await self._tables.behind_rows(table_id,
+                                                                       state.round_id))
+        return public.view(table_id, t.last_seq, state,
                            self.rounds.current(cfg, t.state, rec), hints=hints,
                            currency=cfg.currency, last=last, last_names=last_names)
 
