@@ -63,3 +63,12 @@ def on_its_seat(b: Behind, seat_player: str | None) -> bool:
     """Whether a Bet Behind still follows the player it was placed behind (``seat_player``:
     the seat's player now, None when nobody sits there)."""
     return seat_player is not None and (not b.seat_player or b.seat_player == seat_player)
+
+
+def totals(behind: Sequence[Behind]) -> tuple[tuple[int, int, int], ...]:
+    """(seat, bettors, staked) of every seat with Bet Behinds, in seat order."""
+    out: dict[int, tuple[int, int]] = {}
+    for b in behind:
+        n, staked = out.get(b.seat, (0, 0))
+        out[b.seat] = (n + 1, staked + b.stake)
+    return tuple((seat, n, staked) for seat, (n, staked) in sorted(out.items()))

@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
+from functools import partial
 
 from rgs.engine import Action, EngineError, Round
 from rgs.rng.fair import FairInputError, check_client_seed
@@ -69,6 +70,25 @@ def _behind(b: BetCommand, who: Who, debit: str, channel: Channel | None, *,
                   channel=channel, seat_player=seat_player)
 
 
+def _on_rows(s: TableState, who: Who, bets: Sequence[BetCommand]) -> bool:
+    """Whether the bets go on rows of their own: Bet Behinds only, of a player who holds no
+    seat here (their placement neither reads nor writes the table's state:
+    :mod:`rgs.service.tables.behind`)."""
+    return all(b.behind for b in bets) and seats.held_by(s, who.player_key) is None
+
+
+def _placing(s: TableState, who: Who, bets: Sequence[BetCommand], channel: Channel | None,
+             funding: Funding) -> Placing:
+    """Bet Behinds to place on rows of their own, with the stakes ``funding`` took, each
+    recording the seat's player now."""
+    taken = iter(m for _, m in funding.debits)
+    placed = tuple(_behind(b, who, next(taken).transaction_id if free_bets.cost(b) else "",
+                           channel, seat_player=st.who.player_key if (st := s.seat(b.seat))
+                           else "") for b in bets)
+    return Placing(round_id=s.round_id, bets=placed,
+                   state=replace(s, behind=(*s.behind, *placed)))
+
+
 class BettingOpener:
     """Opens betting on an idle table: the first bet's own transition, before its stake."""
 
@@ -116,9 +136,7 @@ class TableCommands:
                  profiles: Mapping[str, JurisdictionProfile] | None = None,
                  free_bets: FreeBets | None = None, behind_rows: bool = True) -> None:
         self._runner = runner
-        #: Bet Behinds placed while betting is open go on rows of their own (issue 27;
-        #: RGS_TABLE_BEHIND_ROWS): see rgs.service.tables.behind.
-        self._behind_rows = behind_rows
+        self._behind_rows = behind_rows  # RGS_TABLE_BEHIND_ROWS: see _on_rows
         self._free_bets = TableFreeBets(free_bets or FreeBets.none(clock))
         #: Each brand's jurisdiction profile (a brand not named: none).
         self._profiles = profiles or {}
@@ -281,20 +299,6 @@ class TableCommands:
                 check(replace(s, phase=TablePhase.BETTING))
                 return Plan(apply=apply, keys=(who.player_key,), opens_betting=True)
             check(s)
-            # A Bet Behind of a player who holds no seat here goes on a row of its own: its
-            # placement neither reads nor writes the table's state (rgs.service.tables.behind).
-            rows = (self._behind_rows and all(b.behind for b in bets)
-                    and seats.held_by(s, who.player_key) is None)
-
-            def place(funding: Funding) -> Placing:
-                taken = iter(m for _, m in funding.debits)
-                placed = tuple(_behind(
-                    b, who, next(taken).transaction_id if free_bets.cost(b) else "", channel,
-                    seat_player=st.who.player_key if (st := s.seat(b.seat)) else "")
-                    for b in bets)
-                return Placing(round_id=s.round_id, bets=placed,
-                               state=replace(s, behind=(*s.behind, *placed)))
-
             async def fund(funding: Funding) -> None:
                 # The market's rules, in the player's journal before any stake is taken.
                 await market_rules.before_round(
@@ -315,7 +319,8 @@ class TableCommands:
                     await self._money.read_balance(cfg, funding, who)
 
             return Plan(apply=apply, keys=(who.player_key,), fund=fund,
-                        place=place if rows else None)
+                        place=partial(_placing, s, who, bets, channel)
+                        if self._behind_rows and _on_rows(s, who, bets) else None)
 
         return await self._runner.run(session, cfg, request_id=request_id, method="place_bets",
                                       cmd=(bets, client_seed) if client_seed else bets,

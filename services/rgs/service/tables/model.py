@@ -216,6 +216,10 @@ class TableState:
     fair: TableFair | None = None
     #: The last round that ended, with its revealed seed.
     revealed: Revealed | None = None
+    #: The Bet Behinds' totals per seat last announced (``behind_totals``): (seat, bettors,
+    #: staked) of the round ``announced_round``.
+    announced: tuple[tuple[int, int, int], ...] = ()
+    announced_round: str = ""
 
     def seat(self, n: int) -> Seat | None:
         return next((s for s in self.seats if s.seat == n), None)

@@ -225,7 +225,8 @@ class CommandRunner:
                         seq, state = placed
                         return TableAnswer(seq=seq, balance=funding.balance,
                                            view=await self._view(cfg, Batch(
-                                               seq=seq, state=state, round=None), hints))
+                                               seq=seq, state=state, round=None,
+                                               whole=False), hints))
                 turn = Turn(apply=self._applier(session, cfg, p, funding, request_id=request_id,
                                                 method=method, fingerprint=fingerprint),
                             players=[(k, h.epoch) for k, h in held.items()],
@@ -322,6 +323,7 @@ class CommandRunner:
                 exc.metadata["refund"] = refund
             raise exc
         # Nothing of it was recorded: retryable, and the stakes said for.
+        log.warning("table %s: %s not recorded: %s", cfg.id, req.method, exc)
         raise Unavailable(f"the table did not record the command ({exc}); retry with the "
                           "same request id", reason="JOURNAL_UNAVAILABLE",
                           metadata={"refund": refund} if refund else None) from exc
@@ -365,7 +367,7 @@ class CommandRunner:
                                                        self._tables.get_round)
             made = batch.views[hints] = public.view(
                 cfg.id, batch.seq, batch.state, rnd, hints=hints, currency=cfg.currency,
-                last=last, last_names=last_names)
+                last=last, last_names=last_names, whole=batch.whole)
         return made
 
     async def _lookup(self, cfg: TableConfig, req: _Request,
@@ -390,7 +392,8 @@ class CommandRunner:
         last, last_names = await self._rounds.last(cfg, t.state, read)
         return TableAnswer(seq=seq, balance=None, view=public.view(
             cfg.id, t.last_seq, t.state, self._rounds.current(cfg, t.state, rec_round),
-            hints=req.hints, currency=cfg.currency, last=last, last_names=last_names))
+            hints=req.hints, currency=cfg.currency, last=last, last_names=last_names,
+            whole=t.state.phase is not TablePhase.BETTING))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -27,6 +27,7 @@ from rgs.service.jurisdiction import JurisdictionProfile
 from rgs.service.model import Channel, Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock
 from rgs.service.tables import behind, public
+from rgs.service.tables.announce import BehindAnnouncer
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.commands import BettingOpener, TableCommands
 from rgs.service.tables.feed import Feeds
@@ -92,6 +93,8 @@ class TableService:
                                     open_betting=BettingOpener(turns=self.turns, cards=cards,
                                                                clock=clock),
                                     clock=clock, gate=self._gate)
+        self.announcer = BehindAnnouncer(tables=tables, turns=self.turns,
+                                         limit_s=command_limit_s)
         self._commands = TableCommands(runner=self.runner, money=self.money, turns=self.turns,
                                        rounds=self.rounds, cards=cards, clock=clock,
                                        test_mode=test_mode, profiles=profiles,
@@ -134,6 +137,7 @@ class TableService:
         """Let the commands under way and the payments after them finish (at shutdown)."""
         await self.presence.aclose()
         await self.runner.drain(timeout_s)
+        await self.announcer.drain(timeout_s)
         await self.money.drain(timeout_s)
 
     # ------------------------------------------------------------------ reading
@@ -196,15 +200,21 @@ class TableService:
 
     async def leave_seat(self, session: Session, table_id: str, request_id: str,
                          seat: int, *, hints: bool = False) -> TableAnswer:
-        return await self._commands.leave_seat(session, self.config(table_id), request_id,
-                                               seat, hints=hints)
+        answer = await self._commands.leave_seat(session, self.config(table_id), request_id,
+                                                 seat, hints=hints)
+        self.announcer.nudge(table_id)  # (a Bet Behind on the seat may have been returned)
+        return answer
 
     async def place_bets(self, session: Session, table_id: str, request_id: str,
                          bets: Sequence[BetCommand], client_seed: str = "", *,
                          hints: bool = False, channel: Channel | None = None) -> TableAnswer:
         self.software.admit_new_round()  # a stake starts a new round: refused when not authentic
-        return await self._commands.place_bets(session, self.config(table_id), request_id,
-                                               bets, client_seed, hints=hints, channel=channel)
+        answer = await self._commands.place_bets(session, self.config(table_id), request_id,
+                                                 bets, client_seed, hints=hints,
+                                                 channel=channel)
+        if any(b.behind for b in bets):  # the seats' totals are announced
+            self.announcer.nudge(table_id)
+        return answer
 
     async def deal_now(self, session: Session, table_id: str, request_id: str,
                        forced_cards: tuple[str, ...] = (), *,
