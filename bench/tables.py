@@ -41,7 +41,7 @@ import grpc
 from google.rpc import error_details_pb2, status_pb2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_stack import SEATS, Player, TableStack, pct, table_stack
+from table_stack import OPERATOR_AUTH, SEATS, Player, TableStack, pct, table_stack
 
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
@@ -85,6 +85,9 @@ class Scene:
     #: player id -> (staked, paid) the table announced in round_finished.
     money: dict[str, list[int]] = field(default_factory=dict)
     rounds_finished: int = 0
+    #: The rounds finished (a watcher's round_finished lists the seated players and its own:
+    #: everyone's money is read from the operator's GetTableRound).
+    round_ids: list[str] = field(default_factory=list)
 
     async def timed(self, name: str, call: Any) -> Any:
         cmd = self.commands.setdefault(name, Command())
@@ -140,10 +143,7 @@ class Watcher:
                         self.scene.first_card_ms.append((now - pressed) * 1000)
                 elif kind == "round_finished" and self.driver:
                     self.scene.rounds_finished += 1
-                    for r in data.results:
-                        m = self.scene.money.setdefault(r.player.display_name, [0, 0])
-                        m[0] += r.staked
-                        m[1] += r.paid
+                    self.scene.round_ids.append(data.round_id)
                 if self.driver:
                     self.events.put_nowait((kind, data))
         call.cancel()
@@ -234,6 +234,13 @@ async def _round(scene: Scene, driver: Watcher, seated: list[Player], behind: li
 async def _wallets(t: TableStack, scene: Scene, players: list[Player]) -> dict[str, Any]:
     """Each player's wallet balance against what the table announced (waits for the payments
     and refunds the table sends after its commits)."""
+    for rid in scene.round_ids:  # every player's stakes and payouts, as the operator sees them
+        rec = await t.stubs[0].GetTableRound(tb.GetTableRoundRequest(
+            table_id=TABLE, round_id=rid), metadata=OPERATOR_AUTH)
+        for share in rec.players:
+            m = scene.money.setdefault(share.player_id, [0, 0])
+            m[0] += share.staked
+            m[1] += share.paid
     deadline = time.monotonic() + 60
     while True:
         wrong = []
@@ -258,6 +265,8 @@ def _profile(pid: int, out: Path) -> subprocess.Popen[bytes]:
 
 async def burst(args: argparse.Namespace, say: Any) -> dict[str, Any]:
     env = {"RGS_TEST_MODE": "1"} if args.insurance else {}
+    if args.behind_in_state:  # the release before issue 27's rows, for comparison
+        env["RGS_TABLE_BEHIND_ROWS"] = "false"
     if args.pool_size:
         env["RGS_DATABASE_POOL_SIZE"] = str(args.pool_size)
     async with table_stack(tables=1, replicas=args.replicas, betting_s=args.betting_s,
@@ -349,6 +358,8 @@ def main() -> None:
     ap.add_argument("--replicas", type=int, default=2)
     ap.add_argument("--insurance", action="store_true")
     ap.add_argument("--betting-s", type=float, default=15.0)
+    ap.add_argument("--behind-in-state", action="store_true",
+                    help="Bet Behinds into the table's state (RGS_TABLE_BEHIND_ROWS=false)")
     ap.add_argument("--pool-size", type=int, default=0,
                     help="RGS_DATABASE_POOL_SIZE of the replicas (default: theirs)")
     ap.add_argument("--tables", type=int, default=2, help="rounds scene: tables")

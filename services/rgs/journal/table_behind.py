@@ -1,9 +1,10 @@
 """A Bet Behind placed on rows of its own while betting is open, on PostgreSQL
 (:meth:`~rgs.service.tables.ports.TableLink.place_behind`; why: :mod:`rgs.service.tables.behind`).
 
-One short transaction: the table's row held ``FOR SHARE`` (placements do not wait for each
-other; a transition's ``FOR UPDATE`` waits for them, and they for it, at most the command's
-bound), its phase and round checked, the player's lease fenced, the request looked for, the
+One short transaction: the table's turn lock taken shared
+(:func:`~rgs.journal.table_statements.turn_lock`: placements do not wait for each other; a
+transition waits for them, and they for it, at most the command's bound), then its phase and
+round read and checked, the player's lease fenced, the request looked for, the
 rows inserted, the debits booked and the command's answer recorded. The table's state document
 is neither read nor written, and nothing is announced (the table's event number stays).
 """
@@ -24,6 +25,7 @@ from rgs.journal.table_statements import (
     Q_FENCE_PLAYERS,
     Q_FIND_REQUEST,
     Q_REQUEST,
+    turn_lock,
 )
 from rgs.journal.translate import DRIVER_ERRORS
 from rgs.service.ports import JournalUnavailable
@@ -38,9 +40,10 @@ async def place_behind(conn: Any, lease_ttl: timedelta, table_id: str, p: Behind
     commit_sent = False
     lock_ms = max(1, int(wait_s * 1000))
     try:
-        await conn.execute(f"BEGIN; SET LOCAL lock_timeout = '{lock_ms}ms'; "
-                           f"SET LOCAL statement_timeout = '{int(statement_s * 1000)}ms'")
         try:
+            await conn.execute(f"BEGIN; SET LOCAL lock_timeout = '{lock_ms}ms'; "
+                               f"SET LOCAL statement_timeout = '{int(statement_s * 1000)}ms'; "
+                               + turn_lock(table_id, shared=True))
             row = await conn.fetchrow(Q_BEHIND_SHARE, table_id)
             if row is None:
                 raise NotCommitted(f"table {table_id} has no row in the journal")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 from rgs.journal.leases import take_player_then
 from rgs.journal.statements import (
     MOVEMENT_JSON,
@@ -56,11 +58,25 @@ ORDER BY placed_at, player_key, seat"""
 Q_BEHIND_DELETE = """
 DELETE FROM table_behind_bets WHERE table_id = $1 AND round_id = $2
   AND (player_key, seat) IN (SELECT * FROM unnest($3::text[], $4::int[]))"""
-# A placement holds the table's row in share mode (placements do not wait for each other, a
-# transition waits for them and they for it) and reads only its phase and round.
+#: First key of a table's turn lock: a transaction-level advisory lock a transition takes
+#: exclusive and a Bet Behind placement shared, before it reads the table. Placements do not
+#: wait for each other; a transition waits for those under way, and later ones wait for it:
+#: the lock manager queues them in order, where a stream of FOR SHARE row locks would keep a
+#: waiting FOR UPDATE out for as long as it lasts.
+TURN_LOCK_CLASS = 0x52_54
+
+
+def turn_lock(table_id: str, *, shared: bool) -> str:
+    """SQL taking the table's turn lock (its second key a CRC-32 of the id, as a literal)."""
+    key = zlib.crc32(table_id.encode()) - 2**31
+    return (f"SELECT pg_advisory_xact_lock{'_shared' if shared else ''}"
+            f"({TURN_LOCK_CLASS}, {key})")
+
+
+# A placement reads only the table's phase and round (under the turn lock, shared).
 Q_BEHIND_SHARE = """
 SELECT last_seq, state->>'phase' AS phase, state->>'round_id' AS round_id
-FROM game_tables WHERE table_id = $1 FOR SHARE"""
+FROM game_tables WHERE table_id = $1"""
 # The rows inserted (a player's second bet behind the same seat of a round is not).
 Q_BEHIND_INSERT = """
 INSERT INTO table_behind_bets (table_id, round_id, player_key, seat, bet)

@@ -59,6 +59,7 @@ from rgs.journal.table_statements import (
     Q_TAKE_CLOCK,
     Q_WATCHING,
     Q_WRITE,
+    turn_lock,
 )
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import Movement, StoredRequest
@@ -265,9 +266,10 @@ class PostgresTableLink:
         # most STATEMENT_S: both set with the transaction's start, in one round trip.
         lock_ms = max(1, int((STATEMENT_S if wait_s is None else wait_s) * 1000))
         try:
-            await conn.execute(f"BEGIN; SET LOCAL lock_timeout = '{lock_ms}ms'; "
-                               f"SET LOCAL statement_timeout = '{int(STATEMENT_S * 1000)}ms'")
             try:
+                await conn.execute(f"BEGIN; SET LOCAL lock_timeout = '{lock_ms}ms'; "
+                                   f"SET LOCAL statement_timeout = '{int(STATEMENT_S * 1000)}ms'; "
+                                   + turn_lock(table_id, shared=False))
                 stored = await self._states.load(conn, table_id, Q_LOCK)
                 if stored is None:
                     raise NotCommitted(f"table {table_id} has no row in the journal")

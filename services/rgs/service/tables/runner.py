@@ -216,40 +216,42 @@ class CommandRunner:
                     table = replace(table, state=behind.merged(table.state, read.behind))
                     p = await plan(cfg, table, RoundReader(link.get_round))
                     await self._fund(cfg, p, funding)
-                    if p.place is not None:
-                        placed = await self._place(cfg, req, link, p.place(funding),
-                                                   funding=funding, epoch=held[key].epoch,
-                                                   deadline=deadline)
-                        if isinstance(placed, TableAnswer):
-                            return placed
-                        seq, state = placed
-                        return TableAnswer(seq=seq, balance=funding.balance,
-                                           view=await self._view(cfg, Batch(
-                                               seq=seq, state=state, round=None,
-                                               whole=False), hints))
-                turn = Turn(apply=self._applier(session, cfg, p, funding, request_id=request_id,
-                                                method=method, fingerprint=fingerprint),
-                            players=[(k, h.epoch) for k, h in held.items()],
-                            request=(key, request_id))
-                try:
-                    applied = await self._turns.take(link, cfg.id, turn, deadline)
-                except Answered:
-                    stored = await self._lookup(cfg, req, link)
-                    assert stored is not None, "a request found answered has its answer"
-                    return stored
-                except (ServiceError, NotCommitted, JournalLeaseLost) as exc:
-                    return await self._refused(cfg, req, link, funding, exc)
-                except JournalUnavailable as exc:
-                    # The commit's outcome is unknown: the debits stay open in the outbox,
-                    # which books or returns them (a retry with the same request id tells).
-                    log.warning("table %s: %s", cfg.id, exc)
-                    raise
-                assert applied is not None and turn.batch is not None
-                balances = await self._money.pay_held(applied.step.movements, held)
-            # The connection is given back: everyone else's payments go now.
-            self._money.pay_later([(k, m) for k, m in applied.step.movements if k not in held])
-        return TableAnswer(seq=turn.batch.seq, balance=balances.get(key, funding.balance),
-                           view=await self._view(cfg, turn.batch, hints))
+                movements: list[tuple[str, Movement]] = []
+                balances: dict[str, int] = {}
+                if held and p.place is not None:
+                    placed = await self._place(cfg, req, link, p.place(funding),
+                                               funding=funding, epoch=held[key].epoch,
+                                               deadline=deadline)
+                    if isinstance(placed, TableAnswer):
+                        return placed
+                    batch = Batch(seq=placed[0], state=placed[1], round=None, whole=False)
+                else:
+                    turn = Turn(apply=self._applier(session, cfg, p, funding,
+                                                    request_id=request_id, method=method,
+                                                    fingerprint=fingerprint),
+                                players=[(k, h.epoch) for k, h in held.items()],
+                                request=(key, request_id))
+                    try:
+                        applied = await self._turns.take(link, cfg.id, turn, deadline)
+                    except Answered:
+                        stored = await self._lookup(cfg, req, link)
+                        assert stored is not None, "a request found answered has its answer"
+                        return stored
+                    except (ServiceError, NotCommitted, JournalLeaseLost) as exc:
+                        return await self._refused(cfg, req, link, funding, exc)
+                    except JournalUnavailable as exc:
+                        # The commit's outcome is unknown: the debits stay open in the outbox,
+                        # which books or returns them (a retry with the same request id tells).
+                        log.warning("table %s: %s", cfg.id, exc)
+                        raise
+                    assert applied is not None and turn.batch is not None
+                    batch, movements = turn.batch, applied.step.movements
+                    balances = await self._money.pay_held(movements, held)
+            # The connection is given back: everyone else's payments go now, and the answer's
+            # view is made (it may read the last round: never while holding a connection).
+            self._money.pay_later([(k, m) for k, m in movements if k not in held])
+        return TableAnswer(seq=batch.seq, balance=balances.get(key, funding.balance),
+                           view=await self._view(cfg, batch, hints))
 
     async def _place(self, cfg: TableConfig, req: _Request, link: TableLink, placing: Placing,
                      *, funding: Funding, epoch: int, deadline: Deadline
