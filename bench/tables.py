@@ -10,9 +10,11 @@ sends PlaceBets at the same instant (released together after every connection is
 every seated player presses Deal Now at once; with ``--insurance`` the dealer shows an ace
 (test mode, forced cards) and every seat decides insurance at the same instant. Prints, per
 command: placed / refused (by reason) and p50/p99/max latency; fan-out (a bet answered -> its
-event seen by a watcher on every replica) p50/p99; the last Deal Now -> the first card; each
-process's CPU; and whether every wallet is exact (each player's balance from the wallet against
-the stakes and wins the table announced).
+event seen by a watcher on every replica: seat bets; a Bet Behind is shown only to its player)
+p50/p99; the last Deal Now -> the first card; each process's CPU; and whether every wallet is
+exact (each player's balance from the wallet against the stakes and payouts of the operator's
+GetTableRound of each round). ``--behind-in-state``: Bet Behinds into the table's state
+(RGS_TABLE_BEHIND_ROWS=false), as before issue 27.
 
 ``rounds``: N tables x 7 seated players playing rounds flat out (the earlier throughput
 figure): rounds/s, last Deal Now -> first card, fan-out.

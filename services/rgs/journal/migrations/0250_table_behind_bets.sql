@@ -1,7 +1,8 @@
 -- Bet Behinds on rows of their own while betting is open (issue 27, docs/tables.md "When
 -- everyone bets at once"): a Bet Behind placed during betting is one row here, inserted with
--- its debit's booking in a short transaction that holds the table's row FOR SHARE (so it never
--- rewrites the table's state document), and materialised into the state by the transition
+-- its debit's booking in a short transaction that takes the table's turn lock shared (an
+-- advisory lock transitions take exclusive; it never rewrites the table's state document),
+-- and materialised into the state by the transition
 -- that closes betting (which deletes the rows). A transition while betting is open reads the
 -- round's rows with the state; the rows it refunds (a seat given back) it deletes.
 -- Additive: a new table, nothing rewritten.

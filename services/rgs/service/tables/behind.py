@@ -4,8 +4,9 @@ A VIP table's Bet Behind is unlimited: a thousand players may bet behind its sea
 betting time. Kept in the table's state document, each bet would rewrite the whole document
 (every Bet Behind so far) under the table's row lock. So a Bet Behind placed while betting is
 open, by a player who holds no seat there, is a row of its own (``table_behind_bets``): its
-placement inserts the row and books its debit in one short transaction that holds the table's
-row in share mode and checks that betting is still open on the same round
+placement inserts the row and books its debit in one short transaction that takes the table's
+turn lock shared (transitions take it exclusive) and checks that betting is still open on the
+same round
 (:meth:`~rgs.service.tables.ports.TableLink.place_behind`), without reading or writing the
 state.
 

@@ -214,9 +214,10 @@ class TableLink(Protocol):
     async def place_behind(self, table_id: str, placement: BehindPlacement, *,
                            wait_s: float | None = None) -> int:
         """Insert a player's Bet Behinds as rows of their own, book their debits and record
-        the command's answer, in one transaction that holds the table's row in share mode
-        (waiting at most ``wait_s``: TableLocked after it) and checks that betting is open on
-        ``placement.round_id``, the player's lease and that the request was not answered: the
+        the command's answer, in one transaction that waits for the table's transitions (at
+        most ``wait_s``: TableLocked after it) but not for other placements, and checks that
+        betting is open on ``placement.round_id``, the player's lease and that the request was
+        not answered: the
         table's newest event number (unchanged: nothing is announced). BehindRefused when it
         does not take them, NotCommitted / JournalUnavailable as :meth:`transition`."""
         ...
