@@ -21,8 +21,6 @@ from rgs.service.tables.model import (
     Who,
 )
 
-pytestmark = pytest.mark.asyncio
-
 #: seat 1: T 9 (19); dealer 9, hole 7, then draws T and busts.
 CARDS = ["TS", "9C", "9D", "7S", "TD"]
 
@@ -34,6 +32,7 @@ async def _version(t: Tables) -> int:
     return stored.version
 
 
+@pytest.mark.asyncio
 @pytest.mark.parametrize("rows", [True, False])
 async def test_bets_behind_of_players_without_a_seat_are_dealt_and_paid_to_the_cent(
         rows: bool) -> None:
@@ -72,6 +71,7 @@ async def test_bets_behind_of_players_without_a_seat_are_dealt_and_paid_to_the_c
     assert {n: t.balance(n) for n in backers} == dict.fromkeys(backers, START + 1000)
 
 
+@pytest.mark.asyncio
 async def test_a_bet_behind_on_a_row_is_returned_at_once_when_its_seat_is_given_back() -> None:
     t = await tables()
     for name in ("ann", "ben", "dan"):
