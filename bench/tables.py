@@ -16,7 +16,11 @@ process's CPU per round, and every wallet against the table's stakes and wins af
 ``burst`` (the earlier scene): the same table with one operator, every PlaceBets sent at the
 same instant from this process, a watcher per replica; placed / refused by reason and p50/p99
 per command, fan-out, journal transactions and RGS CPU per bet; ``--insurance`` forces a
-dealer's ace (test mode) and every seat decides insurance at once.
+dealer's ace (test mode) and every seat decides insurance at once. Its fan-out covers the seat
+bets (a Bet Behind is shown only to its own player) and its wallet check holds each player's
+balance to the stakes and payouts of the operator's GetTableRound of each round.
+``--behind-in-state`` puts Bet Behinds into the table's state (RGS_TABLE_BEHIND_ROWS=false), as
+before issue 27.
 
 ``rounds``: N tables x 7 seated players playing rounds flat out (the earlier throughput
 figure): rounds/s, last Deal Now -> first card, fan-out.
@@ -45,7 +49,7 @@ import grpc
 from google.rpc import error_details_pb2, status_pb2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_stack import SEATS, Player, TableStack, pct, table_stack
+from table_stack import OPERATOR_AUTH, SEATS, Player, TableStack, pct, table_stack
 
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
@@ -89,6 +93,9 @@ class Scene:
     #: player id -> (staked, paid) the table announced in round_finished.
     money: dict[str, list[int]] = field(default_factory=dict)
     rounds_finished: int = 0
+    #: The rounds finished (a watcher's round_finished lists the seated players and its own:
+    #: everyone's money is read from the operator's GetTableRound).
+    round_ids: list[str] = field(default_factory=list)
 
     async def timed(self, name: str, call: Any) -> Any:
         cmd = self.commands.setdefault(name, Command())
@@ -144,10 +151,7 @@ class Watcher:
                         self.scene.first_card_ms.append((now - pressed) * 1000)
                 elif kind == "round_finished" and self.driver:
                     self.scene.rounds_finished += 1
-                    for r in data.results:
-                        m = self.scene.money.setdefault(r.player.display_name, [0, 0])
-                        m[0] += r.staked
-                        m[1] += r.paid
+                    self.scene.round_ids.append(data.round_id)
                 if self.driver:
                     self.events.put_nowait((kind, data))
         call.cancel()
@@ -238,6 +242,13 @@ async def _round(scene: Scene, driver: Watcher, seated: list[Player], behind: li
 async def _wallets(t: TableStack, scene: Scene, players: list[Player]) -> dict[str, Any]:
     """Each player's wallet balance against what the table announced (waits for the payments
     and refunds the table sends after its commits)."""
+    for rid in scene.round_ids:  # every player's stakes and payouts, as the operator sees them
+        rec = await t.stubs[0].GetTableRound(tb.GetTableRoundRequest(
+            table_id=TABLE, round_id=rid), metadata=OPERATOR_AUTH)
+        for share in rec.players:
+            m = scene.money.setdefault(share.player_id, [0, 0])
+            m[0] += share.staked
+            m[1] += share.paid
     deadline = time.monotonic() + 60
     while True:
         wrong = []
@@ -262,6 +273,8 @@ def _profile(pid: int, out: Path) -> subprocess.Popen[bytes]:
 
 async def burst(args: argparse.Namespace, say: Any) -> dict[str, Any]:
     env = {"RGS_TEST_MODE": "1"} if args.insurance else {}
+    if args.behind_in_state:  # the release before issue 27's rows, for comparison
+        env["RGS_TABLE_BEHIND_ROWS"] = "false"
     if args.pool_size:
         env["RGS_DATABASE_POOL_SIZE"] = str(args.pool_size)
     async with table_stack(tables=1, replicas=args.replicas, betting_s=args.betting_s,
@@ -353,6 +366,8 @@ def main() -> None:
     ap.add_argument("--replicas", type=int, default=2)
     ap.add_argument("--insurance", action="store_true")
     ap.add_argument("--betting-s", type=float, default=15.0)
+    ap.add_argument("--behind-in-state", action="store_true",
+                    help="Bet Behinds into the table's state (RGS_TABLE_BEHIND_ROWS=false)")
     ap.add_argument("--pool-size", type=int, default=0,
                     help="RGS_DATABASE_POOL_SIZE of the replicas (default: theirs)")
     ap.add_argument("--watchers", type=int, default=2,

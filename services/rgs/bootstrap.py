@@ -436,7 +436,8 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                      software=software, controls=gov.board,
                                      profiles={b.id: b.jurisdiction
                                                for b in brands.values()},
-                                     free_bets=gov.free_bets)
+                                     free_bets=gov.free_bets,
+                                     behind_rows=settings.table_behind_rows)
         await table_service.open_tables()
         closers.append(table_service.aclose)
         stop_watchers_gauge = watch_table_watchers(table_service.feeds.watchers)

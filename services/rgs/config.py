@@ -90,6 +90,11 @@ class RgsSettings(BaseSettings):
     journal, the table's commit turn): past it the command answers UNAVAILABLE / TABLE_BUSY with
     nothing of it standing (a stake it took is returned). A wallet call under way is awaited on
     top of it (it has its own ``timeout_s``)."""
+    table_behind_rows: bool = True
+    """A Bet Behind placed while betting is open, by a player without a seat at the table,
+    goes on a row of its own instead of into the table's state document (issue 27,
+    docs/tables.md). Every release that has it reads such rows whatever this says; turn it on
+    once every replica runs such a release (ops/rollouts.md)."""
     player_lease_s: float = Field(default=30.0, gt=0)
     """How long a call's lease on its player's journal lasts without a write (every write
     renews it). A replica that died keeps its players waiting this long (in transaction pool

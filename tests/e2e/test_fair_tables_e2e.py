@@ -252,6 +252,9 @@ async def test_a_table_round_deals_the_committed_order_and_reveals_its_seed_only
     ops = {a.pid: "dev-operator", b.pid: "dev-operator",
            **({c.pid: "other-operator"} if c is not None else {})}
     by_name = _results(seen[-1])
+    if c is not None:  # (a Bet Behind player's result is theirs to see: c's own stream)
+        by_name |= _results((await _events_until(stub, c.md, tid, "round_finished",
+                                                 from_seq=start_seq))[-1])
     results = {pid: by_name[shown_as(tid, ops[pid], pid)] for pid in ops}
     assert {pid: st for pid, (st, _) in results.items()} == {
         pid: st for pid, st in stakes.items() if pid in results}

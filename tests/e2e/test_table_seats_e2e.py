@@ -171,7 +171,8 @@ async def test_an_away_players_seat_is_given_back_with_its_bet_behind_and_a_watc
         start = (await _bet(t, behind, tid, "bb", tb.Bet(seat=4, stake=1500, behind=True),
                             replica=2)).result.seq
         assert await behind.balance(t) == START - 1500
-        seen = await events_until(t.tables[1], observer.md, tid, "behind_refunded",
+        # (its refund is the bettor's to see)
+        seen = await events_until(t.tables[1], behind.md, tid, "behind_refunded",
                                   from_seq=start, timeout=20)
         assert _seat_left(seen) == {4: tb.SEAT_RELEASE_AWAY}
         refunded = [e.behind_refunded for e in seen if kind(e) == "behind_refunded"]
@@ -269,7 +270,8 @@ async def test_a_bet_behind_on_a_seat_its_player_leaves_is_returned_and_never_vo
     await _bet(t, x, tid, "bx2", tb.Bet(seat=6, stake=1000), replica=1)
     await _deal(t, z, tid, "dz", TWO_SEATS_WIN)
     await t.tables[1].DealNow(tb.DealNowRequest(request_id="dx", table_id=tid), metadata=x.md)
-    seen = await events_until(t.tables[0], z.md, tid, "round_finished", from_seq=start)
+    # (x's refund is x's to see)
+    seen = await events_until(t.tables[0], x.md, tid, "round_finished", from_seq=start)
     kinds = [kind(e) for e in seen]
     assert "round_voided" not in kinds
     assert next(e.betting_closed.seats for e in seen if kind(e) == "betting_closed") == [1, 6]

@@ -155,12 +155,16 @@ async def test_two_terminals_play_one_table_round_to_the_cent(tstack: Tables) ->
         await b.expect(r"Anna setzt 10,00\s€ auf Platz 1 \(\+ Perfect Pairs 1,00\s€\)")
         await b.type("bet 20")
         await b.type("behind 1 10 double")
-        await a.expect(r"Ben bets 10\.00 EUR behind seat 1")
-        # A's screen shows every seat's bets and the Bet Behind with its presets, by name.
+        # B's Bet Behind is B's to see; A sees the seat's Bet Behinds together.
+        await b.expect(r"Sie setzen 10,00\s€ hinter Platz 1")
+        await a.expect(r"Bets behind: seat 1: 1 for 10\.00 EUR")
+        # A's screen shows every seat's bets and its Bet Behinds together.
         await a.type("")
         await a.expect(r"Seat 1: Anna \(you\)  bet 10\.00 EUR \+ PP 1\.00 EUR\n"
-                       r" +behind: Ben 10\.00 EUR \(follows doubles, insurance never\)\n"
+                       r" +behind: 1 Bet Behind\(s\), 10\.00 EUR in all\n"
                        r"(.*\n)? +Seat 3: Ben  bet 20\.00 EUR")
+        await b.type("")
+        await b.expect(r"dahinter: Ben \(Sie\) 10,00\s€ \(")  # B's own, with its presets
         await a.type("deal")
         await b.expect(r"Anna ist bereit \(Platz 1\)")
         await b.type("deal")
@@ -170,7 +174,6 @@ async def test_two_terminals_play_one_table_round_to_the_cent(tstack: Tables) ->
         await a.type("d")
         await b.expect(r"Platz 1: verdoppelt \(\+10,00\s€\)")
         await b.expect(r"Sie folgen hinter Platz 1: \+10,00\s€")
-        await a.expect(r"Ben follows behind seat 1: \+10\.00 EUR")
         await b.expect(r"Sie sind am Zug \(Platz 3 Hand 1\):\n *\[h\] Karte  \[s\] stehen")
         await b.type("s")
         await a.expect(r"Seat 3 stood")

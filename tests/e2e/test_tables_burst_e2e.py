@@ -211,7 +211,10 @@ async def test_seven_seats_and_a_hundred_bets_behind_placed_at_once_all_stand_to
     # Each answer carries the caller's balance after its stake.
     assert {o.answer.result.balance for o in bets} == {START - STAKE}
     snap = await _snapshot(t, seated[0], tid)
-    assert snap["phase"] == "betting" and len(snap["bets"]) == 7 and len(snap["behind"]) == 100
+    # A seated player sees every seat's Bet Behinds together, none of them one by one.
+    assert snap["phase"] == "betting" and len(snap["bets"]) == 7 and "behind" not in snap
+    assert sum(int(x["bettors"]) for x in snap["behind_totals"]) == 100
+    assert sum(int(x["staked"]) for x in snap["behind_totals"]) == 100 * STAKE
     assert sorted(b["seat"] for b in snap["bets"]) == list(range(1, 8))
 
     # Everyone presses Deal Now at once (seat 1 brings the cards: every seat 20, the dealer's 6

@@ -187,7 +187,11 @@ async def test_three_players_from_two_operators_play_one_round_to_the_cent(
     dealt = await _events_until(r1, b.md, tid, "decision_due", from_seq=start_seq)
     assert time.monotonic() - t0 < 10
     kinds = [kind(e) for e in dealt]
-    assert "behind_refunded" in kinds and "betting_closed" in kinds
+    # A's refund is A's to see: to B it is a numbered, empty event.
+    assert "behind_refunded" not in kinds and "" in kinds and "betting_closed" in kinds
+    mine = await _events_until(r1, a.md, tid, "decision_due", from_seq=start_seq)
+    assert "behind_refunded" in [kind(e) for e in mine]
+    assert [e.seq for e in mine] == [e.seq for e in dealt]
     snap = await _snapshot(r0, a.md, tid)
     round_id = snap.round_id
     doubled = await r0.Act(tb.ActRequest(request_id="act1", table_id=tid, round_id=round_id,
@@ -339,9 +343,14 @@ async def test_insurance_at_a_table_seat_behind_live_and_behind_preset(te2e: Tab
     seen = await _events_until(stub, a.md, tid, "round_finished")
     results = {(r.player.display_name, r.player.you): (r.staked, r.paid)
                for r in seen[-1].round_finished.results}
-    assert results == {(shown_as(tid, "dev-operator", a.pid), True): (1500, 2000),
-                       (shown_as(tid, "dev-operator", b.pid), False): (1500, 2000),
-                       (shown_as(tid, "other-operator", c.pid), False): (3000, 4000)}
+    # The seats' results and the viewer's own: B and C bet behind, each sees only their own.
+    assert results == {(shown_as(tid, "dev-operator", a.pid), True): (1500, 2000)}
+    for p, want in ((b, (1500, 2000)), (c, (3000, 4000))):
+        seen = await _events_until(stub, p.md, tid, "round_finished")
+        results = {(r.player.display_name, r.player.you): (r.staked, r.paid)
+                   for r in seen[-1].round_finished.results}
+        assert results == {(shown_as(tid, "dev-operator", a.pid), False): (1500, 2000),
+                           (shown_as(tid, p.operator, p.pid), True): want}
 
 
 async def test_the_electronic_table_plays_its_stations_and_has_no_bet_behind(

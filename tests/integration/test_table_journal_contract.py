@@ -25,6 +25,7 @@ from rgs.journal.memory import InMemoryJournal
 from rgs.journal.memory_tables import InMemoryTables
 from rgs.journal.migrate import SCHEMA
 from rgs.journal.postgres import PostgresJournal, PostgresPlayerJournal
+from rgs.journal.table_statements import turn_lock
 from rgs.journal.tables import PostgresTables
 from rgs.service.model import Channel, Movement, MovementStatus, StoredRequest
 from rgs.service.ports import Journal, JournalBusy
@@ -81,6 +82,7 @@ class Adapter:
             async with conn.transaction():
                 await conn.execute(f"SELECT 1 FROM {SCHEMA}.game_tables WHERE table_id = $1 "
                                    "FOR UPDATE", table_id)
+                await conn.execute(turn_lock(table_id, shared=False))
                 yield
         finally:
             await conn.close()

@@ -127,12 +127,16 @@ def view_to_proto(v: TableView, viewer: str) -> tb.TableSnapshot:
                          twenty_one_plus_three=b.twenty_one_plus_three,
                          twenty_plus=b.twenty_plus, deal_now=b.deal_now,
                          client_seed=b.client_seed) for b in v.bets],
+        # A player sees their own Bet Behinds, and every seat's together (issue 27).
         behind=[tb.BehindBet(seat=b.seat, player=who.named(b.player), stake=b.stake,
                              follow_double=b.follow_double, follow_split=b.follow_split,
-                             insurance=INSURANCE_PRESETS[b.insurance]) for b in v.behind],
+                             insurance=INSURANCE_PRESETS[b.insurance]) for b in v.behind
+                if b.player.key == viewer],
+        behind_totals=[tb.BehindTotal(seat=seat, bettors=n, staked=staked)
+                       for seat, n, staked in v.behind_totals],
         insurance=[tb.InsuranceDecision(seat=c.seat, take=c.take,
                                         behind=who.named(c.behind) if c.behind else None)
-                   for c in v.insurance],
+                   for c in v.insurance if c.behind is None or c.behind.key == viewer],
         next_commitment=v.next_commitment)
     if (deadline := _ts(v.deadline)) is not None:
         msg.deadline.CopyFrom(deadline)
@@ -167,7 +171,8 @@ def _round(table_id: str, round_id: str, r: RoundView, who: Audience, *,
             bj.BoxBehind(display_name=names.get(x.player) or public.pseudonym(
                 table_id, x.player), you=x.player == who.viewer, staked=x.staked,
                 paid=x.paid, follow_double=x.follow_double, follow_split=x.follow_split)
-            for x in b.behind]) for b in r.boxes])
+            for x in b.behind if not who.viewer or x.player == who.viewer])
+            for b in r.boxes])
     if r.to_act is not None:
         msg.to_act.CopyFrom(bj.HandRef(seat=r.to_act[0], hand=r.to_act[1]))
     if r.phase is Phase.SETTLED and staked:
@@ -304,6 +309,10 @@ EVENTS: Mapping[str, tuple[str, Build]] = {
     "round_settled": ("round_settled", lambda d, who, names_: {}),
     "round_voided": ("round_voided", _voided),
     "round_finished": ("round_finished", _finished),
+    "behind_totals": ("behind_totals", lambda d, who, names_: {
+        "round_id": d.get("round_id", ""),
+        "seats": [tb.BehindTotal(seat=x["seat"], bettors=x["bettors"], staked=x["staked"])
+                  for x in d.get("seats", ())]}),
 }
 
 
@@ -330,9 +339,37 @@ def _message_name(field: str) -> str:
     return str(kind.name)
 
 
+#: Events about one Bet Behind: shown to its own player only (issue 27: a thousand players
+#: betting behind are not a thousand lines for everyone; the seats' totals are announced).
+PRIVATE = frozenset({"behind_placed", "behind_refunded", "behind_stake_added",
+                     "behind_follow_skipped", "behind_settled", "behind_insurance_settled"})
+
+
+def _key(ref: Any) -> str:
+    """The player key an event names (``{"key", "name"}`` or a bare key)."""
+    return str(ref.get("key", "")) if isinstance(ref, Mapping) else str(ref or "")
+
+
+def for_viewer(kind: str, data: dict[str, Any], viewer: str) -> dict[str, Any] | None:
+    """What of an event the player ``viewer`` (their key) is shown: None when it is another
+    player's Bet Behind's (sent numbered and empty); a round's results are the seated players'
+    and the viewer's own."""
+    if kind in PRIVATE or (kind == "insurance_decided" and data.get("behind")):
+        return data if _key(data.get("player")) == viewer else None
+    if kind == "round_finished":
+        return {**data, "results": [r for r in data.get("results", ())
+                                    if r.get("seated", True) or _key(r.get("player")) == viewer]}
+    return data
+
+
 def event_to_proto(e: TableEvent, viewer: str) -> tb.TableEvent:
     """A table's stored event for the player ``viewer`` (their key)."""
-    data = e.data if e.data is not None else orjson.loads(e.payload)
+    data = for_viewer(e.kind, e.data if e.data is not None else orjson.loads(e.payload), viewer)
+    if data is None:
+        msg = tb.TableEvent(seq=e.seq)
+        if (when := _ts(e.at)) is not None:
+            msg.at.CopyFrom(when)
+        return msg
     return event_message(e.seq, e.kind, data, Audience(e.table_id, viewer=viewer), at=e.at)
 
 

@@ -13,7 +13,7 @@ from rgs.codec import decode_value
 from rgs.journal.freebets import use_of_row
 from rgs.journal.rows import movements_json
 from rgs.journal.statements import MOVEMENT_JSON
-from rgs.journal.tables import read_round
+from rgs.journal.table_rows import read_round
 from rgs.service.freebets import FreeBetUse
 from rgs.service.model import Movement
 from rgs.service.tables.model import TablePhase, TableState

@@ -22,9 +22,19 @@ from datetime import datetime
 from rgs.journal.memory import InMemoryJournal, InMemoryPlayerJournal
 from rgs.service.model import Movement, MovementStatus, StoredRequest
 from rgs.service.ports import JournalBusy
-from rgs.service.tables.model import StoredTable, TableEvent, TablePhase, TableState, Watching
+from rgs.service.tables import behind
+from rgs.service.tables.model import (
+    Behind,
+    StoredTable,
+    TableEvent,
+    TablePhase,
+    TableState,
+    Watching,
+)
 from rgs.service.tables.ports import (
     Apply,
+    BehindPlacement,
+    BehindRefused,
     CommandRead,
     Found,
     Guards,
@@ -66,6 +76,8 @@ class _Rows:
     requests: dict[tuple[str, str, str], StoredRequest] = field(default_factory=dict)
     clocks: dict[str, _ClockLease] = field(default_factory=dict)
     watchers: dict[str, dict[str, Watching]] = field(default_factory=dict)
+    #: Bet Behinds on rows of their own, by (table id, round id), in the order placed.
+    behind: dict[tuple[str, str], dict[tuple[int, str], Behind]] = field(default_factory=dict)
 
 
 def _greatest(a: datetime | None, b: datetime | None) -> datetime | None:
@@ -134,24 +146,52 @@ class InMemoryTableLink(_Reads):
             return CommandRead(table=None, request=None, open_movements=[],
                                round_movements=[])
         round_id = t.state.round_id
+        rows = self._rows.behind.get((table_id, round_id), {})
         return CommandRead(
             table=t, request=self._rows.requests.get((table_id, player_key, request_id)),
             open_movements=self._movements(player_key, lambda m: m.is_open),
-            round_movements=self._movements(player_key, lambda m: m.round_id == round_id))
+            round_movements=self._movements(player_key, lambda m: m.round_id == round_id),
+            behind=tuple(b for b in rows.values() if b.who.player_key == player_key))
+
+    async def place_behind(self, table_id: str, placement: BehindPlacement, *,
+                           wait_s: float | None = None) -> int:
+        lock = await self._tables.acquire(table_id, wait_s)
+        try:
+            p = placement
+            stored = self._rows.tables.get(table_id)
+            if stored is None:
+                raise NotCommitted(f"table {table_id} has no row in the journal")
+            if stored.state.phase is not TablePhase.BETTING or stored.state.round_id != p.round_id:
+                raise BehindRefused("closed")
+            key, epoch = p.player
+            if not self._j.holds(key, epoch):
+                raise BehindRefused("lease_lost")
+            record = p.request(stored.last_seq)
+            if (table_id, key, record.request_id) in self._rows.requests:
+                raise BehindRefused("answered")
+            rows = self._rows.behind.setdefault((table_id, p.round_id), {})
+            keys = [behind.key(b) for b in p.bets]
+            if len(set(keys)) != len(keys) or any(k in rows for k in keys):
+                raise BehindRefused("already_bet")
+            self._tables.book(p.booked)
+            rows.update(zip(keys, p.bets, strict=True))
+            self._rows.requests[(table_id, key, record.request_id)] = record
+            return stored.last_seq
+        finally:
+            lock.release()
 
     async def transition(self, table_id: str, guards: Guards, apply: Apply, *,
                          wait_s: float | None = None) -> int:
-        lock = self._tables.lock(table_id)
-        bound = STATEMENT_S if wait_s is None else wait_s
-        try:
-            await asyncio.wait_for(lock.acquire(), max(bound, 0.001))
-        except TimeoutError as exc:
-            raise TableLocked(f"table {table_id} stayed locked by another transition for "
-                              f"{bound:g} s") from exc
+        lock = await self._tables.acquire(table_id, wait_s)
         try:
             stored = self._rows.tables.get(table_id)
             if stored is None:
                 raise NotCommitted(f"table {table_id} has no row in the journal")
+            doc = stored.state
+            rows: tuple[Behind, ...] = ()
+            if doc.phase is TablePhase.BETTING:
+                rows = tuple(self._rows.behind.get((table_id, doc.round_id), {}).values())
+                stored = replace(stored, state=behind.merged(doc, rows))
             rec = None
             if stored.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
                 rec = await self.get_round(stored.state.round_id)
@@ -159,7 +199,11 @@ class InMemoryTableLink(_Reads):
             w = apply(stored, rec, found)
             if w is None:
                 return stored.last_seq
+            w.state, gone = behind.stored(w.state, doc.round_id, rows)
             last = self._tables.write(stored, w)
+            kept = self._rows.behind.get((table_id, doc.round_id), {})
+            for k in gone:
+                kept.pop(k, None)
             clock = self._rows.clocks.get(table_id)
             if guards.clock is not None and not found.lost_clock and clock is not None:
                 clock.expires = time.monotonic() + _CLOCK_FENCE_S
@@ -216,6 +260,17 @@ class InMemoryTables(_Reads):
         """The table's row lock."""
         return self._locks.setdefault(table_id, asyncio.Lock())
 
+    async def acquire(self, table_id: str, wait_s: float | None) -> asyncio.Lock:
+        """The table's row lock, taken within ``wait_s`` (TableLocked after it)."""
+        lock = self.lock(table_id)
+        bound = STATEMENT_S if wait_s is None else wait_s
+        try:
+            await asyncio.wait_for(lock.acquire(), max(bound, 0.001))
+        except TimeoutError as exc:
+            raise TableLocked(f"table {table_id} stayed locked by another transition for "
+                              f"{bound:g} s") from exc
+        return lock
+
     @asynccontextmanager
     async def link(self, wait_s: float | None = None) -> AsyncIterator[InMemoryTableLink]:
         yield InMemoryTableLink(self._j, self._rows, self)
@@ -226,13 +281,7 @@ class InMemoryTables(_Reads):
         """Write a transition's all or nothing: everything is checked before anything is
         written (NotCommitted: a debit no longer bookable, a row written twice)."""
         t, rows, table_id = self._j.tables, self._rows, stored.table_id
-        pairs = Counter((k, txn) for k, txn, _, _ in w.booked)
-        bookable = {p for p in pairs if (m := t.movements.get(p)) is not None
-                    and m.kind is MoneyKind.DEBIT and m.status in _BOOKABLE}
-        if len(bookable) != len(w.booked):
-            missing = {txn for k, txn in pairs if (k, txn) not in bookable}
-            raise NotCommitted(f"debits {sorted(missing)} are no longer applied (rolled back "
-                               "by a call that took the player over)")
+        self._bookable(w.booked)
         new_moves = [(k, m.transaction_id) for k, m in w.movements]
         if len(set(new_moves)) != len(new_moves) or any(p in t.movements for p in new_moves):
             raise NotCommitted(f"table {table_id}: an outbox row was written twice")
@@ -256,13 +305,7 @@ class InMemoryTables(_Reads):
         rows.events.setdefault(table_id, []).extend(
             TableEvent(table_id=table_id, seq=stored.last_seq + 1 + i, kind=kind,
                        payload=payload, at=now) for i, (kind, payload) in enumerate(w.events))
-        for k, txn, balance, reference in w.booked:
-            m = t.movements[(k, txn)]
-            t.movements[(k, txn)] = replace(m, status=MovementStatus.BOOKED,
-                                            balance_after=m.balance_after if balance is None
-                                            else balance,
-                                            wallet_reference=reference or m.wallet_reference)
-            t.touched[(k, txn)] = now
+        self.book(w.booked, checked=True)
         for k, m in w.movements:
             p = (k, m.transaction_id)
             t.movements[p] = replace(m, status=MovementStatus.PENDING, balance_after=None,
@@ -279,6 +322,31 @@ class InMemoryTables(_Reads):
             for ev in self._clocks:
                 ev.set()
         return last
+
+    def _bookable(self, booked: Sequence[tuple[str, str, int | None, str]]) -> None:
+        """NotCommitted unless every debit of ``booked`` may be booked."""
+        t = self._j.tables
+        pairs = Counter((k, txn) for k, txn, _, _ in booked)
+        bookable = {p for p in pairs if (m := t.movements.get(p)) is not None
+                    and m.kind is MoneyKind.DEBIT and m.status in _BOOKABLE}
+        if len(bookable) != len(booked):
+            missing = {txn for k, txn in pairs if (k, txn) not in bookable}
+            raise NotCommitted(f"debits {sorted(missing)} are no longer applied (rolled back "
+                               "by a call that took the player over)")
+
+    def book(self, booked: Sequence[tuple[str, str, int | None, str]], *,
+             checked: bool = False) -> None:
+        """Book debits (checked first unless ``checked``)."""
+        if not checked:
+            self._bookable(booked)
+        t, now = self._j.tables, self._j.now()
+        for k, txn, balance, reference in booked:
+            m = t.movements[(k, txn)]
+            t.movements[(k, txn)] = replace(m, status=MovementStatus.BOOKED,
+                                            balance_after=m.balance_after if balance is None
+                                            else balance,
+                                            wallet_reference=reference or m.wallet_reference)
+            t.touched[(k, txn)] = now
 
     def _write_round(self, table_id: str, r: RoundRecord, now: datetime) -> None:
         old = self._rows.rounds.get(r.round_id)
@@ -300,6 +368,9 @@ class InMemoryTables(_Reads):
     async def ensure_table(self, table_id: str, state: TableState) -> None:
         self._rows.tables.setdefault(table_id, StoredTable(table_id=table_id, version=0,
                                                            last_seq=0, state=state))
+
+    async def behind_rows(self, table_id: str, round_id: str) -> tuple[Behind, ...]:
+        return tuple(self._rows.behind.get((table_id, round_id), {}).values())
 
     async def load_with_request(self, table_id: str, player_key: str, request_id: str
                                 ) -> tuple[StoredTable | None, StoredRequest | None]:

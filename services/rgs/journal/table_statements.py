@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 from rgs.journal.leases import take_player_then
 from rgs.journal.statements import (
     MOVEMENT_JSON,
@@ -36,6 +38,9 @@ SELECT rq.request_id, rq.method, rq.request_hash, rq.response,
          WHERE o.player_key = $1 AND {OPEN_MOVEMENT}) AS open_rows,
        (SELECT {MOVEMENT_JSON} FROM wallet_transactions w
          WHERE w.player_key = $1 AND w.round_id = t.state->>'round_id') AS round_rows,
+       (SELECT json_agg(b.bet ORDER BY b.placed_at, b.seat)::text FROM table_behind_bets b
+         WHERE b.table_id = t.table_id AND b.round_id = t.state->>'round_id'
+           AND b.player_key = $1) AS behind_rows,
        t.version, t.last_seq, CASE WHEN t.version <> $4 THEN t.state::text END AS state
 FROM game_tables t
 LEFT JOIN table_requests rq ON rq.table_id = t.table_id AND rq.player_key = $1
@@ -44,6 +49,39 @@ WHERE t.table_id = $2"""
 #: The same with the player's lease taken in the statement (without / with the advisory lock).
 Q_COMMAND_READ_LEASED = {False: take_player_then(Q_COMMAND_READ, 5, advisory=False),
                          True: take_player_then(Q_COMMAND_READ, 5, advisory=True)}
+# ---- Bet Behinds on rows of their own while betting is open (rgs.service.tables.behind)
+# A round's rows, in the order they were placed, read by a transition under the row lock.
+Q_BEHIND_ROWS = """
+SELECT bet::text AS bet FROM table_behind_bets WHERE table_id = $1 AND round_id = $2
+ORDER BY placed_at, player_key, seat"""
+# Rows a transition returned or materialised ($3, $4: player keys and seats).
+Q_BEHIND_DELETE = """
+DELETE FROM table_behind_bets WHERE table_id = $1 AND round_id = $2
+  AND (player_key, seat) IN (SELECT * FROM unnest($3::text[], $4::int[]))"""
+#: First key of a table's turn lock: a transaction-level advisory lock a transition takes
+#: exclusive and a Bet Behind placement shared, before it reads the table. Placements do not
+#: wait for each other; a transition waits for those under way, and later ones wait for it:
+#: the lock manager queues them in order, where a stream of FOR SHARE row locks would keep a
+#: waiting FOR UPDATE out for as long as it lasts.
+TURN_LOCK_CLASS = 0x52_54
+
+
+def turn_lock(table_id: str, *, shared: bool) -> str:
+    """SQL taking the table's turn lock (its second key a CRC-32 of the id, as a literal)."""
+    key = zlib.crc32(table_id.encode()) - 2**31
+    return (f"SELECT pg_advisory_xact_lock{'_shared' if shared else ''}"
+            f"({TURN_LOCK_CLASS}, {key})")
+
+
+# A placement reads only the table's phase and round (under the turn lock, shared).
+Q_BEHIND_SHARE = """
+SELECT last_seq, state->>'phase' AS phase, state->>'round_id' AS round_id
+FROM game_tables WHERE table_id = $1"""
+# The rows inserted (a player's second bet behind the same seat of a round is not).
+Q_BEHIND_INSERT = """
+INSERT INTO table_behind_bets (table_id, round_id, player_key, seat, bet)
+SELECT $1, $2, k, s, b::jsonb FROM unnest($3::text[], $4::int[], $5::text[]) AS u(k, s, b)
+ON CONFLICT DO NOTHING RETURNING seat"""
 Q_EVENTS_AFTER = """
 SELECT seq, kind, payload::text AS payload, created_at FROM table_events
 WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"""

@@ -24,14 +24,19 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import asyncpg
+import orjson
 
-from rgs.codec import decode_value, encode_value, from_jsonable
+from rgs.codec import encode_value, from_jsonable
 from rgs.journal.leases import Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
 from rgs.journal.rows import movements_json
+from rgs.journal.table_behind import place_behind
 from rgs.journal.table_payments import PostgresHeldMany
+from rgs.journal.table_rows import States, behind_rows_of, read_round, request_of
 from rgs.journal.table_statements import (
     Q_ANSWERED,
+    Q_BEHIND_DELETE,
+    Q_BEHIND_ROWS,
     Q_BOOK,
     Q_COMMAND_READ,
     Q_COMMAND_READ_LEASED,
@@ -41,8 +46,6 @@ from rgs.journal.table_statements import (
     Q_FENCE_CLOCK,
     Q_FENCE_PLAYERS,
     Q_FIND_REQUEST,
-    Q_GET_ROUND,
-    Q_LOAD,
     Q_LOAD_WITH_REQUEST,
     Q_LOCK,
     Q_MARK_WATCHING,
@@ -53,25 +56,26 @@ from rgs.journal.table_statements import (
     Q_REQUEST,
     Q_ROUND,
     Q_ROUND_PLAYER,
-    Q_ROUND_PLAYERS,
     Q_TAKE_CLOCK,
     Q_WATCHING,
     Q_WRITE,
+    turn_lock,
 )
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import Movement, StoredRequest
 from rgs.service.ports import JournalBusy, JournalUnavailable, PlayerJournal
+from rgs.service.tables import behind
 from rgs.service.tables.model import (
+    Behind,
     StoredTable,
     TableEvent,
-    TableFair,
     TablePhase,
     TableState,
     Watching,
 )
 from rgs.service.tables.ports import (
     Apply,
-    Bettor,
+    BehindPlacement,
     CommandRead,
     Found,
     Guards,
@@ -102,81 +106,6 @@ bootstrap: only bootstrap chooses adapters)."""
 
 WaitObserver = Callable[[float], None]
 """Told how long each wait for a pooled connection took, in seconds (a metric)."""
-
-
-class States:
-    """The newest states of each table this replica decoded, by version: a table with a
-    hundred Bet Behinds is a document of tens of kilobytes, read by every command, and it
-    changes only with its version."""
-
-    #: Versions kept per table (commands of one replica read a few versions at once).
-    KEEP = 4
-
-    def __init__(self) -> None:
-        self._by_table: dict[str, dict[int, TableState]] = {}
-
-    def newest(self, table_id: str) -> int:
-        """The newest version decoded (-1: none)."""
-        kept = self._by_table.get(table_id)
-        return max(kept) if kept else -1
-
-    def keep(self, table_id: str, version: int, state: TableState) -> None:
-        """A state read or written by this replica (its next read needs no decoding)."""
-        kept = self._by_table.setdefault(table_id, {})
-        kept[version] = state
-        while len(kept) > self.KEEP:
-            del kept[min(kept)]
-
-    async def load(self, conn: Any, table_id: str, query: str = Q_LOAD) -> StoredTable | None:
-        """The table's row by ``query`` (:data:`Q_LOAD` or :data:`Q_LOCK`)."""
-        r = await conn.fetchrow(query, table_id, self.newest(table_id))
-        return None if r is None else await self.of_row(conn, table_id, r)
-
-    async def of_row(self, conn: Any, table_id: str, r: asyncpg.Record) -> StoredTable:
-        """The table of a row with ``version``, ``last_seq`` and ``state`` (NULL when it was
-        the newest version kept)."""
-        version = r["version"]
-        if r["state"] is not None:
-            state = decode_value(TableState, r["state"])
-            self.keep(table_id, version, state)
-        else:
-            kept = self._by_table.get(table_id, {}).get(version)
-            if kept is None:  # dropped meanwhile by newer ones: read it whole
-                whole = await conn.fetchrow(Q_LOAD, table_id, -1)
-                assert whole is not None
-                version, state = whole["version"], decode_value(TableState, whole["state"])
-                self.keep(table_id, version, state)
-                return StoredTable(table_id=table_id, version=version,
-                                   last_seq=whole["last_seq"], state=state)
-            state = kept
-        return StoredTable(table_id=table_id, version=version, last_seq=r["last_seq"],
-                           state=state)
-
-
-def _request(r: asyncpg.Record | None) -> StoredRequest | None:
-    if r is None:
-        return None
-    return StoredRequest(request_id=r["request_id"], method=r["method"],
-                         request_hash=r["request_hash"], response=r["response"])
-
-
-async def read_round(conn: Any, round_id: str) -> RoundRecord | None:
-    """A table round with its players' shares, read on ``conn`` (a connection or the pool)."""
-    r = await conn.fetchrow(Q_GET_ROUND, round_id)
-    if r is None:
-        return None
-    players = await conn.fetch(Q_ROUND_PLAYERS, round_id)
-    return RoundRecord(round_id=r["round_id"], round_no=r["round_no"], variant=r["variant"],
-                       status=r["status"], table_id=r["table_id"],
-                       events=tuple((k, json.dumps(p)) for k, p in json.loads(r["events"])),
-                       players=tuple((p["player_key"], p["operator_id"], p["staked"],
-                                      p["paid"]) for p in players),
-                       fair=(decode_value(TableFair, r["fair"]) if r["fair"] is not None
-                             else None),
-                       names=tuple((k, n) for k, n in json.loads(r["names"] or "[]")),
-                       bettors=tuple(from_jsonable(Bettor, b)
-                                     for b in json.loads(r["bettors"] or "[]")),
-                       started_at=r["created_at"], finished_at=r["finished_at"])
 
 
 class PostgresTableLink:
@@ -232,9 +161,10 @@ class PostgresTableLink:
             return CommandRead(table=None, request=None, open_movements=[],
                                round_movements=[])
         return CommandRead(table=await self._states.of_row(self._conn, table_id, r),
-                           request=_request(r if r["request_id"] is not None else None),
+                           request=request_of(r if r["request_id"] is not None else None),
                            open_movements=movements_json(r["open_rows"]),
-                           round_movements=movements_json(r["round_rows"]))
+                           round_movements=movements_json(r["round_rows"]),
+                           behind=behind_rows_of(r["behind_rows"]))
 
     @translated
     async def load(self, table_id: str) -> StoredTable | None:
@@ -243,7 +173,7 @@ class PostgresTableLink:
     @translated
     async def find_request(self, table_id: str, player_key: str,
                            request_id: str) -> StoredRequest | None:
-        return _request(await self._conn.fetchrow(Q_FIND_REQUEST, table_id, player_key,
+        return request_of(await self._conn.fetchrow(Q_FIND_REQUEST, table_id, player_key,
                                                   request_id))
 
     @translated
@@ -258,12 +188,21 @@ class PostgresTableLink:
         # most STATEMENT_S: both set with the transaction's start, in one round trip.
         lock_ms = max(1, int((STATEMENT_S if wait_s is None else wait_s) * 1000))
         try:
-            await conn.execute(f"BEGIN; SET LOCAL lock_timeout = '{lock_ms}ms'; "
-                               f"SET LOCAL statement_timeout = '{int(STATEMENT_S * 1000)}ms'")
             try:
+                await conn.execute(f"BEGIN; SET LOCAL lock_timeout = '{lock_ms}ms'; "
+                                   f"SET LOCAL statement_timeout = '{int(STATEMENT_S * 1000)}ms'; "
+                                   + turn_lock(table_id, shared=False))
                 stored = await self._states.load(conn, table_id, Q_LOCK)
                 if stored is None:
                     raise NotCommitted(f"table {table_id} has no row in the journal")
+                doc = stored.state
+                rows: tuple[Behind, ...] = ()
+                if doc.phase is TablePhase.BETTING:
+                    rows = tuple(from_jsonable(Behind, orjson.loads(r["bet"])) for r in
+                                 await conn.fetch(Q_BEHIND_ROWS, table_id, doc.round_id))
+                    stored = StoredTable(table_id=table_id, version=stored.version,
+                                         last_seq=stored.last_seq,
+                                         state=behind.merged(doc, rows))
                 rec = None
                 if stored.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
                     rec = await read_round(conn, stored.state.round_id)
@@ -272,6 +211,11 @@ class PostgresTableLink:
                 if w is None:
                     await conn.execute("ROLLBACK")
                     return stored.last_seq
+                state, gone = behind.stored(w.state, doc.round_id, rows)
+                if gone:
+                    await conn.execute(Q_BEHIND_DELETE, table_id, doc.round_id,
+                                       [k for _, k in gone], [s for s, _ in gone])
+                w.state = state
                 last = await self._write(conn, table_id, w, sooner=brought_forward(
                     stored.state.deadline, w.state.deadline))
                 commit_sent = True
@@ -291,6 +235,12 @@ class PostgresTableLink:
                 raise JournalUnavailable(f"table {table_id}: the commit's outcome is unknown: "
                                          f"{type(exc).__name__}: {exc}") from exc
             raise NotCommitted(f"table {table_id}: {type(exc).__name__}: {exc}") from exc
+
+    async def place_behind(self, table_id: str, placement: BehindPlacement, *,
+                           wait_s: float | None = None) -> int:
+        return await place_behind(self._conn, self._holds.ttl, table_id, placement,
+                                  wait_s=STATEMENT_S if wait_s is None else wait_s,
+                                  statement_s=STATEMENT_S)
 
     async def _check(self, conn: asyncpg.Connection, table_id: str, guards: Guards) -> Found:
         clock_lost = False
@@ -445,6 +395,12 @@ class PostgresTables:
             return await self._states.load(conn, table_id)
 
     @translated
+    async def behind_rows(self, table_id: str, round_id: str) -> tuple[Behind, ...]:
+        async with self._connection() as conn:
+            rows = await conn.fetch(Q_BEHIND_ROWS, table_id, round_id)
+        return tuple(from_jsonable(Behind, orjson.loads(r["bet"])) for r in rows)
+
+    @translated
     async def load_with_request(self, table_id: str, player_key: str, request_id: str
                                 ) -> tuple[StoredTable | None, StoredRequest | None]:
         async with self._connection() as conn:
@@ -453,7 +409,7 @@ class PostgresTables:
             if r is None:
                 return None, None
             return (await self._states.of_row(conn, table_id, r),
-                    _request(r if r["request_id"] is not None else None))
+                    request_of(r if r["request_id"] is not None else None))
 
     @translated
     async def events_after(self, table_id: str, seq: int, limit: int) -> list[TableEvent]:
@@ -466,7 +422,7 @@ class PostgresTables:
     async def find_request(self, table_id: str, player_key: str,
                            request_id: str) -> StoredRequest | None:
         async with self._connection() as conn:
-            return _request(await conn.fetchrow(Q_FIND_REQUEST, table_id, player_key,
+            return request_of(await conn.fetchrow(Q_FIND_REQUEST, table_id, player_key,
                                                 request_id))
 
     @translated

@@ -88,6 +88,7 @@ def shared_table(snap: tb.TableSnapshot, *, seats: int, currency: str, now: date
     lines = [head]
     taken = {s.seat: s for s in snap.seats}
     bets = {b.seat: b for b in snap.bets}
+    totals = {t.seat: t for t in snap.behind_totals}
     view = snap.round if snap.HasField("round") else None
     to_act = view.to_act.seat if view is not None and view.HasField("to_act") else None
     you = say("tyou")
@@ -113,7 +114,11 @@ def shared_table(snap: tb.TableSnapshot, *, seats: int, currency: str, now: date
             if b.deal_now:
                 line += f"  [{i18n.web_word('shared.deal_now')}]"
         lines.append(line)
-        for bb in snap.behind:
+        total = totals.get(n)
+        if total is not None:
+            lines.append("      " + say("tbehind_totals", n=total.bettors,
+                                         amount=money(total.staked, cur)))
+        for bb in snap.behind:  # the player's own
             if bb.seat == n:
                 presets = [say(p) for p, on in (("tfollows_doubles", bb.follow_double),
                                                 ("tfollows_splits", bb.follow_split)) if on]
@@ -239,6 +244,10 @@ def _event_line(ev: tb.TableEvent, currency: str, ascii_only: bool) -> str | Non
                      sides=_sides(e, cur))
     if kind == "behind_placed":
         return _said("event.behind_placed", e.player, stake=money(e.stake, cur), seat=e.seat)
+    if kind == "behind_totals":
+        return _web("event.behind_totals", "", seats=", ".join(
+            _web("event.behind_totals_seat", "", seat=x.seat, n=x.bettors,
+                 amount=money(x.staked, cur)) for x in e.seats))
     if kind == "deal_now":
         return _said("event.deal_now", e.player, seat=e.seat)
     if kind == "betting_closed":

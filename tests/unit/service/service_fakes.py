@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from rgs.bootstrap import App, add_dev_operator_keys, build
 from rgs.config import RgsSettings
@@ -124,14 +125,14 @@ class Harness:
 
 
 async def harness(*, test_mode: bool = True, seed: int = 7, tables: bool = False,
-                  platform: Platform | None = None) -> Harness:
+                  platform: Platform | None = None, **settings: Any) -> Harness:
     """The real bootstrap with in-memory journal, fake wallet and seeded cards (with
     ``tables``, the platform's shared tables on the in-memory tables' journal too)."""
     clock = Clock()
     journal = InMemoryJournal(clock=clock, lock_wait_s=0.2)
     wallet = FakeWallet()
     table_journal = InMemoryTables(journal) if tables else None
-    app = await build(RgsSettings(test_mode=test_mode), journal=journal, wallet=wallet,
+    app = await build(RgsSettings(test_mode=test_mode, **settings), journal=journal, wallet=wallet,
                       cards=SeededCards(seed), clock=clock, platform=platform,
                       tables=table_journal)
     await add_dev_operator_keys(journal)

@@ -104,5 +104,5 @@ class Tables:
         return [e.kind for e in await self.events(from_seq, table_id)]
 
 
-async def tables(*configs: TableConfig) -> Tables:
-    return Tables(h=await harness(tables=True, platform=table_platform(*configs)))
+async def tables(*configs: TableConfig, **settings: Any) -> Tables:
+    return Tables(h=await harness(tables=True, platform=table_platform(*configs), **settings))

@@ -285,6 +285,13 @@ class TableView {
         + (bet.dealNow ? tr("shared.ready") : "");
       li.append(p);
     }
+    const total = snap.behindTotals.find((x) => x.seat === n);
+    if (total) {  // every player's Bet Behinds on the seat together (yours are listed below)
+      const p = document.createElement("p");
+      p.className = "behind";
+      p.textContent = tr("shared.behind_totals", { n: String(total.bettors), staked: this.money(total.staked) });
+      li.append(p);
+    }
     for (const b of snap.behind.filter((x) => x.seat === n)) {
       const p = document.createElement("p");
       p.className = b.player?.you ? "behind mine" : "behind";

@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
+from functools import partial
 
 from rgs.engine import Action, EngineError, Round
 from rgs.rng.fair import FairInputError, check_client_seed
@@ -41,6 +42,7 @@ from rgs.service.tables.model import (
     TableConfig,
     TablePhase,
     TableState,
+    Who,
 )
 from rgs.service.tables.money import Funding, TableMoney
 from rgs.service.tables.ports import TableLink
@@ -52,12 +54,39 @@ from rgs.service.tables.rounds import (
     player_tag,
     rules_of,
 )
-from rgs.service.tables.runner import CommandRunner, Plan, RoundReader, who_of
+from rgs.service.tables.runner import CommandRunner, Placing, Plan, RoundReader, who_of
 from rgs.service.tables.turns import Applied, Deadline, Step, Turn, Turns, View
 
 log = logging.getLogger(__name__)
 
 Now = Callable[[], datetime]
+
+
+def _behind(b: BetCommand, who: Who, debit: str, channel: Channel | None, *,
+            seat_player: str = "") -> Behind:
+    """A Bet Behind as the table keeps it."""
+    return Behind(seat=b.seat, who=who, stake=b.stake, follow_double=b.follow_double,
+                  follow_split=b.follow_split, insurance=b.insurance, debit=debit,
+                  channel=channel, seat_player=seat_player)
+
+
+def _on_rows(s: TableState, who: Who, bets: Sequence[BetCommand]) -> bool:
+    """Whether the bets go on rows of their own: Bet Behinds only, of a player who holds no
+    seat here (their placement neither reads nor writes the table's state:
+    :mod:`rgs.service.tables.behind`)."""
+    return all(b.behind for b in bets) and seats.held_by(s, who.player_key) is None
+
+
+def _placing(s: TableState, who: Who, bets: Sequence[BetCommand], channel: Channel | None,
+             funding: Funding) -> Placing:
+    """Bet Behinds to place on rows of their own, with the stakes ``funding`` took, each
+    recording the seat's player now."""
+    taken = iter(m for _, m in funding.debits)
+    placed = tuple(_behind(b, who, next(taken).transaction_id if free_bets.cost(b) else "",
+                           channel, seat_player=st.who.player_key if (st := s.seat(b.seat))
+                           else "") for b in bets)
+    return Placing(round_id=s.round_id, bets=placed,
+                   state=replace(s, behind=(*s.behind, *placed)))
 
 
 class BettingOpener:
@@ -105,8 +134,9 @@ class TableCommands:
                  rounds: Rounds, cards: CardSourceFactory, clock: Now,
                  test_mode: bool = False,
                  profiles: Mapping[str, JurisdictionProfile] | None = None,
-                 free_bets: FreeBets | None = None) -> None:
+                 free_bets: FreeBets | None = None, behind_rows: bool = True) -> None:
         self._runner = runner
+        self._behind_rows = behind_rows  # RGS_TABLE_BEHIND_ROWS: see _on_rows
         self._free_bets = TableFreeBets(free_bets or FreeBets.none(clock))
         #: Each brand's jurisdiction profile (a brand not named: none).
         self._profiles = profiles or {}
@@ -240,10 +270,8 @@ class TableCommands:
             for b in bets:
                 debit = next(taken).transaction_id if free_bets.cost(b) else ""
                 if b.behind:
-                    state = replace(state, behind=(*state.behind, Behind(
-                        seat=b.seat, who=who, stake=b.stake, follow_double=b.follow_double,
-                        follow_split=b.follow_split, insurance=b.insurance,
-                        debit=debit, channel=channel)))
+                    state = replace(state, behind=(*state.behind, _behind(b, who, debit,
+                                                                          channel)))
                     step.events.append(public.event(
                         "behind_placed", seat=b.seat, player=public.player(cfg.id, who),
                         stake=b.stake,
@@ -271,7 +299,6 @@ class TableCommands:
                 check(replace(s, phase=TablePhase.BETTING))
                 return Plan(apply=apply, keys=(who.player_key,), opens_betting=True)
             check(s)
-
             async def fund(funding: Funding) -> None:
                 # The market's rules, in the player's journal before any stake is taken.
                 await market_rules.before_round(
@@ -291,7 +318,9 @@ class TableCommands:
                 if not funding.debits:  # a free bet alone: the balance as it is
                     await self._money.read_balance(cfg, funding, who)
 
-            return Plan(apply=apply, keys=(who.player_key,), fund=fund)
+            return Plan(apply=apply, keys=(who.player_key,), fund=fund,
+                        place=partial(_placing, s, who, bets, channel)
+                        if self._behind_rows and _on_rows(s, who, bets) else None)
 
         return await self._runner.run(session, cfg, request_id=request_id, method="place_bets",
                                       cmd=(bets, client_seed) if client_seed else bets,

@@ -143,6 +143,10 @@ class Behind:
     debit: str = ""
     #: The edge the bet came through (None: not recorded, a release before channels).
     channel: Channel | None = None
+    #: The key of the seat's player when the bet was placed on a row of its own
+    #: (:mod:`~rgs.service.tables.behind`); a bet whose seat changed hands since is returned
+    #: when betting closes ("": placed into the state, where a seat's release returns it).
+    seat_player: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -212,6 +216,10 @@ class TableState:
     fair: TableFair | None = None
     #: The last round that ended, with its revealed seed.
     revealed: Revealed | None = None
+    #: The Bet Behinds' totals per seat last announced (``behind_totals``): (seat, bettors,
+    #: staked) of the round ``announced_round``.
+    announced: tuple[tuple[int, int, int], ...] = ()
+    announced_round: str = ""
 
     def seat(self, n: int) -> Seat | None:
         return next((s for s in self.seats if s.seat == n), None)

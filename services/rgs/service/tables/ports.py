@@ -18,7 +18,14 @@ from typing import Protocol
 
 from rgs.service.model import Channel, Movement, MovementStatus, StoredRequest
 from rgs.service.ports import JournalUnavailable, PlayerJournal
-from rgs.service.tables.model import StoredTable, TableEvent, TableFair, TableState, Watching
+from rgs.service.tables.model import (
+    Behind,
+    StoredTable,
+    TableEvent,
+    TableFair,
+    TableState,
+    Watching,
+)
 
 
 class NotCommitted(JournalUnavailable):
@@ -29,6 +36,33 @@ class NotCommitted(JournalUnavailable):
 class TableLocked(NotCommitted):
     """The table's row stayed locked (another replica's transition) past the command's bound:
     nothing of the transition is recorded."""
+
+
+class BehindRefused(NotCommitted):
+    """A Bet Behind placement on rows of its own that the table did not take, nothing of it
+    recorded: ``reason`` is ``closed`` (betting is not open on the round any more),
+    ``already_bet`` (the player has a Bet Behind on that seat this round), ``answered`` (the
+    request was answered already) or ``lease_lost`` (the player's lease was taken over)."""
+
+    def __init__(self, reason: str, message: str = "") -> None:
+        super().__init__(message or reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BehindPlacement:
+    """Bet Behinds placed on rows of their own (:mod:`rgs.service.tables.behind`): inserted
+    with their debits' booking and the command's answer, in one transaction that checks the
+    table is still betting on ``round_id``."""
+
+    round_id: str
+    bets: tuple[Behind, ...]
+    #: The player's lease (key, epoch): the transaction checks it.
+    player: tuple[str, int]
+    #: (player key, debit transaction id, balance after it, wallet reference) booked.
+    booked: Sequence[tuple[str, str, int | None, str]]
+    #: The command's idempotency record, made from the table's newest event number.
+    request: Callable[[int], StoredRequest]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -97,6 +131,8 @@ class CommandRead:
     request: StoredRequest | None
     open_movements: list[Movement]
     round_movements: list[Movement]
+    #: The player's Bet Behinds of the table's current round on rows of their own.
+    behind: tuple[Behind, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -209,13 +245,26 @@ class TableLink(Protocol):
         """A table round with its events and every player's share."""
         ...
 
+    async def place_behind(self, table_id: str, placement: BehindPlacement, *,
+                           wait_s: float | None = None) -> int:
+        """Insert a player's Bet Behinds as rows of their own, book their debits and record
+        the command's answer, in one transaction that waits for the table's transitions (at
+        most ``wait_s``: TableLocked after it) but not for other placements, and checks that
+        betting is open on ``placement.round_id``, the player's lease and that the request was
+        not answered: the
+        table's newest event number (unchanged: nothing is announced). BehindRefused when it
+        does not take them, NotCommitted / JournalUnavailable as :meth:`transition`."""
+        ...
+
     async def transition(self, table_id: str, guards: Guards, apply: Apply, *,
                          wait_s: float | None = None) -> int:
         """Lock the table's row (waiting at most ``wait_s``: TableLocked after it), check
         ``guards``, run ``apply`` on the table as it is and write what it returns, all in one
-        transaction; the table's newest event number after it. NotCommitted when it failed
-        before its commit was sent, JournalUnavailable when its outcome is unknown; whatever
-        ``apply`` raises is raised, nothing written."""
+        transaction (while betting is open, the table as ``apply`` sees it has the round's
+        Bet Behind rows merged in, and the write keeps them rows or deletes them:
+        :mod:`rgs.service.tables.behind`); the table's newest event number after it.
+        NotCommitted when it failed before its commit was sent, JournalUnavailable when its
+        outcome is unknown; whatever ``apply`` raises is raised, nothing written."""
         ...
 
 
@@ -233,6 +282,10 @@ class TableJournal(Protocol):
 
     async def load(self, table_id: str) -> StoredTable | None:
         """The table's row, or None."""
+        ...
+
+    async def behind_rows(self, table_id: str, round_id: str) -> tuple[Behind, ...]:
+        """The round's Bet Behinds on rows of their own, in the order placed."""
         ...
 
     async def load_with_request(self, table_id: str, player_key: str, request_id: str

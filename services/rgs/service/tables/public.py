@@ -19,7 +19,7 @@ from typing import Any
 from rgs.codec import encode_event, event_kind, to_jsonable
 from rgs.engine import CardDealt, Event, Round
 from rgs.service import advice
-from rgs.service.tables import fairness
+from rgs.service.tables import behind, fairness
 from rgs.service.tables.model import TableFair, TableState, Who
 from rgs.service.tables.views import (
     BehindBetView,
@@ -99,10 +99,12 @@ def fair_view(fair: TableFair, *, revealed: bool, dealt: tuple[str, ...] = ()) -
 
 def view(table_id: str, seq: int, state: TableState, rnd: Round | None, *,
          hints: bool = False, currency: str = "", last: Round | None = None,
-         last_names: Mapping[str, str] | None = None) -> TableView:
+         last_names: Mapping[str, str] | None = None, whole: bool = True) -> TableView:
     """The table as a watcher sees it at event ``seq`` (then its events above it); with
     ``hints`` (the caller's brand turns them on) the open decisions' exact values; ``last``:
-    the last finished round as it ended (with its players' names), shown until the next deal."""
+    the last finished round as it ended (with its players' names), shown until the next deal.
+    ``whole``: the state holds every Bet Behind (else only some, as a Bet Behind's own answer
+    has: the seats' totals are then the ones last announced)."""
     shown = names(table_id, state)
 
     def ref(who: Who) -> PlayerRef:
@@ -122,6 +124,8 @@ def view(table_id: str, seq: int, state: TableState, rnd: Round | None, *,
         behind=tuple(BehindBetView(seat=b.seat, player=ref(b.who), stake=b.stake,
                                    follow_double=b.follow_double, follow_split=b.follow_split,
                                    insurance=b.insurance) for b in state.behind),
+        behind_totals=(behind.totals(state.behind) if whole else
+                       state.announced if state.announced_round == state.round_id else ()),
         insurance=tuple(InsuranceView(seat=c.seat, take=c.take,
                                       behind=PlayerRef(key=c.player, name=shown.get(c.player, ""))
                                       if c.player else None) for c in state.insurance),

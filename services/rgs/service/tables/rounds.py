@@ -183,6 +183,7 @@ def finish(cfg: TableConfig, s: TableState, rnd: Round, step: Step) -> None:
     """Settlement: one credit per player (seated or behind) to their own wallet, Hot
     Players, each player's share recorded; the table goes back to idle."""
     whos = {x.who.player_key: x.who for x in s.seats}
+    seated = set(whos)
     whos.update({b.who.player_key: b.who for b in s.behind})
     by_player = rnd.money_by_player()
     view = rnd.view()
@@ -209,8 +210,9 @@ def finish(cfg: TableConfig, s: TableState, rnd: Round, step: Step) -> None:
     # The round is over: its server seed is revealed here, and in recall from now on.
     step.events.append(public.event(
         "round_finished", round_id=s.round_id,
-        results=[{"player": public.player(cfg.id, whos[k]), "staked": st, "paid": pd}
-                 for k, (st, pd) in by_player.items()],
+        # (A player is shown the seated players' results and their own: ``seated``.)
+        results=[{"player": public.player(cfg.id, whos[k]), "staked": st, "paid": pd,
+                  "seated": k in seated} for k, (st, pd) in by_player.items()],
         hot=[{"seat": x.seat, "hot": x.hot} for x in seats],
         fair=(fairness.public(s.fair, revealed=True, dealt=dealt) if s.fair is not None
               else None),

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import orjson
@@ -43,17 +43,21 @@ from rgs.service.fingerprints import request_hash
 from rgs.service.identifiers import check_request_id
 from rgs.service.model import Movement, Session, StoredRequest
 from rgs.service.ports import JournalLeaseLost, JournalUnavailable
-from rgs.service.tables import public, seats
+from rgs.service.tables import behind, public, seats
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.model import (
     AnswerRecord,
+    Behind,
     StoredTable,
     TableConfig,
     TablePhase,
+    TableState,
     Who,
 )
 from rgs.service.tables.money import Funding, TableMoney
 from rgs.service.tables.ports import (
+    BehindPlacement,
+    BehindRefused,
     HeldPlayer,
     NotCommitted,
     RoundRecord,
@@ -93,6 +97,16 @@ class RoundReader:
         self.get_round = read
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Placing:
+    """Bet Behinds to place on rows of their own (:mod:`~rgs.service.tables.behind`), on the
+    round their stakes were taken for, and the table as the answer shows it."""
+
+    round_id: str
+    bets: tuple[Behind, ...]
+    state: TableState
+
+
 @dataclass(kw_only=True)
 class Plan:
     """What a command does, decided from the table as read."""
@@ -105,6 +119,9 @@ class Plan:
     fund: Callable[[Funding], Awaitable[None]] | None = None
     #: A bet on an idle table: betting opens first (a transition of its own).
     opens_betting: bool = False
+    #: Bet Behinds placed on rows of their own instead of by a transition (``apply`` is then
+    #: not run): made from the stakes taken.
+    place: Callable[[Funding], Placing] | None = None
 
 
 PlanFn = Callable[[TableConfig, StoredTable, RoundReader], Awaitable[Plan]]
@@ -195,31 +212,79 @@ class CommandRunner:
                     await self._settle_open(held, key, read.open_movements)
                     funding.round_movements[key] = (None if read.open_movements
                                                     else read.round_movements)
-                    p = await plan(cfg, _found(read.table), RoundReader(link.get_round))
+                    # The plan sees the player's own Bet Behind rows of the round too.
+                    table = _found(read.table)
+                    table = replace(table, state=behind.merged(table.state, read.behind))
+                    p = await plan(cfg, table, RoundReader(link.get_round))
                     await self._fund(cfg, p, funding)
-                turn = Turn(apply=self._applier(session, cfg, p, funding, request_id=request_id,
-                                                method=method, fingerprint=fingerprint),
-                            players=[(k, h.epoch) for k, h in held.items()],
-                            request=(key, request_id))
-                try:
-                    applied = await self._turns.take(link, cfg.id, turn, deadline)
-                except Answered:
-                    stored = await self._lookup(cfg, req, link)
-                    assert stored is not None, "a request found answered has its answer"
-                    return stored
-                except (ServiceError, NotCommitted, JournalLeaseLost) as exc:
-                    return await self._refused(cfg, req, link, funding, exc)
-                except JournalUnavailable as exc:
-                    # The commit's outcome is unknown: the debits stay open in the outbox,
-                    # which books or returns them (a retry with the same request id tells).
-                    log.warning("table %s: %s", cfg.id, exc)
-                    raise
-                assert applied is not None and turn.batch is not None
-                balances = await self._money.pay_held(applied.step.movements, held)
-            # The connection is given back: everyone else's payments go now.
-            self._money.pay_later([(k, m) for k, m in applied.step.movements if k not in held])
-        return TableAnswer(seq=turn.batch.seq, balance=balances.get(key, funding.balance),
-                           view=await self._view(cfg, turn.batch, hints))
+                movements: list[tuple[str, Movement]] = []
+                balances: dict[str, int] = {}
+                if held and p.place is not None:
+                    placed = await self._place(cfg, req, link, p.place(funding),
+                                               funding=funding, epoch=held[key].epoch,
+                                               deadline=deadline)
+                    if isinstance(placed, TableAnswer):
+                        return placed
+                    batch = Batch(seq=placed[0], state=placed[1], round=None, whole=False)
+                else:
+                    turn = Turn(apply=self._applier(session, cfg, p, funding,
+                                                    request_id=request_id, method=method,
+                                                    fingerprint=fingerprint),
+                                players=[(k, h.epoch) for k, h in held.items()],
+                                request=(key, request_id))
+                    try:
+                        applied = await self._turns.take(link, cfg.id, turn, deadline)
+                    except Answered:
+                        stored = await self._lookup(cfg, req, link)
+                        assert stored is not None, "a request found answered has its answer"
+                        return stored
+                    except (ServiceError, NotCommitted, JournalLeaseLost) as exc:
+                        return await self._refused(cfg, req, link, funding, exc)
+                    except JournalUnavailable as exc:
+                        # The commit's outcome is unknown: the debits stay open in the outbox,
+                        # which books or returns them (a retry with the same request id tells).
+                        log.warning("table %s: %s", cfg.id, exc)
+                        raise
+                    assert applied is not None and turn.batch is not None
+                    batch, movements = turn.batch, applied.step.movements
+                    balances = await self._money.pay_held(movements, held)
+            # The connection is given back: everyone else's payments go now, and the answer's
+            # view is made (it may read the last round: never while holding a connection).
+            self._money.pay_later([(k, m) for k, m in movements if k not in held])
+        return TableAnswer(seq=batch.seq, balance=balances.get(key, funding.balance),
+                           view=await self._view(cfg, batch, hints))
+
+    async def _place(self, cfg: TableConfig, req: _Request, link: TableLink, placing: Placing,
+                     *, funding: Funding, epoch: int, deadline: Deadline
+                     ) -> tuple[int, TableState] | TableAnswer:
+        """Bet Behinds placed on rows of their own: (the table's event number, the table as
+        the answer shows it), or the answer of a refusal (the stakes returned)."""
+        def record(seq: int) -> StoredRequest:
+            return StoredRequest(request_id=req.request_id, method=req.method,
+                                 request_hash=req.fingerprint,
+                                 response=encode_value(AnswerRecord(seq=seq)))
+
+        placement = BehindPlacement(round_id=placing.round_id, bets=placing.bets,
+                                    player=(req.key, epoch), booked=funding.booked(),
+                                    request=record)
+        try:
+            seq = await link.place_behind(cfg.id, placement,
+                                          wait_s=max(deadline.left(), 0.001))
+        except BehindRefused as exc:
+            refusal: Exception = {
+                "closed": NotAllowedNow("betting closed before your bet reached the table; "
+                                        "bet on the next round", reason="BETTING_CLOSED"),
+                "already_bet": NotAllowedNow("you already bet behind that seat this round",
+                                             reason="ALREADY_BET"),
+                "lease_lost": JournalLeaseLost("your journal was taken over by another call"),
+            }.get(exc.reason, exc)
+            return await self._refused(cfg, req, link, funding, refusal)
+        except (NotCommitted, JournalLeaseLost) as exc:
+            return await self._refused(cfg, req, link, funding, exc)
+        except JournalUnavailable as exc:
+            log.warning("table %s: %s", cfg.id, exc)
+            raise
+        return seq, placing.state
 
     async def _settle_open(self, held: Mapping[str, HeldPlayer], key: str,
                            own: list[Movement]) -> None:
@@ -261,6 +326,7 @@ class CommandRunner:
                 exc.metadata["refund"] = refund
             raise exc
         # Nothing of it was recorded: retryable, and the stakes said for.
+        log.warning("table %s: %s not recorded: %s", cfg.id, req.method, exc)
         raise Unavailable(f"the table did not record the command ({exc}); retry with the "
                           "same request id", reason="JOURNAL_UNAVAILABLE",
                           metadata={"refund": refund} if refund else None) from exc
@@ -304,7 +370,7 @@ class CommandRunner:
                                                        self._tables.get_round)
             made = batch.views[hints] = public.view(
                 cfg.id, batch.seq, batch.state, rnd, hints=hints, currency=cfg.currency,
-                last=last, last_names=last_names)
+                last=last, last_names=last_names, whole=batch.whole)
         return made
 
     async def _lookup(self, cfg: TableConfig, req: _Request,
@@ -329,7 +395,8 @@ class CommandRunner:
         last, last_names = await self._rounds.last(cfg, t.state, read)
         return TableAnswer(seq=seq, balance=None, view=public.view(
             cfg.id, t.last_seq, t.state, self._rounds.current(cfg, t.state, rec_round),
-            hints=req.hints, currency=cfg.currency, last=last, last_names=last_names))
+            hints=req.hints, currency=cfg.currency, last=last, last_names=last_names,
+            whole=t.state.phase is not TablePhase.BETTING))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -27,7 +27,8 @@ from rgs.service.freebets import FreeBets
 from rgs.service.jurisdiction import JurisdictionProfile
 from rgs.service.model import Channel, Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock
-from rgs.service.tables import public
+from rgs.service.tables import behind, public
+from rgs.service.tables.announce import BehindAnnouncer
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.commands import BettingOpener, TableCommands
 from rgs.service.tables.feed import Feeds
@@ -70,7 +71,7 @@ class TableService:
                  software: SoftwareAuthenticity | None = None,
                  controls: ControlBoard | None = None,
                  profiles: Mapping[str, JurisdictionProfile] | None = None,
-                 free_bets: FreeBets | None = None) -> None:
+                 free_bets: FreeBets | None = None, behind_rows: bool = True) -> None:
         self._tables = tables
         #: The software authentication's word on new bets (always admitted without one).
         self.software = software if software is not None else SoftwareAuthenticity()
@@ -93,10 +94,12 @@ class TableService:
                                     open_betting=BettingOpener(turns=self.turns, cards=cards,
                                                                clock=clock),
                                     clock=clock, gate=self._gate)
+        self.announcer = BehindAnnouncer(tables=tables, turns=self.turns,
+                                         limit_s=command_limit_s)
         self._commands = TableCommands(runner=self.runner, money=self.money, turns=self.turns,
                                        rounds=self.rounds, cards=cards, clock=clock,
                                        test_mode=test_mode, profiles=profiles,
-                                       free_bets=free_bets)
+                                       free_bets=free_bets, behind_rows=behind_rows)
         self._clock_transitions = ClockTransitions(
             tables=tables, money=self.money, turns=self.turns, rounds=self.rounds,
             cards=cards, clock=clock, limit_s=command_limit_s)
@@ -135,6 +138,7 @@ class TableService:
         """Let the commands under way and the payments after them finish (at shutdown)."""
         await self.presence.aclose()
         await self.runner.drain(timeout_s)
+        await self.announcer.drain(timeout_s)
         await self.money.drain(timeout_s)
 
     # ------------------------------------------------------------------ reading
@@ -155,7 +159,11 @@ class TableService:
         rec = (await self._tables.get_round(t.state.round_id)
                if t.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING) else None)
         last, last_names = await self.rounds.last(cfg, t.state, self._tables.get_round)
-        return public.view(table_id, t.last_seq, t.state,
+        state = t.state
+        if state.phase is TablePhase.BETTING:  # with the Bet Behinds on rows of their own
+            state = behind.merged(state, await self._tables.behind_rows(table_id,
+                                                                       state.round_id))
+        return public.view(table_id, t.last_seq, state,
                            self.rounds.current(cfg, t.state, rec), hints=hints,
                            currency=cfg.currency, last=last, last_names=last_names)
 
@@ -209,15 +217,21 @@ class TableService:
 
     async def leave_seat(self, session: Session, table_id: str, request_id: str,
                          seat: int, *, hints: bool = False) -> TableAnswer:
-        return await self._commands.leave_seat(session, self.config(table_id), request_id,
-                                               seat, hints=hints)
+        answer = await self._commands.leave_seat(session, self.config(table_id), request_id,
+                                                 seat, hints=hints)
+        self.announcer.nudge(table_id)  # (a Bet Behind on the seat may have been returned)
+        return answer
 
     async def place_bets(self, session: Session, table_id: str, request_id: str,
                          bets: Sequence[BetCommand], client_seed: str = "", *,
                          hints: bool = False, channel: Channel | None = None) -> TableAnswer:
         self.software.admit_new_round()  # a stake starts a new round: refused when not authentic
-        return await self._commands.place_bets(session, self.config(table_id), request_id,
-                                               bets, client_seed, hints=hints, channel=channel)
+        answer = await self._commands.place_bets(session, self.config(table_id), request_id,
+                                                 bets, client_seed, hints=hints,
+                                                 channel=channel)
+        if any(b.behind for b in bets):  # the seats' totals are announced
+            self.announcer.nudge(table_id)
+        return answer
 
     async def deal_now(self, session: Session, table_id: str, request_id: str,
                        forced_cards: tuple[str, ...] = (), *,

@@ -18,7 +18,7 @@ from rgs.service.errors import NotAllowedNow, NotFound, Unavailable
 from rgs.service.model import Movement
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
 from rgs.service.restore import deal_source
-from rgs.service.tables import fairness, public, seats
+from rgs.service.tables import behind, fairness, public, seats
 from rgs.service.tables.model import (
     Behind,
     BehindInsurance,
@@ -175,15 +175,20 @@ class ClockTransitions:
     def _close_betting(self, cfg: TableConfig, s: TableState, now: datetime) -> Step:
         step = Step(state=s)
         betting = {b.seat for b in s.bets}
+        sitting = {x.seat: x.who.player_key for x in s.seats}
         kept = []
         for b in s.behind:
-            if b.seat in betting:
+            # (A Bet Behind on a row of its own whose seat changed hands while it was placed
+            # is returned: it follows the player it was placed behind, not the chair.)
+            followed = behind.on_its_seat(b, sitting.get(b.seat))
+            if b.seat in betting and followed:
                 kept.append(b)
                 continue
             step.movements.append((b.who.player_key, seats.refund_behind(b, cfg, s.round_id)))
             step.events.append(public.event("behind_refunded", seat=b.seat,
                                             player=public.player(cfg.id, b.who), amount=b.stake,
-                                            reason="seat_sat_out"))
+                                            reason="seat_sat_out" if followed
+                                            else "seat_released"))
         # The client seed is fixed now, before any card (a round opened by a release without
         # provably fair table rounds has no seeds and deals from the shoe).
         fair = (None if s.fair is None

@@ -104,6 +104,9 @@ class Batch:
     ended_round: RoundRecord | None = None
     #: Views made of it, by whether they carry decision values.
     views: dict[bool, TableView] = field(default_factory=dict)
+    #: Whether ``state`` holds every Bet Behind (a Bet Behind's own answer holds only the
+    #: player's: its seats' totals are the ones last announced).
+    whole: bool = True
 
 
 class Answered(Exception):

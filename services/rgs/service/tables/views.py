@@ -103,6 +103,9 @@ class TableView:
     seats: tuple[SeatView, ...] = ()
     bets: tuple[BetView, ...] = ()
     behind: tuple[BehindBetView, ...] = ()
+    #: (seat, bettors, staked) of every seat's Bet Behinds (players are shown these and only
+    #: their own Bet Behinds).
+    behind_totals: tuple[tuple[int, int, int], ...] = ()
     insurance: tuple[InsuranceView, ...] = ()
     #: The round in play (its Bet Behinds name players by key: ``names`` shows them).
     round: RoundView | None = None

@@ -414,6 +414,36 @@ class SeatBet(_message.Message):
 Global___SeatBet: _TypeAlias = SeatBet  # noqa: Y015
 
 @_typing.final
+class BehindTotal(_message.Message):
+    """A seat's Bet Behinds of the round, every bettor's together (issue 27): players see these
+    totals, not each other's Bet Behinds.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    BETTORS_FIELD_NUMBER: _builtins.int
+    STAKED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    bettors: _builtins.int
+    """How many Bet Behinds are on the seat, and their stakes together (minor units)."""
+    staked: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        bettors: _builtins.int = ...,
+        staked: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bettors", b"bettors", "seat", b"seat", "staked", b"staked"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BehindTotal: _TypeAlias = BehindTotal  # noqa: Y015
+
+@_typing.final
 class BehindBet(_message.Message):
     """A Bet Behind on a seat, with its presets."""
 
@@ -536,6 +566,7 @@ class TableSnapshot(_message.Message):
     LAST_ROUND_FIELD_NUMBER: _builtins.int
     SESSION_FIELD_NUMBER: _builtins.int
     FREE_BETS_FIELD_NUMBER: _builtins.int
+    BEHIND_TOTALS_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     """The number of the newest event the snapshot includes."""
     table_id: _builtins.str
@@ -584,6 +615,12 @@ class TableSnapshot(_message.Message):
         the table itself): Bet.free_bet_id = grant_id on their own seat's main bet of that value.
         """
 
+    @_builtins.property
+    def behind_totals(self) -> _containers.RepeatedCompositeFieldContainer[Global___BehindTotal]:
+        """Every seat's Bet Behinds together (seats with none left out). `behind` above lists only
+        the watching player's own Bet Behinds.
+        """
+
     def __init__(
         self,
         *,
@@ -603,10 +640,11 @@ class TableSnapshot(_message.Message):
         last_round: Global___LastRound | None = ...,
         session: _blackjack_pb2.SessionPosition | None = ...,
         free_bets: _abc.Iterable[_blackjack_pb2.FreeBet] | None = ...,
+        behind_totals: _abc.Iterable[Global___BehindTotal] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "fair", b"fair", "last_round", b"last_round", "round", b"round", "session", b"session"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "bets", b"bets", "deadline", b"deadline", "fair", b"fair", "free_bets", b"free_bets", "insurance", b"insurance", "last_round", b"last_round", "next_commitment", b"next_commitment", "phase", b"phase", "round", b"round", "round_id", b"round_id", "round_no", b"round_no", "seats", b"seats", "seq", b"seq", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind", b"behind", "behind_totals", b"behind_totals", "bets", b"bets", "deadline", b"deadline", "fair", b"fair", "free_bets", b"free_bets", "insurance", b"insurance", "last_round", b"last_round", "next_commitment", b"next_commitment", "phase", b"phase", "round", b"round", "round_id", b"round_id", "round_no", b"round_no", "seats", b"seats", "seq", b"seq", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -648,6 +686,7 @@ class TableEvent(_message.Message):
     ROUND_SETTLED_FIELD_NUMBER: _builtins.int
     ROUND_VOIDED_FIELD_NUMBER: _builtins.int
     ROUND_FINISHED_FIELD_NUMBER: _builtins.int
+    BEHIND_TOTALS_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     @_builtins.property
     def at(self) -> _timestamp_pb2.Timestamp:
@@ -709,6 +748,8 @@ class TableEvent(_message.Message):
     def round_voided(self) -> Global___RoundVoided: ...
     @_builtins.property
     def round_finished(self) -> Global___RoundFinished: ...
+    @_builtins.property
+    def behind_totals(self) -> Global___BehindTotals: ...
     def __init__(
         self,
         *,
@@ -742,12 +783,13 @@ class TableEvent(_message.Message):
         round_settled: Global___RoundSettled | None = ...,
         round_voided: Global___RoundVoided | None = ...,
         round_finished: Global___RoundFinished | None = ...,
+        behind_totals: Global___BehindTotals | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["at", b"at", "behind_follow_skipped", b"behind_follow_skipped", "behind_insurance_settled", b"behind_insurance_settled", "behind_placed", b"behind_placed", "behind_refunded", b"behind_refunded", "behind_settled", b"behind_settled", "behind_stake_added", b"behind_stake_added", "bet_placed", b"bet_placed", "betting_closed", b"betting_closed", "betting_closing", b"betting_closing", "betting_opened", b"betting_opened", "card_burned", b"card_burned", "card_dealt", b"card_dealt", "deal_now", b"deal_now", "dealer_peeked", b"dealer_peeked", "decision_due", b"decision_due", "decision_timed_out", b"decision_timed_out", "event", b"event", "hand_settled", b"hand_settled", "hole_card_revealed", b"hole_card_revealed", "insurance_decided", b"insurance_decided", "insurance_settled", b"insurance_settled", "player_acted", b"player_acted", "round_finished", b"round_finished", "round_settled", b"round_settled", "round_started", b"round_started", "round_voided", b"round_voided", "seat_left", b"seat_left", "seat_taken", b"seat_taken", "side_bet_settled", b"side_bet_settled"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["at", b"at", "behind_follow_skipped", b"behind_follow_skipped", "behind_insurance_settled", b"behind_insurance_settled", "behind_placed", b"behind_placed", "behind_refunded", b"behind_refunded", "behind_settled", b"behind_settled", "behind_stake_added", b"behind_stake_added", "behind_totals", b"behind_totals", "bet_placed", b"bet_placed", "betting_closed", b"betting_closed", "betting_closing", b"betting_closing", "betting_opened", b"betting_opened", "card_burned", b"card_burned", "card_dealt", b"card_dealt", "deal_now", b"deal_now", "dealer_peeked", b"dealer_peeked", "decision_due", b"decision_due", "decision_timed_out", b"decision_timed_out", "event", b"event", "hand_settled", b"hand_settled", "hole_card_revealed", b"hole_card_revealed", "insurance_decided", b"insurance_decided", "insurance_settled", b"insurance_settled", "player_acted", b"player_acted", "round_finished", b"round_finished", "round_settled", b"round_settled", "round_started", b"round_started", "round_voided", b"round_voided", "seat_left", b"seat_left", "seat_taken", b"seat_taken", "side_bet_settled", b"side_bet_settled"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["at", b"at", "behind_follow_skipped", b"behind_follow_skipped", "behind_insurance_settled", b"behind_insurance_settled", "behind_placed", b"behind_placed", "behind_refunded", b"behind_refunded", "behind_settled", b"behind_settled", "behind_stake_added", b"behind_stake_added", "bet_placed", b"bet_placed", "betting_closed", b"betting_closed", "betting_closing", b"betting_closing", "betting_opened", b"betting_opened", "card_burned", b"card_burned", "card_dealt", b"card_dealt", "deal_now", b"deal_now", "dealer_peeked", b"dealer_peeked", "decision_due", b"decision_due", "decision_timed_out", b"decision_timed_out", "event", b"event", "hand_settled", b"hand_settled", "hole_card_revealed", b"hole_card_revealed", "insurance_decided", b"insurance_decided", "insurance_settled", b"insurance_settled", "player_acted", b"player_acted", "round_finished", b"round_finished", "round_settled", b"round_settled", "round_started", b"round_started", "round_voided", b"round_voided", "seat_left", b"seat_left", "seat_taken", b"seat_taken", "seq", b"seq", "side_bet_settled", b"side_bet_settled"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["at", b"at", "behind_follow_skipped", b"behind_follow_skipped", "behind_insurance_settled", b"behind_insurance_settled", "behind_placed", b"behind_placed", "behind_refunded", b"behind_refunded", "behind_settled", b"behind_settled", "behind_stake_added", b"behind_stake_added", "behind_totals", b"behind_totals", "bet_placed", b"bet_placed", "betting_closed", b"betting_closed", "betting_closing", b"betting_closing", "betting_opened", b"betting_opened", "card_burned", b"card_burned", "card_dealt", b"card_dealt", "deal_now", b"deal_now", "dealer_peeked", b"dealer_peeked", "decision_due", b"decision_due", "decision_timed_out", b"decision_timed_out", "event", b"event", "hand_settled", b"hand_settled", "hole_card_revealed", b"hole_card_revealed", "insurance_decided", b"insurance_decided", "insurance_settled", b"insurance_settled", "player_acted", b"player_acted", "round_finished", b"round_finished", "round_settled", b"round_settled", "round_started", b"round_started", "round_voided", b"round_voided", "seat_left", b"seat_left", "seat_taken", b"seat_taken", "seq", b"seq", "side_bet_settled", b"side_bet_settled"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_event: _TypeAlias = _typing.Literal["seat_taken", "seat_left", "betting_opened", "bet_placed", "behind_placed", "deal_now", "betting_closing", "betting_closed", "behind_refunded", "round_started", "card_dealt", "hole_card_revealed", "card_burned", "dealer_peeked", "player_acted", "decision_due", "decision_timed_out", "insurance_decided", "insurance_settled", "side_bet_settled", "hand_settled", "behind_stake_added", "behind_follow_skipped", "behind_settled", "behind_insurance_settled", "round_settled", "round_voided", "round_finished"]  # noqa: Y015
+    _WhichOneofReturnType_event: _TypeAlias = _typing.Literal["seat_taken", "seat_left", "betting_opened", "bet_placed", "behind_placed", "deal_now", "betting_closing", "betting_closed", "behind_refunded", "round_started", "card_dealt", "hole_card_revealed", "card_burned", "dealer_peeked", "player_acted", "decision_due", "decision_timed_out", "insurance_decided", "insurance_settled", "side_bet_settled", "hand_settled", "behind_stake_added", "behind_follow_skipped", "behind_settled", "behind_insurance_settled", "round_settled", "round_voided", "round_finished", "behind_totals"]  # noqa: Y015
     _WhichOneofArgType_event: _TypeAlias = _typing.Literal["event", b"event"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_event) -> _WhichOneofReturnType_event | None: ...
 
@@ -874,6 +916,11 @@ Global___BetPlaced: _TypeAlias = BetPlaced  # noqa: Y015
 
 @_typing.final
 class BehindPlaced(_message.Message):
+    """A Bet Behind placed: sent only to its own player (to everyone else the event is numbered
+    and empty). A Bet Behind of a player without a seat, placed while betting is open, is not
+    announced one by one at all: the table's `behind_totals` say how the seats' Bet Behinds grow.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
@@ -906,6 +953,33 @@ class BehindPlaced(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___BehindPlaced: _TypeAlias = BehindPlaced  # noqa: Y015
+
+@_typing.final
+class BehindTotals(_message.Message):
+    """The Bet Behinds' totals per seat while betting is open, announced at most every quarter of
+    a second when they changed (every seat with a Bet Behind; a seat not listed has none).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_ID_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    round_id: _builtins.str
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___BehindTotal]: ...
+    def __init__(
+        self,
+        *,
+        round_id: _builtins.str = ...,
+        seats: _abc.Iterable[Global___BehindTotal] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["round_id", b"round_id", "seats", b"seats"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BehindTotals: _TypeAlias = BehindTotals  # noqa: Y015
 
 @_typing.final
 class DealNowPressed(_message.Message):
@@ -1582,7 +1656,9 @@ class RoundFinished(_message.Message):
     next_commitment: _builtins.str
     @_builtins.property
     def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerResult]:
-        """Each player's stake and payout (stakes returned included)."""
+        """Each seated player's stake and payout (stakes returned included), and the watching
+        player's own when they bet only behind (other Bet Behind players' are not listed).
+        """
 
     @_builtins.property
     def hot(self) -> _containers.RepeatedCompositeFieldContainer[Global___HotSeat]: ...

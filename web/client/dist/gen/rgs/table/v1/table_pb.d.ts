@@ -292,6 +292,33 @@ export type SeatBet = Message<"rgs.table.v1.SeatBet"> & {
  */
 export declare const SeatBetSchema: GenMessage<SeatBet>;
 /**
+ * A seat's Bet Behinds of the round, every bettor's together (issue 27): players see these
+ * totals, not each other's Bet Behinds.
+ *
+ * @generated from message rgs.table.v1.BehindTotal
+ */
+export type BehindTotal = Message<"rgs.table.v1.BehindTotal"> & {
+    /**
+     * @generated from field: int32 seat = 1;
+     */
+    seat: number;
+    /**
+     * How many Bet Behinds are on the seat, and their stakes together (minor units).
+     *
+     * @generated from field: int32 bettors = 2;
+     */
+    bettors: number;
+    /**
+     * @generated from field: int64 staked = 3;
+     */
+    staked: bigint;
+};
+/**
+ * Describes the message rgs.table.v1.BehindTotal.
+ * Use `create(BehindTotalSchema)` to create a new message.
+ */
+export declare const BehindTotalSchema: GenMessage<BehindTotal>;
+/**
  * A Bet Behind on a seat, with its presets.
  *
  * @generated from message rgs.table.v1.BehindBet
@@ -473,6 +500,13 @@ export type TableSnapshot = Message<"rgs.table.v1.TableSnapshot"> & {
      * @generated from field: repeated rgs.blackjack.v1.FreeBet free_bets = 17;
      */
     freeBets: FreeBet[];
+    /**
+     * Every seat's Bet Behinds together (seats with none left out). `behind` above lists only
+     * the watching player's own Bet Behinds.
+     *
+     * @generated from field: repeated rgs.table.v1.BehindTotal behind_totals = 18;
+     */
+    behindTotals: BehindTotal[];
 };
 /**
  * Describes the message rgs.table.v1.TableSnapshot.
@@ -667,6 +701,12 @@ export type TableEvent = Message<"rgs.table.v1.TableEvent"> & {
         value: RoundFinished;
         case: "roundFinished";
     } | {
+        /**
+         * @generated from field: rgs.table.v1.BehindTotals behind_totals = 38;
+         */
+        value: BehindTotals;
+        case: "behindTotals";
+    } | {
         case: undefined;
         value?: undefined;
     };
@@ -783,6 +823,10 @@ export type BetPlaced = Message<"rgs.table.v1.BetPlaced"> & {
  */
 export declare const BetPlacedSchema: GenMessage<BetPlaced>;
 /**
+ * A Bet Behind placed: sent only to its own player (to everyone else the event is numbered
+ * and empty). A Bet Behind of a player without a seat, placed while betting is open, is not
+ * announced one by one at all: the table's `behind_totals` say how the seats' Bet Behinds grow.
+ *
  * @generated from message rgs.table.v1.BehindPlaced
  */
 export type BehindPlaced = Message<"rgs.table.v1.BehindPlaced"> & {
@@ -816,6 +860,27 @@ export type BehindPlaced = Message<"rgs.table.v1.BehindPlaced"> & {
  * Use `create(BehindPlacedSchema)` to create a new message.
  */
 export declare const BehindPlacedSchema: GenMessage<BehindPlaced>;
+/**
+ * The Bet Behinds' totals per seat while betting is open, announced at most every quarter of
+ * a second when they changed (every seat with a Bet Behind; a seat not listed has none).
+ *
+ * @generated from message rgs.table.v1.BehindTotals
+ */
+export type BehindTotals = Message<"rgs.table.v1.BehindTotals"> & {
+    /**
+     * @generated from field: string round_id = 1;
+     */
+    roundId: string;
+    /**
+     * @generated from field: repeated rgs.table.v1.BehindTotal seats = 2;
+     */
+    seats: BehindTotal[];
+};
+/**
+ * Describes the message rgs.table.v1.BehindTotals.
+ * Use `create(BehindTotalsSchema)` to create a new message.
+ */
+export declare const BehindTotalsSchema: GenMessage<BehindTotals>;
 /**
  * @generated from message rgs.table.v1.DealNowPressed
  */
@@ -1408,7 +1473,8 @@ export type RoundFinished = Message<"rgs.table.v1.RoundFinished"> & {
      */
     roundId: string;
     /**
-     * Each player's stake and payout (stakes returned included).
+     * Each seated player's stake and payout (stakes returned included), and the watching
+     * player's own when they bet only behind (other Bet Behind players' are not listed).
      *
      * @generated from field: repeated rgs.table.v1.PlayerResult results = 2;
      */

@@ -1,0 +1,122 @@
+"""What a player at a shared table is shown of the other players' Bet Behinds (issue 27): the
+seats' totals, their own Bet Behinds, the seated players' results and their own; another
+player's Bet Behind events arrive numbered and empty. Nothing names another operator's player
+by id."""
+
+from __future__ import annotations
+
+import json
+
+from rgs.api.table_messages import event_to_proto, for_viewer, view_to_proto
+from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.service.tables import public
+from rgs.service.tables.announce import announcement
+from rgs.service.tables.model import (
+    Behind,
+    Seat,
+    SeatBet,
+    TableEvent,
+    TablePhase,
+    TableState,
+    Who,
+)
+from rgs.service.tables.turns import View
+
+T = "vip-1"
+SEATED = Who(player_key="op-a/ann", operator_id="op-a", brand_id="a", player_id="ann",
+             session_id="s", name="Ann")
+
+
+def _who(key: str) -> Who:
+    op, _, pid = key.partition("/")
+    return Who(player_key=key, operator_id=op, brand_id="b", player_id=pid, session_id="s")
+
+
+BACKERS = [_who(f"op-{'ab'[i % 2]}/backer-{i}") for i in range(6)]
+STATE = TableState(
+    phase=TablePhase.BETTING, round_no=3, round_id="r3",
+    seats=(Seat(seat=1, who=SEATED),), bets=(SeatBet(seat=1, stake=1000),),
+    behind=tuple(Behind(seat=1 if i < 4 else 2, who=w, stake=1000 * (i + 1))
+                 for i, w in enumerate(BACKERS)))
+
+
+def _event(kind: str, **fields: object) -> TableEvent:
+    k, payload = public.event(kind, **fields)
+    return TableEvent(table_id=T, seq=7, kind=k, payload=payload)
+
+
+def test_a_snapshot_shows_the_viewers_own_bets_behind_and_every_seats_totals() -> None:
+    view = public.view(T, 5, STATE, None)
+    me = BACKERS[1]
+    snap = view_to_proto(view, me.player_key)
+    assert [(b.seat, b.stake, b.player.you) for b in snap.behind] == [(1, 2000, True)]
+    assert [(t.seat, t.bettors, t.staked) for t in snap.behind_totals] == [
+        (1, 4, 1000 + 2000 + 3000 + 4000), (2, 2, 5000 + 6000)]
+    # The seated player is shown (by name), the other Bet Behind players are not.
+    assert [s.player.display_name for s in snap.seats] == ["Ann"]
+    text = snap.SerializeToString()
+    for other in (w for w in BACKERS if w is not me):
+        assert other.player_id.encode() not in text
+        assert public.name_of(T, other).encode() not in text
+
+
+def test_another_players_bet_behind_event_arrives_numbered_and_empty() -> None:
+    mine, theirs = BACKERS[0], BACKERS[1]
+    ev = _event("behind_placed", seat=1, player=public.player(T, theirs), stake=2000,
+                follow_double=False, follow_split=False, insurance="never")
+    shown = event_to_proto(ev, mine.player_key)
+    assert shown.seq == 7 and shown.WhichOneof("event") is None
+    own = event_to_proto(ev, theirs.player_key)
+    assert own.WhichOneof("event") == "behind_placed" and own.behind_placed.player.you
+    settled = _event("behind_settled", seat=1, hand=0, stake=2000, payout=4000,
+                     outcome="win", player=public.player(T, theirs))
+    assert event_to_proto(settled, mine.player_key).WhichOneof("event") is None
+    decided = _event("insurance_decided", seat=1, behind=True, take=True,
+                     player=public.player(T, theirs))
+    assert event_to_proto(decided, mine.player_key).WhichOneof("event") is None
+    # A seat's own decision is everyone's.
+    seat = _event("insurance_decided", seat=1, behind=False, take=True,
+                  player=public.player(T, SEATED))
+    assert event_to_proto(seat, mine.player_key).WhichOneof("event") == "insurance_decided"
+
+
+def test_round_results_list_the_seated_players_and_the_viewers_own() -> None:
+    results = [{"player": public.player(T, SEATED), "staked": 1000, "paid": 2000,
+                "seated": True}]
+    results += [{"player": public.player(T, w), "staked": 1000, "paid": 2000, "seated": False}
+                for w in BACKERS]
+    data = {"round_id": "r3", "results": results, "hot": []}
+    me = BACKERS[2].player_key
+    kept = for_viewer("round_finished", data, me)
+    assert kept is not None
+    assert [r["player"]["key"] for r in kept["results"]] == [SEATED.player_key, me]
+    shown = event_to_proto(TableEvent(table_id=T, seq=9, kind="round_finished",
+                                      payload=json.dumps(data)), me)
+    assert [(r.player.display_name == "Ann", r.player.you)
+            for r in shown.round_finished.results] == [(True, False), (False, True)]
+    # A result of a release before `seated` is everyone's, as it was.
+    old = {**data, "results": [{k: v for k, v in r.items() if k != "seated"}
+                               for r in results]}
+    assert len((for_viewer("round_finished", old, me) or {})["results"]) == 7
+
+
+def test_the_totals_are_announced_once_per_change_of_the_round() -> None:
+    first = announcement(View(table_id=T, seq=5, state=STATE, round=None))
+    assert first is not None
+    kind, payload = first.step.events[0]
+    assert kind == "behind_totals" and json.loads(payload) == {
+        "round_id": "r3", "seats": [{"seat": 1, "bettors": 4, "staked": 10000},
+                                    {"seat": 2, "bettors": 2, "staked": 11000}]}
+    after = first.step.state
+    assert announcement(View(table_id=T, seq=6, state=after, round=None)) is None
+    shown = event_to_proto(TableEvent(table_id=T, seq=6, kind=kind, payload=payload),
+                           BACKERS[0].player_key)
+    assert [(x.seat, x.bettors, x.staked) for x in shown.behind_totals.seats] == [
+        (1, 4, 10000), (2, 2, 11000)]
+    # The next round's same totals are announced again; nothing while not betting.
+    again = TableState(**{**{f: getattr(after, f) for f in after.__dataclass_fields__},
+                          "round_id": "r4"})
+    assert announcement(View(table_id=T, seq=6, state=again, round=None)) is not None
+    playing = TableState(phase=TablePhase.PLAYING, round_id="r3", behind=STATE.behind)
+    assert announcement(View(table_id=T, seq=6, state=playing, round=None)) is None
+    assert tb.TableEvent.DESCRIPTOR.fields_by_name["behind_totals"].number == 38
