@@ -115,25 +115,31 @@ def fanout(seen: Seen, round_no: int, answered: dict[str, float]) -> dict[str, A
 
 
 async def watch(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table: str, seen: Seen,
-                ready: asyncio.Event) -> None:
-    call = stub.WatchTable(tb.WatchTableRequest(table_id=table), metadata=md)
+                ready: asyncio.Event, *, batch: bool = True) -> None:
+    """One watcher; with ``batch`` (as the web table asks) each message may carry many events,
+    each counted as seen when its message arrives."""
+    call = stub.WatchTable(tb.WatchTableRequest(table_id=table, batch_events=batch),
+                           metadata=md)
     round_no = 0
     try:
         async for item in call:
             now = time.monotonic()
-            if item.HasField("snapshot"):
+            which = item.WhichOneof("item")
+            if which == "snapshot":
                 round_no = item.snapshot.round_no
                 ready.set()
                 continue
-            kind = item.event.WhichOneof("event") or ""
-            if kind == "betting_opened":
-                round_no = item.event.betting_opened.round_no
-            elif kind in BET_EVENTS:
-                data = getattr(item.event, kind)
-                seen.bets[round_no][bet_key(kind, data.seat, data.player.display_name)].append(
-                    now)
-            elif kind in ROUND_EVENTS:  # by seq: a round has many behind_totals
-                seen.rounds[round_no][f"{kind}#{item.event.seq}"].append(now)
+            events = item.events.events if which == "events" else (item.event,)
+            for event in events:
+                kind = event.WhichOneof("event") or ""
+                if kind == "betting_opened":
+                    round_no = event.betting_opened.round_no
+                elif kind in BET_EVENTS:
+                    data = getattr(event, kind)
+                    seen.bets[round_no][bet_key(kind, data.seat, data.player.display_name)
+                                        ].append(now)
+                elif kind in ROUND_EVENTS:  # by seq: a round has many behind_totals
+                    seen.rounds[round_no][f"{kind}#{event.seq}"].append(now)
         seen.ended["stream ended"] += 1
     except grpc.aio.AioRpcError as exc:
         seen.ended[reason(exc)[0]] += 1

@@ -104,6 +104,10 @@ async def test_the_clock_holder_killed_during_betting_another_replica_deals_once
     t.stack.replicas[holder].proc.kill()  # SIGKILL while betting is open (4 s)
     seen = await _events_until(stub, a.md, tid, "round_finished", timeout=40)
     by_name = {r.player.display_name: (r.staked, r.paid) for r in seen[-1].round_finished.results}
+    # C's Bet Behind is C's to see: its result comes on C's own stream.
+    theirs = await _events_until(stub, c.md, tid, "round_finished", timeout=40)
+    by_name.update({r.player.display_name: (r.staked, r.paid)
+                    for r in theirs[-1].round_finished.results})
     results = {a.pid: by_name[shown_as(tid, "dev-operator", a.pid)],
                c.pid: by_name[shown_as(tid, "other-operator", c.pid)]}
     assert results[a.pid][0] == 3000 and results[c.pid][0] == 2000
