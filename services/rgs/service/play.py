@@ -353,7 +353,7 @@ class GameService:
                     fair, following = fairness.prepare(
                         session, state.next_seed, client_seed=cmd.client_seed,
                         decks=rules.decks, fresh=fresh)
-                    source = fairness.source(fair)
+                    source = fairness.source(self._cards, fair)
                 rnd = Round.deal(rules, source, cmd.boxes, limits)
             except (EngineError, CardSourceUnavailable) as exc:
                 await stakes.give_back(pj, self._wallet, _party(session), self.free_bets,
