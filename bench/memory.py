@@ -1,7 +1,8 @@
 """Memory per worker, hints off and on: what one RGS worker process holds before any call (the
 server's modules imported), and what the exact analysis of each variant (the brand setting
-``hints``, built at start by ``rgs.bootstrap.warm_hints``) adds to it, variant by variant in one
-process, as resident set size. ops/capacity.md and the Helm chart's memory derivation use these.
+``hints``, built at start by the app's ``HintTables.warm_in_background``) adds to it, variant
+by variant in one process, as resident set size. ops/capacity.md and the Helm chart's memory
+derivation use these.
 
 Run: ``.venv/bin/python bench/memory.py [--json]``. Prints figures only; nothing is asserted.
 """
@@ -29,9 +30,10 @@ def main() -> None:
     start = _rss_mib()
     import rgs.api.server
     import rgs.bootstrap  # noqa: F401  (the worker's modules: service, journal, wallet, API)
-    from rgs.math import hints
+    from rgs.math.hints import HintTables
     from rgs.variants import VARIANTS, find_variant
 
+    hints = HintTables()  # as the app owns one
     base = _rss_mib()
     out: dict[str, object] = {"interpreter_mib": round(start, 1),
                               "worker_modules_mib": round(base, 1), "variants": {}}

@@ -24,11 +24,15 @@ from fractions import Fraction
 
 from rgs.engine import BehindBet
 from rgs.math.analysis import analyse_main
+from rgs.math.hints import HintTables
 from rgs.rtp.expected import RoundFigures, party_figures, round_figures
 from rgs.rtp.play import PLAYERS, play_rounds
 from rgs.rtp.sheets import par_figures
 from rgs.rtp.stats import Tally, rounds_to_flag, summarise
 from rgs.variants import VARIANTS, find_variant
+
+#: The analysis caches the rounds are valued from.
+TABLES = HintTables()
 
 #: The injected faults: what the wrong engine plays.
 FAULTS: dict[str, dict[str, object]] = {
@@ -66,11 +70,11 @@ def main() -> None:
         events = [p.events for p in play_rounds(rules, player, ns.rounds, seed=2026,
                                                 behind=behind)]
         start = time.process_time()
-        figs = [round_figures(rules, e, par) for e in events]
+        figs = [round_figures(rules, e, par, tables=TABLES) for e in events]
         cold = (time.process_time() - start) / len(events)
         start = time.process_time()
         for e in events:
-            party_figures(rules, e, par, lambda _seat, who: who)
+            party_figures(rules, e, par, lambda _seat, who: who, tables=TABLES)
         warm = (time.process_time() - start) / len(events)
         ok = [f for f in figs if f is not None]
         s = summarise(Tally.of(ok))
@@ -87,7 +91,7 @@ def main() -> None:
     for name, change in FAULTS.items():
         wrong = replace(rules, **change)  # the engine plays it; the monitor values the rules
         hit = sum(bool(f and f.faults) for f in (
-            round_figures(rules, p.events, par)
+            round_figures(rules, p.events, par, tables=TABLES)
             for p in play_rounds(rules, "basic", ns.rounds, seed=99, engine_rules=wrong)))
         if hit:
             p = hit / ns.rounds

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import hashlib
 import json
-import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -30,7 +29,7 @@ from rgs.authenticity.check import Authentication
 from rgs.authenticity.selfcheck import MismatchHook, SelfCheck
 from rgs.config import ConfigError, RgsSettings
 from rgs.config import platform as load_platform
-from rgs.engine import RuleSet
+from rgs.engine import CardSource, RuleSet
 from rgs.finance.office import FinanceOffice
 from rgs.journal.audit import PostgresAuditTrail, open_pool
 from rgs.journal.controls import PostgresControls
@@ -43,7 +42,7 @@ from rgs.journal.operator_keys import PostgresOperatorKeys
 from rgs.journal.postgres import PoolMode, PostgresJournal, PostgresPlayerJournal
 from rgs.journal.tables import PostgresTables
 from rgs.launch_wiring import LaunchWiring
-from rgs.math import hints
+from rgs.math.hints import HintTables
 from rgs.observability import replica_health
 from rgs.observability.certificates import publish_expiry, publish_file_expiry
 from rgs.observability.instrumented import InstrumentedJournal, InstrumentedWallet
@@ -61,6 +60,7 @@ from rgs.platform_keys import PlatformKeys
 from rgs.rng.certified import CertifiedRng, RngSettings
 from rgs.rng.entropy import RngHealth
 from rgs.rng.errors import RngError
+from rgs.rng.fair import CardOrders
 from rgs.service.admin import AdminAccess, AdminKeys
 from rgs.service.audit import SYSTEM, Action, AuditEntry, AuditTrail
 from rgs.service.authenticity import SoftwareAuthenticity
@@ -101,8 +101,16 @@ class CertifiedCards:
     """Card randomness from the certified RNG (:mod:`rgs.rng`); its errors become the port's
     :class:`CardSourceUnavailable`."""
 
-    def __init__(self, rng: CertifiedRng | None = None) -> None:
+    def __init__(self, rng: CertifiedRng | None = None, *, orders: int = 512) -> None:
         self.rng = rng or CertifiedRng()
+        #: The card orders of this app's recent fair rounds (solo and shared tables): a round's
+        #: later calls replay its cards without instantiating its DRBG again (~0.1 ms a call).
+        self.orders = CardOrders(orders)
+
+    def fair_source(self, server_seed_hex: str, client_seed: str, round_number: int,
+                    decks: int) -> CardSource:
+        """A fair round's card source, from the orders of recent rounds."""
+        return self.orders.source(server_seed_hex, client_seed, round_number, decks)
 
     def picker(self) -> Callable[[int], int]:
         """An unbiased index picker backed by the DRBG (refused at once when unhealthy)."""
@@ -120,33 +128,16 @@ class CertifiedCards:
         return pick
 
 
-def warm_hints(brands: Iterable[Brand], tables: Iterable[TableConfig] = ()) -> None:
-    """Build the analysis tables the brands with hints on need (their variants and the shared
-    tables they offer), on a background thread (a few seconds of CPU at start), so that no Act
-    waits for one."""
+def hinted_rules(brands: Iterable[Brand], tables: Iterable[TableConfig] = ()) -> set[RuleSet]:
+    """The rule sets the brands with hints on show values for: their variants and the shared
+    tables they offer (the ones :meth:`HintTables.warm_in_background` builds at start, so that
+    no Act waits for one)."""
     brands = list(brands)
     rules = {effective_rules(VARIANTS[v], b.variant_options(v))
              for b in brands if b.hints for v in b.variants}
     showing = {b.id for b in brands if b.hints}
     rules |= {VARIANTS[t.variant] for t in tables if showing & set(t.brands)}
-    # Once per process for each rule set: the tables are process-wide caches, and an app built
-    # again in the same process (tests build hundreds) must not start another thread building
-    # the same tables beside the first (they piled up, holding gigabytes between them).
-    with _WARM_LOCK:
-        todo = [r for r in rules if r not in _WARMING]
-        _WARMING.update(todo)
-
-    def work() -> None:
-        for r in todo:
-            hints.warm(r)
-
-    if todo:
-        threading.Thread(target=work, name="rgs-hints-warm", daemon=True).start()
-
-
-_WARM_LOCK = threading.Lock()
-_WARMING: set[RuleSet] = set()
-"""The rule sets whose hint tables this process has started building."""
+    return rules
 
 
 def utc_now() -> datetime:
@@ -334,12 +325,14 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                 wallet: Wallet | None = None, cards: CardSourceFactory | None = None,
                 clock: Clock = utc_now, platform: Platform | None = None,
                 tables: TableJournal | None = None,
-                authentication: SelfCheck | None = None) -> App:
+                authentication: SelfCheck | None = None,
+                hints: HintTables | None = None) -> App:
     """Wire the application; any adapter given replaces the configured one (``wallet`` replaces
     every operator's wallet; ``platform`` replaces the platform file; ``tables``, the shared
     tables' journal, goes with a ``journal`` whose players it holds: an InMemoryTables over an
     InMemoryJournal; ``authentication`` the self-check of the installed package, e.g. over
-    another copy)."""
+    another copy; ``hints`` the analysis' caches the hints are valued from, e.g. shared by the
+    apps of one test run: else the app builds its own)."""
     from_file = platform is None
     platform = platform or load_platform(settings)
     brands = platform.brands
@@ -404,11 +397,12 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                      interval_s=settings.platform_reload_s)
         await platform_keys.refresh()
     software = await authenticate_at_start(authentication, gov.audit)
+    hints = hints if hints is not None else HintTables()
     if settings.hints_warm:
-        warm_hints(brands.values(), platform.tables.values())
+        hints.warm_in_background(hinted_rules(brands.values(), platform.tables.values()))
     game = GameService(journal=journal, wallet=wallet, cards=cards, controls=gov.board,
                        brands=brands, clock=clock, test_mode=settings.test_mode,
-                       software=software, free_bets=gov.free_bets)
+                       software=software, free_bets=gov.free_bets, hints=hints)
     office = BackOffice(journal=journal, wallet=wallet, brands=brands, clock=clock,
                         session_ttl=settings.session_ttl, cards=cards, audit=gov.audit,
                         tables=TableRecall(table_journal, gov.free_bets.store)
@@ -437,7 +431,7 @@ async def build(settings: RgsSettings, *, journal: Journal | None = None,
                                      profiles={b.id: b.jurisdiction
                                                for b in brands.values()},
                                      free_bets=gov.free_bets,
-                                     behind_rows=settings.table_behind_rows)
+                                     behind_rows=settings.table_behind_rows, hints=hints)
         await table_service.open_tables()
         closers.append(table_service.aclose)
         stop_watchers_gauge = watch_table_watchers(table_service.feeds.watchers)

@@ -17,9 +17,10 @@ from pydantic import SecretStr
 
 from rgs.bootstrap import add_dev_operator_keys, build
 from rgs.config import RgsSettings
-from rgs.engine import Action, BoxBet, Phase
+from rgs.engine import Action, BoxBet, CardSource, Phase
 from rgs.journal.memory import InMemoryJournal
 from rgs.platform_file import DEFAULT_PLATFORM_FILE, load_platform
+from rgs.rng.fair import CardOrders
 from rgs.service.errors import NotAllowedNow, NotFound, Unavailable
 from rgs.service.model import ActCommand, CreateSessionCommand, DealCommand
 from rgs.wallet.http_wallet import (
@@ -188,8 +189,15 @@ def test_the_signature_binds_the_time_method_and_path_not_only_the_body() -> Non
 
 
 class _Cards:
+    def __init__(self) -> None:
+        self._orders = CardOrders()
+
     def picker(self) -> Callable[[int], int]:
         return random.Random(3).randrange
+
+    def fair_source(self, server_seed_hex: str, client_seed: str, round_number: int,
+                    decks: int) -> CardSource:
+        return self._orders.source(server_seed_hex, client_seed, round_number, decks)
 
 
 async def test_bootstrap_selects_the_http_wallet_and_a_round_settles_through_it_to_the_cent(

@@ -15,6 +15,7 @@ from rgs.cli import main
 from rgs.codec import encode_event, event_kind
 from rgs.engine import BehindBet
 from rgs.journal.migrate import SCHEMA
+from rgs.math.hints import HintTables
 from rgs.rtp.expected import round_figures
 from rgs.rtp.play import SEAT_PLAYER, play_rounds
 from rgs.rtp.report import groups
@@ -22,6 +23,9 @@ from rgs.rtp.sheets import par_figures
 from rgs.rtp.stats import Tally, summarise
 from rgs.rtp.worker import Q_SOLO, Q_TABLE, RtpWorker
 from rgs.variants import VARIANTS
+
+#: The analysis caches the rounds are valued from.
+TABLES = HintTables()
 
 RULES = VARIANTS["classic-resplit"]
 VIP = VARIANTS["vip-platinum"]
@@ -83,7 +87,7 @@ async def test_worker_values_each_settled_round_once_across_a_restart(
         assert cursor == "pk-1/r019"
         assert all("r090" not in k and "r091" not in k for k in keys)
         by = await groups(pool, by=("brand", "table"))
-        want = Tally.of(f for f in (round_figures(RULES, ev, par_figures(RULES))
+        want = Tally.of(f for f in (round_figures(RULES, ev, par_figures(RULES), tables=TABLES)
                                     for ev in played[:20]) if f is not None)
         solo = next(s for s in by if s.labels["brand"] == "brand-a")
         assert solo.rounds == 20

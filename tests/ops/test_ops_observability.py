@@ -31,6 +31,7 @@ from prometheus_client import REGISTRY
 
 from rgs.bootstrap import App, add_dev_operator_keys, build, serve
 from rgs.config import RgsSettings, platform
+from rgs.engine import CardSource
 from rgs.engine.model import CardDealt
 from rgs.generated.blackjack.v1 import blackjack_pb2, blackjack_pb2_grpc
 from rgs.generated.operator.v1 import operator_pb2, operator_pb2_grpc
@@ -41,6 +42,7 @@ from rgs.observability.interceptors import server_interceptors
 from rgs.observability.logging import JsonFormatter, RedactionFilter
 from rgs.observability.tracing import TraceContextClientInterceptor, configure_tracing, tracer
 from rgs.rng.errors import EntropySourceFailure
+from rgs.rng.fair import CardOrders
 from rgs.service.demo import DemoWallet
 from rgs.wallet.port import MoneyCall, MoneyKind, MoneyResult, Party, WalletUnavailable
 from support.platforms import sandbox_platform
@@ -74,9 +76,14 @@ class SeededCards:
 
     def __init__(self, seed: int = 11) -> None:
         self._rng = random.Random(seed)
+        self._orders = CardOrders()
 
     def picker(self) -> Callable[[int], int]:
         return self._rng.randrange
+
+    def fair_source(self, server_seed_hex: str, client_seed: str, round_number: int,
+                    decks: int) -> CardSource:
+        return self._orders.source(server_seed_hex, client_seed, round_number, decks)
 
 
 @pytest.fixture(scope="module")

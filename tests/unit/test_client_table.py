@@ -16,6 +16,7 @@ from rgs.api.table_messages import view_to_proto
 from rgs.engine import Action, BoxBet, Round, SequenceSource
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.math.hints import HintTables
 from rgs.service import advice
 from rgs.service.tables import public
 from rgs.service.tables.model import Seat, TablePhase, TableState, Who
@@ -234,7 +235,8 @@ def _playing(hints: bool) -> tb.TableSnapshot:
               session_id="s")
     state = TableState(phase=TablePhase.PLAYING, round_id="r1", round_no=4,
                        seats=(Seat(seat=3, who=bob),))
-    return view_to_proto(public.view("vip-1", 9, state, rnd, hints=hints, currency="EUR"),
+    return view_to_proto(public.view("vip-1", 9, state, rnd, hints=HintTables() if hints else None,
+                                     currency="EUR"),
                          "op/bob")
 
 
@@ -245,7 +247,7 @@ def test_the_decision_shows_each_choices_value_and_the_best_when_the_brand_shows
     player.draw()
     player.draw()
     turn = [x for x in out if x.startswith("Your turn")]
-    values = {h.action: h for h in advice.hints(VARIANTS["vip-platinum"], Round.deal(
+    values = {h.action: h for h in advice.hints(HintTables(), VARIANTS["vip-platinum"], Round.deal(
         VARIANTS["vip-platinum"], SequenceSource(["9S", "6D", "2C", "KD"]),
         [BoxBet(seat=3, stake=1000, player="op/bob")]).view())}
     assert len(turn) == 2 and f"[d] double (10.00 EUR) EV " \

@@ -61,7 +61,7 @@ from rgs.engine.cards import SequenceSource
 from rgs.engine.model import INSURANCE_ACTIONS
 from rgs.engine.replay import apply_decision
 from rgs.math.analysis_player import counts, rank
-from rgs.math.hints import insurance_values, up_card_analysis
+from rgs.math.hints import HintTables
 from rgs.rtp.check import Finding, check_round
 from rgs.service.advice import hints
 
@@ -96,13 +96,13 @@ class RoundFigures:
     faults: tuple[str, ...] = ()
 
 
-def _deal_value(rules: RuleSet, up: str, cards: tuple[str, ...]) -> float:
+def _deal_value(tables: HintTables, rules: RuleSet, up: str, cards: tuple[str, ...]) -> float:
     """The two cards' value against ``up`` from the deal under optimal play, in main bets."""
-    return insurance_values(rules, up, cards, Fraction(0))[Action.DECLINE_INSURANCE]
+    return tables.insurance_values(rules, up, cards, Fraction(0))[Action.DECLINE_INSURANCE]
 
 
-def _p_ten(rules: RuleSet, up: str, cards: tuple[str, ...]) -> float:
-    t = up_card_analysis(rules, rank(up)).t
+def _p_ten(tables: HintTables, rules: RuleSet, up: str, cards: tuple[str, ...]) -> float:
+    t = tables.up_card_analysis(rules, rank(up)).t
     return float(t.p_blackjack(counts(cards)))
 
 
@@ -158,7 +158,8 @@ class _Valuation:
     """One round's valuation, part by part (:func:`party_figures`)."""
 
     def __init__(self, rules: RuleSet, events: Sequence[Event], par: ParFigures,
-                 party: Party) -> None:
+                 party: Party, tables: HintTables) -> None:
+        self.tables = tables
         start = events[0]
         assert isinstance(start, RoundStarted)
         self.rules, self.events, self.par, self.party = rules, events, par, party
@@ -172,7 +173,7 @@ class _Valuation:
         self.behind: dict[tuple[int, int], dict[str, int]] = {}
         self.parts: dict[str, _Part] = {}
         for b in start.boxes:
-            value = _deal_value(rules, self.up, self.initial[b.seat])
+            value = _deal_value(tables, rules, self.up, self.initial[b.seat])
             self._stake(self._seat(b.seat), b.stake, value, par.main)
             for bb in b.behind:
                 self._stake(self._of(b.seat, bb.player), bb.stake, value, par.main)
@@ -194,12 +195,14 @@ class _Valuation:
         part.observed += payout - stake
         part.base += stake
         won = self.rules.insurance_pays + 1
-        part.expected += stake * (won * _p_ten(self.rules, self.up, self.initial[seat]) - 1.0)
+        p_ten = _p_ten(self.tables, self.rules, self.up, self.initial[seat])
+        part.expected += stake * (won * p_ten - 1.0)
         part.par += stake * (self.par.insurance - 1.0)
 
     def _decision(self, i: int, e: PlayerActed) -> None:
         """The regret of a seat's decision, and what it does to each Bet Behind's share."""
-        values = {h.action: float(h.expected_value) for h in hints(self.rules, self.rnd.view())
+        values = {h.action: float(h.expected_value)
+                  for h in hints(self.tables, self.rules, self.rnd.view())
                   if h.seat == e.seat and h.hand == e.hand and h.action not in INSURANCE_ACTIONS}
         if e.action not in values:
             return
@@ -272,9 +275,10 @@ class _Valuation:
 
 
 def party_figures(rules: RuleSet, events: Sequence[Event], par: ParFigures,
-                  party: Party = _one) -> dict[str, RoundFigures]:
+                  party: Party = _one, *, tables: HintTables) -> dict[str, RoundFigures]:
     """The figures of one settled round by party (``party``: whose each seat's and each Bet
-    Behind's share is); empty for a voided round or one with no card dealt.
+    Behind's share is; ``tables``: the caller's analysis caches the values come from);
+    empty for a voided round or one with no card dealt.
 
     The round is rebuilt decision by decision from the journal's cards under ``rules`` (the
     rules the round was dealt under) only to see each decision as the player saw it; the money
@@ -287,11 +291,11 @@ def party_figures(rules: RuleSet, events: Sequence[Event], par: ParFigures,
         return {}
     if not any(isinstance(e, CardDealt) and e.seat is None for e in events):
         return {}
-    return {k: p.figures() for k, p in _Valuation(rules, events, par, party).run().items()}
+    return {k: p.figures() for k, p in _Valuation(rules, events, par, party, tables).run().items()}
 
 
-def round_figures(rules: RuleSet, events: Sequence[Event], par: ParFigures
-                  ) -> RoundFigures | None:
+def round_figures(rules: RuleSet, events: Sequence[Event], par: ParFigures, *,
+                  tables: HintTables) -> RoundFigures | None:
     """The figures of one settled round as a whole, every seat's and Bet Behind's share
     together (None for a voided round, or one with no card dealt)."""
-    return party_figures(rules, events, par).get("")
+    return party_figures(rules, events, par, tables=tables).get("")

@@ -26,6 +26,7 @@ from rgs.engine import (
     VerifiedBets,
 )
 from rgs.math.basic_strategy import BasicStrategyPlayer
+from rgs.math.hints import HintTables
 from rgs.service.advice import hints
 
 #: The seat player's id when others bet behind the box (a Bet Behind names whom it is not).
@@ -36,8 +37,10 @@ Player = Callable[[Round, int, int], Action]
 
 
 def _best(rules: RuleSet) -> Player:
+    tables = HintTables()  # this player's own, for its rounds
+
     def decide(rnd: Round, seat: int, hand: int) -> Action:
-        mine = [h for h in hints(rules, rnd.view()) if h.seat == seat and h.hand == hand
+        mine = [h for h in hints(tables, rules, rnd.view()) if h.seat == seat and h.hand == hand
                 and h.action is not Action.INSURE and h.action is not Action.DECLINE_INSURANCE]
         best = [h.action for h in mine if h.best]
         return best[0] if best else rnd.legal_actions(seat, hand)[0].action

@@ -21,9 +21,9 @@ from dataclasses import replace
 
 from rgs.engine import CardSource
 from rgs.engine.model import CardDealt, Event
-from rgs.rng.fair import SERVER_SEED_BYTES, CardOrders, commitment
+from rgs.rng.fair import SERVER_SEED_BYTES, commitment
 from rgs.service.model import FairRecord, FairView, Session, SessionSeed, StoredRound
-from rgs.service.ports import PlayerJournal
+from rgs.service.ports import CardSourceFactory, PlayerJournal
 
 Pick = Callable[[int], int]
 
@@ -66,15 +66,11 @@ def prepare(session: Session, current: SessionSeed | None, *, client_seed: str, 
     return record, following
 
 
-#: This process's card orders of recent fair rounds (solo and shared tables): a round's later
-#: calls replay its cards without instantiating its DRBG again (~0.1 ms a call).
-ORDERS = CardOrders(512)
-
-
-def source(record: FairRecord) -> CardSource:
-    """The card source of a fair round: its card order, first card first."""
-    return ORDERS.source(record.server_seed, record.client_seed, record.round_number,
-                         record.decks)
+def source(cards: CardSourceFactory, record: FairRecord) -> CardSource:
+    """The card source of a fair round: its card order, first card first, from the app's card
+    source factory (which keeps the orders of recent rounds)."""
+    return cards.fair_source(record.server_seed, record.client_seed, record.round_number,
+                             record.decks)
 
 
 def dealt_order(events: Sequence[Event]) -> tuple[str, ...]:

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rgs.engine import EngineError
+from rgs.engine import CardSource, EngineError
+from rgs.rng.fair import fair_source
 from rgs.service.errors import ServiceError
 from rgs.service.model import Movement, MovementStatus, StoredRound
 from rgs.service.ports import CardSourceUnavailable
@@ -31,6 +32,12 @@ class _NoCards:
 
     def picker(self) -> object:
         raise CardSourceUnavailable("the audit deals no card")
+
+    @staticmethod
+    def fair_source(server_seed_hex: str, client_seed: str, round_number: int,
+                    decks: int) -> CardSource:
+        """A fair round's card order, drawn afresh (an audit reads each round once)."""
+        return fair_source(bytes.fromhex(server_seed_hex), client_seed, round_number, decks)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from rgs.engine import (
     TableLimits,
 )
 from rgs.engine.cards import check_card
+from rgs.math.hints import HintTables
 from rgs.rng.fair import FairInputError, check_client_seed
 from rgs.service import advice, fairness, money, stakes
 from rgs.service.authenticity import SoftwareAuthenticity
@@ -165,8 +166,10 @@ class GameService:
                  sessions: SessionCache | None = None,
                  software: SoftwareAuthenticity | None = None,
                  controls: ControlBoard | None = None,
-                 free_bets: FreeBets | None = None) -> None:
+                 free_bets: FreeBets | None = None, hints: HintTables | None = None) -> None:
         self._journal = journal
+        #: The analysis' caches the hints are valued from (the app's; else this service's own).
+        self.hints = hints if hints is not None else HintTables()
         #: The operators' free bets (a Deal's free_bet_id; the credit of a free-bet round).
         self.free_bets = free_bets if free_bets is not None else FreeBets.none(clock)
         #: The software authentication's word on new rounds (always admitted without one).
@@ -350,7 +353,7 @@ class GameService:
                     fair, following = fairness.prepare(
                         session, state.next_seed, client_seed=cmd.client_seed,
                         decks=rules.decks, fresh=fresh)
-                    source = fairness.source(fair)
+                    source = fairness.source(self._cards, fair)
                 rnd = Round.deal(rules, source, cmd.boxes, limits)
             except (EngineError, CardSourceUnavailable) as exc:
                 await stakes.give_back(pj, self._wallet, _party(session), self.free_bets,
@@ -547,7 +550,8 @@ class GameService:
             balance = known[-1] if known else 0
         view = rnd.view()
         brand = self._brands.get(session.brand_id)
-        shown = advice.hints(rnd.rules, view) if brand is not None and brand.hints else ()
+        shown = (advice.hints(self.hints, rnd.rules, view)
+                 if brand is not None and brand.hints else ())
         return PlayResult(round_id=round_id, view=view, balance=balance,
                           currency=session.currency, payment_pending=pending,
                           fair=fairness.with_dealt(fair, rnd.events), hints=shown,

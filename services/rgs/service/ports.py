@@ -9,6 +9,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from rgs.engine import CardSource
 from rgs.service.model import (
     CallRead,
     CallState,
@@ -71,6 +72,14 @@ class CardSourceFactory(Protocol):
     def picker(self) -> Callable[[int], int]:
         """A function returning an unbiased integer in ``[0, n)``; it (and the factory) raise
         :class:`CardSourceUnavailable` when the randomness must not be used."""
+        ...
+
+    def fair_source(self, server_seed_hex: str, client_seed: str, round_number: int,
+                    decks: int) -> CardSource:
+        """The card source of a provably fair round: its seeds' card order
+        (:func:`rgs.rng.fair.card_order`), first card first; the factory may keep the orders
+        of recent rounds (:class:`rgs.rng.fair.CardOrders`) so that a round's later calls
+        replay its cards without drawing them again."""
         ...
 
 

@@ -98,7 +98,7 @@ def restore_stored(cards: CardSourceFactory, stored: StoredRound) -> Round:
         if stored.fair is not None:
             try:
                 return restore(rules, stored.events, pick, stored.forced_cards,
-                               source=fairness.source(stored.fair))
+                               source=fairness.source(cards, stored.fair))
             except ReplayMismatch:
                 # Only a replica of a release without provably fair rounds (a rolling
                 # upgrade) deals a fair round's cards from elsewhere: the round goes on from

@@ -10,15 +10,17 @@ import pytest
 
 from rgs.engine import Action
 from rgs.math.analysis_player import counts
-from rgs.math.hints import (
-    cash_out_fair_return,
-    decision_values,
-    power_choice_values,
-    split_hand_values,
-)
+from rgs.math.hints import HintTables
 from rgs.math.shoe import add, hard_sum, total_soft
 from rgs.math.strategy_tables import load_power_double_choices, load_strategy, strategy_file
 from rgs.variants import VARIANTS, find_variant
+
+#: This module's own analysis caches (an app owns its own).
+TABLES = HintTables()
+cash_out_fair_return = TABLES.cash_out_fair_return
+decision_values = TABLES.decision_values
+power_choice_values = TABLES.power_choice_values
+split_hand_values = TABLES.split_hand_values
 
 #: The chart's first letter(s) -> the decision taken on two cards.
 CODES = {"P": Action.SPLIT, "H": Action.HIT, "S": Action.STAND, "D": Action.DOUBLE,

@@ -18,14 +18,16 @@ from functools import cache
 import pytest
 
 from rgs.engine import Action, RuleSet
-from rgs.math.hints import (
-    insurance_values,
-    power_choice_values,
-    split_hand_values,
-    up_card_analysis,
-)
+from rgs.math.hints import HintTables
 from rgs.math.par import PAR_DIR
 from rgs.variants import VARIANTS, find_variant
+
+#: This module's own analysis caches (an app owns its own).
+TABLES = HintTables()
+insurance_values = TABLES.insurance_values
+power_choice_values = TABLES.power_choice_values
+split_hand_values = TABLES.split_hand_values
+up_card_analysis = TABLES.up_card_analysis
 
 VALUE = {"A": 1, "T": 10, **{str(v): v for v in range(2, 10)}}
 ORDER = "A23456789T"

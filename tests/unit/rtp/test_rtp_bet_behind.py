@@ -8,11 +8,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rgs.engine import BehindBet, BehindStakeAdded, PlayerActed
+from rgs.math.hints import HintTables
 from rgs.rtp.expected import RoundFigures, party_figures, round_figures
 from rgs.rtp.play import SEAT_PLAYER, play_rounds
 from rgs.rtp.sheets import par_figures
 from rgs.rtp.stats import Tally, summarise
 from rgs.variants import VARIANTS
+
+#: The analysis caches the rounds are valued from.
+TABLES = HintTables()
 
 VIP = VARIANTS["vip-platinum"]
 PAR = par_figures(VIP)
@@ -26,7 +30,8 @@ def _by_player(player: str, rounds: int, seed: int
                ) -> list[tuple[tuple[object, ...], dict[str, RoundFigures]]]:
     out = []
     for p in play_rounds(VIP, player, rounds, seed=seed, behind=(EVERYTHING, NOTHING)):
-        out.append((p.events, party_figures(VIP, p.events, PAR, lambda _s, who: who)))
+        out.append((p.events, party_figures(VIP, p.events, PAR, lambda _s, who: who,
+                                            tables=TABLES)))
     return out
 
 
@@ -41,7 +46,7 @@ def test_a_bet_behind_that_follows_everything_is_the_seat_at_its_stake() -> None
 
 def test_the_parts_of_a_round_add_up_to_the_round() -> None:
     for events, parts in _by_player("basic", 100, seed=42):
-        whole = round_figures(VIP, events, PAR)  # type: ignore[arg-type]
+        whole = round_figures(VIP, events, PAR, tables=TABLES)  # type: ignore[arg-type]
         assert whole is not None
         assert whole.base_stake == sum(p.base_stake for p in parts.values())
         assert whole.observed_net == sum(p.observed_net for p in parts.values())
@@ -74,7 +79,7 @@ def test_a_dealer_fault_is_a_finding_of_every_bettor_of_the_round() -> None:
     h17 = replace(VIP, dealer_hits_soft_17=True)
     seen = 0
     for p in play_rounds(VIP, "basic", 400, seed=44, behind=(NOTHING,), engine_rules=h17):
-        parts = party_figures(VIP, p.events, PAR, lambda _s, who: who)
+        parts = party_figures(VIP, p.events, PAR, lambda _s, who: who, tables=TABLES)
         if parts[SEAT_PLAYER].faults:
             seen += 1
             assert parts["nothing"].faults == parts[SEAT_PLAYER].faults

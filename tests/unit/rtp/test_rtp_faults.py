@@ -20,11 +20,15 @@ from fractions import Fraction
 import pytest
 
 from rgs.engine import CardDealt, HandSettled, Outcome
+from rgs.math.hints import HintTables
 from rgs.rtp.expected import RoundFigures, round_figures
 from rgs.rtp.play import play_rounds
 from rgs.rtp.sheets import par_figures
 from rgs.rtp.stats import Tally, summarise
 from rgs.variants import VARIANTS
+
+#: The analysis caches the rounds are valued from.
+TABLES = HintTables()
 
 RULES = VARIANTS["classic-resplit"]  # 6 decks, 3:2, dealer stands on soft 17
 PAR = par_figures(RULES)
@@ -39,7 +43,7 @@ def _figures(player: str, rounds: int, *, seed: int, engine: object = None
     out = []
     for p in play_rounds(RULES, player, rounds, seed=seed,
                          engine_rules=engine):  # type: ignore[arg-type]
-        f = round_figures(RULES, p.events, PAR)
+        f = round_figures(RULES, p.events, PAR, tables=TABLES)
         assert f is not None
         out.append((p.events, f))
     return out
@@ -118,6 +122,6 @@ def test_every_variant_passes_the_per_hand_check_with_side_bets_and_insurance(
     rules = VARIANTS[variant_id]
     par = par_figures(rules)
     for p in play_rounds(rules, "stand", 120, seed=8, side=500, insure=True):
-        f = round_figures(rules, p.events, par)
+        f = round_figures(rules, p.events, par, tables=TABLES)
         assert f is not None and f.faults == (), f
         assert f.regret >= 0.0

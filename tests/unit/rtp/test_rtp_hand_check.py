@@ -34,10 +34,14 @@ from rgs.engine import (
     settlement,
 )
 from rgs.engine.cards import SequenceSource, hand_total
+from rgs.math.hints import HintTables
 from rgs.rtp.expected import party_figures, round_figures
 from rgs.rtp.play import SEAT_PLAYER, play_rounds
 from rgs.rtp.sheets import par_figures
 from rgs.variants import VARIANTS
+
+#: The analysis caches the rounds are valued from.
+TABLES = HintTables()
 
 VIP = VARIANTS["vip-platinum"]          # Cash Out, Bet Behind
 ELECTRONIC = VARIANTS["electronic-h17"]  # 7-card Charlie, wins at once
@@ -50,7 +54,7 @@ def _flagged(rules: RuleSet, rounds: Rounds) -> list[int]:
     par = par_figures(rules)
     out = []
     for i, events in enumerate(rounds):
-        f = round_figures(rules, events, par)
+        f = round_figures(rules, events, par, tables=TABLES)
         assert f is not None
         if f.faults:
             out.append(i)
@@ -102,7 +106,7 @@ def test_a_cash_out_paid_off_the_rules_table_is_flagged_in_the_first_round_it_to
                                             engine_rules=replace(VIP, cash_out=cheaper))]
     touched = _touched(rounds, Outcome.CASHED_OUT)
     assert touched and _flagged(VIP, rounds) == touched
-    first = round_figures(VIP, rounds[touched[0]], par_figures(VIP))
+    first = round_figures(VIP, rounds[touched[0]], par_figures(VIP), tables=TABLES)
     assert first is not None
     paid = next(e.payout for e in rounds[touched[0]] if isinstance(e, HandSettled))
     assert first.faults == (
@@ -120,7 +124,7 @@ def test_a_cash_out_where_the_rules_table_makes_no_offer_is_flagged() -> None:
              if hand_total([e.card for e in rounds[i]
                             if isinstance(e, CardDealt) and e.seat == 1]) == (16, False)]
     assert on_16 and _flagged(declared, rounds) == on_16
-    f = round_figures(declared, rounds[on_16[0]], par_figures(declared))
+    f = round_figures(declared, rounds[on_16[0]], par_figures(declared), tables=TABLES)
     assert f is not None and f.faults[0] == (
         "seat 1 hand 0: cash_out taken where the rules refuse it (no Cash Out offer for this "
         "hand)")
@@ -146,7 +150,7 @@ def test_a_charlie_paid_wrong_is_flagged_in_the_first_round_it_touches(
     monkeypatch.undo()  # the monitor rebuilds rounds with the engine as it should be
     assert _touched(rounds, Outcome.CHARLIE) == [30, 90]
     assert _flagged(ELECTRONIC, rounds) == [30, 90]
-    f = round_figures(ELECTRONIC, rounds[30], par_figures(ELECTRONIC))
+    f = round_figures(ELECTRONIC, rounds[30], par_figures(ELECTRONIC), tables=TABLES)
     assert f is not None and f.faults == (
         "seat 1 hand 0: charlie of 1000 paid 1000, the rules pay 2000",)
 
@@ -157,7 +161,7 @@ def test_an_engine_whose_charlie_is_six_cards_is_flagged_in_the_first_round_it_t
     touched = _touched(rounds, Outcome.CHARLIE)
     assert {30, 90} <= set(touched)
     assert _flagged(ELECTRONIC, rounds) == touched
-    f = round_figures(ELECTRONIC, rounds[30], par_figures(ELECTRONIC))
+    f = round_figures(ELECTRONIC, rounds[30], par_figures(ELECTRONIC), tables=TABLES)
     assert f is not None and f.faults == (
         "seat 1 hand 0: 6-card 2C+2D+AC+AD+2H+2S settled charlie, the rules' Charlie is 7 "
         "cards not bust",)
@@ -170,7 +174,7 @@ def test_a_seven_card_hand_the_engine_does_not_pay_as_a_charlie_is_flagged() -> 
     for _ in range(5):
         rnd.act(1, 0, Action.HIT)
     rnd.act(1, 0, Action.STAND)  # 13 on seven cards: this engine plays on and loses to 18
-    f = round_figures(ELECTRONIC, rnd.events, par_figures(ELECTRONIC))
+    f = round_figures(ELECTRONIC, rnd.events, par_figures(ELECTRONIC), tables=TABLES)
     assert f is not None
     assert f.faults == ("seat 1 hand 0: 7-card 13 settled lose, the rules make it a Charlie "
                         "(pays 2x)",)
@@ -191,7 +195,7 @@ def test_a_bet_behind_paid_wrong_is_flagged_for_its_bettor_in_the_first_round(
     par = par_figures(VIP)
     flagged = []
     for i, ev in enumerate(rounds):
-        parts = party_figures(VIP, ev, par, lambda seat, player: player)
+        parts = party_figures(VIP, ev, par, lambda seat, player: player, tables=TABLES)
         assert parts[SEAT_PLAYER].faults == ()  # the seat was paid right
         if parts["bettor"].faults:
             flagged.append(i)

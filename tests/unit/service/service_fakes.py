@@ -10,9 +10,11 @@ from typing import Any
 
 from rgs.bootstrap import App, add_dev_operator_keys, build
 from rgs.config import RgsSettings
+from rgs.engine import CardSource
 from rgs.journal.memory import InMemoryJournal
 from rgs.journal.memory_tables import InMemoryTables
 from rgs.platform_file import Platform
+from rgs.rng.fair import CardOrders
 from rgs.service.model import CreateSessionCommand, Session
 from rgs.wallet.port import (
     MoneyCall,
@@ -88,9 +90,14 @@ class SeededCards:
 
     def __init__(self, seed: int = 7) -> None:
         self._rng = random.Random(seed)
+        self._orders = CardOrders()
 
     def picker(self) -> Callable[[int], int]:
         return self._rng.randrange
+
+    def fair_source(self, server_seed_hex: str, client_seed: str, round_number: int,
+                    decks: int) -> CardSource:
+        return self._orders.source(server_seed_hex, client_seed, round_number, decks)
 
 
 class Clock:

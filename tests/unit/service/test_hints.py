@@ -12,15 +12,17 @@ from service_fakes import Harness, harness
 from rgs.api.converters import round_view_to_proto
 from rgs.engine import Action, BoxBet, Phase
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
-from rgs.math.hints import (
-    cash_out_fair_return,
-    decision_values,
-    insurance_values,
-    power_choice_values,
-    split_hand_values,
-)
+from rgs.math.hints import HintTables
 from rgs.service.model import ActCommand, DealCommand, Hint, PlayResult, Session
 from rgs.variants import find_variant
+
+#: This module's own analysis caches (an app owns its own).
+TABLES = HintTables()
+cash_out_fair_return = TABLES.cash_out_fair_return
+decision_values = TABLES.decision_values
+insurance_values = TABLES.insurance_values
+power_choice_values = TABLES.power_choice_values
+split_hand_values = TABLES.split_hand_values
 
 
 def _deal(variant: str, cards: tuple[str, ...], request_id: str = "d") -> DealCommand:

@@ -11,6 +11,7 @@ from typing import Any
 from google.protobuf.json_format import MessageToJson
 
 from rgs.api.table_messages import view_to_proto
+from rgs.bootstrap import CertifiedCards
 from rgs.codec import decode_value, encode_value
 from rgs.rng.fair import card_order, commitment, table_client_seed
 from rgs.service.tables import fairness, public
@@ -59,7 +60,7 @@ def test_closing_fixes_the_client_seed_and_the_order_is_rgs_rng_fairs() -> None:
     assert closed.seat_seeds == ((1, "ann"), (3, "bob"))
     assert closed.client_seed == table_client_seed([(1, "ann"), (3, "bob")])
     assert closed.verifiable
-    src = fairness.source(closed)
+    src = fairness.source(CertifiedCards(), closed)
     assert [src.draw() for _ in range(20)] == card_order(OLD, closed.client_seed, 1, 8)[:20]
     assert not fairness.close(s.fair, bets, forced=True).verifiable
 

@@ -12,10 +12,14 @@ from rgs.api.table_messages import view_to_proto
 from rgs.engine import Action, BoxBet, Round, SequenceSource
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.math.hints import HintTables
 from rgs.service import advice
 from rgs.service.tables import public
 from rgs.service.tables.model import Seat, TablePhase, TableState, Who
 from rgs.variants import VARIANTS
+
+#: The analysis caches (an app owns its own).
+TABLES = HintTables()
 
 _NAMES = {n: a.value for a, n in ACTION_NUMBERS.items()}
 
@@ -56,10 +60,11 @@ def _check(rnd: Round, phase: TablePhase) -> list[tuple[int, int, dict[str, Any]
     """The snapshot with hints against advice.hints; the one without has no value at all."""
     state = _state(phase)
     plain = view_to_proto(public.view("t1", 5, state, rnd), "op/ann")
-    shown = view_to_proto(public.view("t1", 5, state, rnd, hints=True), "op/ann")
+    shown = view_to_proto(public.view("t1", 5, state, rnd, hints=TABLES), "op/ann")
     assert not any(a.get("expected_value") is not None or a["best"]
                    for _, _, a in _decisions(plain))
-    expected = {(h.seat, h.hand, h.action.value): h for h in advice.hints(rnd.rules, rnd.view())}
+    expected = {(h.seat, h.hand, h.action.value): h
+                for h in advice.hints(TABLES, rnd.rules, rnd.view())}
     got = _decisions(shown)
     assert expected and len(got) == len(expected)
     for seat, hand, a in got:
@@ -110,5 +115,5 @@ def test_cash_out_shows_the_fair_value_it_was_priced_from() -> None:
 
 def test_no_round_no_values() -> None:
     state = _state(TablePhase.BETTING)
-    assert view_to_proto(public.view("t1", 5, state, None, hints=True), "op/ann") == \
+    assert view_to_proto(public.view("t1", 5, state, None, hints=TABLES), "op/ann") == \
         view_to_proto(public.view("t1", 5, state, None), "op/ann")

@@ -25,10 +25,10 @@ from collections.abc import Mapping, Sequence
 from rgs.codec import decode_event
 from rgs.engine import Round, replay
 from rgs.engine.errors import ReplayMismatch
+from rgs.rng.fair import fair_source
 from rgs.service.freebets import FreeBetUse
 from rgs.service.journal_audit import RoundAudit
 from rgs.service.model import Movement, MovementStatus
-from rgs.service.tables import fairness
 from rgs.service.tables.free_bets import free_credit_less
 from rgs.service.tables.ports import RoundRecord
 from rgs.variants import VARIANTS
@@ -53,7 +53,9 @@ def _replayed(rec: RoundRecord, problems: list[str]) -> Round | None:
     try:
         if rec.fair is not None and rec.fair.verifiable:
             try:
-                return replay(rules, events, source=fairness.source(rec.fair))
+                f = rec.fair
+                return replay(rules, events, source=fair_source(
+                    bytes.fromhex(f.server_seed), f.client_seed, f.round_number, f.decks))
             except ReplayMismatch as exc:
                 problems.append(f"table round {rid}: its cards are not its seeds' card order "
                                 f"({exc})")

@@ -25,7 +25,8 @@ from typing import Any
 
 from rgs.engine import CardSource
 from rgs.rng.fair import commitment, table_client_seed
-from rgs.service.fairness import ORDERS, draw_seed
+from rgs.service.fairness import draw_seed
+from rgs.service.ports import CardSourceFactory
 from rgs.service.tables.model import Revealed, Seat, SeatBet, TableFair, TablePhase, TableState
 
 Pick = Callable[[int], int]
@@ -57,9 +58,10 @@ def close(fair: TableFair, bets: Sequence[SeatBet], *, forced: bool) -> TableFai
                    verifiable=not forced)
 
 
-def source(fair: TableFair) -> CardSource:
-    """The card source of a fair table round: its card order, first card first."""
-    return ORDERS.source(fair.server_seed, fair.client_seed, fair.round_number, fair.decks)
+def source(cards: CardSourceFactory, fair: TableFair) -> CardSource:
+    """The card source of a fair table round: its card order, first card first, from the app's
+    card source factory (which keeps the orders of recent rounds)."""
+    return cards.fair_source(fair.server_seed, fair.client_seed, fair.round_number, fair.decks)
 
 
 def next_commitment(state: TableState) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from rgs.codec import encode_event, event_kind, to_jsonable
 from rgs.engine import CardDealt, Event, Round
+from rgs.math.hints import HintTables
 from rgs.service import advice
 from rgs.service.tables import behind, fairness
 from rgs.service.tables.model import TableFair, TableState, Who
@@ -98,10 +99,11 @@ def fair_view(fair: TableFair, *, revealed: bool, dealt: tuple[str, ...] = ()) -
 
 
 def view(table_id: str, seq: int, state: TableState, rnd: Round | None, *,
-         hints: bool = False, currency: str = "", last: Round | None = None,
+         hints: HintTables | None = None, currency: str = "", last: Round | None = None,
          last_names: Mapping[str, str] | None = None, whole: bool = True) -> TableView:
     """The table as a watcher sees it at event ``seq`` (then its events above it); with
-    ``hints`` (the caller's brand turns them on) the open decisions' exact values; ``last``:
+    ``hints`` (the app's tables, given when the caller's brand turns hints on) the open
+    decisions' exact values; ``last``:
     the last finished round as it ended (with its players' names), shown until the next deal.
     ``whole``: the state holds every Bet Behind (else only some, as a Bet Behind's own answer
     has: the seats' totals are then the ones last announced)."""
@@ -131,7 +133,8 @@ def view(table_id: str, seq: int, state: TableState, rnd: Round | None, *,
                                       if c.player else None) for c in state.insurance),
         round=rv, names=shown,
         money=rnd.money_by_player() if rnd is not None else {},
-        hints=advice.hints(rnd.rules, rv) if hints and rnd is not None and rv is not None else (),
+        hints=(advice.hints(hints, rnd.rules, rv)
+               if hints is not None and rnd is not None and rv is not None else ()),
         currency=currency,
         fair=fair_view(state.fair, revealed=False) if state.fair is not None else None,
         next_commitment=fairness.next_commitment(state),

@@ -101,7 +101,7 @@ class Rounds:
             if rec.fair is not None and rec.fair.verifiable:
                 try:
                     return restore(rules_of(cfg), events, pick, forced,
-                                   source=fairness.source(rec.fair))
+                                   source=fairness.source(self._cards, rec.fair))
                 except ReplayMismatch:
                     # Only a replica of a release without provably fair table rounds (a
                     # rolling upgrade) deals a fair round's cards from elsewhere: the round

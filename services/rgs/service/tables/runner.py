@@ -30,6 +30,7 @@ from datetime import datetime
 import orjson
 
 from rgs.codec import encode_value
+from rgs.math.hints import HintTables
 from rgs.service.errors import (
     NotAllowedNow,
     NotFound,
@@ -134,8 +135,11 @@ class CommandRunner:
                  rounds: Rounds, limit_s: float, lock_wait_s: float,
                  open_betting: Callable[[TableLink, TableConfig, Deadline], Awaitable[None]],
                  clock: Callable[[], datetime],
-                 gate: Callable[[Session, TableConfig, str], None] | None = None) -> None:
+                 gate: Callable[[Session, TableConfig, str], None] | None = None,
+                 hints: HintTables) -> None:
         self._tables = tables
+        #: The app's analysis caches, for the views of players whose brand shows hints.
+        self._hints = hints
         #: Refuses a new (not replayed) command by its method name (the game controls).
         self._gate = gate
         self._clock = clock
@@ -369,7 +373,8 @@ class CommandRunner:
             last, last_names = await self._rounds.last(cfg, batch.state,
                                                        self._tables.get_round)
             made = batch.views[hints] = public.view(
-                cfg.id, batch.seq, batch.state, rnd, hints=hints, currency=cfg.currency,
+                cfg.id, batch.seq, batch.state, rnd, hints=self._hints if hints else None,
+                currency=cfg.currency,
                 last=last, last_names=last_names, whole=batch.whole)
         return made
 
@@ -395,7 +400,8 @@ class CommandRunner:
         last, last_names = await self._rounds.last(cfg, t.state, read)
         return TableAnswer(seq=seq, balance=None, view=public.view(
             cfg.id, t.last_seq, t.state, self._rounds.current(cfg, t.state, rec_round),
-            hints=req.hints, currency=cfg.currency, last=last, last_names=last_names,
+            hints=self._hints if req.hints else None, currency=cfg.currency, last=last,
+            last_names=last_names,
             whole=t.state.phase is not TablePhase.BETTING))
 
 

@@ -19,6 +19,7 @@ import contextlib
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 
+from rgs.math.hints import HintTables
 from rgs.service.authenticity import SoftwareAuthenticity
 from rgs.service.controls import ControlBoard
 from rgs.service.errors import NotFound
@@ -71,8 +72,11 @@ class TableService:
                  software: SoftwareAuthenticity | None = None,
                  controls: ControlBoard | None = None,
                  profiles: Mapping[str, JurisdictionProfile] | None = None,
-                 free_bets: FreeBets | None = None, behind_rows: bool = True) -> None:
+                 free_bets: FreeBets | None = None, behind_rows: bool = True,
+                 hints: HintTables | None = None) -> None:
         self._tables = tables
+        #: The analysis' caches the hints are valued from (the app's; else this service's own).
+        self.hints = hints if hints is not None else HintTables()
         #: The software authentication's word on new bets (always admitted without one).
         self.software = software if software is not None else SoftwareAuthenticity()
         #: The game controls: a disabled table takes no new seat, bet or Deal Now.
@@ -93,7 +97,7 @@ class TableService:
                                     lock_wait_s=lock_wait_s,
                                     open_betting=BettingOpener(turns=self.turns, cards=cards,
                                                                clock=clock),
-                                    clock=clock, gate=self._gate)
+                                    clock=clock, gate=self._gate, hints=self.hints)
         self.announcer = BehindAnnouncer(tables=tables, turns=self.turns,
                                          limit_s=command_limit_s)
         self._commands = TableCommands(runner=self.runner, money=self.money, turns=self.turns,
@@ -164,7 +168,8 @@ class TableService:
             state = behind.merged(state, await self._tables.behind_rows(table_id,
                                                                        state.round_id))
         return public.view(table_id, t.last_seq, state,
-                           self.rounds.current(cfg, t.state, rec), hints=hints,
+                           self.rounds.current(cfg, t.state, rec),
+                           hints=self.hints if hints else None,
                            currency=cfg.currency, last=last, last_names=last_names)
 
     async def watch(self, session: Session, table_id: str, from_seq: int | None, *,

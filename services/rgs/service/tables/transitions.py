@@ -216,7 +216,7 @@ class ClockTransitions:
                  for b in s.bets]
         state = replace(s, behind=tuple(kept), fair=fair)
         try:
-            source = (fairness.source(fair) if fair is not None and fair.verifiable
+            source = (fairness.source(self._cards, fair) if fair is not None and fair.verifiable
                       else deal_source(rules_of(cfg), self._cards.picker(), s.forced))
             rnd = Round.deal(rules_of(cfg), source, boxes, cfg.limits)
         except (EngineError, CardSourceUnavailable) as exc:
