@@ -41,7 +41,7 @@ from typing import Any
 
 import grpc
 from table_clients import hist_pct, reason, retryable
-from table_stack import Player, TableStack, pct, table_stack
+from table_stack import OPERATORS, Player, TableStack, pct, table_stack
 
 from rgs.generated.table.v1 import table_pb2 as tb
 
@@ -359,11 +359,17 @@ class Crowd:
 
     async def _finished(self, clients: Clients, n: int, round_no: int, data: Any, *,
                         answered: dict[str, float], settle_at: float) -> None:
-        for r in data.results:
-            m = self.money.setdefault(r.player.display_name, [0, 0])
-            m[0] += r.staked
-            m[1] += r.paid
-        paid = {r.player.display_name: r.paid for r in data.results}
+        # Everyone's stakes and payouts as each operator sees them (a watcher's round_finished
+        # lists the seated players and its own only).
+        paid: dict[str, int] = {}
+        for op in OPERATORS[:self.args.operators]:
+            rec = await self.t.stubs[0].GetTableRound(tb.GetTableRoundRequest(
+                table_id=TABLE, round_id=data.round_id), metadata=op.rgs_auth, timeout=30)
+            for share in rec.players:
+                m = self.money.setdefault(share.player_id, [0, 0])
+                m[0] += share.staked  # a returned stake (refunded) nets to nothing
+                m[1] += share.paid
+                paid[share.player_id] = share.paid
         last, unpaid, times = await self._credits(data.round_id, paid)
         if "at" in self.kill and "credits_before_kill" not in self.kill:
             self.kill["credits_before_kill"] = sum(t < self.kill["at"] for t in times)
