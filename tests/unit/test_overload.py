@@ -17,6 +17,7 @@ from rgs.api.drain import CallsInFlight
 from rgs.api.errors import RETRY_AFTER_KEY, STATUS_DETAILS_KEY, classify, status_trailer
 from rgs.api.overload import (
     CURRENT,
+    MAX_RETRY_AFTER_MS,
     OPERATOR_RATE_LIMITED,
     OVERLOADED,
     Admission,
@@ -254,3 +255,28 @@ async def test_a_call_past_the_cap_is_shed_at_the_door_without_parsing_its_reque
     assert await shed.intercept_service(continuation, _Details(deal)) == (
         "the method's own handler")
 
+
+
+def test_the_retry_delay_grows_with_the_crowd_shed_and_falls_back_when_it_thins() -> None:
+    """Found by bench/tables.py's crowd: a thousand clients told 100 ms came back together, ten
+    thousand shed calls a second that cost more CPU than the bets. The delay doubles for every
+    further multiple of the limit shed in the last second or two, up to MAX_RETRY_AFTER_MS."""
+    now = [1000.0]
+    admission = Admission(max_in_flight=10, retry_after_ms=100, clock=lambda: now[0])
+
+    def shed(n: int) -> list[int]:
+        return [int(admission.overloaded_answer()[1][-1][1]) for _ in range(n)]
+
+    assert set(shed(10)) == {100}  # fewer than the limit shed: the configured delay
+    assert shed(10) == [200] * 10  # a limit's worth shed: twice
+    assert shed(20)[-1] == 400  # 2-4x the limit (the 40th call saw 39 shed): four times
+    now[0] += 1.0  # the next second still counts the previous one's crowd (40: 4x, eight times)
+    assert shed(1) == [800]
+    assert shed(1000)[-1] == MAX_RETRY_AFTER_MS  # however many, never past the cap
+    message, trailer = admission.overloaded_answer()
+    assert f"retry after {MAX_RETRY_AFTER_MS} ms" in message
+    assert dict(trailer)[RETRY_AFTER_KEY] == str(MAX_RETRY_AFTER_MS)
+    refusal = admission.over_capacity(10)
+    assert refusal is not None and refusal.metadata["retry_after_ms"] == str(MAX_RETRY_AFTER_MS)
+    now[0] += 2.0  # a quiet second later the crowd is gone: back to the configured delay
+    assert shed(1) == [100]

@@ -14,6 +14,13 @@ Two limits, both checked before a call does anything (no journal write, no walle
   by the number of workers serving (:meth:`Admission.share`, kept current by
   :mod:`rgs.api.rate_share`), so the installation admits what the platform file says.
 
+The ``OVERLOADED`` retry delay grows with the crowd being shed: ``RGS_OVERLOAD_RETRY_AFTER_MS``
+while the worker has shed fewer calls than its limit in the last second or two, doubled for
+every further multiple of the limit shed (:meth:`Admission.retry_delay_ms`), up to
+:data:`MAX_RETRY_AFTER_MS`. A thousand clients retrying a fixed 100 ms later are a storm of
+their own (bench/tables.py's crowd: 62,000 shed calls in three betting windows, costing more
+RGS CPU than the Bet Behinds themselves); told to wait in proportion, they come back spread.
+
 Every shed call carries its retry delay three ways: ErrorInfo metadata ``retry_after_ms``, a
 ``google.rpc.RetryInfo`` in the status details, and (native gRPC) the ``retry-after-ms``
 trailing metadata. It is counted in ``rgs_rpc_shed_total{reason, operator}``.
@@ -36,11 +43,14 @@ from rgs.service.errors import ResourceExhausted
 OVERLOADED = "OVERLOADED"
 """ErrorInfo reason of a call shed because the worker serves its maximum of calls in flight."""
 
+MAX_RETRY_AFTER_MS = 3200
+"""The longest ``OVERLOADED`` retry delay a worker asks for, however many it sheds."""
+
 OPERATOR_RATE_LIMITED = "OPERATOR_RATE_LIMITED"
 """ErrorInfo reason of a call shed because its operator is past its rate (platform file)."""
 
-__all__ = ["CURRENT", "OPERATOR_RATE_LIMITED", "OVERLOADED", "Admission", "RateLimit",
-           "TokenBucket", "admission_for", "admit_operator"]
+__all__ = ["CURRENT", "MAX_RETRY_AFTER_MS", "OPERATOR_RATE_LIMITED", "OVERLOADED", "Admission",
+           "RateLimit", "TokenBucket", "admission_for", "admit_operator"]
 
 
 class TokenBucket:
@@ -89,11 +99,13 @@ class Admission:
         self._buckets = {op: TokenBucket(limit, clock) for op, limit in (rates or {}).items()}
         #: The workers sharing the operators' rates (this one included).
         self.sharers = 1
-        self._overloaded_message = (
-            f"the server is at its limit of {max_in_flight} calls in flight: nothing was done, "
-            f"retry after {retry_after_ms} ms")
+        self._clock = clock
         self._overloaded_shed = metrics.RPC_SHED.labels(reason=OVERLOADED, operator="")
-        self._overloaded_trailer: tuple[tuple[str, str | bytes], ...] | None = None
+        #: The answer of a shed call per retry delay (message, trailer), built once each.
+        self._overloaded: dict[int, tuple[str, tuple[tuple[str, str | bytes], ...]]] = {}
+        #: Calls shed in the current second and in the one before (the shed rate).
+        self._second = math.floor(clock())
+        self._shed_now = self._shed_before = 0
 
     @property
     def rated(self) -> bool:
@@ -111,19 +123,49 @@ class Admission:
         """The refusal of a new call while ``in_flight`` calls are served (None: admitted)."""
         if self.max_in_flight <= 0 or in_flight < self.max_in_flight:
             return None
-        self._overloaded_shed.inc()
-        return ResourceExhausted(self._overloaded_message, reason=OVERLOADED,
-                                 retry_after_ms=self.retry_after_ms)
+        delay = self._shed()
+        return ResourceExhausted(self._message(delay), reason=OVERLOADED, retry_after_ms=delay)
 
     def overloaded_answer(self) -> tuple[str, tuple[tuple[str, str | bytes], ...]]:
         """A call shed at the door (rgs.api.shedding): counted, and its message and trailer
-        (google.rpc.Status with ErrorInfo and RetryInfo, retry-after-ms), built once."""
+        (google.rpc.Status with ErrorInfo and RetryInfo, retry-after-ms), built once per
+        retry delay."""
+        delay = self._shed()
+        answer = self._overloaded.get(delay)
+        if answer is None:
+            message = self._message(delay)
+            answer = self._overloaded[delay] = (message, status_trailer(
+                grpc.StatusCode.RESOURCE_EXHAUSTED, OVERLOADED, message,
+                metadata={"retry_after_ms": str(delay)}))
+        return answer
+
+    def retry_delay_ms(self) -> int:
+        """The retry delay to give a call shed now: the configured one while fewer calls than
+        the limit were shed in the last second or two, doubled for every further multiple of
+        the limit (1x-2x the limit shed: twice, 2x-4x: four times, ...), at most
+        :data:`MAX_RETRY_AFTER_MS`."""
+        self._tick()
+        multiples = (self._shed_now + self._shed_before) // max(1, self.max_in_flight)
+        if multiples <= 0:
+            return self.retry_after_ms
+        return min(MAX_RETRY_AFTER_MS,
+                   max(self.retry_after_ms, self.retry_after_ms << multiples.bit_length()))
+
+    def _shed(self) -> int:
         self._overloaded_shed.inc()
-        if self._overloaded_trailer is None:
-            self._overloaded_trailer = status_trailer(
-                grpc.StatusCode.RESOURCE_EXHAUSTED, OVERLOADED, self._overloaded_message,
-                metadata={"retry_after_ms": str(self.retry_after_ms)})
-        return self._overloaded_message, self._overloaded_trailer
+        delay = self.retry_delay_ms()
+        self._shed_now += 1
+        return delay
+
+    def _tick(self) -> None:
+        second = math.floor(self._clock())
+        if second != self._second:
+            self._shed_before = self._shed_now if second == self._second + 1 else 0
+            self._shed_now, self._second = 0, second
+
+    def _message(self, delay_ms: int) -> str:
+        return (f"the server is at its limit of {self.max_in_flight} calls in flight: nothing "
+                f"was done, retry after {delay_ms} ms")
 
     def admit_operator(self, operator_id: str) -> None:
         """Take the operator's token; ResourceExhausted when it is past its rate."""
