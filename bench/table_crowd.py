@@ -380,7 +380,10 @@ class Crowd:
             hist.update({int(k): v for k, v in f["bets"].items()})
         self.bet_hist.update(hist)
         sights = sum(f["bet_events"] for f in fan)
-        self.missed_sights += max(0, len(answered) * self.args.watchers - sights)
+        # A Bet Behind's events are its own player's (others see the seats' totals): only the
+        # seat bets' events are owed to every watcher.
+        public = sum(not k.startswith("behind_placed:") for k in answered)
+        self.missed_sights += max(0, public * self.args.watchers - sights)
         spread: list[float] = []
         for event in {e for f in fan for e in f["rounds"]}:  # each event: first -> last
             times = [t for f in fan for t in f["rounds"].get(event, [])]
