@@ -11,11 +11,8 @@ is neither read nor written, and nothing is announced (the table's event number 
 
 from __future__ import annotations
 
-from contextlib import suppress
 from datetime import timedelta
 from typing import Any
-
-import asyncpg
 
 from rgs.codec import encode_value
 from rgs.journal.table_statements import (
@@ -25,65 +22,45 @@ from rgs.journal.table_statements import (
     Q_FENCE_PLAYERS,
     Q_FIND_REQUEST,
     Q_REQUEST,
-    turn_lock,
 )
-from rgs.journal.translate import DRIVER_ERRORS
-from rgs.service.ports import JournalUnavailable
+from rgs.journal.table_turns import table_turn
 from rgs.service.tables.model import TablePhase
-from rgs.service.tables.ports import BehindPlacement, BehindRefused, NotCommitted, TableLocked
+from rgs.service.tables.ports import BehindPlacement, BehindRefused, NotCommitted
 
 
 async def place_behind(conn: Any, lease_ttl: timedelta, table_id: str, p: BehindPlacement, *,
                        wait_s: float, statement_s: float) -> int:
     """The placement's transaction on ``conn`` (a held connection); the table's newest event
     number."""
-    commit_sent = False
-    lock_ms = max(1, int(wait_s * 1000))
-    try:
-        try:
-            await conn.execute(f"BEGIN; SET LOCAL lock_timeout = '{lock_ms}ms'; "
-                               f"SET LOCAL statement_timeout = '{int(statement_s * 1000)}ms'; "
-                               + turn_lock(table_id, shared=True))
-            row = await conn.fetchrow(Q_BEHIND_SHARE, table_id)
-            if row is None:
-                raise NotCommitted(f"table {table_id} has no row in the journal")
-            if row["phase"] != TablePhase.BETTING.value or row["round_id"] != p.round_id:
-                raise BehindRefused("closed")
-            key, epoch = p.player
-            if not await conn.fetch(Q_FENCE_PLAYERS, [key], [epoch], lease_ttl):
-                raise BehindRefused("lease_lost")
-            seq = int(row["last_seq"])
-            record = p.request(seq)
-            if await conn.fetchrow(Q_FIND_REQUEST, table_id, key, record.request_id):
-                raise BehindRefused("answered")
-            inserted = await conn.fetch(
-                Q_BEHIND_INSERT, table_id, p.round_id, [b.who.player_key for b in p.bets],
-                [b.seat for b in p.bets], [encode_value(b) for b in p.bets])
-            if len(inserted) != len(p.bets):
-                raise BehindRefused("already_bet")
-            if p.booked:
-                booked = await conn.fetch(Q_BOOK, [k for k, _, _, _ in p.booked],
-                                          [t for _, t, _, _ in p.booked],
-                                          [b for _, _, b, _ in p.booked],
-                                          [r for _, _, _, r in p.booked])
-                if len(booked) != len(p.booked):
-                    raise NotCommitted("a debit is no longer applied (rolled back by a call "
-                                       "that took the player over)")
-            await conn.execute(Q_REQUEST, table_id, key, record.request_id, record.method,
-                               record.request_hash, record.response)
-            commit_sent = True
-            await conn.execute("COMMIT")
-            return seq
-        except BaseException:
-            if not commit_sent and conn.is_in_transaction():
-                with suppress(*DRIVER_ERRORS):
-                    await conn.execute("ROLLBACK")
-            raise
-    except asyncpg.LockNotAvailableError as exc:
-        raise TableLocked(f"table {table_id} stayed locked by another transition for "
-                          f"{lock_ms} ms") from exc
-    except DRIVER_ERRORS as exc:
-        if commit_sent:
-            raise JournalUnavailable(f"table {table_id}: the commit's outcome is unknown: "
-                                     f"{type(exc).__name__}: {exc}") from exc
-        raise NotCommitted(f"table {table_id}: {type(exc).__name__}: {exc}") from exc
+    async with table_turn(conn, table_id, lock_s=wait_s, statement_s=statement_s,
+                          shared=True) as commit:
+        row = await conn.fetchrow(Q_BEHIND_SHARE, table_id)
+        if row is None:
+            raise NotCommitted(f"table {table_id} has no row in the journal")
+        if row["phase"] != TablePhase.BETTING.value or row["round_id"] != p.round_id:
+            raise BehindRefused("closed")
+        key, epoch = p.player
+        if not await conn.fetch(Q_FENCE_PLAYERS, [key], [epoch], lease_ttl):
+            raise BehindRefused("lease_lost")
+        seq = int(row["last_seq"])
+        record = p.request(seq)
+        if await conn.fetchrow(Q_FIND_REQUEST, table_id, key, record.request_id):
+            raise BehindRefused("answered")
+        inserted = await conn.fetch(
+            Q_BEHIND_INSERT, table_id, p.round_id, [b.who.player_key for b in p.bets],
+            [b.seat for b in p.bets], [encode_value(b) for b in p.bets])
+        if len(inserted) != len(p.bets):
+            raise BehindRefused("already_bet")
+        if p.booked:
+            booked = await conn.fetch(Q_BOOK, [k for k, _, _, _ in p.booked],
+                                      [t for _, t, _, _ in p.booked],
+                                      [b for _, _, b, _ in p.booked],
+                                      [r for _, _, _, r in p.booked])
+            if len(booked) != len(p.booked):
+                raise NotCommitted("a debit is no longer applied (rolled back by a call "
+                                   "that took the player over)")
+        await conn.execute(Q_REQUEST, table_id, key, record.request_id, record.method,
+                           record.request_hash, record.response)
+        commit.sent = True
+        await conn.execute("COMMIT")
+        return seq

@@ -59,8 +59,8 @@ from rgs.journal.table_statements import (
     Q_TAKE_CLOCK,
     Q_WATCHING,
     Q_WRITE,
-    turn_lock,
 )
+from rgs.journal.table_turns import table_turn
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import Movement, StoredRequest
 from rgs.service.ports import JournalBusy, JournalUnavailable, PlayerJournal
@@ -82,7 +82,6 @@ from rgs.service.tables.ports import (
     HeldPlayer,
     NotCommitted,
     RoundRecord,
-    TableLocked,
     TableWrite,
     brought_forward,
 )
@@ -183,58 +182,40 @@ class PostgresTableLink:
     async def transition(self, table_id: str, guards: Guards, apply: Apply, *,
                          wait_s: float | None = None) -> int:
         conn = self._conn
-        commit_sent = False
         # The row lock is waited for at most ``wait_s`` (the command's bound), a statement at
         # most STATEMENT_S: both set with the transaction's start, in one round trip.
-        lock_ms = max(1, int((STATEMENT_S if wait_s is None else wait_s) * 1000))
-        try:
-            try:
-                await conn.execute(f"BEGIN; SET LOCAL lock_timeout = '{lock_ms}ms'; "
-                                   f"SET LOCAL statement_timeout = '{int(STATEMENT_S * 1000)}ms'; "
-                                   + turn_lock(table_id, shared=False))
-                stored = await self._states.load(conn, table_id, Q_LOCK)
-                if stored is None:
-                    raise NotCommitted(f"table {table_id} has no row in the journal")
-                doc = stored.state
-                rows: tuple[Behind, ...] = ()
-                if doc.phase is TablePhase.BETTING:
-                    rows = tuple(from_jsonable(Behind, orjson.loads(r["bet"])) for r in
-                                 await conn.fetch(Q_BEHIND_ROWS, table_id, doc.round_id))
-                    stored = StoredTable(table_id=table_id, version=stored.version,
-                                         last_seq=stored.last_seq,
-                                         state=behind.merged(doc, rows))
-                rec = None
-                if stored.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
-                    rec = await read_round(conn, stored.state.round_id)
-                found = await self._check(conn, table_id, guards)
-                w = apply(stored, rec, found)
-                if w is None:
-                    await conn.execute("ROLLBACK")
-                    return stored.last_seq
-                state, gone = behind.stored(w.state, doc.round_id, rows)
-                if gone:
-                    await conn.execute(Q_BEHIND_DELETE, table_id, doc.round_id,
-                                       [k for _, k in gone], [s for s, _ in gone])
-                w.state = state
-                last = await self._write(conn, table_id, w, sooner=brought_forward(
-                    stored.state.deadline, w.state.deadline))
-                commit_sent = True
-                await conn.execute("COMMIT")
-                self._states.keep(table_id, stored.version + 1, w.state)
-                return last
-            except BaseException:
-                if not commit_sent and conn.is_in_transaction():
-                    with suppress(*DRIVER_ERRORS):
-                        await conn.execute("ROLLBACK")
-                raise
-        except asyncpg.LockNotAvailableError as exc:
-            raise TableLocked(f"table {table_id} stayed locked by another replica's "
-                              f"transition for {lock_ms} ms") from exc
-        except DRIVER_ERRORS as exc:
-            if commit_sent:
-                raise JournalUnavailable(f"table {table_id}: the commit's outcome is unknown: "
-                                         f"{type(exc).__name__}: {exc}") from exc
-            raise NotCommitted(f"table {table_id}: {type(exc).__name__}: {exc}") from exc
+        async with table_turn(conn, table_id, shared=False, statement_s=STATEMENT_S,
+                              lock_s=STATEMENT_S if wait_s is None else wait_s) as commit:
+            stored = await self._states.load(conn, table_id, Q_LOCK)
+            if stored is None:
+                raise NotCommitted(f"table {table_id} has no row in the journal")
+            doc = stored.state
+            rows: tuple[Behind, ...] = ()
+            if doc.phase is TablePhase.BETTING:
+                rows = tuple(from_jsonable(Behind, orjson.loads(r["bet"])) for r in
+                             await conn.fetch(Q_BEHIND_ROWS, table_id, doc.round_id))
+                stored = StoredTable(table_id=table_id, version=stored.version,
+                                     last_seq=stored.last_seq,
+                                     state=behind.merged(doc, rows))
+            rec = None
+            if stored.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
+                rec = await read_round(conn, stored.state.round_id)
+            found = await self._check(conn, table_id, guards)
+            w = apply(stored, rec, found)
+            if w is None:
+                await conn.execute("ROLLBACK")
+                return stored.last_seq
+            state, gone = behind.stored(w.state, doc.round_id, rows)
+            if gone:
+                await conn.execute(Q_BEHIND_DELETE, table_id, doc.round_id,
+                                   [k for _, k in gone], [s for s, _ in gone])
+            w.state = state
+            last = await self._write(conn, table_id, w, sooner=brought_forward(
+                stored.state.deadline, w.state.deadline))
+            commit.sent = True
+            await conn.execute("COMMIT")
+            self._states.keep(table_id, stored.version + 1, w.state)
+            return last
 
     async def place_behind(self, table_id: str, placement: BehindPlacement, *,
                            wait_s: float | None = None) -> int:
