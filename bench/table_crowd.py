@@ -41,7 +41,7 @@ from typing import Any
 
 import grpc
 from table_clients import hist_pct, reason, retryable
-from table_stack import OPERATORS, Player, TableStack, pct, table_stack
+from table_stack import OPERATORS, Player, TableStack, pct, snapshot, table_stack
 
 from rgs.generated.table.v1 import table_pb2 as tb
 
@@ -166,16 +166,6 @@ class Drivers:
         await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
-async def _snapshot(p: Player) -> tb.TableSnapshot:
-    call = p.stub.WatchTable(tb.WatchTableRequest(table_id=TABLE), metadata=p.md)
-    try:
-        async for item in call:
-            return item.snapshot
-    finally:
-        call.cancel()
-    raise RuntimeError("no snapshot")
-
-
 class Crowd:
     """One run's players, client processes and figures."""
 
@@ -256,7 +246,7 @@ class Crowd:
     async def round(self, clients: Clients, drivers: Drivers, n: int, *, kill: bool) -> bool:
         """One round; False when it did not finish within two minutes."""
         a, seated = self.args, self.seated
-        round_no = (await _snapshot(seated[0])).round_no + 1
+        round_no = (await snapshot(seated[0], TABLE)).round_no + 1
         t_open = time.monotonic()
         window_end = t_open + a.betting_s - 0.3
         answered: dict[str, float] = {}
@@ -344,7 +334,7 @@ class Crowd:
 
     async def _insurance(self, clients: Clients, round_id: str, by_seat: dict[int, Player]
                          ) -> bool:
-        snap = await _snapshot(self.seated[0])
+        snap = await snapshot(self.seated[0], TABLE)
         if snap.phase != tb.TABLE_PHASE_INSURANCE:
             return False
         end = time.monotonic() + 10

@@ -33,6 +33,7 @@ from rgs import devdb
 from rgs.bootstrap import DEV_OPERATOR_KEYS, add_operator_keys_file
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.operator.v1 import operator_pb2_grpc
+from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
 from rgs.journal.migrate import migrate
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc
@@ -96,6 +97,17 @@ class Player:
     md: Metadata
     stub: table_pb2_grpc.TableServiceAsyncStub
     operator: int = 0
+
+
+async def snapshot(p: Player, table: str) -> tb.TableSnapshot:
+    """The table's snapshot as ``p`` sees it (the first message of a watch)."""
+    call = p.stub.WatchTable(tb.WatchTableRequest(table_id=table), metadata=p.md)
+    try:
+        async for item in call:
+            return item.snapshot
+    finally:
+        call.cancel()
+    raise RuntimeError("no snapshot")
 
 
 @dataclass(slots=True)

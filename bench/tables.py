@@ -49,7 +49,7 @@ import grpc
 from google.rpc import error_details_pb2, status_pb2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_stack import OPERATOR_AUTH, SEATS, Player, TableStack, pct, table_stack
+from table_stack import OPERATOR_AUTH, SEATS, Player, TableStack, pct, snapshot, table_stack
 
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc
@@ -157,16 +157,6 @@ class Watcher:
         call.cancel()
 
 
-async def _snapshot(p: Player) -> tb.TableSnapshot:
-    call = p.stub.WatchTable(tb.WatchTableRequest(table_id=TABLE), metadata=p.md)
-    try:
-        async for item in call:
-            return item.snapshot
-    finally:
-        call.cancel()
-    raise RuntimeError("no snapshot")
-
-
 async def _at_once(calls: list[Any]) -> list[Any]:
     """Start every call in the same loop turn (each coroutine only sends when it runs)."""
     return await asyncio.gather(*calls)
@@ -219,7 +209,7 @@ async def _round(scene: Scene, driver: Watcher, seated: list[Player], behind: li
         except TimeoutError:
             kind, data = "", None
         if insurance and not decided_insurance:
-            snap = await _snapshot(seated[0])
+            snap = await snapshot(seated[0], TABLE)
             if snap.phase == tb.TABLE_PHASE_INSURANCE and snap.round_no == round_no:
                 decided_insurance = True
                 await _at_once([scene.timed("DecideInsurance", p.stub.DecideInsurance(
@@ -229,7 +219,7 @@ async def _round(scene: Scene, driver: Watcher, seated: list[Player], behind: li
                     metadata=p.md, timeout=30)) for seat, p in by_seat.items()])
         if kind == "decision_due":
             p = by_seat[data.seat]
-            snap = await _snapshot(p)
+            snap = await snapshot(p, TABLE)
             await scene.timed("Act", p.stub.Act(tb.ActRequest(
                 request_id=f"a{round_no}-{snap.seq}", table_id=TABLE,
                 round_id=snap.round_id, seat=data.seat, hand=data.hand,
@@ -300,7 +290,7 @@ async def burst(args: argparse.Namespace, say: Any) -> dict[str, Any]:
             f"{args.rounds} round(s){' with insurance' if args.insurance else ''} ...")
         t0 = time.perf_counter()
         for n in range(args.rounds):
-            snap = await _snapshot(seated[0])
+            snap = await snapshot(seated[0], TABLE)
             finished = await _round(scene, watchers[0], seated, behind, snap.round_no + 1,
                                     insurance=args.insurance)
             say(f"  round {n + 1}: PlaceBets {dict(scene.commands['PlaceBets'].outcomes)}"
