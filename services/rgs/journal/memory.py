@@ -144,6 +144,13 @@ class InMemoryPlayerJournal:
             m, status=status, balance_after=m.balance_after if balance_after is None
             else balance_after, wallet_reference=wallet_reference or m.wallet_reference)
         self._t.touched[k] = self._clock()
+        if m.kind is MoneyKind.ROLLBACK and status is MovementStatus.APPLIED:
+            # The same write rolls its debit back (as the PostgreSQL statement does).
+            d = (self._key, m.debit_transaction_id)
+            if d in self._t.movements:
+                self._t.movements[d] = replace(self._t.movements[d],
+                                               status=MovementStatus.ROLLED_BACK)
+                self._t.touched[d] = self._clock()
 
     async def commit_round(self, *, round: StoredRound, new_events_from: int,
                            request: StoredRequest | None, movements: Sequence[Movement] = (),

@@ -246,6 +246,15 @@ Q_RECORD_MOVEMENT_RESUMED = Q_RECORD_MOVEMENT.replace(f"({fence(12, 13)})",
 # A call's first write when it is not one of the above: the lease taken back ($2 the epoch it
 # was given back at, $3 time to live, $4 holder, $5/$6 the call's request id and scope).
 Q_RESUME = f"WITH lease AS ({resume(2, 3, 4, 5, 6)}) SELECT count(*) FROM lease"
+# A rollback the wallet applied ($3) has rolled its debit back: said in the same statement, so
+# no crash or lost connection between two writes can leave a debit booked whose stake the
+# wallet gave back (a voided round's booked debit is no open row: nothing would revisit it).
+_ROLLED_BACK_DEBIT = f"""
+UPDATE wallet_transactions d SET status = '{MovementStatus.ROLLED_BACK}',
+       updated_at = clock_timestamp()
+  FROM w
+ WHERE w.kind = 'rollback' AND $3::text = '{MovementStatus.APPLIED}'
+   AND d.player_key = $1 AND d.transaction_id = w.debit_transaction_id"""
 Q_SETTLE_MOVEMENT = f"""
 WITH lease AS ({fence(6, 7)}),
      w AS (UPDATE wallet_transactions
@@ -254,7 +263,9 @@ WITH lease AS ({fence(6, 7)}),
                   updated_at = clock_timestamp(),
                   attempts = attempts + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
                   last_error = COALESCE($5::text, last_error)
-            WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease))
+            WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease)
+            RETURNING kind, debit_transaction_id),
+     rb AS ({_ROLLED_BACK_DEBIT})
 SELECT count(*) FROM lease"""
 # A paid win's last write: the credit's outcome ($2-$4), the call's answer replaced ($5-$7) and
 # the lease given back ($8: its epoch), the wallet's own reference ($9; '' keeps the stored one),

@@ -188,8 +188,7 @@ async def roll_back(pj: PlayerJournal, wallet: Wallet, party: Party, debit_m: Mo
         await send(pj, wallet, party, rb)
     except (NotAllowedNow, Unavailable) as exc:
         log.warning("rollback of %s not confirmed: %s", debit_m.transaction_id, exc)
-        return
-    await pj.settle_movement(debit_m.transaction_id, MovementStatus.ROLLED_BACK, None)
+    # Once applied, the rollback's own outcome marked the debit rolled back (the same write).
 
 
 async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
@@ -214,10 +213,7 @@ async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
             if m.kind is MoneyKind.DEBIT:
                 await roll_back(pj, wallet, party, m)
             else:
-                await send(pj, wallet, party, m)
-                if m.kind is MoneyKind.ROLLBACK:
-                    await pj.settle_movement(m.debit_transaction_id, MovementStatus.ROLLED_BACK,
-                                              None)
+                await send(pj, wallet, party, m)  # a rollback's marks its debit rolled back
         except (NotAllowedNow, Unavailable) as exc:
             log.warning("outbox row %s still open: %s", m.transaction_id, exc)
             if m.kind is not MoneyKind.CREDIT:

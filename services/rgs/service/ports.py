@@ -130,9 +130,10 @@ class PlayerJournal(Protocol):
                               balance_after: int | None, *, error: str | None = None,
                               wallet_reference: str = "") -> None:
         """Record the outcome of a wallet call; ``error`` (``""`` when the wallet answered)
-        marks it as one more attempt. Without it, only the status changes (a debit marked
-        rolled back). A ``wallet_reference`` given (the wallet's own id) is kept; "" keeps
-        the one stored."""
+        marks it as one more attempt. Without it, only the status changes. A
+        ``wallet_reference`` given (the wallet's own id) is kept; "" keeps the one stored.
+        A rollback recorded APPLIED marks its debit ROLLED_BACK in the same write: no crash
+        between two writes may leave a debit booked whose stake the wallet gave back."""
         ...
 
     async def commit_round(self, *, round: StoredRound, new_events_from: int,

@@ -204,9 +204,8 @@ class TableMoney:
             return None
         if m.kind is MoneyKind.CREDIT and m.promotional and self._free_bets is not None:
             await self._free_bets.record_paid(m.round_id, m.amount, key)
+        # A rollback's outcome marks its debit rolled back in the same write.
         answer = await money.send(pj, self._wallet, p, m)
-        if m.kind is MoneyKind.ROLLBACK:
-            await pj.settle_movement(m.debit_transaction_id, MovementStatus.ROLLED_BACK, None)
         return answer.balance
 
     async def _stakes_resolved(self, pj: PlayerJournal, p: Party, round_id: str) -> bool:
