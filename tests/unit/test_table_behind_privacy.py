@@ -1,13 +1,13 @@
 """What a player at a shared table is shown of the other players' Bet Behinds (issue 27): the
 seats' totals, their own Bet Behinds, the seated players' results and their own; another
-player's Bet Behind events arrive numbered and empty. Nothing names another operator's player
+player's Bet Behind events are not sent to them. Nothing names another operator's player
 by id."""
 
 from __future__ import annotations
 
 import json
 
-from rgs.api.table_messages import event_to_proto, for_viewer, view_to_proto
+from rgs.api.table_messages import RenderedEvents, event_to_proto, for_viewer, view_to_proto
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.service.tables import public
 from rgs.service.tables.announce import announcement
@@ -60,24 +60,29 @@ def test_a_snapshot_shows_the_viewers_own_bets_behind_and_every_seats_totals() -
         assert public.name_of(T, other).encode() not in text
 
 
-def test_another_players_bet_behind_event_arrives_numbered_and_empty() -> None:
+def test_another_players_bet_behind_event_is_not_sent_to_them() -> None:
     mine, theirs = BACKERS[0], BACKERS[1]
+    rendered = RenderedEvents()
     ev = _event("behind_placed", seat=1, player=public.player(T, theirs), stake=2000,
                 follow_double=False, follow_split=False, insurance="never")
-    shown = event_to_proto(ev, mine.player_key)
-    assert shown.seq == 7 and shown.WhichOneof("event") is None
+    assert event_to_proto(ev, mine.player_key) is None
+    assert rendered.for_viewer(ev, mine.player_key) is None
     own = event_to_proto(ev, theirs.player_key)
+    assert own is not None and own.seq == 7
     assert own.WhichOneof("event") == "behind_placed" and own.behind_placed.player.you
+    own = rendered.for_viewer(ev, theirs.player_key)
+    assert own is not None and own.WhichOneof("event") == "behind_placed"
     settled = _event("behind_settled", seat=1, hand=0, stake=2000, payout=4000,
                      outcome="win", player=public.player(T, theirs))
-    assert event_to_proto(settled, mine.player_key).WhichOneof("event") is None
+    assert event_to_proto(settled, mine.player_key) is None
     decided = _event("insurance_decided", seat=1, behind=True, take=True,
                      player=public.player(T, theirs))
-    assert event_to_proto(decided, mine.player_key).WhichOneof("event") is None
+    assert event_to_proto(decided, mine.player_key) is None
     # A seat's own decision is everyone's.
     seat = _event("insurance_decided", seat=1, behind=False, take=True,
                   player=public.player(T, SEATED))
-    assert event_to_proto(seat, mine.player_key).WhichOneof("event") == "insurance_decided"
+    shown = RenderedEvents().for_viewer(seat, mine.player_key)  # (the same number as above)
+    assert shown is not None and shown.WhichOneof("event") == "insurance_decided"
 
 
 def test_round_results_list_the_seated_players_and_the_viewers_own() -> None:

@@ -21,7 +21,7 @@ def test_an_event_is_rendered_once_for_everyone_it_does_not_name() -> None:
     e = _event(7, ANN)
     for_bob = rendered.for_viewer(e, "dev-operator/bob")
     assert rendered.for_viewer(e, "other-operator/cy") is for_bob  # the shared rendering
-    assert for_bob == event_to_proto(e, "dev-operator/bob")
+    assert for_bob is not None and for_bob == event_to_proto(e, "dev-operator/bob")
     assert not for_bob.seat_taken.player.you
 
 
@@ -30,6 +30,7 @@ def test_the_player_an_event_names_gets_it_with_you_marked() -> None:
     e = _event(8, ANN)
     rendered.for_viewer(e, "dev-operator/bob")
     mine = rendered.for_viewer(e, ANN)
-    assert mine.seat_taken.player.you and mine == event_to_proto(e, ANN)
+    assert mine is not None and mine.seat_taken.player.you and mine == event_to_proto(e, ANN)
     odd = 'dev-operator/a"b'  # a key JSON escapes: always rendered for its player
-    assert rendered.for_viewer(_event(9, odd), odd).seat_taken.player.you
+    theirs = rendered.for_viewer(_event(9, odd), odd)
+    assert theirs is not None and theirs.seat_taken.player.you

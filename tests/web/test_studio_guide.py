@@ -259,10 +259,10 @@ async def test_the_guides_table_code_plays_a_round_with_a_bet_behind(
     got, _ = await run_node(studio, node)
     kinds = await other
     assert got["tableId"] == TABLE and got["mine"] == 1
-    # The Bet Behind's own events (placed, settled) are its player's only: to seat 3's player
-    # they are numbered and empty (the seat's totals are announced while betting stays open).
+    # The Bet Behind's own events (placed, settled) are its player's only: seat 3's player is
+    # not sent them (the seat's totals are announced while betting stays open).
     assert {"decision_due", "player_acted"} <= set(kinds)
-    assert "behind_placed" not in kinds and "behind_settled" not in kinds and "" in kinds
+    assert "behind_placed" not in kinds and "behind_settled" not in kinds and "" not in kinds
     # Seat 1 (1000) and the Bet Behind on seat 3 (1000) both win 1:1; seat 3's player too.
     assert await web.balances_when_paid({(a, "dev-operator"): START + 2000,
                                          (b, "dev-operator"): START + 1000}) == {

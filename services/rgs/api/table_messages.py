@@ -352,8 +352,8 @@ def _key(ref: Any) -> str:
 
 def for_viewer(kind: str, data: dict[str, Any], viewer: str) -> dict[str, Any] | None:
     """What of an event the player ``viewer`` (their key) is shown: None when it is another
-    player's Bet Behind's (sent numbered and empty); a round's results are the seated players'
-    and the viewer's own."""
+    player's Bet Behind's (not sent to them); a round's results are the seated players' and the
+    viewer's own."""
     if kind in PRIVATE or (kind == "insurance_decided" and data.get("behind")):
         return data if _key(data.get("player")) == viewer else None
     if kind == "round_finished":
@@ -362,14 +362,13 @@ def for_viewer(kind: str, data: dict[str, Any], viewer: str) -> dict[str, Any] |
     return data
 
 
-def event_to_proto(e: TableEvent, viewer: str) -> tb.TableEvent:
-    """A table's stored event for the player ``viewer`` (their key)."""
+def event_to_proto(e: TableEvent, viewer: str) -> tb.TableEvent | None:
+    """A table's stored event for the player ``viewer`` (their key); None when it is not theirs
+    to see (another player's Bet Behind's: a thousand players betting behind would otherwise
+    send every watcher a thousand empty events a round, most of the stream's work)."""
     data = for_viewer(e.kind, e.data if e.data is not None else orjson.loads(e.payload), viewer)
     if data is None:
-        msg = tb.TableEvent(seq=e.seq)
-        if (when := _ts(e.at)) is not None:
-            msg.at.CopyFrom(when)
-        return msg
+        return None
     return event_message(e.seq, e.kind, data, Audience(e.table_id, viewer=viewer), at=e.at)
 
 
@@ -383,19 +382,19 @@ class RenderedEvents:
     KEEP = 4096
 
     def __init__(self) -> None:
-        self._kept: OrderedDict[tuple[str, int], tb.TableEvent] = OrderedDict()
+        self._kept: OrderedDict[tuple[str, int], tb.TableEvent | None] = OrderedDict()
 
-    def for_viewer(self, e: TableEvent, viewer: str) -> tb.TableEvent:
+    def for_viewer(self, e: TableEvent, viewer: str) -> tb.TableEvent | None:
         """``e`` as :func:`event_to_proto` renders it for ``viewer`` (the shared rendering
-        unless the event names them)."""
+        unless the event names them; None: not theirs to see)."""
         if _may_name(e.payload, viewer):
             return event_to_proto(e, viewer)
         key = (e.table_id, e.seq)
-        made = self._kept.get(key)
-        if made is None:
-            made = self._kept[key] = event_to_proto(e, "")
-            if len(self._kept) > self.KEEP:
-                self._kept.popitem(last=False)
+        if key in self._kept:
+            return self._kept[key]
+        made = self._kept[key] = event_to_proto(e, "")
+        if len(self._kept) > self.KEEP:
+            self._kept.popitem(last=False)
         return made
 
 

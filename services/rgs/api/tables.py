@@ -6,6 +6,7 @@ and its native gRPC servicer. The browser edge (:mod:`rgs.api.browser_edge`) run
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
@@ -254,13 +255,16 @@ class TableCalls:
                         yield tb.WatchTableResponse(snapshot=await self._snapshot(batch,
                                                                                   session))
                     else:
-                        yield tb.WatchTableResponse(events=tb.TableEvents(
-                            events=[render(e, viewer) for e in batch]))
+                        shown = [m for m in map(render, batch, itertools.repeat(viewer))
+                                 if m is not None]
+                        if shown:
+                            yield tb.WatchTableResponse(events=tb.TableEvents(events=shown))
             return
         async for item in self._tables.watch(session, request.table_id, from_seq,
                                              hints=self._hints(session)):
             if isinstance(item, TableEvent):
-                yield tb.WatchTableResponse(event=render(item, viewer))
+                if (shown_one := render(item, viewer)) is not None:
+                    yield tb.WatchTableResponse(event=shown_one)
             else:
                 yield tb.WatchTableResponse(snapshot=await self._snapshot(item, session))
 
