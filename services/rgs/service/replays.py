@@ -1,6 +1,6 @@
-"""A play call's first read and the answer of a replayed request id (:mod:`rgs.service.play`):
-in which context (brand and currency) a session sees its rounds, and the stored answer given
-only there."""
+"""A play call's first read and the answer of a replayed request id
+(:mod:`rgs.service.play_commands`): in which context (brand and currency) a session sees its
+rounds, and the stored answer given only there."""
 
 from __future__ import annotations
 

@@ -67,11 +67,11 @@ async def test_a_round_replays_with_its_own_options_after_the_brand_changes_them
         forced_cards=("TS", "6H", "9D", "7C")))
     stored = h.journal.tables.rounds[(usd.player_key, dealt.round_id)]
     assert stored.options == VariantOptions(decks=2)
-    brands = h.app.game._brands  # the platform file changes: 8 decks from now on
+    brands = h.app.game.context.brands  # the platform file changes: 8 decks from now on
     brand = brands["demo-casino-usd"]
     changed = dataclasses.replace(brand, options=MappingProxyType({
         **brand.options, "electronic-h17": VariantOptions(decks=8)}))
-    h.app.game._brands = {**brands, "demo-casino-usd": changed}  # type: ignore[misc]
+    h.app.game.context.brands = {**brands, "demo-casino-usd": changed}
     again = await h.app.game.get_round(usd, dealt.round_id)
     assert again.view == dealt.view  # rebuilt with the two decks it was dealt with
 

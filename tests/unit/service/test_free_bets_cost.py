@@ -86,7 +86,7 @@ async def test_a_change_through_this_replica_shows_at_once_and_another_replicas_
     fb = h.app.game.free_bets
     assert (await _round(h, s, 1)).free_bets == ()
     # Another replica (its own FreeBets over the same store) grants: shown within the TTL.
-    other = FreeBets(fb.store, None, h.clock, h.app.game._brands)
+    other = FreeBets(fb.store, None, h.clock, h.app.game.context.brands)
     await _grant(other, operator, "elsewhere")
     assert (await _round(h, s, 2)).free_bets == ()
     h.clock.now += timedelta(seconds=LEFT_TTL_S)

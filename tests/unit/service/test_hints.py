@@ -32,8 +32,8 @@ def _deal(variant: str, cards: tuple[str, ...], request_id: str = "d") -> DealCo
 
 async def test_hints_on_value_every_open_decision_and_mark_the_best() -> None:
     h = await harness()
-    brands = h.app.game._brands
-    h.app.game._brands = {**brands, "demo-casino": dataclasses.replace(  # type: ignore[misc]
+    brands = h.app.game.context.brands
+    h.app.game.context.brands = {**brands, "demo-casino": dataclasses.replace(
         brands["demo-casino"], hints=True)}
     s = await h.session()
     # 16 (T, 6) against a dealer 10 in vip-platinum: stand, hit, double, Cash Out open.
@@ -102,8 +102,8 @@ def _assert_every_open_decision_valued(r: PlayResult) -> int:
 
 async def _hints_harness() -> tuple[Harness, Session]:
     h = await harness()
-    brands = h.app.game._brands
-    h.app.game._brands = {**brands, "demo-casino": dataclasses.replace(  # type: ignore[misc]
+    brands = h.app.game.context.brands
+    h.app.game.context.brands = {**brands, "demo-casino": dataclasses.replace(
         brands["demo-casino"], hints=True)}
     return h, await h.session()
 

@@ -126,7 +126,7 @@ async def test_a_debit_refused_unsent_is_final_without_a_rollback() -> None:
     h = await harness()
     s = await h.session()
     wallet = NotCalled()
-    h.app.game._wallet = wallet  # type: ignore[attr-defined]
+    h.app.game.context.wallet = wallet
     with pytest.raises(NotSent) as err:
         await h.app.game.deal(s, DealCommand(request_id="d", variant_id="power",
                                              boxes=(BoxBet(seat=1, stake=100),)))

@@ -1,0 +1,117 @@
+"""Commit-then-pay for solo play: a command's step is committed in one transaction (the round's
+new events, its header, the request's answer and, when the round just ended, the credit's outbox
+row), then the round's win is paid and the paid answer stored with the credit's outcome, the
+call's last write. Deal, Act and Settle all end here (:mod:`rgs.service.play_commands`).
+
+The shared tables pay after their own commit (:mod:`rgs.service.tables.money`); they do not
+come through here: their commit is the table's transition, not the player's journal, no answer
+of theirs is stored with the player's request, and their credits wait for the round's stakes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rgs.codec import encode_value
+from rgs.engine import Round
+from rgs.service import fairness, money
+from rgs.service.errors import NotAllowedNow, Unavailable
+from rgs.service.model import (
+    Movement,
+    MovementStatus,
+    PlayResult,
+    RequestScope,
+    Session,
+    SessionSeed,
+    StoredRequest,
+    StoredRound,
+)
+from rgs.service.play_context import PlayContext, party, reconcile, round_answer
+from rgs.service.ports import PlayerJournal
+
+log = logging.getLogger(__name__)
+
+
+class Settlement:
+    """Commits a solo play step and pays the win of the round it ended."""
+
+    def __init__(self, ctx: PlayContext) -> None:
+        self._ctx = ctx
+
+    async def commit(self, pj: PlayerJournal, session: Session, header: StoredRound,
+                     rnd: Round, *, new_from: int, balance: int | None,
+                     request: tuple[str, str, str], booked: tuple[str, ...],
+                     already_finished: bool = False,
+                     scope: RequestScope = RequestScope.PLAYER,
+                     round_movements: list[Movement] | None = None,
+                     applied: Mapping[str, int] | None = None,
+                     next_seed: SessionSeed | None = None,
+                     references: Mapping[str, str] | None = None) -> PlayResult:
+        """Commit the step atomically, then pay the round's win if it just ended (``applied``,
+        ``references`` and ``next_seed``: see :meth:`PlayerJournal.commit_round`)."""
+        ctx = self._ctx
+        credit: Movement | None = None
+        if rnd.finished and not already_finished:
+            credit = await ctx.free_bets.credit(session, header, rnd.view())
+        request_id, method, fingerprint = request
+        # The round's stored movements tell a balance when this call moved none (the last one
+        # the wallet reported: an Act that moves no money does not ask the wallet), and a win
+        # still unpaid when the round had finished before; a round that moved money in this
+        # call and was unfinished before has neither to tell.
+        movements = ([] if balance is not None and not already_finished
+                     else round_movements if round_movements is not None
+                     else await pj.movements(header.round_id))
+        result = await round_answer(ctx, session, header.round_id, rnd,
+                                    [*movements, *([credit] if credit else [])],
+                                    balance=balance, fetch_balance=False,
+                                    fair=fairness.view(header),
+                                    fresh_free_bets=header.free_bet is not None)
+        record = StoredRequest(request_id=request_id, method=method,
+                               request_hash=fingerprint, response=encode_value(result),
+                               scope=scope)
+        # Without a win to pay or a finished round to look after, the commit is the call's
+        # last write: the player's journal is given back with it.
+        await pj.commit_round(round=header, new_events_from=new_from, request=record,
+                              movements=(credit,) if credit else (), booked=booked,
+                              last=credit is None and not already_finished, applied=applied,
+                              next_seed=next_seed, references=references)
+        if credit is not None:
+            return await self._pay(pj, session, credit, result, request_id=request_id,
+                                   scope=scope)
+        if already_finished:
+            return await self._answer_again(pj, session, header, rnd, request_id=request_id,
+                                            scope=scope)
+        return result
+
+    async def _answer_again(self, pj: PlayerJournal, session: Session, header: StoredRound,
+                            rnd: Round, *, request_id: str, scope: RequestScope) -> PlayResult:
+        """Settle of a finished round: retry its credit if the outbox still has it open, and
+        store the answer as it stands after that."""
+        await reconcile(pj, self._ctx.wallet, session)
+        fresh = await round_answer(self._ctx, session, header.round_id, rnd,
+                                   await pj.movements(header.round_id), balance=None,
+                                   fair=fairness.view(header),
+                                   fresh_free_bets=header.free_bet is not None)
+        await pj.update_response(request_id, encode_value(fresh), scope)
+        return fresh
+
+    async def _pay(self, pj: PlayerJournal, session: Session, credit: Movement,
+                   result: PlayResult, *, request_id: str, scope: RequestScope
+                   ) -> PlayResult:
+        """Send the committed credit; its outcome, the paid answer and the journal given back
+        are one write (``result`` is the answer while the credit is pending)."""
+        try:
+            answer = await money.send(pj, self._ctx.wallet, party(session), credit,
+                                      record_applied=False)
+        except (NotAllowedNow, Unavailable) as exc:
+            # The round is settled in the journal; the credit stays open in the outbox and is
+            # retried by Settle or the player's next call. The player is told it is pending.
+            log.warning("credit %s not confirmed: %s", credit.transaction_id, exc)
+            return result
+        paid = replace(result, balance=answer.balance, payment_pending=False)
+        await pj.settle_and_answer(credit.transaction_id, MovementStatus.APPLIED, answer.balance,
+                                   request_id=request_id, response=encode_value(paid),
+                                   scope=scope, wallet_reference=answer.wallet_reference)
+        return paid
