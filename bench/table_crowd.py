@@ -375,10 +375,13 @@ class Crowd:
         public = sum(not k.startswith("behind_placed:") for k in answered)
         self.missed_sights += max(0, public * self.args.watchers - sights)
         spread: list[float] = []
+        by_kind: dict[str, list[float]] = {}
         for event in {e for f in fan for e in f["rounds"]}:  # each event: first -> last
             times = [t for f in fan for t in f["rounds"].get(event, [])]
             first = min(times)
-            spread += [(t - first) * 1000 for t in times]
+            late = [(t - first) * 1000 for t in times]
+            spread += late
+            by_kind.setdefault(event.partition("#")[0], []).extend(late)
         self.round_spread_ms += spread
         rec = {"round": n + 1, "round_id": data.round_id, "players": len(paid),
                # Bet Behinds the round took, answered in time to their player or not.
@@ -386,7 +389,11 @@ class Crowd:
                "settle_to_last_credit_s": None if last is None else round(last - settle_at, 3),
                "unpaid": unpaid,
                "fanout_bets_p99_ms": hist_pct(dict(hist), 0.99) if hist else None,
-               "round_events_spread_p99_ms": round(pct(spread, 0.99), 1) if spread else None}
+               "round_events_spread_p99_ms": round(pct(spread, 0.99), 1) if spread else None,
+               # Which events the tail is made of (the kind's p99 and its events' count).
+               "round_events_spread_p99_ms_by_kind": {
+                   k: [round(pct(v, 0.99), 1), len(v) // max(1, self.args.watchers)]
+                   for k, v in sorted(by_kind.items())}}
         self.per_round.append(rec)
         self.say(f"  round {n + 1} settled: last credit {rec['settle_to_last_credit_s']} s "
                  f"after settlement, {unpaid} not paid; fan-out p99 "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -383,11 +384,16 @@ class RenderedEvents:
 
     def __init__(self) -> None:
         self._kept: OrderedDict[tuple[str, int], tb.TableEvent | None] = OrderedDict()
+        #: The last few rounds' results, read once: (the event's data without its results,
+        #: the seated players' results and each Bet Behind player's own, by their position).
+        self._results: OrderedDict[tuple[str, int], _Results] = OrderedDict()
 
     def for_viewer(self, e: TableEvent, viewer: str) -> tb.TableEvent | None:
         """``e`` as :func:`event_to_proto` renders it for ``viewer`` (the shared rendering
         unless the event names them; None: not theirs to see)."""
         if _may_name(e.payload, viewer):
+            if e.kind == "round_finished":  # names every player: each gets their own
+                return self._round_finished(e, viewer)
             return event_to_proto(e, viewer)
         key = (e.table_id, e.seq)
         if key in self._kept:
@@ -396,6 +402,44 @@ class RenderedEvents:
         if len(self._kept) > self.KEEP:
             self._kept.popitem(last=False)
         return made
+
+
+    def _round_finished(self, e: TableEvent, viewer: str) -> tb.TableEvent:
+        """A round's end for one of its players: the same message as :func:`event_to_proto`
+        makes, without reading the thousand results of a crowded round for each of them."""
+        key = (e.table_id, e.seq)
+        got = self._results.get(key)
+        if got is None:
+            data = e.data if e.data is not None else orjson.loads(e.payload)
+            seated: list[tuple[int, Any]] = []
+            own: dict[str, list[tuple[int, Any]]] = {}
+            for i, r in enumerate(data.get("results", ())):
+                if r.get("seated", True):
+                    seated.append((i, r))
+                else:
+                    own.setdefault(_key(r.get("player")), []).append((i, r))
+            got = self._results[key] = _Results(
+                rest={k: v for k, v in data.items() if k != "results"}, seated=seated, own=own)
+            if len(self._results) > 8:
+                self._results.popitem(last=False)
+        mine = sorted([*got.seated, *got.own.get(viewer, ())], key=lambda x: x[0])
+        data = {**got.rest, "results": [r for _, r in mine]}
+        return event_message(e.seq, e.kind, data, Audience(e.table_id, viewer=viewer), at=e.at)
+
+
+@dataclass(frozen=True, slots=True)
+class _Results:
+    rest: dict[str, Any]
+    seated: list[tuple[int, Any]]
+    own: dict[str, list[tuple[int, Any]]]
+
+
+def without_superseded_totals(batch: Sequence[TableEvent]) -> list[TableEvent]:
+    """A batch of events without the Bet Behind totals a later announcement in it replaces
+    (each states every seat's totals): a watcher that fell behind gets the newest, not every
+    one since."""
+    last = max((i for i, e in enumerate(batch) if e.kind == "behind_totals"), default=-1)
+    return [e for i, e in enumerate(batch) if e.kind != "behind_totals" or i == last]
 
 
 def _may_name(payload: str, viewer: str) -> bool:

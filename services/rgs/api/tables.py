@@ -22,7 +22,12 @@ from rgs.api.errors import abort, classify, error_metadata, status_trailer
 from rgs.api.fields import check_strings
 from rgs.api.lobby import table_entry
 from rgs.api.servicers import Context, serve_unary
-from rgs.api.table_messages import RenderedEvents, recall_events, view_to_proto
+from rgs.api.table_messages import (
+    RenderedEvents,
+    recall_events,
+    view_to_proto,
+    without_superseded_totals,
+)
 from rgs.engine import Action
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.generated.table.v1 import table_pb2_grpc as tb_grpc
@@ -255,8 +260,8 @@ class TableCalls:
                         yield tb.WatchTableResponse(snapshot=await self._snapshot(batch,
                                                                                   session))
                     else:
-                        shown = [m for m in map(render, batch, itertools.repeat(viewer))
-                                 if m is not None]
+                        shown = [m for m in map(render, without_superseded_totals(batch),
+                                                itertools.repeat(viewer)) if m is not None]
                         if shown:
                             yield tb.WatchTableResponse(events=tb.TableEvents(events=shown))
             return

@@ -25,8 +25,10 @@ from rgs.service.tables.turns import Applied, Deadline, Step, Turn, Turns, View
 
 log = logging.getLogger(__name__)
 
-#: The shortest time between two announcements of a table's totals by one replica (seconds).
-INTERVAL_S = 0.25
+#: The shortest time between two announcements of a table's totals by one replica (seconds):
+#: each is a transition that reads the round's Bet Behinds and a message to every watcher, so
+#: four a second per replica took a crowded table's CPU from the bets while betting was open.
+INTERVAL_S = 1.0
 
 
 def announcement(view: View) -> Applied | None:
