@@ -31,6 +31,7 @@ from rgs.engine.vocabulary import (
     BLACKJACK,
     CASHED_OUT,
     CHARLIE,
+    HAND_SETTLED,
     OUTCOME_BLACKJACK,
     OUTCOME_BUST,
     OUTCOME_CASHED_OUT,
@@ -40,7 +41,6 @@ from rgs.engine.vocabulary import (
     OUTCOME_SURRENDER,
     OUTCOME_VOID,
     OUTCOME_WIN,
-    SETTLED,
     SURRENDERED,
 )
 
@@ -177,7 +177,7 @@ def settle_hands(rules: RuleSet, boxes: Sequence[BoxState], d_total: int, dealer
         for hi, hd in enumerate(box.hands):
             outcome, payout, rounded = settle_hand(
                 rules, box, hi, hd, dealer_bj=dealer_bj, d_total=d_total, dealer_push=dealer_push)
-            hd.outcome, hd.payout, hd.status = outcome, payout, SETTLED
+            hd.outcome, hd.payout, hd.status = outcome, payout, HAND_SETTLED
             emit(hand_settled(seat=seat, hand=hi, outcome=outcome, stake=hd.stake, payout=payout,
                               rounded_off=rounded))
             if not hd.behind:
@@ -197,7 +197,7 @@ def refund_all(boxes: Sequence[BoxState]) -> None:
     """A void: every stake taken is paid back and nothing more (side bets settle as "void")."""
     for box in boxes:
         for hd in box.hands:
-            hd.outcome, hd.payout, hd.status = OUTCOME_VOID, hd.stake, SETTLED
+            hd.outcome, hd.payout, hd.status = OUTCOME_VOID, hd.stake, HAND_SETTLED
             hd.behind_paid = dict(hd.behind)
         box.insurance_payout = box.insurance
         box.behind_insurance_paid = dict(box.behind_insurance)

@@ -4,8 +4,9 @@ peek rules and outcomes, as module constants (one home for them).
 On CPython 3.11 reading a member off its class (``Action.HIT``) goes through
 ``EnumType.__getattr__``'s slot, unspecialised, at about ten times a global's cost, and the
 engine reads dozens per round (every card and decision). Importing these names makes each read a
-global one. They are the very same objects as the enum's members. The round's own phases are
-``ROUND_SETTLED``/``ROUND_VOIDED``: the hand status ``SETTLED`` keeps the plain name; a settled
+global one. They are the very same objects as the enum's members. A hand and a round are both
+settled, so neither takes the bare word: ``HAND_SETTLED`` is the hand status
+(``HandStatus.SETTLED``), ``ROUND_SETTLED``/``ROUND_VOIDED`` the round's phases; a settled
 hand's outcomes are ``OUTCOME_*`` (``BLACKJACK`` is the hand status, ``SURRENDER`` the action).
 """
 
@@ -36,7 +37,7 @@ CASHED_OUT: Final = HandStatus.CASHED_OUT
 CHARLIE: Final = HandStatus.CHARLIE
 DOUBLED: Final = HandStatus.DOUBLED
 POWER_CHOICE: Final = HandStatus.POWER_CHOICE
-SETTLED: Final = HandStatus.SETTLED
+HAND_SETTLED: Final = HandStatus.SETTLED
 STOOD: Final = HandStatus.STOOD
 SURRENDERED: Final = HandStatus.SURRENDERED
 

@@ -18,8 +18,8 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from types import MappingProxyType
 
 from rgs.finance.movements import MovementLine
+from rgs.locales.amounts import exponent
 from rgs.service.model import MovementStatus, is_open
-from rgs.terminal.render import exponent
 from rgs.wallet.port import MoneyKind
 
 GroupKey = tuple[str, str, str, str, str]

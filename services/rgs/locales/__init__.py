@@ -11,6 +11,11 @@ is a plural form. English is the reference: every other file has exactly its key
 placeholders, and every reason the server raises is in each
 (tests/unit/docs/test_reason_translations.py; docs/studio-guide.md, "Languages", says how to
 add one).
+
+Beside them, the words and amounts every teller of a round shares, the terminal client, the
+recall's words and the finance reports alike (none of which may import another):
+:mod:`rgs.locales.amounts` (each currency's exponent, an amount written per language) and
+:mod:`rgs.locales.names` (the decisions' and side bets' English names).
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ from rgs.engine import (
     RoundVoided,
     SideBetSettled,
 )
-from rgs.terminal.render import ACTION_NAMES, SIDE_NAMES, money
+from rgs.locales.amounts import money
+from rgs.locales.names import ACTION_NAMES, SIDE_NAMES
 
 _OUTCOMES = {
     Outcome.BLACKJACK: "blackjack", Outcome.WIN: "win", Outcome.PUSH: "push",

@@ -26,7 +26,7 @@ from rgs.codec import decode_event, decode_value
 from rgs.engine import Event, RoundStarted, RuleSet
 from rgs.math.hints import HintTables
 from rgs.rtp.expected import Party, RoundFigures, is_demo, party_figures
-from rgs.rtp.sheets import par_figures
+from rgs.rtp.sheets import ParSheets
 from rgs.service.tables.rounds import table_rules
 from rgs.variants import VARIANTS
 from rgs.variants.options import OptionError, VariantOptions, effective_rules
@@ -137,15 +137,16 @@ def table_rules_for(variant: str) -> RuleSet | None:
     return table_rules(variant) if variant in VARIANTS else None
 
 
-def value(tables: HintTables, rules: RuleSet, events: Sequence[Event],
+def value(tables: HintTables, sheets: ParSheets, rules: RuleSet, events: Sequence[Event],
           party: Party | None = None) -> dict[str, RoundFigures]:
     """A round's figures by party (:func:`rgs.rtp.expected.party_figures`; one part, keyed
     "", without ``party``), or none when it is left out (voided, no card dealt)."""
     if not events or not isinstance(events[0], RoundStarted) or is_demo(events[0]):
         return {}
+    par = sheets.figures(rules)
     if party is None:
-        return party_figures(rules, events, par_figures(rules), tables=tables)
-    return party_figures(rules, events, par_figures(rules), party, tables=tables)
+        return party_figures(rules, events, par, tables=tables)
+    return party_figures(rules, events, par, party, tables=tables)
 
 
 def _bettors(text: str | None) -> dict[str, tuple[str, str]]:
@@ -165,8 +166,10 @@ class RtpWorker:
         self.resolve = resolve
         self.resolve_table = resolve_table
         self.on_round = on_round
-        #: The analysis' caches the rounds are valued from (this worker's own).
+        #: The analysis' caches and the PAR sheets' figures the rounds are valued from (this
+        #: worker's own).
         self.hints = HintTables()
+        self.sheets = ParSheets()
 
     async def _cursor(self, conn: Any, source: str) -> tuple[datetime, str]:
         row = await conn.fetchrow(Q_CURSOR, source)
@@ -181,7 +184,7 @@ class RtpWorker:
         return [Valued(source="solo", round_key=r["round_key"], brand=r["brand_id"],
                        variant=r["variant"], table="", channel=r["channel"] or UNKNOWN,
                        settled_at=r["finished_at"], figures=f)
-                for f in value(self.hints, rules, events).values()]
+                for f in value(self.hints, self.sheets, rules, events).values()]
 
     def _table(self, r: Any) -> list[Valued]:
         rules = self.resolve_table(r["variant"])
@@ -194,7 +197,7 @@ class RtpWorker:
             return "/".join(bettors.get(player, ("", UNKNOWN)))
 
         out = []
-        for key, f in sorted(value(self.hints, rules, events, party).items()):
+        for key, f in sorted(value(self.hints, self.sheets, rules, events, party).items()):
             brand, channel = key.rsplit("/", 1)
             out.append(Valued(source="table", round_key=f"{r['round_key']}/{key}", brand=brand,
                               variant=r["variant"], table=r["table_id"], channel=channel,

@@ -2,50 +2,21 @@
 written the way the language writes them.
 
 One language per process (a terminal has one person at it): :func:`use` sets it at start
-(``--lang``, else ``LC_ALL``/``LC_MESSAGES``/``LANG``, else English). Amounts follow the
-Unicode CLDR patterns the web table gets from ``Intl.NumberFormat`` — German ``1.000,00 €``,
-Spanish ``1000,00 €`` and ``10.000,00 €`` (CLDR groups Spanish amounts from five digits) —
-without a dependency (Babel is not in the lock): a small table of separators and symbols per
-language. English keeps the terminal's ``1,000.00 EUR`` (the ISO code after the amount, as
-scripts reading the output expect).
+(``--lang``, else ``LC_ALL``/``LC_MESSAGES``/``LANG``, else English). Amounts are written in
+that language by :mod:`rgs.locales.amounts` (the CLDR patterns of the web table's
+``Intl.NumberFormat``; English keeps the terminal's ``1,000.00 EUR``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Final
 
-from rgs.locales import LANGUAGES, catalogue
+from rgs.locales import LANGUAGES, amounts, catalogue
+from rgs.locales.amounts import NBSP, STYLES
 
 #: The variables that name the terminal's language, strongest first (POSIX order).
 LANGUAGE_VARIABLES: Final = ("LC_ALL", "LC_MESSAGES", "LANG")
-
-_NBSP: Final = "\u00a0"
-
-
-@dataclass(frozen=True, slots=True)
-class AmountStyle:
-    """How a language writes an amount of money."""
-
-    decimal: str
-    group: str
-    #: Digits before the decimal point from which thousands are grouped (CLDR's minimum
-    #: grouping digits plus three: 4 groups 1,000; 5 leaves 1000 and groups 10.000).
-    group_from: int
-    #: ``{sign}``, ``{number}``, ``{symbol}``.
-    pattern: str
-    #: Currency symbols; a currency not listed is written by its ISO code.
-    symbols: Mapping[str, str] = field(default_factory=dict)
-
-
-STYLES: Final[Mapping[str, AmountStyle]] = {
-    "en": AmountStyle(".", ",", 4, "{sign}{number} {symbol}"),
-    "de": AmountStyle(",", ".", 4, "{sign}{number}" + _NBSP + "{symbol}",
-                      {"EUR": "€", "USD": "$", "GBP": "£"}),
-    "es": AmountStyle(",", ".", 5, "{sign}{number}" + _NBSP + "{symbol}",
-                      {"EUR": "€", "USD": "US$"}),
-}
 
 _active = ["en"]
 
@@ -94,34 +65,12 @@ def reason_text(reason: str) -> str | None:
     return catalogue(active())["reasons"].get(reason)
 
 
-def _group(digits: str, style: AmountStyle) -> str:
-    if len(digits) < style.group_from:
-        return digits
-    head = len(digits) % 3 or 3
-    parts = [digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)]
-    return style.group.join(parts)
-
-
 def format_amount(amount: int, currency: str, exponent: int, *,
                   with_currency: bool = True, language: str | None = None) -> str:
-    """Minor units as the language writes them (exact: integer arithmetic only).
-
-    >>> format_amount(100000, "EUR", 2, language="de")
-    '1.000,00\\xa0€'
-    >>> format_amount(100000, "EUR", 2, language="es")
-    '1000,00\\xa0€'
-    >>> format_amount(-123456, "EUR", 2, language="en")
-    '-1,234.56 EUR'
-    """
-    style = STYLES[language or active()]
-    whole, frac = divmod(abs(amount), 10**exponent)
-    number = _group(str(whole), style) + (f"{style.decimal}{frac:0{exponent}d}" if exponent
-                                          else "")
-    sign = "-" if amount < 0 else ""
-    if not with_currency or not currency:
-        return sign + number
-    return style.pattern.format(sign=sign, number=number,
-                                symbol=style.symbols.get(currency.upper(), currency))
+    """Minor units as the active language (or ``language``) writes them
+    (:func:`rgs.locales.amounts.format_amount`)."""
+    return amounts.format_amount(amount, currency, exponent, with_currency=with_currency,
+                                 language=language or active())
 
 
 def seconds(value: float) -> str:
@@ -137,5 +86,5 @@ def normalise_amount(text: str) -> str:
     """A typed amount in the active language's way (``1.000,50`` in German) as ``1000.50``:
     group separators and spaces dropped, the decimal separator made a point."""
     style = STYLES[active()]
-    t = text.strip().replace(_NBSP, "").replace(" ", "")
+    t = text.strip().replace(NBSP, "").replace(" ", "")
     return t.replace(style.group, "").replace(style.decimal, ".")

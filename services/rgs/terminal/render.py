@@ -11,11 +11,10 @@ from typing import Any
 
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.table.v1 import table_pb2 as tb
+from rgs.locales import amounts
+from rgs.locales.names import ACTION_NAMES
 from rgs.terminal import i18n
 
-#: ISO 4217 minor-unit exponents that are not 2.
-_EXPONENTS = {"JPY": 0, "KRW": 0, "CLP": 0, "ISK": 0, "VND": 0, "BHD": 3, "KWD": 3, "OMR": 3,
-              "JOD": 3, "TND": 3}
 #: The width ``rgs play`` writes to (a terminal's classic 80 columns).
 WIDTH = 80
 #: Hex digits of a hash shown in the table's lines (the ``f`` command shows the whole).
@@ -29,29 +28,12 @@ ACTION_KEYS: dict[int, str] = {
     bj.ACTION_SURRENDER: "r", bj.ACTION_CASH_OUT: "c", bj.ACTION_POWER_KEEP: "k",
     bj.ACTION_POWER_REPLACE: "x", bj.ACTION_INSURE: "i", bj.ACTION_DECLINE_INSURANCE: "n",
 }
-ACTION_NAMES: dict[int, str] = {
-    bj.ACTION_HIT: "hit", bj.ACTION_STAND: "stand", bj.ACTION_DOUBLE: "double",
-    bj.ACTION_POWER_DOUBLE: "power double", bj.ACTION_SPLIT: "split",
-    bj.ACTION_POWER_SPLIT: "power split", bj.ACTION_SURRENDER: "surrender",
-    bj.ACTION_CASH_OUT: "cash out", bj.ACTION_POWER_KEEP: "keep the card",
-    bj.ACTION_POWER_REPLACE: "replace the card", bj.ACTION_INSURE: "insure",
-    bj.ACTION_DECLINE_INSURANCE: "no insurance",
-}
-SIDE_NAMES = {
-    bj.SIDE_BET_KIND_TWENTY_PLUS: "20+ Bonus", bj.SIDE_BET_KIND_PERFECT_PAIRS: "Perfect Pairs",
-    bj.SIDE_BET_KIND_TWENTY_ONE_PLUS_THREE: "21+3",
-}
-
-
-def exponent(currency: str) -> int:
-    """Minor-unit exponent of an ISO 4217 currency (2 unless listed)."""
-    return int(_EXPONENTS.get(currency.upper(), 2))
 
 
 def money(amount: int, currency: str) -> str:
     """``12345, "EUR"`` → ``"123.45 EUR"`` in English, ``"123,45 €"`` in German (the active
     language's way, :mod:`rgs.terminal.i18n`; exact: integer arithmetic only)."""
-    return i18n.format_amount(amount, currency, exponent(currency))
+    return amounts.money(amount, currency, language=i18n.active())
 
 
 def _word(prefix: str, enum: Any, value: int, strip: str) -> str | None:
@@ -78,7 +60,7 @@ def outcome_word(outcome: int) -> str:
 
 def parse_money(text: str, currency: str) -> int:
     """``"1.50"`` → 150 minor units; raises ValueError with a readable message."""
-    exp = exponent(currency)
+    exp = amounts.exponent(currency)
     t = i18n.normalise_amount(text)
     if not t or t.count(".") > 1 or not t.replace(".", "").isdigit():
         raise ValueError(i18n.say("not_amount", text=repr(text),

@@ -1,5 +1,5 @@
 """The dependency rule: the service layer and the API edge see the engine and the ports, never an
-adapter; only bootstrap picks adapters."""
+adapter; only bootstrap picks adapters; only the command line uses the terminal client."""
 
 from __future__ import annotations
 
@@ -74,6 +74,23 @@ def test_nothing_imports_the_command_line() -> None:
     importers = {str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py")
                  if any(n == "rgs.cli" or n.startswith("rgs.cli.") for n in _imports(p))}
     assert {p for p in importers if not p.startswith("cli/")} == {"__main__.py"}
+
+
+def test_only_the_command_line_uses_the_terminal_client() -> None:
+    # rgs.terminal is an outer layer (the client behind `rgs play`): what the finance reports,
+    # the recall's words and the terminal share (currency exponents, amounts written per
+    # language, the decisions' and side bets' names) lives in rgs.locales, below all of them.
+    importers = {str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py")
+                 if any(n == "rgs.terminal" or n.startswith("rgs.terminal.")
+                        for n in _imports(p))}
+    assert {p for p in importers if not p.startswith(("terminal/", "cli/"))} == set()
+
+
+def test_the_locales_import_no_layer_of_the_server_or_its_clients() -> None:
+    # The neutral home must stay neutral: words and amounts, no use case, edge or client.
+    assert _offenders("locales", ("rgs.terminal", "rgs.cli", "rgs.api", "rgs.service",
+                                  "rgs.finance", "rgs.recall", "rgs.bootstrap", "rgs.journal",
+                                  "rgs.wallet", "grpc", "asyncpg")) == {}
 
 
 def test_only_bootstrap_chooses_concrete_adapters() -> None:
