@@ -144,6 +144,16 @@ async def _turn(figs: Figures, stub: table_pb2_grpc.TableServiceAsyncStub, md: A
                 if s.phase in (tb.TABLE_PHASE_IDLE, tb.TABLE_PHASE_BETTING):
                     done = s.round_no > round_no or s.phase == tb.TABLE_PHASE_IDLE
                     break
+                if s.phase == tb.TABLE_PHASE_INSURANCE:
+                    # The dealer shows an ace: decline (the same request id on every look, so
+                    # the table answers a repeat from its stored answer). A bench that never
+                    # answered left the table's decision timer to close insurance: the 5 s
+                    # "decision timed out" one to three times a run (1 round in 13).
+                    with contextlib.suppress(grpc.aio.AioRpcError):
+                        await _sent(figs, stub.DecideInsurance, tb.DecideInsuranceRequest(
+                            request_id=f"i{n}", table_id=table_id, round_id=s.round_id,
+                            seat=seat, take=False), md)
+                    break
                 to_act = s.round.to_act if s.round.HasField("to_act") else None
                 if s.phase == tb.TABLE_PHASE_PLAYING and to_act and to_act.seat == seat:
                     with contextlib.suppress(grpc.aio.AioRpcError):
