@@ -33,6 +33,8 @@ class Figures:
         self.decisions_timed_out = 0
         #: Commands sent again with the same request id after a retryable refusal.
         self.retried = 0
+        #: Deal Nows refused because betting had closed meanwhile (the bet still plays).
+        self.deal_now_too_late = 0
 
 
 #: Refusals a client sends again with the same request id (the server answers a retry from
@@ -104,16 +106,24 @@ async def _player(stub: table_pb2_grpc.TableServiceAsyncStub, md: Any, table_id:
                 request_id=f"b{n}", table_id=table_id, bets=[tb.Bet(seat=seat, stake=1000)]),
                 md)).result.snapshot
             figs.bet_sent.setdefault((table_id, snap.round_no, seat), time.perf_counter())
-            # A bet sent before PlaceBets answered is timed from its answer: a lower bound.
-            await _sent(figs, stub.DealNow, tb.DealNowRequest(request_id=f"d{n}",
-                                                              table_id=table_id), md)
-            figs.last_deal_now[(table_id, snap.round_no)] = time.perf_counter()
         except grpc.aio.AioRpcError as exc:
             if exc.code() not in (grpc.StatusCode.FAILED_PRECONDITION,
                                   grpc.StatusCode.ABORTED):
                 raise
             await asyncio.sleep(0.05)
             continue
+        # A bet sent before PlaceBets answered is timed from its answer: a lower bound.
+        try:
+            await _sent(figs, stub.DealNow, tb.DealNowRequest(request_id=f"d{n}",
+                                                              table_id=table_id), md)
+            figs.last_deal_now[(table_id, snap.round_no)] = time.perf_counter()
+        except grpc.aio.AioRpcError as exc:
+            # Betting closed before this Deal Now (the others' closed it while this bet went
+            # in): the bet is in the round all the same, so play it. Going back to betting
+            # here left the hand to the table's 5 s decision timer, one to three times a run.
+            if exc.code() is not grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+            figs.deal_now_too_late += 1
         # Play: stand whenever this seat's hand is due, until the round is over.
         while not stop.is_set():
             try:
@@ -206,6 +216,7 @@ async def rounds(args: argparse.Namespace, say: Any) -> dict[str, Any]:
            "timers_fired": {"betting": figs.betting_timed_out,
                             "decisions": figs.decisions_timed_out},
            "commands_retried": figs.retried,
+           "deal_now_after_betting_closed": figs.deal_now_too_late,
            "bench_players_died": [type(e).__name__ + (f" {e.code().name}" if isinstance(
                e, grpc.aio.AioRpcError) else "") for e in died]}
     if not args.json:
