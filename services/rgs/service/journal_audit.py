@@ -6,9 +6,10 @@
 * **Its movements have the state it implies**: the stakes it took are booked debits summing to
   its ``total_staked`` (a free-bet round takes none); a settled round's credits sum to its
   ``total_paid``; an unfinished round has no credit; a voided round's rollbacks give back what
-  it refunded. A movement still open (pending, unknown, or an applied debit whose step did not
-  commit) is not a fault: it is listed, and the reconciler drives it to its end once the
-  replicas run (a point-in-time restore cuts through calls in flight).
+  it refunded; a rollback the wallet applied has its debit rolled back. A movement still open
+  (pending, unknown, or an applied debit whose step did not commit) is not a fault: it is
+  listed, and the reconciler drives it to its end once the replicas run (a point-in-time
+  restore cuts through calls in flight).
 
 Nothing here reads a clock or a database: the command (rgs.cli.audit) feeds it.
 """
@@ -74,6 +75,15 @@ def audit_round(stored: StoredRound, movements: Sequence[Movement], *,
                  if m.kind is MoneyKind.DEBIT and m.status is MovementStatus.ROLLED_BACK)
     credits = sum(m.amount for m in final if m.kind is MoneyKind.CREDIT)
     refunds = sum(m.amount for m in final if m.kind is MoneyKind.ROLLBACK)
+    by_id = {m.transaction_id: m for m in movements}
+    for rb in final:
+        debit = by_id.get(rb.debit_transaction_id) if rb.kind is MoneyKind.ROLLBACK else None
+        if (debit is not None and rb.status is MovementStatus.APPLIED
+                and debit.status is not MovementStatus.ROLLED_BACK):
+            # A release before the rollback's outcome said both in one write could leave this
+            # (a crash between two writes): the wallet gave the stake back.
+            problems.append(f"round {rid}: debit {debit.transaction_id} is {debit.status.value} "
+                            f"but its rollback {rb.transaction_id} was applied")
     open_debits = any(m.kind is MoneyKind.DEBIT for m in movements if m.is_open)
     open_credits = any(m.kind is not MoneyKind.DEBIT for m in movements if m.is_open)
     if stored.status == "voided":

@@ -63,3 +63,22 @@ async def test_an_open_and_a_settled_round_audit_clean_and_tampering_is_named() 
     found = audit_round(stored, pending)
     assert found.problems == () and len(found.open_movements) == 1
     assert rid == stored.round_id
+
+
+async def test_a_debit_left_booked_after_its_rollback_was_applied_is_named() -> None:
+    # What a crash between two writes left before a rollback's outcome marked its debit in the
+    # same write (the chaos test's failure): the wallet gave the stake back, the journal still
+    # counts it booked.
+    (open_, _), _ = await _rounds()
+    stored, moves = open_
+    debit = next(m for m in moves if m.kind is MoneyKind.DEBIT)
+    rollback = replace(debit, transaction_id=f"{debit.transaction_id}:rollback",
+                       kind=MoneyKind.ROLLBACK, debit_transaction_id=debit.transaction_id,
+                       status=MovementStatus.APPLIED)
+    found = audit_round(stored, [*moves, rollback])
+    assert [p for p in found.problems if "its rollback" in p] == [
+        f"round {stored.round_id}: debit {debit.transaction_id} is booked but its rollback "
+        f"{rollback.transaction_id} was applied"]
+    marked = [replace(m, status=MovementStatus.ROLLED_BACK) if m is debit else m for m in moves]
+    assert not [p for p in audit_round(stored, [*marked, rollback]).problems
+                if "its rollback" in p]
