@@ -16,6 +16,7 @@ from rgs.journal.memory import InMemoryJournal
 from rgs.journal.postgres import PostgresJournal
 from rgs.service.model import Movement, MovementStatus, StoredRound
 from rgs.service.ports import Journal
+from rgs.service.writes import Booking, StepWrite
 from rgs.wallet.port import MoneyKind, transaction_id
 from support.databases import RGS_TEMPLATE
 from support.pgbouncer import PgBouncer, set_journal_search_path
@@ -74,10 +75,9 @@ async def _booked(journal: Journal, *debits: Movement) -> None:
     async with journal.player(KEY) as pj:
         for d in debits:
             await pj.record_movement(d)
-        await pj.commit_round(round=_round(1, sum(d.amount for d in debits)),
-                              new_events_from=0, request=None,
-                              booked=[d.transaction_id for d in debits],
-                              applied={d.transaction_id: 9_000 for d in debits})
+        await pj.commit_round(StepWrite(
+            round=_round(1, sum(d.amount for d in debits)), new_events_from=0,
+            bookings=tuple(Booking.applied(d, 9_000) for d in debits)))
 
 
 async def test_a_rollback_the_wallet_applied_rolls_its_debit_back_in_the_same_write(

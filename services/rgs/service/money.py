@@ -148,7 +148,8 @@ async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: st
     (:func:`~rgs.wallet.port.transaction_id`); ``round_movements``, when the caller has read
     them in this call (and changed none since), spares reading them again. Without
     ``record_applied`` the caller records the debit applied: with the commit that books it
-    (``commit_round(applied=...)``), or with :func:`record` before rolling it back.
+    (a :class:`~rgs.service.writes.Booking` of the step's write), or with :func:`record`
+    before rolling it back.
     """
     if round_movements is None:
         round_movements = await pj.movements(round_id)
