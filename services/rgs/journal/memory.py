@@ -72,14 +72,21 @@ class InMemoryPlayerJournal:
     """One player's journal while held."""
 
     def __init__(self, tables: _Tables, player_key: str, clock: Callable[[], datetime],
-                 epoch: int = 0) -> None:
+                 epoch: int = 0, *, release: Callable[[], None] | None = None) -> None:
         self._t = tables
         self._key = player_key
         self._clock = clock
         #: The hold's fencing epoch (each hold of a player gets the next one).
         self.epoch = epoch
-        #: Given back by a commit marked ``last``: like a lease released, nothing more is written.
+        #: Given back by a commit marked ``last``: like a lease released, nothing more is
+        #: written, and another call may take the player at once (``release``).
         self.given_back = False
+        self._release = release
+
+    def _give_back(self) -> None:
+        self.given_back = True
+        if self._release is not None:
+            self._release()
 
     def _check_open(self) -> None:
         if self.given_back:
@@ -186,7 +193,8 @@ class InMemoryPlayerJournal:
         if write.seeds is not None and write.next_seed is not None:
             self._t.round_seeds[k] = write.seeds
             self._t.next_seeds[(self._key, write.next_seed.session_id)] = write.next_seed
-        self.given_back = write.last
+        if write.last:
+            self._give_back()
 
     async def settle_and_answer(self, answer: PaidAnswer) -> None:
         """A call's outcome and the new answer; the journal is given back."""
@@ -194,7 +202,7 @@ class InMemoryPlayerJournal:
         await self.settle_movement(a.transaction_id, a.status, a.balance_after, error="",
                                    wallet_reference=a.wallet_reference)
         await self.update_response(a.request_id, a.response, a.scope)
-        self.given_back = True
+        self._give_back()
 
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:
@@ -287,12 +295,25 @@ class InMemoryJournal:
         self._holding[player_key] = request
         self._epochs[player_key] += 1
         epoch = self._held[player_key] = self._epochs[player_key]
-        try:
-            yield InMemoryPlayerJournal(self.tables, player_key, self._clock, epoch)
-        finally:
-            self._holding.pop(player_key, None)
-            self._held.pop(player_key, None)
+        released = False
+
+        def release() -> None:
+            # Once: by the last write (as PostgreSQL's statement gives the lease back) or on
+            # leaving the block, whichever comes first.
+            nonlocal released
+            if released:
+                return
+            released = True
+            if self._held.get(player_key) == epoch:
+                self._holding.pop(player_key, None)
+                self._held.pop(player_key, None)
             lock.release()
+
+        try:
+            yield InMemoryPlayerJournal(self.tables, player_key, self._clock, epoch,
+                                        release=release)
+        finally:
+            release()
 
     def holds(self, player_key: str, epoch: int) -> bool:
         """Whether the hold of ``epoch`` still holds the player (a lease not lost)."""
