@@ -247,8 +247,7 @@ class PlayCommands:
             if cost > 0:
                 debit, balance = await money.debit(pj, self._ctx.wallet, party(session),
                                                    round_id=stored.round_id, step=rnd.seq + 1,
-                                                   amount=cost, round_movements=round_movements,
-                                                   record_applied=False)
+                                                   amount=cost, round_movements=round_movements)
                 bookings = (Booking.applied(debit, balance),)
                 round_movements = None  # a debit was written: no longer the round's movements
             new_from = len(rnd.events)

@@ -99,8 +99,7 @@ class Settlement:
         """Send the committed credit; its outcome, the paid answer and the journal given back
         are one write (``result`` is the answer while the credit is pending)."""
         try:
-            answer = await money.send(pj, self._ctx.wallet, party(session), credit,
-                                      record_applied=False)
+            answer = await money.call(pj, self._ctx.wallet, party(session), credit)
         except (NotAllowedNow, Unavailable) as exc:
             # The round is settled in the journal; the credit stays open in the outbox and is
             # retried by Settle or the player's next call. The player is told it is pending.

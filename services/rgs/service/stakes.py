@@ -46,8 +46,7 @@ async def take(pj: PlayerJournal, wallet: Wallet, party: Party, free_bets: FreeB
     if stake > 0:
         # The debit is recorded applied by the commit that books it (one write fewer).
         debit, balance = await money.debit(pj, wallet, party, round_id=round_id, step=1,
-                                           amount=stake, round_movements=[],  # none yet
-                                           record_applied=False)
+                                           amount=stake, round_movements=[])  # none yet
     else:
         debit, balance = None, await money.balance(wallet, party)
     if grant is not None:
