@@ -44,6 +44,7 @@ from rgs.service.model import (
     StoredRound,
 )
 from rgs.service.ports import JournalBusy, JournalLeaseLost, JournalRejected, JournalUnavailable
+from rgs.service.writes import Booking, PaidAnswer, StepWrite
 from rgs.variants import find_variant
 from rgs.variants.options import VariantOptions
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
@@ -579,7 +580,7 @@ async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_c
     try:
         async with stale.player(key) as pj:
             # Every write renews the lease: written to for longer than its 0.4 s, still held.
-            await pj.commit_round(round=_round(key, rid, 1), new_events_from=0, request=None)
+            await pj.commit_round(StepWrite(round=_round(key, rid, 1), new_events_from=0))
             for _ in range(4):
                 await asyncio.sleep(0.2)
                 await pj.record_movement(debit)
@@ -589,9 +590,10 @@ async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_c
             await asyncio.sleep(0.6)  # the holder pauses past its lease; another call takes over
             async with fresh.player(key) as taker:
                 with pytest.raises(JournalLeaseLost):
-                    await pj.commit_round(round=_round(key, rid, 2), new_events_from=0,
-                                          request=StoredRequest(request_id="r", method="act",
-                                                                request_hash="h", response="{}"))
+                    await pj.commit_round(StepWrite(
+                        round=_round(key, rid, 2), new_events_from=0,
+                        request=StoredRequest(request_id="r", method="act", request_hash="h",
+                                              response="{}")))
                 with pytest.raises(JournalLeaseLost):
                     await pj.record_movement(replace(debit, transaction_id=f"{rid}:2:debit"))
                 with pytest.raises(JournalLeaseLost):
@@ -609,8 +611,7 @@ async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_c
                 assert [(m.transaction_id, m.status) for m in await taker.movements(rid)] == [
                     (debit.transaction_id, MovementStatus.PENDING)]
                 assert await taker.find_request("r", RequestScope.PLAYER) is None
-                await taker.commit_round(round=_round(key, rid, 3), new_events_from=0,
-                                         request=None)
+                await taker.commit_round(StepWrite(round=_round(key, rid, 3), new_events_from=0))
         # The stale holder's exit released nothing of the taker's: the taker released its own.
         holder, epoch = await _lease(rgs_database_url, key)
         assert holder is None and epoch == 2
@@ -664,17 +665,17 @@ async def test_one_unfinished_round_per_brand_and_currency_and_request_ids_per_c
             for rid, brand, cur in (("a" * 32, "demo-casino", "EUR"),
                                     ("b" * 32, "demo-casino-usd", "USD"),
                                     ("c" * 32, "other-casino", "EUR")):
-                await pj.commit_round(round=_open_round(rid, brand, cur), new_events_from=0,
-                                      request=StoredRequest(request_id="same", method="deal",
-                                                            request_hash=rid, response="{}",
-                                                            scope=RequestScope.PLAYER)
-                                      if rid[0] == "a" else None)
+                await pj.commit_round(StepWrite(
+                    round=_open_round(rid, brand, cur), new_events_from=0,
+                    request=StoredRequest(request_id="same", method="deal", request_hash=rid,
+                                          response="{}", scope=RequestScope.PLAYER)
+                    if rid[0] == "a" else None))
             found = await pj.active_round("demo-casino-usd", "USD")
             assert found is not None and found.round_id == "b" * 32
             assert found.options == VariantOptions(decks=2)
             with pytest.raises(JournalUnavailable):  # a second open round in one context
-                await pj.commit_round(round=_open_round("d" * 32, "demo-casino", "EUR"),
-                                      new_events_from=0, request=None)
+                await pj.commit_round(StepWrite(
+                    round=_open_round("d" * 32, "demo-casino", "EUR"), new_events_from=0))
             await pj.save_session(
                 Session(session_id="s2", player_key="dev-operator/alice",
                         operator_id="dev-operator", brand_id="demo-casino", player_id="alice",
@@ -708,16 +709,18 @@ async def test_open_call_reads_in_one_statement_what_the_single_reads_return(
             await pj.settle_movement(debit.transaction_id, MovementStatus.APPLIED, 9_900,
                                      error="")
             rnd = replace(_round(key, rid, 1), events=(), total_staked=100)
-            await pj.commit_round(round=rnd, new_events_from=0, request=rec,
-                                  booked=(debit.transaction_id,))
-            await pj.commit_round(round=replace(_round(key, other, 2), status="settled",
-                                                total_paid=250),
-                                  new_events_from=0, request=None, movements=(credit,))
+            await pj.commit_round(StepWrite(round=rnd, new_events_from=0, request=rec,
+                                            bookings=(Booking(
+                                                transaction_id=debit.transaction_id),)))
+            await pj.commit_round(StepWrite(
+                round=replace(_round(key, other, 2), status="settled", total_paid=250),
+                new_events_from=0, movements=(credit,)))
         async with journal.player(key) as pj:
-            by_id = await pj.open_call("r1", RequestScope.PLAYER, round_id=rid)
-            active = await pj.open_call("r2", RequestScope.PLAYER,
-                                        active_in=("demo-casino", "EUR"))
-            none = await pj.open_call("r1", RequestScope.SYSTEM)
+            by_id = await pj.open_call(CallRead(request_id="r1", scope=RequestScope.PLAYER,
+                                                round_id=rid))
+            active = await pj.open_call(CallRead(request_id="r2", scope=RequestScope.PLAYER,
+                                                 active_in=("demo-casino", "EUR")))
+            none = await pj.open_call(CallRead(request_id="r1", scope=RequestScope.SYSTEM))
             assert by_id.request == await pj.find_request("r1", RequestScope.PLAYER) == rec
             assert by_id.round == await pj.get_round(rid) == active.round
             assert by_id.round is not None and by_id.round.seq == 1
@@ -744,8 +747,8 @@ async def test_a_last_commit_gives_the_player_back_in_the_same_statement(
     other = await journal_db.connect(lock_wait_s=0.3)
     try:
         async with journal.player(key) as pj:
-            await pj.commit_round(round=_round(key, rid, 1), new_events_from=0, request=None,
-                                  last=True)
+            await pj.commit_round(StepWrite(round=_round(key, rid, 1), new_events_from=0,
+                                            last=True))
             holder, epoch = await _lease(rgs_database_url, key)
             assert holder is None and epoch == 1  # given back by the commit itself
             # Another replica takes the player at once (in session mode its advisory lock
@@ -793,21 +796,22 @@ async def test_a_commit_records_the_debit_of_its_call_and_the_seeds_and_a_paid_w
     rec = StoredRequest(request_id="d1", method="deal", request_hash="h", response="{}")
     try:
         async with journal.player(key) as pj:
-            state = await pj.open_call("d1", RequestScope.PLAYER,
-                                       active_in=("demo-casino", "EUR"), seed_of="s")
+            state = await pj.open_call(CallRead(request_id="d1", scope=RequestScope.PLAYER,
+                                                active_in=("demo-casino", "EUR"), seed_of="s"))
             assert state.next_seed is None and state.round is None
             await pj.record_movement(debit)
             await pj.record_movement(stray)
             rnd = replace(_round(key, rid, 1), status="settled", total_paid=250, fair=fair)
-            await pj.commit_round(round=rnd, new_events_from=0, request=rec,
-                                  movements=(credit,),
-                                  booked=(debit.transaction_id, stray.transaction_id),
-                                  applied={debit.transaction_id: 9_900},
-                                  next_seed=following,
-                                  references={debit.transaction_id: "sw-1"})
-            await pj.settle_and_answer(credit.transaction_id, MovementStatus.APPLIED, 10_150,
-                                       request_id="d1", response='{"paid": true}',
-                                       scope=RequestScope.PLAYER, wallet_reference="sw-2")
+            await pj.commit_round(StepWrite(
+                round=rnd, new_events_from=0, request=rec, movements=(credit,),
+                bookings=(Booking(transaction_id=debit.transaction_id, balance=9_900,
+                                  wallet_reference="sw-1"),
+                          Booking(transaction_id=stray.transaction_id)),
+                next_seed=following))
+            await pj.settle_and_answer(PaidAnswer(
+                transaction_id=credit.transaction_id, balance_after=10_150,
+                wallet_reference="sw-2", request_id="d1", response='{"paid": true}',
+                scope=RequestScope.PLAYER))
             holder, epoch = await _lease(rgs_database_url, key)
             assert holder is None and epoch == 1  # given back by the answer's statement
             with pytest.raises(JournalLeaseLost):
@@ -820,7 +824,8 @@ async def test_a_commit_records_the_debit_of_its_call_and_the_seeds_and_a_paid_w
                              stray.transaction_id: (MovementStatus.PENDING, None, 0, ""),
                              credit.transaction_id: (MovementStatus.APPLIED, 10_150, 1, "sw-2")}
             # The call's first read (movements as JSON) carries the references too.
-            read = await pj.open_call("d0", RequestScope.PLAYER, round_id=rid)
+            read = await pj.open_call(CallRead(request_id="d0", scope=RequestScope.PLAYER,
+                                               round_id=rid))
             assert {m.transaction_id: m.wallet_reference for m in read.round_movements} == {
                 debit.transaction_id: "sw-1", stray.transaction_id: "",
                 credit.transaction_id: "sw-2"}
@@ -829,8 +834,8 @@ async def test_a_commit_records_the_debit_of_its_call_and_the_seeds_and_a_paid_w
             assert await pj.next_seed("s") == following
             answer = await pj.find_request("d1", RequestScope.PLAYER)
             assert answer is not None and answer.response == '{"paid": true}'
-            state = await pj.open_call("d2", RequestScope.PLAYER,
-                                       active_in=("demo-casino", "EUR"), seed_of="s")
+            state = await pj.open_call(CallRead(request_id="d2", scope=RequestScope.PLAYER,
+                                                active_in=("demo-casino", "EUR"), seed_of="s"))
             assert state.next_seed == following
     finally:
         await journal.close()
@@ -850,25 +855,25 @@ async def test_a_call_read_made_with_the_take_sees_what_the_previous_holder_comm
     waiter = await journal_db.connect(lock_wait_s=5.0)
     try:
         async with waiter.player(key, first) as pw:  # free: read with the take
-            state = await pw.open_call("r1", RequestScope.PLAYER, round_id=rid)
+            state = await pw.open_call(first)
             assert state.request is None and state.round is None
 
         async def call() -> CallState:
             async with waiter.player(key, first) as pj:
-                return await pj.open_call("r1", RequestScope.PLAYER, round_id=rid)
+                return await pj.open_call(first)
 
         async with holder.player(key) as ph:
             waiting = asyncio.create_task(call())
             await asyncio.sleep(0.3)  # the waiter's statement has started (and waits)
             assert not waiting.done()
-            await ph.commit_round(round=_round(key, rid, 1), new_events_from=0, request=rec,
-                                  last=True)
+            await ph.commit_round(StepWrite(round=_round(key, rid, 1), new_events_from=0,
+                                            request=rec, last=True))
         state = await asyncio.wait_for(waiting, 5)
         assert state.request == rec
         assert state.round is not None and state.round.seq == 1
         # And a read made with the take of a free player is the player's state.
         async with waiter.player(key, first) as pw:
-            again = await pw.open_call("r1", RequestScope.PLAYER, round_id=rid)
+            again = await pw.open_call(first)
             assert again.request == rec and again.round == state.round
     finally:
         await holder.close()
@@ -888,12 +893,12 @@ async def test_a_round_keeps_the_channel_of_its_first_step(rgs_database_url: str
     dealt = replace(_open_round("e" * 32, "demo-casino", "EUR"), channel=Channel.BROWSER)
     try:
         async with journal.player("dev-operator/alice") as pj:
-            await pj.commit_round(round=dealt, new_events_from=0, request=None)
-            await pj.commit_round(round=replace(dealt, seq=2, status="settled", channel=None),
-                                  new_events_from=0, request=None)
-            await pj.commit_round(round=replace(_open_round("f" * 32, "demo-casino", "EUR"),
-                                                status="settled"),
-                                  new_events_from=0, request=None)
+            await pj.commit_round(StepWrite(round=dealt, new_events_from=0))
+            await pj.commit_round(StepWrite(
+                round=replace(dealt, seq=2, status="settled", channel=None), new_events_from=0))
+            await pj.commit_round(StepWrite(
+                round=replace(_open_round("f" * 32, "demo-casino", "EUR"), status="settled"),
+                new_events_from=0))
             first, other = await pj.get_round("e" * 32), await pj.get_round("f" * 32)
         assert first is not None and (first.seq, first.channel) == (2, Channel.BROWSER)
         assert other is not None and other.channel is None

@@ -1,6 +1,6 @@
-"""The player journal's outbox rules (rgs.service.ports.PlayerJournal): one set of cases run on
-the in-memory adapter and on PostgreSQL (a fresh migrated database, directly and through
-PgBouncer in transaction mode), so the unit tier's outbox behaves as production's does.
+"""The player journal's outbox rules and write plans (rgs.service.ports.PlayerJournal): one set
+of cases run on the in-memory adapter and on PostgreSQL (a fresh migrated database, directly and
+through PgBouncer in transaction mode), so the unit tier's journal behaves as production's does.
 """
 
 from __future__ import annotations
@@ -12,10 +12,23 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from rgs.engine import Action, BoxBet, Round
 from rgs.journal.memory import InMemoryJournal
 from rgs.journal.postgres import PostgresJournal
-from rgs.service.model import Movement, MovementStatus, StoredRound
-from rgs.service.ports import Journal
+from rgs.service.model import (
+    CallRead,
+    FairRecord,
+    Movement,
+    MovementStatus,
+    RequestScope,
+    SessionSeed,
+    StoredRequest,
+    StoredRound,
+)
+from rgs.service.ports import Journal, JournalLeaseLost
+from rgs.service.restore import deal_source
+from rgs.service.writes import Booking, PaidAnswer, StepWrite
+from rgs.variants import find_variant
 from rgs.wallet.port import MoneyKind, transaction_id
 from support.databases import RGS_TEMPLATE
 from support.pgbouncer import PgBouncer, set_journal_search_path
@@ -74,10 +87,9 @@ async def _booked(journal: Journal, *debits: Movement) -> None:
     async with journal.player(KEY) as pj:
         for d in debits:
             await pj.record_movement(d)
-        await pj.commit_round(round=_round(1, sum(d.amount for d in debits)),
-                              new_events_from=0, request=None,
-                              booked=[d.transaction_id for d in debits],
-                              applied={d.transaction_id: 9_000 for d in debits})
+        await pj.commit_round(StepWrite(
+            round=_round(1, sum(d.amount for d in debits)), new_events_from=0,
+            bookings=tuple(Booking.applied(d, 9_000) for d in debits)))
 
 
 async def test_a_rollback_the_wallet_applied_rolls_its_debit_back_in_the_same_write(
@@ -117,3 +129,117 @@ async def test_a_rollback_not_confirmed_leaves_its_debit_as_it_was_and_open_for_
         await pj.settle_movement(rb.transaction_id, MovementStatus.APPLIED, 10_000, error="")
     assert await _statuses(journal) == {deal.transaction_id: MovementStatus.ROLLED_BACK,
                                         rb.transaction_id: MovementStatus.APPLIED}
+
+
+# --------------------------------------------------------------------------- the write plan
+# A step's write plan (rgs.service.writes.StepWrite) flushed by each adapter: the rows read
+# back are the same on all three.
+
+STAND_WINS = ("TS", "6H", "9D", "7C", "9S")  # 19 against the dealer's 13, who busts on a 9
+FAIR = FairRecord(server_seed="1" * 64, commitment="a" * 64, client_seed="mine",
+                  round_number=1, decks=8, next_commitment="b" * 64)
+FOLLOWING = SessionSeed(session_id="s1", server_seed="2" * 64, commitment="b" * 64,
+                        round_number=2)
+
+
+def _dealt() -> Round:
+    rules = find_variant("classic-resplit")
+    return Round.deal(rules, deal_source(rules, lambda n: 0, STAND_WINS),
+                      (BoxBet(seat=1, stake=1_000),))
+
+
+def _header(rnd: Round) -> StoredRound:
+    return replace(_round(rnd.seq, rnd.total_staked), status=rnd.phase.value,
+                   total_paid=rnd.total_paid, events=rnd.events, fair=FAIR)
+
+
+def _request(request_id: str, method: str) -> StoredRequest:
+    return StoredRequest(request_id=request_id, method=method, request_hash="h",
+                         response='{"pending": true}')
+
+
+async def _rows(journal: Journal) -> list[tuple[str, MovementStatus, int | None, str, int, str]]:
+    return [(m.transaction_id, m.status, m.balance_after, m.wallet_reference, m.attempts,
+             m.last_error) for m in await journal.movements(KEY, RID)]
+
+
+async def _deal(journal: Journal, rnd: Round, *, last: bool) -> Movement:
+    """A Deal: its debit's row written, the wallet applied it (answer not recorded yet), and
+    the step committed with the debit booked at the wallet's balance and the next seed."""
+    debit = _debit(1, rnd.total_staked)
+    async with journal.player(KEY) as pj:
+        await pj.record_movement(debit)
+        await pj.commit_round(StepWrite(
+            round=_header(rnd), new_events_from=0, request=_request("d1", "deal"),
+            bookings=(Booking.applied(replace(debit, wallet_reference="sw-1"), 9_000),),
+            last=last, next_seed=FOLLOWING))
+    return debit
+
+
+async def test_a_deals_commit_books_its_debit_at_the_wallets_balance_with_the_round_and_seeds(
+        journal: Journal) -> None:
+    rnd = _dealt()
+    debit = await _deal(journal, rnd, last=False)
+    assert await _rows(journal) == [(debit.transaction_id, MovementStatus.BOOKED, 9_000, "sw-1",
+                                     1, "")]
+    stored = await journal.get_round(KEY, RID)
+    assert stored is not None
+    assert (stored.seq, stored.status, stored.total_staked, stored.events, stored.fair) == (
+        rnd.seq, "player_turn", 1_000, rnd.events, FAIR)
+    assert await journal.next_seed(KEY, "s1") == FOLLOWING
+    async with journal.player(KEY) as pj:
+        state = await pj.open_call(CallRead(request_id="d1", scope=RequestScope.PLAYER,
+                                            round_id=RID))
+        assert state.request == _request("d1", "deal")
+        assert state.round == stored and state.open_movements == []
+        assert [m.status for m in state.round_movements] == [MovementStatus.BOOKED]
+
+
+async def test_a_last_commit_gives_the_player_back_so_another_call_takes_it_at_once(
+        journal: Journal) -> None:
+    rnd = _dealt()
+    debit = _debit(1, rnd.total_staked)
+    async with journal.player(KEY) as pj:
+        await pj.record_movement(debit)
+        await pj.commit_round(StepWrite(
+            round=_header(rnd), new_events_from=0, request=_request("d1", "deal"),
+            bookings=(Booking.applied(debit, 9_000),), last=True))
+        # Still inside the first call's block: another call takes the player without waiting.
+        async with journal.player(KEY) as taker:  # held: JournalBusy after 0.5 s
+            found = await taker.get_round(RID)
+            assert found is not None and found.events == rnd.events
+            assert [m.status for m in await taker.movements(RID)] == [MovementStatus.BOOKED]
+        with pytest.raises(JournalLeaseLost):  # nothing more is written after the last
+            await pj.record_movement(_debit(2, 500))
+    assert await _rows(journal) == [(debit.transaction_id, MovementStatus.BOOKED, 9_000, "", 1,
+                                     "")]
+
+
+async def test_a_paid_wins_outcome_and_answer_are_one_last_write(journal: Journal) -> None:
+    rnd = _dealt()
+    debit = await _deal(journal, rnd, last=False)
+    new_from = len(rnd.events)
+    rnd.act(1, 0, Action.STAND)
+    assert rnd.finished and rnd.total_paid == 2_000
+    credit = Movement(transaction_id=transaction_id(RID, "settle", MoneyKind.CREDIT),
+                      round_id=RID, kind=MoneyKind.CREDIT, amount=2_000, session_id="s1",
+                      currency="EUR", brand_id="b")
+    async with journal.player(KEY) as pj:
+        # Act's commit writes the credit's row and is not the last write: the win is paid next.
+        await pj.commit_round(StepWrite(round=_header(rnd), new_events_from=new_from,
+                                        request=_request("a1", "act"), movements=(credit,)))
+        await pj.settle_and_answer(PaidAnswer(
+            transaction_id=credit.transaction_id, balance_after=11_000, wallet_reference="sw-2",
+            request_id="a1", response='{"paid": true}', scope=RequestScope.PLAYER))
+        async with journal.player(KEY) as taker:  # held: JournalBusy after 0.5 s
+            answer = await taker.find_request("a1", RequestScope.PLAYER)
+            assert answer is not None and answer.response == '{"paid": true}'
+        with pytest.raises(JournalLeaseLost):
+            await pj.update_response("a1", "{}", RequestScope.PLAYER)
+    assert await _rows(journal) == [
+        (debit.transaction_id, MovementStatus.BOOKED, 9_000, "sw-1", 1, ""),
+        (credit.transaction_id, MovementStatus.APPLIED, 11_000, "sw-2", 1, "")]
+    stored = await journal.get_round(KEY, RID)
+    assert stored is not None and stored.status == "settled" and stored.events == rnd.events
+    async with journal.player(KEY) as pj:
+        assert await pj.open_movements() == []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -28,6 +28,7 @@ from rgs.service.model import (
     StoredRound,
 )
 from rgs.service.ports import JournalBusy, JournalLeaseLost
+from rgs.service.writes import PaidAnswer, StepWrite
 from rgs.wallet.port import MoneyKind
 
 
@@ -71,14 +72,21 @@ class InMemoryPlayerJournal:
     """One player's journal while held."""
 
     def __init__(self, tables: _Tables, player_key: str, clock: Callable[[], datetime],
-                 epoch: int = 0) -> None:
+                 epoch: int = 0, *, release: Callable[[], None] | None = None) -> None:
         self._t = tables
         self._key = player_key
         self._clock = clock
         #: The hold's fencing epoch (each hold of a player gets the next one).
         self.epoch = epoch
-        #: Given back by a commit marked ``last``: like a lease released, nothing more is written.
+        #: Given back by a commit marked ``last``: like a lease released, nothing more is
+        #: written, and another call may take the player at once (``release``).
         self.given_back = False
+        self._release = release
+
+    def _give_back(self) -> None:
+        self.given_back = True
+        if self._release is not None:
+            self._release()
 
     def _check_open(self) -> None:
         if self.given_back:
@@ -88,18 +96,17 @@ class InMemoryPlayerJournal:
         """The idempotency record of ``request_id`` in ``scope``."""
         return self._t.requests.get((self._key, scope.value, request_id))
 
-    async def open_call(self, request_id: str, scope: RequestScope, *,
-                        round_id: str | None = None,
-                        active_in: tuple[str, str] | None = None,
-                        seed_of: str | None = None) -> CallState:
+    async def open_call(self, read: CallRead) -> CallState:
         """The request's record, the open outbox rows, the round and its movements."""
-        rnd = (await self.get_round(round_id) if round_id is not None
-               else await self.active_round(*active_in) if active_in is not None else None)
-        return CallState(request=await self.find_request(request_id, scope),
+        rnd = (await self.get_round(read.round_id) if read.round_id is not None
+               else await self.active_round(*read.active_in) if read.active_in is not None
+               else None)
+        return CallState(request=await self.find_request(read.request_id, read.scope),
                          open_movements=await self.open_movements(), round=rnd,
                          round_movements=[] if rnd is None else await self.movements(
                              rnd.round_id),
-                         next_seed=None if seed_of is None else await self.next_seed(seed_of))
+                         next_seed=None if read.seed_of is None
+                         else await self.next_seed(read.seed_of))
 
     async def get_round(self, round_id: str) -> StoredRound | None:
         """One of this player's rounds."""
@@ -152,14 +159,10 @@ class InMemoryPlayerJournal:
                                                status=MovementStatus.ROLLED_BACK)
                 self._t.touched[d] = self._clock()
 
-    async def commit_round(self, *, round: StoredRound, new_events_from: int,
-                           request: StoredRequest | None, movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = (), last: bool = False,
-                           applied: Mapping[str, int] | None = None,
-                           next_seed: SessionSeed | None = None,
-                           references: Mapping[str, str] | None = None) -> None:
+    async def commit_round(self, write: StepWrite) -> None:
         """Header, events, record, outbox rows and seeds, all at once."""
         self._check_open()
+        round = write.round
         k = (self._key, round.round_id)
         old = self._t.rounds.get(k)
         if old is not None and tuple(round.events[:len(old.events)]) != old.events:
@@ -172,34 +175,34 @@ class InMemoryPlayerJournal:
                                     updated_at=now,  # the channel: the first step's
                                     channel=round.channel if old is None else old.channel)
         self._t.round_touched[k] = now
+        request = write.request
         if request is not None:
             self._t.requests[(self._key, request.scope.value, request.request_id)] = request
-        for m in movements:
+        for m in write.movements:
             await self.record_movement(m)
-        for txn in booked:
-            mk = (self._key, txn)
+        for b in write.bookings:
+            mk = (self._key, b.transaction_id)
             m = self._t.movements[mk]
-            balance = None if applied is None else applied.get(txn)
-            if balance is not None and m.status is MovementStatus.PENDING:
-                m = replace(m, attempts=m.attempts + 1, last_error="", balance_after=balance,
+            if b.balance is not None and m.status is MovementStatus.PENDING:
+                m = replace(m, attempts=m.attempts + 1, last_error="", balance_after=b.balance,
                             status=MovementStatus.APPLIED,
-                            wallet_reference=(references or {}).get(txn) or m.wallet_reference)
+                            wallet_reference=b.wallet_reference or m.wallet_reference)
                 self._t.touched[mk] = now
             if m.status is MovementStatus.APPLIED:
                 self._t.movements[mk] = replace(m, status=MovementStatus.BOOKED)
-        if next_seed is not None and round.fair is not None:
-            self._t.round_seeds[k] = round.fair
-            self._t.next_seeds[(self._key, next_seed.session_id)] = next_seed
-        self.given_back = last
+        if write.seeds is not None and write.next_seed is not None:
+            self._t.round_seeds[k] = write.seeds
+            self._t.next_seeds[(self._key, write.next_seed.session_id)] = write.next_seed
+        if write.last:
+            self._give_back()
 
-    async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
-                                balance_after: int | None, *, request_id: str, response: str,
-                                scope: RequestScope, wallet_reference: str = "") -> None:
+    async def settle_and_answer(self, answer: PaidAnswer) -> None:
         """A call's outcome and the new answer; the journal is given back."""
-        await self.settle_movement(transaction_id, status, balance_after, error="",
-                                   wallet_reference=wallet_reference)
-        await self.update_response(request_id, response, scope)
-        self.given_back = True
+        a = answer
+        await self.settle_movement(a.transaction_id, a.status, a.balance_after, error="",
+                                   wallet_reference=a.wallet_reference)
+        await self.update_response(a.request_id, a.response, a.scope)
+        self._give_back()
 
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:
@@ -292,12 +295,25 @@ class InMemoryJournal:
         self._holding[player_key] = request
         self._epochs[player_key] += 1
         epoch = self._held[player_key] = self._epochs[player_key]
-        try:
-            yield InMemoryPlayerJournal(self.tables, player_key, self._clock, epoch)
-        finally:
-            self._holding.pop(player_key, None)
-            self._held.pop(player_key, None)
+        released = False
+
+        def release() -> None:
+            # Once: by the last write (as PostgreSQL's statement gives the lease back) or on
+            # leaving the block, whichever comes first.
+            nonlocal released
+            if released:
+                return
+            released = True
+            if self._held.get(player_key) == epoch:
+                self._holding.pop(player_key, None)
+                self._held.pop(player_key, None)
             lock.release()
+
+        try:
+            yield InMemoryPlayerJournal(self.tables, player_key, self._clock, epoch,
+                                        release=release)
+        finally:
+            release()
 
     def holds(self, player_key: str, epoch: int) -> bool:
         """Whether the hold of ``epoch`` still holds the player (a lease not lost)."""

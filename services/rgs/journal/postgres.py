@@ -12,7 +12,7 @@ that commit a step start with it.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -75,6 +75,7 @@ from rgs.service.model import (
     StoredRound,
 )
 from rgs.service.ports import JournalLeaseLost, JournalStale, JournalUnavailable
+from rgs.service.writes import PaidAnswer, StepWrite
 
 PoolMode = Literal["session", "transaction"]
 """How the database URL hands out server connections: ``session`` (PostgreSQL itself or a
@@ -156,16 +157,12 @@ class PostgresPlayerJournal:
                              scope=RequestScope(r["scope"]))
 
     @translated
-    async def open_call(self, request_id: str, scope: RequestScope, *,
-                        round_id: str | None = None,
-                        active_in: tuple[str, str] | None = None,
-                        seed_of: str | None = None) -> CallState:
+    async def open_call(self, read: CallRead) -> CallState:
         """The request's record, the open outbox rows, the round and its movements (and with
         ``seed_of`` that session's next seed): one statement (:data:`Q_CALL_STATE_BY_ID` and
         its siblings), or none when the same read was made with the lease
         (``PostgresJournal.player(first=...)``) and is still the player's state."""
-        read = CallRead(request_id=request_id, scope=scope, round_id=round_id,
-                        active_in=active_in, seed_of=seed_of)
+        read = replace(read, resumable=False)
         known, self._known = self._known, None
         if known is not None and self._is_first(read):
             self.trail.read(read, known)
@@ -176,12 +173,12 @@ class PostgresPlayerJournal:
             r = await self._conn.fetchrow(query[None], *args)
         assert r is not None  # a select of one row joined with left joins
         request = None if r["rq_method"] is None else StoredRequest(
-            request_id=request_id, method=r["rq_method"], request_hash=r["rq_hash"],
-            response=r["rq_response"], scope=scope)
+            request_id=read.request_id, method=r["rq_method"], request_hash=r["rq_hash"],
+            response=r["rq_response"], scope=read.scope)
         found = r["round_id"] is not None
-        seed = (None if seed_of is None or r["ns_server_seed"] is None else SessionSeed(
-            session_id=seed_of, server_seed=r["ns_server_seed"], commitment=r["ns_commitment"],
-            round_number=r["ns_round_number"]))
+        seed = (None if read.seed_of is None or r["ns_server_seed"] is None else SessionSeed(
+            session_id=read.seed_of, server_seed=r["ns_server_seed"],
+            commitment=r["ns_commitment"], round_number=r["ns_round_number"]))
         state = CallState(request=request, open_movements=movements_json(r["open_rows"]),
                           round=row_round(r) if found else None,
                           round_movements=movements_json(r["round_rows"]) if found else [],
@@ -240,37 +237,27 @@ class PostgresPlayerJournal:
             self._lease.epoch, self._lease.ttl, wallet_reference))
 
     @translated
-    async def commit_round(self, *, round: StoredRound, new_events_from: int,
-                           request: StoredRequest | None, movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = (), last: bool = False,
-                           applied: Mapping[str, int] | None = None,
-                           next_seed: SessionSeed | None = None,
-                           references: Mapping[str, str] | None = None) -> None:
+    async def commit_round(self, write: StepWrite) -> None:
         """Header, new events, idempotency record, outbox rows, booked debits and a fair
         round's seeds in one statement (:data:`Q_COMMIT_STEP`): one round trip, atomic, fenced
         by the lease; with ``last``, the lease (and in session mode the advisory lock) given
         back by the same statement (:data:`Q_COMMIT_LAST_STEP`)."""
-        r = round
-        f = r.fair if next_seed is not None else None
-        balances = [None if applied is None else applied.get(t) for t in booked]
-        refs = [None if references is None else references.get(t) for t in booked]
-        new = r.events[new_events_from:]
-        req = request
-        ms = movements
+        w = write
+        r, f, req, ms, ns, new = w.round, w.seeds, w.request, w.movements, w.next_seed, w.new_events
         lease = self._lease
         resuming = lease.resuming
         if resuming:
             self._resume_sent()
-        query, extra = ((Q_COMMIT_LAST_STEP_RESUMED if last else Q_COMMIT_STEP_RESUMED,
+        query, extra = ((Q_COMMIT_LAST_STEP_RESUMED if w.last else Q_COMMIT_STEP_RESUMED,
                          (self._holder,)) if resuming
-                        else (Q_COMMIT_STEP, ()) if not last
+                        else (Q_COMMIT_STEP, ()) if not w.last
                         else (Q_COMMIT_LAST_STEP_UNLOCK, (lease.lock_class,)) if lease.advisory
                         else (Q_COMMIT_LAST_STEP, ()))
         rows = await self._conn.fetchval(
             query, self._key, r.round_id, r.session_id, r.operator_id, r.brand_id,
             r.player_id, r.currency, r.variant, r.seq, r.status, list(r.forced_cards),
             r.total_staked, r.total_paid, encode_value(r.options),
-            new_events_from, [event_kind(e) for e in new], [encode_event(e) for e in new],
+            w.new_events_from, [event_kind(e) for e in new], [encode_event(e) for e in new],
             None if req is None else req.request_id, None if req is None else req.method,
             None if req is None else req.request_hash, None if req is None else req.response,
             None if req is None else req.scope.value,
@@ -278,36 +265,33 @@ class PostgresPlayerJournal:
             [m.kind.value for m in ms], [m.amount for m in ms], [m.status.value for m in ms],
             [m.balance_after for m in ms], [m.debit_transaction_id for m in ms],
             [m.session_id for m in ms], [m.currency for m in ms], [m.brand_id for m in ms],
-            list(booked), lease.epoch, lease.ttl,
+            list(w.booked), lease.epoch, lease.ttl,
             None if f is None else f.server_seed, None if f is None else f.commitment,
             None if f is None else f.client_seed, None if f is None else f.round_number,
             None if f is None else f.decks, None if f is None else f.next_commitment,
-            None if next_seed is None else next_seed.server_seed,
-            None if next_seed is None else next_seed.round_number, balances, refs,
+            None if ns is None else ns.server_seed, None if ns is None else ns.round_number,
+            [b.balance for b in w.bookings], [b.wallet_reference for b in w.bookings],
             None if r.channel is None else r.channel.value, *extra)
         if resuming:
             self._taken_back(rows)
         else:
             self._check(rows)
-        lease.released = last
-        self.trail.commit(r, movements=ms, booked=booked, applied=applied,
-                          references=references, next_seed=next_seed)
+        lease.released = w.last
+        self.trail.commit(w)
 
     @translated
-    async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
-                                balance_after: int | None, *, request_id: str, response: str,
-                                scope: RequestScope, wallet_reference: str = "") -> None:
+    async def settle_and_answer(self, answer: PaidAnswer) -> None:
         """A wallet call's outcome and the call's new answer, as its last write: the lease
         (and in session mode the advisory lock) given back by the same statement."""
         await self._held()
-        lease = self._lease
+        a, lease = answer, self._lease
         query, extra = ((Q_SETTLE_AND_ANSWER_UNLOCK, (lease.lock_class,)) if lease.advisory
                         else (Q_SETTLE_AND_ANSWER, ()))
-        self._check(await self._conn.fetchval(query, self._key, transaction_id, status.value,
-                                              balance_after, request_id, response, scope.value,
-                                              lease.epoch, wallet_reference, *extra))
+        self._check(await self._conn.fetchval(
+            query, self._key, a.transaction_id, a.status.value, a.balance_after, a.request_id,
+            a.response, a.scope.value, lease.epoch, a.wallet_reference, *extra))
         lease.released = True
-        self.trail.answered(transaction_id, status, balance_after, wallet_reference)
+        self.trail.answered(a)
 
     @translated
     async def update_response(self, request_id: str, response: str,

@@ -12,7 +12,6 @@ and gave the lease back with its last write. ops/database.md has the safety argu
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rgs.service.model import (
@@ -24,6 +23,7 @@ from rgs.service.model import (
     SessionSeed,
     StoredRound,
 )
+from rgs.service.writes import PaidAnswer, StepWrite
 
 #: Players a replica remembers at most (the least recently played are forgotten first).
 REMEMBERED_PLAYERS = 20_000
@@ -92,40 +92,40 @@ class Trail:
             self._clean = False
         self._rows.append(m)
 
-    def commit(self, round: StoredRound, *, movements: Sequence[Movement],
-               booked: Sequence[str], applied: Mapping[str, int] | None,
-               references: Mapping[str, str] | None, next_seed: SessionSeed | None) -> None:
+    def commit(self, write: StepWrite) -> None:
         """A step committed (mirrors the commit's SQL on the round's rows)."""
+        round = write.round
         if self._round is not None and self._round.round_id != round.round_id:
             self._clean = False
         self._round = round
-        applied = applied or {}
-        references = references or {}
+        bookings = {b.transaction_id: b for b in write.bookings}
         for i, m in enumerate(self._rows):
-            if m.transaction_id not in booked:
+            b = bookings.get(m.transaction_id)
+            if b is None:
                 continue
-            given = applied.get(m.transaction_id)
+            given = b.balance
             if m.status is MovementStatus.APPLIED or (
                     m.status is MovementStatus.PENDING and given is not None):
                 self._rows[i] = replace(
                     m, status=MovementStatus.BOOKED,
                     balance_after=m.balance_after if given is None else given,
-                    wallet_reference=references.get(m.transaction_id) or m.wallet_reference,
+                    wallet_reference=b.wallet_reference or m.wallet_reference,
                     attempts=m.attempts + (0 if given is None else 1),
                     last_error=m.last_error if given is None else "")
-        self._rows.extend(movements)
-        if next_seed is not None:
-            self._seed, self._seeded = next_seed, True
+        self._rows.extend(write.movements)
+        if write.next_seed is not None:
+            self._seed, self._seeded = write.next_seed, True
 
-    def answered(self, transaction_id: str, status: MovementStatus, balance_after: int | None,
-                 wallet_reference: str) -> None:
+    def answered(self, answer: PaidAnswer) -> None:
         """A wallet call's answer recorded (with the call's new answer)."""
+        a = answer
         for i, m in enumerate(self._rows):
-            if m.transaction_id == transaction_id:
+            if m.transaction_id == a.transaction_id:
                 self._rows[i] = replace(
-                    m, status=status,
-                    balance_after=m.balance_after if balance_after is None else balance_after,
-                    wallet_reference=wallet_reference or m.wallet_reference,
+                    m, status=a.status,
+                    balance_after=m.balance_after if a.balance_after is None
+                    else a.balance_after,
+                    wallet_reference=a.wallet_reference or m.wallet_reference,
                     attempts=m.attempts + 1, last_error="")
                 return
         self._clean = False

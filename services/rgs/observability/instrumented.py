@@ -13,7 +13,7 @@ wallet adapter is measured the same way as the PostgreSQL journal and the gRPC w
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -41,6 +41,7 @@ from rgs.service.model import (
     StoredRound,
 )
 from rgs.service.ports import Journal, JournalStale, PlayerJournal
+from rgs.service.writes import PaidAnswer, StepWrite
 from rgs.wallet.port import (
     MoneyCall,
     MoneyKind,
@@ -181,13 +182,9 @@ class InstrumentedPlayerJournal:
         """See :meth:`PlayerJournal.find_request`."""
         return await _timed("find_request", lambda: self._inner.find_request(request_id, scope))
 
-    async def open_call(self, request_id: str, scope: RequestScope, *,
-                        round_id: str | None = None,
-                        active_in: tuple[str, str] | None = None,
-                        seed_of: str | None = None) -> CallState:
+    async def open_call(self, read: CallRead) -> CallState:
         """See :meth:`PlayerJournal.open_call`."""
-        state = await _timed("open_call", lambda: self._inner.open_call(
-            request_id, scope, round_id=round_id, active_in=active_in, seed_of=seed_of))
+        state = await _timed("open_call", lambda: self._inner.open_call(read))
         self._wins.seen(state.open_movements)
         self._wins.seen(state.round_movements)
         return state
@@ -224,30 +221,17 @@ class InstrumentedPlayerJournal:
             transaction_id, status, balance_after, error=error,
             wallet_reference=wallet_reference))
 
-    async def commit_round(self, *, round: StoredRound, new_events_from: int,
-                           request: StoredRequest | None,
-                           movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = (), last: bool = False,
-                           applied: Mapping[str, int] | None = None,
-                           next_seed: SessionSeed | None = None,
-                           references: Mapping[str, str] | None = None) -> None:
+    async def commit_round(self, write: StepWrite) -> None:
         """See :meth:`PlayerJournal.commit_round`; counts the round's events once committed."""
-        await _timed("commit_round", lambda: self._inner.commit_round(
-            round=round, new_events_from=new_events_from, request=request,
-            movements=movements, booked=booked, last=last, applied=applied,
-            next_seed=next_seed, references=references))
-        record_round_events(round, round.events[new_events_from:])
-        for m in movements:
+        await _timed("commit_round", lambda: self._inner.commit_round(write))
+        record_round_events(write.round, write.new_events)
+        for m in write.movements:
             if m.kind is MoneyKind.CREDIT:
                 self._wins.written(m.transaction_id)
 
-    async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
-                                balance_after: int | None, *, request_id: str, response: str,
-                                scope: RequestScope, wallet_reference: str = "") -> None:
+    async def settle_and_answer(self, answer: PaidAnswer) -> None:
         """See :meth:`PlayerJournal.settle_and_answer`."""
-        await _timed("settle_and_answer", lambda: self._inner.settle_and_answer(
-            transaction_id, status, balance_after, request_id=request_id, response=response,
-            scope=scope, wallet_reference=wallet_reference))
+        await _timed("settle_and_answer", lambda: self._inner.settle_and_answer(answer))
 
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:

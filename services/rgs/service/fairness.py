@@ -53,7 +53,7 @@ def prepare(session: Session, current: SessionSeed | None, *, client_seed: str, 
             fresh: tuple[bytes, bytes]) -> tuple[FairRecord, SessionSeed]:
     """A Deal's seeds without a write: the round's record from the session's committed next
     seed ``current`` (read with the call's first read) and the fresh next seed that replaces
-    it. The Deal's commit stores both with the round (``commit_round(next_seed=...)``), so a
+    it. The Deal's commit stores both with the round (``StepWrite.next_seed``), so a
     seed belongs to at most one committed round. ``fresh`` are two seeds drawn before any money
     moved: the first is used only by a session that has no committed seed yet (one opened
     before fair rounds existed), the second becomes the next seed."""

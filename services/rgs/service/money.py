@@ -85,19 +85,27 @@ def refusal(exc: WalletRefused) -> NotAllowedNow:
                          metadata={"wallet_reason": exc.reason})
 
 
-async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement, *,
-               record_applied: bool = True) -> MoneyResult:
+async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> MoneyResult:
     """Call the wallet for an outbox row already written; record and return its answer (the
     balance and the wallet's own reference).
 
     Raises NotAllowedNow (the wallet's reason) on a final refusal, Unavailable when the outcome
-    is unknown. Without ``record_applied`` a success is not recorded here: the caller records
-    it with its next write (the commit that books a debit, the answer that follows a paid win),
-    one statement fewer; until then the row stays pending, which every reader treats like
-    applied (open, settled by the next call if this one dies).
+    is unknown.
+    """
+    res = await call(pj, wallet, party, m)
+    await record(pj, m, res.balance, wallet_reference=res.wallet_reference)
+    return res
+
+
+async def call(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> MoneyResult:
+    """:func:`send` without recording a success: the caller records it with its next write
+    (the step's :class:`~rgs.service.writes.Booking` of a debit, the
+    :class:`~rgs.service.writes.PaidAnswer` of a win), one statement fewer; until then the row
+    stays pending, which every reader treats like applied (open, settled by the next call if
+    this one dies). A failure is recorded here, as by :func:`send`.
     """
     try:
-        res = await wallet.move(wallet_call(m, party))
+        return await wallet.move(wallet_call(m, party))
     except WalletError as exc:
         status, balance, error = failure(m, exc)
         await pj.settle_movement(m.transaction_id, status, balance, error=error)
@@ -106,9 +114,6 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement, *,
         if isinstance(exc, WalletNotCalled):
             raise NotSent(str(exc), reason="WALLET_UNAVAILABLE") from exc
         raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
-    if record_applied:
-        await record(pj, m, res.balance, wallet_reference=res.wallet_reference)
-    return res
 
 
 def failure(m: Movement, exc: WalletError) -> tuple[MovementStatus, int | None, str]:
@@ -140,15 +145,16 @@ async def record(pj: PlayerJournal, m: Movement, balance: int, *,
 
 
 async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: str, step: int,
-                amount: int, round_movements: list[Movement] | None = None,
-                record_applied: bool = True) -> tuple[Movement, int]:
+                amount: int, round_movements: list[Movement] | None = None
+                ) -> tuple[Movement, int]:
     """Take a stake: outbox row, wallet call, outcome. Rolls back a debit of unknown outcome.
 
     A retry of a step whose earlier debit was refused or rolled back gets the next attempt's id
     (:func:`~rgs.wallet.port.transaction_id`); ``round_movements``, when the caller has read
-    them in this call (and changed none since), spares reading them again. Without
-    ``record_applied`` the caller records the debit applied: with the commit that books it
-    (``commit_round(applied=...)``), or with :func:`record` before rolling it back.
+    them in this call (and changed none since), spares reading them again. The wallet's answer
+    is not recorded here (:func:`call`): the caller records the debit applied with the commit
+    that books it (a :class:`~rgs.service.writes.Booking` of the step's write), or with
+    :func:`record` before rolling it back.
     """
     if round_movements is None:
         round_movements = await pj.movements(round_id)
@@ -160,7 +166,7 @@ async def debit(pj: PlayerJournal, wallet: Wallet, party: Party, *, round_id: st
                  session_id=party.session_id, currency=party.currency, brand_id=party.brand_id)
     await pj.record_movement(m)
     try:
-        res = await send(pj, wallet, party, m, record_applied=record_applied)
+        res = await call(pj, wallet, party, m)
     except NotSent:
         raise  # never reached the wallet: nothing to roll back
     except Unavailable:

@@ -46,10 +46,10 @@ from rgs.service.play_context import PlayContext, party, reconcile
 from rgs.service.play_queries import PlayQueries
 from rgs.service.ports import CardSourceUnavailable, JournalStale, PlayerJournal
 from rgs.service.replays import in_context as _in_context
-from rgs.service.replays import open_call as _open
 from rgs.service.replays import stored_response as _stored_response
 from rgs.service.restore import autoplay, deal_source, restore_stored
 from rgs.service.settlement import Settlement
+from rgs.service.writes import Booking, StepWrite
 from rgs.variants.options import DEFAULT_OPTIONS, VariantOptions
 from rgs.wallet.port import MoneyKind
 
@@ -162,7 +162,7 @@ class PlayCommands:
         rules, limits, fresh, source = dealing.rules, dealing.limits, dealing.fresh, dealing.source
         async with self._ctx.journal.player(session.player_key, first) as pj:
             fingerprint = request_hash("deal", cmd, added=("client_seed", "free_bet_id"))
-            state = await _open(pj, first)
+            state = await pj.open_call(first)
             stored = await _stored_response(pj, session, state.request, "deal", fingerprint,
                                             known=state.round)
             if stored is not None:
@@ -200,11 +200,10 @@ class PlayCommands:
                                          cmd.variant_id)), fair=fair,
                              free_bet=round_free_bet(grant, cmd.boxes[0].seat if grant else 0),
                              channel=channel)
-            return await self._settlement.commit(pj, session, header, rnd, new_from=0,
-                                      balance=taken.balance,
-                                      request=(cmd.request_id, "deal", fingerprint),
-                                      booked=taken.booked, applied=taken.applied,
-                                      references=taken.references, next_seed=following)
+            step = StepWrite(round=header, new_events_from=0, bookings=taken.bookings,
+                             next_seed=following)
+            return await self._settlement.commit(pj, session, step, rnd, balance=taken.balance,
+                                                 request=(cmd.request_id, "deal", fingerprint))
 
     async def act(self, session: Session, cmd: ActCommand) -> PlayResult:
         """Apply one decision; debit its stake first when it adds one."""
@@ -219,7 +218,7 @@ class PlayCommands:
         """The Act with the player's journal held."""
         async with self._ctx.journal.player(session.player_key, first) as pj:
             fingerprint = request_hash("act", cmd)
-            state = await _open(pj, first)
+            state = await pj.open_call(first)
             stored_resp = await _stored_response(pj, session, state.request, "act",
                                                  fingerprint, known=state.round)
             if stored_resp is not None:
@@ -242,15 +241,14 @@ class PlayCommands:
                              if la.action is cmd.action), 0)
             except EngineError as exc:
                 raise translate_engine(exc) from exc
-            booked: tuple[str, ...] = ()
+            bookings: tuple[Booking, ...] = ()
             balance: int | None = None
             debit: Movement | None = None
             if cost > 0:
                 debit, balance = await money.debit(pj, self._ctx.wallet, party(session),
                                                    round_id=stored.round_id, step=rnd.seq + 1,
-                                                   amount=cost, round_movements=round_movements,
-                                                   record_applied=False)
-                booked = (debit.transaction_id,)
+                                                   amount=cost, round_movements=round_movements)
+                bookings = (Booking.applied(debit, balance),)
                 round_movements = None  # a debit was written: no longer the round's movements
             new_from = len(rnd.events)
             try:
@@ -264,14 +262,10 @@ class PlayCommands:
                 raise translate_engine(exc) from exc
             header = _header(session, rnd, round_id=stored.round_id,
                              forced=stored.forced_cards, base=stored)
-            return await self._settlement.commit(pj, session, header, rnd, new_from=new_from,
-                                      balance=balance,
-                                      request=(cmd.request_id, "act", fingerprint),
-                                      booked=booked, round_movements=round_movements,
-                                      applied=None if debit is None or balance is None
-                                      else {debit.transaction_id: balance},
-                                      references=None if debit is None
-                                      else {debit.transaction_id: debit.wallet_reference})
+            step = StepWrite(round=header, new_events_from=new_from, bookings=bookings)
+            return await self._settlement.commit(pj, session, step, rnd, balance=balance,
+                                                 request=(cmd.request_id, "act", fingerprint),
+                                                 round_movements=round_movements)
 
     async def settle(self, session: Session, cmd: SettleCommand, *,
                      scope: RequestScope = RequestScope.PLAYER) -> PlayResult:
@@ -297,8 +291,7 @@ class PlayCommands:
                 autoplay(rnd)
             header = _header(session, rnd, round_id=stored.round_id,
                              forced=stored.forced_cards, base=stored)
-            return await self._settlement.commit(pj, session, header, rnd, new_from=new_from,
-                                      balance=None,
-                                      request=(cmd.request_id, "settle", fingerprint),
-                                      booked=(), already_finished=stored.finished,
-                                      scope=scope)
+            step = StepWrite(round=header, new_events_from=new_from)
+            return await self._settlement.commit(pj, session, step, rnd, balance=None,
+                                                 request=(cmd.request_id, "settle", fingerprint),
+                                                 already_finished=stored.finished, scope=scope)

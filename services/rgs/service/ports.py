@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -22,6 +22,7 @@ from rgs.service.model import (
     StoredRequest,
     StoredRound,
 )
+from rgs.service.writes import PaidAnswer, StepWrite
 
 Clock = Callable[[], datetime]
 """Returns the current time (timezone-aware UTC)."""
@@ -94,15 +95,12 @@ class PlayerJournal(Protocol):
         """The idempotency record of ``request_id`` in ``scope``'s namespace, if any."""
         ...
 
-    async def open_call(self, request_id: str, scope: RequestScope, *,
-                        round_id: str | None = None,
-                        active_in: tuple[str, str] | None = None,
-                        seed_of: str | None = None) -> CallState:
+    async def open_call(self, read: CallRead) -> CallState:
         """What a call reads first, consistent and in one read: :meth:`find_request`,
-        :meth:`open_movements`, the round (:meth:`get_round` of ``round_id``, or
-        :meth:`active_round` in ``active_in`` = (brand, currency), or none) and its
-        :meth:`movements`; with ``seed_of`` (a session id, together with ``active_in``) also
-        that session's :meth:`next_seed`."""
+        :meth:`open_movements`, the round (:meth:`get_round` of ``read.round_id``, or
+        :meth:`active_round` in ``read.active_in`` = (brand, currency), or none) and its
+        :meth:`movements`; with ``read.seed_of`` (a session id, together with ``active_in``)
+        also that session's :meth:`next_seed`."""
         ...
 
     async def get_round(self, round_id: str) -> StoredRound | None:
@@ -136,35 +134,19 @@ class PlayerJournal(Protocol):
         between two writes may leave a debit booked whose stake the wallet gave back."""
         ...
 
-    async def commit_round(self, *, round: StoredRound, new_events_from: int,
-                           request: StoredRequest | None,
-                           movements: Sequence[Movement] = (),
-                           booked: Sequence[str] = (), last: bool = False,
-                           applied: Mapping[str, int] | None = None,
-                           next_seed: SessionSeed | None = None,
-                           references: Mapping[str, str] | None = None) -> None:
-        """In one transaction: write the round header, append ``round.events[new_events_from:]``,
-        store the idempotency record, insert new outbox rows and mark the debits ``booked``
-        (their step is committed, so they are final). ``last``: the call writes nothing more,
-        so the player's journal may be given back in the same transaction (a write after it
-        fails with :class:`JournalLeaseLost`).
-
-        ``applied``: debits of ``booked`` that the wallet applied in this call and whose outcome
-        was not recorded yet (still pending), with the balance it reported: recorded and booked
-        at once, with the wallet's own reference ``references`` gives for each.
-        ``next_seed``: the round is a fair round dealt from the session's next seed;
-        ``round.fair`` is stored as the round's seeds and ``next_seed`` becomes the session's
-        next one, in the same transaction (so a seed belongs to at most one committed round;
-        a Deal that fails before its commit leaves the seed to the next Deal, whose cards nobody
-        has seen)."""
+    async def commit_round(self, write: StepWrite) -> None:
+        """Flush a step in one transaction: write the round header, append
+        :attr:`~StepWrite.new_events`, store the idempotency record, insert new outbox rows,
+        record the debits of :attr:`~StepWrite.bookings` the wallet applied in this call and
+        mark each booked (their step is committed, so they are final), store a fair round's
+        seeds and the session's next seed, and with :attr:`~StepWrite.last` give the player's
+        journal back (see :class:`StepWrite`)."""
         ...
 
-    async def settle_and_answer(self, transaction_id: str, status: MovementStatus,
-                                balance_after: int | None, *, request_id: str, response: str,
-                                scope: RequestScope, wallet_reference: str = "") -> None:
+    async def settle_and_answer(self, answer: PaidAnswer) -> None:
         """:meth:`settle_movement` (as an attempt the wallet answered) and
         :meth:`update_response` in one transaction, as the call's last write: the player's
-        journal is given back with it."""
+        journal is given back with it (see :class:`PaidAnswer`)."""
         ...
 
     async def update_response(self, request_id: str, response: str,

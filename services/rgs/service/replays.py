@@ -1,14 +1,11 @@
-"""A play call's first read and the answer of a replayed request id
-(:mod:`rgs.service.play_commands`): in which context (brand and currency) a session sees its
-rounds, and the stored answer given only there."""
+"""The answer of a replayed request id (:mod:`rgs.service.play_commands`): in which context
+(brand and currency) a session sees its rounds, and the stored answer given only there."""
 
 from __future__ import annotations
 
 from rgs.codec import decode_value
 from rgs.service.errors import RequestConflict
 from rgs.service.model import (
-    CallRead,
-    CallState,
     PlayResult,
     Session,
     StoredRequest,
@@ -21,12 +18,6 @@ def in_context(stored: StoredRound, session: Session) -> bool:
     """A session sees the rounds of its brand and currency: the context in which one player has
     at most one unfinished round, so whatever blocks its Deal, its GetRound finds."""
     return stored.brand_id == session.brand_id and stored.currency == session.currency
-
-
-async def open_call(pj: PlayerJournal, first: CallRead) -> CallState:
-    """The call's first read (made with the player's lease when the journal could)."""
-    return await pj.open_call(first.request_id, first.scope, round_id=first.round_id,
-                              active_in=first.active_in, seed_of=first.seed_of)
 
 
 async def stored_response(pj: PlayerJournal, session: Session, rec: StoredRequest | None,

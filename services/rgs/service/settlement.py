@@ -11,7 +11,6 @@ of theirs is stored with the player's request, and their credits wait for the ro
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from dataclasses import replace
 
 from rgs.codec import encode_value
@@ -20,16 +19,15 @@ from rgs.service import fairness, money
 from rgs.service.errors import NotAllowedNow, Unavailable
 from rgs.service.model import (
     Movement,
-    MovementStatus,
     PlayResult,
     RequestScope,
     Session,
-    SessionSeed,
     StoredRequest,
     StoredRound,
 )
 from rgs.service.play_context import PlayContext, party, reconcile, round_answer
 from rgs.service.ports import PlayerJournal
+from rgs.service.writes import PaidAnswer, StepWrite
 
 log = logging.getLogger(__name__)
 
@@ -40,18 +38,17 @@ class Settlement:
     def __init__(self, ctx: PlayContext) -> None:
         self._ctx = ctx
 
-    async def commit(self, pj: PlayerJournal, session: Session, header: StoredRound,
-                     rnd: Round, *, new_from: int, balance: int | None,
-                     request: tuple[str, str, str], booked: tuple[str, ...],
+    async def commit(self, pj: PlayerJournal, session: Session, step: StepWrite, rnd: Round,
+                     *, balance: int | None, request: tuple[str, str, str],
                      already_finished: bool = False,
                      scope: RequestScope = RequestScope.PLAYER,
-                     round_movements: list[Movement] | None = None,
-                     applied: Mapping[str, int] | None = None,
-                     next_seed: SessionSeed | None = None,
-                     references: Mapping[str, str] | None = None) -> PlayResult:
-        """Commit the step atomically, then pay the round's win if it just ended (``applied``,
-        ``references`` and ``next_seed``: see :meth:`PlayerJournal.commit_round`)."""
+                     round_movements: list[Movement] | None = None) -> PlayResult:
+        """Commit the step atomically, then pay the round's win if it just ended. ``step``: what
+        the command wrote (the round, its new events, the debits it books, a Deal's next seed);
+        the request's answer, the credit's outbox row and whether the commit is the call's last
+        write are added here."""
         ctx = self._ctx
+        header = step.round
         credit: Movement | None = None
         if rnd.finished and not already_finished:
             credit = await ctx.free_bets.credit(session, header, rnd.view())
@@ -73,10 +70,9 @@ class Settlement:
                                scope=scope)
         # Without a win to pay or a finished round to look after, the commit is the call's
         # last write: the player's journal is given back with it.
-        await pj.commit_round(round=header, new_events_from=new_from, request=record,
-                              movements=(credit,) if credit else (), booked=booked,
-                              last=credit is None and not already_finished, applied=applied,
-                              next_seed=next_seed, references=references)
+        await pj.commit_round(replace(step, request=record,
+                                      movements=(*step.movements, *((credit,) if credit else ())),
+                                      last=credit is None and not already_finished))
         if credit is not None:
             return await self._pay(pj, session, credit, result, request_id=request_id,
                                    scope=scope)
@@ -103,15 +99,15 @@ class Settlement:
         """Send the committed credit; its outcome, the paid answer and the journal given back
         are one write (``result`` is the answer while the credit is pending)."""
         try:
-            answer = await money.send(pj, self._ctx.wallet, party(session), credit,
-                                      record_applied=False)
+            answer = await money.call(pj, self._ctx.wallet, party(session), credit)
         except (NotAllowedNow, Unavailable) as exc:
             # The round is settled in the journal; the credit stays open in the outbox and is
             # retried by Settle or the player's next call. The player is told it is pending.
             log.warning("credit %s not confirmed: %s", credit.transaction_id, exc)
             return result
         paid = replace(result, balance=answer.balance, payment_pending=False)
-        await pj.settle_and_answer(credit.transaction_id, MovementStatus.APPLIED, answer.balance,
-                                   request_id=request_id, response=encode_value(paid),
-                                   scope=scope, wallet_reference=answer.wallet_reference)
+        await pj.settle_and_answer(PaidAnswer(
+            transaction_id=credit.transaction_id, balance_after=answer.balance,
+            wallet_reference=answer.wallet_reference, request_id=request_id,
+            response=encode_value(paid), scope=scope))
         return paid

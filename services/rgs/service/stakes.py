@@ -4,13 +4,13 @@ back together."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rgs.service import money
 from rgs.service.freebets import FreeBetGrant, FreeBets
 from rgs.service.model import DealCommand, Movement, Session
 from rgs.service.ports import PlayerJournal
+from rgs.service.writes import Booking
 from rgs.wallet.port import Party, Wallet
 
 
@@ -23,20 +23,10 @@ class DealStakes:
     grant: FreeBetGrant | None
 
     @property
-    def booked(self) -> tuple[str, ...]:
-        """The debits the round's commit books."""
-        return () if self.debit is None else (self.debit.transaction_id,)
-
-    @property
-    def applied(self) -> Mapping[str, int] | None:
-        """The debits the commit records applied, with the balance the wallet reported."""
-        return None if self.debit is None else {self.debit.transaction_id: self.balance}
-
-    @property
-    def references(self) -> Mapping[str, str] | None:
-        """The wallet's own reference of each debit :attr:`applied` records."""
-        return (None if self.debit is None
-                else {self.debit.transaction_id: self.debit.wallet_reference})
+    def bookings(self) -> tuple[Booking, ...]:
+        """The debit the round's commit records applied (with the balance the wallet reported
+        and its own reference) and books."""
+        return () if self.debit is None else (Booking.applied(self.debit, self.balance),)
 
 
 async def check(free_bets: FreeBets, session: Session, cmd: DealCommand
@@ -56,8 +46,7 @@ async def take(pj: PlayerJournal, wallet: Wallet, party: Party, free_bets: FreeB
     if stake > 0:
         # The debit is recorded applied by the commit that books it (one write fewer).
         debit, balance = await money.debit(pj, wallet, party, round_id=round_id, step=1,
-                                           amount=stake, round_movements=[],  # none yet
-                                           record_applied=False)
+                                           amount=stake, round_movements=[])  # none yet
     else:
         debit, balance = None, await money.balance(wallet, party)
     if grant is not None:

@@ -17,6 +17,7 @@ from rgs.service.model import MovementStatus, StoredRequest, StoredRound
 from rgs.service.money import rollback_of
 from rgs.service.ports import PlayerJournal
 from rgs.service.restore import restore
+from rgs.service.writes import StepWrite
 from rgs.variants import VARIANTS
 from rgs.variants.options import OptionError, effective_rules
 from rgs.wallet.port import MoneyKind
@@ -39,8 +40,8 @@ async def void(pj: PlayerJournal, stored: StoredRound, *, reason: str,
                          events=(*stored.events, RoundVoided(
                              reason=reason, total_staked=stored.total_staked,
                              total_refunded=refunded)))
-    await pj.commit_round(round=header, new_events_from=len(stored.events), request=request,
-                          movements=rollbacks)
+    await pj.commit_round(StepWrite(round=header, new_events_from=len(stored.events),
+                                    request=request, movements=tuple(rollbacks)))
 
 
 def _rebuilt(stored: StoredRound, reason: str) -> StoredRound | None:

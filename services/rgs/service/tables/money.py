@@ -89,8 +89,7 @@ class TableMoney:
         # Recorded applied by the transition that books it (one write fewer), or by undo.
         m, balance = await money.debit(pj, self._wallet, party(who, cfg.currency),
                                        round_id=round_id, step=tag,  # type: ignore[arg-type]
-                                       amount=amount, round_movements=known,
-                                       record_applied=False)
+                                       amount=amount, round_movements=known)
         if known is not None:
             known.append(m)
         m = replace(m, status=MovementStatus.APPLIED, balance_after=balance)
