@@ -1,6 +1,6 @@
 """The table journal's contract for Bet Behinds on rows of their own (issue 27,
 rgs.service.tables.behind): the same cases on the in-memory adapter and on PostgreSQL (the
-``adapter`` fixture of the table journal's contract suite).
+``adapter`` fixture of tests/integration/conftest.py).
 
 A placement inserts its rows, books its debits and records its answer in one transaction that
 checks the table is betting on the round, without touching the table's state or its event
@@ -14,19 +14,6 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from test_table_journal_contract import (
-    ANN,
-    BETTING,
-    BOB,
-    T0,
-    Adapter,
-    T,
-    _debit,
-    _record,
-    _request,
-    _rows,
-    adapter,  # noqa: F401 (the fixture)
-)
 
 from rgs.service.tables.model import Behind, StoredTable, TablePhase, TableState, Who
 from rgs.service.tables.ports import (
@@ -37,6 +24,18 @@ from rgs.service.tables.ports import (
     RoundRecord,
     TableLocked,
     TableWrite,
+)
+from support.table_journal import (
+    ANN,
+    BETTING,
+    BOB,
+    T0,
+    Adapter,
+    T,
+    _debit,
+    _record,
+    _request,
+    _rows,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -92,7 +91,7 @@ async def _betting(a: Adapter, state: TableState = BETTING) -> None:
 
 
 async def test_a_placement_books_its_rows_without_touching_the_tables_state(
-        adapter: Adapter) -> None:  # noqa: F811
+        adapter: Adapter) -> None:
     a = adapter
     in_doc = _behind(BOB, 1, "d0")
     await _betting(a, TableState(phase=TablePhase.BETTING, round_no=1, round_id="r1",
@@ -125,7 +124,7 @@ async def test_a_placement_books_its_rows_without_touching_the_tables_state(
 
 
 async def test_the_close_of_betting_materialises_the_rows_and_deletes_them(
-        adapter: Adapter) -> None:  # noqa: F811
+        adapter: Adapter) -> None:
     a = adapter
     await _betting(a)
     await _record(a, ANN, _debit("d1", "r1"))
@@ -143,7 +142,7 @@ async def test_the_close_of_betting_materialises_the_rows_and_deletes_them(
 
 
 async def test_a_row_a_transition_returns_while_betting_is_open_is_deleted(
-        adapter: Adapter) -> None:  # noqa: F811
+        adapter: Adapter) -> None:
     a = adapter
     await _betting(a)
     await _record(a, ANN, _debit("d1", "r1"))
@@ -161,7 +160,7 @@ async def test_a_row_a_transition_returns_while_betting_is_open_is_deleted(
 @pytest.mark.parametrize("case", ["closed", "other_round", "already_bet", "answered",
                                   "lease_lost"])
 async def test_a_placement_the_table_does_not_take_records_nothing(
-        adapter: Adapter, case: str) -> None:  # noqa: F811
+        adapter: Adapter, case: str) -> None:
     a = adapter
     await _betting(a, BETTING if case != "closed" else TableState(
         phase=TablePhase.PLAYING, round_no=1, round_id="r1"))
@@ -182,7 +181,7 @@ async def test_a_placement_the_table_does_not_take_records_nothing(
         assert await _own(a, ANN) == (first if case in ("already_bet", "answered") else ())
 
 
-async def test_a_placement_waits_for_a_locked_row_at_most_its_bound(adapter: Adapter) -> None:  # noqa: F811
+async def test_a_placement_waits_for_a_locked_row_at_most_its_bound(adapter: Adapter) -> None:
     a = adapter
     await _betting(a)
     await _record(a, ANN, _debit("d1", "r1"))
