@@ -1,0 +1,99 @@
+"""Calls on the sandbox wallet for its tests (tests/integration/test_sandbox_wallet*.py): wallet
+requests for a demo player (debit, credit, rollback with the usual round, session, operator and
+brand), a player's balance and transactions read through the control service, a call's refusal
+decoded, and a wallet fault switched on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+import pytest
+
+from rgs.generated.wallet.v1 import wallet_pb2
+from sandbox_wallet import status
+from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
+from support.sandbox import AUTH, SandboxWalletClient
+
+ALICE = "demo-alice"
+BOB = "demo-bob"
+
+
+def debit(txn: str, amount: int, *, player: str = ALICE, **kw: Any) -> wallet_pb2.DebitRequest:
+    fields: dict[str, Any] = {
+        "transaction_id": txn,
+        "round_id": "round-1",
+        "player_id": player,
+        "session_id": "session-1",
+        "currency": "EUR",
+        "amount": amount,
+        "operator_id": "dev-operator",
+        "brand_id": "demo-casino",
+    }
+    fields.update(kw)
+    return wallet_pb2.DebitRequest(**fields)
+
+
+def credit(
+    txn: str, amount: int, *, player: str = ALICE, round_closed: bool = False, **kw: Any
+) -> wallet_pb2.CreditRequest:
+    fields: dict[str, Any] = {
+        "transaction_id": txn,
+        "round_id": "round-1",
+        "player_id": player,
+        "session_id": "session-1",
+        "currency": "EUR",
+        "amount": amount,
+        "round_closed": round_closed,
+        "operator_id": "dev-operator",
+        "brand_id": "demo-casino",
+    }
+    fields.update(kw)
+    return wallet_pb2.CreditRequest(**fields)
+
+
+def rollback(
+    txn: str, debit_txn: str, amount: int, *, player: str = ALICE, **kw: Any
+) -> wallet_pb2.RollbackRequest:
+    fields: dict[str, Any] = {
+        "transaction_id": txn,
+        "debit_transaction_id": debit_txn,
+        "round_id": "round-1",
+        "player_id": player,
+        "session_id": "session-1",
+        "currency": "EUR",
+        "amount": amount,
+        "operator_id": "dev-operator",
+        "brand_id": "demo-casino",
+    }
+    fields.update(kw)
+    return wallet_pb2.RollbackRequest(**fields)
+
+
+async def balance_of(w: SandboxWalletClient, player: str = ALICE) -> int:
+    reply = await w.control.GetPlayer(sandbox_pb2.GetPlayerRequest(player_id=player), metadata=AUTH)
+    return reply.player.balance
+
+
+async def transactions_of(
+    w: SandboxWalletClient, player: str = ALICE
+) -> list[sandbox_pb2.Transaction]:
+    reply = await w.control.ListTransactions(
+        sandbox_pb2.ListTransactionsRequest(player_id=player), metadata=AUTH
+    )
+    return list(reply.transactions)
+
+
+async def refused(call: Any) -> status.DecodedRefusal:
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await call
+    return status.decode(info.value)
+
+
+async def set_fault(w: SandboxWalletClient, **fields: Any) -> sandbox_pb2.Fault:
+    reply = await w.control.SetFault(
+        sandbox_pb2.SetFaultRequest(fault=sandbox_pb2.Fault(**fields)), metadata=AUTH
+    )
+    return reply.fault
+
