@@ -1,38 +1,37 @@
-"""The PostgreSQL journal and the use cases over it, with the real sandbox wallet.
+"""The PostgreSQL journal and the use cases over it, with the real sandbox wallet: its
+migrations, rounds journalled and continued by any replica, and what a call commits and reads.
 
 Each test gets its own migrated database; "two processes" are two independent connection pools
 and two app instances, which is what two replicas are to PostgreSQL. Every test that uses the
 journal runs twice: connected to PostgreSQL directly (session pool mode) and through a real
 PgBouncer in transaction mode, where consecutive statements of one connection may run on
 different server sessions.
+
+Holding players (waits, leases, poolers) is in test_journal_holds.py, the outbox and its
+reconciler and sweeper in test_journal_outbox.py; the fixtures they share are in
+tests/integration/conftest.py, the helpers in tests/support/journal_db.py.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg
 import pytest
-import pytest_asyncio
 
-from rgs.api.errors import classify
-from rgs.bootstrap import App, add_dev_operator_keys, build
-from rgs.config import RgsSettings
+from rgs.bootstrap import App
 from rgs.engine import Action, BoxBet, Phase, replay
 from rgs.journal.migrate import SCHEMA, migrate, migrations
-from rgs.journal.postgres import PoolMode, PostgresJournal
+from rgs.journal.postgres import PostgresJournal
 from rgs.journal.statements import OPEN_MOVEMENT
-from rgs.service.errors import Unavailable
 from rgs.service.model import (
     ActCommand,
     CallRead,
     CallState,
     Channel,
-    CreateSessionCommand,
     DealCommand,
     FairRecord,
     Movement,
@@ -43,81 +42,23 @@ from rgs.service.model import (
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalBusy, JournalLeaseLost, JournalRejected, JournalUnavailable
+from rgs.service.ports import JournalLeaseLost, JournalRejected, JournalUnavailable
 from rgs.service.writes import Booking, PaidAnswer, StepWrite
 from rgs.variants import find_variant
 from rgs.variants.options import VariantOptions
-from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
-from support.pgbouncer import PgBouncer, set_journal_search_path
-from support.platforms import sandbox_platform
-from support.sandbox import AUTH, SandboxWalletClient
+from support.journal_db import (
+    STAND_WINS,
+    JournalDb,
+    _balance,
+    _debits,
+    _lease,
+    _round,
+    _session,
+)
+from support.pgbouncer import PgBouncer
+from support.sandbox import SandboxWalletClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-ALICE = "demo-alice"
-STAND_WINS = ("TS", "6H", "9D", "7C", "9S")
-
-
-@dataclass(frozen=True)
-class JournalDb:
-    """How this test's replicas reach the journal."""
-
-    url: str
-    pool_mode: PoolMode
-
-    async def app(self, wallet: SandboxWalletClient, **wallet_fields: Any) -> App:
-        """A test-mode replica on this database, dev-operator's wallet being the sandbox's
-        (with ``wallet_fields`` changed, e.g. ``timeout_s``)."""
-        platform = sandbox_platform({"dev-operator": wallet.target})
-        if wallet_fields:
-            platform = platform.with_wallets(**{"dev-operator": wallet_fields})
-        return await build(RgsSettings(test_mode=True, database_url=self.url,
-                                       database_pool_mode=self.pool_mode), platform=platform)
-
-    async def connect(self, **options: Any) -> PostgresJournal:
-        """A journal of its own (one more replica's pool)."""
-        return await PostgresJournal.connect(self.url, pool_mode=self.pool_mode, **options)
-
-
-@pytest_asyncio.fixture(loop_scope="session", params=["direct", "pgbouncer-transaction"])
-async def journal_db(request: pytest.FixtureRequest, rgs_database_url: str,
-                     pgbouncer: PgBouncer) -> JournalDb:
-    """The fresh journal database, directly or through PgBouncer in transaction mode."""
-    if request.param == "direct":
-        return JournalDb(url=rgs_database_url, pool_mode="session")
-    await set_journal_search_path(rgs_database_url)
-    return JournalDb(url=pgbouncer.url_for(rgs_database_url), pool_mode="transaction")
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def two_replicas(journal_db: JournalDb, sandbox_wallet: SandboxWalletClient
-                       ) -> AsyncIterator[tuple[App, App]]:
-    a = await journal_db.app(sandbox_wallet)
-    b = await journal_db.app(sandbox_wallet)
-    await add_dev_operator_keys(a.journal)
-    yield a, b
-    await a.close()
-    await b.close()
-
-
-async def _session(app: App, player: str = ALICE) -> Session:
-    op = await app.office.authenticate("rgs-dev-operator-key")
-    new = await app.office.create_session(op, CreateSessionCommand(
-        request_id=f"s-{player}", brand_id="demo-casino", player_id=player))
-    return await app.game.authenticate(new.token)
-
-
-async def _debits(wallet: SandboxWalletClient, player: str = ALICE) -> list[str]:
-    resp = await wallet.control.ListTransactions(
-        sandbox_pb2.ListTransactionsRequest(player_id=player), metadata=AUTH)
-    return [t.transaction_id for t in resp.transactions
-            if t.kind == sandbox_pb2.TRANSACTION_KIND_DEBIT]
-
-
-async def _balance(wallet: SandboxWalletClient, player: str = ALICE) -> int:
-    resp = await wallet.control.GetPlayer(sandbox_pb2.GetPlayerRequest(player_id=player),
-                                          metadata=AUTH)
-    return int(resp.player.balance)
 
 
 async def test_migrations_apply_once_and_every_player_table_leads_with_the_shard_key(
@@ -245,390 +186,6 @@ async def test_any_replica_continues_a_round_another_dealt(
     stored = await a.journal.get_round(s.player_key, dealt.round_id)
     assert stored is not None
     assert replay(find_variant("electronic-h17"), stored.events).view() == view
-
-
-async def test_a_player_held_past_the_wait_limit_is_busy(journal_db: JournalDb) -> None:
-    first = await journal_db.connect(lock_wait_s=5)
-    second = await journal_db.connect(lock_wait_s=0.2)
-    try:
-        async with first.player("op/p1"):
-            with pytest.raises(JournalBusy):
-                async with second.player("op/p1"):
-                    pass
-            async with second.player("op/p2"):  # other players are not blocked
-                pass
-    finally:
-        await first.close()
-        await second.close()
-
-
-async def test_a_busy_player_tells_its_own_duplicate_from_another_request(
-        journal_db: JournalDb) -> None:
-    """REQUEST_IN_PROGRESS is for a request that is still running; another request of the same
-    player finds the player busy (PLAYER_BUSY at the edge)."""
-    first = await journal_db.connect(lock_wait_s=5)
-    second = await journal_db.connect(lock_wait_s=0.2)
-    running = CallRead(request_id="deal-1", scope=RequestScope.PLAYER)
-    try:
-        async with first.player("op/p1", running):
-            with pytest.raises(JournalBusy) as same:
-                async with second.player("op/p1", running):
-                    pass
-            with pytest.raises(JournalBusy) as other:
-                async with second.player("op/p1", CallRead(request_id="deal-2",
-                                                           scope=RequestScope.PLAYER)):
-                    pass
-    finally:
-        await first.close()
-        await second.close()
-    assert (same.value.same_request, other.value.same_request) == (True, False)
-    assert classify(same.value)[1] == "REQUEST_IN_PROGRESS"
-    assert classify(other.value)[1] == "PLAYER_BUSY"
-
-
-async def test_reconciler_rolls_back_a_debit_orphaned_by_a_crash(
-        two_replicas: tuple[App, App], sandbox_wallet: SandboxWalletClient) -> None:
-    from datetime import UTC, datetime, timedelta
-
-    from rgs.service import money
-    from rgs.service.reconciler import Reconciler
-    from rgs.wallet.port import Party
-
-    a, b = two_replicas
-    s = await _session(a)
-    party = Party(operator_id="dev-operator", brand_id="demo-casino",
-                  player_id=ALICE, session_id=s.session_id, currency="EUR")
-    async with a.journal.player(s.player_key) as pj:  # the call dies after the wallet answered
-        await money.debit(pj, a.wallet, party, round_id="e" * 32, step=1, amount=700)
-    assert await _balance(sandbox_wallet) == 100_000 - 700
-    later = Reconciler(journal=b.journal, wallet=b.wallet,
-                       clock=lambda: datetime.now(UTC) + timedelta(minutes=5))
-    assert await later.run_once() == 1
-    assert await _balance(sandbox_wallet) == 100_000
-    assert await later.run_once() == 0
-
-
-async def test_sweeper_finishes_an_abandoned_round_from_another_replica(
-        two_replicas: tuple[App, App], sandbox_wallet: SandboxWalletClient) -> None:
-    from datetime import UTC, datetime, timedelta
-
-    from rgs.service.reconciler import Reconciler
-
-    a, b = two_replicas
-    s = await _session(a)
-    dealt = await a.game.deal(s, DealCommand(request_id="d1", variant_id="classic-resplit",
-                                             boxes=(BoxBet(seat=1, stake=500),),
-                                             forced_cards=STAND_WINS))
-    sweeper = Reconciler(journal=b.journal, wallet=b.wallet, game=b.game,
-                         clock=lambda: datetime.now(UTC) + timedelta(days=2))
-    assert await sweeper.sweep_abandoned() == 1
-    stored = await a.journal.get_round(s.player_key, dealt.round_id)
-    assert stored is not None and stored.status == "settled" and stored.total_paid == 1000
-    assert await _balance(sandbox_wallet) == 100_500
-
-
-async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succeeds(
-        journal_db: JournalDb, sandbox_wallet: SandboxWalletClient) -> None:
-    app = await journal_db.app(sandbox_wallet, timeout_s=0.5)
-    try:
-        await add_dev_operator_keys(app.journal)
-        s = await _session(app)
-        dealt = await app.game.deal(s, DealCommand(
-            request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=200),),
-            forced_cards=("5S", "6H", "6D", "TC", "TS", "9H")))
-        await sandbox_wallet.control.SetFault(sandbox_pb2.SetFaultRequest(
-            fault=sandbox_pb2.Fault(kind=sandbox_pb2.FAULT_KIND_TIMEOUT_AFTER_APPLY,
-                                    method=sandbox_pb2.WALLET_METHOD_DEBIT, remaining=1)),
-            metadata=AUTH)
-        act = ActCommand(request_id="a1", round_id=dealt.round_id, expected_seq=1, seat=1,
-                         hand=0, action=Action.DOUBLE)
-        with pytest.raises(Unavailable):
-            await app.game.act(s, act)
-        assert await _balance(sandbox_wallet) == 100_000 - 200  # the double's stake came back
-        done = await app.game.act(s, act)
-        assert (done.view.total_staked, done.view.total_paid) == (400, 800)
-        assert await _balance(sandbox_wallet) == 100_000 - 400 + 800
-        assert await _debits(sandbox_wallet) == [f"{dealt.round_id}:1:debit",
-                                                 f"{dealt.round_id}:2:debit",
-                                                 f"{dealt.round_id}:2-1:debit"]
-    finally:
-        await app.close()
-
-
-async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with_backoff_until_paid(
-        journal_db: JournalDb, sandbox_wallet: SandboxWalletClient) -> None:
-    from datetime import UTC, datetime, timedelta
-
-    from rgs.service.reconciler import Reconciler
-    from rgs.wallet.port import MoneyKind
-
-    app = await journal_db.app(sandbox_wallet)
-    try:
-        await add_dev_operator_keys(app.journal)
-        s = await _session(app)
-        dealt = await app.game.deal(s, DealCommand(
-            request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=500),),
-            forced_cards=STAND_WINS))
-        await sandbox_wallet.control.SetFault(sandbox_pb2.SetFaultRequest(
-            fault=sandbox_pb2.Fault(kind=sandbox_pb2.FAULT_KIND_ERROR,
-                                    method=sandbox_pb2.WALLET_METHOD_CREDIT,
-                                    error_reason="WALLET_UNAVAILABLE")), metadata=AUTH)
-        done = await app.game.act(s, ActCommand(request_id="a1", round_id=dealt.round_id,
-                                                expected_seq=1, seat=1, hand=0,
-                                                action=Action.STAND))
-        assert done.view.phase is Phase.SETTLED and done.payment_pending
-        assert (await app.game.get_round(s, dealt.round_id)).payment_pending
-
-        async def credit() -> tuple[str, int, str]:
-            moves = await app.journal.movements(s.player_key, dealt.round_id)
-            c = next(m for m in moves if m.kind is MoneyKind.CREDIT)
-            return c.status, c.attempts, c.last_error
-
-        status, attempts, error = await credit()
-        assert (status, attempts) == ("unknown", 1) and "WALLET_UNAVAILABLE" in error
-        start = datetime.now(UTC)
-
-        def at(seconds: float) -> Reconciler:
-            return Reconciler(journal=app.journal, wallet=app.wallet,
-                              clock=lambda: start + timedelta(seconds=seconds),
-                              min_age=timedelta(seconds=30),
-                              max_backoff=timedelta(seconds=100))
-
-        assert await at(31).run_once() == 1  # after min_age: the second attempt
-        assert (await credit())[1] == 2
-        assert await at(31).run_once() == 0  # the third waits twice as long
-        assert await at(61).run_once() == 1
-        assert await at(101).run_once() == 1  # 4 x 30 s, but never longer than max_backoff
-        assert (await credit())[1] == 4
-        # The wallet session has expired by now: a win is paid all the same.
-        await sandbox_wallet.control.ExpireSession(
-            sandbox_pb2.ExpireSessionRequest(session_id=s.session_id), metadata=AUTH)
-        await sandbox_wallet.control.ClearFaults(sandbox_pb2.ClearFaultsRequest(),
-                                                 metadata=AUTH)
-        assert await at(600).run_once() == 1
-        assert await credit() == ("applied", 5, "")
-        assert not (await app.game.get_round(s, dealt.round_id)).payment_pending
-        assert await _balance(sandbox_wallet) == 100_000 - 500 + 1000
-    finally:
-        await app.close()
-
-
-async def test_a_win_the_wallet_refuses_stays_open_and_is_paid_once_the_wallet_accepts_it(
-        journal_db: JournalDb, sandbox_wallet: SandboxWalletClient) -> None:
-    from datetime import UTC, datetime, timedelta
-
-    from rgs.service.reconciler import Reconciler
-    from rgs.wallet.port import MoneyKind
-
-    app = await journal_db.app(sandbox_wallet)
-    try:
-        await add_dev_operator_keys(app.journal)
-        s = await _session(app)
-        dealt = await app.game.deal(s, DealCommand(
-            request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=500),),
-            forced_cards=STAND_WINS))
-        await sandbox_wallet.control.SetFault(sandbox_pb2.SetFaultRequest(
-            fault=sandbox_pb2.Fault(kind=sandbox_pb2.FAULT_KIND_ERROR, remaining=1,
-                                    method=sandbox_pb2.WALLET_METHOD_CREDIT,
-                                    error_reason="PLAYER_BLOCKED")), metadata=AUTH)
-        done = await app.game.act(s, ActCommand(request_id="a1", round_id=dealt.round_id,
-                                                expected_seq=1, seat=1, hand=0,
-                                                action=Action.STAND))
-        assert done.view.phase is Phase.SETTLED and done.payment_pending
-        moves = await app.journal.movements(s.player_key, dealt.round_id)
-        credit = next(m for m in moves if m.kind is MoneyKind.CREDIT)
-        assert credit.status == "unknown" and "PLAYER_BLOCKED" in credit.last_error
-        assert await _balance(sandbox_wallet) == 100_000 - 500
-        later = Reconciler(journal=app.journal, wallet=app.wallet,
-                           clock=lambda: datetime.now(UTC) + timedelta(minutes=5))
-        assert await later.run_once() == 1
-        assert await _balance(sandbox_wallet) == 100_000 - 500 + 1000
-        assert not (await app.game.get_round(s, dealt.round_id)).payment_pending
-    finally:
-        await app.close()
-
-
-async def test_reconcilers_of_two_replicas_running_at_once_drive_each_open_row_once(
-        two_replicas: tuple[App, App], sandbox_wallet: SandboxWalletClient) -> None:
-    from datetime import UTC, datetime, timedelta
-
-    from rgs.service import money
-    from rgs.service.reconciler import Reconciler
-    from rgs.wallet.port import Party
-
-    a, b = two_replicas
-    for player, amount in (("demo-alice", 700), ("demo-bob", 300)):
-        s = await _session(a, player)
-        party = Party(operator_id="dev-operator", brand_id="demo-casino",
-                      player_id=player, session_id=s.session_id, currency="EUR")
-        async with a.journal.player(s.player_key) as pj:  # calls that died after the debit
-            for step in (1, 2):
-                await money.debit(pj, a.wallet, party, round_id=f"{step}{player[5]}" * 16,
-                                  step=1, amount=amount)
-    assert await _balance(sandbox_wallet) == 100_000 - 1400
-    assert await _balance(sandbox_wallet, "demo-bob") == 25_000 - 600
-
-    def later(app: App) -> Reconciler:
-        return Reconciler(journal=app.journal, wallet=app.wallet,
-                          clock=lambda: datetime.now(UTC) + timedelta(minutes=5))
-
-    handled = await asyncio.gather(*(later(app).run_once() for app in (a, b, a, b)))
-    assert sum(handled) >= 2  # each player by at least one of them; nobody twice at once
-    assert await _balance(sandbox_wallet) == 100_000
-    assert await _balance(sandbox_wallet, "demo-bob") == 25_000
-    for player in ("demo-alice", "demo-bob"):
-        resp = await sandbox_wallet.control.ListTransactions(
-            sandbox_pb2.ListTransactionsRequest(player_id=player), metadata=AUTH)
-        kinds = sorted(sandbox_pb2.TransactionKind.Name(t.kind) for t in resp.transactions)
-        assert kinds == ["TRANSACTION_KIND_DEBIT"] * 2 + ["TRANSACTION_KIND_ROLLBACK"] * 2
-    assert [await later(app).run_once() for app in (a, b)] == [0, 0]
-
-
-async def test_through_a_transaction_pooler_a_session_advisory_lock_excludes_nobody(
-        rgs_pooled_database_url: str) -> None:
-    # Why the journal holds players with leases: through PgBouncer in transaction mode, a second
-    # client gets the server session the first one locked in, and the lock "excludes" nobody.
-    first = await asyncpg.connect(rgs_pooled_database_url, statement_cache_size=0)
-    second = await asyncpg.connect(rgs_pooled_database_url, statement_cache_size=0)
-    try:
-        assert await first.fetchval("SELECT pg_try_advisory_lock(4242)")
-        assert await second.fetchval("SELECT pg_try_advisory_lock(4242)")  # "also" holds it
-        assert (await first.fetchval("SELECT pg_backend_pid()")
-                == await second.fetchval("SELECT pg_backend_pid()"))
-    finally:
-        await first.close()
-        await second.close()
-
-
-async def _leave_lease(database_url: str, player_key: str, *, expires_in_s: float) -> None:
-    """Leave a lease behind as a replica that died while it held the player would."""
-    conn = await asyncpg.connect(database_url)
-    try:
-        await conn.execute(
-            f"INSERT INTO {SCHEMA}.leases (kind, key, holder, epoch, expires_at) "
-            "VALUES ('player', $1, 'dead-replica/1/000000', 5, "
-            "clock_timestamp() + make_interval(secs => $2))", player_key, expires_in_s)
-    finally:
-        await conn.close()
-
-
-async def _lease(database_url: str, player_key: str) -> tuple[str | None, int]:
-    conn = await asyncpg.connect(database_url)
-    try:
-        r = await conn.fetchrow(f"SELECT holder, epoch FROM {SCHEMA}.leases "
-                                "WHERE kind = 'player' AND key = $1", player_key)
-    finally:
-        await conn.close()
-    assert r is not None
-    return r["holder"], int(r["epoch"])
-
-
-async def test_a_dead_replicas_lease_is_taken_at_once_in_session_mode_else_once_expired(
-        journal_db: JournalDb, rgs_database_url: str) -> None:
-    await _leave_lease(rgs_database_url, "op/dead", expires_in_s=1.5)
-    journal = await journal_db.connect(lock_wait_s=0.3)
-    try:
-        if journal_db.pool_mode == "session":
-            # The advisory lock proves no live call holds the player: the lease is taken now.
-            async with journal.player("op/dead"):
-                holder, epoch = await _lease(rgs_database_url, "op/dead")
-                assert epoch == 6 and holder is not None and "dead-replica" not in holder
-        else:
-            with pytest.raises(JournalBusy):
-                async with journal.player("op/dead"):
-                    pass
-            await asyncio.sleep(1.5)
-            async with journal.player("op/dead"):
-                assert (await _lease(rgs_database_url, "op/dead"))[1] == 6
-        assert (await _lease(rgs_database_url, "op/dead"))[0] is None  # released
-    finally:
-        await journal.close()
-
-
-async def test_a_pool_acquire_timeout_is_journal_unavailable(rgs_database_url: str) -> None:
-    """A pool-acquire timeout escaped as a plain TimeoutError (a SERVER_ERROR); it is
-    JournalUnavailable, retryable, like every other time the database does not answer."""
-    journal = await PostgresJournal.connect(rgs_database_url, min_size=1, max_size=1)
-    journal._acquire_timeout_s = 0.2  # type: ignore[attr-defined]
-    try:
-        async with journal.player("dev-operator/holder"):
-            with pytest.raises(JournalUnavailable):
-                async with journal.player("dev-operator/waiter"):
-                    pass
-    finally:
-        await journal.close()
-
-
-def _round(player_key: str, round_id: str, seq: int) -> StoredRound:
-    return StoredRound(round_id=round_id, player_key=player_key, session_id="s", operator_id="op",
-                       brand_id="demo-casino", player_id="p", currency="EUR",
-                       variant="classic-resplit", seq=seq, status="player_turn", forced_cards=(),
-                       total_staked=100, total_paid=0, events=())
-
-
-async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_call_took_over(
-        rgs_pooled_database_url: str, rgs_database_url: str) -> None:
-    from rgs.wallet.port import MoneyKind
-
-    key, rid = "op/stale", "a" * 32
-    stale = await PostgresJournal.connect(rgs_pooled_database_url, pool_mode="transaction",
-                                          lease_s=0.4)
-    fresh = await PostgresJournal.connect(rgs_pooled_database_url, pool_mode="transaction",
-                                          lease_s=5, lock_wait_s=0.2)
-    debit = Movement(transaction_id=f"{rid}:1:debit", round_id=rid, kind=MoneyKind.DEBIT,
-                     amount=100, session_id="s", currency="EUR")
-    try:
-        async with stale.player(key) as pj:
-            # Every write renews the lease: written to for longer than its 0.4 s, still held.
-            await pj.commit_round(StepWrite(round=_round(key, rid, 1), new_events_from=0))
-            for _ in range(4):
-                await asyncio.sleep(0.2)
-                await pj.record_movement(debit)
-            with pytest.raises(JournalBusy):
-                async with fresh.player(key):
-                    pass
-            await asyncio.sleep(0.6)  # the holder pauses past its lease; another call takes over
-            async with fresh.player(key) as taker:
-                with pytest.raises(JournalLeaseLost):
-                    await pj.commit_round(StepWrite(
-                        round=_round(key, rid, 2), new_events_from=0,
-                        request=StoredRequest(request_id="r", method="act", request_hash="h",
-                                              response="{}")))
-                with pytest.raises(JournalLeaseLost):
-                    await pj.record_movement(replace(debit, transaction_id=f"{rid}:2:debit"))
-                with pytest.raises(JournalLeaseLost):
-                    await pj.settle_movement(debit.transaction_id, MovementStatus.APPLIED, 900,
-                                             error="")
-                with pytest.raises(JournalLeaseLost):
-                    await pj.update_response("r", "{}", RequestScope.PLAYER)
-                with pytest.raises(JournalLeaseLost):
-                    await pj.save_session(Session(
-                        session_id="s2", player_key=key, operator_id="op", brand_id="b",
-                        player_id="p", currency="EUR", expires_at=datetime.now(UTC)), "t", None)
-                # Nothing of the stale holder's reached the journal; the taker writes on.
-                stored = await taker.get_round(rid)
-                assert stored is not None and stored.seq == 1
-                assert [(m.transaction_id, m.status) for m in await taker.movements(rid)] == [
-                    (debit.transaction_id, MovementStatus.PENDING)]
-                assert await taker.find_request("r", RequestScope.PLAYER) is None
-                await taker.commit_round(StepWrite(round=_round(key, rid, 3), new_events_from=0))
-        # The stale holder's exit released nothing of the taker's: the taker released its own.
-        holder, epoch = await _lease(rgs_database_url, key)
-        assert holder is None and epoch == 2
-        stored = await fresh.get_round(key, rid)
-        assert stored is not None and stored.seq == 3
-    finally:
-        await stale.close()
-        await fresh.close()
-
-
-async def test_through_a_pooler_a_role_without_the_journals_search_path_is_refused_at_start(
-        rgs_database_url: str, pgbouncer: PgBouncer) -> None:
-    # The journal sends no search_path through a pooler; without the role's (or database's)
-    # default it would fail on its first query. It refuses to start instead, saying what to run.
-    with pytest.raises(JournalUnavailable, match="ALTER ROLE"):
-        await PostgresJournal.connect(pgbouncer.url_for(rgs_database_url),
-                                      pool_mode="transaction")
 
 
 async def test_a_nul_byte_reaching_postgresql_is_rejected_not_unavailable(

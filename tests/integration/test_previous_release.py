@@ -49,6 +49,11 @@ asyncio.run(main(sys.argv[1], sys.argv[2], float(sys.argv[3])))
 """
 
 
+#: The PostgreSQL journal's integration tests, as a release may have them.
+JOURNAL_TESTS = ("tests/integration/test_journal.py", "tests/integration/test_journal_holds.py",
+                 "tests/integration/test_journal_outbox.py")
+
+
 def previous_release() -> str:
     """The commit named in ops/previous-release."""
     lines = (ROOT / "ops" / "previous-release").read_text().splitlines()
@@ -95,9 +100,11 @@ def test_the_extracted_tree_runs_the_previous_releases_code_with_the_new_migrati
 
 
 def test_the_previous_releases_journal_tests_pass_on_the_new_schema(old_tree: Path) -> None:
+    # The journal's tests were one module until they were split by subject; a release has the
+    # ones it has.
+    modules = [m for m in JOURNAL_TESTS if (old_tree / m).exists()]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         "tests/integration/test_journal.py"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *modules],
         cwd=old_tree, env=_env(old_tree), capture_output=True, text=True, timeout=600,
         check=False)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
