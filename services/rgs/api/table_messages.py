@@ -359,8 +359,14 @@ def for_viewer(kind: str, data: dict[str, Any], viewer: str) -> dict[str, Any] |
         return data if _key(data.get("player")) == viewer else None
     if kind == "round_finished":
         return {**data, "results": [r for r in data.get("results", ())
-                                    if r.get("seated", True) or _key(r.get("player")) == viewer]}
+                                    if _seated(r) or _key(r.get("player")) == viewer]}
     return data
+
+
+def _seated(result: Mapping[str, Any]) -> bool:
+    """Whether a round's result is a seated player's (everyone's to see) rather than a Bet
+    Behind's (its own player's)."""
+    return bool(result.get("seated", True))
 
 
 def event_to_proto(e: TableEvent, viewer: str) -> tb.TableEvent | None:
@@ -414,7 +420,7 @@ class RenderedEvents:
             seated: list[tuple[int, Any]] = []
             own: dict[str, list[tuple[int, Any]]] = {}
             for i, r in enumerate(data.get("results", ())):
-                if r.get("seated", True):
+                if _seated(r):
                     seated.append((i, r))
                 else:
                     own.setdefault(_key(r.get("player")), []).append((i, r))

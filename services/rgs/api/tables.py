@@ -6,7 +6,6 @@ and its native gRPC servicer. The browser edge (:mod:`rgs.api.browser_edge`) run
 from __future__ import annotations
 
 import contextlib
-import itertools
 import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
@@ -260,8 +259,8 @@ class TableCalls:
                         yield tb.WatchTableResponse(snapshot=await self._snapshot(batch,
                                                                                   session))
                     else:
-                        shown = [m for m in map(render, without_superseded_totals(batch),
-                                                itertools.repeat(viewer)) if m is not None]
+                        shown = [m for e in without_superseded_totals(batch)
+                                 if (m := render(e, viewer)) is not None]
                         if shown:
                             yield tb.WatchTableResponse(events=tb.TableEvents(events=shown))
             return

@@ -219,7 +219,7 @@ async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
             if m.kind is MoneyKind.DEBIT:
                 await roll_back(pj, wallet, party, m)
             else:
-                await send(pj, wallet, party, m)  # a rollback's marks its debit rolled back
+                await send(pj, wallet, party, m)  # a rollback's outcome marks its debit too
         except (NotAllowedNow, Unavailable) as exc:
             log.warning("outbox row %s still open: %s", m.transaction_id, exc)
             if m.kind is not MoneyKind.CREDIT:
