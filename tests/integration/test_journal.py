@@ -49,11 +49,11 @@ from rgs.variants.options import VariantOptions
 from support.journal_db import (
     STAND_WINS,
     JournalDb,
-    _balance,
-    _debits,
-    _lease,
-    _round,
-    _session,
+    balance_of,
+    debits_of,
+    lease_of,
+    new_session,
+    stored_round,
 )
 from support.pgbouncer import PgBouncer
 from support.sandbox import SandboxWalletClient
@@ -125,7 +125,7 @@ async def test_round_is_journalled_and_its_events_replay_to_the_same_state(
         two_replicas: tuple[App, App], rgs_database_url: str,
         sandbox_wallet: SandboxWalletClient) -> None:
     a, _ = two_replicas
-    s = await _session(a)
+    s = await new_session(a)
     dealt = await a.game.deal(s, DealCommand(request_id="d1", variant_id="classic-resplit",
                                              boxes=(BoxBet(seat=1, stake=500),),
                                              forced_cards=STAND_WINS))
@@ -136,7 +136,7 @@ async def test_round_is_journalled_and_its_events_replay_to_the_same_state(
     assert stored is not None and stored.status == "settled" and stored.forced_cards
     rebuilt = replay(find_variant("classic-resplit"), stored.events)
     assert rebuilt.view() == done.view
-    assert await _balance(sandbox_wallet) == 100_500
+    assert await balance_of(sandbox_wallet) == 100_500
     conn = await asyncpg.connect(rgs_database_url)
     try:
         with pytest.raises(asyncpg.RaiseError):
@@ -154,19 +154,19 @@ async def test_round_is_journalled_and_its_events_replay_to_the_same_state(
 async def test_two_replicas_receiving_the_same_deal_at_once_execute_it_once(
         two_replicas: tuple[App, App], sandbox_wallet: SandboxWalletClient) -> None:
     a, b = two_replicas
-    s = await _session(a)
+    s = await new_session(a)
     cmd = DealCommand(request_id="same", variant_id="classic-resplit",
                       boxes=(BoxBet(seat=1, stake=300),), forced_cards=STAND_WINS)
     first, second = await asyncio.gather(a.game.deal(s, cmd), b.game.deal(s, cmd))
     assert first == second
-    assert len(await _debits(sandbox_wallet)) == 1
-    assert await _balance(sandbox_wallet) == 100_000 - 300
+    assert len(await debits_of(sandbox_wallet)) == 1
+    assert await balance_of(sandbox_wallet) == 100_000 - 300
 
 
 async def test_any_replica_continues_a_round_another_dealt(
         two_replicas: tuple[App, App]) -> None:
     a, b = two_replicas
-    s = await _session(a)
+    s = await new_session(a)
     dealt = await a.game.deal(s, DealCommand(request_id="d1", variant_id="electronic-h17",
                                              boxes=(BoxBet(seat=1, stake=100),
                                                     BoxBet(seat=2, stake=100))))
@@ -265,12 +265,12 @@ async def test_open_call_reads_in_one_statement_what_the_single_reads_return(
             await pj.record_movement(debit)
             await pj.settle_movement(debit.transaction_id, MovementStatus.APPLIED, 9_900,
                                      error="")
-            rnd = replace(_round(key, rid, 1), events=(), total_staked=100)
+            rnd = replace(stored_round(key, rid, 1), events=(), total_staked=100)
             await pj.commit_round(StepWrite(round=rnd, new_events_from=0, request=rec,
                                             bookings=(Booking(
                                                 transaction_id=debit.transaction_id),)))
             await pj.commit_round(StepWrite(
-                round=replace(_round(key, other, 2), status="settled", total_paid=250),
+                round=replace(stored_round(key, other, 2), status="settled", total_paid=250),
                 new_events_from=0, movements=(credit,)))
         async with journal.player(key) as pj:
             by_id = await pj.open_call(CallRead(request_id="r1", scope=RequestScope.PLAYER,
@@ -304,9 +304,9 @@ async def test_a_last_commit_gives_the_player_back_in_the_same_statement(
     other = await journal_db.connect(lock_wait_s=0.3)
     try:
         async with journal.player(key) as pj:
-            await pj.commit_round(StepWrite(round=_round(key, rid, 1), new_events_from=0,
+            await pj.commit_round(StepWrite(round=stored_round(key, rid, 1), new_events_from=0,
                                             last=True))
-            holder, epoch = await _lease(rgs_database_url, key)
+            holder, epoch = await lease_of(rgs_database_url, key)
             assert holder is None and epoch == 1  # given back by the commit itself
             # Another replica takes the player at once (in session mode its advisory lock
             # too), while this call is still inside its block.
@@ -317,7 +317,7 @@ async def test_a_last_commit_gives_the_player_back_in_the_same_statement(
                 await pj.record_movement(Movement(
                     transaction_id=f"{rid}:2:debit", round_id=rid, kind=MoneyKind.DEBIT,
                     amount=100, session_id="s", currency="EUR"))
-        holder, epoch = await _lease(rgs_database_url, key)
+        holder, epoch = await lease_of(rgs_database_url, key)
         assert holder is None and epoch == 2  # the block's exit released nothing of the taker's
         async with other.player(key) as again:
             assert await again.movements(rid) == []
@@ -358,7 +358,7 @@ async def test_a_commit_records_the_debit_of_its_call_and_the_seeds_and_a_paid_w
             assert state.next_seed is None and state.round is None
             await pj.record_movement(debit)
             await pj.record_movement(stray)
-            rnd = replace(_round(key, rid, 1), status="settled", total_paid=250, fair=fair)
+            rnd = replace(stored_round(key, rid, 1), status="settled", total_paid=250, fair=fair)
             await pj.commit_round(StepWrite(
                 round=rnd, new_events_from=0, request=rec, movements=(credit,),
                 bookings=(Booking(transaction_id=debit.transaction_id, balance=9_900,
@@ -369,7 +369,7 @@ async def test_a_commit_records_the_debit_of_its_call_and_the_seeds_and_a_paid_w
                 transaction_id=credit.transaction_id, balance_after=10_150,
                 wallet_reference="sw-2", request_id="d1", response='{"paid": true}',
                 scope=RequestScope.PLAYER))
-            holder, epoch = await _lease(rgs_database_url, key)
+            holder, epoch = await lease_of(rgs_database_url, key)
             assert holder is None and epoch == 1  # given back by the answer's statement
             with pytest.raises(JournalLeaseLost):
                 await pj.update_response("d1", "{}", RequestScope.PLAYER)
@@ -423,7 +423,7 @@ async def test_a_call_read_made_with_the_take_sees_what_the_previous_holder_comm
             waiting = asyncio.create_task(call())
             await asyncio.sleep(0.3)  # the waiter's statement has started (and waits)
             assert not waiting.done()
-            await ph.commit_round(StepWrite(round=_round(key, rid, 1), new_events_from=0,
+            await ph.commit_round(StepWrite(round=stored_round(key, rid, 1), new_events_from=0,
                                             request=rec, last=True))
         state = await asyncio.wait_for(waiting, 5)
         assert state.request == rec

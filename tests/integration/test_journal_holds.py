@@ -32,8 +32,8 @@ from rgs.service.ports import JournalBusy, JournalLeaseLost, JournalUnavailable
 from rgs.service.writes import StepWrite
 from support.journal_db import (
     JournalDb,
-    _lease,
-    _round,
+    lease_of,
+    stored_round,
 )
 from support.pgbouncer import PgBouncer
 
@@ -115,7 +115,7 @@ async def test_a_dead_replicas_lease_is_taken_at_once_in_session_mode_else_once_
         if journal_db.pool_mode == "session":
             # The advisory lock proves no live call holds the player: the lease is taken now.
             async with journal.player("op/dead"):
-                holder, epoch = await _lease(rgs_database_url, "op/dead")
+                holder, epoch = await lease_of(rgs_database_url, "op/dead")
                 assert epoch == 6 and holder is not None and "dead-replica" not in holder
         else:
             with pytest.raises(JournalBusy):
@@ -123,8 +123,8 @@ async def test_a_dead_replicas_lease_is_taken_at_once_in_session_mode_else_once_
                     pass
             await asyncio.sleep(1.5)
             async with journal.player("op/dead"):
-                assert (await _lease(rgs_database_url, "op/dead"))[1] == 6
-        assert (await _lease(rgs_database_url, "op/dead"))[0] is None  # released
+                assert (await lease_of(rgs_database_url, "op/dead"))[1] == 6
+        assert (await lease_of(rgs_database_url, "op/dead"))[0] is None  # released
     finally:
         await journal.close()
 
@@ -157,7 +157,7 @@ async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_c
     try:
         async with stale.player(key) as pj:
             # Every write renews the lease: written to for longer than its 0.4 s, still held.
-            await pj.commit_round(StepWrite(round=_round(key, rid, 1), new_events_from=0))
+            await pj.commit_round(StepWrite(round=stored_round(key, rid, 1), new_events_from=0))
             for _ in range(4):
                 await asyncio.sleep(0.2)
                 await pj.record_movement(debit)
@@ -168,7 +168,7 @@ async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_c
             async with fresh.player(key) as taker:
                 with pytest.raises(JournalLeaseLost):
                     await pj.commit_round(StepWrite(
-                        round=_round(key, rid, 2), new_events_from=0,
+                        round=stored_round(key, rid, 2), new_events_from=0,
                         request=StoredRequest(request_id="r", method="act", request_hash="h",
                                               response="{}")))
                 with pytest.raises(JournalLeaseLost):
@@ -188,9 +188,10 @@ async def test_a_holder_that_paused_past_its_lease_writes_nothing_once_another_c
                 assert [(m.transaction_id, m.status) for m in await taker.movements(rid)] == [
                     (debit.transaction_id, MovementStatus.PENDING)]
                 assert await taker.find_request("r", RequestScope.PLAYER) is None
-                await taker.commit_round(StepWrite(round=_round(key, rid, 3), new_events_from=0))
+                await taker.commit_round(StepWrite(round=stored_round(key, rid, 3),
+                                                   new_events_from=0))
         # The stale holder's exit released nothing of the taker's: the taker released its own.
-        holder, epoch = await _lease(rgs_database_url, key)
+        holder, epoch = await lease_of(rgs_database_url, key)
         assert holder is None and epoch == 2
         stored = await fresh.get_round(key, rid)
         assert stored is not None and stored.seq == 3

@@ -28,9 +28,9 @@ from support.journal_db import (
     ALICE,
     STAND_WINS,
     JournalDb,
-    _balance,
-    _debits,
-    _session,
+    balance_of,
+    debits_of,
+    new_session,
 )
 from support.sandbox import AUTH, SandboxWalletClient
 
@@ -46,16 +46,16 @@ async def test_reconciler_rolls_back_a_debit_orphaned_by_a_crash(
     from rgs.wallet.port import Party
 
     a, b = two_replicas
-    s = await _session(a)
+    s = await new_session(a)
     party = Party(operator_id="dev-operator", brand_id="demo-casino",
                   player_id=ALICE, session_id=s.session_id, currency="EUR")
     async with a.journal.player(s.player_key) as pj:  # the call dies after the wallet answered
         await money.debit(pj, a.wallet, party, round_id="e" * 32, step=1, amount=700)
-    assert await _balance(sandbox_wallet) == 100_000 - 700
+    assert await balance_of(sandbox_wallet) == 100_000 - 700
     later = Reconciler(journal=b.journal, wallet=b.wallet,
                        clock=lambda: datetime.now(UTC) + timedelta(minutes=5))
     assert await later.run_once() == 1
-    assert await _balance(sandbox_wallet) == 100_000
+    assert await balance_of(sandbox_wallet) == 100_000
     assert await later.run_once() == 0
 
 
@@ -66,7 +66,7 @@ async def test_sweeper_finishes_an_abandoned_round_from_another_replica(
     from rgs.service.reconciler import Reconciler
 
     a, b = two_replicas
-    s = await _session(a)
+    s = await new_session(a)
     dealt = await a.game.deal(s, DealCommand(request_id="d1", variant_id="classic-resplit",
                                              boxes=(BoxBet(seat=1, stake=500),),
                                              forced_cards=STAND_WINS))
@@ -75,7 +75,7 @@ async def test_sweeper_finishes_an_abandoned_round_from_another_replica(
     assert await sweeper.sweep_abandoned() == 1
     stored = await a.journal.get_round(s.player_key, dealt.round_id)
     assert stored is not None and stored.status == "settled" and stored.total_paid == 1000
-    assert await _balance(sandbox_wallet) == 100_500
+    assert await balance_of(sandbox_wallet) == 100_500
 
 
 async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succeeds(
@@ -83,7 +83,7 @@ async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succe
     app = await journal_db.app(sandbox_wallet, timeout_s=0.5)
     try:
         await add_dev_operator_keys(app.journal)
-        s = await _session(app)
+        s = await new_session(app)
         dealt = await app.game.deal(s, DealCommand(
             request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=200),),
             forced_cards=("5S", "6H", "6D", "TC", "TS", "9H")))
@@ -95,11 +95,11 @@ async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succe
                          hand=0, action=Action.DOUBLE)
         with pytest.raises(Unavailable):
             await app.game.act(s, act)
-        assert await _balance(sandbox_wallet) == 100_000 - 200  # the double's stake came back
+        assert await balance_of(sandbox_wallet) == 100_000 - 200  # the double's stake came back
         done = await app.game.act(s, act)
         assert (done.view.total_staked, done.view.total_paid) == (400, 800)
-        assert await _balance(sandbox_wallet) == 100_000 - 400 + 800
-        assert await _debits(sandbox_wallet) == [f"{dealt.round_id}:1:debit",
+        assert await balance_of(sandbox_wallet) == 100_000 - 400 + 800
+        assert await debits_of(sandbox_wallet) == [f"{dealt.round_id}:1:debit",
                                                  f"{dealt.round_id}:2:debit",
                                                  f"{dealt.round_id}:2-1:debit"]
     finally:
@@ -116,7 +116,7 @@ async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with
     app = await journal_db.app(sandbox_wallet)
     try:
         await add_dev_operator_keys(app.journal)
-        s = await _session(app)
+        s = await new_session(app)
         dealt = await app.game.deal(s, DealCommand(
             request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=500),),
             forced_cards=STAND_WINS))
@@ -159,7 +159,7 @@ async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with
         assert await at(600).run_once() == 1
         assert await credit() == ("applied", 5, "")
         assert not (await app.game.get_round(s, dealt.round_id)).payment_pending
-        assert await _balance(sandbox_wallet) == 100_000 - 500 + 1000
+        assert await balance_of(sandbox_wallet) == 100_000 - 500 + 1000
     finally:
         await app.close()
 
@@ -174,7 +174,7 @@ async def test_a_win_the_wallet_refuses_stays_open_and_is_paid_once_the_wallet_a
     app = await journal_db.app(sandbox_wallet)
     try:
         await add_dev_operator_keys(app.journal)
-        s = await _session(app)
+        s = await new_session(app)
         dealt = await app.game.deal(s, DealCommand(
             request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=500),),
             forced_cards=STAND_WINS))
@@ -189,11 +189,11 @@ async def test_a_win_the_wallet_refuses_stays_open_and_is_paid_once_the_wallet_a
         moves = await app.journal.movements(s.player_key, dealt.round_id)
         credit = next(m for m in moves if m.kind is MoneyKind.CREDIT)
         assert credit.status == "unknown" and "PLAYER_BLOCKED" in credit.last_error
-        assert await _balance(sandbox_wallet) == 100_000 - 500
+        assert await balance_of(sandbox_wallet) == 100_000 - 500
         later = Reconciler(journal=app.journal, wallet=app.wallet,
                            clock=lambda: datetime.now(UTC) + timedelta(minutes=5))
         assert await later.run_once() == 1
-        assert await _balance(sandbox_wallet) == 100_000 - 500 + 1000
+        assert await balance_of(sandbox_wallet) == 100_000 - 500 + 1000
         assert not (await app.game.get_round(s, dealt.round_id)).payment_pending
     finally:
         await app.close()
@@ -209,15 +209,15 @@ async def test_reconcilers_of_two_replicas_running_at_once_drive_each_open_row_o
 
     a, b = two_replicas
     for player, amount in (("demo-alice", 700), ("demo-bob", 300)):
-        s = await _session(a, player)
+        s = await new_session(a, player)
         party = Party(operator_id="dev-operator", brand_id="demo-casino",
                       player_id=player, session_id=s.session_id, currency="EUR")
         async with a.journal.player(s.player_key) as pj:  # calls that died after the debit
             for step in (1, 2):
                 await money.debit(pj, a.wallet, party, round_id=f"{step}{player[5]}" * 16,
                                   step=1, amount=amount)
-    assert await _balance(sandbox_wallet) == 100_000 - 1400
-    assert await _balance(sandbox_wallet, "demo-bob") == 25_000 - 600
+    assert await balance_of(sandbox_wallet) == 100_000 - 1400
+    assert await balance_of(sandbox_wallet, "demo-bob") == 25_000 - 600
 
     def later(app: App) -> Reconciler:
         return Reconciler(journal=app.journal, wallet=app.wallet,
@@ -225,8 +225,8 @@ async def test_reconcilers_of_two_replicas_running_at_once_drive_each_open_row_o
 
     handled = await asyncio.gather(*(later(app).run_once() for app in (a, b, a, b)))
     assert sum(handled) >= 2  # each player by at least one of them; nobody twice at once
-    assert await _balance(sandbox_wallet) == 100_000
-    assert await _balance(sandbox_wallet, "demo-bob") == 25_000
+    assert await balance_of(sandbox_wallet) == 100_000
+    assert await balance_of(sandbox_wallet, "demo-bob") == 25_000
     for player in ("demo-alice", "demo-bob"):
         resp = await sandbox_wallet.control.ListTransactions(
             sandbox_pb2.ListTransactionsRequest(player_id=player), metadata=AUTH)

@@ -32,10 +32,10 @@ from support.table_journal import (
     T0,
     Adapter,
     T,
-    _debit,
-    _record,
-    _request,
-    _rows,
+    debit_row,
+    record_row,
+    request_of,
+    rows_of,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -61,7 +61,7 @@ async def _place(a: Adapter, key: str, *bets: Behind, request_id: str = "q1",
             round_id=round_id, bets=bets,
             player=(key, held[key].epoch if epoch is None else epoch),
             booked=[(key, b.debit, 50_000, "") for b in bets],
-            request=lambda seq: _request(request_id, seq)), wait_s=wait_s)
+            request=lambda seq: request_of(request_id, seq)), wait_s=wait_s)
 
 
 async def _seen(a: Adapter, then: Callable[[TableState], TableState] | None = None
@@ -96,9 +96,9 @@ async def test_a_placement_books_its_rows_without_touching_the_tables_state(
     in_doc = _behind(BOB, 1, "d0")
     await _betting(a, TableState(phase=TablePhase.BETTING, round_no=1, round_id="r1",
                                  behind=(in_doc,)))
-    await _record(a, ANN, _debit("d1", "r1"))
-    await _record(a, ANN, _debit("d2", "r1", 2000))
-    await _record(a, BOB, _debit("d3", "r1"))
+    await record_row(a, ANN, debit_row("d1", "r1"))
+    await record_row(a, ANN, debit_row("d2", "r1", 2000))
+    await record_row(a, BOB, debit_row("d3", "r1"))
     before = await a.tables.load(T)
     assert before is not None
     ann = (_behind(ANN, 2, "d1"), _behind(ANN, 3, "d2", 2000))
@@ -107,9 +107,9 @@ async def test_a_placement_books_its_rows_without_touching_the_tables_state(
     after = await a.tables.load(T)
     assert after == before  # neither the version, the event number nor the state moved
     assert await a.tables.events_after(T, 0, 10) == []
-    assert await _rows(a, ANN, "r1") == [("d1", "debit", 1000, "booked", 50_000),
+    assert await rows_of(a, ANN, "r1") == [("d1", "debit", 1000, "booked", 50_000),
                                          ("d2", "debit", 2000, "booked", 50_000)]
-    assert await a.tables.find_request(T, ANN, "q1") == _request("q1", before.last_seq)
+    assert await a.tables.find_request(T, ANN, "q1") == request_of("q1", before.last_seq)
     # A command reads the player's own rows only.
     assert await _own(a, ANN) == ann
     assert await _own(a, BOB) == (_behind(BOB, 2, "d3"),)
@@ -127,8 +127,8 @@ async def test_the_close_of_betting_materialises_the_rows_and_deletes_them(
         adapter: Adapter) -> None:
     a = adapter
     await _betting(a)
-    await _record(a, ANN, _debit("d1", "r1"))
-    await _record(a, BOB, _debit("d2", "r1"))
+    await record_row(a, ANN, debit_row("d1", "r1"))
+    await record_row(a, BOB, debit_row("d2", "r1"))
     await _place(a, ANN, _behind(ANN, 2, "d1"))
     await _place(a, BOB, _behind(BOB, 2, "d2"), request_id="q2")
     await _seen(a, lambda s: replace(s, phase=TablePhase.PLAYING))
@@ -145,8 +145,8 @@ async def test_a_row_a_transition_returns_while_betting_is_open_is_deleted(
         adapter: Adapter) -> None:
     a = adapter
     await _betting(a)
-    await _record(a, ANN, _debit("d1", "r1"))
-    await _record(a, BOB, _debit("d2", "r1"))
+    await record_row(a, ANN, debit_row("d1", "r1"))
+    await record_row(a, BOB, debit_row("d2", "r1"))
     await _place(a, ANN, _behind(ANN, 2, "d1"))
     await _place(a, BOB, _behind(BOB, 3, "d2"), request_id="q2")
     # (seat 2 given back: its Bet Behind returned, the other kept)
@@ -164,8 +164,8 @@ async def test_a_placement_the_table_does_not_take_records_nothing(
     a = adapter
     await _betting(a, BETTING if case != "closed" else TableState(
         phase=TablePhase.PLAYING, round_no=1, round_id="r1"))
-    await _record(a, ANN, _debit("d1", "r1"))
-    await _record(a, ANN, _debit("d2", "r1"))
+    await record_row(a, ANN, debit_row("d1", "r1"))
+    await record_row(a, ANN, debit_row("d2", "r1"))
     first = (_behind(ANN, 2, "d1"),)
     if case in ("already_bet", "answered"):
         await _place(a, ANN, *first)
@@ -175,7 +175,7 @@ async def test_a_placement_the_table_does_not_take_records_nothing(
                      round_id="r0" if case == "other_round" else "r1",
                      epoch=999_999 if case == "lease_lost" else None)
     assert refused.value.reason == {"other_round": "closed"}.get(case, case)
-    assert (await _rows(a, ANN, "r1"))[1] == ("d2", "debit", 1000, "pending", None)
+    assert (await rows_of(a, ANN, "r1"))[1] == ("d2", "debit", 1000, "pending", None)
     assert await a.tables.find_request(T, ANN, "q2") is None
     if case != "closed":
         assert await _own(a, ANN) == (first if case in ("already_bet", "answered") else ())
@@ -184,10 +184,10 @@ async def test_a_placement_the_table_does_not_take_records_nothing(
 async def test_a_placement_waits_for_a_locked_row_at_most_its_bound(adapter: Adapter) -> None:
     a = adapter
     await _betting(a)
-    await _record(a, ANN, _debit("d1", "r1"))
+    await record_row(a, ANN, debit_row("d1", "r1"))
     async with a.row_locked(T):
         with pytest.raises(TableLocked):
             await _place(a, ANN, _behind(ANN, 2, "d1"), wait_s=0.2)
-    assert await _rows(a, ANN, "r1") == [("d1", "debit", 1000, "pending", None)]
+    assert await rows_of(a, ANN, "r1") == [("d1", "debit", 1000, "pending", None)]
     await _place(a, ANN, _behind(ANN, 2, "d1"))
     assert await _own(a, ANN) == (_behind(ANN, 2, "d1"),)

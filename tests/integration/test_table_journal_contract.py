@@ -41,15 +41,15 @@ from support.table_journal import (
     T0,
     Adapter,
     T,
-    _credit,
-    _debit,
-    _events,
-    _found,
-    _record,
-    _request,
-    _round,
-    _rows,
-    _write,
+    credit_row,
+    debit_row,
+    events_of,
+    found_of,
+    record_row,
+    request_of,
+    round_record,
+    rows_of,
+    write_table,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -73,7 +73,7 @@ async def test_a_transition_writes_its_events_state_money_round_and_answers(
         adapter: Adapter) -> None:
     a = adapter
     await a.tables.ensure_table(T, TableState())
-    await _record(a, ANN, _debit("d1", "r1"))
+    await record_row(a, ANN, debit_row("d1", "r1"))
     fair = TableFair(server_seed="00" * 32, commitment="c1", round_number=1, decks=8,
                      next_commitment="c2")
     seen: list[tuple[StoredTable, RoundRecord | None, Found]] = []
@@ -81,11 +81,11 @@ async def test_a_transition_writes_its_events_state_money_round_and_answers(
     def apply(t: StoredTable, r: RoundRecord | None, f: Found) -> TableWrite:
         seen.append((t, r, f))
         return TableWrite(
-            state=BETTING, events=_events("bet_placed", "deal_now"),
-            booked=[(ANN, "d1", 99_000, "sw-7")], movements=[(ANN, _credit("c1", "r1"))],
-            round=_round("r1", players=((ANN, "op", 1000, 2000),), fair=fair,
+            state=BETTING, events=events_of("bet_placed", "deal_now"),
+            booked=[(ANN, "d1", 99_000, "sw-7")], movements=[(ANN, credit_row("c1", "r1"))],
+            round=round_record("r1", players=((ANN, "op", 1000, 2000),), fair=fair,
                          names=((ANN, "Ann"),)),
-            requests=[(ANN, _request("q1", 2))])
+            requests=[(ANN, request_of("q1", 2))])
 
     async with a.tables.link() as link, link.hold_players([ANN], waiting=[ANN]) as held:
         last = await link.transition(T, Guards(players=[(ANN, held[ANN].epoch)],
@@ -100,7 +100,7 @@ async def test_a_transition_writes_its_events_state_money_round_and_answers(
         (1, "bet_placed", {"n": 0, "kind": "bet_placed"}),
         (2, "deal_now", {"n": 1, "kind": "deal_now"})]
     assert all(e.table_id == T and e.at is not None for e in events)
-    assert await _rows(a, ANN, "r1") == [("d1", "debit", 1000, "booked", 99_000),
+    assert await rows_of(a, ANN, "r1") == [("d1", "debit", 1000, "booked", 99_000),
                                          ("c1", "credit", 2000, "pending", None)]
     assert [m.wallet_reference for m in await a.journal.movements(ANN, "r1")] == ["sw-7", ""]
     r = await a.tables.get_round("r1")
@@ -109,15 +109,15 @@ async def test_a_transition_writes_its_events_state_money_round_and_answers(
         T, 1, "vip-platinum", "settled", ((ANN, "op", 1000, 2000),), fair, ((ANN, "Ann"),))
     assert [(k, json.loads(p)) for k, p in r.events] == [("deal", {"card": "AS"})]
     assert r.started_at is not None and r.finished_at is not None and r.finished
-    assert await a.tables.find_request(T, ANN, "q1") == _request("q1", 2)
+    assert await a.tables.find_request(T, ANN, "q1") == request_of("q1", 2)
     # The next transition sees the first's table, and numbers its events on from there.
-    assert await _write(a, TableWrite(state=BETTING, events=_events("x"))) == 3
+    assert await write_table(a, TableWrite(state=BETTING, events=events_of("x"))) == 3
 
 
 async def test_a_transition_that_applies_nothing_writes_nothing(adapter: Adapter) -> None:
     a = adapter
     await a.tables.ensure_table(T, TableState())
-    await _write(a, TableWrite(state=BETTING, events=_events("opened")))
+    await write_table(a, TableWrite(state=BETTING, events=events_of("opened")))
     async with a.tables.link() as link:
         assert await link.transition(T, Guards(), lambda *_: None) == 1
     got = await a.tables.load(T)
@@ -127,7 +127,7 @@ async def test_a_transition_that_applies_nothing_writes_nothing(adapter: Adapter
 async def test_a_transition_whose_apply_raises_writes_nothing(adapter: Adapter) -> None:
     a = adapter
     await a.tables.ensure_table(T, TableState())
-    await _record(a, ANN, _debit("d1", "r1"))
+    await record_row(a, ANN, debit_row("d1", "r1"))
 
     def apply(*_: object) -> TableWrite:
         raise ZeroDivisionError("refused")
@@ -139,7 +139,7 @@ async def test_a_transition_whose_apply_raises_writes_nothing(adapter: Adapter) 
         assert await link.transition(T, Guards(), lambda *_: None) == 0
     got = await a.tables.load(T)
     assert got is not None and (got.version, got.last_seq, got.state) == (0, 0, TableState())
-    assert await _rows(a, ANN, "r1") == [("d1", "debit", 1000, "pending", None)]
+    assert await rows_of(a, ANN, "r1") == [("d1", "debit", 1000, "pending", None)]
 
 
 async def test_a_transition_of_a_table_without_a_row_is_not_committed(adapter: Adapter) -> None:
@@ -154,10 +154,10 @@ async def test_a_transition_waits_for_the_tables_row_at_most_its_bound(adapter: 
     async with a.row_locked(T), a.tables.link() as link:
         with pytest.raises(TableLocked):
             await link.transition(T, Guards(), lambda *_: TableWrite(
-                state=BETTING, events=_events("late")), wait_s=0.2)
+                state=BETTING, events=events_of("late")), wait_s=0.2)
     got = await a.tables.load(T)
     assert got is not None and (got.version, got.last_seq) == (0, 0)
-    assert await _write(a, TableWrite(state=BETTING, events=_events("now"))) == 1
+    assert await write_table(a, TableWrite(state=BETTING, events=events_of("now"))) == 1
 
 
 @pytest.mark.parametrize("case", ["rolled_back", "missing", "a_credit", "written_twice"])
@@ -165,23 +165,23 @@ async def test_a_write_that_cannot_book_or_insert_is_not_committed_and_writes_no
         adapter: Adapter, case: str) -> None:
     a = adapter
     await a.tables.ensure_table(T, TableState())
-    await _record(a, ANN, _debit("d1", "r1"), MovementStatus.ROLLED_BACK)
-    await _record(a, ANN, _debit("d2", "r1"))
-    await _record(a, ANN, _credit("c0", "r1"))
+    await record_row(a, ANN, debit_row("d1", "r1"), MovementStatus.ROLLED_BACK)
+    await record_row(a, ANN, debit_row("d2", "r1"))
+    await record_row(a, ANN, credit_row("c0", "r1"))
     booked, moves = {"rolled_back": ("d1", "c1"), "missing": ("d9", "c1"),
                      "a_credit": ("c0", "c1"), "written_twice": ("d2", "c0")}[case]
-    w = TableWrite(state=BETTING, events=_events("bet_placed"),
+    w = TableWrite(state=BETTING, events=events_of("bet_placed"),
                    booked=[(ANN, "d2", 5, ""), (ANN, booked, None, "")],
-                   movements=[(ANN, _credit(moves, "r1", 777))], round=_round("r1"),
-                   requests=[(ANN, _request("q1"))])
+                   movements=[(ANN, credit_row(moves, "r1", 777))], round=round_record("r1"),
+                   requests=[(ANN, request_of("q1"))])
     with pytest.raises(NotCommitted):
-        await _write(a, w)
+        await write_table(a, w)
     got = await a.tables.load(T)
     assert got is not None and (got.version, got.last_seq, got.state) == (0, 0, TableState())
     assert await a.tables.events_after(T, 0, 10) == []
     assert await a.tables.get_round("r1") is None
     assert await a.tables.find_request(T, ANN, "q1") is None
-    assert await _rows(a, ANN, "r1") == [("d1", "debit", 1000, "rolled_back", None),
+    assert await rows_of(a, ANN, "r1") == [("d1", "debit", 1000, "rolled_back", None),
                                          ("d2", "debit", 1000, "pending", None),
                                          ("c0", "credit", 2000, "pending", None)]
 
@@ -194,14 +194,14 @@ async def test_guards_find_a_players_hold_lost_once_it_is_given_back(adapter: Ad
     await a.tables.ensure_table(T, TableState())
     async with a.tables.link() as link, link.hold_players([ANN], waiting=[ANN]) as held:
         epoch = held[ANN].epoch
-        assert (await _found(a, Guards(players=[(ANN, epoch)]))).lost_players == frozenset()
+        assert (await found_of(a, Guards(players=[(ANN, epoch)]))).lost_players == frozenset()
         # Another epoch of the same player, and a player nobody holds, are lost.
-        assert (await _found(a, Guards(players=[(ANN, epoch + 1), (BOB, epoch)]))
+        assert (await found_of(a, Guards(players=[(ANN, epoch + 1), (BOB, epoch)]))
                 ).lost_players == {ANN, BOB}
-    assert (await _found(a, Guards(players=[(ANN, epoch)]))).lost_players == {ANN}
+    assert (await found_of(a, Guards(players=[(ANN, epoch)]))).lost_players == {ANN}
     async with a.tables.link() as link, link.hold_players([ANN], waiting=[ANN]) as again:
         assert again[ANN].epoch != epoch
-        assert (await _found(a, Guards(players=[(ANN, epoch)]))).lost_players == {ANN}
+        assert (await found_of(a, Guards(players=[(ANN, epoch)]))).lost_players == {ANN}
 
 
 async def test_guards_find_the_clock_lost_to_another_epoch_or_given_back(
@@ -210,11 +210,11 @@ async def test_guards_find_the_clock_lost_to_another_epoch_or_given_back(
     await a.tables.ensure_table(T, TableState())
     epoch = await a.tables.take_clock(T, "replica-a", 5.0)
     assert epoch is not None
-    assert not (await _found(a, Guards(clock=epoch))).lost_clock
-    assert (await _found(a, Guards(clock=epoch + 1))).lost_clock
-    assert not (await _found(a, Guards())).lost_clock
+    assert not (await found_of(a, Guards(clock=epoch))).lost_clock
+    assert (await found_of(a, Guards(clock=epoch + 1))).lost_clock
+    assert not (await found_of(a, Guards())).lost_clock
     await a.tables.release_clock(T, epoch)
-    assert (await _found(a, Guards(clock=epoch))).lost_clock
+    assert (await found_of(a, Guards(clock=epoch))).lost_clock
 
 
 async def test_guards_find_the_requests_answered_already_at_this_table(
@@ -222,10 +222,10 @@ async def test_guards_find_the_requests_answered_already_at_this_table(
     a = adapter
     for tid in (T, "vip-2"):
         await a.tables.ensure_table(tid, TableState())
-    await _write(a, TableWrite(state=BETTING, requests=[(ANN, _request("q1"))]))
+    await write_table(a, TableWrite(state=BETTING, requests=[(ANN, request_of("q1"))]))
     asked = Guards(requests=[(ANN, "q1"), (ANN, "q2"), (BOB, "q1")])
-    assert (await _found(a, asked)).answered == {(ANN, "q1")}
-    assert (await _found(a, asked, "vip-2")).answered == frozenset()
+    assert (await found_of(a, asked)).answered == {(ANN, "q1")}
+    assert (await found_of(a, asked, "vip-2")).answered == frozenset()
 
 
 # --------------------------------------------------------------------------- holding players
@@ -253,20 +253,20 @@ async def test_command_read_gives_the_table_request_open_rows_and_the_rounds_row
         adapter: Adapter) -> None:
     a = adapter
     await a.tables.ensure_table(T, TableState())
-    assert await _write(a, TableWrite(state=BETTING, events=_events("opened"),
-                                      requests=[(ANN, _request("q1"))])) == 1
-    await _record(a, ANN, _debit("d0", "r0"))                              # open, last round
-    await _record(a, ANN, _debit("d1", "r1"), MovementStatus.BOOKED, 5)    # this round
-    await _record(a, ANN, _credit("c1", "r1"))                             # open, this round
-    await _record(a, ANN, _debit("d2", "r2"), MovementStatus.BOOKED, 4)    # neither
-    await _record(a, BOB, _debit("e1", "r1"))                              # another player
+    assert await write_table(a, TableWrite(state=BETTING, events=events_of("opened"),
+                                      requests=[(ANN, request_of("q1"))])) == 1
+    await record_row(a, ANN, debit_row("d0", "r0"))                              # open, last round
+    await record_row(a, ANN, debit_row("d1", "r1"), MovementStatus.BOOKED, 5)    # this round
+    await record_row(a, ANN, credit_row("c1", "r1"))                             # open, this round
+    await record_row(a, ANN, debit_row("d2", "r2"), MovementStatus.BOOKED, 4)    # neither
+    await record_row(a, BOB, debit_row("e1", "r1"))                              # another player
     async with a.tables.link() as link, link.hold_players([ANN], waiting=[ANN],
                                                          first=(T, "q1")):
         read = await link.command_read(T, ANN, "q1")
         missing = await link.command_read("no-such-table", ANN, "q1")
         unknown = await link.command_read(T, ANN, "q9")
     assert read.table is not None and (read.table.version, read.table.state) == (1, BETTING)
-    assert read.request == _request("q1")
+    assert read.request == request_of("q1")
     assert [m.transaction_id for m in read.open_movements] == ["d0", "c1"]
     assert [(m.transaction_id, m.status) for m in read.round_movements] == [
         ("d1", MovementStatus.BOOKED), ("c1", MovementStatus.PENDING)]
@@ -280,19 +280,19 @@ async def test_requests_are_found_by_table_player_and_id_and_read_with_the_table
         adapter: Adapter) -> None:
     a = adapter
     await a.tables.ensure_table(T, TableState())
-    await _write(a, TableWrite(state=BETTING, events=_events("bet"),
-                               requests=[(ANN, _request("q1", 1))]))
+    await write_table(a, TableWrite(state=BETTING, events=events_of("bet"),
+                               requests=[(ANN, request_of("q1", 1))]))
     t, rec = await a.tables.load_with_request(T, ANN, "q1")
     assert t is not None and (t.version, t.last_seq, t.state) == (1, 1, BETTING)
-    assert rec == _request("q1", 1)
+    assert rec == request_of("q1", 1)
     t, rec = await a.tables.load_with_request(T, BOB, "q1")
     assert t is not None and rec is None
     assert await a.tables.load_with_request("no-such-table", ANN, "q1") == (None, None)
-    assert await a.tables.find_request(T, ANN, "q1") == _request("q1", 1)
+    assert await a.tables.find_request(T, ANN, "q1") == request_of("q1", 1)
     assert await a.tables.find_request(T, BOB, "q1") is None
     assert await a.tables.find_request("vip-2", ANN, "q1") is None
     async with a.tables.link() as link:
-        assert await link.find_request(T, ANN, "q1") == _request("q1", 1)
+        assert await link.find_request(T, ANN, "q1") == request_of("q1", 1)
         got = await link.load(T)
         assert got is not None and got.version == 1
 
@@ -300,8 +300,8 @@ async def test_requests_are_found_by_table_player_and_id_and_read_with_the_table
 async def test_events_are_read_after_a_number_at_most_a_limit(adapter: Adapter) -> None:
     a = adapter
     await a.tables.ensure_table(T, TableState())
-    await _write(a, TableWrite(state=BETTING, events=_events("a", "b", "c")))
-    await _write(a, TableWrite(state=BETTING, events=_events("d", "e")))
+    await write_table(a, TableWrite(state=BETTING, events=events_of("a", "b", "c")))
+    await write_table(a, TableWrite(state=BETTING, events=events_of("d", "e")))
     assert [e.seq for e in await a.tables.events_after(T, 0, 2)] == [1, 2]
     assert [(e.seq, e.kind) for e in await a.tables.events_after(T, 2, 10)] == [
         (3, "c"), (4, "d"), (5, "e")]

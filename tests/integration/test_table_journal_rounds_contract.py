@@ -38,13 +38,13 @@ from support.table_journal import (
     T0,
     Adapter,
     T,
-    _credit,
-    _debit,
-    _events,
-    _record,
-    _round,
-    _rows,
-    _write,
+    credit_row,
+    debit_row,
+    events_of,
+    record_row,
+    round_record,
+    rows_of,
+    write_table,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -63,12 +63,12 @@ async def test_a_rounds_row_is_updated_in_place_keeping_its_number_seed_and_name
     bettors = (Bettor(player_key=ANN, brand_id="brand-a", channel=Channel.BROWSER),
                Bettor(player_key=BOB, brand_id="brand-b", channel=Channel.GRPC),
                Bettor(player_key="op/old", brand_id="brand-b"))  # a previous release's
-    await _write(a, TableWrite(state=BETTING, round=_round(
+    await write_table(a, TableWrite(state=BETTING, round=round_record(
         "r1", "player_turn", fair=fair, names=((ANN, "Ann"),), bettors=bettors)))
     first = await a.tables.get_round("r1")
     assert first is not None and first.finished_at is None and not first.finished
     assert first.players == ()
-    await _write(a, TableWrite(state=BETTING, round=_round(
+    await write_table(a, TableWrite(state=BETTING, round=round_record(
         "r1", "settled", round_no=99, events=(("a", "{}"), ("b", '{"x": 1}')),
         players=((BOB, "op", 10, 0), (ANN, "op", 20, 40)))))
     r = await a.tables.get_round("r1")
@@ -87,7 +87,7 @@ async def test_a_transition_in_play_is_given_its_rounds_row(adapter: Adapter) ->
     a = adapter
     await a.tables.ensure_table(T, TableState())
     playing = replace(BETTING, phase=TablePhase.PLAYING)
-    await _write(a, TableWrite(state=playing, round=_round("r1", "player_turn")))
+    await write_table(a, TableWrite(state=playing, round=round_record("r1", "player_turn")))
     seen: list[RoundRecord | None] = []
 
     def apply(_t: StoredTable, r: RoundRecord | None, _f: Found) -> None:
@@ -101,12 +101,12 @@ async def test_a_transition_in_play_is_given_its_rounds_row(adapter: Adapter) ->
 async def test_a_rounds_movements_are_given_to_its_players_operator_only(
         adapter: Adapter) -> None:
     a = adapter
-    await _record(a, ANN, _debit("d1", "r1"))
-    await _record(a, "opx/eve", _debit("x1", "r1"))
-    await _record(a, "other/dee", _debit("o1", "r1"))
-    await _record(a, CY, _debit("y1", "r1"), MovementStatus.BOOKED, 1)
-    await _record(a, ANN, _debit("d2", "r2"))
-    await _record(a, ANN, _credit("c1", "r1"))
+    await record_row(a, ANN, debit_row("d1", "r1"))
+    await record_row(a, "opx/eve", debit_row("x1", "r1"))
+    await record_row(a, "other/dee", debit_row("o1", "r1"))
+    await record_row(a, CY, debit_row("y1", "r1"), MovementStatus.BOOKED, 1)
+    await record_row(a, ANN, debit_row("d2", "r2"))
+    await record_row(a, ANN, credit_row("c1", "r1"))
     got = await a.tables.round_movements("r1", "op")
     assert {k: [(m.transaction_id, m.kind, m.status) for m in v] for k, v in got.items()} == {
         ANN: [("d1", MoneyKind.DEBIT, MovementStatus.PENDING),
@@ -123,15 +123,15 @@ async def test_a_players_table_rounds_come_newest_first_by_their_first_movement(
     await a.tables.ensure_table(T, TableState())
     for rid, status in (("r1", "settled"), ("r2", "voided"), ("r3", "not_dealt"),
                         ("r4", "player_turn"), ("r5", "settled")):
-        await _write(a, TableWrite(state=BETTING, round=_round(rid, status)))
-    await _record(a, ANN, _debit("d1", "r1"))
-    await _record(a, ANN, _debit("d2", "r2"))
-    await _record(a, ANN, _debit("d5", "r5", brand="b2"))   # another brand
-    await _record(a, ANN, _debit("d3", "r3"))
-    await _record(a, ANN, _debit("d4", "r4"))               # not finished
-    await _record(a, ANN, _credit("c1", "r1"))              # r1's later row: its first counts
-    await _record(a, BOB, _debit("e6", "r1"))
-    await _record(a, ANN, _debit("d9", "r9"))               # no round row at all
+        await write_table(a, TableWrite(state=BETTING, round=round_record(rid, status)))
+    await record_row(a, ANN, debit_row("d1", "r1"))
+    await record_row(a, ANN, debit_row("d2", "r2"))
+    await record_row(a, ANN, debit_row("d5", "r5", brand="b2"))   # another brand
+    await record_row(a, ANN, debit_row("d3", "r3"))
+    await record_row(a, ANN, debit_row("d4", "r4"))               # not finished
+    await record_row(a, ANN, credit_row("c1", "r1"))              # r1's later row: its first counts
+    await record_row(a, BOB, debit_row("e6", "r1"))
+    await record_row(a, ANN, debit_row("d9", "r9"))               # no round row at all
     got = await a.tables.player_rounds(ANN, "b", before=None, limit=10)
     assert [r.round_id for r, _ in got] == ["r3", "r2", "r1"]
     firsts = {m.transaction_id: m.created_at for rid in ("r1", "r2", "r3")
@@ -158,7 +158,7 @@ async def test_behind_a_transaction_pooler_a_feed_polls_and_reads_what_was_writt
     a = adapter
     await a.tables.ensure_table(T, TableState())
     async with a.tables.subscribe(T) as wake:
-        last = await _write(a, TableWrite(state=BETTING, events=_events("x", "y")))
+        last = await write_table(a, TableWrite(state=BETTING, events=events_of("x", "y")))
         await asyncio.wait_for(wake(0.2), 30.0)  # returns by its timeout at the latest
         got = await a.tables.events_after(T, last - 2, 10)
     assert [e.kind for e in got] == ["x", "y"]
@@ -173,10 +173,10 @@ async def test_a_subscriber_is_woken_by_its_tables_transition(adapter: Adapter) 
     async with a.tables.subscribe(T) as wake:
         woken = asyncio.create_task(wake(60.0))
         await asyncio.sleep(0.05)
-        await _write(a, TableWrite(state=BETTING, events=_events("x")), table_id="vip-2")
+        await write_table(a, TableWrite(state=BETTING, events=events_of("x")), table_id="vip-2")
         done, _ = await asyncio.wait({woken}, timeout=0.5)
         assert not done  # another table's transition is not this table's news
-        await _write(a, TableWrite(state=BETTING, events=_events("x")))
+        await write_table(a, TableWrite(state=BETTING, events=events_of("x")))
         await asyncio.wait_for(woken, 30.0)
 
 
@@ -190,13 +190,14 @@ async def test_a_deadline_brought_forward_wakes_the_clocks_and_no_other_transiti
         await a.tables.ensure_table(tid, TableState())
     later = replace(BETTING, deadline=T0 + timedelta(seconds=30))
     async with a.tables.deadlines() as woken:
-        await _write(a, TableWrite(state=later, events=_events("betting_opened")))
+        await write_table(a, TableWrite(state=later, events=events_of("betting_opened")))
         assert not await woken(0.3)  # a first deadline: the clock's next pass finds it
-        await _write(a, TableWrite(state=replace(later, deadline=T0 + timedelta(seconds=40)),
-                                   events=_events("x")))
+        await write_table(a, TableWrite(state=replace(later, deadline=T0 + timedelta(seconds=40)),
+                                   events=events_of("x")))
         assert not await woken(0.3)  # pushed back
         waiting = asyncio.create_task(woken(60.0))
-        await _write(a, TableWrite(state=replace(later, deadline=T0), events=_events("deal_now")))
+        await write_table(a, TableWrite(state=replace(later, deadline=T0),
+                                        events=events_of("deal_now")))
         assert await asyncio.wait_for(waiting, 30.0)  # brought forward: woken, not timed out
 
 
@@ -212,8 +213,8 @@ async def test_many_players_are_held_at_once_read_and_their_answers_recorded_fen
     a = adapter
     dee = "op/dee"
     for key in (ANN, BOB, CY):
-        await _record(a, key, _credit(f"c-{key}", "r1"))
-    await _record(a, ANN, _debit("d-ann", "r1"), MovementStatus.BOOKED, 9000)
+        await record_row(a, key, credit_row(f"c-{key}", "r1"))
+    await record_row(a, ANN, debit_row("d-ann", "r1"), MovementStatus.BOOKED, 9000)
     holding, let_go = asyncio.Event(), asyncio.Event()
 
     async def bob_busy() -> None:
@@ -240,10 +241,10 @@ async def test_many_players_are_held_at_once_read_and_their_answers_recorded_fen
     finally:
         let_go.set()
         await busy
-    assert await _rows(a, ANN, "r1") == [(f"c-{ANN}", "credit", 2000, "applied", 11000),
+    assert await rows_of(a, ANN, "r1") == [(f"c-{ANN}", "credit", 2000, "applied", 11000),
                                          ("d-ann", "debit", 1000, "booked", 9000)]
-    assert await _rows(a, CY, "r1") == [(f"c-{CY}", "credit", 2000, "unknown", None)]
-    assert await _rows(a, BOB, "r1") == [(f"c-{BOB}", "credit", 2000, "pending", None)]
+    assert await rows_of(a, CY, "r1") == [(f"c-{CY}", "credit", 2000, "unknown", None)]
+    assert await rows_of(a, BOB, "r1") == [(f"c-{BOB}", "credit", 2000, "pending", None)]
     cy = await a.journal.movements(CY, "r1")
     assert (cy[0].attempts, cy[0].last_error) == (1, "timeout")
     for key in (ANN, CY, dee):  # given back: held again at once

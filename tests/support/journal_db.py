@@ -50,27 +50,27 @@ class JournalDb:
         return await PostgresJournal.connect(self.url, pool_mode=self.pool_mode, **options)
 
 
-async def _session(app: App, player: str = ALICE) -> Session:
+async def new_session(app: App, player: str = ALICE) -> Session:
     op = await app.office.authenticate("rgs-dev-operator-key")
     new = await app.office.create_session(op, CreateSessionCommand(
         request_id=f"s-{player}", brand_id="demo-casino", player_id=player))
     return await app.game.authenticate(new.token)
 
 
-async def _debits(wallet: SandboxWalletClient, player: str = ALICE) -> list[str]:
+async def debits_of(wallet: SandboxWalletClient, player: str = ALICE) -> list[str]:
     resp = await wallet.control.ListTransactions(
         sandbox_pb2.ListTransactionsRequest(player_id=player), metadata=AUTH)
     return [t.transaction_id for t in resp.transactions
             if t.kind == sandbox_pb2.TRANSACTION_KIND_DEBIT]
 
 
-async def _balance(wallet: SandboxWalletClient, player: str = ALICE) -> int:
+async def balance_of(wallet: SandboxWalletClient, player: str = ALICE) -> int:
     resp = await wallet.control.GetPlayer(sandbox_pb2.GetPlayerRequest(player_id=player),
                                           metadata=AUTH)
     return int(resp.player.balance)
 
 
-async def _lease(database_url: str, player_key: str) -> tuple[str | None, int]:
+async def lease_of(database_url: str, player_key: str) -> tuple[str | None, int]:
     conn = await asyncpg.connect(database_url)
     try:
         r = await conn.fetchrow(f"SELECT holder, epoch FROM {SCHEMA}.leases "
@@ -81,7 +81,7 @@ async def _lease(database_url: str, player_key: str) -> tuple[str | None, int]:
     return r["holder"], int(r["epoch"])
 
 
-def _round(player_key: str, round_id: str, seq: int) -> StoredRound:
+def stored_round(player_key: str, round_id: str, seq: int) -> StoredRound:
     return StoredRound(round_id=round_id, player_key=player_key, session_id="s", operator_id="op",
                        brand_id="demo-casino", player_id="p", currency="EUR",
                        variant="classic-resplit", seq=seq, status="player_turn", forced_cards=(),

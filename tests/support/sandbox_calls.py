@@ -20,55 +20,30 @@ ALICE = "demo-alice"
 BOB = "demo-bob"
 
 
+def _fields(txn: str, amount: int, player: str, **kw: Any) -> dict[str, Any]:
+    """What every money call carries (round, session, currency, operator, brand), ``kw`` on
+    top."""
+    return {"transaction_id": txn, "round_id": "round-1", "player_id": player,
+            "session_id": "session-1", "currency": "EUR", "amount": amount,
+            "operator_id": "dev-operator", "brand_id": "demo-casino", **kw}
+
+
 def debit(txn: str, amount: int, *, player: str = ALICE, **kw: Any) -> wallet_pb2.DebitRequest:
-    fields: dict[str, Any] = {
-        "transaction_id": txn,
-        "round_id": "round-1",
-        "player_id": player,
-        "session_id": "session-1",
-        "currency": "EUR",
-        "amount": amount,
-        "operator_id": "dev-operator",
-        "brand_id": "demo-casino",
-    }
-    fields.update(kw)
-    return wallet_pb2.DebitRequest(**fields)
+    return wallet_pb2.DebitRequest(**_fields(txn, amount, player, **kw))
 
 
 def credit(
     txn: str, amount: int, *, player: str = ALICE, round_closed: bool = False, **kw: Any
 ) -> wallet_pb2.CreditRequest:
-    fields: dict[str, Any] = {
-        "transaction_id": txn,
-        "round_id": "round-1",
-        "player_id": player,
-        "session_id": "session-1",
-        "currency": "EUR",
-        "amount": amount,
-        "round_closed": round_closed,
-        "operator_id": "dev-operator",
-        "brand_id": "demo-casino",
-    }
-    fields.update(kw)
-    return wallet_pb2.CreditRequest(**fields)
+    return wallet_pb2.CreditRequest(**_fields(txn, amount, player, round_closed=round_closed,
+                                              **kw))
 
 
 def rollback(
     txn: str, debit_txn: str, amount: int, *, player: str = ALICE, **kw: Any
 ) -> wallet_pb2.RollbackRequest:
-    fields: dict[str, Any] = {
-        "transaction_id": txn,
-        "debit_transaction_id": debit_txn,
-        "round_id": "round-1",
-        "player_id": player,
-        "session_id": "session-1",
-        "currency": "EUR",
-        "amount": amount,
-        "operator_id": "dev-operator",
-        "brand_id": "demo-casino",
-    }
-    fields.update(kw)
-    return wallet_pb2.RollbackRequest(**fields)
+    return wallet_pb2.RollbackRequest(**_fields(txn, amount, player,
+                                                debit_transaction_id=debit_txn, **kw))
 
 
 async def balance_of(w: SandboxWalletClient, player: str = ALICE) -> int:

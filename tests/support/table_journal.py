@@ -73,16 +73,16 @@ class Adapter:
 # --------------------------------------------------------------------------- helpers
 
 
-def _debit(txn: str, round_id: str, amount: int = 1000, brand: str = "b") -> Movement:
+def debit_row(txn: str, round_id: str, amount: int = 1000, brand: str = "b") -> Movement:
     return Movement(transaction_id=txn, round_id=round_id, kind=MoneyKind.DEBIT, amount=amount,
                     session_id="s1", currency="EUR", brand_id=brand)
 
 
-def _credit(txn: str, round_id: str, amount: int = 2000, brand: str = "b") -> Movement:
-    return replace(_debit(txn, round_id, amount, brand), kind=MoneyKind.CREDIT)
+def credit_row(txn: str, round_id: str, amount: int = 2000, brand: str = "b") -> Movement:
+    return replace(debit_row(txn, round_id, amount, brand), kind=MoneyKind.CREDIT)
 
 
-async def _record(a: Adapter, key: str, m: Movement,
+async def record_row(a: Adapter, key: str, m: Movement,
                   status: MovementStatus | None = None, balance: int | None = None) -> None:
     """Write an outbox row as a solo call does (under the player's journal)."""
     async with a.journal.player(key) as pj:
@@ -91,36 +91,36 @@ async def _record(a: Adapter, key: str, m: Movement,
             await pj.settle_movement(m.transaction_id, status, balance, error="")
 
 
-async def _rows(a: Adapter, key: str, round_id: str) -> list[tuple[str, str, int, str, Any]]:
+async def rows_of(a: Adapter, key: str, round_id: str) -> list[tuple[str, str, int, str, Any]]:
     """(transaction, kind, amount, status, balance) of a player's rows in a round, in order."""
     return [(m.transaction_id, m.kind.value, m.amount, m.status.value, m.balance_after)
             for m in await a.journal.movements(key, round_id)]
 
 
-def _request(rid: str, seq: int = 1) -> StoredRequest:
+def request_of(rid: str, seq: int = 1) -> StoredRequest:
     return StoredRequest(request_id=rid, method="place_bets", request_hash=f"h-{rid}",
                          response=json.dumps({"seq": seq}))
 
 
-def _round(round_id: str, status: str = "settled", **more: Any) -> RoundRecord:
+def round_record(round_id: str, status: str = "settled", **more: Any) -> RoundRecord:
     return RoundRecord(round_id=round_id, round_no=more.pop("round_no", 1),
                        variant="vip-platinum", status=status,
                        events=more.pop("events", (("deal", json.dumps({"card": "AS"})),)),
                        **more)
 
 
-def _events(*kinds: str) -> list[tuple[str, str]]:
+def events_of(*kinds: str) -> list[tuple[str, str]]:
     return [(k, json.dumps({"n": i, "kind": k})) for i, k in enumerate(kinds)]
 
 
-async def _write(a: Adapter, w: TableWrite, guards: Guards | None = None,
+async def write_table(a: Adapter, w: TableWrite, guards: Guards | None = None,
                  table_id: str = T) -> int:
     """One transition writing ``w`` (on a link of its own)."""
     async with a.tables.link() as link:
         return await link.transition(table_id, guards or Guards(), lambda *_: w)
 
 
-async def _found(a: Adapter, guards: Guards, table_id: str = T) -> Found:
+async def found_of(a: Adapter, guards: Guards, table_id: str = T) -> Found:
     """What a transition's guards find (its apply writes nothing)."""
     seen: list[Found] = []
 
