@@ -82,7 +82,7 @@ BREAKDOWN = (
     ("journal: " + op, rf"InstrumentedJournal\.{op} |InstrumentedPlayerJournal\.{op} ")
     for op in ("find_session", "find_request", "open_movements", "active_round", "get_round",
                "movements", "open_call", "record_movement", "settle_movement", "commit_round",
-               "settle_and_answer", "update_response", "save_session")
+               "flush_answers", "update_response", "save_session")
 )
 EXTRA = (
     ("journal: take the player (with the first read) and give it back",

@@ -137,6 +137,7 @@ async def test_round_is_journalled_and_its_events_replay_to_the_same_state(
     rebuilt = replay(find_variant("classic-resplit"), stored.events)
     assert rebuilt.view() == done.view
     assert await balance_of(sandbox_wallet) == 100_500
+    await a.journal.flush_answers()  # the win's answer is written a moment after the Act
     conn = await asyncpg.connect(rgs_database_url)
     try:
         with pytest.raises(asyncpg.RaiseError):
@@ -331,8 +332,9 @@ async def test_a_commit_records_the_debit_of_its_call_and_the_seeds_and_a_paid_w
     """One statement each (issue 14, part C): the Deal's commit books a debit the wallet applied
     in the call (still pending: its answer was not recorded) with the balance the wallet gave,
     stores the round's fair seeds and the session's next seed; a debit not applied in the call
-    (pending, no balance given) is not booked. A paid win's outcome, the call's new answer and
-    the player given back are one statement too."""
+    (pending, no balance given) is not booked. The commit that writes a win's row is the call's
+    last write (the player given back); the win's outcome and the call's new answer are written
+    a moment later, with other players' answers."""
     from rgs.wallet.port import MoneyKind
 
     key, rid = "op/part-c", "e" * 32
@@ -364,15 +366,15 @@ async def test_a_commit_records_the_debit_of_its_call_and_the_seeds_and_a_paid_w
                 bookings=(Booking(transaction_id=debit.transaction_id, balance=9_900,
                                   wallet_reference="sw-1"),
                           Booking(transaction_id=stray.transaction_id)),
-                next_seed=following))
-            await pj.settle_and_answer(PaidAnswer(
-                transaction_id=credit.transaction_id, balance_after=10_150,
-                wallet_reference="sw-2", request_id="d1", response='{"paid": true}',
-                scope=RequestScope.PLAYER))
+                next_seed=following, last=True))
             holder, epoch = await lease_of(rgs_database_url, key)
-            assert holder is None and epoch == 1  # given back by the answer's statement
+            assert holder is None and epoch == 1  # given back by the commit
             with pytest.raises(JournalLeaseLost):
                 await pj.update_response("d1", "{}", RequestScope.PLAYER)
+            await pj.answer_later(PaidAnswer(
+                transaction_id=credit.transaction_id, balance_after=10_150,
+                wallet_reference="sw-2", request_id="d1", response='{"paid": true}'))
+        await journal.flush_answers()
         async with other.player(key) as pj:
             moves = {m.transaction_id: (m.status, m.balance_after, m.attempts,
                                         m.wallet_reference)

@@ -129,6 +129,7 @@ async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with
                                                 action=Action.STAND))
         assert done.view.phase is Phase.SETTLED and done.payment_pending
         assert (await app.game.get_round(s, dealt.round_id)).payment_pending
+        await app.journal.flush_answers()  # the failure is written a moment after the call
 
         async def credit() -> tuple[str, int, str]:
             moves = await app.journal.movements(s.player_key, dealt.round_id)
@@ -186,6 +187,7 @@ async def test_a_win_the_wallet_refuses_stays_open_and_is_paid_once_the_wallet_a
                                                 expected_seq=1, seat=1, hand=0,
                                                 action=Action.STAND))
         assert done.view.phase is Phase.SETTLED and done.payment_pending
+        await app.journal.flush_answers()  # the refusal is written a moment after the call
         moves = await app.journal.movements(s.player_key, dealt.round_id)
         credit = next(m for m in moves if m.kind is MoneyKind.CREDIT)
         assert credit.status == "unknown" and "PLAYER_BLOCKED" in credit.last_error

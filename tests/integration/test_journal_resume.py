@@ -116,7 +116,10 @@ async def test_the_next_calls_on_one_replica_read_nothing_and_an_act_is_one_stat
     hit = await _act(a, s, "h1", dealt, Action.HIT)
     assert [q.lstrip()[:30] for q in sent.take()] == ["WITH lease AS (UPDATE leases S"]
     stood = await _act(a, s, "s1", hit, Action.STAND)
-    assert len(sent.take()) == 2  # the commit with the credit's row; its answer
+    # The commit with the credit's row gives the lease back; the win is paid after it and its
+    # answer written a moment later, with other players' (one statement for all of them).
+    await a.journal.flush_answers()
+    assert [q.lstrip()[:10] for q in sent.take()] == ["WITH lease", "WITH a AS "]
     assert stood.view.phase is Phase.SETTLED and not stood.payment_pending
     assert stood.balance == await _balance(sandbox_wallet) == start + 100 + 100
     # A replayed request id is answered from its record, not from memory.
@@ -140,6 +143,7 @@ async def test_a_call_another_replica_made_in_between_makes_the_memory_read_agai
     assert [q.lstrip()[:10] for q in sent.take()] == ["WITH lease", "WITH prev ", "WITH lease"]
     assert hit.view.seq == dealt.view.seq + 1
     stood = await _act(b, s, "s1", hit, Action.STAND)  # b plays on: a's memory is behind
+    await b.journal.flush_answers()  # b's win's answer written
     again = await _act(a, s, "s1", hit, Action.STAND)  # a duplicate, sent to a
     # The commit taking the lease back found it taken since (and the request id recorded):
     # nothing written; read again, the record answers; the lease given back.
@@ -177,3 +181,24 @@ async def test_a_first_write_whose_answer_is_lost_gives_the_lease_back_and_the_c
     assert await _balance(sandbox_wallet) == start + 100 - 100
     rows = await a.journal.movements(s.player_key, dealt.round_id)
     assert [(m.kind.value, m.status.value) for m in rows] == [("debit", "booked")]
+
+
+async def test_a_duplicate_on_another_replica_before_the_wins_answer_is_written_is_answered_paid(
+        replicas: tuple[App, App], sandbox_wallet: SandboxWalletClient) -> None:
+    """The replica that paid a win writes its answer a moment later (rgs.journal.late_answers).
+    A duplicate of the call that reaches another replica first finds the win pending in the
+    journal: it sends it again (the wallet applies a transaction id once) and answers paid."""
+    a, b = replicas
+    s = await _session(a)
+    start = await _balance(sandbox_wallet)
+    dealt = await _deal(a, s, "d1")
+    hit = await _act(a, s, "h1", dealt, Action.HIT)
+    stood = await _act(a, s, "s1", hit, Action.STAND)  # a owes the journal the win's answer
+    again = await _act(b, s, "s1", hit, Action.STAND)
+    assert again == stood and not again.payment_pending
+    await a.journal.flush_answers()  # finds the credit answered: changes nothing
+    assert stood.balance == await _balance(sandbox_wallet) == start + 100
+    moves = await a.journal.movements(s.player_key, dealt.round_id)
+    assert [(m.kind.value, m.status.value, m.amount) for m in moves] == [
+        ("debit", "booked", 100), ("credit", "applied", 200)]
+    assert await _act(a, s, "s1", hit, Action.STAND) == stood

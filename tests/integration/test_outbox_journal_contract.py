@@ -215,31 +215,88 @@ async def test_a_last_commit_gives_the_player_back_so_another_call_takes_it_at_o
                                      "")]
 
 
-async def test_a_paid_wins_outcome_and_answer_are_one_last_write(journal: Journal) -> None:
+def _credit() -> Movement:
+    return Movement(transaction_id=transaction_id(RID, "settle", MoneyKind.CREDIT),
+                    round_id=RID, kind=MoneyKind.CREDIT, amount=2_000, session_id="s1",
+                    currency="EUR", brand_id="b")
+
+
+async def _won(journal: Journal) -> tuple[Movement, Movement, Round, int]:
+    """A Deal, then an Act whose commit ends the round with its win's row as the call's last
+    write (the player given back); the win is paid after it."""
     rnd = _dealt()
     debit = await _deal(journal, rnd, last=False)
     new_from = len(rnd.events)
     rnd.act(1, 0, Action.STAND)
     assert rnd.finished and rnd.total_paid == 2_000
-    credit = Movement(transaction_id=transaction_id(RID, "settle", MoneyKind.CREDIT),
-                      round_id=RID, kind=MoneyKind.CREDIT, amount=2_000, session_id="s1",
-                      currency="EUR", brand_id="b")
+    return debit, _credit(), rnd, new_from
+
+
+def _paid(credit: Movement, **changes: Any) -> PaidAnswer:
+    return replace(PaidAnswer(transaction_id=credit.transaction_id, balance_after=11_000,
+                              wallet_reference="sw-2", request_id="a1",
+                              response='{"paid": true}'), **changes)
+
+
+async def _commit_win(pj: Any, rnd: Round, credit: Movement, new_from: int) -> None:
+    await pj.commit_round(StepWrite(round=_header(rnd), new_events_from=new_from,
+                                    request=_request("a1", "act"), movements=(credit,),
+                                    last=True))
+
+
+async def test_a_win_paid_after_the_last_write_is_recorded_with_the_paid_answer(
+        journal: Journal) -> None:
+    debit, credit, rnd, new_from = await _won(journal)
     async with journal.player(KEY) as pj:
-        # Act's commit writes the credit's row and is not the last write: the win is paid next.
-        await pj.commit_round(StepWrite(round=_header(rnd), new_events_from=new_from,
-                                        request=_request("a1", "act"), movements=(credit,)))
-        await pj.settle_and_answer(PaidAnswer(
-            transaction_id=credit.transaction_id, balance_after=11_000, wallet_reference="sw-2",
-            request_id="a1", response='{"paid": true}', scope=RequestScope.PLAYER))
+        await _commit_win(pj, rnd, credit, new_from)
+        # The win goes out after the last write: another call may take the player meanwhile.
         async with journal.player(KEY) as taker:  # held: JournalBusy after 0.5 s
-            answer = await taker.find_request("a1", RequestScope.PLAYER)
-            assert answer is not None and answer.response == '{"paid": true}'
-        with pytest.raises(JournalLeaseLost):
-            await pj.update_response("a1", "{}", RequestScope.PLAYER)
+            assert [m.transaction_id for m in await taker.open_movements()] == [
+                credit.transaction_id]
+        await pj.answer_later(_paid(credit))
+    # The player's next call on this replica reads the answer written (not a pending win).
+    async with journal.player(KEY) as pj:
+        assert await pj.open_movements() == []
+        found = await pj.find_request("a1", RequestScope.PLAYER)
+        assert found is not None and found.response == '{"paid": true}'
+    await journal.flush_answers()
     assert await _rows(journal) == [
         (debit.transaction_id, MovementStatus.BOOKED, 9_000, "sw-1", 1, ""),
         (credit.transaction_id, MovementStatus.APPLIED, 11_000, "sw-2", 1, "")]
     stored = await journal.get_round(KEY, RID)
     assert stored is not None and stored.status == "settled" and stored.events == rnd.events
+
+
+async def test_a_late_answer_changes_nothing_once_another_call_settled_the_win(
+        journal: Journal) -> None:
+    debit, credit, rnd, new_from = await _won(journal)
     async with journal.player(KEY) as pj:
-        assert await pj.open_movements() == []
+        await _commit_win(pj, rnd, credit, new_from)
+        async with journal.player(KEY) as taker:  # the player's next call sends it again
+            await taker.settle_movement(credit.transaction_id, MovementStatus.APPLIED, 11_000,
+                                        error="", wallet_reference="sw-3")
+        await pj.answer_later(_paid(credit))
+    await journal.flush_answers()
+    assert await _rows(journal) == [
+        (debit.transaction_id, MovementStatus.BOOKED, 9_000, "sw-1", 1, ""),
+        (credit.transaction_id, MovementStatus.APPLIED, 11_000, "sw-3", 1, "")]
+    async with journal.player(KEY) as pj:
+        found = await pj.find_request("a1", RequestScope.PLAYER)
+        assert found is not None and found.response == '{"pending": true}'
+
+
+async def test_a_win_the_wallet_did_not_answer_stays_open_with_its_error(
+        journal: Journal) -> None:
+    _, credit, rnd, new_from = await _won(journal)
+    async with journal.player(KEY) as pj:
+        await _commit_win(pj, rnd, credit, new_from)
+        await pj.answer_later(_paid(credit, status=MovementStatus.UNKNOWN, balance_after=None,
+                                    wallet_reference="", error="deadline exceeded",
+                                    response=None))
+    await journal.flush_answers()
+    assert (await _rows(journal))[1] == (credit.transaction_id, MovementStatus.UNKNOWN, None,
+                                         "", 1, "deadline exceeded")
+    async with journal.player(KEY) as pj:
+        assert [m.transaction_id for m in await pj.open_movements()] == [credit.transaction_id]
+        found = await pj.find_request("a1", RequestScope.PLAYER)
+        assert found is not None and found.response == '{"pending": true}'

@@ -196,13 +196,22 @@ class InMemoryPlayerJournal:
         if write.last:
             self._give_back()
 
-    async def settle_and_answer(self, answer: PaidAnswer) -> None:
-        """A call's outcome and the new answer; the journal is given back."""
+    async def answer_later(self, answer: PaidAnswer) -> None:
+        """A win's wallet answer after the call gave the journal back: recorded at once here
+        (the PostgreSQL journal a moment later), only while the credit is still open."""
         a = answer
-        await self.settle_movement(a.transaction_id, a.status, a.balance_after, error="",
-                                   wallet_reference=a.wallet_reference)
-        await self.update_response(a.request_id, a.response, a.scope)
-        self._give_back()
+        k = (self._key, a.transaction_id)
+        m = self._t.movements.get(k)
+        if m is None or m.kind is not MoneyKind.CREDIT or not m.is_open:
+            return
+        self._t.movements[k] = replace(
+            m, status=a.status, attempts=m.attempts + 1, last_error=a.error,
+            balance_after=m.balance_after if a.balance_after is None else a.balance_after,
+            wallet_reference=a.wallet_reference or m.wallet_reference)
+        self._t.touched[k] = self._clock()
+        rk = (self._key, a.scope.value, a.request_id)
+        if a.response is not None and rk in self._t.requests:
+            self._t.requests[rk] = replace(self._t.requests[rk], response=a.response)
 
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:
@@ -402,6 +411,9 @@ class InMemoryJournal:
         """Sessions not yet expired."""
         now = self._clock()
         return sum(1 for s in self.tables.sessions.values() if s.expires_at > now)
+
+    async def flush_answers(self) -> None:
+        """Nothing owed: :meth:`MemoryPlayerJournal.answer_later` records at once."""
 
     async def close(self) -> None:
         """Nothing to release (the same call as the PostgreSQL journal's)."""

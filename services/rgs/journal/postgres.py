@@ -11,6 +11,7 @@ that commit a step start with it.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -21,6 +22,7 @@ from typing import Any, Literal
 import asyncpg
 
 from rgs.codec import encode_event, encode_value, event_kind
+from rgs.journal.late_answers import LateAnswer, LateAnswers, write_late
 from rgs.journal.leases import Q_FENCE, Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
 from rgs.journal.resume import Memory, Trail
@@ -54,8 +56,6 @@ from rgs.journal.statements import (
     Q_ROUND_MOVEMENTS,
     Q_SAVE_NEXT_SEED,
     Q_SESSION_POSITION,
-    Q_SETTLE_AND_ANSWER,
-    Q_SETTLE_AND_ANSWER_UNLOCK,
     Q_SETTLE_MOVEMENT,
     Q_UPDATE_RESPONSE,
     call_query,
@@ -74,7 +74,7 @@ from rgs.service.model import (
     StoredRequest,
     StoredRound,
 )
-from rgs.service.ports import JournalLeaseLost, JournalStale, JournalUnavailable
+from rgs.service.ports import JournalError, JournalLeaseLost, JournalStale, JournalUnavailable
 from rgs.service.writes import PaidAnswer, StepWrite
 
 PoolMode = Literal["session", "transaction"]
@@ -84,6 +84,8 @@ transaction-mode pooler such as PgBouncer: any statement outside a transaction m
 another server connection, so no session state, no named prepared statements, and the role's
 own ``search_path`` must find the journal's schema)."""
 
+log = logging.getLogger(__name__)
+
 
 
 class PostgresPlayerJournal:
@@ -92,7 +94,8 @@ class PostgresPlayerJournal:
 
     def __init__(self, conn: asyncpg.Connection, player_key: str, lease: Lease,
                  first: CallRead | None = None, *, known: CallState | None = None,
-                 trail: Trail | None = None, holder: str = "") -> None:
+                 trail: Trail | None = None, holder: str = "",
+                 late: LateAnswers | None = None) -> None:
         self._conn = conn
         self._key = player_key
         self._lease = lease
@@ -102,6 +105,8 @@ class PostgresPlayerJournal:
         self._known = known
         self.trail = trail if trail is not None else Trail(None)
         self._holder = holder
+        #: Where a win's wallet answer after the call's last write waits to be written.
+        self._late = late
 
     def _resume_args(self) -> tuple[str, str, str]:
         """The lease's holder and the call's request id and scope, for a first write that
@@ -279,19 +284,13 @@ class PostgresPlayerJournal:
         lease.released = w.last
         self.trail.commit(w)
 
-    @translated
-    async def settle_and_answer(self, answer: PaidAnswer) -> None:
-        """A wallet call's outcome and the call's new answer, as its last write: the lease
-        (and in session mode the advisory lock) given back by the same statement."""
-        await self._held()
-        a, lease = answer, self._lease
-        query, extra = ((Q_SETTLE_AND_ANSWER_UNLOCK, (lease.lock_class,)) if lease.advisory
-                        else (Q_SETTLE_AND_ANSWER, ()))
-        self._check(await self._conn.fetchval(
-            query, self._key, a.transaction_id, a.status.value, a.balance_after, a.request_id,
-            a.response, a.scope.value, lease.epoch, a.wallet_reference, *extra))
-        lease.released = True
-        self.trail.answered(a)
+    async def answer_later(self, answer: PaidAnswer) -> None:
+        """A win's wallet answer after the call's last write: written a moment later with
+        other players' (:mod:`rgs.journal.late_answers`), not in a statement of its own."""
+        if self._late is None:
+            raise JournalUnavailable("this journal cannot record an answer after the call")
+        self._late.add(self._key, answer)
+        self.trail.answered(answer)
 
     @translated
     async def update_response(self, request_id: str, response: str,
@@ -382,6 +381,8 @@ class PostgresJournal:
         self._acquire_timeout_s = 10.0
         #: What each player's last call on this replica left (:mod:`rgs.journal.resume`).
         self._memory = Memory()
+        #: Wins' wallet answers owed to the journal (:mod:`rgs.journal.late_answers`).
+        self._late = LateAnswers(self._write_late)
 
     @classmethod
     async def connect(cls, database_url: str, *, min_size: int = 2, max_size: int = 10,
@@ -432,8 +433,24 @@ class PostgresJournal:
                 f"SET search_path = {SCHEMA}, public (ops/database.md)")
 
     async def close(self) -> None:
-        """Close the pool."""
+        """Write the wallet answers owed, then close the pool."""
+        try:
+            await self.flush_answers()
+        except JournalError as exc:  # their credits are sent again by the next call
+            log.warning("wallet answers not recorded at shutdown: %s", exc)
         await self._pool.close()
+
+    async def flush_answers(self) -> None:
+        """Write the wallet answers owed now (:mod:`rgs.journal.late_answers`)."""
+        await self._late.flush()
+
+    @translated
+    async def _write_late(self, batch: list[LateAnswer]) -> None:
+        conn = await self._acquire()
+        try:
+            await write_late(conn, batch)
+        finally:
+            await self._pool.release(conn)
 
     def pool_stats(self) -> PoolStats:
         """How many connections are open, in use, and at most."""
@@ -450,13 +467,16 @@ class PostgresJournal:
         trip."""
         left = None if self._holds.advisory else self._memory.take(player_key)
         known = None if left is None or first is None else left.state_for(first)
+        if known is None:  # the call reads the journal: its wins' answers are written first
+            await self._late.before_read(player_key)
         conn = await self._acquire()
         try:
             if known is not None and first is not None and left is not None:
                 async with self._holds.resumed(conn, player_key, left.epoch) as lease:
                     pj = PostgresPlayerJournal(conn, player_key, lease, first, known=known,
                                                trail=Trail(left),
-                                               holder=self._holds.holder_of(first.request_id))
+                                               holder=self._holds.holder_of(first.request_id),
+                                               late=self._late)
                     try:
                         yield pj
                     except Exception as exc:
@@ -475,7 +495,7 @@ class PostgresJournal:
                     read = (query[self._holds.advisory], args)
                 async with self._holds.hold(conn, player_key, read,
                                             request=first.request_id if first else "") as lease:
-                    pj = PostgresPlayerJournal(conn, player_key, lease, first)
+                    pj = PostgresPlayerJournal(conn, player_key, lease, first, late=self._late)
                     yield pj
             if lease.released and not self._holds.advisory:
                 remembered = pj.trail.left(lease.epoch)

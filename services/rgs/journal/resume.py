@@ -6,7 +6,8 @@ player's state. Otherwise nothing is written, the call fails with
 
 A call is remembered only when it left nothing open: it started with no open outbox row, wrote
 only its own round's rows (an outbox row, the step's commit, a paid win's outcome and its answer)
-and gave the lease back with its last write. ops/database.md has the safety argument.
+and gave the lease back with its last write (a win paid after that write is remembered paid:
+:mod:`rgs.journal.late_answers` writes its answer). ops/database.md has the safety argument.
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ class Trail:
                     balance_after=m.balance_after if a.balance_after is None
                     else a.balance_after,
                     wallet_reference=a.wallet_reference or m.wallet_reference,
-                    attempts=m.attempts + 1, last_error="")
+                    attempts=m.attempts + 1, last_error=a.error)
                 return
         self._clean = False
 

@@ -267,23 +267,34 @@ WITH lease AS ({fence(6, 7)}),
             RETURNING kind, debit_transaction_id),
      rb AS ({_ROLLED_BACK_DEBIT})
 SELECT count(*) FROM lease"""
-# A paid win's last write: the credit's outcome ($2-$4), the call's answer replaced ($5-$7) and
-# the lease given back ($8: its epoch), the wallet's own reference ($9; '' keeps the stored one),
-# in one statement; in session mode the advisory lock too ($10: its first key).
-_SETTLE_AND_ANSWER = f"""
-WITH lease AS ({fence(8, 0, release=True)}),
-     w AS (UPDATE wallet_transactions
-              SET status = $3, balance_after = COALESCE($4::bigint, balance_after),
-                  wallet_reference = COALESCE(NULLIF($9::text, ''), wallet_reference),
-                  updated_at = clock_timestamp(), attempts = attempts + 1, last_error = ''
-            WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease)),
-     a AS (UPDATE idempotency_records SET response = $6, updated_at = now()
-            WHERE player_key = $1 AND scope = $7 AND request_id = $5
-              AND EXISTS (SELECT FROM lease))
-SELECT (SELECT count(*) FROM lease){{unlock}}"""
-Q_SETTLE_AND_ANSWER = _SETTLE_AND_ANSWER.format(unlock="")
-Q_SETTLE_AND_ANSWER_UNLOCK = _SETTLE_AND_ANSWER.format(
-    unlock=", pg_advisory_unlock($10, hashtext($1))")
+# Wins' wallet answers recorded after their calls gave the player back
+# (rgs.journal.late_answers), one element per answer: the player ($1), the credit ($2), its
+# status ($3), the balance the wallet reported ($4; NULL keeps), its own reference ($5; ''
+# keeps), the error ($6; '' when it answered), the call's request id ($7) and scope ($8) and
+# its paid answer ($9; NULL keeps the stored one). An answer is recorded only while its row is
+# still open (whoever recorded one first, the player's next call or the reconciler, wins), and
+# the call's answer is replaced only with it. No lease: a wallet's answer to a transaction id
+# is the same whoever sends it.
+Q_LATE_ANSWERS = f"""
+WITH a AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[],
+                                $6::text[], $7::text[], $8::text[], $9::text[])
+                 AS a(player_key, transaction_id, status, balance_after, wallet_reference,
+                      error, request_id, scope, response)),
+     w AS (UPDATE wallet_transactions t
+              SET status = a.status, balance_after = COALESCE(a.balance_after, t.balance_after),
+                  wallet_reference = COALESCE(NULLIF(a.wallet_reference, ''),
+                                              t.wallet_reference),
+                  updated_at = clock_timestamp(), attempts = t.attempts + 1,
+                  last_error = a.error
+             FROM a
+            WHERE t.player_key = a.player_key AND t.transaction_id = a.transaction_id
+              AND t.kind = 'credit'
+              AND t.status IN ('{MovementStatus.PENDING}', '{MovementStatus.UNKNOWN}')
+            RETURNING a.player_key, a.request_id, a.scope, a.response)
+UPDATE idempotency_records r SET response = w.response, updated_at = now()
+  FROM w
+ WHERE w.response IS NOT NULL AND r.player_key = w.player_key AND r.scope = w.scope
+   AND r.request_id = w.request_id"""
 # A step's commit in one statement (one implicit transaction): the fence, then every write
 # gated on it, so a call that lost its lease writes nothing. $1-$14 the round's header, $15 the
 # first new event's number, $16/$17 the new events' kinds and payloads, $18-$22 the idempotency

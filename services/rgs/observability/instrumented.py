@@ -229,9 +229,9 @@ class InstrumentedPlayerJournal:
             if m.kind is MoneyKind.CREDIT:
                 self._wins.written(m.transaction_id)
 
-    async def settle_and_answer(self, answer: PaidAnswer) -> None:
-        """See :meth:`PlayerJournal.settle_and_answer`."""
-        await _timed("settle_and_answer", lambda: self._inner.settle_and_answer(answer))
+    async def answer_later(self, answer: PaidAnswer) -> None:
+        """See :meth:`PlayerJournal.answer_later` (no I/O of its own: not timed)."""
+        await self._inner.answer_later(answer)
 
     async def update_response(self, request_id: str, response: str,
                               scope: RequestScope) -> None:
@@ -282,6 +282,10 @@ class InstrumentedJournal:
                 finally:
                     metrics.JOURNAL_LOCK_WAIT.observe(time.perf_counter() - started)
             yield InstrumentedPlayerJournal(pj, self._wins)
+
+    async def flush_answers(self) -> None:
+        """See :meth:`Journal.flush_answers`."""
+        await _timed("flush_answers", self._inner.flush_answers)
 
     async def operator_for_key(self, key_hash: str) -> str | None:
         """See :meth:`Journal.operator_for_key`."""

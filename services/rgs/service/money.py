@@ -17,6 +17,7 @@ from types import MappingProxyType
 from rgs.service.errors import NotAllowedNow, NotSent, Unavailable
 from rgs.service.model import Movement, MovementStatus
 from rgs.service.ports import PlayerJournal
+from rgs.service.writes import PaidAnswer
 from rgs.wallet.port import (
     MoneyCall,
     MoneyKind,
@@ -99,21 +100,40 @@ async def send(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> 
 
 async def call(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> MoneyResult:
     """:func:`send` without recording a success: the caller records it with its next write
-    (the step's :class:`~rgs.service.writes.Booking` of a debit, the
-    :class:`~rgs.service.writes.PaidAnswer` of a win), one statement fewer; until then the row
-    stays pending, which every reader treats like applied (open, settled by the next call if
-    this one dies). A failure is recorded here, as by :func:`send`.
+    (the step's :class:`~rgs.service.writes.Booking` of a debit); until then the row stays
+    pending, which every reader treats like applied (open, settled by the next call if this
+    one dies). A failure is recorded here, as by :func:`send`.
     """
     try:
         return await wallet.move(wallet_call(m, party))
     except WalletError as exc:
         status, balance, error = failure(m, exc)
         await pj.settle_movement(m.transaction_id, status, balance, error=error)
-        if isinstance(exc, WalletRefused):
-            raise refusal(exc) from exc
-        if isinstance(exc, WalletNotCalled):
-            raise NotSent(str(exc), reason="WALLET_UNAVAILABLE") from exc
-        raise Unavailable(str(exc), reason="WALLET_UNAVAILABLE") from exc
+        raise raised(exc) from exc
+
+
+async def pay_after_release(pj: PlayerJournal, wallet: Wallet, party: Party,
+                            m: Movement) -> MoneyResult:
+    """Send a win whose row the call's last write committed (the player's journal is given
+    back): a failure is recorded by :meth:`PlayerJournal.answer_later`, as the caller records
+    the success (with the call's paid answer). Raises as :func:`call`."""
+    try:
+        return await wallet.move(wallet_call(m, party))
+    except WalletError as exc:
+        status, balance, error = failure(m, exc)
+        await pj.answer_later(PaidAnswer(transaction_id=m.transaction_id, status=status,
+                                         balance_after=balance, error=error))
+        raise raised(exc) from exc
+
+
+def raised(exc: WalletError) -> Exception:
+    """What a use case raises for a wallet call that did not apply: the player's refusal,
+    NotSent when it was never sent, Unavailable when its outcome is unknown."""
+    if isinstance(exc, WalletRefused):
+        return refusal(exc)
+    if isinstance(exc, WalletNotCalled):
+        return NotSent(str(exc), reason="WALLET_UNAVAILABLE")
+    return Unavailable(str(exc), reason="WALLET_UNAVAILABLE")
 
 
 def failure(m: Movement, exc: WalletError) -> tuple[MovementStatus, int | None, str]:
@@ -201,9 +221,10 @@ async def reconcile(pj: PlayerJournal, wallet: Wallet, party: Party,
                     movements: list[Movement]) -> None:
     """Drive a player's open outbox rows to a final state.
 
-    Runs while the player's journal is held, so no call of this player is in flight: an open
-    debit belongs to a call that died before committing its round and is rolled back; an open
-    credit or rollback is sent again (same transaction id, so the wallet applies it once).
+    Runs while the player's journal is held, so no call of this player is in flight but one
+    paying a win after its last write (:func:`pay_after_release`): an open debit belongs to a
+    call that died before committing its round and is rolled back; an open credit or rollback
+    is sent again (same transaction id, so the wallet applies it once, whoever sends it).
     """
     # A round's credit waits while a stake of that round (a debit or its rollback) is still
     # unresolved: a debit is never rolled back after a credit of its round (a shared table's

@@ -166,7 +166,9 @@ class PlayCommands:
             stored = await _stored_response(pj, session, state.request, "deal", fingerprint,
                                             known=state.round)
             if stored is not None:
-                return stored
+                return await self._settlement.replayed(pj, session, stored,
+                                                       request_id=cmd.request_id,
+                                                       scope=RequestScope.PLAYER)
             if self._ctx.controls is not None:  # a disabled game deals no new round (no query)
                 self._ctx.controls.check(session.brand_id, cmd.variant_id)
             await reconcile(pj, self._ctx.wallet, session, state.open_movements)
@@ -222,7 +224,9 @@ class PlayCommands:
             stored_resp = await _stored_response(pj, session, state.request, "act",
                                                  fingerprint, known=state.round)
             if stored_resp is not None:
-                return stored_resp
+                return await self._settlement.replayed(pj, session, stored_resp,
+                                                       request_id=cmd.request_id,
+                                                       scope=RequestScope.PLAYER)
             outbox_was_open = await reconcile(pj, self._ctx.wallet, session, state.open_movements)
             stored = _in_context_or_not_found(state.round, session)
             if stored.finished:
@@ -278,7 +282,8 @@ class PlayCommands:
                 pj, session, await pj.find_request(cmd.request_id, scope), "settle",
                 fingerprint)
             if stored_resp is not None:
-                return stored_resp
+                return await self._settlement.replayed(pj, session, stored_resp,
+                                                       request_id=cmd.request_id, scope=scope)
             stored = await _own_round(pj, session, cmd.round_id)
             await reconcile(pj, self._ctx.wallet, session)
             if not stored.finished:

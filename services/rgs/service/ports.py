@@ -143,10 +143,11 @@ class PlayerJournal(Protocol):
         journal back (see :class:`StepWrite`)."""
         ...
 
-    async def settle_and_answer(self, answer: PaidAnswer) -> None:
-        """:meth:`settle_movement` (as an attempt the wallet answered) and
-        :meth:`update_response` in one transaction, as the call's last write: the player's
-        journal is given back with it (see :class:`PaidAnswer`)."""
+    async def answer_later(self, answer: PaidAnswer) -> None:
+        """Record a win's wallet answer that came after the call's last write gave the
+        player's journal back: the journal writes it a moment later (with other players'),
+        only while the credit's row is still open; a call of the player that reads the
+        journal on this replica before then finds it written (see :class:`PaidAnswer`)."""
         ...
 
     async def update_response(self, request_id: str, response: str,
@@ -190,6 +191,11 @@ class Journal(Protocol):
 
     async def operator_for_key(self, key_hash: str) -> str | None:
         """The operator id owning an API key hash, or None."""
+        ...
+
+    async def flush_answers(self) -> None:
+        """Write the wallet answers owed by :meth:`PlayerJournal.answer_later` now (at
+        shutdown, and where a test needs them written)."""
         ...
 
     async def add_operator_key(self, *, operator_id: str, key_hash: str, label: str) -> None:

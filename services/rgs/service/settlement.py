@@ -27,6 +27,7 @@ from rgs.service.model import (
 )
 from rgs.service.play_context import PlayContext, party, reconcile, round_answer
 from rgs.service.ports import PlayerJournal
+from rgs.service.restore import restore_stored
 from rgs.service.writes import PaidAnswer, StepWrite
 
 log = logging.getLogger(__name__)
@@ -68,11 +69,11 @@ class Settlement:
         record = StoredRequest(request_id=request_id, method=method,
                                request_hash=fingerprint, response=encode_value(result),
                                scope=scope)
-        # Without a win to pay or a finished round to look after, the commit is the call's
-        # last write: the player's journal is given back with it.
+        # Unless a finished round is looked after again, the commit is the call's last write:
+        # the player's journal is given back with it, and a win is paid after it.
         await pj.commit_round(replace(step, request=record,
                                       movements=(*step.movements, *((credit,) if credit else ())),
-                                      last=credit is None and not already_finished))
+                                      last=not already_finished))
         if credit is not None:
             return await self._pay(pj, session, credit, result, request_id=request_id,
                                    scope=scope)
@@ -80,6 +81,20 @@ class Settlement:
             return await self._answer_again(pj, session, header, rnd, request_id=request_id,
                                             scope=scope)
         return result
+
+    async def replayed(self, pj: PlayerJournal, session: Session, stored: PlayResult, *,
+                       request_id: str, scope: RequestScope) -> PlayResult:
+        """A replayed request's stored answer. One stored while its round's win was still
+        being paid (the retry came before the wallet's answer was written, or the paying call
+        died) is answered again once the outbox has settled the credit."""
+        if not stored.payment_pending:
+            return stored
+        header = await pj.get_round(stored.round_id)
+        if header is None or not header.finished:
+            return stored
+        return await self._answer_again(pj, session, header,
+                                        restore_stored(self._ctx.cards, header),
+                                        request_id=request_id, scope=scope)
 
     async def _answer_again(self, pj: PlayerJournal, session: Session, header: StoredRound,
                             rnd: Round, *, request_id: str, scope: RequestScope) -> PlayResult:
@@ -96,17 +111,18 @@ class Settlement:
     async def _pay(self, pj: PlayerJournal, session: Session, credit: Movement,
                    result: PlayResult, *, request_id: str, scope: RequestScope
                    ) -> PlayResult:
-        """Send the committed credit; its outcome, the paid answer and the journal given back
-        are one write (``result`` is the answer while the credit is pending)."""
+        """Send the credit the call's last write committed; its outcome and the paid answer
+        are written a moment later with other players' (``result`` is the answer while the
+        credit is pending: the stored one until then)."""
         try:
-            answer = await money.call(pj, self._ctx.wallet, party(session), credit)
+            answer = await money.pay_after_release(pj, self._ctx.wallet, party(session), credit)
         except (NotAllowedNow, Unavailable) as exc:
             # The round is settled in the journal; the credit stays open in the outbox and is
             # retried by Settle or the player's next call. The player is told it is pending.
             log.warning("credit %s not confirmed: %s", credit.transaction_id, exc)
             return result
         paid = replace(result, balance=answer.balance, payment_pending=False)
-        await pj.settle_and_answer(PaidAnswer(
+        await pj.answer_later(PaidAnswer(
             transaction_id=credit.transaction_id, balance_after=answer.balance,
             wallet_reference=answer.wallet_reference, request_id=request_id,
             response=encode_value(paid), scope=scope))

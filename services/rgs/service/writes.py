@@ -1,7 +1,7 @@
 """What a play call writes to the player's journal, as one value a use case fills and the
 journal adapter flushes (:meth:`PlayerJournal.commit_round
 <rgs.service.ports.PlayerJournal.commit_round>` and :meth:`~rgs.service.ports.PlayerJournal.
-settle_and_answer`).
+answer_later`).
 
 A use case says *what* the step wrote (the round, the answer, the outbox rows, the debits it
 books, whether the call is done); each adapter decides *how* that is written: PostgreSQL in one
@@ -85,15 +85,21 @@ class StepWrite:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PaidAnswer:
-    """A call's last write after a payment: the wallet's answer to an outbox row (an attempt
-    the wallet answered, with the balance and its own reference) and the request's stored
-    answer replaced by the paid one, in one transaction; the player's journal is given back
-    with it."""
+    """The wallet's answer to a win sent after the call's last write gave the player's journal
+    back (:meth:`PlayerJournal.answer_later <rgs.service.ports.PlayerJournal.answer_later>`):
+    the credit's outcome and, when it was paid, the call's stored answer replaced by the paid
+    one. The journal records it a moment later, in one statement with other players' answers,
+    and only while the credit's row is still pending: whoever settled the row first (the
+    player's next call, the reconciler) wins, with the same wallet answer.
+
+    ``error``: the wallet did not apply it ("" when it answered); the row stays open with the
+    error and is retried. ``response`` None keeps the stored answer (payment pending)."""
 
     transaction_id: str
     balance_after: int | None
     wallet_reference: str = ""
     status: MovementStatus = MovementStatus.APPLIED
-    request_id: str
-    response: str
-    scope: RequestScope
+    error: str = ""
+    request_id: str = ""
+    response: str | None = None
+    scope: RequestScope = RequestScope.PLAYER

@@ -173,6 +173,25 @@ async def test_unacknowledged_credit_is_pending_until_settle_pays_it() -> None:
     assert h.wallet.balances["alice"] == 100_100
 
 
+async def test_a_replay_of_an_answer_given_while_the_win_was_pending_is_answered_paid() -> None:
+    # The wallet applied the win but its answer was lost: the Act answered "payment pending".
+    # The client retries the same request: the win is sent again (applied once) and the
+    # retry, and every later one, answered paid.
+    h = await harness()
+    s = await h.session()
+    dealt = await h.app.game.deal(s, deal())
+    h.wallet.fail_next, h.wallet.apply_then_fail = MoneyKind.CREDIT, True
+    stand = ActCommand(request_id="a1", round_id=dealt.round_id, expected_seq=1, seat=1,
+                       hand=0, action=Action.STAND)
+    done = await h.app.game.act(s, stand)
+    assert done.payment_pending and done.balance == 99_900
+    assert h.wallet.balances["alice"] == 100_100  # applied, answer lost
+    again = await h.app.game.act(s, stand)
+    assert not again.payment_pending and again.balance == 100_100
+    assert again == await h.app.game.act(s, stand)
+    assert len(h.wallet.ids(MoneyKind.CREDIT)) == 1 and h.wallet.balances["alice"] == 100_100
+
+
 async def test_debit_of_unknown_outcome_is_rolled_back_and_the_call_fails_cleanly() -> None:
     h = await harness()
     s = await h.session()
