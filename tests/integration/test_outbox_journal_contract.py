@@ -254,6 +254,9 @@ async def test_a_win_paid_after_the_last_write_is_recorded_with_the_paid_answer(
             assert [m.transaction_id for m in await taker.open_movements()] == [
                 credit.transaction_id]
         await pj.answer_later(_paid(credit))
+    # A read of the round on this replica finds the win paid (GetRound says nothing pending).
+    assert [m.status for m in await journal.movements(KEY, RID)] == [
+        MovementStatus.BOOKED, MovementStatus.APPLIED]
     # The player's next call on this replica reads the answer written (not a pending win).
     async with journal.player(KEY) as pj:
         assert await pj.open_movements() == []

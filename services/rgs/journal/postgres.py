@@ -564,7 +564,8 @@ class PostgresJournal:
 
     @translated
     async def movements(self, player_key: str, round_id: str) -> list[Movement]:
-        """A round's wallet movements."""
+        """A round's wallet movements (the player's wins' answers owed written first)."""
+        await self._late.before_read(player_key)
         rows = await self._pool.fetch(Q_ROUND_MOVEMENTS, player_key, round_id)
         return [row_movement(r) for r in rows]
 
