@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 import pytest
@@ -102,6 +103,20 @@ SCENARIOS = [
 ]
 
 
+async def _recorded(e2e: Clients, pid: str, round_id: str) -> Any:
+    """The operator's record of a settled round once the win's wallet answer is written: the
+    replica that paid it writes it within a moment (rgs.journal.late_answers), meanwhile the
+    row reads pending."""
+    for _ in range(50):
+        rec = (await e2e.operators[1].GetPlayerRound(op.GetPlayerRoundRequest(
+            brand_id="demo-casino", player_id=pid, round_id=round_id),
+            metadata=OPERATOR)).round
+        if "pending" not in {m.status for m in rec.movements}:
+            return rec
+        await asyncio.sleep(0.05)
+    return rec
+
+
 @pytest.mark.parametrize("sc", SCENARIOS, ids=[f"{i}-{s.variant}" for i, s in
                                                 enumerate(SCENARIOS)])
 async def test_scripted_round_settles_to_the_cent_in_view_journal_and_wallet(
@@ -133,9 +148,7 @@ async def test_scripted_round_settles_to_the_cent_in_view_journal_and_wallet(
     assert tuple(s.line for b in view.boxes for s in b.side_bets) == sc.side_lines
     assert view.balance == START - sc.staked + paid
     assert await wallet_balance(e2e, pid) == START - sc.staked + paid
-    rec = (await e2e.operators[1].GetPlayerRound(op.GetPlayerRoundRequest(
-        brand_id="demo-casino", player_id=pid, round_id=dealt.round_id),
-        metadata=OPERATOR)).round
+    rec = await _recorded(e2e, pid, dealt.round_id)
     assert rec.forced_cards and rec.status == "settled" and rec.finished_at.seconds > 0
     assert [s.card for s in rec.steps if s.kind == "card_dealt"] == list(sc.cards)
     assert [s.action for s in rec.steps if s.kind == "player_acted"] == [
