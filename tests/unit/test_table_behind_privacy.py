@@ -10,7 +10,7 @@ import json
 from rgs.api.table_messages import RenderedEvents, event_to_proto, for_viewer, view_to_proto
 from rgs.generated.table.v1 import table_pb2 as tb
 from rgs.service.tables import public
-from rgs.service.tables.announce import announcement
+from rgs.service.tables.announce import announcement, at_close
 from rgs.service.tables.model import (
     Behind,
     Seat,
@@ -124,4 +124,11 @@ def test_the_totals_are_announced_once_per_change_of_the_round() -> None:
     assert announcement(View(table_id=T, seq=6, state=again, round=None)) is not None
     playing = TableState(phase=TablePhase.PLAYING, round_id="r3", behind=STATE.behind)
     assert announcement(View(table_id=T, seq=6, state=playing, round=None)) is None
+    # Betting closes: the totals of the Bet Behinds dealt are announced if they changed.
+    assert at_close(after, STATE.behind) == (None, after)
+    closing, remembered = at_close(after, STATE.behind[:4])
+    assert closing is not None and json.loads(closing[1])["seats"] == [
+        {"seat": 1, "bettors": 4, "staked": 10000}]
+    assert remembered.announced == ((1, 4, 10000),)
+    assert at_close(STATE, ()) == (None, STATE)
     assert tb.TableEvent.DESCRIPTOR.fields_by_name["behind_totals"].number == 38

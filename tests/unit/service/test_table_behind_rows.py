@@ -6,6 +6,8 @@ every wallet is exact."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from table_fakes import START, T, Tables, tables
 
@@ -124,3 +126,27 @@ def test_a_bet_behind_follows_the_player_it_was_placed_behind_not_the_chair() ->
     assert not behind.on_its_seat(_b("op/a", 1, "op/x"), "op/z")
     assert not behind.on_its_seat(_b("op/a", 1, "op/x"), None)
     assert behind.on_its_seat(_b("op/a", 1), "op/z")  # placed into the state: no record
+
+
+@pytest.mark.asyncio
+async def test_betting_closed_straight_after_the_last_bet_behind_announces_the_final_totals(
+        ) -> None:
+    # While betting is open the totals are announced at most once a second; a round whose
+    # betting closes sooner than that after its last Bet Behind announces them with its close.
+    t = await tables()
+    await t.player("ann")
+    await t.sit("ann", 1)
+    await t.bet("ann", "open", BetCommand(seat=1, stake=1000))
+    for i, name in enumerate(("p0", "p1", "p2")):
+        await t.player(name, other=i == 1)
+        await t.bet(name, "bb", BetCommand(seat=1, stake=1000 * (i + 1), behind=True))
+    view = await t.service.view(T)
+    await t.deal_now("ann", "dn", CARDS)
+    await t.clock()
+    events = await t.events(view.seq)
+    kinds = [e.kind for e in events]
+    assert kinds.count("behind_totals") == 1
+    assert kinds.index("behind_totals") + 1 == kinds.index("betting_closed")
+    totals = next(json.loads(e.payload) for e in events if e.kind == "behind_totals")
+    assert totals == {"round_id": view.round_id,
+                      "seats": [{"seat": 1, "bettors": 3, "staked": 6000}]}

@@ -7,19 +7,22 @@ table announces ``behind_totals`` (each seat's bettors and stakes together) at m
 :data:`INTERVAL_S` per replica while they change: a transition that reads the round's Bet
 Behinds (its rows merged, :mod:`~rgs.service.tables.behind`) and announces them only when
 they differ from the totals last announced for the round (kept in the table's state), so
-replicas announcing at the same moment do not announce twice. Snapshots show the totals too.
+replicas announcing at the same moment do not announce twice. The transition that closes
+betting announces the round's final totals when they changed (:func:`at_close`): a round's
+watchers always get them. Snapshots show the totals too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 
 from rgs.service.errors import ServiceError
 from rgs.service.ports import JournalError
 from rgs.service.tables import behind, public
-from rgs.service.tables.model import TablePhase
+from rgs.service.tables.model import Behind, TablePhase, TableState
 from rgs.service.tables.ports import TableJournal
 from rgs.service.tables.turns import Applied, Deadline, Step, Turn, Turns, View
 
@@ -37,13 +40,26 @@ def announcement(view: View) -> Applied | None:
     s = view.state
     if s.phase is not TablePhase.BETTING:
         return None
-    totals = behind.totals(s.behind)
+    event, state = _changed(s, s.behind)
+    return None if event is None else Applied(step=Step(state=state, events=[event]))
+
+
+def at_close(s: TableState, kept: Sequence[Behind]) -> tuple[tuple[str, str] | None, TableState]:
+    """The round's final totals as betting closes (``kept``: the Bet Behinds that follow a seat
+    into the round), when they differ from the last announced, and the state that remembers
+    them: announcements come at most every :data:`INTERVAL_S`, so without this a round whose
+    betting closed sooner after its last Bet Behind would reach its watchers without them."""
+    return _changed(s, kept) if kept else (None, s)
+
+
+def _changed(s: TableState, bets: Sequence[Behind]
+             ) -> tuple[tuple[str, str] | None, TableState]:
+    totals = behind.totals(bets)
     if s.announced_round == s.round_id and s.announced == totals:
-        return None
-    return Applied(step=Step(
-        state=replace(s, announced=totals, announced_round=s.round_id),
-        events=[public.event("behind_totals", round_id=s.round_id, seats=[
-            {"seat": seat, "bettors": n, "staked": staked} for seat, n, staked in totals])]))
+        return None, s
+    return (public.event("behind_totals", round_id=s.round_id, seats=[
+                {"seat": seat, "bettors": n, "staked": staked} for seat, n, staked in totals]),
+            replace(s, announced=totals, announced_round=s.round_id))
 
 
 class BehindAnnouncer:

@@ -18,7 +18,7 @@ from rgs.service.errors import NotAllowedNow, NotFound, Unavailable
 from rgs.service.model import Movement
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
 from rgs.service.restore import deal_source
-from rgs.service.tables import behind, fairness, public, seats
+from rgs.service.tables import announce, behind, fairness, public, seats
 from rgs.service.tables.model import (
     Behind,
     BehindInsurance,
@@ -202,6 +202,9 @@ class ClockTransitions:
                 fair=fairness.public(fair, revealed=True) if fair is not None else None))
             step.state = fairness.idle_after(s, seats=s.seats, fair=fair)
             return step
+        totals, s = announce.at_close(s, kept)
+        if totals is not None:
+            step.events.append(totals)
         step.events.append(public.event(
             "betting_closed", round_id=s.round_id, seats=sorted(betting),
             fair=fairness.public(fair, revealed=False) if fair is not None else None))
