@@ -25,6 +25,7 @@ import pytest
 import pytest_asyncio
 from e2e_servers import Stack, start_stack
 
+from rgs.api.table_messages import PRIVATE
 from rgs.bootstrap import add_dev_operator_keys
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.generated.operator.v1 import operator_pb2_grpc
@@ -51,8 +52,7 @@ CARDS = ["6S", "TH", "9D", "5H", "9C", "7S", "TD", "TC"]
 _ids = itertools.count()
 
 
-def _table(table_id: str, *, betting_s: float = 30.0, decision_s: float = 2.5
-           ) -> dict[str, Any]:
+def _table(table_id: str, *, betting_s: float = 30.0, decision_s: float = 2.5) -> dict[str, Any]:
     return {"id": table_id, "variant": "vip-platinum", "seats": 7, "currency": "EUR",
             "limits": {"main_min": 1000, "main_max": 500000, "side_min": 100,
                        "side_max": 50000},
@@ -204,7 +204,7 @@ async def test_three_players_from_two_operators_play_one_round_to_the_cent(
     # Every event once, in order; missing only A's Bet Behind's (placed, refunded): A's own.
     assert [e.seq for e in seen] == sorted({e.seq for e in seen})
     a_saw = await _events_until(r1, a.md, tid, "round_finished", from_seq=seen[0].seq - 1)
-    a_behind = {e.seq for e in a_saw if kind(e).startswith("behind_")}
+    a_behind = {e.seq for e in a_saw if kind(e) in PRIVATE}  # (the seats' totals are public)
     assert set(refund) <= a_behind
     assert set(range(seen[0].seq, seen[-1].seq + 1)) - {e.seq for e in seen} == a_behind
     assert any(kind(e) == "decision_timed_out" for e in seen)
@@ -590,7 +590,7 @@ async def test_a_watcher_that_asks_for_batches_gets_the_same_events_in_fewer_mes
         assert [e.SerializeToString() for e in flat] == [
             e.SerializeToString() for e in single]
         if who is c:
-            c_saw, behind = single, {e.seq for e in flat if kind(e).startswith("behind_")}
+            c_saw, behind = single, {e.seq for e in flat if kind(e) in PRIVATE}
         # A is not sent C's Bet Behind's: gaps there (and only there).
         gaps = set() if who is c else behind
         assert behind and [e.seq for e in flat] == [
