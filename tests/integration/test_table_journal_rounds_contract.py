@@ -250,3 +250,20 @@ async def test_many_players_are_held_at_once_read_and_their_answers_recorded_fen
     for key in (ANN, CY, dee):  # given back: held again at once
         async with a.journal.player(key):
             pass
+
+
+async def test_a_rollback_recorded_applied_in_bulk_marks_its_debit_rolled_back(
+        adapter: Adapter) -> None:
+    """A voided table round's rollbacks are paid in bulk too: the rollback's outcome alone
+    cancels its debit, in the same statement (the journal's one rule for it)."""
+    a = adapter
+    await record_row(a, ANN, debit_row("d-ann", "r1"), MovementStatus.BOOKED, 9000)
+    rollback = replace(debit_row("rb-ann", "r1"), kind=MoneyKind.ROLLBACK,
+                       debit_transaction_id="d-ann")
+    await record_row(a, ANN, rollback)
+    async with a.tables.hold_many([ANN]) as h:
+        assert await h.settle([Outcome(key=ANN, transaction_id="rb-ann",
+                                       status=MovementStatus.APPLIED, balance_after=10000,
+                                       error="")]) == frozenset()
+    assert await rows_of(a, ANN, "r1") == [("d-ann", "debit", 1000, "rolled_back", 9000),
+                                         ("rb-ann", "rollback", 1000, "applied", 10000)]

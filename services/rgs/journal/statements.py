@@ -249,12 +249,16 @@ Q_RESUME = f"WITH lease AS ({resume(2, 3, 4, 5, 6)}) SELECT count(*) FROM lease"
 # A rollback the wallet applied ($3) has rolled its debit back: said in the same statement, so
 # no crash or lost connection between two writes can leave a debit booked whose stake the
 # wallet gave back (a voided round's booked debit is no open row: nothing would revisit it).
-_ROLLED_BACK_DEBIT = f"""
+# The one home of "a rollback the wallet applied cancels its debit": the debits of the rows a
+# statement's CTE `w` just recorded (RETURNING player_key, kind, debit_transaction_id, status)
+# that are applied rollbacks, marked rolled back by the same statement, so no crash between two
+# writes can leave a debit booked whose stake the wallet gave back.
+ROLLED_BACK_DEBIT = f"""
 UPDATE wallet_transactions d SET status = '{MovementStatus.ROLLED_BACK}',
        updated_at = clock_timestamp()
   FROM w
- WHERE w.kind = 'rollback' AND $3::text = '{MovementStatus.APPLIED}'
-   AND d.player_key = $1 AND d.transaction_id = w.debit_transaction_id"""
+ WHERE w.kind = 'rollback' AND w.status = '{MovementStatus.APPLIED}'
+   AND d.player_key = w.player_key AND d.transaction_id = w.debit_transaction_id"""
 Q_SETTLE_MOVEMENT = f"""
 WITH lease AS ({fence(6, 7)}),
      w AS (UPDATE wallet_transactions
@@ -264,8 +268,8 @@ WITH lease AS ({fence(6, 7)}),
                   attempts = attempts + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
                   last_error = COALESCE($5::text, last_error)
             WHERE player_key = $1 AND transaction_id = $2 AND EXISTS (SELECT FROM lease)
-            RETURNING kind, debit_transaction_id),
-     rb AS ({_ROLLED_BACK_DEBIT})
+            RETURNING player_key, kind, debit_transaction_id, status),
+     rb AS ({ROLLED_BACK_DEBIT})
 SELECT count(*) FROM lease"""
 # Wins' wallet answers recorded after their calls gave the player back
 # (rgs.journal.late_answers), one element per answer: the player ($1), the credit ($2), its

@@ -14,7 +14,7 @@ import asyncpg
 
 from rgs.journal.leases import PLAYER_LEASE
 from rgs.journal.rows import row_movement as _movement
-from rgs.journal.statements import MOVEMENT_COLUMNS, OPEN_MOVEMENT
+from rgs.journal.statements import MOVEMENT_COLUMNS, OPEN_MOVEMENT, ROLLED_BACK_DEBIT
 from rgs.journal.translate import translated
 from rgs.service.model import Movement
 from rgs.service.tables.ports import Outcome
@@ -27,7 +27,8 @@ ORDER BY player_key, created_at, transaction_id"""
 
 # Many wallet answers ($1-$6: key, transaction, status, balance, error, wallet reference) for
 # the players whose lease still has its epoch ($7: keys, $8: epochs; each pushed on by $9, as
-# a single player's write does): the keys whose lease held.
+# a single player's write does): the keys whose lease held. An applied rollback's debit is
+# marked rolled back by the same statement (ROLLED_BACK_DEBIT).
 Q_SETTLE_ROWS = f"""
 WITH lease AS (UPDATE leases l SET expires_at = clock_timestamp() + $9::interval
                  FROM unnest($7::text[], $8::bigint[]) AS h(key, epoch)
@@ -43,7 +44,9 @@ WITH lease AS (UPDATE leases l SET expires_at = clock_timestamp() + $9::interval
                   updated_at = clock_timestamp(),
                   attempts = t.attempts + CASE WHEN o.error IS NULL THEN 0 ELSE 1 END,
                   last_error = COALESCE(o.error, t.last_error)
-             FROM o WHERE t.player_key = o.key AND t.transaction_id = o.txn)
+             FROM o WHERE t.player_key = o.key AND t.transaction_id = o.txn
+           RETURNING t.player_key, t.kind, t.debit_transaction_id, t.status),
+     rb AS ({ROLLED_BACK_DEBIT})
 SELECT key FROM lease"""
 
 

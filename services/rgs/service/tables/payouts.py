@@ -114,13 +114,13 @@ class Payouts:
     async def _send(self, rows: list[tuple[str, Movement]]) -> list[Outcome]:
         """Call the wallet for every row, each operator's at most PER_OPERATOR at once."""
         gates: dict[str, asyncio.Semaphore] = {}
-        calls: list[Awaitable[list[Outcome]]] = []
+        calls: list[Awaitable[Outcome]] = []
         for key, m in rows:
             gate = gates.setdefault(key.partition("/")[0], asyncio.Semaphore(PER_OPERATOR))
             calls.append(self._one(gate, key, m))
-        return [o for out in await asyncio.gather(*calls) for o in out]
+        return list(await asyncio.gather(*calls))
 
-    async def _one(self, gate: asyncio.Semaphore, key: str, m: Movement) -> list[Outcome]:
+    async def _one(self, gate: asyncio.Semaphore, key: str, m: Movement) -> Outcome:
         async with gate:
             if m.kind is MoneyKind.CREDIT and m.promotional and self._free_bets is not None:
                 await self._free_bets.record_paid(m.round_id, m.amount, key)
@@ -130,12 +130,8 @@ class Payouts:
                 status, balance, error = money.failure(m, exc)
                 log.warning("%s %s left for the reconciler: %s", m.kind.value,
                             m.transaction_id, exc)
-                return [Outcome(key=key, transaction_id=m.transaction_id, status=status,
-                                balance_after=balance, error=error)]
-        out = [Outcome(key=key, transaction_id=m.transaction_id,
-                       status=MovementStatus.APPLIED, balance_after=res.balance, error="",
-                       wallet_reference=res.wallet_reference)]
-        if m.kind is MoneyKind.ROLLBACK:
-            out.append(Outcome(key=key, transaction_id=m.debit_transaction_id,
-                               status=MovementStatus.ROLLED_BACK))
-        return out
+                return Outcome(key=key, transaction_id=m.transaction_id, status=status,
+                               balance_after=balance, error=error)
+        # An applied rollback's outcome marks its debit rolled back too (the journal's rule).
+        return Outcome(key=key, transaction_id=m.transaction_id, status=MovementStatus.APPLIED,
+                       balance_after=res.balance, error="", wallet_reference=res.wallet_reference)
