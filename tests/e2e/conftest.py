@@ -5,12 +5,12 @@ starts one at a time with settings of their own (``replica_site``)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
 import pytest_asyncio
-from e2e_servers import Stack, start_stack
+from e2e_clients import Clients
+from e2e_servers import start_stack
 from replica_site import ReplicaSite
 from replica_site import replica_site as open_replica_site
 
@@ -20,20 +20,6 @@ from rgs.generated.operator.v1 import operator_pb2_grpc
 from rgs.journal.postgres import PostgresJournal
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2_grpc
 from support.databases import RGS_TEMPLATE, SANDBOX_WALLET_TEMPLATE, DatabaseTemplates
-
-
-@dataclass
-class Clients:
-    """Stubs on each replica, the wallet's control stub and the journal database."""
-
-    stack: Stack
-    games: list[blackjack_pb2_grpc.BlackjackServiceAsyncStub]
-    operators: list[operator_pb2_grpc.OperatorServiceAsyncStub]
-    control: sandbox_pb2_grpc.SandboxControlServiceAsyncStub
-    #: other-operator's wallet's control stub.
-    other_control: sandbox_pb2_grpc.SandboxControlServiceAsyncStub
-    rgs_db: str
-    channels: list[grpc.aio.Channel]
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")

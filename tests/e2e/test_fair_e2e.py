@@ -13,10 +13,10 @@ from pathlib import Path
 import asyncpg
 import grpc
 import pytest
+from e2e_clients import Clients
 from google.protobuf.json_format import MessageToJson
 from test_play_e2e import OPERATOR, START, error_info, new_player, wallet_balance
 
-from conftest import Clients
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.journal.migrate import SCHEMA

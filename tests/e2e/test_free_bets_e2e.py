@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 import grpc
 import pytest
+from e2e_clients import Clients
 from google.protobuf.timestamp_pb2 import Timestamp
 from test_play_e2e import OPERATOR, START, WALLET_AUTH, error_info, new_player, session
 
-from conftest import Clients
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2

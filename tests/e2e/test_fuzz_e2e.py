@@ -9,10 +9,10 @@ from typing import Any
 
 import grpc
 import pytest
+from e2e_clients import Clients
 from google.rpc import error_details_pb2, status_pb2
 from test_play_e2e import OPERATOR, new_player, session, wallet_balance
 
-from conftest import Clients
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 

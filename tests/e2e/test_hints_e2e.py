@@ -6,9 +6,9 @@ none."""
 from __future__ import annotations
 
 import pytest
+from e2e_clients import Clients
 from test_play_e2e import OPERATOR, new_player
 
-from conftest import Clients
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from rgs.terminal import render

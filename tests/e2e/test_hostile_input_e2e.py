@@ -8,10 +8,10 @@ from typing import Any
 
 import grpc
 import pytest
+from e2e_clients import Clients
 from google.protobuf.message import Message
 from test_play_e2e import OPERATOR, error_info, new_player, session, wallet_balance
 
-from conftest import Clients
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 

@@ -17,10 +17,10 @@ from datetime import UTC, timedelta
 import asyncpg
 import grpc
 import pytest
+from e2e_clients import Clients
 from test_operators_e2e import OTHER_OPERATOR, OTHER_WALLET_AUTH, STAND_WINS, _state
 from test_play_e2e import OPERATOR, WALLET_AUTH, error_info
 
-from conftest import Clients
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc

@@ -13,9 +13,9 @@ import time
 
 import grpc
 import pytest
+from e2e_clients import Clients
 from test_play_e2e import OPERATOR, WALLET_AUTH, error_info, new_player, wallet_balance
 
-from conftest import Clients
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2

@@ -12,9 +12,9 @@ import asyncio
 import itertools
 
 import pytest
+from e2e_clients import Clients
 from test_play_e2e import OPERATOR, WALLET_AUTH
 
-from conftest import Clients
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 from rgs.generated.operator.v1 import operator_pb2 as op
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2, sandbox_pb2_grpc

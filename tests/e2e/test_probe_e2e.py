@@ -15,10 +15,9 @@ import sys
 import urllib.request
 
 import pytest
+from e2e_clients import Clients
 from e2e_servers import ROOT, free_port
 from ops_series import probe_series
-
-from conftest import Clients
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 KEY = "rgs-dev-operator-key"

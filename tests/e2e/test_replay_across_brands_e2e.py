@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import grpc
 import pytest
+from e2e_clients import Clients
 from google.protobuf.message import Message
 from test_hints_e2e import HINTS_BRAND, _session
 from test_play_e2e import error_info, new_player, wallet_balance
 
-from conftest import Clients
 from rgs.generated.blackjack.v1 import blackjack_pb2 as bj
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
