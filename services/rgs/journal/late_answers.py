@@ -11,7 +11,7 @@ the journal, and at shutdown.
 Until then the credit's row is pending, which every reader treats like applied: a call of the
 player on another replica (or after this one died) finds it open and sends it again with the
 same transaction id, which the wallet applies once and answers alike. The statement records
-an answer only while its row is still pending, so whoever recorded it first wins.
+an answer only while its row is still open, so whoever recorded one first wins.
 """
 
 from __future__ import annotations

@@ -413,7 +413,7 @@ class InMemoryJournal:
         return sum(1 for s in self.tables.sessions.values() if s.expires_at > now)
 
     async def flush_answers(self) -> None:
-        """Nothing owed: :meth:`MemoryPlayerJournal.answer_later` records at once."""
+        """Nothing owed: :meth:`InMemoryPlayerJournal.answer_later` records at once."""
 
     async def close(self) -> None:
         """Nothing to release (the same call as the PostgreSQL journal's)."""

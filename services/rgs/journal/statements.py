@@ -246,13 +246,11 @@ Q_RECORD_MOVEMENT_RESUMED = Q_RECORD_MOVEMENT.replace(f"({fence(12, 13)})",
 # A call's first write when it is not one of the above: the lease taken back ($2 the epoch it
 # was given back at, $3 time to live, $4 holder, $5/$6 the call's request id and scope).
 Q_RESUME = f"WITH lease AS ({resume(2, 3, 4, 5, 6)}) SELECT count(*) FROM lease"
-# A rollback the wallet applied ($3) has rolled its debit back: said in the same statement, so
-# no crash or lost connection between two writes can leave a debit booked whose stake the
-# wallet gave back (a voided round's booked debit is no open row: nothing would revisit it).
-# The one home of "a rollback the wallet applied cancels its debit": the debits of the rows a
-# statement's CTE `w` just recorded (RETURNING player_key, kind, debit_transaction_id, status)
-# that are applied rollbacks, marked rolled back by the same statement, so no crash between two
-# writes can leave a debit booked whose stake the wallet gave back.
+# The one home of "a rollback the wallet applied cancels its debit", for a statement whose CTE
+# `w` just recorded outbox rows (RETURNING player_key, kind, debit_transaction_id, status): the
+# debits of its applied rollbacks are marked rolled back by the same statement, so no crash or
+# lost connection between two writes can leave a debit booked whose stake the wallet gave back
+# (a voided round's booked debit is no open row: nothing would revisit it).
 ROLLED_BACK_DEBIT = f"""
 UPDATE wallet_transactions d SET status = '{MovementStatus.ROLLED_BACK}',
        updated_at = clock_timestamp()
