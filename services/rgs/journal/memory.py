@@ -143,14 +143,7 @@ class InMemoryPlayerJournal:
                               wallet_reference: str = "") -> None:
         """Record a call's outcome."""
         self._check_open()
-        k = (self._key, transaction_id)
-        m = self._t.movements[k]
-        if error is not None:
-            m = replace(m, attempts=m.attempts + 1, last_error=error)
-        self._t.movements[k] = replace(
-            m, status=status, balance_after=m.balance_after if balance_after is None
-            else balance_after, wallet_reference=wallet_reference or m.wallet_reference)
-        self._t.touched[k] = self._clock()
+        m = self._record(transaction_id, status, balance_after, error, wallet_reference)
         if m.kind is MoneyKind.ROLLBACK and status is MovementStatus.APPLIED:
             # The same write rolls its debit back (as the PostgreSQL statement does).
             d = (self._key, m.debit_transaction_id)
@@ -196,19 +189,28 @@ class InMemoryPlayerJournal:
         if write.last:
             self._give_back()
 
+    def _record(self, transaction_id: str, status: MovementStatus, balance_after: int | None,
+                error: str | None, wallet_reference: str) -> Movement:
+        """A wallet call's outcome on its row (``error`` None: not an attempt); the row as it
+        was."""
+        k = (self._key, transaction_id)
+        m = self._t.movements[k]
+        if error is not None:
+            m = replace(m, attempts=m.attempts + 1, last_error=error)
+        self._t.movements[k] = replace(
+            m, status=status, balance_after=m.balance_after if balance_after is None
+            else balance_after, wallet_reference=wallet_reference or m.wallet_reference)
+        self._t.touched[k] = self._clock()
+        return m
+
     async def answer_later(self, answer: PaidAnswer) -> None:
         """A win's wallet answer after the call gave the journal back: recorded at once here
         (the PostgreSQL journal a moment later), only while the credit is still open."""
         a = answer
-        k = (self._key, a.transaction_id)
-        m = self._t.movements.get(k)
+        m = self._t.movements.get((self._key, a.transaction_id))
         if m is None or m.kind is not MoneyKind.CREDIT or not m.is_open:
             return
-        self._t.movements[k] = replace(
-            m, status=a.status, attempts=m.attempts + 1, last_error=a.error,
-            balance_after=m.balance_after if a.balance_after is None else a.balance_after,
-            wallet_reference=a.wallet_reference or m.wallet_reference)
-        self._t.touched[k] = self._clock()
+        self._record(a.transaction_id, a.status, a.balance_after, a.error, a.wallet_reference)
         rk = (self._key, a.scope.value, a.request_id)
         if a.response is not None and rk in self._t.requests:
             self._t.requests[rk] = replace(self._t.requests[rk], response=a.response)

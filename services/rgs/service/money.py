@@ -10,7 +10,7 @@ on its row, with its error.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -104,12 +104,10 @@ async def call(pj: PlayerJournal, wallet: Wallet, party: Party, m: Movement) -> 
     pending, which every reader treats like applied (open, settled by the next call if this
     one dies). A failure is recorded here, as by :func:`send`.
     """
-    try:
-        return await wallet.move(wallet_call(m, party))
-    except WalletError as exc:
-        status, balance, error = failure(m, exc)
+    async def record(status: MovementStatus, balance: int | None, error: str) -> None:
         await pj.settle_movement(m.transaction_id, status, balance, error=error)
-        raise raised(exc) from exc
+
+    return await _moved(wallet, party, m, record)
 
 
 async def pay_after_release(pj: PlayerJournal, wallet: Wallet, party: Party,
@@ -117,12 +115,22 @@ async def pay_after_release(pj: PlayerJournal, wallet: Wallet, party: Party,
     """Send a win whose row the call's last write committed (the player's journal is given
     back): a failure is recorded by :meth:`PlayerJournal.answer_later`, as the caller records
     the success (with the call's paid answer). Raises as :func:`call`."""
+    async def record(status: MovementStatus, balance: int | None, error: str) -> None:
+        await pj.answer_later(PaidAnswer(transaction_id=m.transaction_id, status=status,
+                                         balance_after=balance, error=error))
+
+    return await _moved(wallet, party, m, record)
+
+
+async def _moved(wallet: Wallet, party: Party, m: Movement,
+                 record_failure: Callable[[MovementStatus, int | None, str], Awaitable[None]]
+                 ) -> MoneyResult:
+    """The wallet's answer to ``m``; a call that did not apply it is recorded by
+    ``record_failure`` (:func:`failure`) and raised as :func:`raised`."""
     try:
         return await wallet.move(wallet_call(m, party))
     except WalletError as exc:
-        status, balance, error = failure(m, exc)
-        await pj.answer_later(PaidAnswer(transaction_id=m.transaction_id, status=status,
-                                         balance_after=balance, error=error))
+        await record_failure(*failure(m, exc))
         raise raised(exc) from exc
 
 
