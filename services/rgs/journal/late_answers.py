@@ -34,6 +34,10 @@ log = logging.getLogger(__name__)
 #: within this time has the win sent again (the wallet answers it once).
 INTERVAL_S = 0.1
 
+#: How long after a batch the journal did not take the next attempt comes (seconds): a
+#: database that is down is not asked (nor logged about) ten times a second.
+RETRY_S = 1.0
+
 #: Answers kept at most while the database does not take them (the oldest are dropped: their
 #: credits stay pending and are sent again by the player's next call or the reconciler).
 MOST_KEPT = 100_000
@@ -54,9 +58,10 @@ class LateAnswers:
     """The answers this replica owes the journal, written in batches by ``write``."""
 
     def __init__(self, write: Writer, *, interval_s: float = INTERVAL_S,
-                 most_kept: int = MOST_KEPT) -> None:
+                 retry_s: float = RETRY_S, most_kept: int = MOST_KEPT) -> None:
         self._write = write
         self._interval_s = interval_s
+        self._retry_s = retry_s
         self._most_kept = most_kept
         self._waiting: list[LateAnswer] = []
         #: How many answers each player has waiting.
@@ -118,8 +123,7 @@ class LateAnswers:
             self._waiting[:0] = batch
             self._owed.update(a.player_key for a in batch)
             if self._timer is None:
-                self._timer = asyncio.get_running_loop().call_later(self._interval_s,
-                                                                    self._due)
+                self._timer = asyncio.get_running_loop().call_later(self._retry_s, self._due)
             raise
         finally:
             self._writing, self._writing_players = None, frozenset()
@@ -137,7 +141,8 @@ class LateAnswers:
             log.warning("wallet answers not recorded yet (kept for the next write): %s", exc)
 
     def __len__(self) -> int:
-        return len(self._waiting) + len(self._writing_players)
+        """Answers waiting (not counting a batch being written)."""
+        return len(self._waiting)
 
 
 async def write_late(conn: Any, batch: list[LateAnswer]) -> None:

@@ -26,11 +26,13 @@ class Database:
     def __init__(self) -> None:
         self.batches: list[list[tuple[str, str]]] = []
         self.down = False
+        self.attempts = 0
         self.gate = asyncio.Event()
         self.gate.set()
 
     async def write(self, batch: list[LateAnswer]) -> None:
         await self.gate.wait()
+        self.attempts += 1
         if self.down:
             raise JournalUnavailable("the journal database is down")
         self.batches.append([(a.player_key, a.answer.transaction_id) for a in batch])
@@ -76,7 +78,7 @@ async def test_a_read_waits_for_the_batch_under_way_that_holds_its_player() -> N
 
 async def test_a_batch_the_database_refuses_is_kept_and_written_next_time_in_order() -> None:
     db = Database()
-    book = LateAnswers(db.write, interval_s=0.05)
+    book = LateAnswers(db.write, interval_s=0.05, retry_s=0.05)
     book.add("ann", _answer("a1"))
     db.down = True
     await book.before_read("ann")  # logged: the read then finds the win pending
@@ -101,3 +103,15 @@ async def test_past_the_limit_the_oldest_answers_are_dropped_for_the_next_call_t
     assert len(book) == 2 and not book.owes("a") and book.owes("b")
     await book.flush()
     assert db.batches == [[("b", "b1"), ("b", "b2")]]
+
+
+async def test_after_a_refused_batch_the_next_attempt_waits_the_retry_delay() -> None:
+    db = Database()
+    db.down = True
+    book = LateAnswers(db.write, interval_s=0.01, retry_s=0.3)
+    book.add("ann", _answer("a1"))
+    await asyncio.sleep(0.1)  # refused at 0.01 s; not asked again before 0.31 s
+    assert db.attempts == 1 and db.batches == []
+    db.down = False
+    await asyncio.sleep(0.4)
+    assert db.attempts == 2 and db.batches == [[("ann", "a1")]]
