@@ -22,6 +22,8 @@ from rgs.service.errors import Unavailable
 from rgs.service.model import (
     ActCommand,
     DealCommand,
+    PlayResult,
+    Session,
 )
 from sandbox_wallet.generated.sandbox.v1 import sandbox_pb2
 from support.journal_db import (
@@ -106,6 +108,23 @@ async def test_a_double_whose_debit_timed_out_is_rolled_back_and_the_retry_succe
         await app.close()
 
 
+async def _a_win_the_wallet_does_not_take(app: App, sandbox_wallet: SandboxWalletClient,
+                                          fault: sandbox_pb2.Fault) -> tuple[Session, PlayResult]:
+    """A round of 500 won by standing, its credit met by ``fault``: answered payment pending,
+    the failure written (a moment after the call, as the journal does)."""
+    await add_dev_operator_keys(app.journal)
+    s = await new_session(app)
+    dealt = await app.game.deal(s, DealCommand(
+        request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=500),),
+        forced_cards=STAND_WINS))
+    await sandbox_wallet.control.SetFault(sandbox_pb2.SetFaultRequest(fault=fault), metadata=AUTH)
+    done = await app.game.act(s, ActCommand(request_id="a1", round_id=dealt.round_id,
+                                            expected_seq=1, seat=1, hand=0, action=Action.STAND))
+    assert done.view.phase is Phase.SETTLED and done.payment_pending
+    await app.journal.flush_answers()
+    return s, dealt
+
+
 async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with_backoff_until_paid(
         journal_db: JournalDb, sandbox_wallet: SandboxWalletClient) -> None:
     from datetime import timedelta
@@ -115,21 +134,10 @@ async def test_an_unpaid_credit_keeps_its_attempts_and_error_and_is_retried_with
 
     app = await journal_db.app(sandbox_wallet)
     try:
-        await add_dev_operator_keys(app.journal)
-        s = await new_session(app)
-        dealt = await app.game.deal(s, DealCommand(
-            request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=500),),
-            forced_cards=STAND_WINS))
-        await sandbox_wallet.control.SetFault(sandbox_pb2.SetFaultRequest(
-            fault=sandbox_pb2.Fault(kind=sandbox_pb2.FAULT_KIND_ERROR,
-                                    method=sandbox_pb2.WALLET_METHOD_CREDIT,
-                                    error_reason="WALLET_UNAVAILABLE")), metadata=AUTH)
-        done = await app.game.act(s, ActCommand(request_id="a1", round_id=dealt.round_id,
-                                                expected_seq=1, seat=1, hand=0,
-                                                action=Action.STAND))
-        assert done.view.phase is Phase.SETTLED and done.payment_pending
+        s, dealt = await _a_win_the_wallet_does_not_take(app, sandbox_wallet, sandbox_pb2.Fault(
+            kind=sandbox_pb2.FAULT_KIND_ERROR, method=sandbox_pb2.WALLET_METHOD_CREDIT,
+            error_reason="WALLET_UNAVAILABLE"))
         assert (await app.game.get_round(s, dealt.round_id)).payment_pending
-        await app.journal.flush_answers()  # the failure is written a moment after the call
 
         async def credit() -> tuple[str, int, str]:
             moves = await app.journal.movements(s.player_key, dealt.round_id)
@@ -174,20 +182,9 @@ async def test_a_win_the_wallet_refuses_stays_open_and_is_paid_once_the_wallet_a
 
     app = await journal_db.app(sandbox_wallet)
     try:
-        await add_dev_operator_keys(app.journal)
-        s = await new_session(app)
-        dealt = await app.game.deal(s, DealCommand(
-            request_id="d1", variant_id="classic-resplit", boxes=(BoxBet(seat=1, stake=500),),
-            forced_cards=STAND_WINS))
-        await sandbox_wallet.control.SetFault(sandbox_pb2.SetFaultRequest(
-            fault=sandbox_pb2.Fault(kind=sandbox_pb2.FAULT_KIND_ERROR, remaining=1,
-                                    method=sandbox_pb2.WALLET_METHOD_CREDIT,
-                                    error_reason="PLAYER_BLOCKED")), metadata=AUTH)
-        done = await app.game.act(s, ActCommand(request_id="a1", round_id=dealt.round_id,
-                                                expected_seq=1, seat=1, hand=0,
-                                                action=Action.STAND))
-        assert done.view.phase is Phase.SETTLED and done.payment_pending
-        await app.journal.flush_answers()  # the refusal is written a moment after the call
+        s, dealt = await _a_win_the_wallet_does_not_take(app, sandbox_wallet, sandbox_pb2.Fault(
+            kind=sandbox_pb2.FAULT_KIND_ERROR, remaining=1,
+            method=sandbox_pb2.WALLET_METHOD_CREDIT, error_reason="PLAYER_BLOCKED"))
         moves = await app.journal.movements(s.player_key, dealt.round_id)
         credit = next(m for m in moves if m.kind is MoneyKind.CREDIT)
         assert credit.status == "unknown" and "PLAYER_BLOCKED" in credit.last_error

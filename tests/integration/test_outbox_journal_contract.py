@@ -5,7 +5,6 @@ through PgBouncer in transaction mode), so the unit tier's journal behaves as pr
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -13,8 +12,6 @@ import pytest
 import pytest_asyncio
 
 from rgs.engine import Action, BoxBet, Round
-from rgs.journal.memory import InMemoryJournal
-from rgs.journal.postgres import PostgresJournal
 from rgs.service.model import (
     CallRead,
     FairRecord,
@@ -30,33 +27,18 @@ from rgs.service.restore import deal_source
 from rgs.service.writes import Booking, PaidAnswer, StepWrite
 from rgs.variants import find_variant
 from rgs.wallet.port import MoneyKind, transaction_id
-from support.databases import RGS_TEMPLATE
-from support.pgbouncer import PgBouncer, set_journal_search_path
+from support.table_journal import Adapter
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-FreshDatabase = Callable[[str], Awaitable[str]]
 KEY, RID = "op/ann", "c" * 32
 
 
-@pytest_asyncio.fixture(loop_scope="session",
-                        params=["memory", "postgres", "postgres-pgbouncer-transaction"])
-async def journal(request: pytest.FixtureRequest, fresh_database: FreshDatabase,
-                  pgbouncer: PgBouncer) -> AsyncIterator[Journal]:
-    if request.param == "memory":
-        yield InMemoryJournal(lock_wait_s=0.5)
-        return
-    url = await fresh_database(RGS_TEMPLATE)
-    mode: Any = "session"
-    if request.param.endswith("transaction"):
-        await set_journal_search_path(url)
-        url, mode = pgbouncer.url_for(url), "transaction"
-    pg = await PostgresJournal.connect(url, min_size=1, max_size=2, lock_wait_s=0.5,
-                                       pool_mode=mode)
-    try:
-        yield pg
-    finally:
-        await pg.close()
+@pytest_asyncio.fixture(loop_scope="session")
+async def journal(adapter: Adapter) -> Journal:
+    """The player journal of each adapter (tests/integration/conftest.py): in memory, on
+    PostgreSQL, and through PgBouncer in transaction mode."""
+    return adapter.journal
 
 
 def _round(seq: int, staked: int) -> StoredRound:
