@@ -22,9 +22,10 @@ from datetime import datetime
 from rgs.journal.memory import InMemoryJournal, InMemoryPlayerJournal
 from rgs.service.model import Movement, MovementStatus, StoredRequest
 from rgs.service.ports import JournalBusy
-from rgs.service.tables import behind
+from rgs.service.tables import behind, live_insurance
 from rgs.service.tables.model import (
     Behind,
+    InsuranceChoice,
     StoredTable,
     TableEvent,
     TablePhase,
@@ -36,9 +37,11 @@ from rgs.service.tables.ports import (
     BehindPlacement,
     BehindRefused,
     CommandRead,
+    Decided,
     Found,
     Guards,
     HeldPlayer,
+    InsuranceDecision,
     NotCommitted,
     Outcome,
     RoundRecord,
@@ -78,6 +81,10 @@ class _Rows:
     watchers: dict[str, dict[str, Watching]] = field(default_factory=dict)
     #: Bet Behinds on rows of their own, by (table id, round id), in the order placed.
     behind: dict[tuple[str, str], dict[tuple[int, str], Behind]] = field(default_factory=dict)
+    #: Bet Behinds' live insurance decisions on rows of their own, by (table id, round id), in
+    #: the order made.
+    insurance: dict[tuple[str, str], dict[tuple[int, str], InsuranceChoice]] = field(
+        default_factory=dict)
 
 
 def _greatest(a: datetime | None, b: datetime | None) -> datetime | None:
@@ -147,34 +154,63 @@ class InMemoryTableLink(_Reads):
                                round_movements=[])
         round_id = t.state.round_id
         rows = self._rows.behind.get((table_id, round_id), {})
+        choices = self._rows.insurance.get((table_id, round_id), {})
         return CommandRead(
             table=t, request=self._rows.requests.get((table_id, player_key, request_id)),
             open_movements=self._movements(player_key, lambda m: m.is_open),
             round_movements=self._movements(player_key, lambda m: m.round_id == round_id),
-            behind=tuple(b for b in rows.values() if b.who.player_key == player_key))
+            behind=tuple(b for b in rows.values() if b.who.player_key == player_key),
+            insurance=tuple(c for c in choices.values() if c.player == player_key))
 
     async def place_behind(self, table_id: str, placement: BehindPlacement, *,
                            wait_s: float | None = None) -> int:
-        lock = await self._tables.acquire(table_id, wait_s)
-        try:
-            p = placement
-            stored = self._rows.tables.get(table_id)
-            if stored is None:
-                raise NotCommitted(f"table {table_id} has no row in the journal")
-            if stored.state.phase is not TablePhase.BETTING or stored.state.round_id != p.round_id:
-                raise BehindRefused("closed")
-            key, epoch = p.player
-            if not self._j.holds(key, epoch):
-                raise BehindRefused("lease_lost")
-            record = p.request(stored.last_seq)
-            if (table_id, key, record.request_id) in self._rows.requests:
-                raise BehindRefused("answered")
-            rows = self._rows.behind.setdefault((table_id, p.round_id), {})
-            keys = [behind.key(b) for b in p.bets]
+        p = placement
+        rows = self._rows.behind.setdefault((table_id, p.round_id), {})
+        keys = [behind.key(b) for b in p.bets]
+
+        def insert() -> None:
             if len(set(keys)) != len(keys) or any(k in rows for k in keys):
                 raise BehindRefused("already_bet")
             self._tables.book(p.booked)
             rows.update(zip(keys, p.bets, strict=True))
+
+        return await self._on_rows(table_id, phase=TablePhase.BETTING, round_id=p.round_id,
+                                   key=p.player[0], lease=p.player, request=p.request,
+                                   insert=insert, wait_s=wait_s)
+
+    async def decide_insurance(self, table_id: str, decision: InsuranceDecision, *,
+                               wait_s: float | None = None) -> Decided:
+        d, c = decision, decision.choice
+        rows = self._rows.insurance.setdefault((table_id, d.round_id), {})
+
+        def insert() -> None:
+            if live_insurance.key(c) in rows:
+                raise BehindRefused("already_decided")
+            self._tables.book(d.booked)
+            rows[live_insurance.key(c)] = c
+
+        seq = await self._on_rows(table_id, phase=TablePhase.INSURANCE, round_id=d.round_id,
+                                  key=c.player, lease=d.player, request=d.request,
+                                  insert=insert, wait_s=wait_s)
+        return Decided(seq=seq, decided=len(rows))
+
+    async def _on_rows(self, table_id: str, *, phase: TablePhase, round_id: str, key: str,
+                       lease: tuple[str, int] | None, request: Callable[[int], StoredRequest],
+                       insert: Callable[[], None], wait_s: float | None) -> int:
+        """One row transaction, as PostgreSQL's (:mod:`rgs.journal.table_behind`)."""
+        lock = await self._tables.acquire(table_id, wait_s)
+        try:
+            stored = self._rows.tables.get(table_id)
+            if stored is None:
+                raise NotCommitted(f"table {table_id} has no row in the journal")
+            if stored.state.phase is not phase or stored.state.round_id != round_id:
+                raise BehindRefused("closed")
+            if lease is not None and not self._j.holds(*lease):
+                raise BehindRefused("lease_lost")
+            record = request(stored.last_seq)
+            if (table_id, key, record.request_id) in self._rows.requests:
+                raise BehindRefused("answered")
+            insert()
             self._rows.requests[(table_id, key, record.request_id)] = record
             return stored.last_seq
         finally:
@@ -189,9 +225,14 @@ class InMemoryTableLink(_Reads):
                 raise NotCommitted(f"table {table_id} has no row in the journal")
             doc = stored.state
             rows: tuple[Behind, ...] = ()
+            choices: tuple[InsuranceChoice, ...] = ()
             if doc.phase is TablePhase.BETTING:
                 rows = tuple(self._rows.behind.get((table_id, doc.round_id), {}).values())
                 stored = replace(stored, state=behind.merged(doc, rows))
+            elif doc.phase is TablePhase.INSURANCE:
+                choices = tuple(self._rows.insurance.get((table_id, doc.round_id),
+                                                         {}).values())
+                stored = replace(stored, state=live_insurance.merged(doc, choices))
             rec = None
             if stored.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
                 rec = await self.get_round(stored.state.round_id)
@@ -200,10 +241,13 @@ class InMemoryTableLink(_Reads):
             if w is None:
                 return stored.last_seq
             w.state, gone = behind.stored(w.state, doc.round_id, rows)
+            w.state, closed = live_insurance.stored(w.state, doc.round_id, choices)
             last = self._tables.write(stored, w)
             kept = self._rows.behind.get((table_id, doc.round_id), {})
             for k in gone:
                 kept.pop(k, None)
+            if closed:
+                self._rows.insurance.pop((table_id, doc.round_id), None)
             clock = self._rows.clocks.get(table_id)
             if guards.clock is not None and not found.lost_clock and clock is not None:
                 clock.expires = time.monotonic() + _CLOCK_FENCE_S
@@ -371,6 +415,10 @@ class InMemoryTables(_Reads):
 
     async def behind_rows(self, table_id: str, round_id: str) -> tuple[Behind, ...]:
         return tuple(self._rows.behind.get((table_id, round_id), {}).values())
+
+    async def insurance_rows(self, table_id: str,
+                             round_id: str) -> tuple[InsuranceChoice, ...]:
+        return tuple(self._rows.insurance.get((table_id, round_id), {}).values())
 
     async def load_with_request(self, table_id: str, player_key: str, request_id: str
                                 ) -> tuple[StoredTable | None, StoredRequest | None]:

@@ -4,6 +4,7 @@ states this replica decoded, kept by version (split from :mod:`rgs.journal.table
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
@@ -12,7 +13,13 @@ import orjson
 from rgs.codec import decode_value, from_jsonable
 from rgs.journal.table_statements import Q_GET_ROUND, Q_LOAD, Q_ROUND_PLAYERS
 from rgs.service.model import StoredRequest
-from rgs.service.tables.model import Behind, StoredTable, TableFair, TableState
+from rgs.service.tables.model import (
+    Behind,
+    InsuranceChoice,
+    StoredTable,
+    TableFair,
+    TableState,
+)
 from rgs.service.tables.ports import Bettor, RoundRecord
 
 
@@ -68,6 +75,17 @@ class States:
 def behind_rows_of(text: str | None) -> tuple[Behind, ...]:
     """Bet Behind rows from a JSON array of their ``bet`` documents."""
     return () if text is None else tuple(from_jsonable(Behind, b) for b in orjson.loads(text))
+
+
+def insurance_rows_of(rows: str | Sequence[asyncpg.Record] | None
+                      ) -> tuple[InsuranceChoice, ...]:
+    """Live insurance decision rows: a JSON array of their ``choice`` documents, or rows with
+    a ``choice`` column."""
+    if rows is None:
+        return ()
+    docs = orjson.loads(rows) if isinstance(rows, str) else [orjson.loads(r["choice"])
+                                                             for r in rows]
+    return tuple(from_jsonable(InsuranceChoice, c) for c in docs)
 
 
 def request_of(r: asyncpg.Record | None) -> StoredRequest | None:

@@ -41,6 +41,10 @@ SELECT rq.request_id, rq.method, rq.request_hash, rq.response,
        (SELECT json_agg(b.bet ORDER BY b.placed_at, b.seat)::text FROM table_behind_bets b
          WHERE b.table_id = t.table_id AND b.round_id = t.state->>'round_id'
            AND b.player_key = $1) AS behind_rows,
+       (SELECT json_agg(i.choice ORDER BY i.decided_at, i.seat)::text
+          FROM table_behind_insurance i
+         WHERE i.table_id = t.table_id AND i.round_id = t.state->>'round_id'
+           AND i.player_key = $1) AS insurance_rows,
        t.version, t.last_seq, CASE WHEN t.version <> $4 THEN t.state::text END AS state
 FROM game_tables t
 LEFT JOIN table_requests rq ON rq.table_id = t.table_id AND rq.player_key = $1
@@ -82,6 +86,20 @@ Q_BEHIND_INSERT = """
 INSERT INTO table_behind_bets (table_id, round_id, player_key, seat, bet)
 SELECT $1, $2, k, s, b::jsonb FROM unnest($3::text[], $4::int[], $5::text[]) AS u(k, s, b)
 ON CONFLICT DO NOTHING RETURNING seat"""
+# ---- Bet Behinds' live insurance decisions on rows of their own while insurance is open
+# (rgs.service.tables.live_insurance): read by a transition under the row lock, in the order
+# made; deleted by the one that closed insurance; inserted by a decision (a second decision
+# of the same Bet Behind is not); counted once a decision is committed.
+Q_INSURANCE_ROWS = """
+SELECT choice::text AS choice FROM table_behind_insurance WHERE table_id = $1 AND round_id = $2
+ORDER BY decided_at, player_key, seat"""
+Q_INSURANCE_DELETE = """
+DELETE FROM table_behind_insurance WHERE table_id = $1 AND round_id = $2"""
+Q_INSURANCE_INSERT = """
+INSERT INTO table_behind_insurance (table_id, round_id, player_key, seat, choice)
+VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT DO NOTHING RETURNING seat"""
+Q_INSURANCE_COUNT = """
+SELECT count(*) FROM table_behind_insurance WHERE table_id = $1 AND round_id = $2"""
 Q_EVENTS_AFTER = """
 SELECT seq, kind, payload::text AS payload, created_at FROM table_events
 WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"""

@@ -20,6 +20,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -30,9 +31,15 @@ from rgs.codec import encode_value, from_jsonable
 from rgs.journal.leases import Lease, PlayerHolds
 from rgs.journal.migrate import SCHEMA
 from rgs.journal.rows import movements_json
-from rgs.journal.table_behind import place_behind
+from rgs.journal.table_behind import decide_insurance, place_behind
 from rgs.journal.table_payments import PostgresHeldMany
-from rgs.journal.table_rows import States, behind_rows_of, read_round, request_of
+from rgs.journal.table_rows import (
+    States,
+    behind_rows_of,
+    insurance_rows_of,
+    read_round,
+    request_of,
+)
 from rgs.journal.table_statements import (
     Q_ANSWERED,
     Q_BEHIND_DELETE,
@@ -46,6 +53,8 @@ from rgs.journal.table_statements import (
     Q_FENCE_CLOCK,
     Q_FENCE_PLAYERS,
     Q_FIND_REQUEST,
+    Q_INSURANCE_DELETE,
+    Q_INSURANCE_ROWS,
     Q_LOAD_WITH_REQUEST,
     Q_LOCK,
     Q_MARK_WATCHING,
@@ -64,9 +73,10 @@ from rgs.journal.table_turns import table_turn
 from rgs.journal.translate import DRIVER_ERRORS, translated
 from rgs.service.model import Movement, StoredRequest
 from rgs.service.ports import JournalBusy, JournalUnavailable, PlayerJournal
-from rgs.service.tables import behind
+from rgs.service.tables import behind, live_insurance
 from rgs.service.tables.model import (
     Behind,
+    InsuranceChoice,
     StoredTable,
     TableEvent,
     TablePhase,
@@ -77,9 +87,11 @@ from rgs.service.tables.ports import (
     Apply,
     BehindPlacement,
     CommandRead,
+    Decided,
     Found,
     Guards,
     HeldPlayer,
+    InsuranceDecision,
     NotCommitted,
     RoundRecord,
     TableWrite,
@@ -163,7 +175,8 @@ class PostgresTableLink:
                            request=request_of(r if r["request_id"] is not None else None),
                            open_movements=movements_json(r["open_rows"]),
                            round_movements=movements_json(r["round_rows"]),
-                           behind=behind_rows_of(r["behind_rows"]))
+                           behind=behind_rows_of(r["behind_rows"]),
+                           insurance=insurance_rows_of(r["insurance_rows"]))
 
     @translated
     async def load(self, table_id: str) -> StoredTable | None:
@@ -191,12 +204,15 @@ class PostgresTableLink:
                 raise NotCommitted(f"table {table_id} has no row in the journal")
             doc = stored.state
             rows: tuple[Behind, ...] = ()
+            choices: tuple[InsuranceChoice, ...] = ()
             if doc.phase is TablePhase.BETTING:
                 rows = tuple(from_jsonable(Behind, orjson.loads(r["bet"])) for r in
                              await conn.fetch(Q_BEHIND_ROWS, table_id, doc.round_id))
-                stored = StoredTable(table_id=table_id, version=stored.version,
-                                     last_seq=stored.last_seq,
-                                     state=behind.merged(doc, rows))
+                stored = replace(stored, state=behind.merged(doc, rows))
+            elif doc.phase is TablePhase.INSURANCE:
+                choices = insurance_rows_of(await conn.fetch(Q_INSURANCE_ROWS, table_id,
+                                                             doc.round_id))
+                stored = replace(stored, state=live_insurance.merged(doc, choices))
             rec = None
             if stored.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
                 rec = await read_round(conn, stored.state.round_id)
@@ -209,6 +225,9 @@ class PostgresTableLink:
             if gone:
                 await conn.execute(Q_BEHIND_DELETE, table_id, doc.round_id,
                                    [k for _, k in gone], [s for s, _ in gone])
+            state, closed = live_insurance.stored(state, doc.round_id, choices)
+            if closed:
+                await conn.execute(Q_INSURANCE_DELETE, table_id, doc.round_id)
             w.state = state
             last = await self._write(conn, table_id, w, sooner=brought_forward(
                 stored.state.deadline, w.state.deadline))
@@ -222,6 +241,12 @@ class PostgresTableLink:
         return await place_behind(self._conn, self._holds.ttl, table_id, placement,
                                   wait_s=STATEMENT_S if wait_s is None else wait_s,
                                   statement_s=STATEMENT_S)
+
+    async def decide_insurance(self, table_id: str, decision: InsuranceDecision, *,
+                               wait_s: float | None = None) -> Decided:
+        return await decide_insurance(self._conn, self._holds.ttl, table_id, decision,
+                                      wait_s=STATEMENT_S if wait_s is None else wait_s,
+                                      statement_s=STATEMENT_S)
 
     async def _check(self, conn: asyncpg.Connection, table_id: str, guards: Guards) -> Found:
         clock_lost = False
@@ -380,6 +405,12 @@ class PostgresTables:
         async with self._connection() as conn:
             rows = await conn.fetch(Q_BEHIND_ROWS, table_id, round_id)
         return tuple(from_jsonable(Behind, orjson.loads(r["bet"])) for r in rows)
+
+    @translated
+    async def insurance_rows(self, table_id: str,
+                             round_id: str) -> tuple[InsuranceChoice, ...]:
+        async with self._connection() as conn:
+            return insurance_rows_of(await conn.fetch(Q_INSURANCE_ROWS, table_id, round_id))
 
     @translated
     async def load_with_request(self, table_id: str, player_key: str, request_id: str

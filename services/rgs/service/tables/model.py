@@ -158,6 +158,10 @@ class InsuranceChoice:
     player: str = ""
     take: bool = False
     debit: str = ""
+    #: Whether its ``insurance_decided`` event went out when it was made (False: a Bet
+    #: Behind's live decision on a row of its own, announced as insurance closes:
+    #: :mod:`~rgs.service.tables.live_insurance`).
+    announced: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

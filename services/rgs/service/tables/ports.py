@@ -20,6 +20,7 @@ from rgs.service.model import Channel, Movement, MovementStatus, StoredRequest
 from rgs.service.ports import JournalUnavailable, PlayerJournal
 from rgs.service.tables.model import (
     Behind,
+    InsuranceChoice,
     StoredTable,
     TableEvent,
     TableFair,
@@ -39,10 +40,12 @@ class TableLocked(NotCommitted):
 
 
 class BehindRefused(NotCommitted):
-    """A Bet Behind placement on rows of its own that the table did not take, nothing of it
-    recorded: ``reason`` is ``closed`` (betting is not open on the round any more),
-    ``already_bet`` (the player has a Bet Behind on that seat this round), ``answered`` (the
-    request was answered already) or ``lease_lost`` (the player's lease was taken over)."""
+    """A Bet Behind placement (or a Bet Behind's live insurance decision) on rows of its own
+    that the table did not take, nothing of it recorded: ``reason`` is ``closed`` (betting, or
+    insurance, is not open on the round any more), ``already_bet`` (the player has a Bet Behind
+    on that seat this round), ``already_decided`` (that Bet Behind's insurance is decided),
+    ``answered`` (the request was answered already) or ``lease_lost`` (the player's lease was
+    taken over)."""
 
     def __init__(self, reason: str, message: str = "") -> None:
         super().__init__(message or reason)
@@ -63,6 +66,33 @@ class BehindPlacement:
     booked: Sequence[tuple[str, str, int | None, str]]
     #: The command's idempotency record, made from the table's newest event number.
     request: Callable[[int], StoredRequest]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InsuranceDecision:
+    """A Bet Behind's live insurance decision on a row of its own
+    (:mod:`rgs.service.tables.live_insurance`): inserted with its debit's booking and the
+    command's answer, in one transaction that checks insurance is still open on ``round_id``."""
+
+    round_id: str
+    choice: InsuranceChoice
+    #: The player's lease (key, epoch) when the decision takes insurance (a debit to book):
+    #: the transaction checks it. None: a decline, which moves no money.
+    player: tuple[str, int] | None
+    #: (player key, debit transaction id, balance after it, wallet reference) booked.
+    booked: Sequence[tuple[str, str, int | None, str]]
+    #: The command's idempotency record, made from the table's newest event number.
+    request: Callable[[int], StoredRequest]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decided:
+    """A live insurance decision recorded: the table's newest event number (unchanged) and
+    how many of the round's Bet Behinds have decided on rows by now (counted once this one is
+    committed: the last of a crowd to commit counts everyone)."""
+
+    seq: int
+    decided: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -133,6 +163,8 @@ class CommandRead:
     round_movements: list[Movement]
     #: The player's Bet Behinds of the table's current round on rows of their own.
     behind: tuple[Behind, ...] = ()
+    #: The player's live insurance decisions of the table's current round on rows of their own.
+    insurance: tuple[InsuranceChoice, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -256,13 +288,26 @@ class TableLink(Protocol):
         does not take them, NotCommitted / JournalUnavailable as :meth:`transition`."""
         ...
 
+    async def decide_insurance(self, table_id: str, decision: InsuranceDecision, *,
+                               wait_s: float | None = None) -> Decided:
+        """Insert a Bet Behind's live insurance decision as a row of its own, book its debit
+        and record the command's answer, in one transaction that waits for the table's
+        transitions (at most ``wait_s``: TableLocked after it) but not for other decisions,
+        and checks that insurance is open on ``decision.round_id``, the player's lease (when
+        given) and that the request was not answered. BehindRefused when it does not take it
+        (``closed``, ``already_decided``, ``answered``, ``lease_lost``), NotCommitted /
+        JournalUnavailable as :meth:`transition`."""
+        ...
+
     async def transition(self, table_id: str, guards: Guards, apply: Apply, *,
                          wait_s: float | None = None) -> int:
         """Lock the table's row (waiting at most ``wait_s``: TableLocked after it), check
         ``guards``, run ``apply`` on the table as it is and write what it returns, all in one
         transaction (while betting is open, the table as ``apply`` sees it has the round's
         Bet Behind rows merged in, and the write keeps them rows or deletes them:
-        :mod:`rgs.service.tables.behind`); the table's newest event number after it.
+        :mod:`rgs.service.tables.behind`; while insurance is open, the Bet Behinds' live
+        decisions alike: :mod:`rgs.service.tables.live_insurance`); the table's newest event
+        number after it.
         NotCommitted when it failed before its commit was sent, JournalUnavailable when its
         outcome is unknown; whatever ``apply`` raises is raised, nothing written."""
         ...
@@ -286,6 +331,12 @@ class TableJournal(Protocol):
 
     async def behind_rows(self, table_id: str, round_id: str) -> tuple[Behind, ...]:
         """The round's Bet Behinds on rows of their own, in the order placed."""
+        ...
+
+    async def insurance_rows(self, table_id: str,
+                             round_id: str) -> tuple[InsuranceChoice, ...]:
+        """The round's live insurance decisions of Bet Behinds on rows of their own, in the
+        order made."""
         ...
 
     async def load_with_request(self, table_id: str, player_key: str, request_id: str
