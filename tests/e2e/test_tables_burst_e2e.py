@@ -231,7 +231,9 @@ async def test_seven_seats_decide_insurance_at_once_and_every_decision_counts(
         burst: Tables) -> None:
     t, tid = burst, "vip-burst-ins"
     seated = await _players(t, 7, operators=("dev-operator", "other-operator"))
-    behind = await _players(t, 14, operators=("other-operator", "dev-operator"))
+    # Nine Bet Behinds a seat, each deciding live: their decisions are rows of their own
+    # (rgs.service.tables.live_insurance), the seats' are transitions, all at one instant.
+    behind = await _players(t, 63, operators=("other-operator", "dev-operator"))
     assert _ok(await at_once([lambda p=p, n=n: t.tables[p.replica].TakeSeat(tb.TakeSeatRequest(
         request_id="seat", table_id=tid, seat=n), metadata=p.md)
         for n, p in enumerate(seated, start=1)])) == 7
@@ -244,7 +246,7 @@ async def test_seven_seats_decide_insurance_at_once_and_every_decision_counts(
                 seat=1 + i % 7, stake=STAKE, behind=True,
                 insurance=tb.BEHIND_INSURANCE_ASK)]), metadata=p.md)
            for i, p in enumerate(behind)])
-    assert _ok(bets) == 21
+    assert _ok(bets) == 70
     # The dealer shows an ace; every box holds 20; the hole card makes a blackjack.
     assert _ok(await at_once([lambda p=p, n=n: t.tables[p.replica].DealNow(tb.DealNowRequest(
         request_id="deal", table_id=tid,
@@ -262,7 +264,7 @@ async def test_seven_seats_decide_insurance_at_once_and_every_decision_counts(
             request_id="ins", table_id=tid, round_id=rid, seat=1 + i % 7, take=i % 2 == 0,
             behind=True), metadata=p.md) for i, p in enumerate(behind)])
     _only_rules(decisions)
-    assert _ok(decisions) == 21
+    assert _ok(decisions) == 70
     # Every decision made, insurance closes at once; the dealer's blackjack ends the round.
     await _until_phase(t, seated[0], tid, {"idle", "betting"}, timeout=15)
     # A seat: stake lost, insurance 500 paid 2:1 (1500 back): even. A Bet Behind insured the

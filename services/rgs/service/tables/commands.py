@@ -11,34 +11,28 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
 
-from rgs.engine import Action, EngineError, Round
 from rgs.rng.fair import FairInputError, check_client_seed
 from rgs.service import market_rules
 from rgs.service.errors import (
     InvalidRequest,
     NotAllowedNow,
     PermissionDenied,
-    Unavailable,
-    translate_engine,
 )
 from rgs.service.freebets import FreeBets
 from rgs.service.jurisdiction import NONE, JurisdictionProfile
 from rgs.service.model import Channel, Session
-from rgs.service.ports import CardSourceFactory, CardSourceUnavailable
+from rgs.service.ports import CardSourceFactory
 from rgs.service.tables import fairness, free_bets, public, seats
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.bets import check_bet
 from rgs.service.tables.free_bets import TableFreeBets
 from rgs.service.tables.model import (
     Behind,
-    BehindInsurance,
     BetCommand,
-    InsuranceChoice,
     Seat,
     SeatBet,
     SeatRelease,
     StoredTable,
-    TableAct,
     TableConfig,
     TablePhase,
     TableState,
@@ -48,13 +42,16 @@ from rgs.service.tables.money import Funding, TableMoney
 from rgs.service.tables.ports import TableLink
 from rgs.service.tables.rounds import (
     Rounds,
-    after_play,
-    follows,
-    insurance_complete,
     player_tag,
     rules_of,
 )
-from rgs.service.tables.runner import CommandRunner, Placing, Plan, RoundReader, who_of
+from rgs.service.tables.runner import (
+    CommandRunner,
+    Placing,
+    Plan,
+    RoundReader,
+    who_of,
+)
 from rgs.service.tables.turns import Applied, Deadline, Step, Turn, Turns, View
 
 log = logging.getLogger(__name__)
@@ -128,7 +125,8 @@ class BettingOpener:
 
 
 class TableCommands:
-    """TakeSeat, LeaveSeat, PlaceBets, DealNow, Act and DecideInsurance."""
+    """TakeSeat, LeaveSeat, PlaceBets and DealNow (Act and DecideInsurance:
+    :class:`~rgs.service.tables.decisions.DecisionCommands`)."""
 
     def __init__(self, *, runner: CommandRunner, money: TableMoney, turns: Turns,
                  rounds: Rounds, cards: CardSourceFactory, clock: Now,
@@ -371,159 +369,3 @@ class TableCommands:
 
         return await self._runner.run(session, cfg, request_id=request_id, method="deal_now",
                                       cmd=forced_cards, plan=plan, hints=hints)
-
-    # ---- decisions
-
-    async def act(self, session: Session, cfg: TableConfig, request_id: str,
-                  cmd: TableAct, *, hints: bool = False) -> TableAnswer:
-        who = who_of(session, cfg.id)
-
-        def check(s: TableState) -> None:
-            if s.phase is not TablePhase.PLAYING or s.round_id != cmd.round_id:
-                raise NotAllowedNow("no decision of this round is awaited now",
-                                    reason="WRONG_PHASE")
-            seat = s.seat(cmd.seat)
-            if seat is None or seat.who.player_key != who.player_key:
-                raise NotAllowedNow(f"seat {cmd.seat} is not yours", reason="NOT_YOUR_SEAT")
-
-        async def plan(cfg: TableConfig, t: StoredTable, reader: RoundReader) -> Plan:
-            s = t.state
-            check(s)
-            rec = await reader.get_round(s.round_id)
-            rnd = self._rounds.current(cfg, s, rec)
-            assert rnd is not None
-            try:
-                rnd.verify(cmd.seat, cmd.hand, cmd.action)
-                cost = next((la.cost for la in rnd.legal_actions(cmd.seat, cmd.hand)
-                             if la.action is cmd.action), 0)
-            except EngineError as exc:
-                raise translate_engine(exc) from exc
-            at = len(rnd.events)
-            tag = f"a{rnd.seq + 1}"
-            followers = [b for b in s.behind if b.seat == cmd.seat and follows(b, cmd.action)]
-
-            async def fund(funding: Funding) -> None:
-                if cost:
-                    await self._money.debit(cfg, funding, who, round_id=s.round_id, tag=tag,
-                                            amount=cost)
-                if cmd.hand != 0:
-                    return
-                for b in followers:
-                    if b.who.player_key not in funding.held:
-                        log.info("Bet Behind of %s does not follow: their journal is busy",
-                                 b.who.player_id)
-                        funding.unfunded.add(b.who.player_key)
-                        continue
-                    try:
-                        await self._money.debit(
-                            cfg, funding, b.who, round_id=s.round_id, caller=False,
-                            tag=f"{tag}x{player_tag(b.who.player_key)}", amount=b.stake)
-                    except (NotAllowedNow, Unavailable) as exc:
-                        log.info("Bet Behind of %s does not follow: %s", b.who.player_id, exc)
-                        funding.unfunded.add(b.who.player_key)
-
-            def apply(view: View, funding: Funding) -> Step:
-                s = view.state
-                check(s)
-                if view.round is None or len(view.round.events) != at:
-                    raise NotAllowedNow("the round moved on before your decision reached the "
-                                        "table (its time ran out?)", reason="WRONG_PHASE")
-                step = Step(state=s, booked=funding.booked())
-                live = rnd if len(rnd.events) == at else self._rounds.current(cfg, s,
-                                                                               view.round)
-                assert live is not None
-                try:
-                    live.act(cmd.seat, cmd.hand, cmd.action,
-                             unfunded=frozenset(funding.unfunded) if cmd.hand == 0
-                             else frozenset())
-                except (EngineError, CardSourceUnavailable) as exc:
-                    if isinstance(exc, CardSourceUnavailable):
-                        raise Unavailable(str(exc), reason="RNG_UNAVAILABLE") from exc
-                    raise translate_engine(exc) from exc
-                after_play(cfg, s, live, at, step, now=self._clock())
-                if live.finished:
-                    step.ended = live
-                else:
-                    step.live = live
-                return step
-
-            return Plan(apply=apply, keys=(who.player_key, *(b.who.player_key
-                                                            for b in followers)),
-                        fund=fund if cost or followers else None)
-
-        return await self._runner.run(session, cfg, request_id=request_id, method="act",
-                                      cmd=cmd, plan=plan, hints=hints)
-
-    async def decide_insurance(self, session: Session, cfg: TableConfig, request_id: str, *,
-                               round_id: str, seat: int, take: bool,
-                               behind: bool, hints: bool = False) -> TableAnswer:
-        """A seat player's insurance decision, or a Bet Behind player's live one (preset
-        ``ask``), while insurance is open; applied when it closes."""
-        who = who_of(session, cfg.id)
-        player = who.player_key if behind else ""
-
-        def check(s: TableState) -> None:
-            if s.phase is not TablePhase.INSURANCE or s.round_id != round_id:
-                raise NotAllowedNow("insurance is not open", reason="WRONG_PHASE")
-            if behind:
-                mine = next((b for b in s.behind if b.seat == seat
-                             and b.who.player_key == who.player_key), None)
-                if mine is None or mine.insurance is not BehindInsurance.ASK:
-                    raise NotAllowedNow("you have no Bet Behind on this seat that asks for "
-                                        "insurance", reason="NOT_YOUR_SEAT")
-            else:
-                st = s.seat(seat)
-                if st is None or st.who.player_key != who.player_key:
-                    raise NotAllowedNow(f"seat {seat} is not yours", reason="NOT_YOUR_SEAT")
-            if any(c.seat == seat and c.player == player for c in s.insurance):
-                raise NotAllowedNow("insurance is already decided", reason="ACTION_NOT_ALLOWED")
-
-        def cost_of(s: TableState, rnd: Round) -> int:
-            view = next((b for b in rnd.view().boxes if b.seat == seat), None)
-            if view is None:
-                raise NotAllowedNow(f"seat {seat} has no box in this round",
-                                    reason="NOT_YOUR_SEAT")
-            if behind:
-                reason = rnd.behind_insurance_refusal(seat, who.player_key)
-                if reason is not None:
-                    raise NotAllowedNow(reason, reason="ACTION_NOT_ALLOWED")
-                return next(b.stake for b in s.behind
-                            if b.seat == seat and b.who.player_key == who.player_key) // 2
-            if not view.insurance_allowed:
-                raise NotAllowedNow(f"seat {seat} is not offered insurance",
-                                    reason="ACTION_NOT_ALLOWED")
-            return next(la.cost for la in view.insurance_allowed if la.action is Action.INSURE)
-
-        async def plan(cfg: TableConfig, t: StoredTable, reader: RoundReader) -> Plan:
-            s = t.state
-            check(s)
-            rnd = self._rounds.current(cfg, s, await reader.get_round(s.round_id))
-            assert rnd is not None
-            cost = cost_of(s, rnd)
-            tag = f"ins{seat}" + (f"x{player_tag(who.player_key)}" if behind else "")
-
-            async def fund(funding: Funding) -> None:
-                await self._money.debit(cfg, funding, who, round_id=s.round_id, tag=tag,
-                                        amount=cost)
-
-            def apply(view: View, funding: Funding) -> Step:
-                s = view.state
-                check(s)
-                debit = funding.debits[0][1].transaction_id if funding.debits else ""
-                state = replace(s, insurance=(*s.insurance, InsuranceChoice(
-                    seat=seat, player=player, take=take, debit=debit)))
-                step = Step(state=state, booked=funding.booked(),
-                            events=[public.event("insurance_decided", seat=seat,
-                                                 player=public.player(cfg.id, who), behind=behind,
-                                                 take=take)], live=rnd)
-                if insurance_complete(state, rnd):
-                    step.state = replace(state, deadline=self._clock())
-                return step
-
-            return Plan(apply=apply, keys=(who.player_key,) if take else (),
-                        fund=fund if take else None)
-
-        return await self._runner.run(session, cfg, request_id=request_id, method="insurance",
-                                      cmd=(round_id, seat, take, behind), plan=plan,
-                                      hints=hints)
-

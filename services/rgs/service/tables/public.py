@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rgs.codec import encode_event, event_kind, to_jsonable
-from rgs.engine import CardDealt, Event, Round
+from rgs.engine import CardDealt, Event, Round, RoundView
+from rgs.engine.money import Money
 from rgs.math.hints import HintTables
 from rgs.service import advice
 from rgs.service.tables import behind, fairness
@@ -100,20 +101,27 @@ def fair_view(fair: TableFair, *, revealed: bool, dealt: tuple[str, ...] = ()) -
 
 def view(table_id: str, seq: int, state: TableState, rnd: Round | None, *,
          hints: HintTables | None = None, currency: str = "", last: Round | None = None,
-         last_names: Mapping[str, str] | None = None, whole: bool = True) -> TableView:
+         last_names: Mapping[str, str] | None = None, whole: bool = True,
+         round_shown: tuple[RoundView, Mapping[str, Money]] | None = None) -> TableView:
     """The table as a watcher sees it at event ``seq`` (then its events above it); with
     ``hints`` (the app's tables, given when the caller's brand turns hints on) the open
     decisions' exact values; ``last``:
     the last finished round as it ended (with its players' names), shown until the next deal.
     ``whole``: the state holds every Bet Behind (else only some, as a Bet Behind's own answer
-    has: the seats' totals are then the ones last announced)."""
+    has: the seats' totals are then the ones last announced). ``round_shown``: ``rnd``'s view and
+    money by player, made already (:meth:`~rgs.service.tables.rounds.Rounds.shown`)."""
     shown = names(table_id, state)
 
     def ref(who: Who) -> PlayerRef:
         return PlayerRef(key=who.player_key, name=shown[who.player_key])
 
     revealed = state.revealed
-    rv = rnd.view() if rnd is not None else None
+    rv: RoundView | None = None
+    money: Mapping[str, Money] = {}
+    if round_shown is not None:
+        rv, money = round_shown
+    elif rnd is not None:
+        rv, money = rnd.view(), rnd.money_by_player()
     return TableView(
         table_id=table_id, seq=seq, phase=state.phase, round_id=state.round_id,
         round_no=state.round_no, deadline=state.deadline,
@@ -132,7 +140,7 @@ def view(table_id: str, seq: int, state: TableState, rnd: Round | None, *,
                                       behind=PlayerRef(key=c.player, name=shown.get(c.player, ""))
                                       if c.player else None) for c in state.insurance),
         round=rv, names=shown,
-        money=rnd.money_by_player() if rnd is not None else {},
+        money=money,
         hints=(advice.hints(hints, rnd.rules, rv)
                if hints is not None and rnd is not None and rv is not None else ()),
         currency=currency,

@@ -12,7 +12,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from rgs.codec import decode_event, encode_event, event_kind
-from rgs.engine import Action, EngineError, Phase, ReplayMismatch, Round, RuleSet
+from rgs.engine import Action, EngineError, Phase, ReplayMismatch, Round, RoundView, RuleSet
+from rgs.engine.money import Money
 from rgs.service.errors import Unavailable, translate_engine
 from rgs.service.fairness import dealt_order
 from rgs.service.model import Movement
@@ -23,6 +24,7 @@ from rgs.service.tables import seats as seats_life
 from rgs.service.tables.model import (
     Behind,
     BehindInsurance,
+    StoredTable,
     TableConfig,
     TablePhase,
     TableState,
@@ -66,6 +68,10 @@ class Rounds:
     def __init__(self, cards: CardSourceFactory) -> None:
         self._cards = cards
         self._ended: OrderedDict[str, tuple[Round | None, dict[str, str]]] = OrderedDict()
+        #: table id -> (its version, round id, the round in play as that version has it).
+        self._peeked: dict[str, tuple[int, str, Round | None]] = {}
+        #: id of a peeked round -> (it, its view and money by player), made once.
+        self._shown: dict[int, tuple[Round, RoundView, dict[str, Money]]] = {}
 
     def remember(self, round_id: str, rnd: Round | None, names: Mapping[str, str]) -> None:
         """A round as it ended (None: it dealt no card)."""
@@ -111,6 +117,36 @@ class Rounds:
             return restore(rules_of(cfg), events, pick, forced)
         except EngineError as exc:
             raise translate_engine(exc) from exc
+
+    async def peek(self, cfg: TableConfig, t: StoredTable,
+                   read: Callable[[str], Awaitable[RoundRecord | None]]) -> Round | None:
+        """The round in play as the table's version ``t.version`` has it, kept per table: for
+        reading only (never moved: :meth:`current` gives a round to move). A round's row is
+        written only by its table's transitions, each of which moves the version, so a
+        thousand commands that read one version (live insurance decisions on rows of their
+        own) rebuild its round once."""
+        kept = self._peeked.get(t.table_id)
+        if kept is not None and kept[0] == t.version and kept[1] == t.state.round_id:
+            return kept[2]
+        if t.state.phase not in (TablePhase.INSURANCE, TablePhase.PLAYING):
+            return None
+        rnd = self.current(cfg, t.state, await read(t.state.round_id))
+        old = self._peeked.get(t.table_id)
+        if old is not None and old[2] is not None:
+            self._shown.pop(id(old[2]), None)
+        self._peeked[t.table_id] = (t.version, t.state.round_id, rnd)
+        return rnd
+
+    def shown(self, rnd: Round) -> tuple[RoundView, dict[str, Money]]:
+        """A round's view and money by player: made once for a round :meth:`peek` gave out
+        (never moved), else made now."""
+        kept = self._shown.get(id(rnd))
+        if kept is not None and kept[0] is rnd:
+            return kept[1], kept[2]
+        made = rnd.view(), rnd.money_by_player()
+        if any(p[2] is rnd for p in self._peeked.values()):
+            self._shown[id(rnd)] = (rnd, *made)
+        return made
 
     def current(self, cfg: TableConfig, state: TableState,
                 rec: RoundRecord | None) -> Round | None:

@@ -24,12 +24,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 import orjson
 
 from rgs.codec import encode_value
+from rgs.engine import Round
 from rgs.math.hints import HintTables
 from rgs.service.errors import (
     NotAllowedNow,
@@ -43,12 +45,13 @@ from rgs.service.errors import (
 from rgs.service.fingerprints import request_hash
 from rgs.service.identifiers import check_request_id
 from rgs.service.model import Movement, Session, StoredRequest
-from rgs.service.ports import JournalLeaseLost, JournalUnavailable
-from rgs.service.tables import behind, public, seats
+from rgs.service.ports import JournalError, JournalLeaseLost, JournalUnavailable
+from rgs.service.tables import behind, live_insurance, public, seats
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.model import (
     AnswerRecord,
     Behind,
+    InsuranceChoice,
     StoredTable,
     TableConfig,
     TablePhase,
@@ -60,6 +63,7 @@ from rgs.service.tables.ports import (
     BehindPlacement,
     BehindRefused,
     HeldPlayer,
+    InsuranceDecision,
     NotCommitted,
     RoundRecord,
     TableJournal,
@@ -70,6 +74,7 @@ from rgs.service.tables.rounds import Rounds
 from rgs.service.tables.turns import (
     Answered,
     Applied,
+    ApplyOne,
     Batch,
     Deadline,
     Step,
@@ -108,6 +113,24 @@ class Placing:
     state: TableState
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Deciding:
+    """A Bet Behind's live insurance decision to record on a row of its own
+    (:mod:`~rgs.service.tables.live_insurance`), the table as the answer shows it, and the
+    transition that closes insurance at once when every decision is in."""
+
+    round_id: str
+    choice: InsuranceChoice
+    #: The table as the answer shows it: the player's own Bet Behinds and decisions with the
+    #: seats' (the seats' Bet Behind totals as last announced).
+    state: TableState
+    #: The round in play, for the answer (read only).
+    live: Round | None
+    #: How many decisions on rows make every Bet Behind that asks decided.
+    needed: int
+    close: ApplyOne
+
+
 @dataclass(kw_only=True)
 class Plan:
     """What a command does, decided from the table as read."""
@@ -123,6 +146,9 @@ class Plan:
     #: Bet Behinds placed on rows of their own instead of by a transition (``apply`` is then
     #: not run): made from the stakes taken.
     place: Callable[[Funding], Placing] | None = None
+    #: A Bet Behind's live insurance decision recorded on a row of its own instead of by a
+    #: transition (``apply`` is then not run): made from the stake taken, if any.
+    decide: Callable[[Funding], Deciding] | None = None
 
 
 PlanFn = Callable[[TableConfig, StoredTable, RoundReader], Awaitable[Plan]]
@@ -216,9 +242,11 @@ class CommandRunner:
                     await self._settle_open(held, key, read.open_movements)
                     funding.round_movements[key] = (None if read.open_movements
                                                     else read.round_movements)
-                    # The plan sees the player's own Bet Behind rows of the round too.
+                    # The plan sees the player's own rows of the round too (Bet Behinds,
+                    # live insurance decisions).
                     table = _found(read.table)
-                    table = replace(table, state=behind.merged(table.state, read.behind))
+                    table = replace(table, state=live_insurance.merged(
+                        behind.merged(table.state, read.behind), read.insurance))
                     p = await plan(cfg, table, RoundReader(link.get_round))
                     await self._fund(cfg, p, funding)
                 movements: list[tuple[str, Movement]] = []
@@ -230,6 +258,14 @@ class CommandRunner:
                     if isinstance(placed, TableAnswer):
                         return placed
                     batch = Batch(seq=placed[0], state=placed[1], round=None, whole=False)
+                elif p.decide is not None:
+                    deciding = p.decide(funding)
+                    decided = await self._decide(cfg, req, link, deciding, funding=funding,
+                                                 held=held, deadline=deadline)
+                    if isinstance(decided, TableAnswer):
+                        return decided
+                    batch = Batch(seq=decided, state=deciding.state, round=None,
+                                  live=deciding.live, whole=False)
                 else:
                     turn = Turn(apply=self._applier(session, cfg, p, funding,
                                                     request_id=request_id, method=method,
@@ -263,32 +299,45 @@ class CommandRunner:
                      ) -> tuple[int, TableState] | TableAnswer:
         """Bet Behinds placed on rows of their own: (the table's event number, the table as
         the answer shows it), or the answer of a refusal (the stakes returned)."""
-        def record(seq: int) -> StoredRequest:
-            return StoredRequest(request_id=req.request_id, method=req.method,
-                                 request_hash=req.fingerprint,
-                                 response=encode_value(AnswerRecord(seq=seq)))
-
         placement = BehindPlacement(round_id=placing.round_id, bets=placing.bets,
                                     player=(req.key, epoch), booked=funding.booked(),
-                                    request=record)
+                                    request=_record(req))
         try:
             seq = await link.place_behind(cfg.id, placement,
                                           wait_s=max(deadline.left(), 0.001))
-        except BehindRefused as exc:
-            refusal: Exception = {
-                "closed": NotAllowedNow("betting closed before your bet reached the table; "
-                                        "bet on the next round", reason="BETTING_CLOSED"),
-                "already_bet": NotAllowedNow("you already bet behind that seat this round",
-                                             reason="ALREADY_BET"),
-                "lease_lost": JournalLeaseLost("your journal was taken over by another call"),
-            }.get(exc.reason, exc)
-            return await self._refused(cfg, req, link, funding, refusal)
         except (NotCommitted, JournalLeaseLost) as exc:
-            return await self._refused(cfg, req, link, funding, exc)
+            return await self._refused(cfg, req, link, funding,
+                                       _row_refusal(exc, _BETTING_CLOSED))
         except JournalUnavailable as exc:
             log.warning("table %s: %s", cfg.id, exc)
             raise
         return seq, placing.state
+
+    async def _decide(self, cfg: TableConfig, req: _Request, link: TableLink,
+                      deciding: Deciding, *, funding: Funding,
+                      held: Mapping[str, HeldPlayer], deadline: Deadline) -> int | TableAnswer:
+        """A Bet Behind's live insurance decision recorded on a row of its own: the table's
+        event number, or the answer of a refusal (the stake returned). The last decision of
+        the round closes insurance at once (as the last seat's does)."""
+        mine = held.get(req.key)
+        decision = InsuranceDecision(
+            round_id=deciding.round_id, choice=deciding.choice,
+            player=(req.key, mine.epoch) if mine is not None else None,
+            booked=funding.booked(), request=_record(req))
+        try:
+            decided = await link.decide_insurance(cfg.id, decision,
+                                                  wait_s=max(deadline.left(), 0.001))
+        except (NotCommitted, JournalLeaseLost) as exc:
+            return await self._refused(cfg, req, link, funding,
+                                       _row_refusal(exc, _INSURANCE_CLOSED))
+        except JournalUnavailable as exc:
+            log.warning("table %s: %s", cfg.id, exc)
+            raise
+        if decided.decided >= deciding.needed:
+            # Recorded whatever this does: the clock closes insurance at its deadline.
+            with suppress(ServiceError, JournalError):
+                await self._turns.take(link, cfg.id, Turn(apply=deciding.close), deadline)
+        return decided.seq
 
     async def _settle_open(self, held: Mapping[str, HeldPlayer], key: str,
                            own: list[Movement]) -> None:
@@ -375,7 +424,8 @@ class CommandRunner:
             made = batch.views[hints] = public.view(
                 cfg.id, batch.seq, batch.state, rnd, hints=self._hints if hints else None,
                 currency=cfg.currency,
-                last=last, last_names=last_names, whole=batch.whole)
+                last=last, last_names=last_names, whole=batch.whole,
+                round_shown=self._rounds.shown(rnd) if rnd is not None else None)
         return made
 
     async def _lookup(self, cfg: TableConfig, req: _Request,
@@ -414,6 +464,37 @@ class _Request:
     method: str
     fingerprint: str
     hints: bool
+
+
+def _record(req: _Request) -> Callable[[int], StoredRequest]:
+    """A command's idempotency record, made from the table's event number."""
+    def record(seq: int) -> StoredRequest:
+        return StoredRequest(request_id=req.request_id, method=req.method,
+                             request_hash=req.fingerprint,
+                             response=encode_value(AnswerRecord(seq=seq)))
+    return record
+
+
+#: (message, reason) of a row refused because its phase was over.
+_BETTING_CLOSED = ("betting closed before your bet reached the table; bet on the next round",
+                   "BETTING_CLOSED")
+_INSURANCE_CLOSED = ("insurance closed before your decision reached the table", "WRONG_PHASE")
+
+
+def _row_refusal(exc: Exception, closed: tuple[str, str]) -> Exception:
+    """What the player is told of a row the table did not take (a refusal of the table's, or
+    the failure as it is); ``closed``: when its phase was over."""
+    if not isinstance(exc, BehindRefused):
+        return exc
+    if exc.reason == "closed":
+        return NotAllowedNow(closed[0], reason=closed[1])
+    return {
+        "already_bet": NotAllowedNow("you already bet behind that seat this round",
+                                     reason="ALREADY_BET"),
+        "already_decided": NotAllowedNow("insurance is already decided",
+                                         reason="ACTION_NOT_ALLOWED"),
+        "lease_lost": JournalLeaseLost("your journal was taken over by another call"),
+    }.get(exc.reason, exc)
 
 
 def _found(t: StoredTable | None) -> StoredTable:

@@ -28,10 +28,11 @@ from rgs.service.freebets import FreeBets
 from rgs.service.jurisdiction import JurisdictionProfile
 from rgs.service.model import Channel, Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock
-from rgs.service.tables import behind, public
+from rgs.service.tables import behind, live_insurance, public
 from rgs.service.tables.announce import BehindAnnouncer
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.commands import BettingOpener, TableCommands
+from rgs.service.tables.decisions import DecisionCommands
 from rgs.service.tables.feed import Feeds
 from rgs.service.tables.model import (
     BetCommand,
@@ -104,6 +105,9 @@ class TableService:
                                        rounds=self.rounds, cards=cards, clock=clock,
                                        test_mode=test_mode, profiles=profiles,
                                        free_bets=free_bets, behind_rows=behind_rows)
+        self._decisions = DecisionCommands(runner=self.runner, money=self.money,
+                                           rounds=self.rounds, clock=clock,
+                                           behind_rows=behind_rows)
         self._clock_transitions = ClockTransitions(
             tables=tables, money=self.money, turns=self.turns, rounds=self.rounds,
             cards=cards, clock=clock, limit_s=command_limit_s)
@@ -167,6 +171,9 @@ class TableService:
         if state.phase is TablePhase.BETTING:  # with the Bet Behinds on rows of their own
             state = behind.merged(state, await self._tables.behind_rows(table_id,
                                                                        state.round_id))
+        elif state.phase is TablePhase.INSURANCE:  # with the live decisions on rows
+            state = live_insurance.merged(state, await self._tables.insurance_rows(
+                table_id, state.round_id))
         return public.view(table_id, t.last_seq, state,
                            self.rounds.current(cfg, t.state, rec),
                            hints=self.hints if hints else None,
@@ -246,13 +253,13 @@ class TableService:
 
     async def act(self, session: Session, table_id: str, request_id: str,
                   cmd: TableAct, *, hints: bool = False) -> TableAnswer:
-        return await self._commands.act(session, self.config(table_id), request_id, cmd,
+        return await self._decisions.act(session, self.config(table_id), request_id, cmd,
                                         hints=hints)
 
     async def decide_insurance(self, session: Session, table_id: str, request_id: str, *,
                                round_id: str, seat: int, take: bool,
                                behind: bool, hints: bool = False) -> TableAnswer:
-        return await self._commands.decide_insurance(
+        return await self._decisions.decide_insurance(
             session, self.config(table_id), request_id, round_id=round_id, seat=seat,
             take=take, behind=behind, hints=hints)
 

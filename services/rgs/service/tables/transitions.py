@@ -251,6 +251,13 @@ class ClockTransitions:
     def _close_insurance(self, cfg: TableConfig, s: TableState, rnd: Round, funding: Funding,
                          now: datetime) -> Step:
         step = Step(state=s, booked=funding.booked())
+        # The Bet Behinds' live decisions made on rows of their own are announced now (each
+        # to its own player), before the round goes on.
+        whos = {(b.seat, b.who.player_key): b.who for b in s.behind}
+        step.events.extend(public.event(
+            "insurance_decided", seat=c.seat, player=public.player(cfg.id, who), behind=True,
+            take=c.take) for c in s.insurance
+            if not c.announced and (who := whos.get((c.seat, c.player))) is not None)
         start = len(rnd.events)
         insured = {w.player_key for w, _ in funding.debits}
         for b in s.behind:
