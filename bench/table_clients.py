@@ -239,11 +239,18 @@ class Share:
 
     async def insure(self, msg: dict[str, Any]) -> dict[str, Any]:
         outcomes: Counter[str] = Counter()
-
-        end = time.monotonic() + 8  # within the insurance window (the table's 10 s)
+        ms: list[float] = []
+        t0 = time.monotonic()
+        end = t0 + 8  # within the insurance window (the table's 10 s)
 
         async def one(i: int, p: dict[str, Any]) -> None:
             md = (("authorization", f"Bearer {p['token']}"),)
+            try:
+                await decide(i, p, md)
+            finally:  # each decision from the first try to its answer (or its giving up)
+                ms.append((time.monotonic() - t0) * 1000)
+
+        async def decide(i: int, p: dict[str, Any], md: tuple[tuple[str, str], ...]) -> None:
             while True:
                 try:
                     await self.stub(p["replica"], i).DecideInsurance(tb.DecideInsuranceRequest(
@@ -263,7 +270,7 @@ class Share:
         await asyncio.gather(*(one(i, p) for i, p in enumerate(self.players)
                                if p["insurance"] == tb.BEHIND_INSURANCE_ASK
                                and p["id"] in self.placed))
-        return {"op": "insure", "outcomes": dict(outcomes)}
+        return {"op": "insure", "outcomes": dict(outcomes), "ms": ms}
 
     async def stop(self) -> None:
         for task in self.tasks:

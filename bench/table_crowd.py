@@ -345,6 +345,7 @@ class Crowd:
             for s, p in by_seat.items()))
         for r in await clients.ask({"op": "insure", "round_id": round_id}):
             self.outcomes.setdefault("DecideInsurance behind", Counter()).update(r["outcomes"])
+            self.ms.setdefault("DecideInsurance behind", []).extend(r["ms"])
         return True
 
     async def _finished(self, clients: Clients, n: int, round_no: int, data: Any, *,
