@@ -132,3 +132,55 @@ def test_the_totals_are_announced_once_per_change_of_the_round() -> None:
     assert remembered.announced == ((1, 4, 10000),)
     assert at_close(STATE, ()) == (None, STATE)
     assert tb.TableEvent.DESCRIPTOR.fields_by_name["behind_totals"].number == 38
+
+
+def _batch(*events: tuple[str, dict[str, object]]) -> list[TableEvent]:
+    out = []
+    for seq, (kind, fields) in enumerate(events, start=20):
+        k, payload = public.event(kind, **fields)
+        out.append(TableEvent(table_id=T, seq=seq, kind=k, payload=payload))
+    return out
+
+
+def test_a_batch_is_one_shared_message_for_every_watcher_it_does_not_name() -> None:
+    """A round's end: the seat's results, every Bet Behind's own insurance decision and
+    settlement, the totals twice. Each watcher gets exactly what the event-by-event rendering
+    gives them; every watcher the batch does not name gets one message made once."""
+    batch = _batch(
+        ("behind_totals", {"round_id": "r3", "seats": [{"seat": 1, "bettors": 4,
+                                                        "staked": 10_000}]}),
+        *(("insurance_decided", {"seat": 1, "player": public.player(T, w), "behind": True,
+                                 "take": i % 2 == 0}) for i, w in enumerate(BACKERS)),
+        ("insurance_decided", {"seat": 1, "player": public.player(T, SEATED),
+                               "behind": False, "take": True}),
+        *(("behind_settled", {"seat": 1, "hand": 0, "player": public.player(T, w),
+                              "outcome": "win", "stake": 1000, "payout": 2000})
+          for w in BACKERS),
+        ("behind_totals", {"round_id": "r3", "seats": [{"seat": 1, "bettors": 5,
+                                                        "staked": 11_000}]}))
+    rendered = RenderedEvents()
+
+    def one_by_one(viewer: str) -> list[bytes]:
+        kept = [e for e in batch if e.kind != "behind_totals" or e is batch[-1]]
+        return [m.SerializeToString() for e in kept
+                if (m := event_to_proto(e, viewer)) is not None]
+
+    outsider = "op-c/watcher"
+    shared = rendered.for_batch(batch, outsider)
+    assert shared is not None
+    assert [m.SerializeToString() for m in shared.events] == one_by_one(outsider)
+    # The seat's decision and the newest totals only: no Bet Behind's own event.
+    assert [m.WhichOneof("event") for m in shared.events] == ["insurance_decided",
+                                                             "behind_totals"]
+    assert rendered.for_batch(list(batch), "op-c/another") is shared  # made once
+    for w in (*BACKERS, SEATED):
+        mine = rendered.for_batch(batch, w.player_key)
+        assert mine is not None and mine is not shared
+        assert [m.SerializeToString() for m in mine.events] == one_by_one(w.player_key)
+    own = rendered.for_batch(batch, BACKERS[2].player_key)
+    assert own is not None
+    assert [(m.WhichOneof("event"), m.insurance_decided.player.you) for m in own.events
+            if m.WhichOneof("event") == "insurance_decided"] == [
+        ("insurance_decided", True), ("insurance_decided", False)]
+    assert rendered.for_batch([], outsider) is None
+    assert rendered.for_batch(batch[1:3], outsider) is None  # two Bet Behinds' own: nothing

@@ -387,12 +387,39 @@ class RenderedEvents:
 
     #: Events kept (the newest, across tables).
     KEEP = 4096
+    #: Batches kept (the newest, across tables): the watchers of a table that keep up pull the
+    #: same batches.
+    KEEP_BATCHES = 32
 
     def __init__(self) -> None:
         self._kept: OrderedDict[tuple[str, int], tb.TableEvent | None] = OrderedDict()
         #: The last few rounds' results, read once: (the event's data without its results,
         #: the seated players' results and each Bet Behind player's own, by their position).
         self._results: OrderedDict[tuple[str, int], _Results] = OrderedDict()
+        self._batches: OrderedDict[tuple[str, int, int, int], _Batch] = OrderedDict()
+
+    def for_batch(self, batch: Sequence[TableEvent], viewer: str) -> tb.TableEvents | None:
+        """A batch of a feed as ``viewer`` is sent it: its events after
+        :func:`without_superseded_totals`, each as :meth:`for_viewer` renders it (None: none
+        of them theirs to see). A batch that names no watcher's key is one message for every
+        such watcher, made once: a thousand watchers of a round's end (a thousand Bet Behinds'
+        own events, none of them theirs) cost one pass over it, not a thousand."""
+        if not batch:
+            return None
+        key = (batch[0].table_id, batch[0].seq, batch[-1].seq, len(batch))
+        got = self._batches.get(key)
+        if got is None:
+            events = without_superseded_totals(batch)
+            shared = [m for e in events if (m := self._shared(e)) is not None]
+            got = self._batches[key] = _Batch(
+                text="\n".join(e.payload for e in events), events=events,
+                shared=tb.TableEvents(events=shared) if shared else None)
+            if len(self._batches) > self.KEEP_BATCHES:
+                self._batches.popitem(last=False)
+        if not _may_name(got.text, viewer):  # (no event of it names them)
+            return got.shared
+        shown = [m for e in got.events if (m := self.for_viewer(e, viewer)) is not None]
+        return tb.TableEvents(events=shown) if shown else None
 
     def for_viewer(self, e: TableEvent, viewer: str) -> tb.TableEvent | None:
         """``e`` as :func:`event_to_proto` renders it for ``viewer`` (the shared rendering
@@ -401,6 +428,10 @@ class RenderedEvents:
             if e.kind == "round_finished":  # names every player: each gets their own
                 return self._round_finished(e, viewer)
             return event_to_proto(e, viewer)
+        return self._shared(e)
+
+    def _shared(self, e: TableEvent) -> tb.TableEvent | None:
+        """``e`` as every watcher it does not name sees it, rendered once."""
         key = (e.table_id, e.seq)
         if key in self._kept:
             return self._kept[key]
@@ -431,6 +462,15 @@ class RenderedEvents:
         mine = sorted([*got.seated, *got.own.get(viewer, ())], key=lambda x: x[0])
         data = {**got.rest, "results": [r for _, r in mine]}
         return event_message(e.seq, e.kind, data, Audience(e.table_id, viewer=viewer), at=e.at)
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    #: Its events' payloads (a watcher whose key is not in it is named by none of them).
+    text: str
+    events: list[TableEvent]
+    #: The message every watcher it does not name is sent (None: nothing for them).
+    shared: tb.TableEvents | None
 
 
 @dataclass(frozen=True, slots=True)

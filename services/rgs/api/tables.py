@@ -25,7 +25,6 @@ from rgs.api.table_messages import (
     RenderedEvents,
     recall_events,
     view_to_proto,
-    without_superseded_totals,
 )
 from rgs.engine import Action
 from rgs.generated.table.v1 import table_pb2 as tb
@@ -258,11 +257,8 @@ class TableCalls:
                     if isinstance(batch, TableView):
                         yield tb.WatchTableResponse(snapshot=await self._snapshot(batch,
                                                                                   session))
-                    else:
-                        shown = [m for e in without_superseded_totals(batch)
-                                 if (m := render(e, viewer)) is not None]
-                        if shown:
-                            yield tb.WatchTableResponse(events=tb.TableEvents(events=shown))
+                    elif (shown := self._rendered.for_batch(batch, viewer)) is not None:
+                        yield tb.WatchTableResponse(events=shown)
             return
         async for item in self._tables.watch(session, request.table_id, from_seq,
                                              hints=self._hints(session)):
