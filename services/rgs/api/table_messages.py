@@ -388,8 +388,9 @@ class RenderedEvents:
     #: Events kept (the newest, across tables).
     KEEP = 4096
     #: Batches kept (the newest, across tables): the watchers of a table that keep up pull the
-    #: same batches.
-    KEEP_BATCHES = 32
+    #: same batches (a few a table at a time; a round's end with a thousand Bet Behinds is
+    #: about 250 KB of text).
+    KEEP_BATCHES = 128
 
     def __init__(self) -> None:
         self._kept: OrderedDict[tuple[str, int], tb.TableEvent | None] = OrderedDict()
