@@ -10,20 +10,15 @@ rows; the transition that closes betting materialises them into the state and de
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 
-from rgs.service.tables.model import Behind, StoredTable, TablePhase, TableState, Who
+from rgs.service.tables.model import Behind, TablePhase, TableState, Who
 from rgs.service.tables.ports import (
     BehindPlacement,
     BehindRefused,
-    Found,
-    Guards,
-    RoundRecord,
     TableLocked,
-    TableWrite,
 )
 from support.table_journal import (
     ANN,
@@ -36,6 +31,8 @@ from support.table_journal import (
     record_row,
     request_of,
     rows_of,
+    state_seen,
+    table_in,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -64,20 +61,6 @@ async def _place(a: Adapter, key: str, *bets: Behind, request_id: str = "q1",
             request=lambda seq: request_of(request_id, seq)), wait_s=wait_s)
 
 
-async def _seen(a: Adapter, then: Callable[[TableState], TableState] | None = None
-                ) -> TableState:
-    """The state a transition sees; it writes ``then`` of it (None: nothing)."""
-    seen: list[TableState] = []
-
-    def apply(t: StoredTable, _r: RoundRecord | None, _f: Found) -> TableWrite | None:
-        seen.append(t.state)
-        return None if then is None else TableWrite(state=then(t.state))
-
-    async with a.tables.link() as link:
-        await link.transition(T, Guards(), apply)
-    return seen[0]
-
-
 async def _own(a: Adapter, key: str) -> tuple[Behind, ...]:
     """A player's own rows of the table's round, as a command reads them."""
     async with a.tables.link() as link, link.hold_players([key], waiting=[key]):
@@ -85,9 +68,7 @@ async def _own(a: Adapter, key: str) -> tuple[Behind, ...]:
 
 
 async def _betting(a: Adapter, state: TableState = BETTING) -> None:
-    await a.tables.ensure_table(T, TableState())
-    async with a.tables.link() as link:
-        await link.transition(T, Guards(), lambda *_: TableWrite(state=state))
+    await table_in(a, state)
 
 
 async def test_a_placement_books_its_rows_without_touching_the_tables_state(
@@ -115,12 +96,12 @@ async def test_a_placement_books_its_rows_without_touching_the_tables_state(
     assert await _own(a, BOB) == (_behind(BOB, 2, "d3"),)
     # A transition sees the state's own Bet Behinds, then the rows in the order placed; what it
     # writes while betting stays open keeps the rows rows.
-    seen = await _seen(a, lambda s: replace(s, deadline=T0))
+    seen = await state_seen(a, lambda s: replace(s, deadline=T0))
     assert seen.behind == (in_doc, *ann, _behind(BOB, 2, "d3"))
     got = await a.tables.load(T)
     assert got is not None and got.version == before.version + 1
     assert got.state == replace(before.state, deadline=T0)
-    assert (await _seen(a)).behind == seen.behind
+    assert (await state_seen(a)).behind == seen.behind
 
 
 async def test_the_close_of_betting_materialises_the_rows_and_deletes_them(
@@ -131,14 +112,14 @@ async def test_the_close_of_betting_materialises_the_rows_and_deletes_them(
     await record_row(a, BOB, debit_row("d2", "r1"))
     await _place(a, ANN, _behind(ANN, 2, "d1"))
     await _place(a, BOB, _behind(BOB, 2, "d2"), request_id="q2")
-    await _seen(a, lambda s: replace(s, phase=TablePhase.PLAYING))
+    await state_seen(a, lambda s: replace(s, phase=TablePhase.PLAYING))
     got = await a.tables.load(T)
     assert got is not None and got.state.behind == (_behind(ANN, 2, "d1"),
                                                     _behind(BOB, 2, "d2"))
     assert await _own(a, ANN) == ()
     # The next round's betting sees nothing of them.
-    await _seen(a, lambda _: TableState(phase=TablePhase.BETTING, round_no=2, round_id="r2"))
-    assert (await _seen(a)).behind == ()
+    await state_seen(a, lambda _: TableState(phase=TablePhase.BETTING, round_no=2, round_id="r2"))
+    assert (await state_seen(a)).behind == ()
 
 
 async def test_a_row_a_transition_returns_while_betting_is_open_is_deleted(
@@ -150,8 +131,8 @@ async def test_a_row_a_transition_returns_while_betting_is_open_is_deleted(
     await _place(a, ANN, _behind(ANN, 2, "d1"))
     await _place(a, BOB, _behind(BOB, 3, "d2"), request_id="q2")
     # (seat 2 given back: its Bet Behind returned, the other kept)
-    await _seen(a, lambda s: replace(s, behind=tuple(b for b in s.behind if b.seat != 2)))
-    assert (await _seen(a)).behind == (_behind(BOB, 3, "d2"),)
+    await state_seen(a, lambda s: replace(s, behind=tuple(b for b in s.behind if b.seat != 2)))
+    assert (await state_seen(a)).behind == (_behind(BOB, 3, "d2"),)
     assert await _own(a, ANN) == ()
     got = await a.tables.load(T)
     assert got is not None and got.state.behind == ()

@@ -11,21 +11,16 @@ insurance keeps what it wrote and deletes them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 
-from rgs.service.tables.model import InsuranceChoice, StoredTable, TablePhase, TableState
+from rgs.service.tables.model import InsuranceChoice, TablePhase, TableState
 from rgs.service.tables.ports import (
     BehindRefused,
     Decided,
-    Found,
-    Guards,
     InsuranceDecision,
-    RoundRecord,
     TableLocked,
-    TableWrite,
 )
 from support.table_journal import (
     ANN,
@@ -37,6 +32,8 @@ from support.table_journal import (
     record_row,
     request_of,
     rows_of,
+    state_seen,
+    table_in,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -70,20 +67,6 @@ async def _decide(a: Adapter, c: InsuranceChoice, *, request_id: str = "q1",
                 request=lambda seq: request_of(request_id, seq)), wait_s=wait_s)
 
 
-async def _seen(a: Adapter, then: Callable[[TableState], TableState] | None = None
-                ) -> TableState:
-    """The state a transition sees; it writes ``then`` of it (None: nothing)."""
-    seen: list[TableState] = []
-
-    def apply(t: StoredTable, _r: RoundRecord | None, _f: Found) -> TableWrite | None:
-        seen.append(t.state)
-        return None if then is None else TableWrite(state=then(t.state))
-
-    async with a.tables.link() as link:
-        await link.transition(T, Guards(), apply)
-    return seen[0]
-
-
 async def _own(a: Adapter, key: str) -> tuple[InsuranceChoice, ...]:
     """A player's own decision rows of the table's round, as a command reads them."""
     async with a.tables.link() as link, link.hold_players([key], waiting=[key]):
@@ -91,9 +74,7 @@ async def _own(a: Adapter, key: str) -> tuple[InsuranceChoice, ...]:
 
 
 async def _insurance(a: Adapter, state: TableState = INSURANCE) -> None:
-    await a.tables.ensure_table(T, TableState())
-    async with a.tables.link() as link:
-        await link.transition(T, Guards(), lambda *_: TableWrite(state=state))
+    await table_in(a, state)
 
 
 async def test_a_decision_is_a_row_of_its_own_and_the_state_does_not_move(
@@ -117,12 +98,12 @@ async def test_a_decision_is_a_row_of_its_own_and_the_state_does_not_move(
     assert await _own(a, BOB) == (bob,)
     # A transition sees the state's own decisions, then the rows in the order made; what it
     # writes while insurance stays open keeps the rows rows.
-    seen = await _seen(a, lambda s: replace(s, deadline=T0))
+    seen = await state_seen(a, lambda s: replace(s, deadline=T0))
     assert seen.insurance == (SEATS_OWN, ann, bob)
     got = await a.tables.load(T)
     assert got is not None and got.version == before.version + 1
     assert got.state == replace(before.state, deadline=T0)
-    assert (await _seen(a)).insurance == seen.insurance
+    assert (await state_seen(a)).insurance == seen.insurance
 
 
 async def test_the_close_of_insurance_keeps_what_it_wrote_and_deletes_the_rows(
@@ -132,14 +113,14 @@ async def test_the_close_of_insurance_keeps_what_it_wrote_and_deletes_the_rows(
     await _decide(a, _choice(ANN, 2))
     await _decide(a, _choice(BOB, 3), request_id="q2")
     # (applied to the round as insurance closes: the state keeps none of the decisions)
-    await _seen(a, lambda s: replace(s, phase=TablePhase.PLAYING, insurance=()))
+    await state_seen(a, lambda s: replace(s, phase=TablePhase.PLAYING, insurance=()))
     got = await a.tables.load(T)
     assert got is not None and got.state.insurance == ()
     assert await a.tables.insurance_rows(T, "r1") == ()
     assert await _own(a, ANN) == ()
     # The next round's insurance sees nothing of them.
-    await _seen(a, lambda _: replace(INSURANCE, round_no=2, round_id="r2", insurance=()))
-    assert (await _seen(a)).insurance == ()
+    await state_seen(a, lambda _: replace(INSURANCE, round_no=2, round_id="r2", insurance=()))
+    assert (await state_seen(a)).insurance == ()
 
 
 @pytest.mark.parametrize("case", ["closed", "other_round", "already_decided", "answered",

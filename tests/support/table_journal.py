@@ -1,8 +1,9 @@
-"""The shared tables' journal contract's helpers (tests/integration/test_table_journal*_contract.py
-and test_table_behind_rows_contract.py): the adapter under test (the tables' journal and the
-solo journal beside it), the table and players the cases use, and short ways to write and read
-money rows, requests, rounds and transitions. The ``adapter`` fixture that builds one (memory,
-PostgreSQL, PostgreSQL behind PgBouncer) is in tests/integration/conftest.py.
+"""The shared tables' journal contract's helpers (tests/integration/test_table_journal*_contract.py,
+test_table_behind_rows_contract.py and test_table_live_insurance_contract.py): the adapter
+under test (the tables' journal and the solo journal beside it), the table and players the
+cases use, and short ways to write and read money rows, requests, rounds and transitions. The
+``adapter`` fixture that builds one (memory, PostgreSQL, PostgreSQL behind PgBouncer) is in
+tests/integration/conftest.py.
 """
 
 from __future__ import annotations
@@ -130,6 +131,28 @@ async def found_of(a: Adapter, guards: Guards, table_id: str = T) -> Found:
     async with a.tables.link() as link:
         await link.transition(table_id, guards, apply)
     return seen[0]
+
+
+async def state_seen(a: Adapter, then: Callable[[TableState], TableState] | None = None
+                     ) -> TableState:
+    """The state a transition sees (rows of their own merged in); it writes ``then`` of it
+    (None: nothing)."""
+    seen: list[TableState] = []
+
+    def apply(t: StoredTable, _r: RoundRecord | None, _f: Found) -> TableWrite | None:
+        seen.append(t.state)
+        return None if then is None else TableWrite(state=then(t.state))
+
+    async with a.tables.link() as link:
+        await link.transition(T, Guards(), apply)
+    return seen[0]
+
+
+async def table_in(a: Adapter, state: TableState) -> None:
+    """The table written with ``state`` (created first if need be)."""
+    await a.tables.ensure_table(T, TableState())
+    async with a.tables.link() as link:
+        await link.transition(T, Guards(), lambda *_: TableWrite(state=state))
 
 
 BETTING = TableState(phase=TablePhase.BETTING, round_no=1, round_id="r1", next_seed="aa")

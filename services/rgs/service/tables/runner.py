@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TypeVar
 
 import orjson
 
@@ -85,6 +86,8 @@ from rgs.service.tables.turns import (
 from rgs.service.tables.views import TableView
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 
 def who_of(session: Session, table_id: str) -> Who:
@@ -302,16 +305,9 @@ class CommandRunner:
         placement = BehindPlacement(round_id=placing.round_id, bets=placing.bets,
                                     player=(req.key, epoch), booked=funding.booked(),
                                     request=_record(req))
-        try:
-            seq = await link.place_behind(cfg.id, placement,
-                                          wait_s=max(deadline.left(), 0.001))
-        except (NotCommitted, JournalLeaseLost) as exc:
-            return await self._refused(cfg, req, link, funding,
-                                       _row_refusal(exc, _BETTING_CLOSED))
-        except JournalUnavailable as exc:
-            log.warning("table %s: %s", cfg.id, exc)
-            raise
-        return seq, placing.state
+        seq = await self._row(cfg, req, link, funding, link.place_behind(
+            cfg.id, placement, wait_s=max(deadline.left(), 0.001)), closed=_BETTING_CLOSED)
+        return seq if isinstance(seq, TableAnswer) else (seq, placing.state)
 
     async def _decide(self, cfg: TableConfig, req: _Request, link: TableLink,
                       deciding: Deciding, *, funding: Funding,
@@ -324,20 +320,30 @@ class CommandRunner:
             round_id=deciding.round_id, choice=deciding.choice,
             player=(req.key, mine.epoch) if mine is not None else None,
             booked=funding.booked(), request=_record(req))
-        try:
-            decided = await link.decide_insurance(cfg.id, decision,
-                                                  wait_s=max(deadline.left(), 0.001))
-        except (NotCommitted, JournalLeaseLost) as exc:
-            return await self._refused(cfg, req, link, funding,
-                                       _row_refusal(exc, _INSURANCE_CLOSED))
-        except JournalUnavailable as exc:
-            log.warning("table %s: %s", cfg.id, exc)
-            raise
+        decided = await self._row(cfg, req, link, funding, link.decide_insurance(
+            cfg.id, decision, wait_s=max(deadline.left(), 0.001)), closed=_INSURANCE_CLOSED)
+        if isinstance(decided, TableAnswer):
+            return decided
         if decided.decided >= deciding.needed:
             # Recorded whatever this does: the clock closes insurance at its deadline.
             with suppress(ServiceError, JournalError):
                 await self._turns.take(link, cfg.id, Turn(apply=deciding.close), deadline)
         return decided.seq
+
+    async def _row(self, cfg: TableConfig, req: _Request, link: TableLink, funding: Funding,
+                   write: Awaitable[_T], *, closed: tuple[str, str]) -> _T | TableAnswer:
+        """A command's row of its own written (``write``: a Bet Behind placed, a live
+        insurance decision), or the answer of a refusal (its stakes returned at once;
+        ``closed``: the refusal when its phase was over)."""
+        try:
+            return await write
+        except (NotCommitted, JournalLeaseLost) as exc:
+            return await self._refused(cfg, req, link, funding, _row_refusal(exc, closed))
+        except JournalUnavailable as exc:
+            # The commit's outcome is unknown: the debits stay open in the outbox, which
+            # books or returns them (a retry with the same request id tells).
+            log.warning("table %s: %s", cfg.id, exc)
+            raise
 
     async def _settle_open(self, held: Mapping[str, HeldPlayer], key: str,
                            own: list[Movement]) -> None:
