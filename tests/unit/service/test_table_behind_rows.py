@@ -58,9 +58,12 @@ async def test_bets_behind_of_players_without_a_seat_are_dealt_and_paid_to_the_c
         await t.bet("p0", "bb2", BetCommand(seat=1, stake=1000, behind=True))
     assert again.value.reason == "ALREADY_BET"
     assert t.balance("p0") == START - 1000
-    # The same request again: answered from its record, nothing taken twice.
-    await t.bet("p0", "bb", BetCommand(seat=1, stake=1000, behind=True))
+    # The same request again: answered from its record, nothing taken twice, the player's
+    # own Bet Behind shown (and no one else's).
+    again = await t.bet("p0", "bb", BetCommand(seat=1, stake=1000, behind=True))
     assert t.balance("p0") == START - 1000
+    assert [(b.player.key, b.seat, b.stake) for b in again.view.behind] == [
+        (t.players["p0"].player_key, 1, 1000)] or not rows
     await t.deal_now("ann", "dn", CARDS)
     await t.clock()
     view = await t.service.view(T)

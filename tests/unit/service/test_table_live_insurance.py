@@ -115,15 +115,19 @@ async def test_a_decision_is_taken_once_and_none_after_insurance_closed() -> Non
     round_id = await _insurance_round(t, ["p0", "p1"])
     first = await _decide(t, "p0", round_id, True)
     assert first.balance == t.balance("p0") == START - 1500
-    # The same request again: answered from its record, nothing taken twice.
+    # The same request again: answered from its record, nothing taken twice, the decision
+    # on its row shown as the first answer showed it.
     again = await _decide(t, "p0", round_id, True)
     assert again.seq == first.seq and t.balance("p0") == START - 1500
+    key = t.players["p0"].player_key
+    assert [(c.seat, c.take) for c in again.view.insurance
+            if c.behind is not None and c.behind.key == key] == [(1, True)]
+    assert [c.behind.key for c in again.view.insurance if c.behind is not None] == [key]
     # Another request for the same Bet Behind: refused, nothing taken.
     with pytest.raises(NotAllowedNow) as twice:
         await _decide(t, "p0", round_id, False, "i2")
     assert twice.value.reason == "ACTION_NOT_ALLOWED"
     # A snapshot shows the decision on its row.
-    key = t.players["p0"].player_key
     assert [(c.seat, c.take) for c in (await t.service.view(T)).insurance
             if c.behind is not None and c.behind.key == key] == [(1, True)]
     await t.clock(30)  # the insurance time runs out; p1 never decided

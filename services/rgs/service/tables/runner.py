@@ -443,11 +443,16 @@ class CommandRunner:
     async def _answered(self, cfg: TableConfig, req: _Request, rec: StoredRequest | None,
                         link: TableLink | None = None) -> TableAnswer | None:
         """The answer of a request already committed (None without a record): its event
-        number, and the table as it is now."""
+        number, and the table as it is now (read before a connection is held: with the
+        player's own rows, a Bet Behind placed or a live decision, as their first answer
+        showed them)."""
         seq = _recorded_seq(rec, req.method, req.fingerprint)
         if seq is None:
             return None
         t = await self._load(cfg.id, link)
+        if link is None:
+            t = replace(t, state=await with_rows(self._tables, cfg.id, t.state,
+                                                 player=req.key))
         rec_round = None
         if t.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
             rec_round = await (link.get_round(t.state.round_id) if link is not None
@@ -470,6 +475,20 @@ class _Request:
     method: str
     fingerprint: str
     hints: bool
+
+
+async def with_rows(tables: TableJournal, table_id: str, state: TableState, *,
+                    player: str | None = None) -> TableState:
+    """The table's state with the rows of its phase merged in (the Bet Behinds while betting
+    is open, the live insurance decisions while insurance is), all of them or ``player``'s
+    own; read on the pool (never while a command holds its connection)."""
+    if state.phase is TablePhase.BETTING:
+        bets = await tables.behind_rows(table_id, state.round_id)
+        return behind.merged(state, [b for b in bets if player in (None, b.who.player_key)])
+    if state.phase is TablePhase.INSURANCE:
+        made = await tables.insurance_rows(table_id, state.round_id)
+        return live_insurance.merged(state, [c for c in made if player in (None, c.player)])
+    return state
 
 
 def _record(req: _Request) -> Callable[[int], StoredRequest]:

@@ -28,7 +28,7 @@ from rgs.service.freebets import FreeBets
 from rgs.service.jurisdiction import JurisdictionProfile
 from rgs.service.model import Channel, Session
 from rgs.service.ports import CardSourceFactory, CardSourceUnavailable, Clock
-from rgs.service.tables import behind, live_insurance, public
+from rgs.service.tables import public
 from rgs.service.tables.announce import BehindAnnouncer
 from rgs.service.tables.answers import TableAnswer
 from rgs.service.tables.commands import BettingOpener, TableCommands
@@ -47,7 +47,7 @@ from rgs.service.tables.ports import TableJournal
 from rgs.service.tables.presence import Presence
 from rgs.service.tables.recall import OperatorTableRound, TableRecall
 from rgs.service.tables.rounds import Rounds
-from rgs.service.tables.runner import CommandRunner
+from rgs.service.tables.runner import CommandRunner, with_rows
 from rgs.service.tables.transitions import ClockTransitions
 from rgs.service.tables.turns import Turns
 from rgs.service.tables.views import TableView
@@ -167,13 +167,8 @@ class TableService:
         rec = (await self._tables.get_round(t.state.round_id)
                if t.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING) else None)
         last, last_names = await self.rounds.last(cfg, t.state, self._tables.get_round)
-        state = t.state
-        if state.phase is TablePhase.BETTING:  # with the Bet Behinds on rows of their own
-            state = behind.merged(state, await self._tables.behind_rows(table_id,
-                                                                       state.round_id))
-        elif state.phase is TablePhase.INSURANCE:  # with the live decisions on rows
-            state = live_insurance.merged(state, await self._tables.insurance_rows(
-                table_id, state.round_id))
+        # (With the rows of its own phase: Bet Behinds, live insurance decisions.)
+        state = await with_rows(self._tables, table_id, t.state)
         return public.view(table_id, t.last_seq, state,
                            self.rounds.current(cfg, t.state, rec),
                            hints=self.hints if hints else None,
