@@ -4,7 +4,6 @@ states this replica decoded, kept by version (split from :mod:`rgs.journal.table
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
@@ -77,15 +76,10 @@ def behind_rows_of(text: str | None) -> tuple[Behind, ...]:
     return () if text is None else tuple(from_jsonable(Behind, b) for b in orjson.loads(text))
 
 
-def insurance_rows_of(rows: str | Sequence[asyncpg.Record] | None
-                      ) -> tuple[InsuranceChoice, ...]:
-    """Live insurance decision rows: a JSON array of their ``choice`` documents, or rows with
-    a ``choice`` column."""
-    if rows is None:
-        return ()
-    docs = orjson.loads(rows) if isinstance(rows, str) else [orjson.loads(r["choice"])
-                                                             for r in rows]
-    return tuple(from_jsonable(InsuranceChoice, c) for c in docs)
+def insurance_rows_of(text: str | None) -> tuple[InsuranceChoice, ...]:
+    """Live insurance decision rows from a JSON array of their ``choice`` documents."""
+    return () if text is None else tuple(from_jsonable(InsuranceChoice, c)
+                                         for c in orjson.loads(text))
 
 
 def request_of(r: asyncpg.Record | None) -> StoredRequest | None:

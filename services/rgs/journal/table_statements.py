@@ -77,7 +77,8 @@ def turn_lock(table_id: str, *, shared: bool) -> str:
             f"({TURN_LOCK_CLASS}, {key})")
 
 
-# A placement reads only the table's phase and round (under the turn lock, shared).
+# A row of its own (a Bet Behind placed, a live insurance decision) reads only the table's
+# phase and round (under the turn lock, shared).
 Q_BEHIND_SHARE = """
 SELECT last_seq, state->>'phase' AS phase, state->>'round_id' AS round_id
 FROM game_tables WHERE table_id = $1"""
@@ -91,8 +92,8 @@ ON CONFLICT DO NOTHING RETURNING seat"""
 # made; deleted by the one that closed insurance; inserted by a decision (a second decision
 # of the same Bet Behind is not); counted once a decision is committed.
 Q_INSURANCE_ROWS = """
-SELECT choice::text AS choice FROM table_behind_insurance WHERE table_id = $1 AND round_id = $2
-ORDER BY decided_at, player_key, seat"""
+SELECT json_agg(choice ORDER BY decided_at, player_key, seat)::text
+FROM table_behind_insurance WHERE table_id = $1 AND round_id = $2"""
 Q_INSURANCE_DELETE = """
 DELETE FROM table_behind_insurance WHERE table_id = $1 AND round_id = $2"""
 Q_INSURANCE_INSERT = """

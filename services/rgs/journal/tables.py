@@ -210,8 +210,8 @@ class PostgresTableLink:
                              await conn.fetch(Q_BEHIND_ROWS, table_id, doc.round_id))
                 stored = replace(stored, state=behind.merged(doc, rows))
             elif doc.phase is TablePhase.INSURANCE:
-                choices = insurance_rows_of(await conn.fetch(Q_INSURANCE_ROWS, table_id,
-                                                             doc.round_id))
+                choices = insurance_rows_of(await conn.fetchval(Q_INSURANCE_ROWS, table_id,
+                                                                doc.round_id))
                 stored = replace(stored, state=live_insurance.merged(doc, choices))
             rec = None
             if stored.state.phase in (TablePhase.INSURANCE, TablePhase.PLAYING):
@@ -410,7 +410,7 @@ class PostgresTables:
     async def insurance_rows(self, table_id: str,
                              round_id: str) -> tuple[InsuranceChoice, ...]:
         async with self._connection() as conn:
-            return insurance_rows_of(await conn.fetch(Q_INSURANCE_ROWS, table_id, round_id))
+            return insurance_rows_of(await conn.fetchval(Q_INSURANCE_ROWS, table_id, round_id))
 
     @translated
     async def load_with_request(self, table_id: str, player_key: str, request_id: str

@@ -8,7 +8,7 @@ import hashlib
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from rgs.codec import decode_event, encode_event, event_kind
@@ -68,10 +68,8 @@ class Rounds:
     def __init__(self, cards: CardSourceFactory) -> None:
         self._cards = cards
         self._ended: OrderedDict[str, tuple[Round | None, dict[str, str]]] = OrderedDict()
-        #: table id -> (its version, round id, the round in play as that version has it).
-        self._peeked: dict[str, tuple[int, str, Round | None]] = {}
-        #: id of a peeked round -> (it, its view and money by player), made once.
-        self._shown: dict[int, tuple[Round, RoundView, dict[str, Money]]] = {}
+        #: table id -> the round in play as a version of the table has it.
+        self._peeked: dict[str, _Peeked] = {}
 
     def remember(self, round_id: str, rnd: Round | None, names: Mapping[str, str]) -> None:
         """A round as it ended (None: it dealt no card)."""
@@ -126,27 +124,24 @@ class Rounds:
         thousand commands that read one version (live insurance decisions on rows of their
         own) rebuild its round once."""
         kept = self._peeked.get(t.table_id)
-        if kept is not None and kept[0] == t.version and kept[1] == t.state.round_id:
-            return kept[2]
+        if kept is not None and kept.version == t.version and kept.round_id == t.state.round_id:
+            return kept.rnd
         if t.state.phase not in (TablePhase.INSURANCE, TablePhase.PLAYING):
             return None
         rnd = self.current(cfg, t.state, await read(t.state.round_id))
-        old = self._peeked.get(t.table_id)
-        if old is not None and old[2] is not None:
-            self._shown.pop(id(old[2]), None)
-        self._peeked[t.table_id] = (t.version, t.state.round_id, rnd)
+        self._peeked[t.table_id] = _Peeked(version=t.version, round_id=t.state.round_id,
+                                           rnd=rnd)
         return rnd
 
     def shown(self, rnd: Round) -> tuple[RoundView, dict[str, Money]]:
         """A round's view and money by player: made once for a round :meth:`peek` gave out
         (never moved), else made now."""
-        kept = self._shown.get(id(rnd))
-        if kept is not None and kept[0] is rnd:
-            return kept[1], kept[2]
-        made = rnd.view(), rnd.money_by_player()
-        if any(p[2] is rnd for p in self._peeked.values()):
-            self._shown[id(rnd)] = (rnd, *made)
-        return made
+        kept = next((p for p in self._peeked.values() if p.rnd is rnd), None)
+        if kept is None:
+            return rnd.view(), rnd.money_by_player()
+        if kept.shown is None:
+            kept.shown = rnd.view(), rnd.money_by_player()
+        return kept.shown
 
     def current(self, cfg: TableConfig, state: TableState,
                 rec: RoundRecord | None) -> Round | None:
@@ -156,6 +151,17 @@ class Rounds:
         if rec is None or rec.round_id != state.round_id:
             raise Unavailable("the table's round is missing", reason="ROUND_UNRECOVERABLE")
         return self.restore(cfg, rec, state.forced)
+
+
+@dataclass(slots=True, kw_only=True)
+class _Peeked:
+    """The round in play as one version of its table has it (read only), and its view and
+    money by player once made."""
+
+    version: int
+    round_id: str
+    rnd: Round | None
+    shown: tuple[RoundView, dict[str, Money]] | None = None
 
 
 def follows(b: Behind, action: Action) -> bool:
